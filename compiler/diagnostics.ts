@@ -1,0 +1,169 @@
+/**
+ * The one catalog of diagnostics. Every problem the compiler can report has a stable code, a
+ * severity and a hint here; stages create diagnostics only through `diag()` so a code can never
+ * be reported without its hint. Ranges (SPEC §5): ZG1xxx scan/layout/config, ZG2xxx definitions
+ * and schemas, ZG3xxx names and conflicts, ZG4xxx manifests, ZG5xxx provider profiles, ZG9xxx
+ * internal. `docs/diagnostics.md` is checked against this table by a test.
+ */
+
+export type Severity = 'error' | 'warning';
+
+export interface SourceLocation {
+  /** POSIX path relative to the project root. */
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+}
+
+export interface RelatedLocation extends SourceLocation {
+  readonly message: string;
+}
+
+export interface Diagnostic extends SourceLocation {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly hint?: string;
+  readonly related?: readonly RelatedLocation[];
+}
+
+interface CatalogEntry {
+  readonly severity: Severity;
+  readonly title: string;
+  readonly hint: string;
+}
+
+export const CATALOG = {
+  // ── ZG1xxx scan, layout, config ─────────────────────────────────────────────
+  ZG1001: { severity: 'error', title: 'Invalid tool directory name', hint: 'Tool directories match ^[a-z0-9][a-z0-9_-]*$ (lowercase letters, digits, "_" and "-") and never contain "__". Rename the directory.' },
+  ZG1002: { severity: 'error', title: 'Invalid capability directory name', hint: 'Agent, skill, prompt-section, hook and child-plugin directories match ^[a-z0-9][a-z0-9-]*$. Rename the directory.' },
+  ZG1003: { severity: 'error', title: 'Capability directory without entry file', hint: 'Add index.ts (or index.mts / index.js / index.mjs) for tools, prompt sections and hooks, SKILL.md for skills, agent.json for agents; or remove the directory.' },
+  ZG1004: { severity: 'warning', title: 'Unexpected entry in an agent directory', hint: 'An agent directory holds agent.json, system.md, boundaries.md, conventions.md and the optional workflows/, tools/, skills/, hooks/, knowledge/ folders. Move or remove anything else.' },
+  ZG1005: { severity: 'warning', title: 'Link not followed', hint: 'Symbolic links that loop or lead outside the project root are not followed. Name the target in the config (plugins) if it belongs to the tree.' },
+  ZG1006: { severity: 'error', title: 'Unreadable file', hint: 'Check the file permissions and that it is valid UTF-8 text.' },
+  ZG1007: { severity: 'warning', title: 'Capability entry reaches into plugin internals', hint: 'A leaf index.ts declares the capability and calls modules in its own folder. Move shared code into the skill or agent root (e.g. skills/<skill>/handlers.ts) or expose it as a stable package API.' },
+  ZG1008: { severity: 'error', title: 'Configured child plugin not found', hint: 'The config `plugins` maps an instance key to a directory (relative to the root) or an installed package. Fix the path or install the package.' },
+  ZG1009: { severity: 'warning', title: 'Stray file in a convention folder', hint: 'Convention folders (tools/, skills/, agents/, hooks/, prompt-sections/, plugins/) contain one directory per capability. Move the file into a capability directory.' },
+  ZG1100: { severity: 'error', title: 'Invalid configuration', hint: 'Fix the zhin-gen config (zhin-gen.config.{ts,mjs,json} or the "zhin-gen" key of package.json); see docs/config.md for every option.' },
+  ZG1101: { severity: 'error', title: 'Configuration could not be loaded', hint: 'The config module threw or has a syntax error. Run it with node to see the cause; it must default-export a plain object.' },
+
+  // ── ZG2xxx definitions and schemas ──────────────────────────────────────────
+  ZG2001: { severity: 'error', title: 'Syntax error', hint: 'Fix the TypeScript/JavaScript syntax error; the capability cannot be read until the file parses.' },
+  ZG2002: { severity: 'error', title: 'Missing definition export', hint: 'Default-export the definition: `export default defineAgentTool({ ... })` (defineAgentPromptSection / defineAgentHook for sections and hooks).' },
+  ZG2003: { severity: 'error', title: 'Definition helper from an unrecognised module', hint: 'Import defineAgentTool from "@zhin.js/tool" or "zhin-gen/runtime" (or add the module to the config `modules` option).' },
+  ZG2004: { severity: 'error', title: 'Missing or empty description', hint: 'Give the tool a `description` string: it is what the model reads to decide when to call it.' },
+  ZG2005: { severity: 'error', title: 'Field has the wrong type', hint: 'Use the type the field expects (see docs/authoring.md); literal values let zhin-gen check them at build time.' },
+  ZG2006: { severity: 'error', title: 'Unknown approval mode', hint: "`requiresApproval` is one of 'never', 'on-risk', 'once', 'always' (default 'on-risk')." },
+  ZG2007: { severity: 'error', title: 'Unknown scope', hint: "`scopes` entries are 'private', 'group' or 'channel'; leave it out to allow every scope." },
+  ZG2008: { severity: 'error', title: 'Permit can never pass', hint: 'Permits are adapter(…), group(…), private(…), channel(…), user(…), role(…), platform(adapter,perm) or a custom permit declared in the config `permits` option. Kinds are lowercase with no space before "(".' },
+  ZG2009: { severity: 'error', title: 'Missing execute', hint: 'A tool needs `execute(input, context)`: the function that runs when the model calls it.' },
+  ZG2010: { severity: 'warning', title: 'Unknown definition field', hint: 'The field is ignored. Check the spelling against docs/authoring.md.' },
+  ZG2011: { severity: 'warning', title: 'Field is not statically known', hint: 'Write the value as a literal so it can be checked at build time; it is still checked at runtime.' },
+  ZG2020: { severity: 'error', title: 'Input schema root is not an object', hint: 'The input schema must be a Zod object (z.object({...})) or a JSON Schema with type: "object".' },
+  ZG2021: { severity: 'error', title: 'Schema type cannot be represented in JSON Schema', hint: 'Replace the property (e.g. z.date(), z.bigint(), z.function(), transforms) with a JSON-representable type such as z.string().datetime() or z.number().' },
+  ZG2022: { severity: 'error', title: 'Invalid JSON Schema', hint: 'The JSON Schema does not satisfy the draft 2020-12 meta-schema; fix the keyword named in the message.' },
+  ZG2023: { severity: 'error', title: 'Schema could not be evaluated', hint: 'Evaluating the tool module threw or timed out. Keep module top level free of side effects and make inputSchema a plain Zod or JSON Schema value.' },
+  ZG2030: { severity: 'error', title: 'Invalid prompt section field', hint: 'See docs/authoring.md#prompt-sections: title and content are strings, layer/retention/profiles use the listed values, order and maxChars are safe integers.' },
+  ZG2031: { severity: 'error', title: 'Required prompt section exceeds its maxChars', hint: 'A required section is never truncated: raise maxChars, shorten the content, or make the section preferred.' },
+  ZG2032: { severity: 'warning', title: 'Unknown platform', hint: 'The platform is not in the config `adapters` list, so it can never match a turn. Fix the spelling or add the adapter to the config.' },
+  ZG2040: { severity: 'error', title: 'Invalid hook definition', hint: "A hook default-exports defineAgentHook({ events: ['tool:before' | 'tool:after', ...], handle(event) { ... } })." },
+  ZG2050: { severity: 'warning', title: 'Conditional tool with a computed name', hint: 'context.addTool() with a non-literal name cannot take part in build-time conflict checks; use a string literal.' },
+
+  // ── ZG3xxx names and conflicts ──────────────────────────────────────────────
+  ZG3001: { severity: 'error', title: 'Duplicate tool name', hint: 'Two tools resolve to the same qualifiedName. Rename one directory (or the addTool name); names are never silently overridden.' },
+  ZG3002: { severity: 'error', title: 'Names collide after case folding', hint: 'Names equal up to letter case collide on case-insensitive file systems and confuse models. Rename one of them.' },
+  ZG3003: { severity: 'error', title: 'Reserved name', hint: 'discover, load_tool, load_skill, ask_user and spawn_task are provided by the runtime. Rename the capability.' },
+  ZG3004: { severity: 'error', title: 'Name is not provider-safe', hint: 'Tool names sent to model providers match ^[a-zA-Z0-9_-]{1,64}$. Shorten the directory names or the child-plugin keys.' },
+  ZG3005: { severity: 'error', title: 'Local name contains "__"', hint: '"__" separates owner segments in qualifiedNames. Use a single "_" or "-" instead.' },
+  ZG3006: { severity: 'error', title: 'Unknown tool reference', hint: 'The referenced name is not the qualifiedName of a public (plugin-placed) tool. Run `zhin-gen inspect` to list the names.' },
+  ZG3007: { severity: 'error', title: 'Two platform agents for one platform', hint: 'Only one agent may be auto-selected per platform. Merge their responsibilities or remove the platform from one agent.json.' },
+  ZG3008: { severity: 'error', title: 'Duplicate skill name', hint: 'Two skills resolve to the same qualifiedName. Rename one skill directory.' },
+  ZG3009: { severity: 'error', title: 'Duplicate agent name', hint: 'Two agents resolve to the same qualifiedName. Rename one agent directory.' },
+  ZG3010: { severity: 'error', title: 'Duplicate prompt section or hook', hint: 'Prompt sections and hooks are identified by owner and directory name; rename one of them.' },
+
+  // ── ZG4xxx manifests: SKILL.md, agent.json, AGENTS.md ───────────────────────
+  ZG4001: { severity: 'error', title: 'SKILL.md front matter missing or invalid', hint: 'SKILL.md starts with a YAML front matter block between "---" lines holding at least name and description.' },
+  ZG4002: { severity: 'error', title: 'Name does not match its directory', hint: 'The `name` must equal the directory name (or be left out for agents).' },
+  ZG4003: { severity: 'error', title: 'Description missing or out of range', hint: 'Give a description of 1 to 1024 characters.' },
+  ZG4004: { severity: 'warning', title: 'Unknown manifest key', hint: 'The key is ignored. Check the spelling against docs/authoring.md.' },
+  ZG4005: { severity: 'error', title: 'SKILL.md has no instructions', hint: 'Write the skill instructions as Markdown below the front matter; they are what load_skill returns.' },
+  ZG4006: { severity: 'error', title: 'Manifest key has the wrong type', hint: 'Use the type documented for the key (see docs/authoring.md).' },
+  ZG4010: { severity: 'error', title: 'agent.json is not valid JSON', hint: 'Fix the JSON syntax at the reported position (no comments or trailing commas).' },
+  ZG4014: { severity: 'error', title: 'Required agent file missing', hint: 'A sub-agent directory needs agent.json, system.md, boundaries.md and conventions.md.' },
+  ZG4015: { severity: 'error', title: 'Required agent file is empty', hint: 'system.md, boundaries.md and conventions.md must have content.' },
+  ZG4016: { severity: 'error', title: 'AGENTS.md missing', hint: 'Sub-agents extend the main agent: add AGENTS.md at the plugin root.' },
+  ZG4017: { severity: 'warning', title: 'conventions.md restates an AGENTS.md heading', hint: 'conventions.md extends AGENTS.md and must not redefine its sections; rename the heading or move the rule to AGENTS.md.' },
+
+  // ── ZG5xxx provider profiles ────────────────────────────────────────────────
+  ZG5001: { severity: 'warning', title: 'Description exceeds a provider limit', hint: 'Shorten the description; the provider may truncate or reject it.' },
+  ZG5002: { severity: 'warning', title: 'Too many tools for a provider', hint: 'The provider rejects requests with more tools than its limit; rely on the deferred catalog or split plugins.' },
+  ZG5003: { severity: 'warning', title: 'Schema keyword unsupported by a provider', hint: 'Some providers reject or ignore this keyword in tool schemas; prefer plain types, enums and descriptions.' },
+  ZG5004: { severity: 'error', title: 'Name exceeds a provider limit', hint: 'Shorten the directory names or the child-plugin keys so the qualifiedName fits the provider limit.' },
+
+  // ── ZG9xxx internal ─────────────────────────────────────────────────────────
+  ZG9001: { severity: 'error', title: 'Internal error', hint: 'zhin-gen hit an unexpected error while processing this file. Please report it with the file that triggers it.' },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type DiagnosticCode = keyof typeof CATALOG;
+
+export interface DiagnosticInput {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+  /** Overrides the catalog hint with a more specific one. */
+  readonly hint?: string;
+  readonly related?: readonly RelatedLocation[];
+  /** Overrides the catalog severity (e.g. config-escalated warnings). */
+  readonly severity?: Severity;
+}
+
+export function diag(code: DiagnosticCode, input: DiagnosticInput): Diagnostic {
+  const entry: CatalogEntry = CATALOG[code];
+  return {
+    code,
+    severity: input.severity ?? entry.severity,
+    message: input.message,
+    file: input.file,
+    line: input.line ?? 1,
+    column: input.column ?? 1,
+    hint: input.hint ?? entry.hint,
+    ...(input.related && input.related.length > 0 ? { related: input.related } : {}),
+  };
+}
+
+/** Total, explicit order: file, line, column, code, message (never localeCompare). */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareStrings(a.code, b.code) ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+/** Code-unit order: identical on every machine and locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** 1-based line/column of an offset, via a precomputed line-start table. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+export function positionAt(starts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
