@@ -1,0 +1,85 @@
+/**
+ * Small helpers shared by the manifest parsers (SKILL.md, agent.json) and the agent-directory
+ * validators: text normalisation, value descriptions for messages, description length and the
+ * static permit check. Pure functions only.
+ */
+import { parsePermitSyntax } from '../../runtime/permit-syntax.js';
+
+/** SPEC §3.2/§3.3: descriptions are 1–1024 characters. */
+export const MAX_DESCRIPTION_CHARS = 1024;
+
+export const CHANNEL_SCOPES = ['private', 'group', 'channel'] as const;
+
+/**
+ * Removes a leading UTF-8 BOM. Positions are then counted from the first visible character, as
+ * editors do (a BOM is never a column).
+ */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Length in Unicode code points, not UTF-16 units: an emoji or a CJK extension character is one
+ * character to the author, and ajv's minLength/maxLength count the same way, so SKILL.md and
+ * agent.json agree.
+ */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** A short, quoted rendering of a value for diagnostic messages ("got number 5"). */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return `string ${JSON.stringify(truncate(value))}`;
+    case 'number':
+    case 'boolean':
+      return `${typeof value} ${String(value)}`;
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+function truncate(text: string): string {
+  return codePointLength(text) > 60 ? `${Array.from(text).slice(0, 57).join('')}...` : text;
+}
+
+/**
+ * Why a permit can never pass, or undefined when it can (SPEC §7.2). Builtin kinds only need to
+ * parse; anything else (a bare name or an unknown `kind(...)`) must match a custom permit from the
+ * config, given as an exact string or as a regular expression written `/source/flags`.
+ */
+export function permitProblem(permit: string, customPermits: readonly string[] = []): string | undefined {
+  const syntax = parsePermitSyntax(permit);
+  if (!syntax.ok) return syntax.reason;
+  if (syntax.builtin) return undefined;
+  if (customPermits.some((custom) => customPermitMatches(custom, permit))) return undefined;
+  return syntax.form === 'bare'
+    ? 'it is not a builtin permit and matches no custom permit declared in the config `permits` option'
+    : `"${syntax.kind}" is not a builtin permit kind and the permit matches no custom permit declared in the config \`permits\` option`;
+}
+
+const REGEX_LITERAL = /^\/(.+)\/([a-z]*)$/s;
+
+function customPermitMatches(custom: string, permit: string): boolean {
+  const literal = REGEX_LITERAL.exec(custom);
+  if (!literal) return custom === permit;
+  try {
+    // g and y would make test() stateful across calls; the runtime matches each permit afresh.
+    return new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')).test(permit);
+  } catch {
+    // An invalid pattern is the config validator's problem; here it simply matches nothing.
+    return false;
+  }
+}
+
+/** POSIX join that treats '' and '.' as the root. */
+export function joinPosix(dir: string, name: string): string {
+  return dir === '' || dir === '.' ? name : `${dir.replace(/\/+$/, '')}/${name}`;
+}
