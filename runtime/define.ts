@@ -14,6 +14,8 @@ import type {
   PromptRetention,
 } from './manifest.js';
 import { parsePermitSyntax } from './permit-syntax.js';
+import type { ToolCallPolicy } from './approval.js';
+import type { ImMessage } from './permissions.js';
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'on-risk', 'once', 'always'];
 export const CHANNEL_SCOPES: readonly ChannelScope[] = ['private', 'group', 'channel'];
@@ -34,9 +36,18 @@ export interface StandardSchemaLike<TInput = unknown> {
   };
 }
 
-/** What a tool's `execute` receives besides its input (SPEC §3.1). */
+/** The turn-bound question channel a tool sees (the turn's QuestionPort, session filled in). */
+export interface ToolQuestion {
+  ask(request: { readonly question: string; readonly options?: readonly string[] }): Promise<string>;
+}
+
+/**
+ * What a tool's `execute` receives besides its input (SPEC §3.1). `config` and `use(token)`
+ * are always the tool's own owner's, fixed to the generation the turn leased, never the
+ * caller's.
+ */
 export interface ToolExecutionContext {
-  readonly config: unknown;
+  readonly config: Readonly<Record<string, unknown>>;
   use<T>(token: ResourceToken<T>): T;
   readonly owner: string;
   readonly generation: number;
@@ -44,10 +55,17 @@ export interface ToolExecutionContext {
   readonly traceId: string;
   readonly turnId: string;
   readonly sessionKey: string;
+  /** Where the turn came from: `'im'` for message turns, otherwise what the host passed. */
   readonly origin: string;
   readonly principal: unknown;
-  readonly policy: unknown;
-  readonly question?: { ask(request: unknown): Promise<unknown> };
+  /** How this call passed approval. */
+  readonly policy: ToolCallPolicy;
+  /** Absent in unattended turns; tools must handle that instead of reaching for globals. */
+  readonly question?: ToolQuestion;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  /** The IM message of the turn, when it has one. */
+  readonly message?: ImMessage;
 }
 
 export interface ResourceToken<T> {

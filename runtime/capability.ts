@@ -1,0 +1,202 @@
+/**
+ * The per-generation capability table: one `ToolBinding` per qualifiedName, whatever the tool's
+ * source (compiled feature, `setup()`, a seam provider later, or the runtime itself). Bindings
+ * carry the declared metadata eagerly (access, approval and listing never need the module) and
+ * resolve the executable lazily, so start-up cost does not grow with the number of tool modules.
+ */
+import type { ToolDescriptor } from './approval.js';
+import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from './define.js';
+import type { ApprovalMode, ChannelScope, JsonSchema, ManifestTool, ToolPlacement } from './manifest.js';
+
+/** Who contributed a tool to the generation. `runtime` is for generation-owned tools (`ask_user`). */
+export type ToolSourceKind = 'feature' | 'setup' | 'seam' | 'runtime';
+
+export interface ExecutableTool {
+  execute(input: unknown, context: ToolExecutionContext): unknown;
+  /** The definition's own Standard Schema; preferred over `ToolBinding.inputSchema` for validation. */
+  readonly standardSchema?: StandardSchemaLike;
+}
+
+export interface ToolBinding {
+  readonly qualifiedName: string;
+  readonly localName: string;
+  readonly owner: string;
+  readonly source: ToolSourceKind;
+  readonly placement: ToolPlacement;
+  readonly agent?: string;
+  readonly skill?: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly requiresApproval: ApprovalMode;
+  readonly platforms: readonly string[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+  readonly hidden: boolean;
+  readonly keywords: readonly string[];
+  /** Resolves the executable (feature tools import their module here, on first execution). */
+  resolve(): Promise<ExecutableTool>;
+}
+
+/** Names the runtime owns; no manifest, setup or seam tool may take them (SPEC §4). */
+export const RESERVED_TOOL_NAMES: readonly string[] = ['discover', 'load_tool', 'load_skill', 'ask_user', 'spawn_task'];
+export const PROVIDER_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_LOCAL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+export const OWNER_SEGMENT = /^[a-z0-9][a-z0-9-]*$/;
+
+/** SPEC §4: owner path segments, then the inner scope names, joined with `__`. */
+export function qualify(owner: string, ...names: readonly string[]): string {
+  const segments = owner === '' ? [] : owner.split('/');
+  return [...segments, ...names].join('__');
+}
+
+export function isValidOwner(owner: string): boolean {
+  return owner === '' || owner.split('/').every((segment) => OWNER_SEGMENT.test(segment));
+}
+
+/** Owner chain from the owner itself up to the root (`maps/cn` → `maps/cn`, `maps`, ``). */
+export function ownerChain(owner: string): readonly string[] {
+  const chain = [owner];
+  let current = owner;
+  while (current !== '') {
+    const slash = current.lastIndexOf('/');
+    current = slash < 0 ? '' : current.slice(0, slash);
+    chain.push(current);
+  }
+  return chain;
+}
+
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+export function isAgentToolDefinition(value: unknown): value is AgentToolDefinition {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'agent-tool' &&
+    typeof (value as { execute?: unknown }).execute === 'function'
+  );
+}
+
+/** The executable view of a definition; the method stays bound to the definition object. */
+export function toExecutable(definition: AgentToolDefinition): ExecutableTool {
+  const schema = definition.inputSchema;
+  return Object.freeze({
+    execute: (input: unknown, context: ToolExecutionContext) => definition.execute(input, context),
+    ...(isStandardSchema(schema) ? { standardSchema: schema } : {}),
+  });
+}
+
+/**
+ * JSON Schema for a definition made in `setup()` (the compiler never saw it). Standard JSON
+ * Schema (Zod ≥ 4.2) is used when the schema offers it; otherwise the listing falls back to an
+ * open object while validation still runs through the Standard Schema itself.
+ */
+export function jsonSchemaOf(definition: AgentToolDefinition): JsonSchema {
+  const schema = definition.inputSchema;
+  if (schema === undefined) return { type: 'object' };
+  if (!isStandardSchema(schema)) return schema as JsonSchema;
+  const standard = schema['~standard'] as { jsonSchema?: { input?: (options: { target: string }) => unknown } };
+  try {
+    const projected = standard.jsonSchema?.input?.({ target: 'draft-2020-12' });
+    if (projected && typeof projected === 'object') {
+      const { $schema: _dropped, ...rest } = projected as Record<string, unknown>;
+      return rest;
+    }
+  } catch {
+    // Unrepresentable types: list as an open object, validate with the Standard Schema.
+  }
+  return { type: 'object' };
+}
+
+/** A feature tool: metadata from the manifest, module imported once, on first resolve. */
+export function bindManifestTool(tool: ManifestTool): ToolBinding {
+  let loading: Promise<ExecutableTool> | undefined;
+  const resolve = (): Promise<ExecutableTool> => {
+    loading ??= tool.load().then(
+      (module) => {
+        const definition = module?.default;
+        if (!isAgentToolDefinition(definition)) {
+          throw new TypeError(`tool module ${tool.source} does not default-export defineAgentTool(...)`);
+        }
+        return toExecutable(definition);
+      },
+      (error: unknown) => {
+        throw new Error(`tool module ${tool.source} failed to load: ${describeError(error)}`);
+      },
+    );
+    // A failed import is not cached: a transient failure must not poison the generation.
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+  return Object.freeze({
+    qualifiedName: tool.qualifiedName,
+    localName: tool.localName,
+    owner: tool.owner,
+    source: 'feature' as const,
+    placement: tool.placement,
+    ...(tool.agent !== undefined ? { agent: tool.agent } : {}),
+    ...(tool.skill !== undefined ? { skill: tool.skill } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    requiresApproval: tool.requiresApproval,
+    platforms: tool.platforms,
+    scopes: tool.scopes,
+    permissions: tool.permissions,
+    hidden: tool.hidden,
+    keywords: tool.keywords,
+    resolve,
+  });
+}
+
+/** A tool added in `setup()`: plugin-placed, definition already in hand. */
+export function bindDefinition(
+  owner: string,
+  localName: string,
+  definition: AgentToolDefinition,
+  source: ToolSourceKind,
+): ToolBinding {
+  const executable = toExecutable(definition);
+  return Object.freeze({
+    qualifiedName: qualify(owner, localName),
+    localName,
+    owner,
+    source,
+    placement: 'plugin' as const,
+    description: definition.description,
+    inputSchema: jsonSchemaOf(definition),
+    requiresApproval: definition.requiresApproval ?? 'on-risk',
+    platforms: Object.freeze([...(definition.platforms ?? [])]),
+    scopes: Object.freeze([...(definition.scopes ?? [])]),
+    permissions: Object.freeze([...(definition.permissions ?? [])]),
+    hidden: definition.hidden ?? false,
+    keywords: Object.freeze([]),
+    resolve: () => Promise.resolve(executable),
+  });
+}
+
+/** The metadata-only view handed to policies and listings (no loader). */
+export function describeTool(binding: ToolBinding): ToolDescriptor {
+  return Object.freeze({
+    qualifiedName: binding.qualifiedName,
+    localName: binding.localName,
+    owner: binding.owner,
+    source: binding.source,
+    placement: binding.placement,
+    description: binding.description,
+    inputSchema: binding.inputSchema,
+    keywords: binding.keywords,
+    requiresApproval: binding.requiresApproval,
+    platforms: binding.platforms,
+    scopes: binding.scopes,
+    permissions: binding.permissions,
+    hidden: binding.hidden,
+  });
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

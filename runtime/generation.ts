@@ -1,0 +1,182 @@
+/**
+ * Generations (SPEC §7.1). A `CandidateBuilder` is the shadow generation that manifest tools,
+ * plugin `setup()` and later seam providers write into; `seal()` turns it into an immutable
+ * `Generation`. Nothing of a candidate is reachable before the host commits it, so a failure
+ * anywhere during prepare leaves no trace except running the candidate's own disposers.
+ */
+import type { AgentPromptSection, ResourceToken } from './define.js';
+import type {
+  CapabilityManifest,
+  ManifestAgent,
+  ManifestHook,
+  ManifestPromptSection,
+  ManifestSkill,
+} from './manifest.js';
+import { PROVIDER_SAFE_NAME, RESERVED_TOOL_NAMES, type ToolBinding, type ToolSourceKind } from './capability.js';
+import { ResourceRegistry } from './resources.js';
+
+/** Host configuration; `plugins[owner]` is what that owner's `context.config.get()` returns. */
+export interface HostConfig {
+  readonly plugins?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly [section: string]: unknown;
+}
+
+/** A prompt section from the manifest or from `setup()`; identity is `owner:name` (SPEC §4). */
+export interface PromptSectionEntry {
+  readonly id: string;
+  readonly owner: string;
+  readonly name: string;
+  readonly source: Exclude<ToolSourceKind, 'runtime'>;
+  readonly section: Omit<ManifestPromptSection, 'id' | 'name' | 'owner' | 'source' | 'hash'> | AgentPromptSection;
+}
+
+export class CandidateRejectedError extends Error {
+  override readonly name = 'CandidateRejectedError';
+  constructor(
+    readonly generation: number,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`capability generation ${generation} rejected: ${reason}; the previous generation keeps serving`, options);
+  }
+}
+
+/** The shadow generation. Writers call `addTool` / `addPromptSection`; the host seals it. */
+export class CandidateBuilder {
+  readonly resources = new ResourceRegistry();
+  readonly #tools = new Map<string, ToolBinding>();
+  readonly #folded = new Map<string, string>();
+  readonly #sections = new Map<string, PromptSectionEntry>();
+
+  constructor(
+    readonly id: number,
+    readonly manifest: CapabilityManifest,
+    readonly config: HostConfig,
+  ) {}
+
+  /**
+   * Adds one tool; throws on an unsafe or reserved name and on any duplicate, including names
+   * equal after case folding (SPEC §4: never a silent override).
+   */
+  addTool(binding: ToolBinding, options: { reserved?: boolean } = {}): void {
+    const name = binding.qualifiedName;
+    if (!PROVIDER_SAFE_NAME.test(name)) throw new Error(`tool name "${name}" is not provider-safe (^[a-zA-Z0-9_-]{1,64}$)`);
+    if (!options.reserved && RESERVED_TOOL_NAMES.includes(name)) {
+      throw new Error(`tool name "${name}" is reserved by the runtime (${describeBinding(binding)})`);
+    }
+    const clash = this.#folded.get(name.toLowerCase());
+    if (clash !== undefined) {
+      const other = this.#tools.get(clash)!;
+      const how = clash === name ? 'duplicate tool name' : `tool name "${name}" equals "${clash}" after case folding`;
+      throw new Error(`${how} "${clash}": ${describeBinding(other)} and ${describeBinding(binding)}`);
+    }
+    this.#tools.set(name, binding);
+    this.#folded.set(name.toLowerCase(), name);
+  }
+
+  addPromptSection(entry: PromptSectionEntry): void {
+    if (this.#sections.has(entry.id)) throw new Error(`duplicate prompt section "${entry.id}"`);
+    this.#sections.set(entry.id, entry);
+  }
+
+  hasTool(name: string): boolean {
+    return this.#folded.has(name.toLowerCase());
+  }
+
+  seal(): Generation {
+    this.resources.seal();
+    return new Generation(this.id, this.manifest, this.config, this.#tools, this.#sections, this.resources);
+  }
+}
+
+function describeBinding(binding: ToolBinding): string {
+  const owner = binding.owner === '' ? 'root plugin' : `plugin "${binding.owner}"`;
+  return `${binding.source} tool "${binding.localName}" of ${owner}`;
+}
+
+export interface GenerationLease {
+  readonly generation: Generation;
+  /** Idempotent; resolves after disposal when this was the last lease of a retired generation. */
+  release(): Promise<void>;
+}
+
+export type GenerationState = 'serving' | 'retired' | 'disposed';
+
+/** One immutable, committed set of capabilities. */
+export class Generation {
+  readonly tools: ReadonlyMap<string, ToolBinding>;
+  readonly promptSections: ReadonlyMap<string, PromptSectionEntry>;
+  readonly skills: ReadonlyMap<string, ManifestSkill>;
+  readonly agents: ReadonlyMap<string, ManifestAgent>;
+  readonly hooks: readonly ManifestHook[];
+  readonly #resources: ResourceRegistry;
+  #leases = 0;
+  #state: GenerationState = 'serving';
+  #disposal: Promise<void> | undefined;
+  #onError: (error: Error) => void = () => {};
+
+  constructor(
+    readonly id: number,
+    readonly manifest: CapabilityManifest,
+    readonly config: HostConfig,
+    tools: ReadonlyMap<string, ToolBinding>,
+    sections: ReadonlyMap<string, PromptSectionEntry>,
+    resources: ResourceRegistry,
+  ) {
+    this.tools = new Map(tools);
+    this.promptSections = new Map(sections);
+    this.skills = new Map(manifest.skills.map((skill) => [skill.qualifiedName, skill]));
+    this.agents = new Map(manifest.agents.map((agent) => [agent.qualifiedName, agent]));
+    this.hooks = manifest.hooks;
+    this.#resources = resources;
+    Object.freeze(this);
+  }
+
+  get state(): GenerationState {
+    return this.#state;
+  }
+
+  get leases(): number {
+    return this.#leases;
+  }
+
+  ownerConfig(owner: string): Readonly<Record<string, unknown>> {
+    return this.config.plugins?.[owner] ?? EMPTY_CONFIG;
+  }
+
+  use<T>(owner: string, token: ResourceToken<T>): T {
+    return this.#resources.use(owner, token);
+  }
+
+  acquire(): GenerationLease {
+    if (this.#state !== 'serving') throw new Error(`generation ${this.id} is ${this.#state} and cannot be leased`);
+    this.#leases += 1;
+    let released = false;
+    return {
+      generation: this,
+      release: () => {
+        if (released) return this.#disposal ?? Promise.resolve();
+        released = true;
+        this.#leases -= 1;
+        return this.#maybeDispose();
+      },
+    };
+  }
+
+  /** Called by the host once a newer generation is committed. */
+  retire(onError: (error: Error) => void): Promise<void> {
+    if (this.#state !== 'serving') return this.#disposal ?? Promise.resolve();
+    this.#state = 'retired';
+    this.#onError = onError;
+    return this.#maybeDispose();
+  }
+
+  #maybeDispose(): Promise<void> {
+    if (this.#state === 'serving' || this.#leases > 0) return Promise.resolve();
+    this.#state = 'disposed';
+    this.#disposal ??= this.#resources.dispose(this.#onError);
+    return this.#disposal;
+  }
+}
+
+const EMPTY_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({});

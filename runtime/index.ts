@@ -1,0 +1,84 @@
+/**
+ * `zhin-gen/runtime`: the thin runtime that serves generated capability manifests. No Node
+ * built-ins and no compiler code are reachable from here (it runs in any JS host).
+ */
+export * from './manifest.js';
+export * from './define.js';
+export { parsePermitSyntax, isBuiltinPermitKind, BUILTIN_PERMIT_KINDS } from './permit-syntax.js';
+export type { PermitSyntax, BuiltinPermitKind } from './permit-syntax.js';
+
+export {
+  PermissionHost,
+  parsePermit,
+  toPermissionSubject,
+  adapterMatches,
+  expandRoles,
+} from './permissions.js';
+export type {
+  ImMessage,
+  PermissionSubject,
+  ParsedPermit,
+  SceneKind,
+  PermissionChecker,
+  PlatformPermissionChecker,
+  Disposer,
+} from './permissions.js';
+
+export { canAccessTool, isUnrestricted } from './access.js';
+export type { AccessRestrictions } from './access.js';
+
+export {
+  APPROVAL_UNAVAILABLE,
+  approvalScopeKey,
+  createApprovalMemory,
+} from './approval.js';
+export type {
+  ApprovalPort,
+  ApprovalRequest,
+  ApprovalMemory,
+  RiskPolicy,
+  RiskPolicyCall,
+  ToolDescriptor,
+  ToolCallPolicy,
+} from './approval.js';
+
+export { ASK_USER, ToolUnavailableError } from './ask-user.js';
+export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './ask-user.js';
+
+export { RESERVED_TOOL_NAMES, qualify, describeTool } from './capability.js';
+export type { ToolBinding, ToolSourceKind, ExecutableTool } from './capability.js';
+
+export { CandidateBuilder, CandidateRejectedError, Generation } from './generation.js';
+export type { HostConfig, GenerationLease, GenerationState, PromptSectionEntry } from './generation.js';
+
+export type {
+  JournalEntry,
+  JournalEntryType,
+  JournalSink,
+  ToolCallEntry,
+  ToolResultEntry,
+  ToolDeniedEntry,
+  ToolFailedEntry,
+  ToolCancelledEntry,
+  ToolOutcome,
+  ToolError,
+  ToolErrorCode,
+  DenialPolicy,
+} from './journal.js';
+
+export { createCapabilityHost } from './host.js';
+export type { CapabilityHost, CapabilityHostOptions, CandidatePreparer, LoadOptions, LoadSummary } from './host.js';
+
+export type {
+  Turn,
+  TurnInput,
+  TurnState,
+  TurnToolName,
+  TurnToolInput,
+  RegistryToolName,
+  RegistryToolInput,
+} from './turn.js';
+export type { CallOptions } from './pipeline.js';
+export type { PluginDefinitions } from './setup.js';
+export { skillQualifiedName } from './scope.js';
+export type { TurnScope } from './scope.js';

@@ -1,0 +1,218 @@
+/**
+ * A turn: one agent turn holding a lease on the generation it started on (SPEC §2, §7.1). All
+ * tool calls go through `executeToolCall`; the turn only carries identity, ports, the selected
+ * agent and the active skills (the scope later issues extend: deferred catalog, prompt).
+ */
+import { canAccessTool, type AccessRestrictions } from './access.js';
+import type { ApprovalMemory, ApprovalPort, RiskPolicy, ToolDescriptor } from './approval.js';
+import { describeTool } from './capability.js';
+import { ASK_USER, type AskUserInput, type QuestionPort } from './ask-user.js';
+import type { GenerationLease } from './generation.js';
+import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } from './journal.js';
+import type { CapabilityRegistry, ManifestAgent, ManifestSkill } from './manifest.js';
+import type { ImMessage, PermissionHost } from './permissions.js';
+import { type CallEnvironment, type CallOptions, executeToolCall } from './pipeline.js';
+import { isInScope, type TurnScope } from './scope.js';
+
+type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
+
+/** Tool names of a registry (the generated `CapabilityRegistry` by default), or `string`. */
+export type RegistryToolName<R = CapabilityRegistry> = [InputsOf<R>] extends [never] ? string : keyof InputsOf<R> & string;
+export type RegistryToolInput<R, N extends string> = [InputsOf<R>] extends [never]
+  ? unknown
+  : N extends keyof InputsOf<R>
+    ? InputsOf<R>[N]
+    : unknown;
+
+/** Every name a turn can execute: the manifest's tools plus generation-owned runtime tools. */
+export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER;
+export type TurnToolInput<R, N extends string> = N extends typeof ASK_USER ? AskUserInput : RegistryToolInput<R, N>;
+
+export interface TurnInput {
+  readonly sessionKey: string;
+  readonly message?: ImMessage;
+  /** Default `'im'` with a message, `'system'` without. Only `'im'` turns use the message for access. */
+  readonly origin?: string;
+  /** Default: `{ adapter, userId }` of the message sender, if any. */
+  readonly principal?: unknown;
+  /** qualifiedName of the selected agent. */
+  readonly agent?: string;
+  /** Schedules and other turns nobody watches: no approval, no questions (fail closed). */
+  readonly unattended?: boolean;
+  /** Overrides the host's approval port for this turn. */
+  readonly approval?: ApprovalPort;
+  readonly question?: QuestionPort;
+  readonly signal?: AbortSignal;
+  /** Skills to activate at start (e.g. restored from a session snapshot); unknown ones are dropped. */
+  readonly skills?: readonly string[];
+  readonly traceId?: string;
+}
+
+export type TurnState = 'active' | 'ending' | 'ended';
+
+export interface Turn<R = CapabilityRegistry> {
+  readonly id: string;
+  readonly traceId: string;
+  readonly sessionKey: string;
+  /** The leased generation's number; fixed for the turn's life. */
+  readonly generation: number;
+  readonly origin: string;
+  readonly principal: unknown;
+  readonly message: ImMessage | undefined;
+  readonly agent: string | undefined;
+  readonly unattended: boolean;
+  readonly signal: AbortSignal;
+  readonly state: TurnState;
+  readonly journal: readonly JournalEntry[];
+  readonly activeSkills: ReadonlySet<string>;
+  /** Activates a skill (its private tools and hooks join the scope). False if not admitted. */
+  activateSkill(qualifiedName: string): Promise<boolean>;
+  /** Tools in scope and accessible to this turn's principal, excluding `hidden` ones. */
+  admittedTools(): Promise<readonly ToolDescriptor[]>;
+  execute<N extends TurnToolName<R>>(name: N, input: TurnToolInput<R, N>, options?: CallOptions): Promise<ToolOutcome>;
+  /** Aborts outstanding calls, waits for them (and tools that ignored the abort), releases the lease. */
+  end(): Promise<void>;
+}
+
+export interface TurnDependencies {
+  readonly lease: GenerationLease;
+  readonly permissions?: PermissionHost;
+  readonly approval?: ApprovalPort;
+  readonly journal?: JournalSink;
+  readonly approvalMemory: ApprovalMemory;
+  readonly riskPolicies: readonly RiskPolicy[];
+  readonly onError: (error: Error) => void;
+  nextId(prefix: string): string;
+}
+
+function defaultPrincipal(message: ImMessage | undefined): unknown {
+  if (!message?.$sender) return undefined;
+  return Object.freeze({ adapter: String(message.$adapter), userId: String(message.$sender.id) });
+}
+
+export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): Promise<Turn<R>> {
+  if (typeof input?.sessionKey !== 'string' || input.sessionKey === '') throw new TypeError('beginTurn() needs a non-empty sessionKey');
+  const generation = deps.lease.generation;
+  let agent: ManifestAgent | undefined;
+  if (input.agent !== undefined) {
+    agent = generation.agents.get(input.agent);
+    if (!agent) throw new Error(`unknown agent "${input.agent}"`);
+  }
+  const origin = input.origin ?? (input.message ? 'im' : 'system');
+  const accessMessage = origin === 'im' ? input.message : undefined;
+  const id = deps.nextId('turn');
+  const traceId = input.traceId ?? deps.nextId('trace');
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(input.signal?.reason);
+  if (input.signal?.aborted) controller.abort(input.signal.reason);
+  else input.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const skills = new Set<string>();
+  const scope: TurnScope = { ...(agent ? { agent } : {}), activeSkills: skills };
+  const journal = new TurnJournal({ turnId: id, sessionKey: input.sessionKey, traceId }, deps.journal, deps.onError);
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (pending: Promise<unknown>) => {
+    const settled = pending.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+  };
+  const env: CallEnvironment = {
+    generation,
+    turnId: id,
+    traceId,
+    sessionKey: input.sessionKey,
+    origin,
+    principal: input.principal ?? defaultPrincipal(input.message),
+    ...(accessMessage ? { message: accessMessage } : {}),
+    unattended: input.unattended === true,
+    ...(input.approval ?? deps.approval ? { approvalPort: input.approval ?? deps.approval } : {}),
+    ...(input.question ? { questionPort: input.question } : {}),
+    signal: controller.signal,
+    scope,
+    journal,
+    ...(deps.permissions ? { permissions: deps.permissions } : {}),
+    approvalMemory: deps.approvalMemory,
+    riskPolicies: deps.riskPolicies,
+    onError: deps.onError,
+    track,
+    nextId: deps.nextId,
+  };
+
+  const skillInScope = (skill: ManifestSkill) =>
+    skill.agent === undefined || (agent !== undefined && agent.owner === skill.owner && agent.name === skill.agent);
+  const admits = async (item: AccessRestrictions) => {
+    try {
+      return await canAccessTool(item, accessMessage, deps.permissions);
+    } catch {
+      return false;
+    }
+  };
+  const activateSkill = async (name: string): Promise<boolean> => {
+    const skill = generation.skills.get(name);
+    if (!skill || !skillInScope(skill) || !(await admits(skill))) return false;
+    skills.add(name);
+    return true;
+  };
+  for (const name of input.skills ?? []) await activateSkill(name);
+
+  let state: TurnState = 'active';
+  let ending: Promise<void> | undefined;
+  const skillsView: ReadonlySet<string> = {
+    has: (name) => skills.has(name),
+    get size() {
+      return skills.size;
+    },
+    forEach: (callback, thisArg) => skills.forEach((value) => callback.call(thisArg, value, value, skillsView)),
+    entries: () => skills.entries(),
+    keys: () => skills.keys(),
+    values: () => skills.values(),
+    [Symbol.iterator]: () => skills.values(),
+  } as ReadonlySet<string>;
+
+  const turn: Turn<R> = {
+    id,
+    traceId,
+    sessionKey: input.sessionKey,
+    generation: generation.id,
+    origin,
+    principal: env.principal,
+    message: input.message,
+    agent: agent?.qualifiedName,
+    unattended: env.unattended,
+    signal: controller.signal,
+    get state() {
+      return state;
+    },
+    journal: journal.entries,
+    activeSkills: skillsView,
+    activateSkill,
+    async admittedTools() {
+      const admitted: ToolDescriptor[] = [];
+      for (const binding of generation.tools.values()) {
+        if (!binding.hidden && isInScope(binding, scope) && (await admits(binding))) admitted.push(describeTool(binding));
+      }
+      return admitted;
+    },
+    execute(name, toolInput, options) {
+      if (state !== 'active') return Promise.reject(new Error(`turn ${id} has ended; begin a new turn`));
+      const pending = executeToolCall(env, name, toolInput, options);
+      track(pending);
+      return pending;
+    },
+    end() {
+      ending ??= (async () => {
+        state = 'ending';
+        input.signal?.removeEventListener('abort', onOuterAbort);
+        controller.abort(new Error('turn ended'));
+        while (inFlight.size > 0) await Promise.all([...inFlight]);
+        state = 'ended';
+        await deps.lease.release();
+      })();
+      return ending;
+    },
+  };
+  return Object.freeze(turn);
+}
