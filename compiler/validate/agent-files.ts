@@ -130,8 +130,10 @@ function headingKey(text: string): string {
 const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)(.*)$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-/** Lines that cannot be the text of a setext heading (lists, quotes, tables' cousins, code). */
-const NOT_PARAGRAPH = /^(?: {4,}|\t| {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}>| {0,3}#)/;
+/** List items and block quotes end a paragraph (their own text is never a top-level heading). */
+const INTERRUPTS_PARAGRAPH = /^ {0,3}(?:[-*+]|\d{1,9}[.)]|>)(?:[ \t]|$)/;
+/** Indented code: cannot start a paragraph, but continues one (CommonMark). */
+const INDENTED_CODE = /^(?: {4}|\t)/;
 
 /**
  * ATX (`## Title`) and setext (`Title` + `===`/`---`) headings, skipping fenced code blocks.
@@ -170,7 +172,8 @@ export function markdownHeadings(source: string): MarkdownHeading[] {
       paragraph = undefined;
       return;
     }
-    if (line.trim() === '' || (!paragraph && NOT_PARAGRAPH.test(line))) paragraph = undefined;
+    // A "---" with no paragraph above is a thematic break, not text.
+    if (line.trim() === '' || underline || INTERRUPTS_PARAGRAPH.test(line) || (!paragraph && INDENTED_CODE.test(line))) paragraph = undefined;
     else if (paragraph) paragraph.lines.push(line);
     else paragraph = { lines: [line], index };
   });
