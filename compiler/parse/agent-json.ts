@@ -17,6 +17,8 @@ import { codePointLength, describeValue, stripBom } from './manifest-values.js';
 // ── types ─────────────────────────────────────────────────────────────────────
 
 export const AGENT_JSON_KEYS = ['name', 'description', 'tools', 'platforms', 'model', 'maxSteps'] as const;
+/** Also accepted (editor hint), never read: `$schema`. */
+export const AGENT_JSON_IGNORED_KEYS = ['$schema'] as const;
 export type AgentJsonKey = (typeof AGENT_JSON_KEYS)[number];
 
 export interface AgentJsonInput {
@@ -197,6 +199,7 @@ interface MappedError {
 }
 
 const EXPECTED: Readonly<Record<string, string>> = {
+  $schema: 'a string (the path or URL of agent.schema.json)',
   name: 'a string equal to the agent directory name',
   tools: 'an array of tool qualifiedNames (strings)',
   platforms: 'an array of adapter names (strings)',
@@ -222,7 +225,10 @@ function mapSchemaError(error: ErrorObject, root: jsonc.Node, value: Record<stri
       code: missing === 'description' ? 'ZG4003' : 'ZG4006',
       path: `${error.instancePath}/${missing}`,
       offset: root.offset,
-      message: `"${missing}" is missing; give 1 to 1024 characters saying what the agent does`,
+      message:
+        missing === 'description'
+          ? '"description" is missing; give 1 to 1024 characters saying what the agent does'
+          : `"${missing}" is missing`,
     };
   }
   const offset = jsonc.findNodeAtLocation(root, path)?.offset ?? root.offset;

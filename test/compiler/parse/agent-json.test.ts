@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { AGENT_JSON_KEYS, parseAgentJson } from '../../../compiler/parse/agent-json.js';
+import { AGENT_JSON_IGNORED_KEYS, AGENT_JSON_KEYS, parseAgentJson } from '../../../compiler/parse/agent-json.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
 
 const FILE = 'agents/reviewer/agent.json';
@@ -49,6 +49,12 @@ describe('parseAgentJson: valid documents', () => {
         maxSteps: { file: FILE, line: 7, column: 3 },
       },
     });
+  });
+
+  it('accepts a $schema editor hint without reading it', () => {
+    const { agent, diagnostics } = parse('{"$schema": "../../node_modules/zhin-gen/compiler/schema/agent.schema.json", "description": "d"}');
+    expect(diagnostics).toEqual([]);
+    expect(agent?.keyLocs).not.toHaveProperty('$schema');
   });
 
   it('needs only a description; name is optional', () => {
@@ -206,7 +212,7 @@ describe('agent.schema.json agrees with parseAgentJson', () => {
   it('is a valid draft 2020-12 schema describing exactly the documented keys', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(ajv.validateSchema(schema)).toBe(true);
-    expect(Object.keys(schema.properties as object).sort()).toEqual([...AGENT_JSON_KEYS].sort());
+    expect(Object.keys(schema.properties as object).sort()).toEqual([...AGENT_JSON_KEYS, ...AGENT_JSON_IGNORED_KEYS].sort());
   });
 
   const documents: unknown[] = [
@@ -232,6 +238,8 @@ describe('agent.schema.json agrees with parseAgentJson', () => {
     { description: 'd', maxSteps: 2.5 },
     { description: 'd', maxSteps: '3' },
     { description: 'd', extra: true },
+    { $schema: '../../node_modules/zhin-gen/compiler/schema/agent.schema.json', description: 'd' },
+    { $schema: 1, description: 'd' },
     [],
     'agent',
     null,
