@@ -90,6 +90,16 @@ const PARSE_ERROR_TEXT: Readonly<Record<string, string>> = {
 };
 
 export function parseAgentJson(input: AgentJsonInput): AgentJsonResult {
+  try {
+    return parse(input);
+  } catch (error) {
+    // Bad input must never stop the run; a throw here is a bug in this parser or a library.
+    const message = error instanceof Error ? error.message : String(error);
+    return { diagnostics: [diag('ZG9001', { file: input.file, message: `agent.json could not be parsed: ${message}` })] };
+  }
+}
+
+function parse(input: AgentJsonInput): AgentJsonResult {
   const { file, dirName } = input;
   const text = stripBom(input.text);
   const starts = lineStarts(text);

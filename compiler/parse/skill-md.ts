@@ -93,6 +93,25 @@ export interface SkillMdResult {
 const DELIMITER = /^---[ \t]*$/m;
 
 export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}): SkillMdResult {
+  try {
+    return parse(input, options);
+  } catch (error) {
+    // Bad input must never stop the run; a throw here is a bug in this parser or in yaml.
+    const message = error instanceof Error ? error.message : String(error);
+    return { diagnostics: [diag('ZG9001', { file: input.file, message: `SKILL.md could not be parsed: ${message}` })] };
+  }
+}
+
+/** The YAML value of a node, or undefined when yaml refuses (e.g. an alias bomb). */
+function toJS(node: YamlNode, doc: Document): unknown {
+  try {
+    return node.toJS(doc);
+  } catch {
+    return undefined;
+  }
+}
+
+function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   const { file, dirName } = input;
   const text = stripBom(input.text).replace(/\r\n/g, '\n');
   const starts = lineStarts(text);
@@ -142,7 +161,7 @@ export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}):
     return { diagnostics };
   }
   if (!isMap(root)) {
-    report('ZG4001', at(root.range?.[0] ?? 0), `the front matter must be a mapping of keys, got ${describeValue(root.toJSON())}`);
+    report('ZG4001', at(root.range?.[0] ?? 0), `the front matter must be a mapping of keys, got ${describeValue(toJS(root, doc as Document))}`);
     return { diagnostics };
   }
 
@@ -168,7 +187,7 @@ export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}):
   }
 
   const wrongType = (key: SkillKey, expected: string, node: YamlNode, loc: SourceLocation): void =>
-    report('ZG4006', loc, `\`${key}\` must be ${expected}, got ${describeValue(node.toJSON())}`);
+    report('ZG4006', loc, `\`${key}\` must be ${expected}, got ${describeValue(toJS(node, doc as Document))}`);
 
   const scalarString = (key: SkillKey): string | undefined => {
     const field = fields.get(key);
@@ -197,7 +216,7 @@ export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}):
       if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') {
         entries.push({ name: item.value, loc });
       } else {
-        report('ZG4006', loc, `\`${key}\` entry ${index + 1} must be a non-empty string, got ${describeValue(item?.toJSON() ?? null)}`);
+        report('ZG4006', loc, `\`${key}\` entry ${index + 1} must be a non-empty string, got ${describeValue(item ? toJS(item, doc as Document) : null)}`);
       }
     });
     return entries;
@@ -219,7 +238,7 @@ export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}):
   if (!descField?.node) {
     report('ZG4003', descField?.keyLoc ?? start, '`description` is missing; give 1 to 1024 characters saying when to use the skill');
   } else if (!isScalar(descField.node) || typeof descField.node.value !== 'string') {
-    report('ZG4003', descField.valueLoc, `\`description\` must be a string, got ${describeValue(descField.node.toJSON())}`);
+    report('ZG4003', descField.valueLoc, `\`description\` must be a string, got ${describeValue(toJS(descField.node, doc as Document))}`);
   } else {
     // Trimmed before counting: YAML block scalars (| and >) end with a line break nobody typed.
     const trimmed = descField.node.value.trim();
@@ -253,7 +272,9 @@ export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}):
   let metadata: Record<string, unknown> | undefined;
   const metaField = fields.get('metadata');
   if (metaField?.node) {
-    if (isMap(metaField.node)) metadata = metaField.node.toJS(doc as Document) as Record<string, unknown>;
+    const value = isMap(metaField.node) ? toJS(metaField.node, doc as Document) : undefined;
+    if (value !== undefined) metadata = value as Record<string, unknown>;
+    else if (isMap(metaField.node)) report('ZG4006', metaField.valueLoc, '`metadata` could not be read: it expands too many YAML aliases');
     else wrongType('metadata', 'a mapping', metaField.node, metaField.valueLoc);
   }
 

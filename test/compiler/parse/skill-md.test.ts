@@ -361,6 +361,13 @@ describe('parseSkillMd: robustness', () => {
     }
   });
 
+  it('reports metadata that expands an alias bomb instead of throwing', () => {
+    const lines = ['  a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++) lines.push(`  b${i}: &b${i} [${Array(9).fill(i === 1 ? '*a' : `*b${i - 1}`).join(', ')}]`);
+    const { diagnostics } = parse(skillMd(`name: short-url\ndescription: d\nmetadata:\n${lines.join('\n')}\n`));
+    expect(at(diagnostics)).toEqual([['ZG4006', 5, 3]]);
+  });
+
   it('warns about a non-scalar key', () => {
     const { diagnostics } = parse('---\nname: short-url\ndescription: d\n? [a, b]\n: c\n---\nx');
     expect(at(diagnostics)).toEqual([['ZG4004', 4, 3]]);
