@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Resolve `zhin-gen/*` self-references to the TypeScript sources (the "source" export
+  // condition) so tests never run against a stale dist/.
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,

@@ -1,0 +1,190 @@
+/**
+ * Per-unit cache (SPEC §5 "Incremental"): each capability unit's parse result is keyed by its
+ * files' mtime + size, with a content-hash fallback (a touched but unchanged file is a hit). In
+ * watch mode file events are trusted instead of stat calls. The cache persists between CLI runs
+ * as one JSON file, so `generate` with nothing changed neither reads nor parses sources.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { UnitResult } from './parse/units.js';
+import type { SchemaOutcome } from './schema/types.js';
+import { writeIfChanged } from './write.js';
+
+const CACHE_VERSION = 'zhin-gen-cache-1';
+
+interface FileStamp {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly hash: string;
+}
+
+interface Entry {
+  readonly files: readonly string[];
+  readonly stamps: Record<string, FileStamp>;
+  readonly hash: string;
+  result: UnitResult;
+  schema?: SchemaOutcome;
+}
+
+interface Persisted {
+  readonly version: string;
+  readonly configKey: string;
+  readonly entries: Record<string, Entry>;
+}
+
+export interface FileReader {
+  /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
+  read(path: string): string | undefined;
+  /** sha256 (16 hex) of the raw bytes of a file read in this run. */
+  hashOf(path: string): string | undefined;
+}
+
+function sha(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, 16);
+}
+
+export class UnitCache {
+  private entries = new Map<string, Entry>();
+  private configKey = '';
+  private changed = false;
+  private readonly file: string | undefined;
+
+  constructor(
+    private readonly root: string,
+    cacheFile: string | false | undefined,
+  ) {
+    this.file = cacheFile === false ? undefined : (cacheFile ?? (existsSync(join(root, 'node_modules')) ? join(root, 'node_modules', '.cache', 'zhin-gen', 'units.json') : undefined));
+  }
+
+  /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
+  reset(configKey: string): void {
+    this.configKey = configKey;
+    this.entries = new Map();
+    if (!this.file) return;
+    try {
+      const persisted = JSON.parse(readFileSync(this.file, 'utf8')) as Persisted;
+      if (persisted.version === CACHE_VERSION && persisted.configKey === configKey) {
+        this.entries = new Map(Object.entries(persisted.entries));
+      }
+    } catch {
+      // Missing or corrupt cache: a cold run rebuilds it.
+    }
+  }
+
+  reader(): FileReader {
+    const texts = new Map<string, string | undefined>();
+    const hashes = new Map<string, string>();
+    const root = this.root;
+    return {
+      read(path) {
+        if (texts.has(path)) return texts.get(path);
+        let text: string | undefined;
+        try {
+          const bytes = readFileSync(join(root, path));
+          hashes.set(path, sha(bytes));
+          text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+        } catch {
+          text = undefined;
+        }
+        texts.set(path, text);
+        return text;
+      },
+      hashOf(path) {
+        if (!hashes.has(path)) this.read(path);
+        return hashes.get(path);
+      },
+    };
+  }
+
+  private stat(path: string): { mtimeMs: number; size: number } | undefined {
+    try {
+      const s = statSync(join(this.root, path));
+      return { mtimeMs: s.mtimeMs, size: s.size };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private allFiles(entry: Entry): string[] {
+    return Object.keys(entry.stamps);
+  }
+
+  /** A cached result still valid for these files, or undefined. */
+  lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
+    const all = this.allFiles(entry);
+    if (dirty) return all.some((f) => dirty.has(f)) ? undefined : entry.result;
+    for (const file of all) {
+      const stamp = entry.stamps[file]!;
+      const now = this.stat(file);
+      if (!now) return undefined;
+      if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size) continue;
+      if (now.size !== stamp.size) return undefined;
+      // Same size, new mtime (checkout, touch): compare content before re-parsing.
+      let hash: string;
+      try {
+        hash = sha(readFileSync(join(this.root, file)));
+      } catch {
+        return undefined;
+      }
+      if (hash !== stamp.hash) return undefined;
+      entry.stamps[file] = { ...stamp, mtimeMs: now.mtimeMs };
+      this.changed = true;
+    }
+    return entry.result;
+  }
+
+  store(key: string, files: readonly string[], result: UnitResult, reader: FileReader): void {
+    const stamps: Record<string, FileStamp> = {};
+    for (const file of [...files, ...result.dependencies]) {
+      const now = this.stat(file);
+      const hash = reader.hashOf(file);
+      if (now && hash) stamps[file] = { ...now, hash };
+    }
+    const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
+    this.entries.set(key, { files: [...files], stamps, hash, result });
+    this.changed = true;
+  }
+
+  hashOf(key: string): string {
+    return this.entries.get(key)?.hash ?? '';
+  }
+
+  schemaOf(key: string): SchemaOutcome | undefined {
+    return this.entries.get(key)?.schema;
+  }
+
+  setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.schema = outcome;
+    // Files a bundled schema read become dependencies of the unit.
+    for (const file of extraFiles) {
+      if (entry.stamps[file]) continue;
+      const now = this.stat(file);
+      const hash = reader.hashOf(file);
+      if (now && hash) entry.stamps[file] = { ...now, hash };
+    }
+    this.changed = true;
+  }
+
+  persist(): void {
+    if (!this.file || !this.changed) return;
+    this.changed = false;
+    const entries: Record<string, Entry> = {};
+    for (const [key, entry] of this.entries) {
+      // The schema snippet is only needed until the schema is evaluated; keep the file small.
+      const data = entry.result.data;
+      const result = entry.schema && data && data.kind === 'tool' && 'schema' in data ? { ...entry.result, data: { ...data, schema: undefined } } : entry.result;
+      entries[key] = { ...entry, result };
+    }
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      writeIfChanged(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries } satisfies Persisted));
+    } catch {
+      // A read-only node_modules only costs speed.
+    }
+  }
+}

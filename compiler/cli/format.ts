@@ -1,0 +1,109 @@
+/**
+ * Diagnostic output formats. `json` and `sarif` are contracts (machine-read in CI); `pretty` is
+ * for people (`file:line:col  severity  CODE  message` + hint, colour only on a TTY); `github`
+ * prints workflow commands that annotate pull requests.
+ */
+import { CATALOG, type Diagnostic } from '../diagnostics.js';
+
+export type OutputFormat = 'pretty' | 'json' | 'github' | 'sarif';
+
+export interface Palette {
+  red(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+export function palette(color: boolean): Palette {
+  const wrap = (open: number, close: number) => (s: string) => (color ? `\u001b[${open}m${s}\u001b[${close}m` : s);
+  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+}
+
+export function formatPretty(diagnostics: readonly Diagnostic[], colors: Palette): string {
+  return diagnostics
+    .map((d) => {
+      const severity = d.severity === 'error' ? colors.red('error') : colors.yellow('warning');
+      const lines = [`${colors.bold(`${d.file}:${d.line}:${d.column}`)}  ${severity}  ${d.code}  ${d.message}`];
+      for (const r of d.related ?? []) lines.push(colors.dim(`    ${r.file}:${r.line}:${r.column}  ${r.message}`));
+      if (d.hint) lines.push(colors.dim(`    hint: ${d.hint}`));
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+export function toJsonDiagnostics(diagnostics: readonly Diagnostic[]): object[] {
+  return diagnostics.map((d) => ({
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    hint: d.hint ?? null,
+    ...(d.related ? { related: d.related } : {}),
+  }));
+}
+
+function escapeGithub(value: string, property: boolean): string {
+  let out = value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  if (property) out = out.replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return out;
+}
+
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => {
+      const props = `file=${escapeGithub(d.file, true)},line=${d.line},col=${d.column},title=${escapeGithub(d.code, true)}`;
+      return `::${d.severity} ${props}::${escapeGithub(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`, false)}`;
+    })
+    .join('\n');
+}
+
+export function formatSarif(diagnostics: readonly Diagnostic[], version: string): object {
+  const used = [...new Set(diagnostics.map((d) => d.code))].sort();
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'zhin-gen',
+            version,
+            informationUri: 'https://www.npmjs.com/package/zhin-gen',
+            rules: used.map((code) => ({
+              id: code,
+              shortDescription: { text: CATALOG[code as keyof typeof CATALOG].title },
+              help: { text: CATALOG[code as keyof typeof CATALOG].hint },
+              defaultConfiguration: { level: CATALOG[code as keyof typeof CATALOG].severity },
+            })),
+          },
+        },
+        results: diagnostics.map((d) => ({
+          ruleId: d.code,
+          level: d.severity,
+          message: { text: d.hint ? `${d.message}\nhint: ${d.hint}` : d.message },
+          locations: [{ physicalLocation: { artifactLocation: { uri: d.file }, region: { startLine: d.line, startColumn: d.column } } }],
+        })),
+      },
+    ],
+  };
+}
+
+/** A short line diff (common prefix/suffix trimmed, at most `limit` lines shown). */
+export function shortDiff(before: string, after: string, limit = 20): string {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const lines = [`@@ line ${start + 1} @@`, ...a.slice(start, endA).map((l) => `- ${l}`), ...b.slice(start, endB).map((l) => `+ ${l}`)];
+  const shown = lines.slice(0, limit + 1);
+  if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`);
+  return shown.map((l) => (l.length > 160 ? `${l.slice(0, 157)}...` : l)).join('\n');
+}

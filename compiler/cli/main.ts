@@ -1,0 +1,159 @@
+/**
+ * The `zhin-gen` CLI: a thin shell over `createCompiler()`. Exit codes are a contract:
+ * 0 clean (warnings allowed), 1 error diagnostics (takes precedence), 2 output missing or stale
+ * (`check`), 64 usage errors. Never prints a stack trace for bad input.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCompiler, type CompileResult } from '../context.js';
+import { formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
+import { inspectJson, inspectPretty } from './inspect.js';
+import { runWatch } from './watch.js';
+
+const USAGE = `Usage: zhin-gen <command> [options]
+
+Commands:
+  generate   write the capability manifest            [--root DIR] [--out FILE]
+  check      validate and compare with the file on disk (CI gate)
+                                                      [--root DIR] [--out FILE] [--format pretty|json|github|sarif]
+  watch      regenerate on every change               [--root DIR] [--out FILE]
+  inspect    print the capability tree                [--root DIR] [--json]
+
+Exit codes: 0 clean, 1 error diagnostics, 2 output missing or stale (check), 64 usage error.`;
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  readonly isTTY: boolean;
+}
+
+const defaultIo: Io = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  isTTY: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+};
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function summary(result: CompileResult): string {
+  const m = result.model;
+  const counts = [plural(m.tools.length, 'tool'), plural(m.skills.length, 'skill'), plural(m.agents.length, 'agent'), plural(m.promptSections.length, 'prompt section'), plural(m.hooks.length, 'hook')].join(', ');
+  const problems = result.errors + result.warnings > 0 ? `; ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}` : '';
+  const state = result.errors > 0 ? 'not written' : result.written ? 'written' : 'unchanged';
+  return `zhin-gen: ${counts}${problems} → ${result.outRel} (${state}) in ${Math.round(result.stats.ms)} ms`;
+}
+
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.out(USAGE);
+    return command ? 0 : 64;
+  }
+  if (command === '--version' || command === '-v') {
+    io.out(version());
+    return 0;
+  }
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...rest],
+      options: {
+        root: { type: 'string' },
+        out: { type: 'string' },
+        format: { type: 'string' },
+        json: { type: 'boolean' },
+        platform: { type: 'string' },
+        scope: { type: 'string' },
+        user: { type: 'string' },
+        role: { type: 'string', multiple: true },
+        agent: { type: 'string' },
+        skill: { type: 'string', multiple: true },
+        provider: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.err(`zhin-gen: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 64;
+  }
+  const root = resolve(typeof values.root === 'string' ? values.root : process.cwd());
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    io.err(`zhin-gen: --root ${root} is not a directory`);
+    return 64;
+  }
+  const format = (values.format ?? 'pretty') as OutputFormat;
+  if (!['pretty', 'json', 'github', 'sarif'].includes(format)) {
+    io.err(`zhin-gen: unknown --format "${String(values.format)}" (pretty, json, github or sarif)`);
+    return 64;
+  }
+  const compiler = createCompiler({ root, ...(typeof values.out === 'string' ? { config: { out: values.out } } : {}) });
+  const colors = palette(io.isTTY);
+  try {
+    switch (command) {
+      case 'generate': {
+        const result = await compiler.run({ write: true });
+        if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
+        io.out(summary(result));
+        return result.errors > 0 ? 1 : 0;
+      }
+      case 'check':
+        return await check(compiler, format, io, colors);
+      case 'inspect': {
+        const result = await compiler.run({ write: false });
+        if (values.json) io.out(JSON.stringify(inspectJson(result.model), null, 2));
+        else {
+          if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
+          io.out(inspectPretty(result.model));
+        }
+        return result.errors > 0 ? 1 : 0;
+      }
+      case 'watch':
+        return await runWatch(compiler, io, colors);
+      default:
+        io.err(`zhin-gen: unknown command "${command}"\n\n${USAGE}`);
+        return 64;
+    }
+  } catch (error) {
+    // Bad input is reported as diagnostics; reaching here is a bug in zhin-gen itself.
+    io.err(`zhin-gen: internal error (ZG9001): ${error instanceof Error ? error.message : String(error)}\nPlease report this with the tree that triggers it.`);
+    return 1;
+  } finally {
+    await compiler.dispose();
+  }
+}
+
+async function check(compiler: ReturnType<typeof createCompiler>, format: OutputFormat, io: Io, colors: ReturnType<typeof palette>): Promise<number> {
+  const result = await compiler.run({ write: false });
+  const onDisk = compiler.readOutput();
+  const stale = result.errors === 0 && onDisk !== result.code;
+  const missing = onDisk === undefined;
+  if (format === 'json') {
+    io.out(JSON.stringify({ diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) }, null, 2));
+  } else if (format === 'sarif') {
+    io.out(JSON.stringify(formatSarif(result.diagnostics, version()), null, 2));
+  } else if (format === 'github') {
+    if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
+    if (stale) io.out(`::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`);
+  } else {
+    if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
+    if (stale) {
+      io.err(missing ? `${result.outRel} is missing.` : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`);
+      io.err(`Fix: npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${compiler.root}` : ''}`);
+    }
+    io.out(`zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${result.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}`);
+  }
+  if (result.errors > 0) return 1;
+  return stale ? 2 : 0;
+}

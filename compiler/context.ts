@@ -1,0 +1,307 @@
+/**
+ * The one orchestrating context (the compiler API). The CLI, `watch` and every bundler plugin are
+ * thin shells over `createCompiler()`: scan → parse (cached per unit) → schema → validate →
+ * resolve → emit → write. Runs are single-flight with a coalescing queue; file events patch the
+ * inventory so a watch-mode run re-parses only the changed units.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { ts as TS } from 'ts-morph';
+import { CONFIG_FILES, loadConfig, type ResolvedOptions, type UserConfig } from './config.js';
+import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
+import type { CapabilityModel } from './model.js';
+import { emitManifest } from './emit/manifest.js';
+import { assembleModel } from './resolve/assemble.js';
+import { parsePluginEntry, parseUnit, type ParseEnv, type UnitResult } from './parse/units.js';
+import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
+import { toPosix, walkTree } from './scan/walk.js';
+import { SchemaCache, type SchemaStage } from './schema-stage.js';
+import { UnitCache, type FileReader } from './cache.js';
+import { compileCustomPermits } from './validate/permits.js';
+import { resolveConfiguredPlugins } from './scan/configured.js';
+import { writeIfChanged, readIfExists } from './write.js';
+
+export interface CompilerOptions {
+  /** Project root; every relative path resolves against it. */
+  readonly root: string;
+  /** Config overrides (e.g. `--out`), applied over the config file. */
+  readonly config?: UserConfig;
+  /** Persistent cache file; `false` disables it (default: node_modules/.cache/zhin-gen under the root, when node_modules exists). */
+  readonly cacheFile?: string | false;
+  /** Module name the generated types import and augment (default `zhin-gen/runtime`). */
+  readonly runtimeModule?: string;
+}
+
+export interface RunStats {
+  readonly units: number;
+  /** Units that had to be read and parsed (cache misses). */
+  readonly parsed: number;
+  readonly ms: number;
+}
+
+export interface CompileResult {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly model: CapabilityModel;
+  /** The generated module text (also produced when there are errors, for `check` diffs). */
+  readonly code: string;
+  readonly outFile: string;
+  /** POSIX output path relative to the root. */
+  readonly outRel: string;
+  /** True when this run wrote the output file. */
+  readonly written: boolean;
+  readonly stats: RunStats;
+  readonly options: ResolvedOptions;
+}
+
+export interface RunOptions {
+  /** Write the output when there are no errors (default true). */
+  readonly write?: boolean;
+}
+
+export type FileEvent = { readonly type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; readonly path: string };
+
+export class Compiler {
+  readonly root: string;
+  private options?: ResolvedOptions;
+  private configDiagnostics: readonly Diagnostic[] = [];
+  private inventory?: string[];
+  private extra: ExtraPlugin[] = [];
+  private readonly units: UnitCache;
+  private readonly schemas: SchemaStage;
+  private ts?: typeof TS;
+  /** Paths changed since the last run (watch mode); undefined = verify every file by stat. */
+  private dirty?: Set<string>;
+  private configDirty = true;
+  private running?: Promise<CompileResult>;
+  private queued?: Promise<CompileResult>;
+
+  constructor(private readonly compilerOptions: CompilerOptions) {
+    this.root = realRoot(resolve(compilerOptions.root));
+    this.units = new UnitCache(this.root, compilerOptions.cacheFile);
+    this.schemas = new SchemaCache(this.root);
+  }
+
+  /** Resolved options of the last run (after the first run). */
+  get resolved(): ResolvedOptions | undefined {
+    return this.options;
+  }
+
+  /** Whether a path (absolute) is one the compiler reads: a config file or inside the root. */
+  isConfigFile(path: string): boolean {
+    const rel = toPosix(relative(this.root, path));
+    return (CONFIG_FILES as readonly string[]).includes(rel) || rel === 'package.json';
+  }
+
+  /**
+   * Records file events (watch mode). From the first call on, unchanged files are trusted
+   * without a stat; the inventory is patched instead of re-walked.
+   */
+  notify(events: readonly FileEvent[]): void {
+    this.dirty ??= new Set();
+    for (const event of events) {
+      const abs = isAbsolute(event.path) ? event.path : join(this.root, event.path);
+      if (this.options && abs === this.options.outFile) continue;
+      if (this.isConfigFile(abs)) {
+        this.configDirty = true;
+        continue;
+      }
+      const rel = toPosix(relative(this.root, abs));
+      if (rel.startsWith('..')) continue;
+      this.dirty.add(rel);
+      if (!this.inventory) continue;
+      if (event.type === 'add' || event.type === 'addDir') this.addToInventory(rel, event.type === 'addDir');
+      else if (event.type === 'unlink' || event.type === 'unlinkDir') this.removeFromInventory(rel);
+    }
+  }
+
+  private addToInventory(rel: string, isDir: boolean): void {
+    const inv = this.inventory!;
+    const segments = rel.split('/');
+    for (let i = 1; i <= segments.length; i++) {
+      const isLast = i === segments.length;
+      const path = segments.slice(0, i).join('/') + (isLast && !isDir ? '' : '/');
+      if (!inv.includes(path)) insertSorted(inv, path);
+    }
+  }
+
+  private removeFromInventory(rel: string): void {
+    this.inventory = this.inventory!.filter((p) => p !== rel && p !== `${rel}/` && !p.startsWith(`${rel}/`));
+  }
+
+  /** Single-flight: a run requested while one is in progress coalesces into one follow-up run. */
+  run(runOptions: RunOptions = {}): Promise<CompileResult> {
+    if (!this.running) {
+      this.running = this.runOnce(runOptions).finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    this.queued ??= this.running.then(
+      () => this.run(runOptions),
+      () => this.run(runOptions),
+    ).finally(() => {
+      this.queued = undefined;
+    });
+    return this.queued;
+  }
+
+  private async runOnce(runOptions: RunOptions): Promise<CompileResult> {
+    const started = performance.now();
+    if (this.configDirty || !this.options) {
+      const loaded = await loadConfig(this.root, this.compilerOptions.config);
+      const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
+      this.options = loaded.options;
+      this.configDiagnostics = loaded.diagnostics;
+      this.configDirty = false;
+      if (changed) {
+        this.inventory = undefined;
+        this.units.reset(JSON.stringify(loaded.options));
+      }
+    }
+    const options = this.options;
+    const diagnostics: Diagnostic[] = [...this.configDiagnostics];
+    const outRel = toPosix(relative(this.root, options.outFile));
+
+    if (!this.inventory) {
+      const configured = resolveConfiguredPlugins(this.root, options.plugins);
+      this.extra = configured.plugins;
+      const walked = walkTree(
+        { root: this.root, pluginEntry: options.pluginEntry, allowed: [...options.allowOutside.map((d) => resolve(this.root, d)), ...configured.plugins.map((p) => resolve(this.root, p.dir))], outFile: options.outFile },
+        configured.plugins.map((p) => resolve(this.root, p.dir)),
+      );
+      this.inventory = walked.paths;
+      this.walkDiagnostics = [...configured.diagnostics, ...walked.diagnostics];
+      this.dirty = this.dirty ? new Set() : undefined;
+    }
+    diagnostics.push(...this.walkDiagnostics);
+    const layout = buildLayout(this.inventory, options.pluginEntry, this.extra);
+    diagnostics.push(...layout.diagnostics);
+    const { units, diagnostics: unitDiagnostics } = collectUnits(layout);
+    diagnostics.push(...unitDiagnostics);
+
+    const reader: FileReader = this.units.reader();
+    const agentsMd = new Map(layout.plugins.filter((p) => p.agentsMd).map((p) => [p.dir, p.agentsMd!]));
+    let env: ParseEnv | undefined;
+    const getEnv = async (): Promise<ParseEnv> => {
+      if (env) return env;
+      this.ts ??= (await import('ts-morph')).ts;
+      const extractSchema = await this.schemas.extractor(reader);
+      env = {
+        ts: this.ts,
+        readFile: (path) => reader.read(path),
+        modules: options.modules,
+        custom: compileCustomPermits(options.permits),
+        customPermitList: options.permits,
+        extractSchema,
+        agentsMdOf: (pluginDir) => {
+          const file = agentsMd.get(pluginDir);
+          if (!file) return undefined;
+          const text = reader.read(file);
+          return text === undefined ? undefined : { file, text };
+        },
+      };
+      return env;
+    };
+
+    let parsedCount = 0;
+    const results = new Map<CapabilityUnit, UnitResult>();
+    for (const unit of units) {
+      const key = `${unit.kind}:${unit.dir}`;
+      const files = unitFiles(unit);
+      let result = this.units.lookup(key, files, this.dirty);
+      if (!result) {
+        result = parseUnit(unit, await getEnv());
+        this.units.store(key, files, result, reader);
+        parsedCount++;
+      }
+      results.set(unit, result);
+    }
+    const entries = new Map<string, UnitResult>();
+    for (const plugin of layout.plugins) {
+      if (!plugin.entry) continue;
+      const key = `plugin-entry:${plugin.entry}`;
+      let result = this.units.lookup(key, [plugin.entry], this.dirty);
+      if (!result) {
+        result = parsePluginEntry(plugin.entry, await getEnv());
+        this.units.store(key, [plugin.entry], result, reader);
+        parsedCount++;
+      }
+      entries.set(plugin.dir, result);
+    }
+
+    const schemaResults = await this.schemas.evaluate(units, results, this.units, options);
+    const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText: (path) => reader.read(path) });
+    diagnostics.push(...model.diagnostics);
+    this.units.persist();
+    this.dirty = this.dirty ? new Set() : undefined;
+
+    const code = emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule: this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime' });
+    const sorted = dedupe(diagnostics).sort(compareDiagnostics);
+    const errors = sorted.filter((d) => d.severity === 'error').length;
+    const written = runOptions.write !== false && errors === 0 ? writeIfChanged(options.outFile, code) : false;
+    return {
+      diagnostics: sorted,
+      errors,
+      warnings: sorted.length - errors,
+      model: model.model,
+      code,
+      outFile: options.outFile,
+      outRel,
+      written,
+      stats: { units: units.length, parsed: parsedCount, ms: performance.now() - started },
+      options,
+    };
+  }
+
+  private walkDiagnostics: readonly Diagnostic[] = [];
+
+  /** The output as it is on disk now (for `check`). */
+  readOutput(): string | undefined {
+    return this.options ? readIfExists(this.options.outFile) : undefined;
+  }
+
+  async dispose(): Promise<void> {
+    await this.running?.catch(() => undefined);
+    this.units.persist();
+  }
+}
+
+function unitFiles(unit: CapabilityUnit): string[] {
+  return unit.entry && !unit.files.includes(unit.entry) ? [unit.entry, ...unit.files] : [...unit.files];
+}
+
+function insertSorted(list: string[], value: string): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, value);
+}
+
+function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function realRoot(root: string): string {
+  try {
+    statSync(root);
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
+}
+
+export function createCompiler(options: CompilerOptions): Compiler {
+  return new Compiler(options);
+}

@@ -1,0 +1,216 @@
+/**
+ * Parse stage for code capabilities (tools, prompt sections, hooks, plugin entries): one
+ * `ts.createSourceFile` per file, read the default-exported `define*(...)` call into literals
+ * with positions, and drop the AST. The schema expression is handed to the schema stage's
+ * extractor while the AST is still alive.
+ */
+import type { ts as TS } from 'ts-morph';
+import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { collectLocals, locOf, readLiteral, unwrap, type Lit, type LiteralContext } from './literal.js';
+
+export type DefineHelper = 'defineAgentTool' | 'defineAgentPromptSection' | 'defineAgentHook' | 'definePlugin';
+
+export interface ConditionalToolRef {
+  readonly localName: string;
+  readonly loc: SourceLocation;
+  readonly fields?: Lit;
+}
+
+export interface ParsedCode {
+  readonly helper?: DefineHelper;
+  /** The definition object literal (or `unknown` when it is not a literal). */
+  readonly fields?: Lit;
+  readonly callLoc: SourceLocation;
+  /** Opaque result of the schema extractor for `inputSchema`, when present. */
+  readonly schema?: unknown;
+  readonly schemaLoc?: SourceLocation;
+  readonly relativeImports: readonly { readonly specifier: string; readonly loc: SourceLocation }[];
+  readonly conditionalTools: readonly ConditionalToolRef[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface ParseCodeInput {
+  readonly ts: typeof TS;
+  /** POSIX path relative to the root. */
+  readonly file: string;
+  /** File text with any BOM removed. */
+  readonly text: string;
+  readonly expected: DefineHelper;
+  /** Module names whose define* helpers are recognised. */
+  readonly modules: readonly string[];
+  readonly extractSchema?: (sf: TS.SourceFile, expression: TS.Expression) => unknown;
+}
+
+const DEFINE_HELPERS: readonly DefineHelper[] = ['defineAgentTool', 'defineAgentPromptSection', 'defineAgentHook', 'definePlugin'];
+
+interface ImportBinding {
+  readonly module: string;
+  /** Imported name, or '*' for a namespace import. */
+  readonly imported: string;
+}
+
+function scriptKind(ts: typeof TS, file: string): TS.ScriptKind {
+  return file.endsWith('.js') || file.endsWith('.mjs') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+}
+
+/** Resolves a callee to the define helper it names and the module it comes from. */
+function calleeHelper(ts: typeof TS, callee: TS.Expression, imports: ReadonlyMap<string, ImportBinding>): { helper: string; module?: string } | undefined {
+  if (ts.isIdentifier(callee)) {
+    const binding = imports.get(callee.text);
+    if (binding && binding.imported !== '*') return { helper: binding.imported, module: binding.module };
+    return { helper: callee.text };
+  }
+  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
+    const binding = imports.get(callee.expression.text);
+    if (binding && binding.imported === '*') return { helper: callee.name.text, module: binding.module };
+  }
+  return undefined;
+}
+
+export function parseCode(input: ParseCodeInput): ParsedCode {
+  const { ts, file, text } = input;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(ts, file));
+  const diagnostics: Diagnostic[] = [];
+  const parseDiagnostics = (sf as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  for (const error of parseDiagnostics.slice(0, 3)) {
+    const { line, character } = sf.getLineAndCharacterOfPosition(error.start);
+    diagnostics.push(diag('ZG2001', { file, line: line + 1, column: character + 1, message: `Syntax error: ${ts.flattenDiagnosticMessageText(error.messageText, ' ')}` }));
+  }
+  const locals = collectLocals(ts, sf);
+  const ctx: LiteralContext = { ts, sf, file, locals };
+  const imports = new Map<string, ImportBinding>();
+  const relativeImports: { specifier: string; loc: SourceLocation }[] = [];
+  let defaultExpr: TS.Expression | undefined;
+  let defaultLoc: SourceLocation = { file, line: 1, column: 1 };
+
+  const noteSpecifier = (node: TS.Node, specifier: TS.Expression | undefined): void => {
+    if (specifier && ts.isStringLiteralLike(specifier) && specifier.text.startsWith('.')) {
+      relativeImports.push({ specifier: specifier.text, loc: locOf(ctx, node) });
+    }
+  };
+  for (const statement of sf.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      noteSpecifier(statement, statement.moduleSpecifier);
+      if (!ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const module = statement.moduleSpecifier.text;
+      const clause = statement.importClause;
+      if (!clause) continue;
+      if (clause.name) imports.set(clause.name.text, { module, imported: 'default' });
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) imports.set(bindings.name.text, { module, imported: '*' });
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) {
+          imports.set(element.name.text, { module, imported: (element.propertyName ?? element.name).text });
+        }
+      }
+    } else if (ts.isExportDeclaration(statement)) {
+      noteSpecifier(statement, statement.moduleSpecifier);
+      if (!statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+        for (const element of statement.exportClause.elements) {
+          if (element.name.text === 'default') {
+            const local = (element.propertyName ?? element.name).text;
+            const target = locals.get(local);
+            if (target && !ts.isFunctionDeclaration(target)) defaultExpr = target as TS.Expression;
+            defaultLoc = locOf(ctx, element);
+          }
+        }
+      }
+    } else if (ts.isExportAssignment(statement) && !statement.isExportEquals) {
+      defaultExpr = statement.expression;
+      defaultLoc = locOf(ctx, statement);
+    }
+  }
+  // Dynamic imports with literal specifiers count as imports too.
+  const visitDynamic = (node: TS.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) noteSpecifier(node, node.arguments[0]);
+    ts.forEachChild(node, visitDynamic);
+  };
+  visitDynamic(sf);
+
+  const conditionalTools = input.expected === 'definePlugin' ? findAddToolCalls(ctx, diagnostics) : [];
+  let helper: DefineHelper | undefined;
+  let fields: Lit | undefined;
+  let schema: unknown;
+  let schemaLoc: SourceLocation | undefined;
+  let callLoc = defaultLoc;
+
+  // Follow `const tool = defineAgentTool(...); export default tool`.
+  let expr = defaultExpr ? unwrap(ts, defaultExpr) : undefined;
+  for (let hops = 0; expr && ts.isIdentifier(expr) && hops < 5; hops++) {
+    const target = locals.get(expr.text);
+    expr = target && !ts.isFunctionDeclaration(target) ? unwrap(ts, target as TS.Expression) : undefined;
+  }
+  const expectedName = input.expected;
+  if (!expr || !ts.isCallExpression(expr)) {
+    if (parseDiagnostics.length === 0) {
+      diagnostics.push(diag('ZG2002', { ...defaultLoc, message: defaultExpr ? `The default export is not a ${expectedName}(...) call` : `${file} has no default export; expected \`export default ${expectedName}({ ... })\`` }));
+    }
+  } else {
+    callLoc = locOf(ctx, expr);
+    const resolved = calleeHelper(ts, expr.expression, imports);
+    if (!resolved || resolved.helper !== expectedName) {
+      const found = resolved && DEFINE_HELPERS.includes(resolved.helper as DefineHelper) ? `${resolved.helper}(...)` : `a call to ${expr.expression.getText(sf).slice(0, 60)}`;
+      diagnostics.push(diag('ZG2002', { ...callLoc, message: `The default export is ${found}; expected ${expectedName}(...)` }));
+    } else if (resolved.module === undefined || !input.modules.includes(resolved.module)) {
+      diagnostics.push(
+        diag('ZG2003', {
+          ...callLoc,
+          message: resolved.module === undefined ? `${expectedName} is not imported from a recognised module (${input.modules.join(', ')})` : `${expectedName} is imported from "${resolved.module}", which is not a recognised module (${input.modules.join(', ')})`,
+        }),
+      );
+    } else {
+      helper = expectedName;
+      const arg = expr.arguments[0];
+      if (!arg) {
+        diagnostics.push(diag('ZG2002', { ...callLoc, message: `${expectedName}() is called without a definition object` }));
+      } else {
+        fields = readLiteral(ctx, arg);
+        const object = unwrap(ts, arg);
+        if (ts.isObjectLiteralExpression(object) && input.extractSchema) {
+          for (const prop of object.properties) {
+            if (prop.name && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema') {
+              const valueExpr = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+              if (valueExpr) {
+                schemaLoc = locOf(ctx, valueExpr);
+                schema = input.extractSchema(sf, valueExpr);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return {
+    ...(helper ? { helper } : {}),
+    ...(fields ? { fields } : {}),
+    callLoc,
+    ...(schema !== undefined ? { schema } : {}),
+    ...(schemaLoc ? { schemaLoc } : {}),
+    relativeImports,
+    conditionalTools,
+    diagnostics,
+  };
+}
+
+/** `context.addTool('name', defineAgentTool({...}))` anywhere in a plugin entry. */
+function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): ConditionalToolRef[] {
+  const { ts, sf } = ctx;
+  const found: ConditionalToolRef[] = [];
+  const visit = (node: TS.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'addTool') {
+      const [nameArg, defArg] = node.arguments;
+      const nameLit = nameArg ? readLiteral(ctx, nameArg) : undefined;
+      if (nameLit && nameLit.t === 'string') {
+        let fields: Lit | undefined;
+        const def = defArg ? unwrap(ts, defArg) : undefined;
+        if (def && ts.isCallExpression(def) && def.arguments[0]) fields = readLiteral(ctx, def.arguments[0]);
+        found.push({ localName: nameLit.v, loc: nameLit.loc, ...(fields ? { fields } : {}) });
+      } else {
+        diagnostics.push(diag('ZG2050', { ...locOf(ctx, node), message: `addTool() is called with a computed name (${nameArg ? nameArg.getText(sf).slice(0, 40) : 'nothing'}); it cannot be checked for conflicts at build time` }));
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}

@@ -1,0 +1,115 @@
+/**
+ * Reads a TypeScript expression as a literal value with source positions, without evaluating
+ * anything. Values the compiler cannot know statically become `unknown` (with their text), so
+ * validation can say "not statically known" instead of guessing.
+ */
+import type { ts as TS } from 'ts-morph';
+import type { SourceLocation } from '../diagnostics.js';
+
+export type Lit =
+  | { readonly t: 'string'; readonly v: string; readonly loc: SourceLocation }
+  | { readonly t: 'number'; readonly v: number; readonly loc: SourceLocation }
+  | { readonly t: 'boolean'; readonly v: boolean; readonly loc: SourceLocation }
+  | { readonly t: 'null'; readonly loc: SourceLocation }
+  | { readonly t: 'array'; readonly items: readonly Lit[]; readonly loc: SourceLocation }
+  | { readonly t: 'object'; readonly props: Readonly<Record<string, Lit>>; readonly keyLocs: Readonly<Record<string, SourceLocation>>; readonly loc: SourceLocation }
+  | { readonly t: 'function'; readonly loc: SourceLocation }
+  | { readonly t: 'unknown'; readonly text: string; readonly loc: SourceLocation };
+
+export interface LiteralContext {
+  readonly ts: typeof TS;
+  readonly sf: TS.SourceFile;
+  /** POSIX path relative to the root, for locations. */
+  readonly file: string;
+  /** Top-level const initializers and function declarations of the file, by name. */
+  readonly locals: ReadonlyMap<string, TS.Node>;
+}
+
+export function locOf(ctx: Pick<LiteralContext, 'sf' | 'file'>, node: TS.Node): SourceLocation {
+  const { line, character } = ctx.sf.getLineAndCharacterOfPosition(node.getStart(ctx.sf));
+  return { file: ctx.file, line: line + 1, column: character + 1 };
+}
+
+/** Strips `x as T`, `x satisfies T`, `<T>x`, `(x)` and `x!`. */
+export function unwrap(ts: typeof TS, node: TS.Expression): TS.Expression {
+  let current = node;
+  for (;;) {
+    if (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current) || ts.isNonNullExpression(current)) {
+      current = current.expression;
+    } else {
+      return current;
+    }
+  }
+}
+
+/** Top-level `const x = …` initializers and `function x() {}` declarations of a file. */
+export function collectLocals(ts: typeof TS, sf: TS.SourceFile): Map<string, TS.Node> {
+  const locals = new Map<string, TS.Node>();
+  for (const statement of sf.statements) {
+    if (ts.isVariableStatement(statement) && (statement.declarationList.flags & ts.NodeFlags.Const) !== 0) {
+      for (const decl of statement.declarationList.declarations) {
+        if (ts.isIdentifier(decl.name) && decl.initializer) locals.set(decl.name.text, decl.initializer);
+      }
+    } else if (ts.isFunctionDeclaration(statement) && statement.name) {
+      locals.set(statement.name.text, statement);
+    }
+  }
+  return locals;
+}
+
+export function propertyName(ts: typeof TS, name: TS.PropertyName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  return undefined;
+}
+
+export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlySet<string> = new Set()): Lit {
+  const { ts } = ctx;
+  const loc = locOf(ctx, input);
+  if (ts.isFunctionDeclaration(input)) return { t: 'function', loc };
+  const node = unwrap(ts, input as TS.Expression);
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return { t: 'string', v: node.text, loc };
+  if (ts.isNumericLiteral(node)) return { t: 'number', v: Number(node.text), loc };
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
+    return { t: 'number', v: -Number(node.operand.text), loc };
+  }
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return { t: 'boolean', v: true, loc };
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return { t: 'boolean', v: false, loc };
+  if (node.kind === ts.SyntaxKind.NullKeyword) return { t: 'null', loc };
+  if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return { t: 'function', loc };
+  if (ts.isArrayLiteralExpression(node)) {
+    const items: Lit[] = [];
+    for (const element of node.elements) {
+      if (ts.isSpreadElement(element)) return { t: 'unknown', text: node.getText(ctx.sf), loc };
+      items.push(readLiteral(ctx, element, seen));
+    }
+    return { t: 'array', items, loc };
+  }
+  if (ts.isObjectLiteralExpression(node)) {
+    const props: Record<string, Lit> = {};
+    const keyLocs: Record<string, SourceLocation> = {};
+    for (const prop of node.properties) {
+      if (ts.isSpreadAssignment(prop)) return { t: 'unknown', text: node.getText(ctx.sf), loc };
+      const name = prop.name ? propertyName(ts, prop.name) : undefined;
+      if (name === undefined) continue;
+      keyLocs[name] = locOf(ctx, prop);
+      if (ts.isPropertyAssignment(prop)) props[name] = readLiteral(ctx, prop.initializer, seen);
+      else if (ts.isMethodDeclaration(prop) || ts.isGetAccessorDeclaration(prop)) props[name] = { t: 'function', loc: locOf(ctx, prop) };
+      else if (ts.isShorthandPropertyAssignment(prop)) props[name] = readLiteral(ctx, prop.name, seen);
+    }
+    return { t: 'object', props, keyLocs, loc };
+  }
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = readLiteral(ctx, node.left, seen);
+    const right = readLiteral(ctx, node.right, seen);
+    if (left.t === 'string' && right.t === 'string') return { t: 'string', v: left.v + right.v, loc };
+  }
+  if (ts.isIdentifier(node) && !seen.has(node.text)) {
+    const target = ctx.locals.get(node.text);
+    if (target) {
+      // Same-file consts are read through, keeping the position of the use site's value.
+      const value = readLiteral(ctx, target, new Set([...seen, node.text]));
+      return value.t === 'unknown' ? { t: 'unknown', text: node.text, loc } : value;
+    }
+  }
+  return { t: 'unknown', text: node.getText(ctx.sf).slice(0, 80), loc };
+}

@@ -1,0 +1,265 @@
+/**
+ * Parse stage orchestration: one capability unit → one plain, JSON-serialisable result (fields,
+ * diagnostics, dependencies, content hash). Results are cached per unit by the compiler context,
+ * so a unit whose files did not change is never read or parsed again.
+ */
+import type { ts as TS } from 'ts-morph';
+import type { ChannelScope, HookEvent, PromptLayer, PromptProfile, PromptRetention } from '../../runtime/manifest.js';
+import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import type { CapabilityUnit } from '../scan/layout.js';
+import { checkUpwardImports } from '../validate/imports.js';
+import { validateHook } from '../validate/hook.js';
+import { validatePromptSection } from '../validate/prompt-section.js';
+import { validateToolFields } from '../validate/tool.js';
+import { validateAgentDirectory } from '../validate/agent-files.js';
+import type { CustomPermits } from '../validate/permits.js';
+import { parseAgentJson } from './agent-json.js';
+import { parseCode, type DefineHelper } from './definition.js';
+import { parseSkillMd } from './skill-md.js';
+
+export interface ToolUnitData {
+  readonly kind: 'tool';
+  readonly description: string;
+  readonly requiresApproval: 'never' | 'on-risk' | 'once' | 'always';
+  readonly platforms: readonly { value: string; loc: SourceLocation }[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+  readonly hidden: boolean;
+  readonly loc: SourceLocation;
+  /** Opaque schema-stage request payload (extracted snippet), if the tool has an inputSchema. */
+  readonly schema?: unknown;
+  readonly schemaLoc?: SourceLocation;
+}
+
+export interface SectionUnitData {
+  readonly kind: 'prompt-section';
+  readonly loc: SourceLocation;
+  readonly title: string;
+  readonly content: string;
+  readonly layer: PromptLayer;
+  readonly order: number;
+  readonly retention: PromptRetention;
+  readonly maxChars?: number;
+  readonly profiles: readonly PromptProfile[];
+  readonly platforms: readonly { value: string; loc: SourceLocation }[];
+}
+
+export interface HookUnitData {
+  readonly kind: 'hook';
+  readonly loc: SourceLocation;
+  readonly events: readonly HookEvent[];
+}
+
+export interface SkillUnitData {
+  readonly kind: 'skill';
+  readonly loc: SourceLocation;
+  readonly description: string;
+  readonly declaredTools: readonly { name: string; loc: SourceLocation }[];
+  readonly platforms: readonly string[];
+  readonly platformLocs: readonly SourceLocation[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
+  readonly always: boolean;
+  readonly instructions: string;
+}
+
+export interface AgentUnitData {
+  readonly kind: 'agent';
+  readonly loc: SourceLocation;
+  readonly description: string;
+  readonly platforms: readonly { name: string; loc: SourceLocation }[];
+  readonly declaredTools: readonly { name: string; loc: SourceLocation }[];
+  readonly model?: string;
+  readonly maxSteps?: number;
+  readonly system: string;
+  readonly boundaries: string;
+  readonly conventions: string;
+}
+
+export interface PluginEntryData {
+  readonly kind: 'plugin-entry';
+  readonly conditionalTools: readonly { localName: string; loc: SourceLocation; description: string; requiresApproval: ToolUnitData['requiresApproval']; platforms: readonly string[]; scopes: readonly ChannelScope[]; permissions: readonly string[]; hidden: boolean }[];
+}
+
+export type UnitData = ToolUnitData | SectionUnitData | HookUnitData | SkillUnitData | AgentUnitData | PluginEntryData;
+
+export interface UnitResult {
+  /** Undefined when the unit is too broken to take part in the manifest. */
+  readonly data?: UnitData;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Files (POSIX, relative to root) whose content this result depends on, besides the unit's own files. */
+  readonly dependencies: readonly string[];
+}
+
+export interface ParseEnv {
+  readonly ts: typeof TS;
+  /** Reads a file (POSIX, relative to root) as text without BOM, or undefined when missing. */
+  readFile(path: string): string | undefined;
+  readonly modules: readonly string[];
+  readonly custom: CustomPermits;
+  readonly customPermitList: readonly string[];
+  readonly extractSchema?: (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
+  /** AGENTS.md of the unit's plugin, when present. */
+  agentsMdOf(pluginDir: string): { file: string; text: string } | undefined;
+}
+
+const HELPER: Record<'tool' | 'prompt-section' | 'hook', DefineHelper> = {
+  tool: 'defineAgentTool',
+  'prompt-section': 'defineAgentPromptSection',
+  hook: 'defineAgentHook',
+};
+
+function unreadable(file: string): UnitResult {
+  return { diagnostics: [diag('ZG1006', { file, message: `Cannot read ${file}` })], dependencies: [] };
+}
+
+function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
+  const file = unit.entry!;
+  const text = env.readFile(file);
+  if (text === undefined) return unreadable(file);
+  const kind = unit.kind as 'tool' | 'prompt-section' | 'hook';
+  const extract = kind === 'tool' && env.extractSchema ? (sf: TS.SourceFile, e: TS.Expression) => env.extractSchema!(sf, e, file) : undefined;
+  const parsed = parseCode({ ts: env.ts, file, text, expected: HELPER[kind], modules: env.modules, ...(extract ? { extractSchema: extract } : {}) });
+  const diagnostics: Diagnostic[] = [...parsed.diagnostics];
+  const allowedRoots = unit.kind === 'tool' || unit.kind === 'hook' ? enclosingRoots(unit) : [];
+  diagnostics.push(...checkUpwardImports(file, unit.dir, allowedRoots, parsed.relativeImports));
+  if (!parsed.helper || !parsed.fields) return { diagnostics, dependencies: [] };
+  const what = `${unit.kind} "${unit.name}"`;
+  if (kind === 'tool') {
+    const { value, diagnostics: fieldDiagnostics } = validateToolFields(parsed.fields, what, env.custom, { requireExecute: true });
+    diagnostics.push(...fieldDiagnostics);
+    const schemaDeps = schemaDependencies(parsed.schema);
+    return {
+      data: { kind: 'tool', ...value, loc: parsed.callLoc, ...(parsed.schema !== undefined ? { schema: parsed.schema } : {}), ...(parsed.schemaLoc ? { schemaLoc: parsed.schemaLoc } : {}) },
+      diagnostics,
+      dependencies: schemaDeps,
+    };
+  }
+  if (kind === 'prompt-section') {
+    const { value, diagnostics: fieldDiagnostics } = validatePromptSection(parsed.fields, what);
+    diagnostics.push(...fieldDiagnostics);
+    return { ...(value ? { data: { kind: 'prompt-section', loc: parsed.callLoc, ...value } } : {}), diagnostics, dependencies: [] };
+  }
+  const { events, diagnostics: hookDiagnostics } = validateHook(parsed.fields, what);
+  diagnostics.push(...hookDiagnostics);
+  return { data: { kind: 'hook', loc: parsed.callLoc, events }, diagnostics, dependencies: [] };
+}
+
+/** Files a schema snippet read besides the entry (relative imports), as reported by the schema stage. */
+function schemaDependencies(schema: unknown): string[] {
+  if (typeof schema === 'object' && schema !== null && 'files' in schema && Array.isArray((schema as { files: unknown }).files)) {
+    return (schema as { files: unknown[] }).files.filter((f): f is string => typeof f === 'string');
+  }
+  return [];
+}
+
+/** A tool or hook may import from its enclosing skill root and agent root (shared handlers). */
+function enclosingRoots(unit: CapabilityUnit): string[] {
+  const roots: string[] = [];
+  const base = unit.pluginDir === '' ? '' : `${unit.pluginDir}/`;
+  if (unit.agent !== undefined) {
+    roots.push(`${base}agents/${unit.agent}`);
+    if (unit.skill !== undefined) roots.push(`${base}agents/${unit.agent}/skills/${unit.skill}`);
+  } else if (unit.skill !== undefined) {
+    roots.push(`${base}skills/${unit.skill}`);
+  }
+  return roots;
+}
+
+function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
+  const file = unit.entry!;
+  const text = env.readFile(file);
+  if (text === undefined) return unreadable(file);
+  const { skill, diagnostics } = parseSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermitList });
+  if (!skill) return { diagnostics, dependencies: [] };
+  return {
+    data: {
+      kind: 'skill',
+      loc: skill.loc,
+      description: skill.description,
+      declaredTools: skill.declaredTools.map((t) => ({ name: t.name, loc: t.loc })),
+      platforms: skill.platforms,
+      platformLocs: skill.platformLocs,
+      scopes: skill.scopes,
+      permissions: skill.permissions,
+      keywords: skill.keywords,
+      tags: skill.tags,
+      always: skill.always,
+      instructions: skill.instructions,
+    },
+    diagnostics,
+    dependencies: [],
+  };
+}
+
+function parseAgentUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
+  const read = (name: string): string | undefined => (unit.files.includes(`${unit.dir}/${name}`) ? env.readFile(`${unit.dir}/${name}`) : undefined);
+  const files = { 'system.md': read('system.md'), 'boundaries.md': read('boundaries.md'), 'conventions.md': read('conventions.md') };
+  const rootAgentsMd = env.agentsMdOf(unit.pluginDir);
+  const diagnostics: Diagnostic[] = [
+    ...validateAgentDirectory({ dir: unit.dir, entries: unit.entries, files, ...(rootAgentsMd ? { rootAgentsMd } : {}) }),
+  ];
+  const dependencies = rootAgentsMd ? [rootAgentsMd.file] : [];
+  if (!unit.entry) return { diagnostics, dependencies };
+  const text = env.readFile(unit.entry);
+  if (text === undefined) return { ...unreadable(unit.entry), dependencies };
+  const parsed = parseAgentJson({ file: unit.entry, text, dirName: unit.name });
+  diagnostics.push(...parsed.diagnostics);
+  if (!parsed.agent) return { diagnostics, dependencies };
+  const agent = parsed.agent;
+  return {
+    data: {
+      kind: 'agent',
+      loc: agent.loc,
+      description: agent.description,
+      platforms: agent.platforms.map((p) => ({ name: p.name, loc: p.loc })),
+      declaredTools: agent.declaredTools.map((t) => ({ name: t.name, loc: t.loc })),
+      ...(agent.model !== undefined ? { model: agent.model } : {}),
+      ...(agent.maxSteps !== undefined ? { maxSteps: agent.maxSteps } : {}),
+      system: normalise(files['system.md']),
+      boundaries: normalise(files['boundaries.md']),
+      conventions: normalise(files['conventions.md']),
+    },
+    diagnostics,
+    dependencies,
+  };
+}
+
+export function normalise(text: string | undefined): string {
+  return (text ?? '').replace(/\r\n?/g, '\n');
+}
+
+/** Parses a plugin entry (`plugin.ts`) for `context.addTool('<literal>', defineAgentTool(...))`. */
+export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
+  const text = env.readFile(file);
+  if (text === undefined) return unreadable(file);
+  const parsed = parseCode({ ts: env.ts, file, text, expected: 'definePlugin', modules: env.modules });
+  // A plugin entry's own default export is checked by the host at runtime (it may come from
+  // zhin.js itself); only syntax errors and addTool calls concern the compiler.
+  const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'ZG2002' && d.code !== 'ZG2003');
+  const conditionalTools: PluginEntryData['conditionalTools'][number][] = [];
+  for (const ref of parsed.conditionalTools) {
+    let fields = { description: '', requiresApproval: 'on-risk' as const, platforms: [] as string[], scopes: [] as ChannelScope[], permissions: [] as string[], hidden: false };
+    if (ref.fields && ref.fields.t === 'object') {
+      const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.custom, { requireExecute: true });
+      diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
+      fields = { ...checked.value, platforms: checked.value.platforms.map((p) => p.value), scopes: [...checked.value.scopes], permissions: [...checked.value.permissions], requiresApproval: checked.value.requiresApproval as 'on-risk' };
+    }
+    conditionalTools.push({ localName: ref.localName, loc: ref.loc, ...fields });
+  }
+  return { data: { kind: 'plugin-entry', conditionalTools }, diagnostics, dependencies: [] };
+}
+
+export function parseUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
+  try {
+    if (unit.kind === 'agent') return parseAgentUnit(unit, env);
+    if (!unit.entry) return { diagnostics: [], dependencies: [] };
+    if (unit.kind === 'skill') return parseSkillUnit(unit, env);
+    return parseCodeUnit(unit, env);
+  } catch (error) {
+    // A parser bug must not take the run down: report it at the unit and go on.
+    return { diagnostics: [diag('ZG9001', { file: unit.entry ?? unit.dir, message: `Internal error while reading ${unit.entry ?? unit.dir}: ${error instanceof Error ? error.message : String(error)}` })], dependencies: [] };
+  }
+}

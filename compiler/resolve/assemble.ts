@@ -1,0 +1,195 @@
+/**
+ * Resolve stage: unit results → the capability model. Names every capability (SPEC §4), then
+ * runs the tree-wide rule families: conflicts, references, main-agent presence, platforms and
+ * provider profiles. Everything here is in memory and linear in the number of capabilities.
+ */
+import type { ResolvedOptions } from '../config.js';
+import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
+import type { PluginEntryData, UnitResult } from '../parse/units.js';
+import type { CapabilityUnit, Layout } from '../scan/layout.js';
+import type { SchemaOutcome } from '../schema/types.js';
+import { validateMainAgent } from '../validate/agents-md.js';
+import { checkProviderProfiles } from '../validate/providers.js';
+import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
+import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from './names.js';
+import { resolveReferences } from './references.js';
+
+export interface AssembleInput {
+  readonly layout: Layout;
+  readonly units: readonly CapabilityUnit[];
+  readonly results: ReadonlyMap<CapabilityUnit, UnitResult>;
+  /** Plugin entry results by plugin directory. */
+  readonly entries: ReadonlyMap<string, UnitResult>;
+  readonly schemas: ReadonlyMap<CapabilityUnit, SchemaOutcome>;
+  readonly options: ResolvedOptions;
+  hashOf(key: string): string;
+  readText(path: string): string | undefined;
+}
+
+const EMPTY_SCHEMA = { type: 'object', properties: {} } as const;
+
+function sortedFiles(unit: CapabilityUnit, under: string): string[] {
+  return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
+}
+
+export function assembleModel(input: AssembleInput): { model: CapabilityModel; diagnostics: Diagnostic[] } {
+  const { units, results, options } = input;
+  const diagnostics: Diagnostic[] = [];
+  const tools: ToolModel[] = [];
+  const skills: SkillModel[] = [];
+  const agents: AgentModel[] = [];
+  const promptSections: PromptSectionModel[] = [];
+  const hooks: HookModel[] = [];
+  const platformRefs: { name: string; loc: SourceLocation; what: string }[] = [];
+
+  for (const unit of units) {
+    const result = results.get(unit)!;
+    diagnostics.push(...result.diagnostics);
+    const data = result.data;
+    if (!data) continue;
+    const hash = input.hashOf(`${unit.kind}:${unit.dir}`);
+    const source = unit.entry ?? unit.dir;
+    const enclosure = { owner: unit.owner, placement: unit.placement, ...(unit.agent !== undefined ? { agent: unit.agent } : {}), ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}) };
+    if (data.kind === 'tool') {
+      const outcome = input.schemas.get(unit);
+      if (outcome && !outcome.ok) diagnostics.push(...outcome.diagnostics);
+      for (const p of data.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `tool "${unit.name}"` });
+      tools.push({
+        kind: 'tool',
+        ...enclosure,
+        localName: unit.name,
+        qualifiedName: toolQualifiedName(enclosure, unit.name),
+        source,
+        related: unit.files.filter((f) => f !== unit.entry),
+        loc: data.loc,
+        description: data.description,
+        inputSchema: outcome?.ok ? outcome.schema : EMPTY_SCHEMA,
+        schemaOrigin: outcome?.ok ? outcome.origin : 'none',
+        requiresApproval: data.requiresApproval,
+        platforms: data.platforms.map((p) => p.value),
+        scopes: data.scopes,
+        permissions: data.permissions,
+        hidden: data.hidden,
+        conditional: false,
+        typed: /\.m?ts$/.test(source),
+        hash,
+      });
+    } else if (data.kind === 'skill') {
+      data.platforms.forEach((name, i) => platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }));
+      skills.push({
+        kind: 'skill',
+        owner: unit.owner,
+        ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
+        name: unit.name,
+        qualifiedName: skillQualifiedName(unit.owner, unit.agent, unit.name),
+        source,
+        loc: data.loc,
+        description: data.description,
+        declaredTools: data.declaredTools,
+        tools: [],
+        platforms: data.platforms,
+        scopes: data.scopes,
+        permissions: data.permissions,
+        keywords: data.keywords,
+        tags: data.tags,
+        always: data.always,
+        instructions: data.instructions,
+        hash,
+      });
+    } else if (data.kind === 'agent') {
+      for (const p of data.platforms) platformRefs.push({ name: p.name, loc: p.loc, what: `agent "${unit.name}"` });
+      agents.push({
+        kind: 'agent',
+        owner: unit.owner,
+        name: unit.name,
+        qualifiedName: agentQualifiedName(unit.owner, unit.name),
+        source,
+        loc: data.loc,
+        description: data.description,
+        platforms: data.platforms,
+        declaredTools: data.declaredTools,
+        ...(data.model !== undefined ? { model: data.model } : {}),
+        ...(data.maxSteps !== undefined ? { maxSteps: data.maxSteps } : {}),
+        system: data.system,
+        boundaries: data.boundaries,
+        conventions: data.conventions,
+        workflows: sortedFiles(unit, 'workflows'),
+        knowledge: sortedFiles(unit, 'knowledge'),
+        hash,
+      });
+    } else if (data.kind === 'prompt-section') {
+      for (const p of data.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${unit.name}"` });
+      promptSections.push({
+        kind: 'prompt-section',
+        owner: unit.owner,
+        name: unit.name,
+        source,
+        loc: data.loc,
+        title: data.title,
+        content: data.content,
+        layer: data.layer,
+        order: data.order,
+        retention: data.retention,
+        ...(data.maxChars !== undefined ? { maxChars: data.maxChars } : {}),
+        profiles: data.profiles,
+        platforms: data.platforms.map((p) => p.value),
+        hash,
+      });
+    } else if (data.kind === 'hook') {
+      hooks.push({ kind: 'hook', ...enclosure, name: unit.name, source, loc: data.loc, events: data.events, hash });
+    }
+  }
+
+  const plugins: PluginModel[] = [];
+  for (const plugin of input.layout.plugins) {
+    const agentsMdText = plugin.agentsMd ? input.readText(plugin.agentsMd) : undefined;
+    const agentsMd = plugin.agentsMd && agentsMdText !== undefined ? { source: plugin.agentsMd, text: agentsMdText.replace(/\r\n?/g, '\n') } : undefined;
+    const pluginAgents = plugin.caps.filter((c) => c.kind === 'agent').map((c) => c.name);
+    diagnostics.push(...validateMainAgent({ pluginDir: plugin.dir, agents: pluginAgents, ...(agentsMd ? { agentsMd: { file: agentsMd.source, text: agentsMd.text } } : {}) }));
+    plugins.push({ owner: plugin.owner, dir: plugin.dir, ...(agentsMd ? { agentsMd } : {}), ...(plugin.entry ? { entrySource: plugin.entry } : {}) });
+    const entry = plugin.entry ? input.entries.get(plugin.dir) : undefined;
+    if (!entry) continue;
+    diagnostics.push(...entry.diagnostics);
+    const data = entry.data as PluginEntryData | undefined;
+    for (const ref of data?.conditionalTools ?? []) {
+      const enclosure = { owner: plugin.owner, placement: 'plugin' as const };
+      tools.push({
+        kind: 'tool',
+        ...enclosure,
+        localName: ref.localName,
+        qualifiedName: toolQualifiedName(enclosure, ref.localName),
+        source: plugin.entry!,
+        related: [],
+        loc: ref.loc,
+        description: ref.description,
+        inputSchema: EMPTY_SCHEMA,
+        schemaOrigin: 'none',
+        requiresApproval: ref.requiresApproval,
+        platforms: ref.platforms,
+        scopes: ref.scopes,
+        permissions: ref.permissions,
+        hidden: ref.hidden,
+        conditional: true,
+        typed: false,
+        hash: input.hashOf(`plugin-entry:${plugin.entry}`),
+      });
+    }
+  }
+
+  const toolEntries: NamedEntry[] = tools.map((t) => ({ name: t.qualifiedName, loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column }, origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}` }));
+  diagnostics.push(...checkToolNames(toolEntries));
+  diagnostics.push(...findConflicts('Tool', toolEntries, 'ZG3001'));
+  diagnostics.push(...findConflicts('Skill', skills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })), 'ZG3008'));
+  diagnostics.push(...findConflicts('Agent', agents.map((a) => ({ name: a.qualifiedName, loc: a.loc, origin: `agent ${a.source}` })), 'ZG3009'));
+  diagnostics.push(...resolveReferences(tools, skills, agents));
+  diagnostics.push(...checkProviderProfiles(tools.filter((t) => !t.conditional), options.providers));
+  if (options.adapters) {
+    for (const ref of platformRefs) {
+      if (!options.adapters.includes(ref.name)) {
+        diagnostics.push(diag('ZG2032', { ...ref.loc, message: `${ref.what}: platform "${ref.name}" is not one of the configured adapters (${options.adapters.join(', ')})` }));
+      }
+    }
+  }
+  return { model: { plugins, tools, skills, agents, promptSections, hooks }, diagnostics };
+}

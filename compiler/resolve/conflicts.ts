@@ -1,0 +1,61 @@
+/**
+ * Name rule family for the whole tree: duplicates per kind, case-folded collisions, reserved
+ * and provider-unsafe names. Linear: one map per kind, every participant listed in `related`.
+ */
+import { compareStrings, diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
+import { PROVIDER_SAFE, RESERVED_NAMES } from './names.js';
+
+export interface NamedEntry {
+  readonly name: string;
+  readonly loc: SourceLocation;
+  /** Human description of where it comes from, e.g. "tool tools/echo/index.ts". */
+  readonly origin: string;
+}
+
+function sortedLocs(entries: readonly NamedEntry[]): NamedEntry[] {
+  return [...entries].sort((a, b) => compareStrings(a.loc.file, b.loc.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column);
+}
+
+/** Reports exact duplicates (`dupCode`) and case-folded collisions (ZG3002) among one kind. */
+export function findConflicts(kind: string, entries: readonly NamedEntry[], dupCode: DiagnosticCode): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const byFolded = new Map<string, NamedEntry[]>();
+  for (const entry of entries) {
+    const key = entry.name.toLowerCase();
+    const list = byFolded.get(key);
+    if (list) list.push(entry);
+    else byFolded.set(key, [entry]);
+  }
+  for (const group of byFolded.values()) {
+    if (group.length < 2) continue;
+    const sorted = sortedLocs(group);
+    const exact = new Set(group.map((g) => g.name)).size === 1;
+    const names = [...new Set(sorted.map((s) => `"${s.name}"`))].join(', ');
+    for (const entry of sorted) {
+      const others = sorted.filter((o) => o !== entry);
+      out.push(
+        diag(exact ? dupCode : 'ZG3002', {
+          ...entry.loc,
+          message: exact
+            ? `${kind} name "${entry.name}" is declared ${group.length} times: ${sorted.map((s) => `${s.origin} (${s.loc.file}:${s.loc.line})`).join(', ')}`
+            : `${kind} names ${names} collide after case folding: ${sorted.map((s) => `${s.origin} (${s.loc.file}:${s.loc.line})`).join(', ')}`,
+          related: others.map((o) => ({ file: o.loc.file, line: o.loc.line, column: o.loc.column, message: `also declared here (${o.origin})` })),
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/** Reserved names and the provider-safe pattern, for tools. */
+export function checkToolNames(entries: readonly NamedEntry[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const entry of entries) {
+    if (RESERVED_NAMES.includes(entry.name)) {
+      out.push(diag('ZG3003', { ...entry.loc, message: `Tool name "${entry.name}" is reserved by the runtime (${RESERVED_NAMES.join(', ')})` }));
+    } else if (!PROVIDER_SAFE.test(entry.name)) {
+      out.push(diag('ZG3004', { ...entry.loc, message: `Tool name "${entry.name}" (${entry.name.length} characters) does not match ^[a-zA-Z0-9_-]{1,64}$` }));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * Reference rule family: skill `tools` and agent.json `tools` must name public (plugin-placed)
+ * tools; two platform agents may not be auto-selected for one platform (SPEC §3.3).
+ */
+import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
+import type { AgentModel, SkillModel, ToolModel } from '../model.js';
+
+export function resolveReferences(tools: readonly ToolModel[], skills: SkillModel[], agents: readonly AgentModel[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const publicTools = new Set(tools.filter((t) => t.placement === 'plugin').map((t) => t.qualifiedName));
+  const allTools = new Map(tools.map((t) => [t.qualifiedName, t]));
+  const unknown = (name: string, where: string): string => {
+    const tool = allTools.get(name);
+    return tool
+      ? `${where} "${name}", which is a ${tool.placement}-private tool (${tool.source}); only plugin-placed tools can be referenced`
+      : `${where} "${name}", which is not the qualifiedName of any public tool`;
+  };
+  for (const skill of skills) {
+    const privateTools = tools
+      .filter((t) => t.owner === skill.owner && t.skill === skill.name && t.agent === skill.agent && (t.placement === 'skill' || t.placement === 'agent-skill'))
+      .map((t) => t.qualifiedName)
+      .sort(compareStrings);
+    const declared: string[] = [];
+    for (const ref of skill.declaredTools) {
+      if (publicTools.has(ref.name)) declared.push(ref.name);
+      else out.push(diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `Skill "${skill.qualifiedName}" lists tool`) }));
+    }
+    skill.tools = [...new Set([...declared, ...privateTools])];
+  }
+  const platformOwners = new Map<string, AgentModel[]>();
+  for (const agent of agents) {
+    for (const ref of agent.declaredTools) {
+      if (!publicTools.has(ref.name)) out.push(diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `agent.json of "${agent.qualifiedName}" lists tool`) }));
+    }
+    for (const platform of agent.platforms) {
+      const list = platformOwners.get(platform.name) ?? [];
+      list.push(agent);
+      platformOwners.set(platform.name, list);
+    }
+  }
+  for (const [platform, list] of platformOwners) {
+    if (list.length < 2) continue;
+    for (const agent of list) {
+      const loc = agent.platforms.find((p) => p.name === platform)!.loc;
+      const others = list.filter((a) => a !== agent);
+      out.push(
+        diag('ZG3007', {
+          ...loc,
+          message: `Platform "${platform}" has ${list.length} auto-selected agents: ${list.map((a) => `"${a.qualifiedName}" (${a.source})`).join(', ')}`,
+          related: others.map((o) => ({ ...o.platforms.find((p) => p.name === platform)!.loc, message: `platform agent "${o.qualifiedName}"` })),
+        }),
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,243 @@
+/**
+ * Scan, step two: inventory → plugin layout. A pure function of the sorted path list, so watch
+ * mode can patch the inventory from file events and re-derive the layout without touching disk.
+ * It knows the authoring conventions of SPEC §3 and reports layout problems (names, missing
+ * entries, stray files); it reads no file contents.
+ */
+import type { ToolPlacement } from '../../runtime/manifest.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
+
+export type CapabilityKind = 'tool' | 'skill' | 'agent' | 'hook' | 'prompt-section';
+
+const FOLDER_KIND: Readonly<Record<string, CapabilityKind>> = {
+  tools: 'tool',
+  skills: 'skill',
+  agents: 'agent',
+  hooks: 'hook',
+  'prompt-sections': 'prompt-section',
+};
+
+/** Which convention folders may appear inside a capability directory of each kind. */
+const NESTED: Readonly<Record<CapabilityKind, readonly string[]>> = {
+  tool: [],
+  hook: [],
+  'prompt-section': [],
+  skill: ['tools', 'hooks'],
+  agent: ['tools', 'hooks', 'skills'],
+};
+
+export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as const;
+export const TOOL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+export const CAPABILITY_NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+export interface CapabilityDir {
+  readonly kind: CapabilityKind;
+  readonly name: string;
+  /** POSIX directory relative to the root, no trailing slash. */
+  readonly dir: string;
+  /** Files of this capability (not of nested capabilities), relative to the root. */
+  readonly files: string[];
+  /** Direct children of the directory (names), with their type. */
+  readonly entries: { name: string; isDirectory: boolean }[];
+  readonly children: CapabilityDir[];
+}
+
+export interface PluginLayout {
+  readonly owner: string;
+  /** POSIX directory relative to the root ('' for the root itself). */
+  readonly dir: string;
+  agentsMd?: string;
+  entry?: string;
+  readonly caps: CapabilityDir[];
+}
+
+export interface Layout {
+  readonly plugins: PluginLayout[];
+  readonly diagnostics: Diagnostic[];
+}
+
+export interface ExtraPlugin {
+  readonly owner: string;
+  /** POSIX directory relative to the root. */
+  readonly dir: string;
+}
+
+function join(dir: string, name: string): string {
+  return dir === '' ? name : `${dir}/${name}`;
+}
+
+class LayoutBuilder {
+  readonly plugins = new Map<string, PluginLayout>();
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(private readonly pluginEntry: readonly string[]) {}
+
+  addPlugin(owner: string, dir: string): void {
+    if (!this.plugins.has(dir)) this.plugins.set(dir, { owner, dir, caps: [] });
+  }
+
+  /** Finds the innermost plugin whose directory is a prefix of `path`. */
+  pluginOf(segments: readonly string[]): { plugin: PluginLayout; rest: string[] } | undefined {
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const prefix = segments.slice(0, i).join('/');
+      const plugin = this.plugins.get(prefix);
+      if (plugin) return { plugin, rest: segments.slice(i) };
+    }
+    return undefined;
+  }
+
+  insert(path: string): void {
+    const isDir = path.endsWith('/');
+    const segments = (isDir ? path.slice(0, -1) : path).split('/');
+    const found = this.pluginOf(segments);
+    if (!found) return;
+    const { plugin, rest } = found;
+    if (rest.length === 1 && !isDir) {
+      if (rest[0] === 'AGENTS.md') plugin.agentsMd = path;
+      else if (this.pluginEntry.includes(rest[0]!)) {
+        const current = plugin.entry ? this.pluginEntry.indexOf(plugin.entry.split('/').pop()!) : Infinity;
+        if (this.pluginEntry.indexOf(rest[0]!) < current) plugin.entry = path;
+      } else if (FOLDER_KIND[rest[0]!] || rest[0] === 'plugins') {
+        this.stray(path, rest[0]!);
+      }
+      return;
+    }
+    if (rest[0] === 'plugins') {
+      if (rest.length === 2 && !isDir) this.stray(path, 'plugins');
+      return;
+    }
+    const kind = FOLDER_KIND[rest[0]!];
+    if (!kind) return;
+    this.insertInto(plugin.caps, join(plugin.dir, rest[0]!), kind, rest.slice(1), isDir, path);
+  }
+
+  private stray(path: string, folder: string): void {
+    this.diagnostics.push(
+      diag('ZG1009', { file: path, message: `"${path}" is a file directly inside ${folder}/; capabilities live in their own directory (${folder}/<name>/)` }),
+    );
+  }
+
+  private insertInto(list: CapabilityDir[], folderDir: string, kind: CapabilityKind, rest: string[], isDir: boolean, path: string): void {
+    if (rest.length === 0) return;
+    if (rest.length === 1 && !isDir) {
+      this.stray(path, folderDir.split('/').pop()!);
+      return;
+    }
+    const name = rest[0]!;
+    const dir = join(folderDir, name);
+    let cap = list.find((c) => c.name === name);
+    if (!cap) {
+      cap = { kind, name, dir, files: [], entries: [], children: [] };
+      list.push(cap);
+    }
+    const inner = rest.slice(1);
+    if (inner.length === 0) return;
+    if (inner.length === 1) cap.entries.push({ name: inner[0]!, isDirectory: isDir });
+    const nestedKind = NESTED[kind].includes(inner[0]!) ? FOLDER_KIND[inner[0]!] : undefined;
+    if (nestedKind) {
+      this.insertInto(cap.children, join(dir, inner[0]!), nestedKind, inner.slice(1), isDir, path);
+    } else if (!isDir) {
+      cap.files.push(path);
+    }
+  }
+}
+
+/**
+ * Builds the layout. Plugins are the root, every `plugins/<key>/` directory (recursively) and
+ * the configured extra plugins.
+ */
+export function buildLayout(paths: readonly string[], pluginEntry: readonly string[], extra: readonly ExtraPlugin[] = []): Layout {
+  const builder = new LayoutBuilder(pluginEntry);
+  builder.addPlugin('', '');
+  for (const plugin of extra) builder.addPlugin(plugin.owner, plugin.dir);
+  // Child plugins first, outermost first (paths are sorted, so parents precede children).
+  for (const path of paths) {
+    if (!path.endsWith('/')) continue;
+    const segments = path.slice(0, -1).split('/');
+    if (segments.length < 2 || segments[segments.length - 2] !== 'plugins') continue;
+    const parent = builder.pluginOf(segments.slice(0, -1));
+    if (!parent || parent.rest.length !== 1) continue;
+    const key = segments[segments.length - 1]!;
+    if (!CAPABILITY_NAME.test(key)) {
+      builder.diagnostics.push(diag('ZG1002', { file: path.slice(0, -1), message: `Child plugin key "${key}" is not a valid name` }));
+      continue;
+    }
+    const owner = parent.plugin.owner === '' ? key : `${parent.plugin.owner}/${key}`;
+    builder.addPlugin(owner, segments.join('/'));
+  }
+  for (const path of paths) builder.insert(path);
+  return { plugins: [...builder.plugins.values()], diagnostics: builder.diagnostics };
+}
+
+/** One capability directory with its enclosure, flattened for the parse stage. */
+export interface CapabilityUnit {
+  readonly kind: CapabilityKind;
+  readonly owner: string;
+  readonly placement: ToolPlacement;
+  readonly agent?: string;
+  readonly skill?: string;
+  readonly name: string;
+  readonly dir: string;
+  /** Entry file (index.* for code capabilities, SKILL.md, agent.json), if present. */
+  readonly entry?: string;
+  readonly files: readonly string[];
+  readonly entries: readonly { name: string; isDirectory: boolean }[];
+  /** Plugin directory ('' for the root). */
+  readonly pluginDir: string;
+}
+
+function entryOf(cap: CapabilityDir): string | undefined {
+  const names = cap.kind === 'skill' ? ['SKILL.md'] : cap.kind === 'agent' ? ['agent.json'] : ENTRY_FILES;
+  for (const name of names) {
+    const path = `${cap.dir}/${name}`;
+    if (cap.files.includes(path)) return path;
+  }
+  return undefined;
+}
+
+/** Flattens the layout into units, checking directory names (ZG1001, ZG1002, ZG3005) and entries (ZG1003). */
+export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnostics: Diagnostic[] } {
+  const units: CapabilityUnit[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const visit = (plugin: PluginLayout, cap: CapabilityDir, agent: string | undefined, skill: string | undefined): void => {
+    const file = cap.dir;
+    if (cap.kind === 'tool') {
+      if (cap.name.includes('__')) {
+        diagnostics.push(diag('ZG3005', { file, message: `Tool directory "${cap.name}" contains "__", which separates owner segments in qualifiedNames` }));
+        return;
+      }
+      if (!TOOL_NAME.test(cap.name)) {
+        diagnostics.push(diag('ZG1001', { file, message: `Tool directory "${cap.name}" does not match ^[a-z0-9][a-z0-9_-]*$` }));
+        return;
+      }
+    } else if (!CAPABILITY_NAME.test(cap.name)) {
+      diagnostics.push(diag('ZG1002', { file, message: `${cap.kind} directory "${cap.name}" does not match ^[a-z0-9][a-z0-9-]*$` }));
+      return;
+    }
+    const entry = entryOf(cap);
+    const placement: ToolPlacement = agent !== undefined ? (skill !== undefined ? 'agent-skill' : 'agent') : skill !== undefined ? 'skill' : 'plugin';
+    if (!entry && cap.kind !== 'agent') {
+      const expected = cap.kind === 'skill' ? 'SKILL.md' : 'index.ts (or index.mts / index.js / index.mjs)';
+      diagnostics.push(diag('ZG1003', { file, message: `${cap.kind} directory "${cap.dir}" has no ${expected}` }));
+    }
+    units.push({
+      kind: cap.kind,
+      owner: plugin.owner,
+      placement,
+      ...(agent !== undefined ? { agent } : {}),
+      ...(skill !== undefined ? { skill } : {}),
+      name: cap.name,
+      dir: cap.dir,
+      ...(entry ? { entry } : {}),
+      files: cap.files,
+      entries: cap.entries,
+      pluginDir: plugin.dir,
+    });
+    for (const child of cap.children) {
+      if (cap.kind === 'agent') visit(plugin, child, cap.name, child.kind === 'skill' ? child.name : undefined);
+      else visit(plugin, child, agent, cap.kind === 'skill' ? cap.name : skill);
+    }
+  };
+  for (const plugin of layout.plugins) for (const cap of plugin.caps) visit(plugin, cap, undefined, undefined);
+  return { units, diagnostics };
+}

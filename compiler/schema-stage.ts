@@ -1,0 +1,87 @@
+/**
+ * Bridge between the orchestrator and the schema stage (`compiler/schema/`): hands the extractor
+ * to the parse stage, batches every tool whose schema is not cached into one evaluation (so the
+ * fallback bundle is built at most once per run) and stores outcomes in the unit cache. The
+ * stage itself (Zod, ajv, esbuild) is imported only when a schema actually needs evaluating.
+ */
+import { isAbsolute, join, relative } from 'node:path';
+import type { ts as TS } from 'ts-morph';
+import type { ResolvedOptions } from './config.js';
+import type { FileReader, UnitCache } from './cache.js';
+import type { ToolUnitData, UnitResult } from './parse/units.js';
+import type { CapabilityUnit } from './scan/layout.js';
+import { toPosix } from './scan/walk.js';
+import type { SchemaOutcome, SchemaRequest, SchemaSnippet } from './schema/types.js';
+
+export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
+
+export interface SchemaStage {
+  extractor(reader: FileReader): Promise<Extractor>;
+  evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>>;
+}
+
+const NO_SCHEMA: SchemaOutcome = { ok: true, schema: { type: 'object', properties: {} }, origin: 'none', via: 'none' };
+
+export class SchemaCache implements SchemaStage {
+  constructor(private readonly root: string) {}
+
+  private rel(abs: string): string {
+    return toPosix(relative(this.root, abs));
+  }
+
+  async extractor(reader: FileReader): Promise<Extractor> {
+    const { extractSchemaSnippet, createSchemaModuleCache } = await import('./schema/extract.js');
+    // Sibling schema modules shared by many tools are parsed once per run.
+    const modules = createSchemaModuleCache();
+    return (sf, expression, file) => {
+      const snippet = extractSchemaSnippet(sf, expression, {
+        absPath: join(this.root, file),
+        cache: modules,
+        readFile: (abs: string) => reader.read(this.rel(abs)),
+      });
+      // Dependencies are recorded relative to the root for the unit cache.
+      return snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => this.rel(f)) } : snippet;
+    };
+  }
+
+  async evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>> {
+    const outcomes = new Map<CapabilityUnit, SchemaOutcome>();
+    const pending: { unit: CapabilityUnit; key: string; request: SchemaRequest }[] = [];
+    for (const unit of units) {
+      const data = results.get(unit)?.data;
+      if (!data || data.kind !== 'tool') continue;
+      const key = `tool:${unit.dir}`;
+      const cached = cache.schemaOf(key);
+      if (cached) {
+        outcomes.set(unit, cached);
+        continue;
+      }
+      const tool = data as ToolUnitData;
+      if (tool.schema === undefined) {
+        outcomes.set(unit, NO_SCHEMA);
+        continue;
+      }
+      const snippet = tool.schema as SchemaSnippet;
+      const absSnippet: SchemaSnippet = snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => (isAbsolute(f) ? f : join(this.root, f))) } : snippet;
+      pending.push({
+        unit,
+        key,
+        request: { id: key, file: unit.entry!, absPath: join(this.root, unit.entry!), snippet: absSnippet, line: tool.schemaLoc?.line ?? tool.loc.line, column: tool.schemaLoc?.column ?? tool.loc.column },
+      });
+    }
+    if (pending.length === 0) return outcomes;
+    const { evaluateSchemas } = await import('./schema/index.js');
+    const evaluated = await evaluateSchemas(
+      pending.map((p) => p.request),
+      { fallbackTimeoutMs: options.schemaTimeoutMs, runtimeModules: options.modules },
+    );
+    const reader = cache.reader();
+    for (const { unit, key } of pending) {
+      const outcome = evaluated.get(key) ?? { ok: false as const, diagnostics: [] };
+      outcomes.set(unit, outcome);
+      const extra = outcome.ok && outcome.sources ? outcome.sources.map((s: string) => this.rel(s)).filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/')) : [];
+      cache.setSchema(key, outcome, extra, reader);
+    }
+    return outcomes;
+  }
+}

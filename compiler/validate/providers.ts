@@ -1,0 +1,64 @@
+/**
+ * Provider-profile rule family (SPEC §5): per-provider limits on names, descriptions, tool
+ * counts and schema keywords, reported as ZG5xxx. Limits are the documented ones of each API.
+ */
+import type { ProviderName } from '../config.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import type { ToolModel } from '../model.js';
+
+interface ProviderProfile {
+  readonly label: string;
+  readonly maxName: number;
+  readonly maxDescription: number;
+  readonly maxTools: number;
+  /** Schema keywords the provider rejects or ignores in tool parameters. */
+  readonly unsupportedKeywords: readonly string[];
+}
+
+export const PROVIDER_PROFILES: Readonly<Record<ProviderName, ProviderProfile>> = {
+  anthropic: { label: 'Anthropic', maxName: 64, maxDescription: 10_000, maxTools: 10_000, unsupportedKeywords: [] },
+  openai: { label: 'OpenAI', maxName: 64, maxDescription: 1_024, maxTools: 128, unsupportedKeywords: ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'patternProperties'] },
+};
+
+function keywordsIn(schema: unknown, found: Set<string>): void {
+  if (Array.isArray(schema)) {
+    for (const item of schema) keywordsIn(item, found);
+    return;
+  }
+  if (typeof schema !== 'object' || schema === null) return;
+  for (const [key, value] of Object.entries(schema)) {
+    found.add(key);
+    // Keys under `properties` are user property names, not keywords.
+    if (key === 'properties' && typeof value === 'object' && value !== null) {
+      for (const child of Object.values(value)) keywordsIn(child, found);
+    } else {
+      keywordsIn(value, found);
+    }
+  }
+}
+
+export function checkProviderProfiles(tools: readonly ToolModel[], providers: readonly ProviderName[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const provider of providers) {
+    const profile = PROVIDER_PROFILES[provider];
+    for (const tool of tools) {
+      if (tool.qualifiedName.length > profile.maxName) {
+        out.push(diag('ZG5004', { ...tool.loc, message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})` }));
+      }
+      if (tool.description.length > profile.maxDescription) {
+        out.push(diag('ZG5001', { ...tool.loc, message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})` }));
+      }
+      if (profile.unsupportedKeywords.length > 0) {
+        const found = new Set<string>();
+        keywordsIn(tool.inputSchema, found);
+        const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
+        if (bad.length > 0) out.push(diag('ZG5003', { ...tool.loc, message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}` }));
+      }
+    }
+    const listed = tools.filter((t) => !t.hidden);
+    if (listed.length > profile.maxTools && listed[0]) {
+      out.push(diag('ZG5002', { file: listed[0].loc.file, line: 1, column: 1, message: `${profile.label}: ${listed.length} listed tools exceed the limit of ${profile.maxTools} per request; the deferred catalog keeps requests below it, but eager hosts will fail` }));
+    }
+  }
+  return out;
+}

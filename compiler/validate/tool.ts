@@ -1,0 +1,73 @@
+/**
+ * Tool definition rule family (SPEC §3.1): description, execute, approval, platforms, scopes,
+ * permissions, hidden. Works on the literals read by the parse stage; the schema itself is
+ * checked by the schema stage.
+ */
+import type { ApprovalMode, ChannelScope } from '../../runtime/manifest.js';
+import { APPROVAL_MODES, CHANNEL_SCOPES } from '../../runtime/define.js';
+import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import type { Lit } from '../parse/literal.js';
+import { FieldReader } from './fields.js';
+import { validatePermits, type CustomPermits } from './permits.js';
+
+export const TOOL_FIELDS = ['description', 'inputSchema', 'requiresApproval', 'platforms', 'scopes', 'permissions', 'hidden', 'execute'] as const;
+
+export interface ToolFields {
+  readonly description: string;
+  readonly requiresApproval: ApprovalMode;
+  readonly platforms: readonly { value: string; loc: SourceLocation }[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+  readonly hidden: boolean;
+}
+
+export function validateToolFields(
+  fields: Lit,
+  what: string,
+  custom: CustomPermits,
+  options: { requireExecute: boolean },
+): { value: ToolFields; diagnostics: Diagnostic[] } {
+  if (fields.t !== 'object') {
+    const diagnostics =
+      fields.t === 'unknown'
+        ? [diag('ZG2011', { ...fields.loc, message: `${what}: the definition is not an object literal and cannot be checked at build time` })]
+        : [diag('ZG2005', { ...fields.loc, message: `${what}: the definition must be an object` })];
+    return { value: { description: '', requiresApproval: 'on-risk', platforms: [], scopes: [], permissions: [], hidden: false }, diagnostics };
+  }
+  const reader = new FieldReader(fields.props, what);
+  reader.unknownKeys(TOOL_FIELDS, fields.keyLocs);
+  const diagnostics = reader.diagnostics;
+  const description = reader.string('description');
+  if (!fields.props.description) {
+    diagnostics.push(diag('ZG2004', { ...fields.loc, message: `${what}: \`description\` is missing` }));
+  } else if (description && description.value.trim() === '') {
+    diagnostics.push(diag('ZG2004', { ...description.loc, message: `${what}: \`description\` is empty` }));
+  }
+  const execute = fields.props.execute;
+  if (options.requireExecute) {
+    if (!execute) diagnostics.push(diag('ZG2009', { ...fields.loc, message: `${what}: \`execute\` is missing` }));
+    else if (execute.t !== 'function' && execute.t !== 'unknown') diagnostics.push(diag('ZG2009', { ...execute.loc, message: `${what}: \`execute\` must be a function` }));
+  }
+  let requiresApproval: ApprovalMode = 'on-risk';
+  const approval = reader.string('requiresApproval');
+  if (approval) {
+    if ((APPROVAL_MODES as readonly string[]).includes(approval.value)) requiresApproval = approval.value as ApprovalMode;
+    else diagnostics.push(diag('ZG2006', { ...approval.loc, message: `${what}: requiresApproval "${approval.value}" is not one of ${APPROVAL_MODES.map((m) => `'${m}'`).join(', ')}` }));
+  }
+  const platforms = reader.strings('platforms') ?? [];
+  const scopes = (reader.strings('scopes', CHANNEL_SCOPES, 'ZG2007') ?? []).map((s) => s.value as ChannelScope);
+  const permits = reader.strings('permissions') ?? [];
+  diagnostics.push(...validatePermits(what, permits, custom));
+  const hidden = reader.boolean('hidden') ?? false;
+  return {
+    value: {
+      description: description?.value.trim() ?? '',
+      requiresApproval,
+      platforms,
+      scopes,
+      permissions: permits.map((p) => p.value),
+      hidden,
+    },
+    diagnostics,
+  };
+}
