@@ -17,7 +17,6 @@ import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from
 import { toPosix, walkTree } from './scan/walk.js';
 import { SchemaCache, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
-import { compileCustomPermits } from './validate/permits.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { writeIfChanged, readIfExists } from './write.js';
 
@@ -192,8 +191,7 @@ export class Compiler {
         ts: this.ts,
         readFile: (path) => reader.read(path),
         modules: options.modules,
-        custom: compileCustomPermits(options.permits),
-        customPermitList: options.permits,
+        customPermits: options.permits,
         extractSchema,
         agentsMdOf: (pluginDir) => {
           const file = agentsMd.get(pluginDir);

@@ -12,7 +12,6 @@ import { validateHook } from '../validate/hook.js';
 import { validatePromptSection } from '../validate/prompt-section.js';
 import { validateToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
-import type { CustomPermits } from '../validate/permits.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper } from './definition.js';
 import { parseSkillMd } from './skill-md.js';
@@ -98,8 +97,8 @@ export interface ParseEnv {
   /** Reads a file (POSIX, relative to root) as text without BOM, or undefined when missing. */
   readFile(path: string): string | undefined;
   readonly modules: readonly string[];
-  readonly custom: CustomPermits;
-  readonly customPermitList: readonly string[];
+  /** Custom permits from the config (exact strings or `/regex/flags`). */
+  readonly customPermits: readonly string[];
   readonly extractSchema?: (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
   /** AGENTS.md of the unit's plugin, when present. */
   agentsMdOf(pluginDir: string): { file: string; text: string } | undefined;
@@ -128,7 +127,7 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   if (!parsed.helper || !parsed.fields) return { diagnostics, dependencies: [] };
   const what = `${unit.kind} "${unit.name}"`;
   if (kind === 'tool') {
-    const { value, diagnostics: fieldDiagnostics } = validateToolFields(parsed.fields, what, env.custom, { requireExecute: true });
+    const { value, diagnostics: fieldDiagnostics } = validateToolFields(parsed.fields, what, env.customPermits, { requireExecute: true });
     diagnostics.push(...fieldDiagnostics);
     const schemaDeps = schemaDependencies(parsed.schema);
     return {
@@ -172,7 +171,7 @@ function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const file = unit.entry!;
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file);
-  const { skill, diagnostics } = parseSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermitList });
+  const { skill, diagnostics } = parseSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermits });
   if (!skill) return { diagnostics, dependencies: [] };
   return {
     data: {
@@ -243,7 +242,7 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   for (const ref of parsed.conditionalTools) {
     let fields = { description: '', requiresApproval: 'on-risk' as const, platforms: [] as string[], scopes: [] as ChannelScope[], permissions: [] as string[], hidden: false };
     if (ref.fields && ref.fields.t === 'object') {
-      const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.custom, { requireExecute: true });
+      const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.customPermits, { requireExecute: true });
       diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
       fields = { ...checked.value, platforms: checked.value.platforms.map((p) => p.value), scopes: [...checked.value.scopes], permissions: [...checked.value.permissions], requiresApproval: checked.value.requiresApproval as 'on-risk' };
     }

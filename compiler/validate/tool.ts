@@ -8,7 +8,7 @@ import { APPROVAL_MODES, CHANNEL_SCOPES } from '../../runtime/define.js';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
-import { validatePermits, type CustomPermits } from './permits.js';
+import { validatePermits } from './permits.js';
 
 export const TOOL_FIELDS = ['description', 'inputSchema', 'requiresApproval', 'platforms', 'scopes', 'permissions', 'hidden', 'execute'] as const;
 
@@ -24,7 +24,7 @@ export interface ToolFields {
 export function validateToolFields(
   fields: Lit,
   what: string,
-  custom: CustomPermits,
+  customPermits: readonly string[],
   options: { requireExecute: boolean },
 ): { value: ToolFields; diagnostics: Diagnostic[] } {
   if (fields.t !== 'object') {
@@ -57,7 +57,7 @@ export function validateToolFields(
   const platforms = reader.strings('platforms') ?? [];
   const scopes = (reader.strings('scopes', CHANNEL_SCOPES, 'ZG2007') ?? []).map((s) => s.value as ChannelScope);
   const permits = reader.strings('permissions') ?? [];
-  diagnostics.push(...validatePermits(what, permits, custom));
+  diagnostics.push(...validatePermits(what, permits, customPermits));
   const hidden = reader.boolean('hidden') ?? false;
   return {
     value: {

@@ -1,0 +1,15 @@
+/**
+ * zhin-gen compiler API. One orchestrating context (`createCompiler`) that the CLI and every
+ * bundler plugin share; the stages under scan/ parse/ schema/ validate/ resolve/ emit/ are
+ * internal.
+ */
+export { createCompiler, Compiler } from './context.js';
+export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './context.js';
+export { defineConfig, loadConfig, configSchema } from './config.js';
+export type { ResolvedOptions, UserConfig } from './config.js';
+export { CATALOG, compareDiagnostics } from './diagnostics.js';
+export type { Diagnostic, DiagnosticCode, RelatedLocation, Severity, SourceLocation } from './diagnostics.js';
+export type { CapabilityModel, ToolModel, SkillModel, AgentModel, PromptSectionModel, HookModel, PluginModel } from './model.js';
+export { watchTree } from './watcher.js';
+export { inspectJson } from './cli/inspect.js';
+export { formatPretty } from './cli/format.js';

@@ -1,0 +1,48 @@
+/** Shared test helpers: temp trees on disk and the real compiler/CLI. */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURES = join(REPO, 'fixtures');
+const TMP = join(REPO, 'test', 'tmp');
+
+/** A fresh directory inside the repo (so `zhin-gen/runtime` and `zod` resolve from it). */
+export function tempDir(prefix: string): string {
+  mkdirSync(TMP, { recursive: true });
+  return mkdtempSync(join(TMP, `${prefix}-`));
+}
+
+export function writeTree(root: string, files: Record<string, string>): string {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+export function copyFixture(name: string, prefix = name): string {
+  const dir = tempDir(prefix);
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface CliResult {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the real CLI (the built bin) as a subprocess. */
+export function cli(args: readonly string[], cwd = REPO): CliResult {
+  const result = spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export const toolSource = (body: string, imports = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n"): string =>
+  `${imports}\nexport default defineAgentTool(${body});\n`;
