@@ -1,0 +1,73 @@
+/**
+ * Final conversion of an evaluated `inputSchema` value to the emitted JSON Schema. Zod values are
+ * projected by project.ts; plain values are JSON Schemas checked here against the draft 2020-12
+ * meta-schema (one ajv instance, whose meta-schema validator is compiled once) and then compiled
+ * once, which also catches what the meta-schema cannot see (an unresolvable `$ref`, an invalid
+ * `pattern`). Runs in the compiler process only.
+ */
+// The named export: ajv is CommonJS and its default export differs between Node ESM and bundlers.
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { cleanSchema, project, type JsonValue, type Projection } from './project.js';
+import type { ConvertResult, JsonSchema } from './types.js';
+
+/** The schema of a tool without `inputSchema`: exactly what `z.object({})` projects to (input side). */
+export const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+
+let ajv: Ajv2020 | undefined;
+
+function getAjv(): Ajv2020 {
+  // strict: false because unknown keywords are legal annotations in 2020-12; formats are
+  // annotations too unless a format vocabulary is asserted, so they are not validated here.
+  ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  return ajv;
+}
+
+/** `undefined` for an absent schema (the caller uses {@link EMPTY_INPUT_SCHEMA}). */
+export function convertSchemaValue(value: unknown): ConvertResult | undefined {
+  return finishProjection(project(value));
+}
+
+export function finishProjection(projection: Projection): ConvertResult | undefined {
+  if (projection.kind === 'absent') return undefined;
+  if (projection.kind === 'done') return projection.result;
+  return convertJsonSchema(projection.value);
+}
+
+export function convertJsonSchema(value: JsonValue): ConvertResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+    return { ok: false, code: 'ZG2020', message: `inputSchema is ${what}; expected z.object({ ... }) or a JSON Schema with type: "object"` };
+  }
+  const instance = getAjv();
+  if (!instance.validateSchema(value)) {
+    return { ok: false, code: 'ZG2022', message: `Invalid JSON Schema: ${describeErrors(instance.errors ?? [])}` };
+  }
+  if (value.type !== 'object') {
+    return { ok: false, code: 'ZG2020', message: `inputSchema has type ${JSON.stringify(value.type ?? null)}; the root must have type: "object"` };
+  }
+  const cleaned = cleanSchema(value);
+  try {
+    instance.compile(cleaned as object);
+  } catch (error) {
+    return { ok: false, code: 'ZG2022', message: `Invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    // Keep the instance from accumulating every tool's schema (and clashing `$id`s in watch mode).
+    instance.removeSchema(cleaned as object);
+  }
+  return { ok: true, schema: cleaned as JsonSchema, origin: 'json' };
+}
+
+/**
+ * The most specific meta-schema error: the deepest instance path, preferring concrete keywords
+ * over the `anyOf`/`oneOf` wrappers that repeat it.
+ */
+function describeErrors(errors: readonly ErrorObject[]): string {
+  const score = (e: ErrorObject): number => e.instancePath.split('/').length * 10 + (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : e.keyword === 'type' ? 1 : 2);
+  const best = [...errors].sort((a, b) => score(b) - score(a))[0];
+  if (!best) return 'does not match the draft 2020-12 meta-schema';
+  const path = best.instancePath === '' ? '(root)' : best.instancePath;
+  const keyword = best.instancePath.split('/').pop() || best.keyword;
+  const allowed = (best.params as { allowedValues?: unknown }).allowedValues;
+  const detail = Array.isArray(allowed) ? ` (${allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';
+  return `keyword \`${keyword}\` at ${path} ${best.message ?? 'is invalid'}${detail}`;
+}

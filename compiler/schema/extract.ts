@@ -1,0 +1,306 @@
+/**
+ * Schema extraction, run by the parse stage while a tool's AST is alive: turns the `inputSchema`
+ * expression into a self-contained script that needs nothing but Zod. The script holds the
+ * expression plus the top-level `const`s, functions and enums it reads, followed transitively
+ * through the same file and relatively imported files; each file becomes one closure so equal
+ * names in different files cannot clash. Evaluating it is exact and side-effect free, because
+ * nothing else of the module runs. When that cannot be guaranteed the result is
+ * `{ kind: 'fallback' }` and the whole module is bundled and imported in a child process instead.
+ */
+import vm from 'node:vm';
+import { ts } from 'ts-morph';
+import { DEFAULT_LOCAL, isRelativeSpecifier, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
+import { findMutation, scanReferences } from './scope.js';
+import { stripTypes } from './strip.js';
+import type { SchemaSnippet } from './types.js';
+
+export type { SchemaSnippet };
+
+/** Per-run cache of parsed helper modules; share one between the tools of a run, then drop it. */
+export interface SchemaModuleCache {
+  readonly modules: Map<string, ModuleInfo | null>;
+}
+
+export function createSchemaModuleCache(): SchemaModuleCache {
+  return { modules: new Map() };
+}
+
+export interface SchemaExtractContext {
+  /** Absolute path of the file `sourceFile` was parsed from (relative imports resolve from it). */
+  readonly absPath: string;
+  /** Reads a file by absolute path; `undefined` when it does not exist or must not be read. */
+  readonly readFile: (absPath: string) => string | undefined;
+  /** Module specifiers that provide Zod 4's `z` (default `['zod', 'zod/v4']`). */
+  readonly zodModules?: readonly string[];
+  readonly cache?: SchemaModuleCache;
+}
+
+/** Name of the only global the snippet needs; evaluate.ts provides it. */
+export const ZOD_GLOBAL = '__zhinGenZod';
+
+/** Pure built-ins a schema expression may use; anything else free sends the tool to the fallback. */
+const SAFE_GLOBALS = new Set([
+  'undefined', 'NaN', 'Infinity', 'Object', 'Array', 'String', 'Number', 'Boolean', 'RegExp', 'JSON', 'Math', 'Symbol',
+  'Error', 'TypeError', 'RangeError', 'SyntaxError', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Date', 'BigInt',
+  'parseInt', 'parseFloat', 'isNaN', 'isFinite',
+]);
+
+class Bail extends Error {}
+
+interface ModState {
+  readonly info: ModuleInfo;
+  readonly needed: Set<string>;
+  /** Local → what to bind it to: Zod itself, a Zod export, or another module's local. */
+  readonly bindings: Map<string, { readonly zod: string } | { readonly mod: ModState; readonly local: string }>;
+  /** Locals other modules read from this one. */
+  readonly exported: Set<string>;
+  readonly deps: Set<ModState>;
+}
+
+type Resolved = { readonly kind: 'zod'; readonly imported: string } | { readonly kind: 'decl'; readonly mod: ModState; readonly local: string };
+
+export function extractSchemaSnippet(sourceFile: ts.SourceFile, expression: ts.Expression, ctx: SchemaExtractContext): SchemaSnippet {
+  try {
+    return new Extractor(ctx, sourceFile).run(expression);
+  } catch (error) {
+    // Any surprise here must cost speed, never correctness: the fallback runs the real module.
+    const reason = error instanceof Bail ? error.message : `extractor error: ${error instanceof Error ? error.message : String(error)}`;
+    return { kind: 'fallback', reason };
+  }
+}
+
+class Extractor {
+  private readonly zodModules: readonly string[];
+  private readonly states = new Map<string, ModState>();
+  private readonly entry: ModState;
+
+  constructor(private readonly ctx: SchemaExtractContext, sourceFile: ts.SourceFile) {
+    this.zodModules = ctx.zodModules ?? ['zod', 'zod/v4'];
+    this.entry = this.state(analyzeModule(sourceFile, ctx.absPath));
+  }
+
+  run(expression: ts.Expression): SchemaSnippet {
+    this.need(this.entry, expression);
+    for (const st of this.states.values()) this.checkMutations(st);
+    const order = this.order();
+    const stripped = this.emit(order, expression, true);
+    let code = stripped === undefined ? undefined : `"use strict";\n${stripped}`;
+    if (code === undefined || !compiles(code)) {
+      // Enums, namespaces and the like need a real transform; rare enough to pay ~3 ms.
+      const source = `(() => {\n"use strict";\n${this.emit(order, expression, false)!}\n})()`;
+      const out = ts.transpileModule(source, {
+        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, isolatedModules: true, alwaysStrict: false },
+        reportDiagnostics: false,
+      });
+      code = `return ${out.outputText.trim().replace(/;$/, '')};`;
+      if (!compiles(code)) throw new Bail('the schema code does not compile');
+    }
+    const files = [...this.states.keys()].filter((p) => p !== this.ctx.absPath).sort();
+    return { kind: 'inline', code, files };
+  }
+
+  private state(info: ModuleInfo): ModState {
+    const st: ModState = { info, needed: new Set(), bindings: new Map(), exported: new Set(), deps: new Set() };
+    this.states.set(info.path, st);
+    return st;
+  }
+
+  /** Resolves every free name of `node` inside `mod`. */
+  private need(mod: ModState, node: ts.Node): void {
+    const scan = scanReferences(node, mod.info.sf);
+    if (scan.problems.length > 0) throw new Bail(`${mod.info.path}: ${scan.problems[0]}`);
+    for (const name of scan.names) this.needLocal(mod, name);
+  }
+
+  private needLocal(mod: ModState, name: string): void {
+    if (mod.needed.has(name) || mod.bindings.has(name)) return;
+    const decl = mod.info.decls.get(name);
+    if (decl) {
+      mod.needed.add(name);
+      return this.needDecl(mod, name, decl);
+    }
+    if (mod.info.imports.has(name)) {
+      const resolved = this.resolveLocal(mod, name, new Set());
+      if (resolved.kind === 'zod') mod.bindings.set(name, { zod: resolved.imported });
+      else {
+        mod.bindings.set(name, { mod: resolved.mod, local: resolved.local });
+        resolved.mod.exported.add(resolved.local);
+        mod.deps.add(resolved.mod);
+      }
+      return;
+    }
+    if (SAFE_GLOBALS.has(name)) return;
+    throw new Bail(`${mod.info.path}: references \`${name}\`, which is not a top-level const, function or import`);
+  }
+
+  private needDecl(mod: ModState, name: string, decl: TopDecl): void {
+    if (decl.kind === 'unsupported') throw new Bail(`${mod.info.path}: \`${name}\` is ${decl.what}`);
+    this.need(mod, decl.node);
+  }
+
+  /** What a local import binding of `mod` ultimately refers to. */
+  private resolveLocal(mod: ModState, local: string, seen: Set<string>): Resolved {
+    if (mod.info.decls.has(local)) {
+      const decl = mod.info.decls.get(local)!;
+      if (!mod.needed.has(local)) {
+        mod.needed.add(local);
+        this.needDecl(mod, local, decl);
+      }
+      return { kind: 'decl', mod, local };
+    }
+    const binding = mod.info.imports.get(local);
+    if (!binding) throw new Bail(`${mod.info.path}: \`${local}\` is not declared`);
+    if (this.zodModules.includes(binding.specifier)) return { kind: 'zod', imported: binding.imported };
+    if (binding.imported === '*') throw new Bail(`${mod.info.path}: namespace import of "${binding.specifier}"`);
+    return this.resolveExport(this.load(mod, binding.specifier), binding.imported, seen);
+  }
+
+  private resolveExport(mod: ModState, exported: string, seen: Set<string>): Resolved {
+    const found = this.findExport(mod, exported, seen);
+    if (!found) throw new Bail(`${mod.info.path}: has no export \`${exported}\``);
+    return found;
+  }
+
+  /** Follows re-exports and `export *`; `undefined` when `mod` does not export the name. */
+  private findExport(mod: ModState, exported: string, seen: Set<string>): Resolved | undefined {
+    const key = `${mod.info.path}#${exported}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const target = mod.info.exports.get(exported);
+    if (target?.kind === 'unsupported') throw new Bail(`${mod.info.path}: \`${exported}\` is ${target.what}`);
+    if (target?.kind === 'local') return this.resolveLocal(mod, target.local, seen);
+    if (target?.kind === 'from') {
+      if (this.zodModules.includes(target.specifier)) return { kind: 'zod', imported: target.imported };
+      return this.resolveExport(this.load(mod, target.specifier), target.imported, seen);
+    }
+    if (exported === 'default') return undefined; // `export *` never re-exports the default
+    for (const star of mod.info.stars) {
+      if (this.zodModules.includes(star)) return { kind: 'zod', imported: exported };
+      const found = this.findExport(this.load(mod, star), exported, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private load(from: ModState, specifier: string): ModState {
+    if (!isRelativeSpecifier(specifier)) throw new Bail(`${from.info.path}: imports "${specifier}"`);
+    for (const candidate of resolutionCandidates(from.info.path, specifier)) {
+      const known = this.states.get(candidate);
+      if (known) return known;
+      let info = this.ctx.cache?.modules.get(candidate);
+      if (info === undefined) {
+        const text = this.ctx.readFile(candidate);
+        info = text === undefined ? null : parseModule(candidate, text);
+        this.ctx.cache?.modules.set(candidate, info);
+      }
+      if (info) return this.state(info);
+    }
+    throw new Bail(`${from.info.path}: cannot read relative module "${specifier}"`);
+  }
+
+  /** Top-level code that is not copied but could change a copied value. */
+  private checkMutations(st: ModState): void {
+    // Zod's namespace is immutable; only copied values and relatively imported ones can change.
+    const relative = [...st.bindings].filter(([, target]) => !('zod' in target)).map(([local]) => local);
+    const watched = new Set([...st.needed, ...relative]);
+    if (watched.size === 0) return;
+    for (const statement of st.info.sf.statements) {
+      if (ts.isImportDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) continue;
+      if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
+      const nodes: ts.Node[] = ts.isVariableStatement(statement)
+        ? statement.declarationList.declarations.filter((d) => !isCopied(st, d))
+        : ts.isExportAssignment(statement) && st.needed.has(DEFAULT_LOCAL) ? [] : [statement];
+      for (const node of nodes) {
+        const found = findMutation(node, watched, st.info.sf);
+        if (found) throw new Bail(`${st.info.path}: ${found}`);
+      }
+    }
+  }
+
+  /** Modules in dependency order (dependencies first), entry last. */
+  private order(): ModState[] {
+    const out: ModState[] = [];
+    const state = new Map<ModState, 'visiting' | 'done'>();
+    const visit = (st: ModState): void => {
+      const s = state.get(st);
+      if (s === 'done') return;
+      if (s === 'visiting') throw new Bail(`circular imports through ${st.info.path}`);
+      state.set(st, 'visiting');
+      for (const dep of st.deps) visit(dep);
+      state.set(st, 'done');
+      out.push(st);
+    };
+    visit(this.entry);
+    return out;
+  }
+
+  /** The script; `strip` false emits TypeScript for transpileModule. `undefined` if stripping fails. */
+  private emit(order: readonly ModState[], expression: ts.Expression, strip: boolean): string | undefined {
+    const ids = new Map(order.map((st, i) => [st, `__zg_m${i}`] as const));
+    const lines: string[] = [];
+    for (const st of order) {
+      const body = this.body(st, ids, strip);
+      if (body === undefined) return undefined;
+      if (st === this.entry) {
+        const expr = strip ? stripTypes(expression, st.info.sf) : expression.getText(st.info.sf);
+        if (expr === undefined) return undefined;
+        lines.push('return (() => {', ...body, `return (${expr}\n);`, '})();');
+      } else {
+        const exported = [...st.exported].map((l) => `${JSON.stringify(l)}: ${emitName(l)}`).join(', ');
+        lines.push(`const ${ids.get(st)} = (() => {`, ...body, `return { ${exported} };`, '})();');
+      }
+    }
+    return lines.join('\n');
+  }
+
+  private body(st: ModState, ids: ReadonlyMap<ModState, string>, strip: boolean): string[] | undefined {
+    const lines: string[] = [];
+    for (const [local, target] of st.bindings) {
+      if ('zod' in target) {
+        const whole = target.zod === '*' || target.zod === 'default' || target.zod === 'z';
+        lines.push(`const ${local} = ${ZOD_GLOBAL}${whole ? '' : `[${JSON.stringify(target.zod)}]`};`);
+      } else {
+        lines.push(`const ${local} = ${ids.get(target.mod)}[${JSON.stringify(target.local)}];`);
+      }
+    }
+    const nodes = new Set<ts.Node>();
+    for (const name of st.needed) {
+      const decl = st.info.decls.get(name)!;
+      if (decl.kind !== 'unsupported') nodes.add(decl.node);
+    }
+    const sf = st.info.sf;
+    for (const node of [...nodes].sort((a, b) => a.pos - b.pos)) {
+      const text = strip ? stripTypes(node, sf) : rawText(node, sf);
+      if (text === undefined) return undefined;
+      if (ts.isVariableDeclaration(node)) lines.push(`const ${text};`);
+      else if (ts.isFunctionDeclaration(node) || ts.isEnumDeclaration(node)) lines.push(text);
+      else lines.push(`const ${emitName(DEFAULT_LOCAL)} = (${text}\n);`);
+    }
+    return lines;
+  }
+}
+
+function isCopied(st: ModState, decl: ts.VariableDeclaration): boolean {
+  return [...st.needed].some((n) => {
+    const d = st.info.decls.get(n);
+    return d !== undefined && d.kind === 'const' && d.node === decl;
+  });
+}
+
+function emitName(local: string): string {
+  return local === DEFAULT_LOCAL ? '__zg_default' : local;
+}
+
+function rawText(node: ts.Node, sf: ts.SourceFile): string {
+  return node.getText(sf).replace(/^export\s+(default\s+)?/, '');
+}
+
+/** Snippet code is a function body; compiling (not running) it catches stripping mistakes. */
+function compiles(code: string): boolean {
+  try {
+    new vm.Script(`(function () {\n${code}\n})`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The schema stage: turns the snippets the parse stage extracted into each tool's emitted input
+ * JSON Schema, or diagnostics at the `inputSchema` position. Inline snippets are evaluated in
+ * the vm (batched); those that need it, and inline ones that threw (the extractor may have
+ * missed something, so the real module decides), go through ONE bundle + child process. The run
+ * always completes: every request gets an outcome.
+ */
+import { diag } from '../diagnostics.js';
+import { convertSchemaValue, EMPTY_INPUT_SCHEMA, finishProjection } from './convert.js';
+import { evaluateInlineSnippets } from './evaluate.js';
+import { DEFAULT_RUNTIME_MODULES, runFallback, type FallbackTask } from './fallback.js';
+import type { ConvertResult, SchemaOutcome, SchemaRequest, SchemaStageOptions } from './types.js';
+
+export { createSchemaModuleCache, extractSchemaSnippet, type SchemaExtractContext, type SchemaModuleCache } from './extract.js';
+export { EMPTY_INPUT_SCHEMA } from './convert.js';
+export { DEFAULT_RUNTIME_MODULES } from './fallback.js';
+export type { ConvertResult, JsonSchema, SchemaOrigin, SchemaOutcome, SchemaRequest, SchemaSnippet, SchemaStageOptions } from './types.js';
+
+function fromResult(request: SchemaRequest, result: ConvertResult | undefined, via: 'inline' | 'bundle', sources?: readonly string[]): SchemaOutcome {
+  if (result === undefined) return { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via, ...(sources ? { sources } : {}) };
+  if (result.ok) return { ok: true, schema: result.schema, origin: result.origin, via, ...(sources ? { sources } : {}) };
+  return failure(request, result.code, result.message, result.hint);
+}
+
+function failure(request: SchemaRequest, code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, hint?: string): SchemaOutcome {
+  return {
+    ok: false,
+    diagnostics: [diag(code, { file: request.file, line: request.line, column: request.column, message, ...(hint ? { hint } : {}) })],
+  };
+}
+
+/** Conversion should not throw; if it does, it is this tool's problem, not the run's. */
+function safeConvert(value: unknown): ConvertResult | undefined {
+  try {
+    return convertSchemaValue(value);
+  } catch (error) {
+    return { ok: false, code: 'ZG2023', message: `Converting inputSchema failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+export async function evaluateSchemas(requests: readonly SchemaRequest[], options: SchemaStageOptions = {}): Promise<Map<string, SchemaOutcome>> {
+  const outcomes = new Map<string, SchemaOutcome>();
+  const inline: SchemaRequest[] = [];
+  const bundled: SchemaRequest[] = [];
+  for (const request of requests) {
+    if (!request.snippet) outcomes.set(request.id, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
+    else if (request.snippet.kind === 'inline') inline.push(request);
+    else bundled.push(request);
+  }
+
+  const bodies = inline.map((r) => (r.snippet as { code: string }).code);
+  const values = evaluateInlineSnippets(bodies, options.inlineTimeoutMs ?? 1000);
+  inline.forEach((request, i) => {
+    const evaluation = values[i]!;
+    if (evaluation.ok) outcomes.set(request.id, fromResult(request, safeConvert(evaluation.value), 'inline'));
+    else if (evaluation.timedOut) outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating inputSchema ${evaluation.message}`));
+    else bundled.push(request);
+  });
+
+  if (bundled.length > 0) {
+    const tasks: FallbackTask[] = bundled.map((r) => ({ id: r.id, absPath: r.absPath }));
+    const results = await runFallback(tasks, {
+      timeoutMs: options.fallbackTimeoutMs ?? 10_000,
+      runtimeModules: options.runtimeModules ?? DEFAULT_RUNTIME_MODULES,
+      ...(options.tempDir ? { tempDir: options.tempDir } : {}),
+    });
+    for (const request of bundled) {
+      const result = results.get(request.id);
+      if (!result) outcomes.set(request.id, failure(request, 'ZG2023', 'Evaluating the tool module produced no result'));
+      else if (!result.ok) outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating the tool module failed: ${result.message}`));
+      else {
+        let converted: ConvertResult | undefined;
+        try {
+          converted = finishProjection(result.projection);
+        } catch (error) {
+          converted = { ok: false, code: 'ZG2023', message: `Converting inputSchema failed: ${error instanceof Error ? error.message : String(error)}` };
+        }
+        outcomes.set(request.id, fromResult(request, converted, 'bundle', result.sources));
+      }
+    }
+  }
+  // Request order, whatever path each tool took.
+  return new Map(requests.map((r) => [r.id, outcomes.get(r.id)!]));
+}

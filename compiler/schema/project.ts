@@ -1,0 +1,193 @@
+/**
+ * Projection of an evaluated `inputSchema` value, shared by the in-process fast path and the
+ * child process of the fallback (which bundles this file, so it must stay free of ajv and of
+ * Node built-ins). Zod schemas are projected completely here; plain objects are only copied to
+ * JSON so the parent can check them against the meta-schema (convert.ts).
+ */
+import { z } from 'zod';
+import type { ConvertResult, JsonSchema } from './types.js';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type Projection =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'done'; readonly result: ConvertResult }
+  /** A plain object or other JSON value: still to be checked as a JSON Schema. */
+  | { readonly kind: 'json'; readonly value: JsonValue };
+
+interface ZodLike {
+  readonly _zod: { readonly def: { readonly type: string; readonly in?: unknown; readonly getter?: () => unknown; readonly shape?: Record<string, unknown> } };
+}
+
+export function isZodSchema(value: unknown): value is ZodLike {
+  if (typeof value !== 'object' || value === null || !('_zod' in value)) return false;
+  const internals = (value as { _zod: unknown })._zod;
+  return typeof internals === 'object' && internals !== null && typeof (internals as { def?: unknown }).def === 'object';
+}
+
+function fail(code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, hint?: string): Projection {
+  return { kind: 'done', result: { ok: false, code, message, ...(hint ? { hint } : {}) } };
+}
+
+export function project(value: unknown): Projection {
+  if (value === undefined) return { kind: 'absent' };
+  if (isZodSchema(value)) return { kind: 'done', result: projectZod(value) };
+  if (typeof value === 'object' && value !== null && '~standard' in value) {
+    const vendor = String((value as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor ?? 'unknown');
+    return fail('ZG2020', `inputSchema is a Standard Schema from "${vendor}", not a Zod 4 schema or a JSON Schema`,
+      'zhin-gen projects Zod 4 schemas (import { z } from "zod") and plain JSON Schema objects; Zod 3 and other libraries cannot be converted.');
+  }
+  try {
+    return { kind: 'json', value: toJson(value, 'inputSchema', []) };
+  } catch (error) {
+    if (error instanceof NotJson) return fail('ZG2022', error.message);
+    throw error;
+  }
+}
+
+/** The type a value of the schema has on the input side (pipes: their input). */
+function inputRootType(schema: ZodLike): string {
+  let current: ZodLike = schema;
+  for (let hops = 0; hops < 32; hops++) {
+    const def = current._zod.def;
+    if (def.type === 'pipe' && isZodSchema(def.in)) current = def.in;
+    else if (def.type === 'lazy' && def.getter) {
+      const next = def.getter();
+      if (!isZodSchema(next)) break;
+      current = next;
+    } else return def.type;
+  }
+  return 'unknown';
+}
+
+function projectZod(schema: ZodLike): ConvertResult {
+  const rootType = inputRootType(schema);
+  if (rootType !== 'object') {
+    return { ok: false, code: 'ZG2020', message: `inputSchema is a Zod ${rootType} schema; the root must be z.object({ ... })` };
+  }
+  let site: { path: readonly (string | number)[]; message: string } | undefined;
+  let json: unknown;
+  try {
+    json = z.toJSONSchema(schema as unknown as z.ZodType, {
+      target: 'draft-2020-12',
+      io: 'input',
+      // Same as 'throw', but remembers where: Zod's error message carries no path.
+      unrepresentable: (info) => {
+        site ??= { path: info.path, message: info.message };
+        return 'throw';
+      },
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const path = site?.path ?? findUnrepresentable(schema);
+    if (site || path || /represent/i.test(message)) {
+      const where = path && path.length > 0 ? path.join('.') : '(root)';
+      return { ok: false, code: 'ZG2021', message: `\`${where}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}` };
+    }
+    return { ok: false, code: 'ZG2023', message: `z.toJSONSchema failed: ${message}` };
+  }
+  const cleaned = cleanSchema(json as JsonValue);
+  if (!isObject(cleaned) || cleaned.type !== 'object') {
+    return { ok: false, code: 'ZG2020', message: 'inputSchema does not project to a JSON Schema with type "object"' };
+  }
+  return { ok: true, schema: cleaned as JsonSchema, origin: 'zod' };
+}
+
+/** For errors Zod raises without a path: the first object property that fails on its own. */
+function findUnrepresentable(schema: ZodLike, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
+  const shape = schema._zod.def.type === 'object' ? schema._zod.def.shape : undefined;
+  if (!shape || depth > 16) return undefined;
+  for (const [key, child] of Object.entries(shape)) {
+    if (!isZodSchema(child)) continue;
+    try {
+      z.toJSONSchema(child as unknown as z.ZodType, { io: 'input', unrepresentable: 'throw' });
+    } catch {
+      return findUnrepresentable(child, [...path, 'properties', key], depth + 1) ?? [...path, 'properties', key];
+    }
+  }
+  return undefined;
+}
+
+class NotJson extends Error {}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  if (isZodSchema(value)) return 'a Zod schema (use z.object at the root, or plain JSON Schema throughout)';
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name;
+  return name ? `a ${name}` : 'an object';
+}
+
+/**
+ * Copies a plain value to JSON, or throws `NotJson` naming the first non-JSON part. Objects from
+ * the vm realm have a different `Object.prototype`, so "plain" is judged by prototype depth.
+ */
+function toJson(value: unknown, path: string, stack: unknown[]): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return value;
+    throw new NotJson(`${path} is ${value}, which JSON cannot represent`);
+  }
+  if (typeof value !== 'object') throw new NotJson(`${path} is ${describe(value)}, not a JSON value`);
+  if (stack.includes(value) || stack.length > 256) throw new NotJson(`${path} is circular or nested too deeply`);
+  stack.push(value);
+  try {
+    if (Array.isArray(value)) {
+      return value.map((item, i) => {
+        if (item === undefined) throw new NotJson(`${path}[${i}] is undefined, not a JSON value`);
+        return toJson(item, `${path}[${i}]`, stack);
+      });
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) throw new NotJson(`${path} is ${describe(value)}, not a JSON value`);
+    const out: { [key: string]: JsonValue } = {};
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) setKey(out, key, toJson(item, `${path}.${key}`, stack));
+    }
+    return out;
+  } finally {
+    stack.pop();
+  }
+}
+
+function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Own data property even for "__proto__" (a plain assignment would change the prototype). */
+function setKey(target: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_VALUES = new Set([
+  'items', 'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties', 'not', 'if', 'then',
+  'else', 'contains', 'propertyNames', 'contentSchema',
+]);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/**
+ * A fresh copy without `$schema` and `~`-prefixed keys (`~standard` and other library
+ * internals), walking only schema positions: property names and `enum`/`const`/`default` data
+ * are user data and stay untouched. Key order is the input's, so output is deterministic.
+ */
+export function cleanSchema(schema: JsonValue): JsonValue {
+  if (!isObject(schema)) return schema;
+  const out: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(schema)) {
+    const value = schema[key]!;
+    // `$schema` is dropped everywhere: a tool schema is never a resource root of its own.
+    if (key.startsWith('~') || key === '$schema') continue;
+    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      const map: { [key: string]: JsonValue } = {};
+      for (const name of Object.keys(value)) setKey(map, name, cleanSchema(value[name]!));
+      setKey(out, key, map);
+    } else if (SCHEMA_VALUES.has(key) || SCHEMA_LISTS.has(key)) {
+      setKey(out, key, Array.isArray(value) ? value.map((item) => cleanSchema(item)) : cleanSchema(value));
+    } else setKey(out, key, value);
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+/**
+ * Data types of the schema stage. Everything that crosses a stage boundary (snippets from parse,
+ * results from the child process) is plain JSON-able data: the AST is gone by the time schemas
+ * are evaluated, and the parse cache may persist snippets between runs.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import type { SchemaOrigin } from '../model.js';
+import type { JsonSchema } from '../../runtime/manifest.js';
+
+export type { JsonSchema, SchemaOrigin };
+
+/**
+ * What the extractor produced for one `inputSchema` expression.
+ * - `inline`: self-contained JS, the body of a function that returns the schema, needing only
+ *   the global `__zhinGenZod`; evaluated in a `node:vm` context in the compiler process.
+ * - `fallback`: the expression depends on something the extractor cannot reproduce faithfully
+ *   (a package import, a mutable binding, `process`, ...); the tool module is bundled and
+ *   imported in a child process instead. `reason` is for logs and tests, not for users.
+ */
+export type SchemaSnippet =
+  | {
+      readonly kind: 'inline';
+      readonly code: string;
+      /** Absolute paths of the other files whose code the snippet contains (sorted). */
+      readonly files: readonly string[];
+    }
+  | { readonly kind: 'fallback'; readonly reason: string };
+
+/** One tool's schema job for {@link evaluateSchemas}. */
+export interface SchemaRequest {
+  /** Caller's key for the outcome map (e.g. the tool's source path). */
+  readonly id: string;
+  /** POSIX path relative to the project root, used in diagnostics. */
+  readonly file: string;
+  /** Absolute path of the tool entry file (bundled when the snippet needs the fallback). */
+  readonly absPath: string;
+  /** `undefined` when the definition has no `inputSchema` property. */
+  readonly snippet?: SchemaSnippet;
+  /** 1-based position of the `inputSchema` value, for diagnostics. */
+  readonly line: number;
+  readonly column: number;
+}
+
+export type SchemaOutcome =
+  | {
+      readonly ok: true;
+      readonly schema: JsonSchema;
+      readonly origin: SchemaOrigin;
+      /** How the value was obtained: no schema, the vm fast path, or the bundled module. */
+      readonly via: 'none' | 'inline' | 'bundle';
+      /** For `via: 'bundle'`: absolute paths of the project files the bundle read (sorted). */
+      readonly sources?: readonly string[];
+    }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+export interface SchemaStageOptions {
+  /** Timeout for one inline snippet in the vm (default 1000 ms). */
+  readonly inlineTimeoutMs?: number;
+  /** Timeout for importing one bundled tool module in the child process (default 10 000 ms). */
+  readonly fallbackTimeoutMs?: number;
+  /** Module names aliased to zhin-gen's runtime while bundling (default: the recognised ones). */
+  readonly runtimeModules?: readonly string[];
+  /** Parent directory for the temporary bundle (default `os.tmpdir()`); removed afterwards. */
+  readonly tempDir?: string;
+}
+
+/**
+ * Result of converting one evaluated `inputSchema` value, location-free so it can come back from
+ * the child process as JSON; the stage attaches file/line/column.
+ */
+export type ConvertResult =
+  | { readonly ok: true; readonly schema: JsonSchema; readonly origin: 'zod' | 'json' }
+  | { readonly ok: false; readonly code: SchemaErrorCode; readonly message: string; readonly hint?: string };
+
+export type SchemaErrorCode = 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023';
