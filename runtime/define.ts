@@ -235,7 +235,7 @@ export function defineAgentHook(init: AgentHookInit): AgentHook {
 export interface PluginSetupContext {
   readonly owner: string;
   readonly config: { get(): Record<string, unknown> };
-  addTool(localName: string, tool: AgentToolDefinition<any>): void;
+  addTool(localName: string, tool: AgentToolDefinition<unknown>): void;
   addPromptSection(localName: string, section: AgentPromptSection): void;
   readonly resources: {
     provide<T>(token: ResourceToken<T>, value: T, dispose?: () => void | Promise<void>): void;

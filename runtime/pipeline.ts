@@ -158,12 +158,14 @@ export async function executeToolCall(env: CallEnvironment, name: string, input:
 
     const before: ToolHookEvent = { event: 'tool:before', toolName: name, toolUseId, input: value };
     const verdict = await runBeforeHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:before'), before);
+    let outcome: ToolOutcome;
     if (verdict.vetoed) {
       finish({ type: 'tool_denied', policy: 'hook', reason: verdict.reason, durationMs: since() });
-      return { status: 'denied', policy: 'hook', reason: verdict.reason };
+      outcome = { status: 'denied', policy: 'hook', reason: verdict.reason };
+    } else {
+      outcome = await approveAndRun(env, binding, executable, value, { ...base, signal, since, finish, cancelled });
     }
-
-    const outcome = await approveAndRun(env, binding, executable, value, { ...base, signal, since, finish, cancelled });
+    // Every call that reached tool:before is also shown to tool:after, whatever its outcome.
     const after: ToolHookEvent = { event: 'tool:after', toolName: name, toolUseId, input: value, outcome };
     await runAfterHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:after'), after, env.onError);
     return outcome;

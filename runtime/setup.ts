@@ -90,7 +90,7 @@ function createSetupContext(candidate: CandidateBuilder, owner: string): { conte
   const context: PluginSetupContext = Object.freeze({
     owner,
     config: Object.freeze({ get: () => config }),
-    addTool(localName: string, tool: AgentToolDefinition<any>): void {
+    addTool(localName: string, tool: AgentToolDefinition<unknown>): void {
       ensureOpen('addTool()');
       if (typeof localName !== 'string' || !TOOL_LOCAL_NAME.test(localName) || localName.includes('__')) {
         throw new TypeError(`${label}: addTool() name "${String(localName)}" must match ^[a-z0-9][a-z0-9_-]*$ without "__"`);

@@ -128,7 +128,7 @@ describe('rejected candidates leave the previous generation serving', () => {
         plugins: {
           '': withSetup((context) => {
             context.addTool('leaked', tool('leaked'));
-            for (const [name, definition] of setupTools()) context.addTool(name, definition as never);
+            for (const [name, definition] of setupTools() as unknown as readonly (readonly [string, unknown])[]) context.addTool(name, definition as never);
           }),
         },
       }),
