@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';
@@ -44,6 +45,12 @@ function sha(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 16);
 }
 
+/** node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the OS temp dir. */
+export function defaultCacheFile(root: string): string {
+  if (existsSync(join(root, 'node_modules'))) return join(root, 'node_modules', '.cache', 'zhin-gen', 'units.json');
+  return join(tmpdir(), 'zhin-gen-cache', `${sha(root)}.json`);
+}
+
 export class UnitCache {
   private entries = new Map<string, Entry>();
   private configKey = '';
@@ -54,7 +61,7 @@ export class UnitCache {
     private readonly root: string,
     cacheFile: string | false | undefined,
   ) {
-    this.file = cacheFile === false ? undefined : (cacheFile ?? (existsSync(join(root, 'node_modules')) ? join(root, 'node_modules', '.cache', 'zhin-gen', 'units.json') : undefined));
+    this.file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */

@@ -25,6 +25,8 @@ await build({
   bundle: false,
   sourcemap: 'linked',
   logLevel: 'warning',
+  // Keep `with { type: 'json' }`: Node 20 needs it for JSON modules.
+  supported: { 'import-attributes': true },
 });
 for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cwd: root })) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });

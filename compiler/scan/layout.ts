@@ -5,7 +5,7 @@
  * entries, stray files); it reads no file contents.
  */
 import type { ToolPlacement } from '../../runtime/manifest.js';
-import { diag, type Diagnostic } from '../diagnostics.js';
+import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 
 export type CapabilityKind = 'tool' | 'skill' | 'agent' | 'hook' | 'prompt-section';
 
@@ -125,7 +125,7 @@ class LayoutBuilder {
     }
     const name = rest[0]!;
     const dir = join(folderDir, name);
-    let cap = list.find((c) => c.name === name);
+    let cap = list.find((c) => c.dir === dir);
     if (!cap) {
       cap = { kind, name, dir, files: [], entries: [], children: [] };
       list.push(cap);
@@ -146,7 +146,9 @@ class LayoutBuilder {
  * Builds the layout. Plugins are the root, every `plugins/<key>/` directory (recursively) and
  * the configured extra plugins.
  */
-export function buildLayout(paths: readonly string[], pluginEntry: readonly string[], extra: readonly ExtraPlugin[] = []): Layout {
+export function buildLayout(input: readonly string[], pluginEntry: readonly string[], extra: readonly ExtraPlugin[] = []): Layout {
+  // Whatever order the inventory arrives in, the layout (and so the output) is the same.
+  const paths = [...input].sort(compareStrings);
   const builder = new LayoutBuilder(pluginEntry);
   builder.addPlugin('', '');
   for (const plugin of extra) builder.addPlugin(plugin.owner, plugin.dir);

@@ -1,0 +1,104 @@
+/**
+ * Write discipline and incremental runs: write only when bytes change, atomically; a persisted
+ * per-unit cache means an unchanged tree is neither read nor parsed; watch events re-parse only
+ * the changed unit; the compiler's own output never counts as an input change.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../compiler/index.js';
+import { copyFixture, removeDir, tempDir } from '../helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+describe('write discipline and cache', () => {
+  it('writes only when bytes differ and leaves no temp files', async () => {
+    const root = copyFixture('example-bot', 'write');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const first = await compiler.run();
+    expect(first.written).toBe(true);
+    const mtime = statSync(first.outFile).mtimeMs;
+    const second = await compiler.run();
+    expect(second.written).toBe(false);
+    expect(statSync(first.outFile).mtimeMs).toBe(mtime);
+    expect(readdirSync(root).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps the last good manifest when the tree has errors', async () => {
+    const root = copyFixture('example-bot', 'lastgood');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const good = await compiler.run();
+    const tool = join(root, 'tools/echo/index.ts');
+    writeFileSync(tool, readFileSync(tool, 'utf8').replace("description: 'Echo a message back'", "description: ''"));
+    const bad = await createCompiler({ root, cacheFile: false }).run();
+    expect(bad.errors).toBe(1);
+    expect(bad.written).toBe(false);
+    expect(readFileSync(good.outFile, 'utf8')).toBe(good.code);
+  });
+
+  it('reuses the persisted cache across processes, with a content-hash fallback', async () => {
+    const root = copyFixture('example-bot', 'cache');
+    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    dirs.push(root);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    expect(cold.stats.parsed).toBe(cold.stats.units + 1);
+    expect(existsSync(cacheFile)).toBe(true);
+
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.stats.parsed).toBe(0);
+    expect(warm.code).toBe(cold.code);
+    expect(warm.written).toBe(false);
+
+    // Touched but unchanged: content hash says it is the same file.
+    const echo = join(root, 'tools/echo/index.ts');
+    utimesSync(echo, new Date(), new Date(Date.now() + 5000));
+    const touched = await createCompiler({ root, cacheFile }).run();
+    expect(touched.stats.parsed).toBe(0);
+
+    writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo a message back', 'Echo a message back, loudly'));
+    const edited = await createCompiler({ root, cacheFile }).run();
+    expect(edited.stats.parsed).toBe(1);
+    expect(edited.code).toContain('Echo a message back, loudly');
+    expect(edited.written).toBe(true);
+  });
+
+  it('re-parses only the changed unit from watch events and ignores its own output', async () => {
+    const root = copyFixture('example-bot', 'notify');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const cold = await compiler.run();
+    compiler.notify([{ type: 'change', path: cold.outFile }]);
+    const own = await compiler.run();
+    expect(own.stats.parsed).toBe(0);
+
+    const dir = join(root, 'tools/ping');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'index.ts'), "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Ping', execute: () => 'pong' });\n");
+    compiler.notify([{ type: 'addDir', path: dir }, { type: 'add', path: join(dir, 'index.ts') }]);
+    const added = await compiler.run();
+    expect(added.stats.parsed).toBe(1);
+    expect(added.model.tools.map((t) => t.qualifiedName)).toContain('ping');
+
+    rmSync(dir, { recursive: true });
+    compiler.notify([{ type: 'unlinkDir', path: dir }]);
+    const removed = await compiler.run();
+    expect(removed.stats.parsed).toBe(0);
+    expect(removed.model.tools.map((t) => t.qualifiedName)).not.toContain('ping');
+    expect(removed.code).toBe(cold.code);
+  });
+
+  it('coalesces runs requested while one is in flight', async () => {
+    const root = copyFixture('example-bot', 'single');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const runs = await Promise.all([compiler.run(), compiler.run(), compiler.run(), compiler.run()]);
+    // One run in flight + one coalesced follow-up for the three requests made meanwhile.
+    expect(runs[1]).toBe(runs[2]);
+    expect(runs[2]).toBe(runs[3]);
+    expect(runs[0]).not.toBe(runs[1]);
+  });
+});
