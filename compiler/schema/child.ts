@@ -27,15 +27,31 @@ function send(message: ChildMessage): Promise<void> {
 
 /** The message only: a stack trace would point into the temporary bundle, not the user's file. */
 function messageOf(error: unknown): string {
+  if (error instanceof Stalled) return error.message;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)}`;
+}
+
+class Stalled extends Error {}
+
+/** Rejects when the event loop runs dry while an import is pending: its top-level await can never settle. */
+let stalled: ((error: Stalled) => void) | undefined;
+process.on('beforeExit', () => stalled?.(new Stalled('top-level await never settled (nothing left that could resolve it)')));
+
+function importModule(file: string): Promise<unknown> {
+  const drained = new Promise<never>((_, reject) => {
+    stalled = reject;
+  });
+  return Promise.race([import(pathToFileURL(file).href), drained]).finally(() => {
+    stalled = undefined;
+  });
 }
 
 async function run(tasks: readonly ChildTask[]): Promise<void> {
   for (const task of tasks) {
     await send({ type: 'start', id: task.id });
     try {
-      const mod = (await import(pathToFileURL(task.file).href)) as { default?: unknown };
+      const mod = (await importModule(task.file)) as { default?: unknown };
       const definition = mod.default;
       if (typeof definition !== 'object' || definition === null) {
         await send({ type: 'error', id: task.id, message: 'the module has no default-exported tool definition' });

@@ -28,6 +28,8 @@ function sandbox(): vm.Context {
     // function scopes in strict mode, so they cannot leave globals behind for each other.
     context = vm.createContext({}, { name: 'zhin-gen inputSchema', codeGeneration: { strings: false, wasm: false } });
     Object.defineProperty(context, ZOD_GLOBAL, { value: z, enumerable: false, writable: false, configurable: false });
+    // V8 gives every context a `console` (wired to the inspector); a schema has no use for it.
+    vm.runInContext('delete globalThis.console;', context);
   }
   return context;
 }

@@ -99,7 +99,7 @@ function buildError(error: unknown): string {
 }
 
 /** Project files (not node_modules, not zhin-gen's shim/runner) an output and its chunks read. */
-function sourcesOf(meta: Metafile, outFile: string, exclude: ReadonlySet<string>): string[] {
+function sourcesOf(meta: Metafile, outFile: string, exclude: readonly string[]): string[] {
   const out = new Set<string>();
   const seen = new Set<string>();
   const key = (file: string): string | undefined => Object.keys(meta.outputs).find((k) => path.resolve(k) === path.resolve(file));
@@ -109,7 +109,7 @@ function sourcesOf(meta: Metafile, outFile: string, exclude: ReadonlySet<string>
     const output = meta.outputs[outputKey]!;
     for (const input of Object.keys(output.inputs)) {
       const abs = path.resolve(input);
-      if (!abs.split(path.sep).includes('node_modules') && !exclude.has(abs)) out.add(abs);
+      if (!abs.split(path.sep).includes('node_modules') && !exclude.some((dir) => abs.startsWith(dir))) out.add(abs);
     }
     for (const imp of output.imports) visit(key(imp.path));
   };
@@ -132,7 +132,8 @@ export async function runFallback(tasks: readonly FallbackTask[], options: Fallb
       '',
     ].join('\n'));
     const plug = plugins(options.runtimeModules, shim);
-    const exclude = new Set([shim, childEntry].map((p) => path.resolve(p)));
+    // zhin-gen's own files (runtime behind the shim, the child runner) are not the tool's sources.
+    const exclude = [path.dirname(runtime), path.dirname(path.dirname(childEntry)), dir].map((p) => path.resolve(p) + path.sep);
     const entries = tasks.map((t, i) => ({ in: t.absPath, out: `t${i}` }));
 
     let childFile: string;

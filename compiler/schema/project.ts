@@ -32,17 +32,29 @@ function fail(code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, 
 export function project(value: unknown): Projection {
   if (value === undefined) return { kind: 'absent' };
   if (isZodSchema(value)) return { kind: 'done', result: projectZod(value) };
-  if (typeof value === 'object' && value !== null && '~standard' in value) {
+  if (isForeignStandardSchema(value)) {
     const vendor = String((value as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor ?? 'unknown');
     return fail('ZG2020', `inputSchema is a Standard Schema from "${vendor}", not a Zod 4 schema or a JSON Schema`,
       'zhin-gen projects Zod 4 schemas (import { z } from "zod") and plain JSON Schema objects; Zod 3 and other libraries cannot be converted.');
   }
   try {
-    return { kind: 'json', value: toJson(value, 'inputSchema', []) };
+    return { kind: 'json', value: toJson(withoutInternals(value), 'inputSchema', []) };
   } catch (error) {
     if (error instanceof NotJson) return fail('ZG2022', error.message);
     throw error;
   }
+}
+
+/**
+ * A Standard Schema from another library (Zod 3, Valibot, ArkType...): `~standard.validate` is a
+ * function and it does not look like a JSON Schema. A JSON Schema object that merely carries a
+ * `~standard` key (libraries that emit both) is a JSON Schema; the key is dropped.
+ */
+function isForeignStandardSchema(value: unknown): boolean {
+  if (typeof value !== 'object' && typeof value !== 'function') return false;
+  if (value === null || !('~standard' in value)) return false;
+  const standard = (value as { '~standard'?: { validate?: unknown } })['~standard'];
+  return typeof standard?.validate === 'function' && typeof (value as { type?: unknown }).type !== 'string';
 }
 
 /** The type a value of the schema has on the input side (pipes: their input). */
@@ -109,6 +121,15 @@ function findUnrepresentable(schema: ZodLike, path: (string | number)[] = [], de
 }
 
 class NotJson extends Error {}
+
+/** Root `~` keys (`~standard` and the like) are library internals, not schema: not even copied. */
+function withoutInternals(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (!Object.keys(value).some((k) => k.startsWith('~'))) return value;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== null && Object.getPrototypeOf(proto) !== null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith('~')));
+}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
