@@ -90,20 +90,40 @@ export function formatSarif(diagnostics: readonly Diagnostic[], version: string)
   };
 }
 
-/** A short line diff (common prefix/suffix trimmed, at most `limit` lines shown). */
-export function shortDiff(before: string, after: string, limit = 20): string {
+/**
+ * A short line diff for `check`: greedy resynchronisation within a window (the manifest changes
+ * in few, local places), showing only changed lines with their line numbers, at most `limit`.
+ */
+export function shortDiff(before: string, after: string, limit = 20, window = 60): string {
   const a = before.split('\n');
   const b = after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    let best: [number, number] | undefined;
+    for (let d = 1; d <= window * 2 && !best; d++) {
+      for (let di = 0; di <= d; di++) {
+        const dj = d - di;
+        if (i + di < a.length && j + dj < b.length && a[i + di] === b[j + dj]) {
+          best = [di, dj];
+          break;
+        }
+      }
+    }
+    const [di, dj] = best ?? [a.length - i, b.length - j];
+    out.push(`@@ line ${j + 1} @@`);
+    for (let k = 0; k < di; k++) out.push(`- ${a[i + k]}`);
+    for (let k = 0; k < dj; k++) out.push(`+ ${b[j + k]}`);
+    i += di;
+    j += dj;
   }
-  const lines = [`@@ line ${start + 1} @@`, ...a.slice(start, endA).map((l) => `- ${l}`), ...b.slice(start, endB).map((l) => `+ ${l}`)];
-  const shown = lines.slice(0, limit + 1);
-  if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`);
+  const shown = out.slice(0, limit);
+  if (out.length > shown.length) shown.push(`… ${out.length - shown.length} more lines`);
   return shown.map((l) => (l.length > 160 ? `${l.slice(0, 157)}...` : l)).join('\n');
 }
