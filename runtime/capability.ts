@@ -109,46 +109,61 @@ export function jsonSchemaOf(definition: AgentToolDefinition): JsonSchema {
   return { type: 'object' };
 }
 
-/** A feature tool: metadata from the manifest, module imported once, on first resolve. */
-export function bindManifestTool(tool: ManifestTool): ToolBinding {
-  let loading: Promise<ExecutableTool> | undefined;
-  const resolve = (): Promise<ExecutableTool> => {
-    loading ??= tool.load().then(
-      (module) => {
-        const definition = module?.default;
-        if (!isAgentToolDefinition(definition)) {
-          throw new TypeError(`tool module ${tool.source} does not default-export defineAgentTool(...)`);
-        }
-        return toExecutable(definition);
-      },
-      (error: unknown) => {
-        throw new Error(`tool module ${tool.source} failed to load: ${describeError(error)}`);
-      },
-    );
+/**
+ * A feature tool: metadata read through from the manifest entry, module imported once, on first
+ * resolve. A class with prototype getters keeps host.load at two fields per tool, so loading a
+ * 5,000-tool manifest allocates almost nothing beyond the index itself.
+ */
+class ManifestToolBinding implements ToolBinding {
+  readonly #tool: ManifestTool;
+  #loading: Promise<ExecutableTool> | undefined;
+
+  constructor(tool: ManifestTool) {
+    this.#tool = tool;
+  }
+
+  get qualifiedName() { return this.#tool.qualifiedName; }
+  get localName() { return this.#tool.localName; }
+  get owner() { return this.#tool.owner; }
+  get source() { return 'feature' as const; }
+  get placement() { return this.#tool.placement; }
+  get agent() { return this.#tool.agent; }
+  get skill() { return this.#tool.skill; }
+  get description() { return this.#tool.description; }
+  get inputSchema() { return this.#tool.inputSchema; }
+  get requiresApproval() { return this.#tool.requiresApproval; }
+  get platforms() { return this.#tool.platforms; }
+  get scopes() { return this.#tool.scopes; }
+  get permissions() { return this.#tool.permissions; }
+  get hidden() { return this.#tool.hidden; }
+  get keywords() { return this.#tool.keywords; }
+
+  resolve(): Promise<ExecutableTool> {
+    const tool = this.#tool;
+    const loading = (this.#loading ??= Promise.resolve()
+      .then(() => tool.load())
+      .then(
+        (module) => {
+          const definition = module?.default;
+          if (!isAgentToolDefinition(definition)) {
+            throw new TypeError(`tool module ${tool.source} does not default-export defineAgentTool(...)`);
+          }
+          return toExecutable(definition);
+        },
+        (error: unknown) => {
+          throw new Error(`tool module ${tool.source} failed to load: ${describeError(error)}`);
+        },
+      ));
     // A failed import is not cached: a transient failure must not poison the generation.
     loading.catch(() => {
-      loading = undefined;
+      if (this.#loading === loading) this.#loading = undefined;
     });
     return loading;
-  };
-  return Object.freeze({
-    qualifiedName: tool.qualifiedName,
-    localName: tool.localName,
-    owner: tool.owner,
-    source: 'feature' as const,
-    placement: tool.placement,
-    ...(tool.agent !== undefined ? { agent: tool.agent } : {}),
-    ...(tool.skill !== undefined ? { skill: tool.skill } : {}),
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    requiresApproval: tool.requiresApproval,
-    platforms: tool.platforms,
-    scopes: tool.scopes,
-    permissions: tool.permissions,
-    hidden: tool.hidden,
-    keywords: tool.keywords,
-    resolve,
-  });
+  }
+}
+
+export function bindManifestTool(tool: ManifestTool): ToolBinding {
+  return new ManifestToolBinding(tool);
 }
 
 /** A tool added in `setup()`: plugin-placed, definition already in hand. */
