@@ -98,7 +98,15 @@ function projectZod(schema: ZodLike): ConvertResult {
     }
     return { ok: false, code: 'ZG2023', message: `z.toJSONSchema failed: ${message}` };
   }
-  const cleaned = cleanSchema(json as JsonValue);
+  let cleaned: JsonValue;
+  try {
+    // A copy that is pure JSON of this realm. Zod 4.6 already serialises `.meta()` values and
+    // defaults through JSON; this keeps that a checked guarantee rather than an assumption.
+    cleaned = cleanSchema(toJson(json, 'inputSchema', []));
+  } catch (error) {
+    if (error instanceof NotJson) return { ok: false, code: 'ZG2021', message: `${error.message} (from .meta() or .describe())` };
+    throw error;
+  }
   if (!isObject(cleaned) || cleaned.type !== 'object') {
     return { ok: false, code: 'ZG2020', message: 'inputSchema does not project to a JSON Schema with type "object"' };
   }

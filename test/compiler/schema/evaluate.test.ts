@@ -79,6 +79,12 @@ describe('inline Zod schemas', () => {
     expect(!nested.ok && nested.diagnostic.message).toContain('`properties.meta.properties.big`');
   });
 
+  it('emits .meta() values as plain JSON of the compiler realm', async () => {
+    const good = await single({ 'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ 'x-example': { x: 'y' } }) })") });
+    const example = good.ok && (good.schema.properties as { a: { 'x-example': object } }).a['x-example'];
+    expect(Object.getPrototypeOf(example)).toBe(Object.prototype);
+  });
+
   it('accepts transforms and refinements on the input side', async () => {
     const outcome = await single({
       'tools/a/index.ts': tool(Z, 'z.object({ n: z.string().transform((s) => s.length) }).refine((v) => v.n > 0)'),

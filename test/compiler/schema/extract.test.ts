@@ -60,6 +60,43 @@ describe('extractSchemaSnippet', () => {
     });
   });
 
+  it('erases TypeScript syntax in-process (no transpiler) and keeps the values', async () => {
+    const before = [
+      'const pick = <T,>(xs: readonly T[], i: number): T => xs[i]!;',
+      'function build(min?: number): z.ZodString {',
+      '  function inner(a: number): number;',
+      '  function inner(a: number): number { return a; }',
+      '  interface Unused { a: string }',
+      '  type Alias = string;',
+      '  return z.string().min(inner(min ?? 1));',
+      '}',
+      "const Kinds = ['a', 'b'] as const;",
+      'const mk = (n: number):',
+      '  z.ZodNumber => z.number().max(n);',
+      'const Input = z.object({',
+      '  k: z.enum(Kinds),',
+      '  s: build(2),',
+      '  p: z.literal(pick<number>([1, 2], 1)),',
+      '  t: (<z.ZodNumber>z.number()).min(0),',
+      '  m: mk(3) satisfies z.ZodType,',
+      '});',
+    ].join('\n');
+    const root = project({ 'tools/a/index.ts': tool(Z, 'Input!', before) });
+    const { snippet } = extract(root, 'tools/a/index.ts');
+    expect(snippet?.kind === 'inline' && snippet.code.startsWith('"use strict";')).toBe(true);
+    expect(await schemaOf(root, 'tools/a/index.ts')).toEqual({
+      type: 'object',
+      properties: {
+        k: { type: 'string', enum: ['a', 'b'] },
+        s: { type: 'string', minLength: 2 },
+        p: { type: 'number', const: 2 },
+        t: { type: 'number', minimum: 0 },
+        m: { type: 'number', maximum: 3 },
+      },
+      required: ['k', 's', 'p', 't', 'm'],
+    });
+  });
+
   it('keeps equal names of different files apart', async () => {
     const root = project({
       'tools/a/other.ts': `${Z}\nconst field = z.number();\nexport const Other = z.object({ n: field });\n`,

@@ -105,7 +105,7 @@ describe('bundle fallback', () => {
       ['tools/a/index.ts', 'tools/hang/index.ts', 'tools/z/index.ts'],
       1500,
     );
-    expect(Date.now() - started).toBeLessThan(8000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(diagnostic(outcomes.get('tools/hang/index.ts'))).toMatchObject({ code: 'ZG2023', message: expect.stringContaining(message) });
     expect(outcomes.get('tools/a/index.ts')).toMatchObject({ ok: true, schema: { required: ['a'] } });
     expect(outcomes.get('tools/z/index.ts')).toMatchObject({ ok: true, schema: { required: ['z'] } });
