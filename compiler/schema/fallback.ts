@@ -102,7 +102,8 @@ function buildError(error: unknown): string {
 function sourcesOf(meta: Metafile, outFile: string, exclude: readonly string[]): string[] {
   const out = new Set<string>();
   const seen = new Set<string>();
-  const key = (file: string): string | undefined => Object.keys(meta.outputs).find((k) => path.resolve(k) === path.resolve(file));
+  const keys = new Map(Object.keys(meta.outputs).map((k) => [path.resolve(k), k] as const));
+  const key = (file: string): string | undefined => keys.get(path.resolve(file));
   const visit = (outputKey: string | undefined): void => {
     if (!outputKey || seen.has(outputKey)) return;
     seen.add(outputKey);
