@@ -12,4 +12,4 @@ export type { Diagnostic, DiagnosticCode, RelatedLocation, Severity, SourceLocat
 export type { CapabilityModel, ToolModel, SkillModel, AgentModel, PromptSectionModel, HookModel, PluginModel } from './model.js';
 export { watchTree } from './watcher.js';
 export { inspectJson } from './cli/inspect.js';
-export { formatPretty } from './cli/format.js';
+export { formatPretty, palette } from './cli/format.js';
