@@ -383,3 +383,43 @@ describe('leases and disposers', () => {
     expect(log).toEqual(['g1:b', 'g1:a']);
   });
 });
+
+describe('setup tool schemas', () => {
+  it('lists a Zod setup tool with its projected JSON Schema and validates with Zod; JSON Schema tools with Ajv', async () => {
+    const { z } = await import('zod');
+    const host = createCapabilityHost();
+    await host.load(manifest(), {
+      plugins: {
+        '': withSetup((context) => {
+          context.addTool(
+            'zod-tool',
+            defineAgentTool<{ city: string }>({
+              description: 'zod',
+              requiresApproval: 'never',
+              inputSchema: z.object({ city: z.string() }),
+              execute: ({ city }) => city.toUpperCase(),
+            }),
+          );
+          context.addTool(
+            'json-tool',
+            defineAgentTool<{ n: number }>({
+              description: 'json',
+              requiresApproval: 'never',
+              inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+              execute: ({ n }) => n * 2,
+            }),
+          );
+        }),
+      },
+    });
+    const listed = host.current!.tools.get('zod-tool')!.inputSchema;
+    expect(listed).toMatchObject({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(listed).not.toHaveProperty('$schema');
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    expect(await turn.execute('zod-tool', { city: 'paris' })).toMatchObject({ output: 'PARIS' });
+    expect(await turn.execute('zod-tool', {})).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/city' } });
+    expect(await turn.execute('json-tool', { n: 21 })).toMatchObject({ output: 42 });
+    expect(await turn.execute('json-tool', { n: 1.5 })).toMatchObject({ status: 'failed', error: { path: '/n', message: 'invalid input at /n: must be integer' } });
+    await turn.end();
+  });
+});

@@ -181,6 +181,30 @@ describe('journal and outcomes', () => {
     await turn.end();
   });
 
+  it('does not cache a failed import: the next call retries', async () => {
+    let attempts = 0;
+    const flaky = fx.tool('flaky', plainTool);
+    const host = createCapabilityHost();
+    await host.load(
+      manifest({
+        tools: [
+          {
+            ...flaky,
+            load: () => (++attempts === 1 ? Promise.reject(new Error('network down')) : flaky.load()),
+          },
+        ],
+      }),
+    );
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    expect(await turn.execute('flaky', {})).toMatchObject({
+      status: 'failed',
+      error: { code: 'load_failed', message: 'tool module tools/plain/index.ts failed to load: network down' },
+    });
+    expect(await turn.execute('flaky', {})).toMatchObject({ status: 'completed' });
+    expect(attempts).toBe(2);
+    await turn.end();
+  });
+
   it('feeds every entry to the host journal sink, in order', async () => {
     const seen: string[] = [];
     const host = createCapabilityHost({
