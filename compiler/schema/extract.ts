@@ -81,7 +81,7 @@ class Extractor {
 
   run(expression: ts.Expression): SchemaSnippet {
     this.need(this.entry, expression);
-    for (const st of this.states.values()) this.checkMutations(st);
+    for (const st of this.states.values()) this.checkMutations(st, st === this.entry ? expression : undefined);
     const order = this.order();
     const stripped = this.emit(order, expression, true);
     let code = stripped === undefined ? undefined : `"use strict";\n${stripped}`;
@@ -199,11 +199,16 @@ class Extractor {
   }
 
   /** Top-level code that is not copied but could change a copied value. */
-  private checkMutations(st: ModState): void {
+  private checkMutations(st: ModState, skip: ts.Expression | undefined): void {
     // Zod's namespace is immutable; only copied values and relatively imported ones can change.
-    const relative = [...st.bindings].filter(([, target]) => !('zod' in target)).map(([local]) => local);
+    const bindings = [...st.bindings];
+    const relative = bindings.filter(([, target]) => !('zod' in target)).map(([local]) => local);
     const watched = new Set([...st.needed, ...relative]);
     if (watched.size === 0) return;
+    const pure = new Set(
+      [...st.info.imports].filter(([, b]) => this.zodModules.includes(b.specifier)).map(([local]) => local),
+    );
+    const scope = { watched, pure, ...(skip ? { skip } : {}) };
     for (const statement of st.info.sf.statements) {
       if (ts.isImportDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) continue;
       if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
@@ -211,7 +216,7 @@ class Extractor {
         ? statement.declarationList.declarations.filter((d) => !isCopied(st, d))
         : ts.isExportAssignment(statement) && st.needed.has(DEFAULT_LOCAL) ? [] : [statement];
       for (const node of nodes) {
-        const found = findMutation(node, watched, st.info.sf);
+        const found = findMutation(node, scope, st.info.sf);
         if (found) throw new Bail(`${st.info.path}: ${found}`);
       }
     }

@@ -177,7 +177,28 @@ export function scanReferences(root: ts.Node, sf: ts.SourceFile): ReferenceScan 
  * or calling a method on it. The copied declarations would not see such changes, so the
  * extractor gives up instead of producing a schema that differs from the real module's.
  */
-export function findMutation(statement: ts.Node, watched: ReadonlySet<string>, sf: ts.SourceFile): string | undefined {
+export interface MutationScope {
+  /** Names whose modification would change the snippet's result. */
+  readonly watched: ReadonlySet<string>;
+  /** Bindings of Zod: its functions and methods never modify their arguments. */
+  readonly pure: ReadonlySet<string>;
+  /** Code that is copied into the snippet anyway (the `inputSchema` expression itself). */
+  readonly skip?: ts.Node;
+}
+
+/** The identifier a member/call chain starts from: `a` for `a.b[c].d()`. */
+function chainRoot(expr: ts.Expression): ts.Identifier | undefined {
+  let e: ts.Expression = expr;
+  for (;;) {
+    if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) || ts.isCallExpression(e)) e = e.expression;
+    else if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e)) e = e.expression;
+    else break;
+  }
+  return ts.isIdentifier(e) ? e : undefined;
+}
+
+export function findMutation(statement: ts.Node, scope: MutationScope, sf: ts.SourceFile): string | undefined {
+  const { watched, pure, skip } = scope;
   let found: string | undefined;
   const rootName = (expr: ts.Expression): string | undefined => {
     let e: ts.Expression = expr;
@@ -194,7 +215,7 @@ export function findMutation(statement: ts.Node, watched: ReadonlySet<string>, s
     found = `\`${name}\` may be ${how} by top-level code (line ${line + 1})`;
   };
   const visit = (node: ts.Node): void => {
-    if (found || isFunctionLike(node) || ts.isTypeNode(node)) return;
+    if (found || node === skip || isFunctionLike(node) || ts.isTypeNode(node)) return;
     if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
       const name = rootName(node.left);
       if (name) report(node, name, 'assigned');
@@ -205,7 +226,7 @@ export function findMutation(statement: ts.Node, watched: ReadonlySet<string>, s
     } else if (ts.isDeleteExpression(node)) {
       const name = rootName(node.expression);
       if (name) report(node, name, 'modified');
-    } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
+    } else if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && !pure.has(chainRoot(node.expression)?.text ?? '')) {
       const callee = ts.isPropertyAccessExpression(node.expression) || ts.isElementAccessExpression(node.expression)
         ? rootName(node.expression.expression)
         : undefined;

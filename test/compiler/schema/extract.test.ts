@@ -158,6 +158,22 @@ describe('extractSchemaSnippet', () => {
     expect(extract(root, 'tools/a/index.ts').snippet?.kind).toBe('inline');
   });
 
+  it('does not treat passing a copied value to Zod (in the expression or elsewhere) as a mutation', async () => {
+    const root = project({
+      'tools/a/index.ts': tool(
+        Z,
+        'z.object({ mode: z.nativeEnum(Mode), ...z.object(shape).shape })',
+        "enum Mode { A = 'a' }\nconst shape = { s: z.string() };\nconst Other = z.object(shape).extend({ n: z.number() });",
+      ),
+    });
+    expect(extract(root, 'tools/a/index.ts').snippet?.kind).toBe('inline');
+    expect(await schemaOf(root, 'tools/a/index.ts')).toEqual({
+      type: 'object',
+      properties: { mode: { type: 'string', enum: ['a'] }, s: { type: 'string' } },
+      required: ['mode', 's'],
+    });
+  });
+
   it('shares parsed helper modules through the cache', () => {
     const root = project({
       'tools/shared.ts': `${Z}\nexport const Id = z.string();\n`,
