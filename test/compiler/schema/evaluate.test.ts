@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { evaluateSchemas, EMPTY_INPUT_SCHEMA, type SchemaOutcome } from '../../../compiler/schema/index.js';
-import { extract, project, tool } from './helpers.js';
+import { cleanup, extract, project, tool } from './helpers.js';
+
+afterAll(cleanup);
 
 const Z = "import { z } from 'zod';";
 

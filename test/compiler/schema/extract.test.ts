@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSchemaModuleCache } from '../../../compiler/schema/extract.js';
 import { evaluateSchemas } from '../../../compiler/schema/index.js';
-import { extract, project, tool } from './helpers.js';
+import { cleanup, extract, project, tool } from './helpers.js';
+
+afterAll(cleanup);
 
 const Z = "import { z } from 'zod';";
 

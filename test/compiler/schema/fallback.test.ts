@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateSchemas, type SchemaOutcome, type SchemaRequest } from '../../../compiler/schema/index.js';
-import { extract, project, tool } from './helpers.js';
+import { cleanup, extract, project, tool } from './helpers.js';
+
+afterAll(cleanup);
 
 const Z = "import { z } from 'zod';";
 const KIT = "import { paged } from 'schema-kit';";

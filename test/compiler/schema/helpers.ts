@@ -11,10 +11,18 @@ import type { SchemaRequest, SchemaSnippet } from '../../../compiler/schema/type
 
 const TMP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tmp');
 
+const created: string[] = [];
+
+/** Removes the project dirs this test file created (call from afterAll). */
+export function cleanup(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
 /** Creates a fresh project dir with the given files (POSIX relative paths → contents). */
 export function project(files: Record<string, string>): string {
   fs.mkdirSync(TMP, { recursive: true });
   const root = fs.mkdtempSync(path.join(TMP, 'schema-'));
+  created.push(root);
   for (const [rel, text] of Object.entries(files)) {
     const abs = path.join(root, rel);
     fs.mkdirSync(path.dirname(abs), { recursive: true });
