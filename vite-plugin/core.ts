@@ -1,0 +1,251 @@
+/**
+ * The zhin-gen build plugin: ONE unplugin factory over the same compiler API the CLI uses.
+ * Entries (`zhin-gen/vite`, `/rollup`, `/rolldown`, `/esbuild`, `/webpack`, `/rspack`) only pick
+ * the bundler flavour of this factory.
+ *
+ * - Build start (every bundler): generate the manifest; error diagnostics fail the build with the
+ *   diagnostic's file, line and column; warnings are printed once.
+ * - `virtual:zhin-capabilities` re-exports the generated manifest (`./virtual.ts`).
+ * - Seed module names (`@zhin.js/tool`, ...) fall back to `zhin-gen/runtime` when not installed.
+ * - Vite dev: Vite's watcher drives incremental regeneration, HMR and the error overlay (`./dev.ts`).
+ * - Watch modes of the other bundlers: a recursive tree watcher notices creations (`./side-watcher.ts`).
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from 'unplugin';
+import type { CompileResult } from '../compiler/index.js';
+import { errorMessage, errorsOf, esbuildMessage, PLUGIN_NAME, rollupError, rollupWarning, warningMessage, webpackError } from './diagnostics.js';
+import { ViteDev } from './dev.js';
+import type { ZhinGenPluginOptions } from './options.js';
+import { startSideWatcher, type SideWatcher } from './side-watcher.js';
+import { ZhinGenState } from './state.js';
+import { isAliasable, isInstalled, isVirtualId, ownRuntimeEntry, RESOLVED_VIRTUAL_ID, RUNTIME_MODULE, VIRTUAL_ID, virtualModuleCode } from './virtual.js';
+
+export type { ZhinGenPluginOptions, RunTrigger } from './options.js';
+
+/** The Rollup-family plugin context as far as this plugin uses it (unplugin types it narrower). */
+interface RollupLikeContext {
+  error(error: ReturnType<typeof rollupError>): never;
+  warn(warning: ReturnType<typeof rollupWarning>): void;
+  resolve(source: string, importer: string | undefined, options: { skipSelf: boolean }): Promise<{ id: string; external: boolean | 'absolute' | 'relative' } | null>;
+  meta?: { watchMode?: boolean };
+}
+
+/** The parts of esbuild's `PluginBuild` used here (structural, so esbuild stays optional). */
+interface EsbuildLike {
+  initialOptions: { absWorkingDir?: string };
+  onStart(callback: () => Promise<{ errors?: object[]; warnings?: object[] } | undefined>): void;
+  onResolve(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string; importer: string; resolveDir: string; kind: string; pluginData?: unknown }) => Promise<object | undefined> | object | undefined): void;
+  onLoad(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string }) => object | undefined | Promise<object | undefined>): void;
+  onDispose?(callback: () => void): void;
+  resolve(path: string, options: { kind: string; resolveDir: string; importer?: string; pluginData?: unknown }): Promise<{ path: string; external: boolean; errors: unknown[] }>;
+}
+
+/** The parts of a webpack/rspack `Compiler` used here. */
+interface WebpackLikeCompiler {
+  options: { context?: string };
+  watching?: { invalidate(): void };
+  hooks: {
+    watchRun: { tap(name: string, fn: () => void): void };
+    watchClose: { tap(name: string, fn: () => void): void };
+  };
+}
+
+interface WebpackLikeCompilation {
+  errors: Error[];
+  warnings: Error[];
+}
+
+const ESBUILD_NAMESPACE = 'zhin-gen-virtual';
+
+export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, false> = (userOptions, meta) => {
+  const state = new ZhinGenState(userOptions ?? {});
+  const framework = meta.framework;
+  const webpackLike = framework === 'webpack' || framework === 'rspack';
+  /** webpack/rspack: unplugin turns a non-absolute id into an in-memory module. */
+  const virtualResolved = webpackLike ? VIRTUAL_ID : RESOLVED_VIRTUAL_ID;
+  let bundlerRoot: string | undefined;
+  let serve = false;
+  let dev: ViteDev | undefined;
+  let sideWatcher: SideWatcher | undefined;
+  let hadErrors = false;
+
+  const firstRun = (): Promise<CompileResult> => (state.last ? Promise.resolve(state.last) : state.run('build'));
+
+  const startWatching = (onResult: (result: CompileResult) => void): void => {
+    sideWatcher ??= startSideWatcher(state, onResult);
+  };
+  const stopWatching = (): void => {
+    sideWatcher?.close();
+    sideWatcher = undefined;
+  };
+  /** Out-of-band runs (side watcher) with errors: printed now, reported by the next build too. */
+  const printOutOfBand = (result: CompileResult): void => {
+    for (const d of state.newWarnings(result)) console.warn(`[${PLUGIN_NAME}] ${warningMessage(d)}`);
+    if (result.errors > 0) console.error(`[${PLUGIN_NAME}] ${errorMessage(result)}`);
+  };
+
+  const plugin: UnpluginOptions = {
+    name: PLUGIN_NAME,
+    enforce: 'pre',
+
+    async buildStart() {
+      const result = await state.run('build');
+      if (serve) {
+        dev?.report(result);
+        return;
+      }
+      if (webpackLike) {
+        const native = this.getNativeBuildContext?.() as { compilation?: WebpackLikeCompilation } | undefined;
+        const compilation = native?.compilation;
+        for (const d of state.newWarnings(result)) compilation?.warnings.push(webpackError(state.root, d));
+        for (const d of errorsOf(result)) compilation?.errors.push(webpackError(state.root, d));
+        if (!compilation && result.errors > 0) throw new Error(errorMessage(result));
+        return;
+      }
+      const ctx = this as unknown as RollupLikeContext;
+      if (ctx.meta?.watchMode) startWatching(printOutOfBand);
+      for (const d of state.newWarnings(result)) ctx.warn(rollupWarning(state.root, d));
+      if (result.errors > 0) ctx.error(rollupError(state.root, result));
+    },
+
+    watchChange(id, change) {
+      // Vite dev has its own watcher wiring; elsewhere these are the files in the module graph.
+      if (serve) return;
+      state.notify([{ type: change.event === 'create' ? 'add' : change.event === 'delete' ? 'unlink' : 'change', path: id }]);
+    },
+
+    resolveId: {
+      async handler(id, importer) {
+        if (id === VIRTUAL_ID) return virtualResolved;
+        if (!isAliasable(id, state.modules)) return null;
+        const fromDir = importer && !isVirtualId(importer) ? dirname(importer) : state.root;
+        if (webpackLike) {
+          if (isInstalled(id, fromDir)) return null;
+          try {
+            return createRequire(join(fromDir, 'noop.js')).resolve(RUNTIME_MODULE);
+          } catch {
+            return ownRuntimeEntry();
+          }
+        }
+        const ctx = this as unknown as RollupLikeContext;
+        if (await ctx.resolve(id, importer, { skipSelf: true })) return null;
+        const runtime = await ctx.resolve(RUNTIME_MODULE, importer, { skipSelf: true });
+        // Unresolvable bare module (Rollup without node-resolve): keep it an external import.
+        if (!runtime || runtime.external) return { id: runtime?.id ?? RUNTIME_MODULE, external: true };
+        return runtime.id;
+      },
+    },
+
+    load: {
+      filter: { id: /virtual:zhin-capabilities$/ },
+      async handler(id) {
+        if (!isVirtualId(id)) return null;
+        await firstRun();
+        const exists = state.manifestExists();
+        dev?.virtualLoaded(exists ? state.outFile : '');
+        return virtualModuleCode(state.outFile);
+      },
+    },
+
+    vite: {
+      configResolved(config) {
+        bundlerRoot = config.root;
+        serve = config.command === 'serve';
+        state.init(bundlerRoot);
+      },
+      configureServer(server) {
+        dev = new ViteDev(state, server);
+      },
+      closeBundle() {
+        dev?.close();
+        stopWatching();
+      },
+    },
+
+    rollup: {
+      closeWatcher: stopWatching,
+    },
+
+    rolldown: {
+      options(inputOptions) {
+        bundlerRoot ??= inputOptions.cwd;
+        state.init(bundlerRoot);
+      },
+      closeWatcher: stopWatching,
+    },
+
+    webpack(compiler) {
+      setupWebpackLike(compiler as unknown as WebpackLikeCompiler);
+    },
+    rspack(compiler) {
+      setupWebpackLike(compiler as unknown as WebpackLikeCompiler);
+    },
+
+    esbuild: {
+      setup(rawBuild) {
+        setupEsbuild(rawBuild as unknown as EsbuildLike);
+      },
+    },
+  };
+
+  function setupWebpackLike(compiler: WebpackLikeCompiler): void {
+    bundlerRoot ??= compiler.options.context;
+    state.init(bundlerRoot);
+    compiler.hooks.watchRun.tap(PLUGIN_NAME, () =>
+      startWatching((result) => {
+        // A rewritten manifest is a changed dependency: webpack rebuilds by itself. A change in
+        // the error state with identical bytes is not, so ask for a rebuild to report/clear it.
+        const errorStateChanged = result.errors > 0 || hadErrors;
+        hadErrors = result.errors > 0;
+        if (!result.written && errorStateChanged) compiler.watching?.invalidate();
+      }),
+    );
+    compiler.hooks.watchClose.tap(PLUGIN_NAME, stopWatching);
+  }
+
+  /**
+   * esbuild, natively: unplugin's generic esbuild adapter can neither attach locations to
+   * build-start errors nor load a resolved file from its plugin namespace.
+   */
+  function setupEsbuild(build: EsbuildLike): void {
+    bundlerRoot ??= build.initialOptions.absWorkingDir;
+    state.init(bundlerRoot);
+    build.onStart(async () => {
+      const result = await state.run('build');
+      return {
+        errors: errorsOf(result).map((d) => esbuildMessage(state.root, d)),
+        warnings: state.newWarnings(result).map((d) => esbuildMessage(state.root, d)),
+      };
+    });
+    build.onResolve({ filter: /^virtual:zhin-capabilities$/ }, async () => {
+      await firstRun();
+      // No HMR in esbuild: resolve straight to the manifest; an empty stub when none exists yet.
+      return state.manifestExists() ? { path: state.outFile } : { path: VIRTUAL_ID, namespace: ESBUILD_NAMESPACE };
+    });
+    build.onLoad({ filter: /.*/, namespace: ESBUILD_NAMESPACE }, () => ({ contents: virtualModuleCode(state.outFile), loader: 'js', resolveDir: state.root }));
+    build.onResolve({ filter: /^@zhin\.js\// }, async (args) => {
+      if (!isAliasable(args.path, state.modules) || args.pluginData === PLUGIN_NAME) return undefined;
+      const resolveDir = args.resolveDir || state.root;
+      const own = await build.resolve(args.path, { kind: args.kind, resolveDir, importer: args.importer, pluginData: PLUGIN_NAME });
+      if (own.errors.length === 0) return undefined;
+      const runtime = await build.resolve(RUNTIME_MODULE, { kind: args.kind, resolveDir, importer: args.importer, pluginData: PLUGIN_NAME });
+      if (runtime.errors.length > 0) return { path: RUNTIME_MODULE, external: true };
+      return { path: runtime.path, external: runtime.external };
+    });
+    build.onDispose?.(() => {
+      stopWatching();
+      void state.dispose();
+    });
+  }
+
+  if (framework === 'esbuild') {
+    // Everything happens in `esbuild.setup`; the generic hooks would only add no-op callbacks.
+    return { name: PLUGIN_NAME, esbuild: plugin.esbuild };
+  }
+  return plugin;
+};
+
+export const unplugin = /* #__PURE__ */ createUnplugin(unpluginFactory);
+
+export default unplugin;

@@ -1,0 +1,161 @@
+/**
+ * Compiler diagnostics in each bundler's error shape: Rollup/Vite/Rolldown `this.error(...)`,
+ * esbuild `onStart` messages, webpack compilation errors and the Vite error overlay payload.
+ *
+ * Positions: diagnostics carry 1-based lines and columns (editor convention, as printed by the
+ * CLI and in every message text here). Bundler-facing `loc`/`location` objects follow the
+ * bundlers' own contract: line 1-based, column 0-based (Rollup `loc`, esbuild `location`, and the
+ * Vite overlay, whose `loc` comes from Rollup errors everywhere else).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CompileResult, Diagnostic } from '../compiler/index.js';
+import { formatPretty, palette } from '../compiler/cli/format.js';
+
+export const PLUGIN_NAME = 'zhin-gen';
+
+const plain = palette(false);
+
+export function absoluteFile(root: string, d: Diagnostic): string {
+  return join(root, d.file);
+}
+
+function readSource(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A code frame around a 1-based line/column (two lines of context, caret under the column). */
+export function codeFrame(source: string, line: number, column: number, context = 2): string {
+  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (line < 1 || line > lines.length) return '';
+  const first = Math.max(1, line - context);
+  const last = Math.min(lines.length, line + context);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const text = lines[n - 1]!;
+    out.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${text}`);
+    if (n === line) {
+      const indent = text.slice(0, Math.max(0, column - 1)).replace(/[^\t]/g, ' ');
+      out.push(`  ${' '.repeat(width)} | ${indent}^`);
+    }
+  }
+  return out.join('\n');
+}
+
+export function frameOf(root: string, d: Diagnostic): string {
+  const source = readSource(absoluteFile(root, d));
+  return source === undefined ? '' : codeFrame(source, d.line, d.column);
+}
+
+export function errorsOf(result: CompileResult): Diagnostic[] {
+  return result.diagnostics.filter((d) => d.severity === 'error');
+}
+
+export function warningsOf(result: CompileResult): Diagnostic[] {
+  return result.diagnostics.filter((d) => d.severity !== 'error');
+}
+
+/** `zhin-gen: 2 errors` + every error in the CLI's pretty format (file:line:col, code, hint). */
+export function errorMessage(result: CompileResult): string {
+  const errors = errorsOf(result);
+  const head = `${PLUGIN_NAME}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the capability tree (${result.outRel} not written)`;
+  return `${head}\n${formatPretty(errors, plain)}`;
+}
+
+export function warningMessage(d: Diagnostic): string {
+  return formatPretty([d], plain);
+}
+
+export function diagnosticKey(d: Diagnostic): string {
+  return `${d.code}\u0000${d.file}\u0000${d.line}\u0000${d.column}\u0000${d.message}`;
+}
+
+/** Location in the bundler convention (line 1-based, column 0-based). */
+export function bundlerLoc(root: string, d: Diagnostic): { file: string; line: number; column: number } {
+  return { file: absoluteFile(root, d), line: d.line, column: Math.max(0, d.column - 1) };
+}
+
+/** The object handed to Rollup/Vite/Rolldown `this.error()` for a run with errors. */
+export function rollupError(root: string, result: CompileResult): { message: string; id: string; loc: { file: string; line: number; column: number }; frame: string; code: string; plugin: string } {
+  const first = errorsOf(result)[0]!;
+  return {
+    message: errorMessage(result),
+    id: absoluteFile(root, first),
+    loc: bundlerLoc(root, first),
+    frame: frameOf(root, first),
+    code: first.code,
+    plugin: PLUGIN_NAME,
+  };
+}
+
+export function rollupWarning(root: string, d: Diagnostic): { message: string; id: string; loc: { file: string; line: number; column: number }; code: string; plugin: string } {
+  return { message: warningMessage(d), id: absoluteFile(root, d), loc: bundlerLoc(root, d), code: d.code, plugin: PLUGIN_NAME };
+}
+
+/** Vite's `ErrorPayload` for the dev-server overlay. */
+export interface OverlayPayload {
+  readonly type: 'error';
+  readonly err: {
+    readonly message: string;
+    readonly stack: string;
+    readonly id: string;
+    readonly frame: string;
+    readonly plugin: string;
+    readonly pluginCode: string;
+    readonly loc: { readonly file: string; readonly line: number; readonly column: number };
+  };
+}
+
+export function overlayPayload(root: string, result: CompileResult): OverlayPayload {
+  const first = errorsOf(result)[0]!;
+  return {
+    type: 'error',
+    err: {
+      message: `${errorMessage(result)}\nThe last good manifest keeps serving until the tree is valid again.`,
+      stack: '',
+      id: absoluteFile(root, first),
+      frame: frameOf(root, first),
+      plugin: PLUGIN_NAME,
+      pluginCode: first.code,
+      loc: bundlerLoc(root, first),
+    },
+  };
+}
+
+/** esbuild `PartialMessage`s (location.column is 0-based in esbuild's API). */
+export interface EsbuildMessage {
+  text: string;
+  pluginName: string;
+  location: { file: string; line: number; column: number; lineText: string } | null;
+  notes: { text: string }[];
+  detail: string;
+}
+
+export function esbuildMessage(root: string, d: Diagnostic): EsbuildMessage {
+  const file = absoluteFile(root, d);
+  const lineText = readSource(file)?.replace(/^\uFEFF/, '').split(/\r?\n/)[d.line - 1] ?? '';
+  const notes = [...(d.related ?? []).map((r) => ({ text: `${r.file}:${r.line}:${r.column}  ${r.message}` })), ...(d.hint ? [{ text: `hint: ${d.hint}` }] : [])];
+  return {
+    text: `${d.code}  ${d.message}`,
+    pluginName: PLUGIN_NAME,
+    location: { file, line: d.line, column: Math.max(0, d.column - 1), lineText },
+    notes,
+    detail: d.code,
+  };
+}
+
+/** webpack/rspack accept plain `Error`s in `compilation.errors`/`warnings`; `file` and `loc` are shown. */
+export function webpackError(root: string, d: Diagnostic): Error {
+  const error = new Error(`${PLUGIN_NAME}: ${warningMessage(d)}`) as Error & { file?: string; loc?: unknown; hideStack?: boolean };
+  error.name = d.severity === 'error' ? 'ZhinGenError' : 'ZhinGenWarning';
+  error.file = absoluteFile(root, d);
+  error.loc = { start: { line: d.line, column: Math.max(0, d.column - 1) } };
+  error.hideStack = true;
+  error.stack = '';
+  return error;
+}
