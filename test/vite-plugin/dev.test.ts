@@ -1,0 +1,211 @@
+/**
+ * A real Vite dev server (listening on a random port) with a real WebSocket client on its HMR
+ * socket, driven by editing files on disk: create a tool, change a schema, introduce an error
+ * (overlay payload with file/line/column), fix it (overlay cleared), delete a tool, change the
+ * config; a 200-file burst coalesces; the plugin's own output never triggers a run; the dev
+ * server keeps serving the last good manifest throughout (checked through the SSR module runner).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type ViteDevServer } from 'vite';
+import type { CompileResult } from '../../compiler/index.js';
+import zhinVite from '../../vite-plugin/vite.js';
+import { removeDir, writeTree } from '../helpers.js';
+import { BOT_TOOLS, connectHmr, makeBot, manifestTools, plainTool, readManifest, sleep, tool, waitFor, type HmrClient } from './fixture.js';
+
+interface Run {
+  readonly result: CompileResult;
+  readonly trigger: string;
+}
+
+async function startDev(root: string, runs: Run[]): Promise<{ server: ViteDevServer; hmr: HmrClient; port: number }> {
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [zhinVite({ onRun: (result, trigger) => runs.push({ result, trigger }) })],
+    server: { port: 0, strictPort: false, host: '127.0.0.1' },
+    ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+    resolve: { conditions: ['source'] },
+  });
+  await server.listen();
+  const address = server.httpServer!.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const hmr = await connectHmr(`ws://127.0.0.1:${port}/?token=${server.config.webSocketToken}`);
+  return { server, hmr, port };
+}
+
+/** Requests the entry, the virtual module and the manifest like a browser would (client module graph). */
+async function browse(port: number): Promise<void> {
+  for (const url of ['/src/main.ts', '/@id/__x00__virtual:zhin-capabilities', '/zhin-capabilities.gen.ts']) {
+    const response = await fetch(`http://127.0.0.1:${port}${url}`);
+    expect(response.status, url).toBe(200);
+    await response.text();
+  }
+}
+
+const updatesOf = (hmr: HmrClient, from: number): { type: string; updates?: { path: string }[] }[] => hmr.messages.slice(from).filter((m) => m.type === 'update' || m.type === 'full-reload') as never;
+
+describe('vite dev server', () => {
+  let root: string;
+  let server: ViteDevServer;
+  let hmr: HmrClient;
+  let port: number;
+  const runs: Run[] = [];
+  const watchRuns = (): Run[] => runs.filter((r) => r.trigger === 'watch');
+
+  beforeAll(async () => {
+    root = makeBot('vite-dev');
+    ({ server, hmr, port } = await startDev(root, runs));
+    await browse(port);
+  });
+
+  afterAll(async () => {
+    hmr?.close();
+    await server?.close();
+    removeDir(root);
+  });
+
+  it('generates on start and serves the manifest through the virtual module (SSR module runner)', async () => {
+    expect(runs[0]?.trigger).toBe('build');
+    expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
+    const main = (await server.ssrLoadModule('/src/main.ts')) as { call(name: string, input: unknown): Promise<unknown> };
+    expect(await main.call('echo', { message: 'dev' })).toBe('echo: dev');
+  });
+
+  it('creating a tool regenerates incrementally and hot-updates the importers', async () => {
+    const before = hmr.messages.length;
+    const runsBefore = watchRuns().length;
+    writeTree(root, { 'tools/ping/index.ts': plainTool('Ping the bot') });
+    await waitFor(() => manifestTools(root).includes('ping'), 'ping in the manifest');
+    const run = await waitFor(() => watchRuns().find((r, i) => i >= runsBefore && r.result.written), 'a written watch run');
+    expect(run.result.stats.parsed).toBe(1); // only the new unit was parsed
+    const updates = await waitFor(() => updatesOf(hmr, before).length > 0 && updatesOf(hmr, before), 'an HMR update');
+    expect(updates[0]).toMatchObject({ type: 'update', updates: [expect.objectContaining({ path: '/src/main.ts' })] });
+    const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as { manifest: { tools: { qualifiedName: string }[] } };
+    expect(virtual.manifest.tools.map((t) => t.qualifiedName)).toContain('ping');
+  });
+
+  it('changing a schema re-parses that tool only and rewrites the manifest', async () => {
+    const runsBefore = watchRuns().length;
+    writeTree(root, { 'tools/echo/index.ts': tool('Echo a message back', 'z.object({ message: z.string(), times: z.number().int().min(1).optional() })') });
+    await waitFor(() => readManifest(root).includes('"times":{"type":"integer"'), 'the new property in the schema');
+    const written = watchRuns().slice(runsBefore).find((r) => r.result.written)!;
+    expect(written.result.stats.parsed).toBe(1);
+    expect(written.result.errors).toBe(0);
+  });
+
+  it('an error shows in the overlay with file, line and column; the last good manifest keeps serving', async () => {
+    const before = hmr.messages.length;
+    const good = readManifest(root);
+    writeTree(root, { 'tools/ping/index.ts': plainTool('   ') });
+    const payload = (await waitFor(() => hmr.messages.slice(before).find((m) => m.type === 'error'), 'an error payload')) as unknown as {
+      err: { message: string; id: string; plugin: string; pluginCode: string; loc: { file: string; line: number; column: number }; frame: string; stack: string };
+    };
+    const file = join(root, 'tools', 'ping', 'index.ts');
+    expect(payload.err).toMatchObject({ plugin: 'zhin-gen', pluginCode: 'ZG2004', id: file, stack: '', loc: { file, line: 4, column: 15 } });
+    expect(payload.err.message).toContain('tools/ping/index.ts:4:16  error  ZG2004');
+    expect(payload.err.message).toContain('hint:');
+    expect(payload.err.frame).toContain('> 4 |   description: "   ",');
+    // Nothing written; the server still serves the last good manifest.
+    expect(readManifest(root)).toBe(good);
+    const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as { manifest: { tools: { qualifiedName: string }[] } };
+    expect(virtual.manifest.tools.map((t) => t.qualifiedName)).toContain('ping');
+    const response = await fetch(`http://127.0.0.1:${port}/src/main.ts`);
+    expect(response.status).toBe(200);
+  });
+
+  it('a client connecting while the error persists gets the overlay too', async () => {
+    const late = await connectHmr(`ws://127.0.0.1:${port}/?token=${server.config.webSocketToken}`);
+    try {
+      const payload = await waitFor(() => late.messages.find((m) => m.type === 'error'), 'the overlay for a late client');
+      expect(JSON.stringify(payload)).toContain('ZG2004');
+    } finally {
+      late.close();
+    }
+  });
+
+  it('fixing the error clears the overlay (an update follows the error)', async () => {
+    const before = hmr.messages.length;
+    writeTree(root, { 'tools/ping/index.ts': plainTool('Ping the bot') });
+    // The manifest bytes equal the last good ones: nothing is rewritten, the overlay still clears.
+    const clear = await waitFor(() => hmr.messages.slice(before).find((m) => m.type === 'update' || m.type === 'full-reload'), 'an overlay-clearing message');
+    expect(clear).toMatchObject({ type: 'update' });
+    expect(hmr.messages.slice(before).some((m) => m.type === 'error')).toBe(false);
+    expect(watchRuns().at(-1)!.result.errors).toBe(0);
+  });
+
+  it('deleting a tool removes it from the manifest and hot-updates', async () => {
+    const before = hmr.messages.length;
+    rmSync(join(root, 'tools', 'ping'), { recursive: true });
+    await waitFor(() => !manifestTools(root).includes('ping'), 'ping removed');
+    await waitFor(() => updatesOf(hmr, before).length > 0, 'an HMR update');
+    expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
+  });
+
+  it('its own output never triggers a run', async () => {
+    await sleep(300);
+    const count = runs.length;
+    // Touch the output like a write would (and a temp file like the atomic writer's).
+    writeFileSync(join(root, 'zhin-capabilities.gen.ts'), readManifest(root));
+    writeFileSync(join(root, 'zhin-capabilities.gen.ts.123.abc.tmp'), 'x');
+    rmSync(join(root, 'zhin-capabilities.gen.ts.123.abc.tmp'));
+    await sleep(400);
+    expect(runs.length).toBe(count);
+  });
+
+  it('a config file change regenerates with the new options', async () => {
+    writeTree(root, { 'zhin-gen.config.json': JSON.stringify({ importExtension: '.ts' }) });
+    await waitFor(() => readManifest(root).includes('import("./tools/echo/index.ts")'), 'the manifest with .ts imports');
+    rmSync(join(root, 'zhin-gen.config.json'));
+    await waitFor(() => readManifest(root).includes('import("./tools/echo/index.js")'), 'the manifest back to .js imports');
+  });
+
+  it('a burst of 200 files (a branch checkout) coalesces into at most three runs', async () => {
+    await sleep(200);
+    const before = watchRuns().length;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) {
+      const name = `bulk-${String(i).padStart(3, '0')}`;
+      files[`tools/${name}/index.ts`] = plainTool(`Bulk tool ${i}`);
+      files[`tools/${name}/helper.ts`] = `export const n = ${i};\n`;
+    }
+    writeTree(root, files);
+    await waitFor(() => manifestTools(root).filter((n) => n.startsWith('bulk-')).length === 100, 'all 100 bulk tools', 60_000);
+    await sleep(300);
+    const burstRuns = watchRuns().slice(before);
+    expect(burstRuns.length).toBeGreaterThanOrEqual(1);
+    expect(burstRuns.length).toBeLessThanOrEqual(3);
+    // Cleanup as one burst too.
+    for (let i = 0; i < 100; i++) rmSync(join(root, 'tools', `bulk-${String(i).padStart(3, '0')}`), { recursive: true });
+    await waitFor(() => manifestTools(root).length === BOT_TOOLS.length, 'bulk tools removed', 60_000);
+  });
+});
+
+describe('vite dev server started on an invalid tree', () => {
+  it('keeps running with an empty manifest, shows the overlay, then switches the virtual module to the real manifest', async () => {
+    const root = makeBot('vite-dev-invalid', { 'tools/echo/index.ts': plainTool('') });
+    const runs: Run[] = [];
+    const { server, hmr, port } = await startDev(root, runs);
+    try {
+      expect(runs[0]!.result.errors).toBeGreaterThan(0);
+      const overlay = await waitFor(() => hmr.messages.find((m) => m.type === 'error'), 'the startup error in the overlay');
+      expect(JSON.stringify(overlay)).toContain('tools/echo/index.ts');
+      await browse(port).catch(() => undefined);
+      const stub = await (await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`)).text();
+      expect(stub).toContain('no manifest has been generated yet');
+      const before = hmr.messages.length;
+      mkdirSync(join(root, 'tools', 'echo'), { recursive: true });
+      writeFileSync(join(root, 'tools', 'echo', 'index.ts'), plainTool('Echo'));
+      await waitFor(() => manifestTools(root).includes('echo'), 'the first manifest');
+      await waitFor(() => updatesOf(hmr, before).some((m) => m.type === 'full-reload' || m.updates?.some((u) => u.path === '/src/main.ts')), 'the importer of the virtual module updated');
+      const real = await (await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`)).text();
+      expect(real).toContain('export * from "/zhin-capabilities.gen.ts"');
+    } finally {
+      hmr.close();
+      await server.close();
+      removeDir(root);
+    }
+  });
+});
