@@ -39,7 +39,11 @@ export interface FileReader {
   read(path: string): string | undefined;
   /** sha256 (16 hex) of the raw bytes of a file read in this run. */
   hashOf(path: string): string | undefined;
+  /** Why `read` returned undefined. */
+  problem(path: string): string | undefined;
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function sha(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 16);
@@ -82,20 +86,32 @@ export class UnitCache {
   reader(): FileReader {
     const texts = new Map<string, string | undefined>();
     const hashes = new Map<string, string>();
+    const problems = new Map<string, string>();
     const root = this.root;
     return {
       read(path) {
         if (texts.has(path)) return texts.get(path);
         let text: string | undefined;
+        let bytes: Buffer | undefined;
         try {
-          const bytes = readFileSync(join(root, path));
+          bytes = readFileSync(join(root, path));
           hashes.set(path, sha(bytes));
-          text = bytes.toString('utf8').replace(/^\uFEFF/, '');
-        } catch {
-          text = undefined;
+        } catch (error) {
+          problems.set(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+        }
+        if (bytes) {
+          try {
+            // Invalid UTF-8 would otherwise turn into U+FFFD inside the manifest.
+            text = utf8.decode(bytes).replace(/^\uFEFF/, '');
+          } catch {
+            problems.set(path, 'it is not valid UTF-8 text');
+          }
         }
         texts.set(path, text);
         return text;
+      },
+      problem(path) {
+        return problems.get(path);
       },
       hashOf(path) {
         if (!hashes.has(path)) this.read(path);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { locateConfig, type ConfigText } from './config-locate.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 
 export const CONFIG_FILES = ['zhin-gen.config.ts', 'zhin-gen.config.mjs', 'zhin-gen.config.json'] as const;
@@ -75,6 +76,17 @@ async function importConfigModule(file: string): Promise<unknown> {
   return mod.default;
 }
 
+/** The config file's text and where the config object sits in it (for diagnostic positions). */
+export function readConfigText(root: string, configFile: string): ConfigText | undefined {
+  try {
+    const text = readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '');
+    const file = relativeName(root, configFile);
+    return { file, text, prefix: file === 'package.json' ? ['zhin-gen'] : [] };
+  } catch {
+    return undefined;
+  }
+}
+
 function relativeName(root: string, file: string): string {
   return file.startsWith(root + '/') ? file.slice(root.length + 1) : file;
 }
@@ -118,12 +130,24 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   if (raw === undefined || raw === null) raw = {};
   const parsed = configSchema.safeParse({ ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides });
   let options: z.output<typeof configSchema>;
+  const configText = configFile ? readConfigText(root, configFile) : undefined;
   if (parsed.success) {
     options = parsed.data;
   } else {
     for (const issue of parsed.error.issues) {
-      const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-      diagnostics.push(diag('ZG1100', { file: relativeName(root, configFile ? configFile : join(root, sourceFile)), message: `Config option \`${path}\`: ${issue.message}` }));
+      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+      for (const key of keys) {
+        const where = configText ? locateConfig(configText, path, key) : { file: relativeName(root, join(root, sourceFile)), line: 1, column: 1 };
+        const option = [...path, ...(key !== undefined ? [key] : [])].join('.') || '(root)';
+        diagnostics.push(
+          diag('ZG1100', {
+            ...where,
+            message: key !== undefined ? `Unknown config option \`${option}\`` : `Config option \`${option}\`: ${issue.message}`,
+            ...(key !== undefined ? { hint: `Known options: ${Object.keys(configSchema.shape).join(', ')} (docs/config.md).` } : {}),
+          }),
+        );
+      }
     }
     options = configSchema.parse(overrides);
   }

@@ -7,7 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { CONFIG_FILES, loadConfig, type ResolvedOptions, type UserConfig } from './config.js';
+import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
 import { emitManifest } from './emit/manifest.js';
@@ -164,7 +164,7 @@ export class Compiler {
     const outRel = toPosix(relative(this.root, options.outFile));
 
     if (!this.inventory) {
-      const configured = resolveConfiguredPlugins(this.root, options.plugins);
+      const configured = resolveConfiguredPlugins(this.root, options.plugins, options.configFile ? readConfigText(this.root, options.configFile) : undefined);
       this.extra = configured.plugins;
       const walked = walkTree(
         { root: this.root, pluginEntry: options.pluginEntry, allowed: [...options.allowOutside.map((d) => resolve(this.root, d)), ...configured.plugins.map((p) => resolve(this.root, p.dir))], outFile: options.outFile },
@@ -190,6 +190,7 @@ export class Compiler {
       env = {
         ts: this.ts,
         readFile: (path) => reader.read(path),
+        readProblem: (path) => reader.problem(path),
         modules: options.modules,
         customPermits: options.permits,
         extractSchema,

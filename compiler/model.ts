@@ -36,6 +36,9 @@ export interface ToolModel extends Enclosure {
   readonly source: string;
   readonly related: readonly string[];
   readonly loc: SourceLocation;
+  /** Locations of the description and inputSchema values, for diagnostics about them. */
+  readonly descriptionLoc?: SourceLocation;
+  readonly schemaLoc?: SourceLocation;
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly schemaOrigin: SchemaOrigin;

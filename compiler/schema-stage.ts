@@ -12,6 +12,7 @@ import type { ToolUnitData, UnitResult } from './parse/units.js';
 import type { CapabilityUnit } from './scan/layout.js';
 import { toPosix } from './scan/walk.js';
 import type { SchemaOutcome, SchemaRequest, SchemaSnippet } from './schema/types.js';
+import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
 
 export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
 
@@ -20,7 +21,6 @@ export interface SchemaStage {
   evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>>;
 }
 
-const NO_SCHEMA: SchemaOutcome = { ok: true, schema: { type: 'object', properties: {} }, origin: 'none', via: 'none' };
 
 export class SchemaCache implements SchemaStage {
   constructor(private readonly root: string) {}
@@ -58,7 +58,7 @@ export class SchemaCache implements SchemaStage {
       }
       const tool = data as ToolUnitData;
       if (tool.schema === undefined) {
-        outcomes.set(unit, NO_SCHEMA);
+        outcomes.set(unit, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
         continue;
       }
       const snippet = tool.schema as SchemaSnippet;

@@ -142,7 +142,10 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   }
   const expectedName = input.expected;
   if (!expr || !ts.isCallExpression(expr)) {
-    if (parseDiagnostics.length === 0) {
+    const named = defaultExpr ? undefined : namedDefinitionExport(ctx, input.expected);
+    if (named && parseDiagnostics.length === 0) {
+      diagnostics.push(diag('ZG2002', { ...named.loc, message: `${expectedName}(...) is exported as \`${named.name}\`, but zhin-gen reads the default export; write \`export default ${named.name}\`` }));
+    } else if (parseDiagnostics.length === 0) {
       diagnostics.push(diag('ZG2002', { ...defaultLoc, message: defaultExpr ? `The default export is not a ${expectedName}(...) call` : `${file} has no default export; expected \`export default ${expectedName}({ ... })\`` }));
     }
   } else {
@@ -190,6 +193,21 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
     conditionalTools,
     diagnostics,
   };
+}
+
+/** `export const name = defineAgentTool(...)`: the common slip of a named instead of a default export. */
+function namedDefinitionExport(ctx: LiteralContext, helper: DefineHelper): { name: string; loc: SourceLocation } | undefined {
+  const { ts, sf } = ctx;
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    for (const decl of statement.declarationList.declarations) {
+      const init = decl.initializer ? unwrap(ts, decl.initializer) : undefined;
+      if (ts.isIdentifier(decl.name) && init && ts.isCallExpression(init) && init.expression.getText(sf).endsWith(helper)) {
+        return { name: decl.name.text, loc: locOf(ctx, decl) };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** `context.addTool('name', defineAgentTool({...}))` anywhere in a plugin entry. */

@@ -19,6 +19,7 @@ import { parseSkillMd } from './skill-md.js';
 export interface ToolUnitData {
   readonly kind: 'tool';
   readonly description: string;
+  readonly descriptionLoc?: SourceLocation;
   readonly requiresApproval: 'never' | 'on-risk' | 'once' | 'always';
   readonly platforms: readonly { value: string; loc: SourceLocation }[];
   readonly scopes: readonly ChannelScope[];
@@ -96,6 +97,8 @@ export interface ParseEnv {
   readonly ts: typeof TS;
   /** Reads a file (POSIX, relative to root) as text without BOM, or undefined when missing. */
   readFile(path: string): string | undefined;
+  /** Why readFile returned undefined (for the diagnostic). */
+  readProblem(path: string): string | undefined;
   readonly modules: readonly string[];
   /** Custom permits from the config (exact strings or `/regex/flags`). */
   readonly customPermits: readonly string[];
@@ -110,14 +113,14 @@ const HELPER: Record<'tool' | 'prompt-section' | 'hook', DefineHelper> = {
   hook: 'defineAgentHook',
 };
 
-function unreadable(file: string): UnitResult {
-  return { diagnostics: [diag('ZG1006', { file, message: `Cannot read ${file}` })], dependencies: [] };
+function unreadable(file: string, env: ParseEnv): UnitResult {
+  return { diagnostics: [diag('ZG1006', { file, message: `Cannot read ${file}: ${env.readProblem(file) ?? 'it cannot be read'}` })], dependencies: [] };
 }
 
 function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const file = unit.entry!;
   const text = env.readFile(file);
-  if (text === undefined) return unreadable(file);
+  if (text === undefined) return unreadable(file, env);
   const kind = unit.kind as 'tool' | 'prompt-section' | 'hook';
   const extract = kind === 'tool' && env.extractSchema ? (sf: TS.SourceFile, e: TS.Expression) => env.extractSchema!(sf, e, file) : undefined;
   const parsed = parseCode({ ts: env.ts, file, text, expected: HELPER[kind], modules: env.modules, ...(extract ? { extractSchema: extract } : {}) });
@@ -170,7 +173,7 @@ function enclosingRoots(unit: CapabilityUnit): string[] {
 function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const file = unit.entry!;
   const text = env.readFile(file);
-  if (text === undefined) return unreadable(file);
+  if (text === undefined) return unreadable(file, env);
   const { skill, diagnostics } = parseSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermits });
   if (!skill) return { diagnostics, dependencies: [] };
   return {
@@ -197,13 +200,17 @@ function parseAgentUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const read = (name: string): string | undefined => (unit.files.includes(`${unit.dir}/${name}`) ? env.readFile(`${unit.dir}/${name}`) : undefined);
   const files = { 'system.md': read('system.md'), 'boundaries.md': read('boundaries.md'), 'conventions.md': read('conventions.md') };
   const rootAgentsMd = env.agentsMdOf(unit.pluginDir);
+  const unreadableMarkdown = (Object.keys(files) as (keyof typeof files)[])
+    .filter((name) => files[name] === undefined && unit.files.includes(`${unit.dir}/${name}`))
+    .flatMap((name) => unreadable(`${unit.dir}/${name}`, env).diagnostics);
   const diagnostics: Diagnostic[] = [
+    ...unreadableMarkdown,
     ...validateAgentDirectory({ dir: unit.dir, entries: unit.entries, files, ...(rootAgentsMd ? { rootAgentsMd } : {}) }),
   ];
   const dependencies = rootAgentsMd ? [rootAgentsMd.file] : [];
   if (!unit.entry) return { diagnostics, dependencies };
   const text = env.readFile(unit.entry);
-  if (text === undefined) return { ...unreadable(unit.entry), dependencies };
+  if (text === undefined) return { ...unreadable(unit.entry, env), dependencies };
   const parsed = parseAgentJson({ file: unit.entry, text, dirName: unit.name });
   diagnostics.push(...parsed.diagnostics);
   if (!parsed.agent) return { diagnostics, dependencies };
@@ -233,7 +240,7 @@ export function normalise(text: string | undefined): string {
 /** Parses a plugin entry (`plugin.ts`) for `context.addTool('<literal>', defineAgentTool(...))`. */
 export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   const text = env.readFile(file);
-  if (text === undefined) return unreadable(file);
+  if (text === undefined) return unreadable(file, env);
   const parsed = parseCode({ ts: env.ts, file, text, expected: 'definePlugin', modules: env.modules });
   // A plugin entry's own default export is checked by the host at runtime (it may come from
   // zhin.js itself); only syntax errors and addTool calls concern the compiler.

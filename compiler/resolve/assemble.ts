@@ -8,6 +8,7 @@ import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../d
 import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
 import type { PluginEntryData, UnitResult } from '../parse/units.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
+import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { validateMainAgent } from '../validate/agents-md.js';
 import { checkProviderProfiles } from '../validate/providers.js';
@@ -27,7 +28,6 @@ export interface AssembleInput {
   readText(path: string): string | undefined;
 }
 
-const EMPTY_SCHEMA = { type: 'object', properties: {} } as const;
 
 function sortedFiles(unit: CapabilityUnit, under: string): string[] {
   return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
@@ -63,8 +63,10 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         source,
         related: unit.files.filter((f) => f !== unit.entry),
         loc: data.loc,
+        ...(data.descriptionLoc ? { descriptionLoc: data.descriptionLoc } : {}),
+        ...(data.schemaLoc ? { schemaLoc: data.schemaLoc } : {}),
         description: data.description,
-        inputSchema: outcome?.ok ? outcome.schema : EMPTY_SCHEMA,
+        inputSchema: outcome?.ok ? outcome.schema : EMPTY_INPUT_SCHEMA,
         schemaOrigin: outcome?.ok ? outcome.origin : 'none',
         requiresApproval: data.requiresApproval,
         platforms: data.platforms.map((p) => p.value),
@@ -153,6 +155,10 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     diagnostics.push(...entry.diagnostics);
     const data = entry.data as PluginEntryData | undefined;
     for (const ref of data?.conditionalTools ?? []) {
+      if (ref.localName.includes('__')) {
+        diagnostics.push(diag('ZG3005', { ...ref.loc, message: `addTool("${ref.localName}") contains "__", which separates owner segments in qualifiedNames` }));
+        continue;
+      }
       const enclosure = { owner: plugin.owner, placement: 'plugin' as const };
       tools.push({
         kind: 'tool',
@@ -163,7 +169,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         related: [],
         loc: ref.loc,
         description: ref.description,
-        inputSchema: EMPTY_SCHEMA,
+        inputSchema: EMPTY_INPUT_SCHEMA,
         schemaOrigin: 'none',
         requiresApproval: ref.requiresApproval,
         platforms: ref.platforms,

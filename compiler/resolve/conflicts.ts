@@ -16,7 +16,10 @@ function sortedLocs(entries: readonly NamedEntry[]): NamedEntry[] {
   return [...entries].sort((a, b) => compareStrings(a.loc.file, b.loc.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column);
 }
 
-/** Reports exact duplicates (`dupCode`) and case-folded collisions (ZG3002) among one kind. */
+/**
+ * Reports exact duplicates (`dupCode`) and, separately, names that differ only in letter case
+ * (ZG3002), so an exact clash is never hidden behind a case variant of it.
+ */
 export function findConflicts(kind: string, entries: readonly NamedEntry[], dupCode: DiagnosticCode): Diagnostic[] {
   const out: Diagnostic[] = [];
   const byFolded = new Map<string, NamedEntry[]>();
@@ -26,20 +29,27 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
     if (list) list.push(entry);
     else byFolded.set(key, [entry]);
   }
+  const where = (s: NamedEntry): string => `${s.origin} (${s.loc.file}:${s.loc.line})`;
+  const related = (sorted: readonly NamedEntry[], entry: NamedEntry) =>
+    sorted.filter((o) => o !== entry).map((o) => ({ file: o.loc.file, line: o.loc.line, column: o.loc.column, message: `also declared here (${o.origin})` }));
   for (const group of byFolded.values()) {
     if (group.length < 2) continue;
     const sorted = sortedLocs(group);
-    const exact = new Set(group.map((g) => g.name)).size === 1;
-    const names = [...new Set(sorted.map((s) => `"${s.name}"`))].join(', ');
+    const exactNames = [...new Set(sorted.map((s) => s.name))].sort(compareStrings);
+    for (const name of exactNames) {
+      const same = sorted.filter((s) => s.name === name);
+      if (same.length < 2) continue;
+      for (const entry of same) {
+        out.push(diag(dupCode, { ...entry.loc, message: `${kind} name "${name}" is declared ${same.length} times: ${same.map(where).join(', ')}`, related: related(same, entry) }));
+      }
+    }
+    if (exactNames.length < 2) continue;
     for (const entry of sorted) {
-      const others = sorted.filter((o) => o !== entry);
       out.push(
-        diag(exact ? dupCode : 'ZG3002', {
+        diag('ZG3002', {
           ...entry.loc,
-          message: exact
-            ? `${kind} name "${entry.name}" is declared ${group.length} times: ${sorted.map((s) => `${s.origin} (${s.loc.file}:${s.loc.line})`).join(', ')}`
-            : `${kind} names ${names} collide after case folding: ${sorted.map((s) => `${s.origin} (${s.loc.file}:${s.loc.line})`).join(', ')}`,
-          related: others.map((o) => ({ file: o.loc.file, line: o.loc.line, column: o.loc.column, message: `also declared here (${o.origin})` })),
+          message: `${kind} names ${exactNames.map((n) => `"${n}"`).join(', ')} collide after case folding: ${sorted.map(where).join(', ')}`,
+          related: related(sorted, entry),
         }),
       );
     }

@@ -1,29 +1,36 @@
 /**
- * Child plugins named in the config (`plugins: { key: 'path-or-package' }`, SPEC §3): a path is
- * relative to the root; anything else is an installed package resolved from the root.
+ * Child plugins named in the config (`plugins: { key: 'path-or-package' }`, SPEC §3). A value
+ * that names an existing directory (relative to the root) is a path; otherwise it is an
+ * installed package resolved from the root. Problems point at the option in the config file.
  */
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { diag, type Diagnostic } from '../diagnostics.js';
+import { locateConfig, type ConfigText } from '../config-locate.js';
+import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { ExtraPlugin } from './layout.js';
 import { toPosix } from './walk.js';
 
-function isPath(spec: string): boolean {
-  return spec.startsWith('.') || spec.startsWith('/');
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
 }
 
-export function resolveConfiguredPlugins(root: string, plugins: Readonly<Record<string, string>>): { plugins: ExtraPlugin[]; diagnostics: Diagnostic[] } {
+export function resolveConfiguredPlugins(root: string, plugins: Readonly<Record<string, string>>, config: ConfigText | undefined): { plugins: ExtraPlugin[]; diagnostics: Diagnostic[] } {
   const out: ExtraPlugin[] = [];
   const diagnostics: Diagnostic[] = [];
   const require = createRequire(join(root, 'package.json'));
-  for (const key of Object.keys(plugins).sort()) {
+  const where = (key: string): { file: string; line: number; column: number } =>
+    config ? locateConfig(config, ['plugins', key]) : { file: 'package.json', line: 1, column: 1 };
+  for (const key of Object.keys(plugins).sort(compareStrings)) {
     const spec = plugins[key]!;
+    if (isDirectory(join(root, 'plugins', key))) {
+      diagnostics.push(diag('ZG1008', { ...where(key), message: `Configured child plugin "${key}" duplicates the directory plugins/${key}/, which is already the child plugin "${key}"`, hint: 'Every plugins/<key>/ directory is a child plugin already; remove the config entry or use another key.' }));
+      continue;
+    }
     let dir: string | undefined;
-    if (isPath(spec)) {
-      const abs = resolve(root, spec);
-      if (existsSync(abs) && statSync(abs).isDirectory()) dir = abs;
-    } else {
+    const asPath = resolve(root, spec);
+    if (isDirectory(asPath)) dir = asPath;
+    else if (!spec.startsWith('.') && !spec.startsWith('/')) {
       try {
         dir = dirname(require.resolve(`${spec}/package.json`));
       } catch {
@@ -31,7 +38,7 @@ export function resolveConfiguredPlugins(root: string, plugins: Readonly<Record<
       }
     }
     if (!dir) {
-      diagnostics.push(diag('ZG1008', { file: 'zhin-gen.config', message: `Child plugin "${key}" → "${spec}" is neither a directory nor an installed package` }));
+      diagnostics.push(diag('ZG1008', { ...where(key), message: `Configured child plugin "${key}" → "${spec}" is neither a directory (relative to the root) nor an installed package` }));
       continue;
     }
     out.push({ owner: key, dir: toPosix(relative(root, dir)) });

@@ -127,7 +127,10 @@ class Walker {
       }
       this.paths.push(this.rel(child) + '/');
       if (entry.name !== 'plugins') {
+        const folderReal = safeRealpath(child);
+        ancestors.add(folderReal);
         this.walkAll(child, ancestors);
+        ancestors.delete(folderReal);
         continue;
       }
       for (const plugin of this.list(child)) {

@@ -11,7 +11,8 @@ import { cleanSchema, project, type JsonValue, type Projection } from './project
 import type { ConvertResult, JsonSchema } from './types.js';
 
 /** The schema of a tool without `inputSchema`: exactly what `z.object({})` projects to (input side). */
-export const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+export { EMPTY_INPUT_SCHEMA } from './empty.js';
+import { EMPTY_INPUT_SCHEMA } from './empty.js';
 
 let ajv: Ajv2020 | undefined;
 

@@ -83,14 +83,8 @@ export function validateAgentDirectory(input: AgentDirectoryInput): Diagnostic[]
   const conventions = files['conventions.md'];
   if (conventionsEntry && !conventionsEntry.isDirectory) {
     const conventionsFile = joinPosix(dir, 'conventions.md');
-    if (!rootAgentsMd) {
-      diagnostics.push(
-        diag('ZG4016', {
-          file: conventionsFile,
-          message: `conventions.md of agent "${agentName}" extends the plugin's AGENTS.md, which does not exist`,
-        }),
-      );
-    } else if (conventions !== undefined) {
+    // A missing AGENTS.md is reported once per plugin by validateMainAgent (listing every agent).
+    if (rootAgentsMd && conventions !== undefined) {
       diagnostics.push(...restatedHeadings(conventionsFile, conventions, rootAgentsMd));
     }
   }

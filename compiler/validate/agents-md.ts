@@ -29,7 +29,7 @@ export function validateMainAgent(input: MainAgentInput): Diagnostic[] {
     return [
       diag('ZG4016', {
         file: agentsDir,
-        message: `${where} is missing, but ${agents.length === 1 ? 'the agent' : `${agents.length} agents`} under ${agentsDir}/ extend it (${names.join(', ')})`,
+        message: `${where} is missing, but ${agents.length === 1 ? 'the agent under' : `the ${agents.length} agents under`} ${agentsDir}/ ${agents.length === 1 ? 'extends' : 'extend'} it (${names.join(', ')})`,
         related,
       }),
     ];

@@ -5,6 +5,7 @@
 import type { ProviderName } from '../config.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
+import { PROVIDER_SAFE } from '../resolve/names.js';
 
 interface ProviderProfile {
   readonly label: string;
@@ -42,17 +43,18 @@ export function checkProviderProfiles(tools: readonly ToolModel[], providers: re
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
     for (const tool of tools) {
-      if (tool.qualifiedName.length > profile.maxName) {
+      // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
+      if (tool.qualifiedName.length > profile.maxName && PROVIDER_SAFE.test(tool.qualifiedName)) {
         out.push(diag('ZG5004', { ...tool.loc, message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})` }));
       }
       if (tool.description.length > profile.maxDescription) {
-        out.push(diag('ZG5001', { ...tool.loc, message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})` }));
+        out.push(diag('ZG5001', { ...(tool.descriptionLoc ?? tool.loc), message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})` }));
       }
       if (profile.unsupportedKeywords.length > 0) {
         const found = new Set<string>();
         keywordsIn(tool.inputSchema, found);
         const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
-        if (bad.length > 0) out.push(diag('ZG5003', { ...tool.loc, message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}` }));
+        if (bad.length > 0) out.push(diag('ZG5003', { ...(tool.schemaLoc ?? tool.loc), message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}` }));
       }
     }
     const listed = tools.filter((t) => !t.hidden);

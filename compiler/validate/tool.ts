@@ -14,6 +14,8 @@ export const TOOL_FIELDS = ['description', 'inputSchema', 'requiresApproval', 'p
 
 export interface ToolFields {
   readonly description: string;
+  /** Where the description value is written (falls back to the definition). */
+  readonly descriptionLoc?: SourceLocation;
   readonly requiresApproval: ApprovalMode;
   readonly platforms: readonly { value: string; loc: SourceLocation }[];
   readonly scopes: readonly ChannelScope[];
@@ -62,6 +64,7 @@ export function validateToolFields(
   return {
     value: {
       description: description?.value.trim() ?? '',
+      ...(description ? { descriptionLoc: description.loc } : {}),
       requiresApproval,
       platforms,
       scopes,

@@ -43,10 +43,11 @@ describe('config', () => {
     const throwing = writeTree(tempDir('cfg-throw'), { ...vipTool, 'zhin-gen.config.mjs': "throw new Error('boom');\n" });
     dirs.push(bad, throwing);
     const loaded = await loadConfig(bad);
-    expect(loaded.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([
-      ['ZG1100', 'zhin-gen.config.json', 'Config option `providers.0`: Invalid option: expected one of "anthropic"|"openai"'],
-      ['ZG1100', 'zhin-gen.config.json', 'Config option `(root)`: Unrecognized key: "outt"'],
+    expect(loaded.diagnostics.map((d) => [d.code, `${d.file}:${d.line}:${d.column}`, d.message])).toEqual([
+      ['ZG1100', 'zhin-gen.config.json:1:33', 'Config option `providers.0`: Invalid option: expected one of "anthropic"|"openai"'],
+      ['ZG1100', 'zhin-gen.config.json:1:3', 'Unknown config option `outt`'],
     ]);
+    expect(loaded.diagnostics[1]!.hint).toContain('Known options: out, modules, plugins');
     const result = await createCompiler({ root: throwing, cacheFile: false }).run({ write: false });
     expect(result.diagnostics.map((d) => d.code)).toEqual(['ZG2008', 'ZG2008', 'ZG1101']);
     expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');

@@ -1,0 +1,40 @@
+/**
+ * Positions inside the config file for config diagnostics: a JSON config (or the "zhin-gen" key
+ * of package.json) is parsed with positions; a TS/MJS config module is searched for the option
+ * name. Falls back to 1:1 when the option cannot be found.
+ */
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { lineStarts, positionAt } from './diagnostics.js';
+
+export interface ConfigText {
+  /** POSIX file name relative to the root. */
+  readonly file: string;
+  readonly text: string;
+  /** Path prefix of the config object inside the JSON document (['zhin-gen'] in package.json). */
+  readonly prefix: readonly string[];
+}
+
+export type ConfigPath = readonly (string | number)[];
+
+export function locateConfig(config: ConfigText, path: ConfigPath, unknownKey?: string): { file: string; line: number; column: number } {
+  const starts = lineStarts(config.text);
+  const at = (offset: number): { file: string; line: number; column: number } => ({ file: config.file, ...positionAt(starts, offset) });
+  if (config.file.endsWith('.json')) {
+    const tree = parseTree(config.text);
+    if (tree) {
+      const node = findNodeAtLocation(tree, [...config.prefix, ...path]);
+      if (node && unknownKey !== undefined && node.type === 'object') {
+        const prop = node.children?.find((child: Node) => child.children?.[0]?.value === unknownKey);
+        if (prop) return at(prop.offset);
+      }
+      if (node) return at(node.offset);
+    }
+    return { file: config.file, line: 1, column: 1 };
+  }
+  const name = unknownKey ?? [...path].reverse().find((p): p is string => typeof p === 'string');
+  if (name !== undefined) {
+    const match = new RegExp(`(["']?)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1\\s*:`).exec(config.text);
+    if (match) return at(match.index);
+  }
+  return { file: config.file, line: 1, column: 1 };
+}
