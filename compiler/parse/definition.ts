@@ -69,7 +69,8 @@ function calleeHelper(ts: typeof TS, callee: TS.Expression, imports: ReadonlyMap
 
 export function parseCode(input: ParseCodeInput): ParsedCode {
   const { ts, file, text } = input;
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(ts, file));
+  // No parent pointers: nothing here walks upwards, and building them costs time and memory.
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKind(ts, file));
   const diagnostics: Diagnostic[] = [];
   const parseDiagnostics = (sf as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   for (const error of parseDiagnostics.slice(0, 3)) {

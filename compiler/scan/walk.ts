@@ -65,9 +65,16 @@ class Walker {
     }
   }
 
-  /** Resolves a dirent to 'file' | 'dir' | undefined (skipped with a diagnostic). */
-  private kind(abs: string, entry: Dirent, ancestors: ReadonlySet<string>): 'file' | 'dir' | undefined {
-    if (!entry.isSymbolicLink()) return entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
+  /**
+   * Resolves a dirent to its kind and real path (undefined: skipped with a diagnostic). Only
+   * symbolic links cost a realpath call: a plain directory's real path is its parent's plus its
+   * name, so the walk needs no per-directory syscalls beyond readdir.
+   */
+  private kind(abs: string, entry: Dirent, parentReal: string, chain: readonly string[]): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
+    if (!entry.isSymbolicLink()) {
+      const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
+      return kind ? { kind, real: join(parentReal, entry.name), chain } : undefined;
+    }
     let real: string;
     try {
       real = realpathSync(abs);
@@ -81,71 +88,61 @@ class Walker {
       return undefined;
     }
     const stat = statSync(real);
-    if (stat.isDirectory() && ancestors.has(real)) {
+    // A link to any directory enclosing the current position would loop. Between followed links
+    // real paths only grow, so the enclosing directories are the prefixes of `parentReal` and of
+    // the parent of every link followed so far (`chain`).
+    if (stat.isDirectory() && [parentReal, ...chain].some((dir) => dir === real || dir.startsWith(real + sep))) {
       this.diagnostics.push(diag('ZG1005', { file: this.rel(abs), message: `Symbolic link "${this.rel(abs)}" loops back to an enclosing directory and is not followed` }));
       return undefined;
     }
-    return stat.isDirectory() ? 'dir' : 'file';
+    return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
   }
 
   /** Every file and directory below `abs` (a convention folder), recursively. */
-  walkAll(abs: string, ancestors: Set<string>): void {
+  walkAll(abs: string, real: string, chain: readonly string[]): void {
     for (const entry of this.list(abs)) {
       if (IGNORED.has(entry.name) || entry.name.startsWith('.')) continue;
       const child = join(abs, entry.name);
-      const kind = this.kind(child, entry, ancestors);
-      if (kind === 'file') {
+      const resolved = this.kind(child, entry, real, chain);
+      if (resolved?.kind === 'file') {
         if (child !== this.options.outFile) this.paths.push(this.rel(child));
-      } else if (kind === 'dir') {
+      } else if (resolved?.kind === 'dir') {
         this.paths.push(this.rel(child) + '/');
-        const real = safeRealpath(child);
-        ancestors.add(real);
-        this.walkAll(child, ancestors);
-        ancestors.delete(real);
+        this.walkAll(child, resolved.real, resolved.chain);
       }
     }
   }
 
   /** A plugin directory: its root files, convention folders and `plugins/<key>/` children. */
-  walkPlugin(abs: string, ancestors: Set<string>): void {
-    const real = safeRealpath(abs);
-    ancestors.add(real);
+  walkPlugin(abs: string, real: string, chain: readonly string[]): void {
     for (const entry of this.list(abs)) {
       const child = join(abs, entry.name);
       const isConvention = (CONVENTION_FOLDERS as readonly string[]).includes(entry.name) || entry.name === 'plugins';
       const isRootFile = entry.name === 'AGENTS.md' || this.options.pluginEntry.includes(entry.name);
       if (!isConvention && !isRootFile) continue;
-      const kind = this.kind(child, entry, ancestors);
-      if (kind === undefined) continue;
-      if (isRootFile) {
-        if (kind === 'file') this.paths.push(this.rel(child));
-        continue;
-      }
-      if (kind !== 'dir') {
-        this.paths.push(this.rel(child));
+      const resolved = this.kind(child, entry, real, chain);
+      if (resolved === undefined) continue;
+      if (isRootFile || resolved.kind !== 'dir') {
+        if (resolved.kind === 'file') this.paths.push(this.rel(child));
         continue;
       }
       this.paths.push(this.rel(child) + '/');
       if (entry.name !== 'plugins') {
-        const folderReal = safeRealpath(child);
-        ancestors.add(folderReal);
-        this.walkAll(child, ancestors);
-        ancestors.delete(folderReal);
+        this.walkAll(child, resolved.real, resolved.chain);
         continue;
       }
       for (const plugin of this.list(child)) {
         if (IGNORED.has(plugin.name) || plugin.name.startsWith('.')) continue;
         const pluginAbs = join(child, plugin.name);
-        const pluginKind = this.kind(pluginAbs, plugin, ancestors);
-        if (pluginKind === 'dir') {
+        const pluginKind = this.kind(pluginAbs, plugin, resolved.real, resolved.chain);
+        if (pluginKind?.kind === 'dir') {
           this.paths.push(this.rel(pluginAbs) + '/');
-          this.walkPlugin(pluginAbs, ancestors);
-        } else if (pluginKind === 'file') {
+          this.walkPlugin(pluginAbs, pluginKind.real, pluginKind.chain);
+        } else if (pluginKind?.kind === 'file') {
           this.paths.push(this.rel(pluginAbs));
         }
       }
     }
-    ancestors.delete(real);
   }
 }
 
@@ -160,10 +157,10 @@ function safeRealpath(path: string): string {
 /** Walks the root plugin and the given extra plugin directories (absolute). */
 export function walkTree(options: WalkOptions, extraPluginDirs: readonly string[] = []): Inventory {
   const walker = new Walker(options);
-  walker.walkPlugin(options.root, new Set());
+  walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs) {
     walker.paths.push(walker.rel(dir) + '/');
-    walker.walkPlugin(dir, new Set());
+    walker.walkPlugin(dir, safeRealpath(dir), []);
   }
   const unique = [...new Set(walker.paths)].sort(compareStrings);
   return { paths: unique, diagnostics: walker.diagnostics };

@@ -149,5 +149,5 @@ export function parseModule(filePath: string, text: string): ModuleInfo {
   const kind = /\.[mc]?jsx?$/.test(filePath) ? (filePath.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS)
     : filePath.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return analyzeModule(ts.createSourceFile(filePath, body, ts.ScriptTarget.Latest, true, kind), filePath);
+  return analyzeModule(ts.createSourceFile(filePath, body, ts.ScriptTarget.Latest, false, kind), filePath);
 }
