@@ -6,53 +6,29 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
 import { locateConfig, type ConfigText } from './config-locate.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 
 export const CONFIG_FILES = ['zhin-gen.config.ts', 'zhin-gen.config.mjs', 'zhin-gen.config.json'] as const;
 
-const PROVIDERS = ['anthropic', 'openai'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+export type { ProviderName, ResolvedOptions, UserConfig } from './config-schema.js';
+import type { ResolvedOptions, UserConfig } from './config-schema.js';
 
-export const DEFAULT_MODULES = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'];
-
-const childKey = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'child plugin keys match ^[a-z0-9][a-z0-9-]*$');
-
-export const configSchema = z
-  .object({
-    /** Output module, relative to the root. */
-    out: z.string().min(1).default('zhin-capabilities.gen.ts'),
-    /** Module names whose define* helpers are recognised (replaces the default list). */
-    modules: z.array(z.string().min(1)).min(1).default(DEFAULT_MODULES),
-    /** Extra child plugins: instance key → directory (relative to the root) or package name. */
-    plugins: z.record(childKey, z.string().min(1)).default({}),
-    /** Plugin entry file names tried in each plugin directory, in order. */
-    pluginEntry: z.array(z.string().min(1)).default(['plugin.ts', 'plugin.mts', 'plugin.js', 'plugin.mjs']),
-    /** Custom permits tools may declare: exact names, or `/regex/` sources. */
-    permits: z.array(z.string().min(1)).default([]),
-    /** Known adapter names; when set, unknown `platforms` entries are warnings. */
-    adapters: z.array(z.string().min(1)).optional(),
-    /** Provider profiles whose limits are checked. */
-    providers: z.array(z.enum(PROVIDERS)).default(['anthropic', 'openai']),
-    /** Extension written in the manifest's import paths to tool modules. */
-    importExtension: z.enum(['.js', '.ts', 'none']).default('.js'),
-    /** Time limit for evaluating tool modules whose schema needs a bundle (ms). */
-    schemaTimeoutMs: z.number().int().positive().default(10_000),
-    /** Directories (relative to the root) whose symbolic links may be followed outside the root. */
-    allowOutside: z.array(z.string()).default([]),
-  })
-  .strict();
-
-export type UserConfig = z.input<typeof configSchema>;
-export type ResolvedOptions = z.output<typeof configSchema> & {
-  /** Absolute project root. */
-  readonly root: string;
-  /** Absolute output path. */
-  readonly outFile: string;
-  /** Absolute config file path, if one was found. */
-  readonly configFile?: string;
-};
+/**
+ * The defaults, spelled out so a run without any config needs no Zod. A test asserts this equals
+ * `configSchema.parse({})`, so the two can never drift.
+ */
+export const DEFAULT_OPTIONS = {
+  out: 'zhin-capabilities.gen.ts',
+  modules: ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'],
+  plugins: {},
+  pluginEntry: ['plugin.ts', 'plugin.mts', 'plugin.js', 'plugin.mjs'],
+  permits: [],
+  providers: ['anthropic', 'openai'],
+  importExtension: '.js',
+  schemaTimeoutMs: 10_000,
+  allowOutside: [],
+} as const satisfies Omit<ResolvedOptions, 'root' | 'outFile' | 'configFile' | 'adapters'>;
 
 export interface LoadedConfig {
   readonly options: ResolvedOptions;
@@ -128,8 +104,14 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     }
   }
   if (raw === undefined || raw === null) raw = {};
-  const parsed = configSchema.safeParse({ ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides });
-  let options: z.output<typeof configSchema>;
+  const input = { ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides };
+  if (Object.keys(input).length === 0) {
+    const outFile = join(root, DEFAULT_OPTIONS.out);
+    return { options: { ...structuredClone(DEFAULT_OPTIONS), root, outFile, ...(configFile ? { configFile } : {}) } as ResolvedOptions, diagnostics };
+  }
+  const { configSchema } = await import('./config-schema.js');
+  const parsed = configSchema.safeParse(input);
+  let options: Omit<ResolvedOptions, 'root' | 'outFile' | 'configFile'>;
   const configText = configFile ? readConfigText(root, configFile) : undefined;
   if (parsed.success) {
     options = parsed.data;

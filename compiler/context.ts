@@ -12,7 +12,7 @@ import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
 import { emitManifest } from './emit/manifest.js';
 import { assembleModel } from './resolve/assemble.js';
-import { parsePluginEntry, parseUnit, type ParseEnv, type UnitResult } from './parse/units.js';
+import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
 import { toPosix, walkTree } from './scan/walk.js';
 import { SchemaCache, type SchemaStage } from './schema-stage.js';
@@ -182,9 +182,13 @@ export class Compiler {
 
     const reader: FileReader = this.units.reader();
     const agentsMd = new Map(layout.plugins.filter((p) => p.agentsMd).map((p) => [p.dir, p.agentsMd!]));
+    // Parsers (TypeScript, YAML, ajv, Zod) load only when some unit actually needs parsing, so
+    // a run over an unchanged tree costs a walk, stats and the emit.
     let env: ParseEnv | undefined;
+    let parsers: typeof import('./parse/units.js') | undefined;
     const getEnv = async (): Promise<ParseEnv> => {
       if (env) return env;
+      parsers = await import('./parse/units.js');
       this.ts ??= (await import('ts-morph')).ts;
       const extractSchema = await this.schemas.extractor(reader);
       env = {
@@ -211,7 +215,7 @@ export class Compiler {
       const files = unitFiles(unit);
       let result = this.units.lookup(key, files, this.dirty);
       if (!result) {
-        result = parseUnit(unit, await getEnv());
+        result = (await getEnv(), parsers!).parseUnit(unit, env!);
         this.units.store(key, files, result, reader);
         parsedCount++;
       }
@@ -223,7 +227,7 @@ export class Compiler {
       const key = `plugin-entry:${plugin.entry}`;
       let result = this.units.lookup(key, [plugin.entry], this.dirty);
       if (!result) {
-        result = parsePluginEntry(plugin.entry, await getEnv());
+        result = (await getEnv(), parsers!).parsePluginEntry(plugin.entry, env!);
         this.units.store(key, [plugin.entry], result, reader);
         parsedCount++;
       }

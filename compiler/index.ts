@@ -5,7 +5,8 @@
  */
 export { createCompiler, Compiler } from './context.js';
 export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './context.js';
-export { defineConfig, loadConfig, configSchema } from './config.js';
+export { defineConfig, loadConfig, DEFAULT_OPTIONS } from './config.js';
+export { configSchema } from './config-schema.js';
 export type { ResolvedOptions, UserConfig } from './config.js';
 export { CATALOG, compareDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, RelatedLocation, Severity, SourceLocation } from './diagnostics.js';

@@ -53,3 +53,10 @@ describe('config', () => {
     expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');
   });
 });
+
+describe('defaults', () => {
+  it('DEFAULT_OPTIONS (used without any config, so Zod is never loaded) equals the schema defaults', async () => {
+    const { DEFAULT_OPTIONS, configSchema } = await import('../../compiler/index.js');
+    expect(configSchema.parse({})).toEqual(DEFAULT_OPTIONS);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The config schema (Zod). Imported only when there is a config to validate: Zod costs ~100 ms
+ * to load, which an unchanged tree without a config should not pay.
+ */
+import { z } from 'zod';
+
+export const PROVIDERS = ['anthropic', 'openai'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+export const DEFAULT_MODULES = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'];
+
+const childKey = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'child plugin keys match ^[a-z0-9][a-z0-9-]*$');
+
+export const configSchema = z
+  .object({
+    /** Output module, relative to the root. */
+    out: z.string().min(1).default('zhin-capabilities.gen.ts'),
+    /** Module names whose define* helpers are recognised (replaces the default list). */
+    modules: z.array(z.string().min(1)).min(1).default(DEFAULT_MODULES),
+    /** Extra child plugins: instance key → directory (relative to the root) or package name. */
+    plugins: z.record(childKey, z.string().min(1)).default({}),
+    /** Plugin entry file names tried in each plugin directory, in order. */
+    pluginEntry: z.array(z.string().min(1)).default(['plugin.ts', 'plugin.mts', 'plugin.js', 'plugin.mjs']),
+    /** Custom permits tools may declare: exact names, or `/regex/` sources. */
+    permits: z.array(z.string().min(1)).default([]),
+    /** Known adapter names; when set, unknown `platforms` entries are warnings. */
+    adapters: z.array(z.string().min(1)).optional(),
+    /** Provider profiles whose limits are checked. */
+    providers: z.array(z.enum(PROVIDERS)).default(['anthropic', 'openai']),
+    /** Extension written in the manifest's import paths to tool modules. */
+    importExtension: z.enum(['.js', '.ts', 'none']).default('.js'),
+    /** Time limit for evaluating tool modules whose schema needs a bundle (ms). */
+    schemaTimeoutMs: z.number().int().positive().default(10_000),
+    /** Directories (relative to the root) whose symbolic links may be followed outside the root. */
+    allowOutside: z.array(z.string()).default([]),
+  })
+  .strict();
+
+export type UserConfig = z.input<typeof configSchema>;
+export type ResolvedOptions = z.output<typeof configSchema> & {
+  /** Absolute project root. */
+  readonly root: string;
+  /** Absolute output path. */
+  readonly outFile: string;
+  /** Absolute config file path, if one was found. */
+  readonly configFile?: string;
+};
+
