@@ -1,0 +1,31 @@
+// Watch/dev regeneration in process: cold run, then N edits of one tool (its schema changes),
+// each timed from the file event (`notify`) to the manifest written. Uses the built compiler.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createCompiler } from '../../dist/compiler/index.js';
+
+const [root, editsArg, toolArg] = process.argv.slice(2);
+const edits = Number(editsArg ?? 10);
+const tool = join(root, toolArg ?? 'tools/weather-0/index.ts');
+const original = readFileSync(tool, 'utf8');
+const compiler = createCompiler({ root, cacheFile: false });
+const coldStart = performance.now();
+const cold = await compiler.run({ write: true });
+const coldMs = performance.now() - coldStart;
+const times = [];
+let parsed = 0;
+try {
+  for (let i = 1; i <= edits; i++) {
+    writeFileSync(tool, original.replace('inputSchema: ', `inputSchema: /* edit ${i} */ `).replace('z.object({', `z.object({\n    extra${i}: z.string().max(${i}),`));
+    const started = performance.now();
+    compiler.notify([{ type: 'change', path: tool }]);
+    const result = await compiler.run({ write: true });
+    times.push(performance.now() - started);
+    if (!result.written || !result.code.includes(`"extra${i}"`)) throw new Error(`edit ${i} did not reach the manifest`);
+    parsed = Math.max(parsed, result.stats.parsed);
+  }
+} finally {
+  writeFileSync(tool, original);
+}
+times.sort((a, b) => a - b);
+console.log(JSON.stringify({ coldMs, regenMs: times[times.length >> 1], parsedPerEdit: parsed, tools: cold.model.tools.length, rssKb: process.resourceUsage().maxRSS }));

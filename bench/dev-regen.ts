@@ -1,0 +1,166 @@
+/**
+ * Dev regeneration benchmark: `node --import tsx bench/dev-regen.ts [N] [--vite]`.
+ *
+ * Generates an N-tool plugin tree (Zod schemas; tools spread over tools/, skills/<s>/tools/,
+ * agents/<a>/tools/ and a child plugin), runs the compiler once cold, then edits one tool's schema
+ * ten times and measures, in process, from the file event (`compiler.notify`) to the manifest
+ * written — what the build plugin does for each coalesced batch in dev. Prints JSON
+ * `{ n, coldMs, regenMs }` (regenMs = median of the ten edits).
+ *
+ * With `--vite`, also starts a real Vite dev server with the plugin on the same tree and
+ * measures from writing the file to the rewritten manifest on disk (`devMs`, median): this adds
+ * the watcher latency and the plugin's quiet period (30 ms) to `regenMs`.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createCompiler } from '../compiler/index.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+export interface DevRegenResult {
+  readonly n: number;
+  readonly coldMs: number;
+  readonly regenMs: number;
+  /** Per edit: units re-parsed (1 expected). */
+  readonly parsedPerEdit: number;
+  readonly edits: readonly number[];
+  readonly devMs?: number;
+}
+
+const toolSource = (n: number, variant: number): string => `import { defineAgentTool } from 'zhin-gen/runtime';
+import { z } from 'zod';
+
+const input = z.object({
+  query: z.string().min(1).describe('What to look up (${n})'),
+  limit: z.number().int().min(1).max(50).default(10),
+  tags: z.array(z.string()).optional(),
+  mode: z.enum(['fast', 'full']).optional(),${variant > 0 ? `\n  extra${variant}: z.boolean().optional(),` : ''}
+});
+
+export default defineAgentTool<z.input<typeof input>>({
+  description: 'Look up records of kind ${n} and summarise them for the user',
+  inputSchema: input,
+  requiresApproval: 'never',
+  async execute({ query, limit }) {
+    return { query, limit, kind: ${n} };
+  },
+});
+`;
+
+const md = (title: string, body: string): string => `# ${title}\n\n${body}\n`;
+
+/** Writes an N-tool tree; returns the path of the tool whose schema the benchmark edits. */
+export function generateTree(root: string, n: number): string {
+  rmSync(root, { recursive: true, force: true });
+  const files = new Map<string, string>();
+  const perSkill = 10;
+  const skillTools = Math.floor(n * 0.15);
+  const agentTools = Math.floor(n * 0.15);
+  const childTools = Math.floor(n * 0.1);
+  const rootTools = n - skillTools - agentTools - childTools;
+  let k = 0;
+  const pad = (i: number): string => String(i).padStart(5, '0');
+  for (let i = 0; i < rootTools; i++) files.set(`tools/lookup-${pad(i)}/index.ts`, toolSource(k++, 0));
+  for (let i = 0; i < skillTools; i++) {
+    const skill = `skill-${pad(Math.floor(i / perSkill))}`;
+    if (i % perSkill === 0) files.set(`skills/${skill}/SKILL.md`, `---\nname: ${skill}\ndescription: Skill ${skill} for the benchmark.\n---\nUse the tools of ${skill}.\n`);
+    files.set(`skills/${skill}/tools/op-${pad(i)}/index.ts`, toolSource(k++, 0));
+  }
+  if (agentTools > 0) files.set('AGENTS.md', md('Bench bot', 'Main agent.'));
+  for (let i = 0; i < agentTools; i++) {
+    const agent = `agent-${pad(Math.floor(i / perSkill))}`;
+    if (i % perSkill === 0) {
+      files.set(`agents/${agent}/agent.json`, JSON.stringify({ description: `Agent ${agent} for the benchmark.` }));
+      files.set(`agents/${agent}/system.md`, md('System', `You are ${agent}.`));
+      files.set(`agents/${agent}/boundaries.md`, md('Boundaries', 'Stay in scope.'));
+      files.set(`agents/${agent}/conventions.md`, md(`${agent} conventions`, 'Be brief.'));
+    }
+    files.set(`agents/${agent}/tools/act-${pad(i)}/index.ts`, toolSource(k++, 0));
+  }
+  for (let i = 0; i < childTools; i++) files.set(`plugins/svc/tools/svc-${pad(i)}/index.ts`, toolSource(k++, 0));
+  for (const [path, content] of files) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return join(root, `tools/lookup-${pad(0)}/index.ts`);
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+export async function benchDevRegen(n: number, options: { root?: string; edits?: number; vite?: boolean } = {}): Promise<DevRegenResult> {
+  // Inside the repository so `zod` and `zhin-gen/runtime` resolve (bench/trees/ is git-ignored).
+  const root = options.root ?? join(HERE, 'trees', `dev-regen-${n}`);
+  const editsCount = options.edits ?? 10;
+  const edited = generateTree(root, n);
+  try {
+    const compiler = createCompiler({ root, cacheFile: false });
+    const coldStart = performance.now();
+    const cold = await compiler.run({ write: true });
+    const coldMs = performance.now() - coldStart;
+    if (cold.errors > 0) throw new Error(`benchmark tree has errors: ${cold.diagnostics.find((d) => d.severity === 'error')?.message}`);
+    if (cold.model.tools.length !== n) throw new Error(`expected ${n} tools, got ${cold.model.tools.length}`);
+
+    const edits: number[] = [];
+    let parsed = 0;
+    for (let i = 1; i <= editsCount; i++) {
+      writeFileSync(edited, toolSource(0, i));
+      const started = performance.now();
+      compiler.notify([{ type: 'change', path: edited }]);
+      const result = await compiler.run({ write: true });
+      edits.push(performance.now() - started);
+      if (!result.written || result.errors > 0) throw new Error(`edit ${i} did not rewrite the manifest`);
+      if (!result.code.includes(`"extra${i}"`)) throw new Error(`edit ${i} is not in the manifest`);
+      parsed = Math.max(parsed, result.stats.parsed);
+    }
+    await compiler.dispose();
+    const devMs = options.vite ? await benchViteDev(root, edited, editsCount) : undefined;
+    return { n, coldMs: round(coldMs), regenMs: round(median(edits)), parsedPerEdit: parsed, edits: edits.map(round), ...(devMs === undefined ? {} : { devMs: round(devMs) }) };
+  } finally {
+    if (!options.root) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** File write → manifest rewritten on disk, through a real Vite dev server and its watcher. */
+async function benchViteDev(root: string, edited: string, editsCount: number): Promise<number> {
+  const { createServer } = await import('vite');
+  const { default: zhinGen } = (await import(pathToFileURL(join(HERE, '..', 'vite-plugin', 'vite.ts')).href)) as typeof import('../vite-plugin/vite.js');
+  let written: (() => void) | undefined;
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    server: { middlewareMode: true, hmr: false },
+    plugins: [zhinGen({ onRun: (result) => result.written && written?.() })],
+  });
+  try {
+    await server.environments.client.pluginContainer.buildStart({});
+    const out = join(root, 'zhin-capabilities.gen.ts');
+    const times: number[] = [];
+    for (let i = 1; i <= editsCount; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      const done = new Promise<void>((resolve) => (written = resolve));
+      const started = performance.now();
+      writeFileSync(edited, toolSource(0, 100 + i));
+      await done;
+      times.push(performance.now() - started);
+      if (!readFileSync(out, 'utf8').includes(`"extra${100 + i}"`)) throw new Error('dev edit missing from the manifest');
+    }
+    return median(times);
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const n = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 1000);
+  const result = await benchDevRegen(n, { vite: process.argv.includes('--vite') });
+  const { edits: _edits, ...summary } = result;
+  console.log(JSON.stringify(summary));
+}
