@@ -33,8 +33,26 @@ export interface ToolBinding {
   readonly permissions: readonly string[];
   readonly hidden: boolean;
   readonly keywords: readonly string[];
+  /** Seam tools only: which provider offers it (runtime/seam/projection.ts). */
+  readonly seam?: SeamOrigin;
+  /** Agent qualifiedNames whose turns do not see this tool (a scoped seam provider replaced its provider). */
+  readonly exceptAgents?: readonly string[];
   /** Resolves the executable (feature tools import their module here, on first execution). */
   resolve(): Promise<ExecutableTool>;
+}
+
+/** Provenance of a seam tool or skill, kept on its table entry for catalogs, errors and MCP options. */
+export interface SeamOrigin {
+  /** The provider's `id`. */
+  readonly provider: string;
+  /** The scope it was registered in: `'global'` or an owner (agent qualifiedName). */
+  readonly scope: string;
+  /** The provider's own name for the capability (what `execute` / `describe` receive). */
+  readonly name: string;
+  /** The schema's `source` label, e.g. `remote:acme` or `mcp:<server>`. */
+  readonly source?: string;
+  /** `<server>` of an `mcp:<server>` source. */
+  readonly mcpServer?: string;
 }
 
 /** Names the runtime owns; no manifest, setup or seam tool may take them (SPEC §4). */

@@ -14,6 +14,7 @@ import type {
 } from './manifest.js';
 import { PROVIDER_SAFE_NAME, RESERVED_TOOL_NAMES, type ToolBinding, type ToolSourceKind } from './capability.js';
 import { ResourceRegistry } from './resources.js';
+import { SkillTable, SkillTableBuilder } from './skills.js';
 
 /** Host configuration; `plugins[owner]` is what that owner's `context.config.get()` returns. */
 export interface HostConfig {
@@ -47,6 +48,7 @@ export class CandidateBuilder {
   readonly #tools = new Map<string, ToolBinding>();
   readonly #folded = new Map<string, string>();
   readonly #sections = new Map<string, PromptSectionEntry>();
+  #skillTable: SkillTableBuilder | undefined;
 
   constructor(
     readonly id: number,
@@ -83,13 +85,22 @@ export class CandidateBuilder {
     return this.#folded.has(name.toLowerCase());
   }
 
+  /** Manifest skills plus what seams add (runtime/skills.ts); built lazily, most loads add none. */
+  get skillTable(): SkillTableBuilder {
+    return (this.#skillTable ??= new SkillTableBuilder(this.manifest.skills));
+  }
+
   seal(): Generation {
     this.resources.seal();
-    return new Generation(this.id, this.manifest, this.config, this.#tools, this.#sections, this.resources);
+    return new Generation(this.id, this.manifest, this.config, this.#tools, this.#sections, this.resources, this.#skillTable?.build());
   }
 }
 
 function describeBinding(binding: ToolBinding): string {
+  if (binding.seam) {
+    const { name, provider, scope, source } = binding.seam;
+    return `seam tool "${name}" of provider "${provider}" (scope ${scope}${source ? `, ${source}` : ''})`;
+  }
   const owner = binding.owner === '' ? 'root plugin' : `plugin "${binding.owner}"`;
   return `${binding.source} tool "${binding.localName}" of ${owner}`;
 }
@@ -107,6 +118,8 @@ export class Generation {
   readonly tools: ReadonlyMap<string, ToolBinding>;
   readonly promptSections: ReadonlyMap<string, PromptSectionEntry>;
   readonly skills: ReadonlyMap<string, ManifestSkill>;
+  /** Every skill of any source (manifest + seam): `catalog()` and `describe()` (runtime/skills.ts). */
+  readonly skillTable: SkillTable;
   readonly agents: ReadonlyMap<string, ManifestAgent>;
   readonly hooks: readonly ManifestHook[];
   readonly #resources: ResourceRegistry;
@@ -122,8 +135,10 @@ export class Generation {
     tools: ReadonlyMap<string, ToolBinding>,
     sections: ReadonlyMap<string, PromptSectionEntry>,
     resources: ResourceRegistry,
+    skillTable?: SkillTable,
   ) {
     this.tools = new Map(tools);
+    this.skillTable = skillTable ?? SkillTable.fromManifest(manifest.skills);
     this.promptSections = new Map(sections);
     this.skills = new Map(manifest.skills.map((skill) => [skill.qualifiedName, skill]));
     this.agents = new Map(manifest.agents.map((agent) => [agent.qualifiedName, agent]));

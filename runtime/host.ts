@@ -14,6 +14,7 @@ import { CandidateBuilder, CandidateRejectedError, type Generation, type HostCon
 import type { JournalSink } from './journal.js';
 import type { CapabilityManifest, CapabilityRegistry } from './manifest.js';
 import type { PermissionHost } from './permissions.js';
+import { projectCapabilitySeam } from './seam/projection.js';
 import { type PluginDefinitions, runPluginSetups } from './setup.js';
 import { type Turn, type TurnInput, createTurn } from './turn.js';
 
@@ -119,6 +120,8 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
         candidate.addPromptSection({ id: section.id, owner: section.owner, name: section.name, source: 'feature', section });
       }
       await runPluginSetups(candidate, load.plugins);
+      // The root's capabilitySeamToken, projected into the same tables (runtime/seam/).
+      await projectCapabilitySeam(candidate, { owners: Object.keys(load.plugins ?? {}), onError });
       for (const preparer of options.preparers ?? []) {
         try {
           await preparer.prepare(candidate);

@@ -46,7 +46,32 @@ export { ASK_USER, ToolUnavailableError } from './ask-user.js';
 export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './ask-user.js';
 
 export { RESERVED_TOOL_NAMES, qualify, describeTool } from './capability.js';
-export type { ToolBinding, ToolSourceKind, ExecutableTool } from './capability.js';
+export type { ToolBinding, ToolSourceKind, ExecutableTool, SeamOrigin } from './capability.js';
+
+export { SeamIntegration, capabilitySeamToken, seamIntegrationToken, isSeamIntegration } from './seam/integration.js';
+export type { SeamRegistration, SeamProviderKind } from './seam/integration.js';
+export type {
+  SeamScope,
+  SeamDisposer,
+  SeamToolContext,
+  ToolService,
+  ToolSchema,
+  ToolSchemaFunction,
+  ToolExecutionResult,
+  SkillService,
+  SkillCatalogEntry,
+} from './seam/types.js';
+export { BuiltinToolService, ToolRegistryAsService, SkillRegistryAsService } from './seam/adapters.js';
+export type {
+  BuiltinToolServiceOptions,
+  ToolRegistry,
+  ToolRegistryAsServiceOptions,
+  SkillRegistryAsServiceOptions,
+} from './seam/adapters.js';
+export { projectCapabilitySeam } from './seam/projection.js';
+export type { SeamProjectionOptions } from './seam/projection.js';
+export { SkillTable, SkillTableBuilder, isSkillInScope } from './skills.js';
+export type { SkillEntry, SkillSummary, SkillSourceKind } from './skills.js';
 
 export { CandidateBuilder, CandidateRejectedError, Generation } from './generation.js';
 export type { HostConfig, GenerationLease, GenerationState, PromptSectionEntry } from './generation.js';

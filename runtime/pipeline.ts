@@ -24,6 +24,7 @@ import { type ExecutableTool, type ToolBinding, describeError, describeTool } fr
 import type { ResourceToken, ToolExecutionContext, ToolHookEvent } from './define.js';
 import type { Generation } from './generation.js';
 import { hooksInScope, runAfterHooks, runBeforeHooks } from './hooks.js';
+import { beginLiveCall } from './live-calls.js';
 import { type JournalEntryInit, type ToolOutcome, type TurnJournal, now } from './journal.js';
 import type { ImMessage, PermissionHost } from './permissions.js';
 import { type TurnScope, isInScope } from './scope.js';
@@ -280,7 +281,9 @@ async function execute(
   });
 
   const executionStart = now();
+  const endLive = beginLiveCall(context);
   const running = Promise.resolve().then(() => executable.execute(input, context));
+  running.then(endLive, endLive);
   const settled = raceAbort(running, run.signal);
   const first = await settled;
   if (first.kind !== 'aborted') return record(first, false);

@@ -12,6 +12,8 @@ export interface Placed {
   readonly placement: ToolPlacement;
   readonly agent?: string;
   readonly skill?: string;
+  /** Agent qualifiedNames whose turns do not see it (a scoped seam provider replaced its provider). */
+  readonly exceptAgents?: readonly string[];
 }
 
 export interface TurnScope {
@@ -31,6 +33,7 @@ function agentSelected(item: Placed, scope: TurnScope): boolean {
 }
 
 export function isInScope(item: Placed, scope: TurnScope): boolean {
+  if (scope.agent && item.exceptAgents?.includes(scope.agent.qualifiedName)) return false;
   switch (item.placement) {
     case 'plugin':
       return true;

@@ -1,0 +1,201 @@
+/**
+ * The generation-level catalog: everything `discover`, `load_tool`, `load_skill` and
+ * `modelTools` need that does not depend on the turn, built once per generation over the
+ * generation's tool and skill tables (all sources: manifest, `setup()`, seams, runtime) and kept
+ * in a WeakMap so it dies with the generation. Per turn only disclosure and access remain.
+ */
+import type { AccessRestrictions } from '../access.js';
+import { ASK_USER } from '../ask-user.js';
+import { qualify, type ToolBinding } from '../capability.js';
+import type { Generation } from '../generation.js';
+import type { ManifestAgent } from '../manifest.js';
+import { skillQualifiedName } from '../scope.js';
+import type { SkillEntry } from '../skills.js';
+import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
+import { ProjectedTool } from './providers.js';
+import { SearchIndex, type SearchDocument } from './search.js';
+
+/** When a tool becomes part of the model's catalog (seed disclosure table). */
+export type ToolDisclosure =
+  | { readonly kind: 'plugin' }
+  | { readonly kind: 'agent'; readonly agent: string }
+  | { readonly kind: 'skill'; readonly skill: string; readonly agent?: string };
+
+export interface CatalogTool {
+  readonly kind: 'tool';
+  /** Search document id (tools first, then skills). */
+  readonly doc: number;
+  readonly name: string;
+  readonly binding: ToolBinding;
+  readonly brief: string;
+  /** Index into `GenerationCatalog.signatures` (tools with equal restrictions share one). */
+  readonly access: number;
+  readonly disclosure: ToolDisclosure;
+  readonly mcpServer: string | undefined;
+  /** `deferredTools.alwaysLoadedTools` or the MCP server's override names it. */
+  readonly alwaysLoaded: boolean;
+  /** `ask_user`: only offered to turns that can actually ask. */
+  readonly needsQuestionPort: boolean;
+  readonly projected: ProjectedTool;
+}
+
+export interface CatalogSkill {
+  readonly kind: 'skill';
+  readonly doc: number;
+  readonly name: string;
+  readonly skill: SkillEntry;
+  readonly brief: string;
+  readonly access: number;
+  /** qualifiedName of the agent that must be selected (agent-private skills). */
+  readonly agent: string | undefined;
+  readonly mcpServer: string | undefined;
+}
+
+export interface GenerationCatalog {
+  readonly generation: Generation;
+  readonly config: ResolvedDeferredConfig;
+  /** Sorted by name. */
+  readonly tools: readonly CatalogTool[];
+  readonly toolsByName: ReadonlyMap<string, CatalogTool>;
+  /** Tools always visible (config); the non-Anthropic projection starts from these. */
+  readonly alwaysLoaded: readonly CatalogTool[];
+  readonly skills: readonly CatalogSkill[];
+  readonly skillsByName: ReadonlyMap<string, CatalogSkill>;
+  readonly signatures: readonly AccessRestrictions[];
+  readonly search: SearchIndex;
+  /** Platform agents by adapter name (auto-selection candidates). */
+  readonly platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>;
+  /** By document id. */
+  entry(doc: number): CatalogTool | CatalogSkill;
+}
+
+const catalogs = new WeakMap<Generation, GenerationCatalog>();
+
+/** One catalog per generation; the first call builds it (the host calls it at prepare). */
+export function generationCatalog(generation: Generation): GenerationCatalog {
+  let catalog = catalogs.get(generation);
+  if (!catalog) {
+    catalog = buildCatalog(generation);
+    catalogs.set(generation, catalog);
+  }
+  return catalog;
+}
+
+/** First sentence or line, at most 160 characters: what `discover` returns as the brief. */
+export function brief(description: string): string {
+  const line = description.trim().split(/\r?\n/, 1)[0] ?? '';
+  const sentence = /^(.+?[.!?。！？])(\s|$)/u.exec(line)?.[1] ?? line;
+  return sentence.length <= 160 ? sentence : `${sentence.slice(0, 159)}…`;
+}
+
+function compareNames(a: { readonly name: string }, b: { readonly name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function disclosureOf(binding: ToolBinding): ToolDisclosure {
+  switch (binding.placement) {
+    case 'agent':
+      return { kind: 'agent', agent: qualify(binding.owner, binding.agent ?? '') };
+    case 'skill':
+      return { kind: 'skill', skill: skillQualifiedName(binding.owner, binding.skill ?? '') };
+    case 'agent-skill':
+      return {
+        kind: 'skill',
+        skill: skillQualifiedName(binding.owner, binding.skill ?? '', binding.agent),
+        agent: qualify(binding.owner, binding.agent ?? ''),
+      };
+    default:
+      return { kind: 'plugin' };
+  }
+}
+
+function buildCatalog(generation: Generation): GenerationCatalog {
+  const config = resolveDeferredConfig(generation.config.deferredTools);
+  const signatures: AccessRestrictions[] = [];
+  const signatureIds = new Map<string, number>();
+  const signature = (item: AccessRestrictions): number => {
+    const key = JSON.stringify([item.platforms ?? [], item.scopes ?? [], item.permissions ?? []]);
+    let id = signatureIds.get(key);
+    if (id === undefined) {
+      id = signatures.length;
+      signatures.push(Object.freeze({ platforms: item.platforms ?? [], scopes: item.scopes ?? [], permissions: item.permissions ?? [] }));
+      signatureIds.set(key, id);
+    }
+    return id;
+  };
+  signature({}); // id 0: unrestricted
+
+  const bindings = [...generation.tools.values()].sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
+  const tools: CatalogTool[] = bindings.map((binding, doc) =>
+    Object.freeze({
+      kind: 'tool' as const,
+      doc,
+      name: binding.qualifiedName,
+      binding,
+      brief: brief(binding.description),
+      access: signature(binding),
+      disclosure: disclosureOf(binding),
+      mcpServer: binding.seam?.mcpServer,
+      alwaysLoaded: isAlwaysLoaded(config, binding.qualifiedName, binding.seam?.mcpServer),
+      needsQuestionPort: binding.qualifiedName === ASK_USER && binding.source === 'runtime',
+      projected: new ProjectedTool(binding.qualifiedName, binding.description, binding.inputSchema),
+    }),
+  );
+  const skillBindings = [...generation.skillTable.values()].sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
+  const skills: CatalogSkill[] = skillBindings.map((skill, index) =>
+    Object.freeze({
+      kind: 'skill' as const,
+      doc: tools.length + index,
+      name: skill.qualifiedName,
+      skill,
+      brief: brief(skill.description),
+      access: signature(skill),
+      agent: skill.agent === undefined ? undefined : qualify(skill.owner, skill.agent),
+      mcpServer: skill.seam?.mcpServer,
+    }),
+  );
+
+  const documents: SearchDocument[] = [
+    ...tools.map((tool) => ({
+      name: tool.name,
+      fields: [
+        { text: tool.name.split('__').join(' '), weight: 3 },
+        { text: tool.binding.keywords.join(' '), weight: 2 },
+        { text: tool.binding.description, weight: 1 },
+      ],
+    })),
+    ...skills.map((entry) => ({
+      name: entry.name,
+      fields: [
+        { text: entry.name.split('__').join(' '), weight: 3 },
+        { text: [...entry.skill.keywords, ...entry.skill.tags].join(' '), weight: 2 },
+        { text: entry.skill.description, weight: 1 },
+      ],
+    })),
+  ];
+
+  const platformAgents = new Map<string, ManifestAgent[]>();
+  for (const agent of generation.agents.values()) {
+    for (const platform of agent.platforms) {
+      const list = platformAgents.get(platform) ?? [];
+      list.push(agent);
+      platformAgents.set(platform, list);
+    }
+  }
+  for (const list of platformAgents.values()) list.sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
+
+  const entries: readonly (CatalogTool | CatalogSkill)[] = [...tools, ...skills];
+  return Object.freeze({
+    generation,
+    config,
+    tools,
+    toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
+    alwaysLoaded: tools.filter((tool) => tool.alwaysLoaded),
+    skills,
+    skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
+    signatures,
+    search: new SearchIndex(documents),
+    platformAgents,
+    entry: (doc: number) => entries[doc]!,
+  });
+}

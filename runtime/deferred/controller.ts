@@ -1,0 +1,346 @@
+/**
+ * The deferred tool controller: one per turn, isolated (SPEC §7.3, seed
+ * deferred-turn-controller). It owns the turn's loaded state, answers the meta tools and
+ * projects the turn's tool list for a provider. Loaded state starts from the session snapshot
+ * (or, for a fork, from a copy of the parent's state) and is written back — merged with what
+ * the store holds by then — whenever this turn loads something; a fork never writes.
+ */
+import { describeError, type ToolBinding } from '../capability.js';
+import { explainSkill, explainTool, skillListed, toolListed, TurnAdmission, type DisclosureView, type OmissionReason } from '../disclosure.js';
+import type { ManifestAgent } from '../manifest.js';
+import type { GenerationCatalog, CatalogTool } from './catalog.js';
+import {
+  META_PROJECTED,
+  META_TOOL_NAMES,
+  metaToolBindings,
+  type DiscoverInput,
+  type DiscoverOutput,
+  type DiscoverResult,
+  type LoadSkillOutput,
+  type LoadToolOutput,
+  type MetaToolName,
+} from './meta-tools.js';
+import type { ModelProvider, ModelToolsFor } from './providers.js';
+import {
+  evictLeastRecentlyUsed,
+  freezeSnapshot,
+  readSnapshot,
+  type DeferredToolSessionSnapshot,
+  type DeferredToolSessionStore,
+} from './session-store.js';
+
+/** Why a listed tool is not deferred. */
+export type LoadedReason = 'meta' | 'always' | 'pinned' | 'loaded';
+
+export interface ListedTool {
+  readonly name: string;
+  readonly description: string;
+  readonly state: 'loaded' | 'deferred';
+  readonly reason?: LoadedReason;
+  readonly mcpServer?: string;
+}
+
+export interface ListedSkill {
+  readonly name: string;
+  readonly description: string;
+  readonly loaded: boolean;
+}
+
+export interface ListedAgent {
+  readonly name: string;
+  readonly description: string;
+  readonly selected: boolean;
+  readonly platforms: readonly string[];
+}
+
+/** What the model can know about in this turn (before provider projection). */
+export interface TurnListing {
+  readonly tools: readonly ListedTool[];
+  readonly skills: readonly ListedSkill[];
+  readonly agents: readonly ListedAgent[];
+}
+
+export interface Omission {
+  readonly name: string;
+  readonly kind: 'tool' | 'skill';
+  readonly reason: OmissionReason;
+}
+
+/** Thrown by `load_tool` / `load_skill` for names this turn cannot see; fixed wording, no hints. */
+export class CatalogNotFoundError extends Error {
+  override readonly name = 'CatalogNotFoundError';
+}
+
+export interface DeferredToolController {
+  discover(input: DiscoverInput): Promise<DiscoverOutput>;
+  loadTool(name: string): Promise<LoadToolOutput>;
+  loadSkill(name: string): Promise<LoadSkillOutput>;
+  modelTools<P extends ModelProvider>(provider: P): Promise<ModelToolsFor<P>>;
+  /** Tools, skills and agents the model can know about now. */
+  listing(): Promise<TurnListing>;
+  /** Operator view (`zhin-gen catalog`): every tool and skill left out, with the reason. Never for the model. */
+  omissions(): Promise<readonly Omission[]>;
+  /** This turn's loaded state (not what the store holds). */
+  snapshot(): DeferredToolSessionSnapshot;
+  isLoaded(name: string): boolean;
+  /** Marks a use of an already-loaded tool (LRU). */
+  touch(name: string): void;
+  /** Writes pending touches; resolves when every write of this turn settled. */
+  flush(): Promise<void>;
+  /** The state a fork starts from. */
+  forkSeed(): ControllerSeed;
+  /** The per-turn meta tool bindings (only those enabled by `alwaysLoadedTools`). */
+  readonly metaTools: readonly ToolBinding[];
+}
+
+export interface ControllerSeed {
+  readonly tools: ReadonlyMap<string, number>;
+  readonly skills: readonly string[];
+}
+
+export interface DeferredControllerOptions {
+  readonly catalog: GenerationCatalog;
+  /** `scope.activeSkills` is the turn's live set. */
+  readonly view: DisclosureView;
+  readonly sessionKey: string;
+  /** Absent for forks: their loads never reach the session. */
+  readonly store: DeferredToolSessionStore | undefined;
+  readonly clock: () => number;
+  /** Adds a skill to the turn's active skills (after this controller checked it). */
+  readonly activate: (skill: string) => void;
+  readonly onError: (error: Error) => void;
+  readonly seed?: ControllerSeed;
+}
+
+const notFoundTool = (name: string) => `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
+const notFoundSkill = (name: string) => `No skill named "${name}" is available in this turn. Use discover to search for skills.`;
+const noMatch = (query: string) => `No tools or skills match "${query}". Try other words.`;
+
+async function check(result: boolean | Promise<boolean>): Promise<boolean> {
+  return result === true || (result !== false && (await result));
+}
+
+export async function openDeferredController(options: DeferredControllerOptions): Promise<DeferredToolController> {
+  const { catalog, view, store, sessionKey, onError } = options;
+  const config = catalog.config;
+  const admission = new TurnAdmission(catalog, view);
+  const agent: ManifestAgent | undefined = view.scope.agent;
+  const loaded = new Map<string, number>();
+  const loadedSkills = new Set<string>();
+  /** Visible without counting: the selected agent's `agent.json` tools, `always` skills' tools. */
+  const pinned = new Set<string>(agent?.tools ?? []);
+  let lastIssued = 0;
+  let dirty = false;
+  let writing: Promise<void> = Promise.resolve();
+
+  const countable = (name: string) => {
+    const entry = catalog.toolsByName.get(name);
+    return entry !== undefined && !entry.alwaysLoaded;
+  };
+  let initial: { tools: Map<string, number>; skills: readonly string[] };
+  if (options.seed) initial = { tools: new Map(options.seed.tools), skills: options.seed.skills };
+  else if (store) {
+    try {
+      initial = readSnapshot(await store.get(sessionKey));
+    } catch (error) {
+      onError(new Error(`deferred tools: reading session "${sessionKey}" failed: ${describeError(error)}`, { cause: error }));
+      initial = readSnapshot(undefined);
+    }
+  } else initial = readSnapshot(undefined);
+  // Entries whose capability is gone from this generation are dropped; always-loaded never count.
+  for (const [name, at] of initial.tools) {
+    if (!countable(name)) continue;
+    loaded.set(name, at);
+    lastIssued = Math.max(lastIssued, at);
+  }
+  evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
+  for (const name of initial.skills) if (catalog.skillsByName.has(name)) loadedSkills.add(name);
+
+  const tick = () => (lastIssued = Math.max(options.clock(), lastIssued + 1));
+  const listedTool = (entry: CatalogTool) => toolListed(entry, view, admission);
+  const visibleLoaded = (entry: CatalogTool): LoadedReason | undefined =>
+    entry.alwaysLoaded ? 'always' : pinned.has(entry.name) ? 'pinned' : loaded.has(entry.name) ? 'loaded' : undefined;
+  const metaEnabled = (name: MetaToolName) => config.alwaysLoadedTools.has(name);
+
+  // Restore: loaded skills that this turn may see become active again; `always` skills load.
+  for (const entry of catalog.skills) {
+    const restore = loadedSkills.has(entry.name);
+    if (!restore && !entry.skill.always) continue;
+    if (!(await check(skillListed(entry, view, admission)))) continue;
+    options.activate(entry.name);
+    if (entry.skill.always) for (const tool of entry.skill.tools) pinned.add(tool);
+  }
+
+  function persist(): void {
+    if (!store) return;
+    dirty = false;
+    writing = writing.then(async () => {
+      try {
+        const stored = readSnapshot(await store.get(sessionKey));
+        const tools = new Map<string, number>();
+        for (const [name, at] of stored.tools) if (countable(name)) tools.set(name, at);
+        for (const [name, at] of loaded) tools.set(name, Math.max(at, tools.get(name) ?? 0));
+        evictLeastRecentlyUsed(tools, config.maxLoadedPerSession);
+        const skills = [...stored.skills.filter((name) => catalog.skillsByName.has(name)), ...loadedSkills];
+        await store.set(sessionKey, freezeSnapshot(tools, skills));
+      } catch (error) {
+        onError(new Error(`deferred tools: writing session "${sessionKey}" failed: ${describeError(error)}`, { cause: error }));
+      }
+    });
+  }
+
+  function markLoaded(entry: CatalogTool): void {
+    if (entry.alwaysLoaded || pinned.has(entry.name)) return;
+    loaded.delete(entry.name); // re-insert: ties in time then favour the newest insertion
+    loaded.set(entry.name, tick());
+    evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
+  }
+
+  const controller: DeferredToolController = {
+    async discover(input) {
+      const query = input.query.trim();
+      const kind = input.kind ?? 'all';
+      const results: DiscoverResult[] = [];
+      for (const hit of catalog.search.search(query)) {
+        if (results.length >= config.discoverTopK) break;
+        const entry = catalog.entry(hit.doc);
+        if (kind !== 'all' && entry.kind !== kind) continue;
+        if (input.mcp_server !== undefined && entry.mcpServer !== input.mcp_server) continue;
+        const listed = entry.kind === 'tool' ? listedTool(entry) : skillListed(entry, view, admission);
+        if (!(await check(listed))) continue;
+        const isLoaded = entry.kind === 'tool' ? visibleLoaded(entry) !== undefined : view.scope.activeSkills.has(entry.name);
+        results.push(Object.freeze({ name: entry.name, kind: entry.kind, brief: entry.brief, loaded: isLoaded, ...(entry.mcpServer ? { mcp_server: entry.mcpServer } : {}) }));
+      }
+      return Object.freeze({ query, results: Object.freeze(results), ...(results.length === 0 ? { message: noMatch(query) } : {}) });
+    },
+
+    async loadTool(name) {
+      if ((META_TOOL_NAMES as readonly string[]).includes(name) && metaEnabled(name as MetaToolName)) {
+        const meta = META_PROJECTED[name as MetaToolName];
+        return Object.freeze({ name, description: meta.description, input_schema: meta.schema, loaded: Object.freeze([name]) });
+      }
+      const entry = catalog.toolsByName.get(name);
+      if (!entry || !(await check(listedTool(entry)))) throw new CatalogNotFoundError(notFoundTool(name));
+      markLoaded(entry);
+      persist();
+      return Object.freeze({ name, description: entry.binding.description, input_schema: entry.binding.inputSchema, loaded: Object.freeze([name]) });
+    },
+
+    async loadSkill(name) {
+      const entry = catalog.skillsByName.get(name);
+      if (!entry || !(await check(skillListed(entry, view, admission)))) throw new CatalogNotFoundError(notFoundSkill(name));
+      const instructions = await entry.skill.instructions();
+      options.activate(name);
+      if (!entry.skill.always) loadedSkills.add(name);
+      const unlocked: string[] = [];
+      for (const toolName of entry.skill.tools) {
+        const tool = catalog.toolsByName.get(toolName);
+        if (!tool || !(await check(listedTool(tool)))) continue;
+        markLoaded(tool);
+        unlocked.push(toolName);
+      }
+      persist();
+      return Object.freeze({ name, description: entry.skill.description, instructions, loaded: Object.freeze(unlocked) });
+    },
+
+    async modelTools<P extends ModelProvider>(provider: P): Promise<ModelToolsFor<P>> {
+      const metas = META_TOOL_NAMES.filter(metaEnabled).map((name) => META_PROJECTED[name]);
+      if (provider === 'anthropic') {
+        const out = metas.map((meta) => meta.anthropic(false));
+        let undeferred = out.length;
+        for (const entry of catalog.tools) {
+          if (!(await check(listedTool(entry)))) continue;
+          const deferred = visibleLoaded(entry) === undefined;
+          if (!deferred) undeferred += 1;
+          out.push(entry.projected.anthropic(deferred));
+        }
+        // The API needs at least one tool that is not deferred.
+        if (undeferred === 0 && out.length > 0) out[0] = catalog.toolsByName.get(out[0]!.name)!.projected.anthropic(false);
+        return out as ModelToolsFor<P>;
+      }
+      // Only the loaded set: walk the few candidates, never the whole catalog.
+      const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);
+      const entries: CatalogTool[] = [];
+      for (const name of [...names].sort()) {
+        const entry = catalog.toolsByName.get(name);
+        if (entry && (await check(listedTool(entry)))) entries.push(entry);
+      }
+      const all = [...metas, ...entries.map((entry) => entry.projected)];
+      return (provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic())) as ModelToolsFor<P>;
+    },
+
+    async listing() {
+      const tools: ListedTool[] = META_TOOL_NAMES.filter(metaEnabled).map((name) =>
+        Object.freeze({ name, description: META_PROJECTED[name].description, state: 'loaded' as const, reason: 'meta' as const }),
+      );
+      for (const entry of catalog.tools) {
+        if (!(await check(listedTool(entry)))) continue;
+        const reason = visibleLoaded(entry);
+        tools.push(Object.freeze({
+          name: entry.name,
+          description: entry.binding.description,
+          state: reason ? ('loaded' as const) : ('deferred' as const),
+          ...(reason ? { reason } : {}),
+          ...(entry.mcpServer ? { mcpServer: entry.mcpServer } : {}),
+        }));
+      }
+      const skills: ListedSkill[] = [];
+      for (const entry of catalog.skills) {
+        if (await check(skillListed(entry, view, admission))) {
+          skills.push(Object.freeze({ name: entry.name, description: entry.skill.description, loaded: view.scope.activeSkills.has(entry.name) }));
+        }
+      }
+      const adapter = view.message === undefined ? undefined : String(view.message.$adapter);
+      const agents: ListedAgent[] = [];
+      for (const candidate of catalog.generation.agents.values()) {
+        const selected = candidate.qualifiedName === agent?.qualifiedName;
+        // Platform agents only where they serve: other platforms never learn about them.
+        if (!selected && candidate.platforms.length > 0 && (adapter === undefined || !candidate.platforms.includes(adapter))) continue;
+        agents.push(Object.freeze({ name: candidate.qualifiedName, description: candidate.description, selected, platforms: candidate.platforms }));
+      }
+      agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return Object.freeze({ tools: Object.freeze(tools), skills: Object.freeze(skills), agents: Object.freeze(agents) });
+    },
+
+    async omissions() {
+      const out: Omission[] = [];
+      for (const entry of catalog.tools) {
+        const reason = await explainTool(entry, view);
+        if (reason) out.push(Object.freeze({ name: entry.name, kind: 'tool' as const, reason }));
+      }
+      for (const entry of catalog.skills) {
+        const reason = await explainSkill(entry, view);
+        if (reason) out.push(Object.freeze({ name: entry.name, kind: 'skill' as const, reason }));
+      }
+      return Object.freeze(out);
+    },
+
+    snapshot: () => freezeSnapshot(loaded, loadedSkills),
+    isLoaded: (name) => {
+      const entry = catalog.toolsByName.get(name);
+      return entry !== undefined && visibleLoaded(entry) !== undefined;
+    },
+    touch(name) {
+      if (!loaded.has(name)) return;
+      loaded.delete(name);
+      loaded.set(name, tick());
+      dirty = true;
+    },
+    flush() {
+      if (dirty) persist();
+      return writing;
+    },
+    forkSeed: () => Object.freeze({ tools: new Map(loaded), skills: Object.freeze([...loadedSkills]) }),
+    metaTools: Object.freeze(
+      metaToolBindings(
+        {
+          discover: (input) => controller.discover(input),
+          loadTool: (name) => controller.loadTool(name),
+          loadSkill: (name) => controller.loadSkill(name),
+        },
+        metaEnabled,
+      ),
+    ),
+  };
+  return Object.freeze(controller);
+}

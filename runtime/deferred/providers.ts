@@ -1,0 +1,107 @@
+/**
+ * Provider projection of a turn's tool list (SPEC §7.3). The shapes are structural copies of the
+ * official request types, checked by type tests against `@anthropic-ai/sdk` (`Messages.Tool`,
+ * whose `defer_loading` exists in the non-beta types since SDK 0.6x), `openai`
+ * (`ChatCompletionFunctionTool`) and the AI SDK's `jsonSchema()`; the runtime cannot import those
+ * packages. Objects are built once per tool per generation and shared by every turn — arrays are
+ * fresh per call (the SDK types want mutable arrays), elements are frozen.
+ */
+import type { JsonSchema } from '../manifest.js';
+
+export type ModelProvider = 'anthropic' | 'openai' | 'generic';
+
+/** A JSON Schema whose root is an object, as every provider requires. */
+export interface ProviderInputSchema {
+  readonly type: 'object';
+  readonly [keyword: string]: unknown;
+}
+
+/** Assignable to `Anthropic.Messages.Tool` (and so to `ToolUnion`). */
+export interface AnthropicModelTool {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: ProviderInputSchema;
+  /** Present (true) on tools the model has not loaded yet; they are found through `discover`. */
+  readonly defer_loading?: true;
+}
+
+/** Assignable to OpenAI's `ChatCompletionFunctionTool` / `ChatCompletionTool`. */
+export interface OpenAIModelTool {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: ProviderInputSchema;
+  };
+}
+
+/** Name, description and JSON Schema; `inputSchema` is accepted by the AI SDK's `jsonSchema()`. */
+export interface GenericModelTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ProviderInputSchema;
+}
+
+export type ModelToolsFor<P extends ModelProvider> = P extends 'anthropic'
+  ? AnthropicModelTool[]
+  : P extends 'openai'
+    ? OpenAIModelTool[]
+    : GenericModelTool[];
+
+export interface ModelToolsOptions<P extends ModelProvider = ModelProvider> {
+  readonly provider: P;
+}
+
+/** A `tool_reference` content block (Anthropic): put these in the `load_tool` tool_result. */
+export interface AnthropicToolReference {
+  readonly type: 'tool_reference';
+  readonly tool_name: string;
+}
+
+/** Root must be an object (the compiler guarantees it); hand-made schemas without `type` get it. */
+export function providerSchema(schema: JsonSchema): ProviderInputSchema {
+  if (schema.type === 'object') return schema as ProviderInputSchema;
+  return Object.freeze({ ...schema, type: 'object' as const });
+}
+
+/** The per-tool, per-generation cache of projected objects (never rebuilt per turn). */
+export class ProjectedTool {
+  #anthropic: AnthropicModelTool | undefined;
+  #anthropicDeferred: AnthropicModelTool | undefined;
+  #openai: OpenAIModelTool | undefined;
+  #generic: GenericModelTool | undefined;
+  #schema: ProviderInputSchema | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly description: string,
+    private readonly rawSchema: JsonSchema,
+  ) {}
+
+  get schema(): ProviderInputSchema {
+    return (this.#schema ??= providerSchema(this.rawSchema));
+  }
+
+  anthropic(deferred: boolean): AnthropicModelTool {
+    if (deferred) {
+      return (this.#anthropicDeferred ??= Object.freeze({ name: this.name, description: this.description, input_schema: this.schema, defer_loading: true as const }));
+    }
+    return (this.#anthropic ??= Object.freeze({ name: this.name, description: this.description, input_schema: this.schema }));
+  }
+
+  openai(): OpenAIModelTool {
+    return (this.#openai ??= Object.freeze({
+      type: 'function' as const,
+      function: Object.freeze({ name: this.name, description: this.description, parameters: this.schema }),
+    }));
+  }
+
+  generic(): GenericModelTool {
+    return (this.#generic ??= Object.freeze({ name: this.name, description: this.description, inputSchema: this.schema }));
+  }
+}
+
+/** `tool_reference` blocks for names a `load_tool` / `load_skill` call just loaded. */
+export function anthropicToolReferences(output: { readonly loaded?: readonly string[] }): AnthropicToolReference[] {
+  return (output.loaded ?? []).map((name) => Object.freeze({ type: 'tool_reference' as const, tool_name: name }));
+}
