@@ -66,6 +66,8 @@ export class Compiler {
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
   private inventory?: string[];
+  /** Layout and units derived from the current inventory; dropped whenever the inventory changes. */
+  private derived?: { layout: ReturnType<typeof buildLayout>; units: ReturnType<typeof collectUnits> };
   private extra: ExtraPlugin[] = [];
   private readonly units: UnitCache;
   private readonly schemas: SchemaStage;
@@ -117,6 +119,7 @@ export class Compiler {
 
   private addToInventory(rel: string, isDir: boolean): void {
     const inv = this.inventory!;
+    this.derived = undefined;
     const segments = rel.split('/');
     for (let i = 1; i <= segments.length; i++) {
       const isLast = i === segments.length;
@@ -126,6 +129,7 @@ export class Compiler {
   }
 
   private removeFromInventory(rel: string): void {
+    this.derived = undefined;
     this.inventory = this.inventory!.filter((p) => p !== rel && p !== `${rel}/` && !p.startsWith(`${rel}/`));
   }
 
@@ -171,13 +175,19 @@ export class Compiler {
         configured.plugins.map((p) => resolve(this.root, p.dir)),
       );
       this.inventory = walked.paths;
+      this.derived = undefined;
       this.walkDiagnostics = [...configured.diagnostics, ...walked.diagnostics];
       this.dirty = this.dirty ? new Set() : undefined;
     }
     diagnostics.push(...this.walkDiagnostics);
-    const layout = buildLayout(this.inventory, options.pluginEntry, this.extra);
+    // A change event alone leaves the tree's shape as it was: reuse the layout.
+    if (!this.derived) {
+      const built = buildLayout(this.inventory, options.pluginEntry, this.extra);
+      this.derived = { layout: built, units: collectUnits(built) };
+    }
+    const { layout } = this.derived;
     diagnostics.push(...layout.diagnostics);
-    const { units, diagnostics: unitDiagnostics } = collectUnits(layout);
+    const { units, diagnostics: unitDiagnostics } = this.derived.units;
     diagnostics.push(...unitDiagnostics);
 
     const reader: FileReader = this.units.reader();

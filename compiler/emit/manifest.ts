@@ -29,7 +29,20 @@ function optional(name: string, value: string | number | undefined): string {
   return `\n      ${name}: ${typeof value === 'number' ? String(value) : str(value)},`;
 }
 
+const toolText = new WeakMap<ToolModel, { spec: string; text: string }>();
+/** Import specifiers by (output, extension, source): path.relative per tool per run adds up. */
+const specifiers = new Map<string, string>();
+
+/** Memoised by model identity: in watch mode an unchanged tool keeps its model object. */
 function emitTool(tool: ToolModel, spec: string): string {
+  const memo = toolText.get(tool);
+  if (memo && memo.spec === spec) return memo.text;
+  const text = renderTool(tool, spec);
+  toolText.set(tool, { spec, text });
+  return text;
+}
+
+function renderTool(tool: ToolModel, spec: string): string {
   return `    {
       qualifiedName: ${str(tool.qualifiedName)},
       localName: ${str(tool.localName)},
@@ -153,7 +166,12 @@ function union(names: readonly string[]): string {
 }
 
 export function emitManifest(model: CapabilityModel, options: EmitOptions): string {
-  const spec = (source: string): string => importSpecifier(options.outRel, source, options.importExtension);
+  const spec = (source: string): string => {
+    const key = `${options.outRel}\0${options.importExtension}\0${source}`;
+    let value = specifiers.get(key);
+    if (value === undefined) specifiers.set(key, (value = importSpecifier(options.outRel, source, options.importExtension)));
+    return value;
+  };
   const tools = model.tools.filter((t) => !t.conditional).sort(byName((t) => t.qualifiedName));
   const conditional = model.tools.filter((t) => t.conditional).sort(byName((t) => t.qualifiedName));
   const skills = [...model.skills].sort(byName((s) => s.qualifiedName));

@@ -33,6 +33,8 @@ function sortedFiles(unit: CapabilityUnit, under: string): string[] {
   return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
 }
 
+const toolMemo = new WeakMap<UnitResult, { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }>();
+
 export function assembleModel(input: AssembleInput): { model: CapabilityModel; diagnostics: Diagnostic[] } {
   const { units, results, options } = input;
   const diagnostics: Diagnostic[] = [];
@@ -55,7 +57,14 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       const outcome = input.schemas.get(unit);
       if (outcome && !outcome.ok) diagnostics.push(...outcome.diagnostics);
       for (const p of data.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `tool "${unit.name}"` });
-      tools.push({
+      // Unchanged unit + unchanged schema outcome → the same model object as last run, so
+      // per-tool work downstream (provider checks, emit) is memoised by identity.
+      const memo = toolMemo.get(result);
+      if (memo && memo.outcome === outcome && memo.hash === hash && memo.unit.dir === unit.dir) {
+        tools.push(memo.model);
+        continue;
+      }
+      const model: ToolModel = {
         kind: 'tool',
         ...enclosure,
         localName: unit.name,
@@ -76,7 +85,9 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         conditional: false,
         typed: /\.m?ts$/.test(source),
         hash,
-      });
+      };
+      toolMemo.set(result, { outcome, hash, unit, model });
+      tools.push(model);
     } else if (data.kind === 'skill') {
       data.platforms.forEach((name, i) => platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }));
       skills.push({

@@ -38,25 +38,43 @@ function keywordsIn(schema: unknown, found: Set<string>): void {
   }
 }
 
-export function checkProviderProfiles(tools: readonly ToolModel[], providers: readonly ProviderName[]): Diagnostic[] {
+const perTool = new WeakMap<ToolModel, { providers: string; diagnostics: Diagnostic[] }>();
+
+/** Per-tool checks, memoised by model identity (an unchanged tool keeps its model object). */
+function checkTool(tool: ToolModel, providers: readonly ProviderName[]): Diagnostic[] {
+  const key = providers.join(',');
+  const memo = perTool.get(tool);
+  if (memo && memo.providers === key) return memo.diagnostics;
   const out: Diagnostic[] = [];
+  let keywords: Set<string> | undefined;
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
-    for (const tool of tools) {
-      // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
-      if (tool.qualifiedName.length > profile.maxName && PROVIDER_SAFE.test(tool.qualifiedName)) {
-        out.push(diag('ZG5004', { ...tool.loc, message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})` }));
-      }
-      if (tool.description.length > profile.maxDescription) {
-        out.push(diag('ZG5001', { ...(tool.descriptionLoc ?? tool.loc), message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})` }));
-      }
-      if (profile.unsupportedKeywords.length > 0) {
-        const found = new Set<string>();
-        keywordsIn(tool.inputSchema, found);
-        const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
-        if (bad.length > 0) out.push(diag('ZG5003', { ...(tool.schemaLoc ?? tool.loc), message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}` }));
-      }
+    // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
+    if (tool.qualifiedName.length > profile.maxName && PROVIDER_SAFE.test(tool.qualifiedName)) {
+      out.push(diag('ZG5004', { ...tool.loc, message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})` }));
     }
+    if (tool.description.length > profile.maxDescription) {
+      out.push(diag('ZG5001', { ...(tool.descriptionLoc ?? tool.loc), message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})` }));
+    }
+    if (profile.unsupportedKeywords.length > 0) {
+      if (!keywords) {
+        keywords = new Set<string>();
+        keywordsIn(tool.inputSchema, keywords);
+      }
+      const found = keywords;
+      const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
+      if (bad.length > 0) out.push(diag('ZG5003', { ...(tool.schemaLoc ?? tool.loc), message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}` }));
+    }
+  }
+  perTool.set(tool, { providers: key, diagnostics: out });
+  return out;
+}
+
+export function checkProviderProfiles(tools: readonly ToolModel[], providers: readonly ProviderName[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of tools) out.push(...checkTool(tool, providers));
+  for (const provider of providers) {
+    const profile = PROVIDER_PROFILES[provider];
     const listed = tools.filter((t) => !t.hidden);
     if (listed.length > profile.maxTools && listed[0]) {
       out.push(diag('ZG5002', { file: listed[0].loc.file, line: 1, column: 1, message: `${profile.label}: ${listed.length} listed tools exceed the limit of ${profile.maxTools} per request; the deferred catalog keeps requests below it, but eager hosts will fail` }));
