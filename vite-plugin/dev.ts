@@ -24,6 +24,7 @@ export class ViteDev {
   /** What the virtual module was last loaded as: the manifest path, or '' for the empty stub. */
   private virtualLoadedAs?: string;
   private closed = false;
+  private warmed = false;
 
   constructor(
     private readonly state: ZhinGenState,
@@ -56,6 +57,7 @@ export class ViteDev {
 
   report(result: CompileResult): void {
     if (this.closed) return;
+    this.warmUp();
     const logger = this.server.config.logger;
     for (const d of this.state.newWarnings(result)) logger.warn(`[${PLUGIN_NAME}] ${warningMessage(d)}`, { timestamp: true });
     if (result.errors > 0) {
@@ -72,6 +74,16 @@ export class ViteDev {
       }
     }
     this.refreshVirtual();
+  }
+
+  /**
+   * A start on a warm unit cache parses nothing, so the parser (ts-morph, ~1 s to import) would
+   * be loaded by the first edit. Load it in the background right after the first run instead.
+   */
+  private warmUp(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    setTimeout(() => void import('ts-morph').catch(() => undefined), 50).unref();
   }
 
   /** The virtual module switches between the empty stub and the re-export (or a new `out`). */

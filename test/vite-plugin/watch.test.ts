@@ -1,0 +1,73 @@
+/**
+ * Watch mode outside the Vite dev server: Rollup reports changes only for files in its module
+ * graph (webpack/rspack report no creations at all). The plugin's tree watcher notices a newly
+ * created tool and a SKILL.md edit; the rewritten manifest makes the bundler rebuild by itself.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { transform } from 'esbuild';
+import { watch, type Plugin as RollupPlugin, type RollupWatcher } from 'rollup';
+import type { CompileResult } from '../../compiler/index.js';
+import zhinRollup from '../../vite-plugin/rollup.js';
+import { REPO, removeDir, writeTree } from '../helpers.js';
+import { makeBot, manifestTools, plainTool, sleep, waitFor } from './fixture.js';
+
+const rollupTs: RollupPlugin = {
+  name: 'test-typescript',
+  resolveId(id, importer) {
+    if (id === 'zhin-gen/runtime') return join(REPO, 'runtime', 'index.ts');
+    if (importer && id.startsWith('.') && id.endsWith('.js')) {
+      const file = resolve(dirname(importer), `${id.slice(0, -3)}.ts`);
+      if (existsSync(file)) return file;
+    }
+    return null;
+  },
+  async transform(code, id) {
+    if (!id.endsWith('.ts')) return null;
+    return { code: (await transform(code, { loader: 'ts', format: 'esm', sourcefile: id })).code, map: null };
+  },
+};
+
+describe('rollup watch mode', () => {
+  let watcher: RollupWatcher | undefined;
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await watcher?.close();
+    dirs.forEach(removeDir);
+  });
+
+  it('notices a newly created tool and a SKILL.md edit; the bundle is rebuilt with them', async () => {
+    const root = makeBot('rollup-watch');
+    dirs.push(root);
+    const runs: { result: CompileResult; trigger: string }[] = [];
+    let bundles = 0;
+    watcher = watch({
+      input: join(root, 'src', 'main.ts'),
+      plugins: [zhinRollup({ root, onRun: (result, trigger) => runs.push({ result, trigger }) }), rollupTs],
+      external: ['zod', /^ajv/],
+      onwarn: () => undefined,
+      output: { dir: join(root, 'dist'), format: 'es' },
+      watch: { buildDelay: 20 },
+    });
+    watcher.on('event', (event) => {
+      if (event.code === 'BUNDLE_END') {
+        bundles++;
+        void event.result.close();
+      }
+      if (event.code === 'ERROR') void event.result?.close();
+    });
+    await waitFor(() => bundles >= 1, 'the first bundle');
+    await sleep(200);
+
+    writeTree(root, { 'tools/created/index.ts': plainTool('Created while watching') });
+    await waitFor(() => manifestTools(root).includes('created'), 'the new tool in the manifest');
+    expect(runs.some((r) => r.trigger === 'watch' && r.result.written)).toBe(true);
+    await waitFor(() => bundles >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Created while watching'), 'a rebuilt bundle with the new tool');
+
+    const bundlesBefore = bundles;
+    writeTree(root, { 'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello, then wave.\n' });
+    await waitFor(() => readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8').includes('Greets people warmly.'), 'the skill edit in the manifest');
+    await waitFor(() => bundles > bundlesBefore && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Greets people warmly.'), 'a rebuilt bundle with the skill edit');
+  });
+});
