@@ -188,6 +188,10 @@ export function defineAgentPromptSection(init: AgentPromptSectionInit): AgentPro
   checkStringList(what, 'profiles', init.profiles, PROMPT_PROFILES);
   if (init.platforms !== undefined && init.platforms.length === 0) fail(what, '`platforms` must not be empty when given');
   checkStringList(what, 'platforms', init.platforms);
+  // Same rule as the compiler's ZG2031: required content is never cut, so it could never render.
+  if (init.retention === 'required' && init.maxChars !== undefined && init.content.length > init.maxChars) {
+    fail(what, `required content is ${init.content.length} characters but \`maxChars\` is ${init.maxChars}`);
+  }
   return Object.freeze({
     kind: 'prompt-section' as const,
     title: init.title,

@@ -14,6 +14,8 @@ import { CandidateBuilder, CandidateRejectedError, type Generation, type HostCon
 import type { JournalSink } from './journal.js';
 import type { CapabilityManifest, CapabilityRegistry } from './manifest.js';
 import type { PermissionHost } from './permissions.js';
+import { type CapabilityCatalog, catalogOf } from './prompt/catalog.js';
+import { checkPromptGeneration } from './prompt/system-prompt.js';
 import { projectCapabilitySeam } from './seam/projection.js';
 import { type PluginDefinitions, runPluginSetups } from './setup.js';
 import { type Turn, type TurnInput, createTurn } from './turn.js';
@@ -60,6 +62,8 @@ export interface CapabilityHost<R = CapabilityRegistry> {
   readonly current: Generation | undefined;
   load(manifest: CapabilityManifest, options?: LoadOptions): Promise<LoadSummary>;
   beginTurn(input: TurnInput): Promise<Turn<R>>;
+  /** Console catalog of the committed generation; never any prompt text (docs/prompt.md). */
+  catalog(): CapabilityCatalog;
   /** Retires the current generation; disposers run when its last turn ends. */
   close(): Promise<void>;
 }
@@ -130,7 +134,9 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
         }
       }
       checkReferences(candidate);
-      return candidate.seal();
+      const sealed = candidate.seal();
+      checkPromptGeneration(sealed);
+      return sealed;
     } catch (error) {
       // Nothing of the candidate was visible; only what it provided needs undoing.
       candidate.resources.seal();
@@ -180,6 +186,9 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
         await lease.release();
         throw error;
       }
+    },
+    catalog() {
+      return catalogOf(current);
     },
     async close() {
       await queue;

@@ -107,3 +107,27 @@ export type { CallOptions } from './pipeline.js';
 export type { PluginDefinitions } from './setup.js';
 export { skillQualifiedName } from './scope.js';
 export type { TurnScope } from './scope.js';
+
+export {
+  PromptBudgetError,
+  assemblePrompt,
+  describePromptPart,
+  PROMPT_SEPARATOR,
+  TRUNCATION_MARKER,
+  MIN_KEPT_CHARS,
+  DEFAULT_SYSTEM_PROMPT_MAX_CHARS,
+} from './prompt/assemble.js';
+export type {
+  AssembledPrompt,
+  PromptPart,
+  PromptPartKind,
+  PromptPartReport,
+  PromptPartStatus,
+  PromptBudgetFailure,
+  PromptBudgetErrorPart,
+} from './prompt/assemble.js';
+export { selectSections, promptProfileOf, LAYER_ORDER } from './prompt/sections.js';
+export type { HiddenSection, SectionHiddenReason, SectionFilter, SectionSelection } from './prompt/sections.js';
+export { buildSystemPrompt, systemPromptMaxChars } from './prompt/system-prompt.js';
+export type { SystemPrompt, TurnPromptInput } from './prompt/system-prompt.js';
+export { catalogOf } from './prompt/catalog.js';

@@ -12,6 +12,8 @@ import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } fr
 import type { CapabilityRegistry, ManifestAgent, ManifestSkill } from './manifest.js';
 import type { ImMessage, PermissionHost } from './permissions.js';
 import { type CallEnvironment, type CallOptions, executeToolCall } from './pipeline.js';
+import { checkTurnOwner, resolveTurnOwner } from './prompt/sections.js';
+import { type SystemPrompt, buildSystemPrompt } from './prompt/system-prompt.js';
 import { isInScope, type TurnScope } from './scope.js';
 
 type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
@@ -37,6 +39,8 @@ export interface TurnInput {
   readonly principal?: unknown;
   /** qualifiedName of the selected agent. */
   readonly agent?: string;
+  /** Plugin (owner path) the host routed this turn to; only used without a selected agent (docs/prompt.md). */
+  readonly owner?: string;
   /** Schedules and other turns nobody watches: no approval, no questions (fail closed). */
   readonly unattended?: boolean;
   /** Overrides the host's approval port for this turn. */
@@ -60,6 +64,8 @@ export interface Turn<R = CapabilityRegistry> {
   readonly principal: unknown;
   readonly message: ImMessage | undefined;
   readonly agent: string | undefined;
+  /** Owner path for prompt-section overrides: the selected agent's plugin, else `TurnInput.owner`, else ''. */
+  readonly owner: string;
   readonly unattended: boolean;
   readonly signal: AbortSignal;
   readonly state: TurnState;
@@ -69,6 +75,11 @@ export interface Turn<R = CapabilityRegistry> {
   activateSkill(qualifiedName: string): Promise<boolean>;
   /** Tools in scope and accessible to this turn's principal, excluding `hidden` ones. */
   admittedTools(): Promise<readonly ToolDescriptor[]>;
+  /**
+   * Assembles the system prompt from the leased generation (docs/prompt.md). Call it before each
+   * model call; throws `PromptBudgetError` when required text cannot fit (fail the turn then).
+   */
+  systemPrompt(): SystemPrompt;
   execute<N extends TurnToolName<R>>(name: N, input: TurnToolInput<R, N>, options?: CallOptions): Promise<ToolOutcome>;
   /** Aborts outstanding calls, waits for them (and tools that ignored the abort), releases the lease. */
   end(): Promise<void>;
@@ -98,6 +109,9 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     agent = generation.agents.get(input.agent);
     if (!agent) throw new Error(`unknown agent "${input.agent}"`);
   }
+  // An explicit agent must agree with an explicit owner; an auto-selected platform agent's owner simply wins.
+  const ownerProblem = checkTurnOwner(generation, input.owner, input.agent === undefined ? undefined : agent);
+  if (ownerProblem) throw new Error(ownerProblem);
   const origin = input.origin ?? (input.message ? 'im' : 'system');
   const accessMessage = origin === 'im' ? input.message : undefined;
   const id = deps.nextId('turn');
@@ -181,6 +195,9 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     principal: env.principal,
     message: input.message,
     agent: agent?.qualifiedName,
+    get owner() {
+      return resolveTurnOwner(turn.agent === undefined ? undefined : generation.agents.get(turn.agent), input.owner);
+    },
     unattended: env.unattended,
     signal: controller.signal,
     get state() {
@@ -195,6 +212,12 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
         if (!binding.hidden && isInScope(binding, scope) && (await admits(binding))) admitted.push(describeTool(binding));
       }
       return admitted;
+    },
+    systemPrompt() {
+      if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
+      // Read from the turn each time: the agent and the loaded skills are the turn's current ones.
+      const prompt = { skills: turn.activeSkills, origin, ...(accessMessage ? { message: accessMessage } : {}) };
+      return buildSystemPrompt(generation, { ...prompt, ...(turn.agent ? { agent: turn.agent } : {}), ...(input.owner !== undefined ? { owner: input.owner } : {}) });
     },
     execute(name, toolInput, options) {
       if (state !== 'active') return Promise.reject(new Error(`turn ${id} has ended; begin a new turn`));

@@ -1,0 +1,151 @@
+/**
+ * A turn's system prompt (`turn.systemPrompt()`): collects the parts from the turn's leased
+ * generation in their fixed places and hands them to the budget algorithm. Everything read here
+ * is manifest / generation data, so an old turn keeps assembling its own generation's text after
+ * a newer commit.
+ *
+ * Render order (docs/prompt.md):
+ *   1. sections of layer `system`
+ *   2. AGENTS.md of every plugin on the turn owner's chain, root first (required)
+ *   3. the selected sub-agent's system.md, boundaries.md, conventions.md (required)
+ *   4. sections of layers `role`, `task`, `context`, `tools`
+ *   5. instructions of the loaded skills, in activation order (preferred)
+ *   6. sections of layers `safety`, `constraints`
+ *   7. sections of layers `examples`, `memory`
+ */
+import { ownerChain } from '../capability.js';
+import type { Generation, HostConfig, PromptSectionEntry } from '../generation.js';
+import type { ManifestAgent, PromptLayer, PromptProfile } from '../manifest.js';
+import type { ImMessage } from '../permissions.js';
+import { type AssembledPrompt, DEFAULT_SYSTEM_PROMPT_MAX_CHARS, type PromptPart, assemblePrompt } from './assemble.js';
+import {
+  type HiddenSection,
+  checkSectionLimits,
+  layerOf,
+  promptProfileOf,
+  resolveTurnOwner,
+  selectSections,
+} from './sections.js';
+
+/** What the turn knows at assembly time; read fresh on every call (skills load mid-turn). */
+export interface TurnPromptInput {
+  /** qualifiedName of the selected agent. */
+  readonly agent?: string;
+  /** `TurnInput.owner`: used when no agent is selected. */
+  readonly owner?: string;
+  /** Loaded skills' qualifiedNames, in activation order. */
+  readonly skills: Iterable<string>;
+  readonly origin: string;
+  /** The IM message; its adapter is the platform only for `origin: 'im'` turns. */
+  readonly message?: ImMessage;
+}
+
+export interface SystemPrompt extends AssembledPrompt {
+  /** The generation the text was assembled from (the turn's lease). */
+  readonly generation: number;
+  /** Owner path the nearest-owner override was resolved for. */
+  readonly owner: string;
+  readonly profile: PromptProfile;
+  readonly platform?: string;
+  readonly agent?: string;
+  /** Sections of the generation that this turn does not see, and why (ids only, no content). */
+  readonly hidden: readonly HiddenSection[];
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `ai.agent.systemPromptMaxChars` of a host config (the seed's key), default 100,000. */
+export function systemPromptMaxChars(config: HostConfig): number {
+  const ai = config['ai'];
+  const agent = isRecord(ai) ? ai['agent'] : undefined;
+  const value = isRecord(agent) ? agent['systemPromptMaxChars'] : undefined;
+  if (value === undefined) return DEFAULT_SYSTEM_PROMPT_MAX_CHARS;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`config ai.agent.systemPromptMaxChars must be a positive safe integer, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** Load-time checks, so a bad budget or an impossible required section rejects the candidate. */
+export function checkPromptGeneration(generation: Generation): void {
+  systemPromptMaxChars(generation.config);
+  checkSectionLimits(generation);
+}
+
+function sectionPart(entry: PromptSectionEntry): PromptPart {
+  const { section } = entry;
+  return {
+    kind: 'section',
+    id: entry.id,
+    owner: entry.owner,
+    retention: section.retention,
+    heading: section.title,
+    content: section.content,
+    ...(section.maxChars !== undefined ? { maxChars: section.maxChars } : {}),
+    order: section.order,
+  };
+}
+
+/** File-based instructions: surrounding whitespace is layout, not content; empty files add nothing. */
+function textPart(kind: PromptPart['kind'], id: string, owner: string, text: string | undefined, retention: PromptPart['retention'], order = 0): PromptPart[] {
+  const content = text?.trim() ?? '';
+  return content === '' ? [] : [{ kind, id, owner, retention, content, order }];
+}
+
+function agentParts(agent: ManifestAgent | undefined): PromptPart[] {
+  if (!agent) return [];
+  const { qualifiedName: id, owner } = agent;
+  return [
+    ...textPart('agent-system', id, owner, agent.system, 'required'),
+    ...textPart('agent-boundaries', id, owner, agent.boundaries, 'required'),
+    ...textPart('agent-conventions', id, owner, agent.conventions, 'required'),
+  ];
+}
+
+export function buildSystemPrompt(generation: Generation, input: TurnPromptInput): SystemPrompt {
+  const agent = input.agent === undefined ? undefined : generation.agents.get(input.agent);
+  if (input.agent !== undefined && !agent) throw new Error(`unknown agent "${input.agent}" in generation ${generation.id}`);
+  const owner = resolveTurnOwner(agent, input.owner);
+  const profile = promptProfileOf(input.origin);
+  const platform = input.origin === 'im' && input.message ? String(input.message.$adapter) : undefined;
+  const { visible, hidden } = selectSections(generation.promptSections.values(), {
+    owner,
+    profile,
+    ...(platform !== undefined ? { platform } : {}),
+  });
+  const sections = (...layers: PromptLayer[]) => visible.filter((entry) => layers.includes(layerOf(entry.section.layer))).map(sectionPart);
+
+  const plugins = new Map(generation.manifest.plugins.map((plugin) => [plugin.owner, plugin]));
+  const agentsMd = [...ownerChain(owner)]
+    .reverse()
+    .flatMap((chainOwner) => textPart('agents-md', chainOwner, chainOwner, plugins.get(chainOwner)?.agentsMd, 'required'));
+  let activation = 0;
+  const skills: PromptPart[] = [];
+  for (const name of input.skills) {
+    const skill = generation.skills.get(name);
+    // Older skills get a lower order, so they yield first over the budget.
+    if (skill) skills.push(...textPart('skill', skill.qualifiedName, skill.owner, skill.instructions, 'preferred', activation++));
+  }
+
+  const parts: PromptPart[] = [
+    ...sections('system'),
+    ...agentsMd,
+    ...agentParts(agent),
+    ...sections('role', 'task', 'context', 'tools'),
+    ...skills,
+    ...sections('safety', 'constraints'),
+    ...sections('examples', 'memory'),
+  ];
+  const assembled = assemblePrompt(parts, systemPromptMaxChars(generation.config));
+  return Object.freeze({
+    ...assembled,
+    generation: generation.id,
+    owner,
+    profile,
+    ...(platform !== undefined ? { platform } : {}),
+    ...(agent ? { agent: agent.qualifiedName } : {}),
+    hidden,
+  });
+}
