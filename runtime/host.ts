@@ -19,6 +19,8 @@ import { checkPromptGeneration } from './prompt/system-prompt.js';
 import { projectCapabilitySeam } from './seam/projection.js';
 import { type PluginDefinitions, runPluginSetups } from './setup.js';
 import { type Turn, type TurnInput, createTurn } from './turn.js';
+import { generationCatalog } from './deferred/catalog.js';
+import { createMemorySessionStore, type DeferredToolSessionStore } from './deferred/session-store.js';
 
 /** Extension point: contributes to every candidate after plugin setup (e.g. seam projection). */
 export interface CandidatePreparer {
@@ -37,6 +39,10 @@ export interface CapabilityHostOptions {
   /** Where `once` approvals are remembered (in memory by default). */
   readonly approvalMemory?: ApprovalMemory;
   readonly preparers?: readonly CandidatePreparer[];
+  /** Per-session loaded tools and skills of the deferred catalog (in memory by default; docs/catalog.md). */
+  readonly sessions?: DeferredToolSessionStore;
+  /** Wall clock for `lastTouchedMs` (tests inject one). Default `Date.now`. */
+  readonly clock?: () => number;
   /** Non-fatal problems: disposer failures, journal sink failures, `tool:after` hook failures. */
   readonly onError?: (error: Error) => void;
 }
@@ -108,6 +114,7 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
   const approvalMemory = options.approvalMemory ?? createApprovalMemory();
   const riskPolicies = Object.freeze([...(options.riskPolicies ?? [])]);
   const nextId = makeIdSource();
+  const sessions = options.sessions ?? createMemorySessionStore();
   let config: HostConfig = options.config ?? {};
   let current: Generation | undefined;
   let lastId = 0;
@@ -136,6 +143,8 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
       checkReferences(candidate);
       const sealed = candidate.seal();
       checkPromptGeneration(sealed);
+      // The deferred catalog and its search index: built (and `deferredTools` validated) once per generation.
+      generationCatalog(sealed);
       return sealed;
     } catch (error) {
       // Nothing of the candidate was visible; only what it provided needs undoing.
@@ -179,6 +188,8 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
           ...(options.journal ? { journal: options.journal } : {}),
           approvalMemory,
           riskPolicies,
+          sessions,
+          ...(options.clock ? { clock: options.clock } : {}),
           onError,
           nextId,
         });

@@ -131,3 +131,61 @@ export type { HiddenSection, SectionHiddenReason, SectionFilter, SectionSelectio
 export { buildSystemPrompt, systemPromptMaxChars } from './prompt/system-prompt.js';
 export type { SystemPrompt, TurnPromptInput } from './prompt/system-prompt.js';
 export { catalogOf } from './prompt/catalog.js';
+export type {
+  CapabilityCatalog,
+  CatalogAgent,
+  CatalogPlugin,
+  CatalogPromptSection,
+  CatalogSkill,
+  CatalogTool,
+} from './prompt/catalog.js';
+
+// Disclosure and the deferred catalog (docs/catalog.md).
+export { AgentRoutingError } from './agent-selection.js';
+export type { AgentSelection } from './agent-selection.js';
+export { CatalogNotFoundError } from './deferred/controller.js';
+export type {
+  DeferredToolController,
+  TurnListing,
+  ListedTool,
+  ListedSkill,
+  ListedAgent,
+  LoadedReason,
+  Omission,
+  ControllerSeed,
+} from './deferred/controller.js';
+export {
+  resolveDeferredConfig,
+  DEFAULT_ALWAYS_LOADED_TOOLS,
+  DEFAULT_MAX_LOADED_PER_SESSION,
+  DEFAULT_DISCOVER_TOP_K,
+} from './deferred/config.js';
+export type { DeferredToolsConfig, ResolvedDeferredConfig } from './deferred/config.js';
+export { DISCOVER, LOAD_TOOL, LOAD_SKILL, META_TOOL_NAMES } from './deferred/meta-tools.js';
+export type {
+  MetaToolName,
+  MetaToolInput,
+  DiscoverInput,
+  DiscoverKind,
+  DiscoverOutput,
+  DiscoverResult,
+  LoadToolInput,
+  LoadToolOutput,
+  LoadSkillInput,
+  LoadSkillOutput,
+} from './deferred/meta-tools.js';
+export { anthropicToolReferences } from './deferred/providers.js';
+export type {
+  ModelProvider,
+  ModelToolsFor,
+  ModelToolsOptions,
+  AnthropicModelTool,
+  AnthropicToolReference,
+  OpenAIModelTool,
+  GenericModelTool,
+  ProviderInputSchema,
+} from './deferred/providers.js';
+export { createMemorySessionStore } from './deferred/session-store.js';
+export type { DeferredToolSessionSnapshot, DeferredToolSessionStore } from './deferred/session-store.js';
+export type { OmissionReason } from './disclosure.js';
+export type { TurnForkOptions } from './turn.js';

@@ -45,6 +45,8 @@ export interface CallEnvironment {
   readonly questionPort?: QuestionPort;
   readonly signal: AbortSignal;
   readonly scope: TurnScope;
+  /** Per-turn tools looked up before the generation's table (the deferred catalog's meta tools). */
+  readonly turnTools?: ReadonlyMap<string, ToolBinding>;
   readonly journal: TurnJournal;
   readonly permissions?: PermissionHost;
   readonly approvalMemory: ApprovalMemory;
@@ -112,7 +114,7 @@ async function admitted(env: CallEnvironment, binding: ToolBinding): Promise<boo
 
 export async function executeToolCall(env: CallEnvironment, name: string, input: unknown, options: CallOptions = {}): Promise<ToolOutcome> {
   const toolUseId = options.toolUseId ?? env.nextId('toolu');
-  const binding = env.generation.tools.get(name);
+  const binding = env.turnTools?.get(name) ?? env.generation.tools.get(name);
   const base = { toolName: name, toolUseId, generation: env.generation.id };
 
   if (!binding || !(await admitted(env, binding))) {

@@ -15,6 +15,13 @@ import { type CallEnvironment, type CallOptions, executeToolCall } from './pipel
 import { checkTurnOwner, resolveTurnOwner } from './prompt/sections.js';
 import { type SystemPrompt, buildSystemPrompt } from './prompt/system-prompt.js';
 import { isInScope, type TurnScope } from './scope.js';
+import { type AgentSelection, selectAgent } from './agent-selection.js';
+import type { ToolBinding } from './capability.js';
+import { generationCatalog } from './deferred/catalog.js';
+import { type ControllerSeed, type DeferredToolController, openDeferredController } from './deferred/controller.js';
+import type { MetaToolInput, MetaToolName } from './deferred/meta-tools.js';
+import type { ModelProvider, ModelToolsFor, ModelToolsOptions } from './deferred/providers.js';
+import type { DeferredToolSessionStore } from './deferred/session-store.js';
 
 type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
 
@@ -27,8 +34,21 @@ export type RegistryToolInput<R, N extends string> = [InputsOf<R>] extends [neve
     : unknown;
 
 /** Every name a turn can execute: the manifest's tools plus generation-owned runtime tools. */
-export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER;
-export type TurnToolInput<R, N extends string> = N extends typeof ASK_USER ? AskUserInput : RegistryToolInput<R, N>;
+export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER | MetaToolName;
+export type TurnToolInput<R, N extends string> = N extends typeof ASK_USER
+  ? AskUserInput
+  : N extends MetaToolName
+    ? MetaToolInput<N>
+    : RegistryToolInput<R, N>;
+
+/** A subagent's turn: same generation, identity and session; an isolated copy of the loaded state. */
+export interface TurnForkOptions {
+  /** The subagent's agent (default: the parent's). */
+  readonly agent?: string;
+  readonly unattended?: boolean;
+  readonly approval?: ApprovalPort;
+  readonly question?: QuestionPort;
+}
 
 export interface TurnInput {
   readonly sessionKey: string;
@@ -81,6 +101,14 @@ export interface Turn<R = CapabilityRegistry> {
    */
   systemPrompt(): SystemPrompt;
   execute<N extends TurnToolName<R>>(name: N, input: TurnToolInput<R, N>, options?: CallOptions): Promise<ToolOutcome>;
+  /** How `agent` was chosen: `beginTurn({ agent })`, the adapter's platform agent, or none (docs/catalog.md). */
+  readonly agentSelection: AgentSelection;
+  /** This turn's deferred catalog controller: discover / load_tool / load_skill state (docs/catalog.md). */
+  readonly deferred: DeferredToolController;
+  /** The tools to send to the model now, for one provider's request shape. */
+  modelTools<P extends ModelProvider>(options: ModelToolsOptions<P>): Promise<ModelToolsFor<P>>;
+  /** A subagent turn on the same lease; its loads never write this session. Ended with this turn. */
+  fork(options?: TurnForkOptions): Promise<Turn<R>>;
   /** Aborts outstanding calls, waits for them (and tools that ignored the abort), releases the lease. */
   end(): Promise<void>;
 }
@@ -94,6 +122,11 @@ export interface TurnDependencies {
   readonly riskPolicies: readonly RiskPolicy[];
   readonly onError: (error: Error) => void;
   nextId(prefix: string): string;
+  /** Where loaded tools persist per session (absent: nothing persists). */
+  readonly sessions?: DeferredToolSessionStore;
+  readonly clock?: () => number;
+  /** Set for forks: start from the parent's loaded state and never write the session. */
+  readonly forkSeed?: ControllerSeed;
 }
 
 function defaultPrincipal(message: ImMessage | undefined): unknown {
@@ -104,11 +137,11 @@ function defaultPrincipal(message: ImMessage | undefined): unknown {
 export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): Promise<Turn<R>> {
   if (typeof input?.sessionKey !== 'string' || input.sessionKey === '') throw new TypeError('beginTurn() needs a non-empty sessionKey');
   const generation = deps.lease.generation;
-  let agent: ManifestAgent | undefined;
-  if (input.agent !== undefined) {
-    agent = generation.agents.get(input.agent);
-    if (!agent) throw new Error(`unknown agent "${input.agent}"`);
-  }
+  const catalog = generationCatalog(generation);
+  // Only IM turns (origin 'im', the default with a message) route by adapter, as for access.
+  const imMessage = (input.origin ?? (input.message ? 'im' : 'system')) === 'im' ? input.message : undefined;
+  const selected = selectAgent(generation, catalog.platformAgents, input.agent, imMessage);
+  const agent: ManifestAgent | undefined = selected.agent;
   // An explicit agent must agree with an explicit owner; an auto-selected platform agent's owner simply wins.
   const ownerProblem = checkTurnOwner(generation, input.owner, input.agent === undefined ? undefined : agent);
   if (ownerProblem) throw new Error(ownerProblem);
@@ -125,6 +158,8 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   const scope: TurnScope = { ...(agent ? { agent } : {}), activeSkills: skills };
   const journal = new TurnJournal({ turnId: id, sessionKey: input.sessionKey, traceId }, deps.journal, deps.onError);
   const inFlight = new Set<Promise<unknown>>();
+  const turnTools = new Map<string, ToolBinding>();
+  const children = new Set<Turn<R>>();
   const track = (pending: Promise<unknown>) => {
     const settled = pending.then(
       () => undefined,
@@ -146,6 +181,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     ...(input.question ? { questionPort: input.question } : {}),
     signal: controller.signal,
     scope,
+    turnTools,
     journal,
     ...(deps.permissions ? { permissions: deps.permissions } : {}),
     approvalMemory: deps.approvalMemory,
@@ -171,6 +207,17 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     return true;
   };
   for (const name of input.skills ?? []) await activateSkill(name);
+  const deferred = await openDeferredController({
+    catalog,
+    view: { scope, message: accessMessage, permissions: deps.permissions, canAsk: !env.unattended && input.question !== undefined },
+    sessionKey: input.sessionKey,
+    store: deps.forkSeed ? undefined : deps.sessions,
+    clock: deps.clock ?? Date.now,
+    activate: (name) => skills.add(name),
+    onError: deps.onError,
+    ...(deps.forkSeed ? { seed: deps.forkSeed } : {}),
+  });
+  for (const binding of deferred.metaTools) turnTools.set(binding.qualifiedName, binding);
 
   let state: TurnState = 'active';
   let ending: Promise<void> | undefined;
@@ -223,14 +270,46 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       if (state !== 'active') return Promise.reject(new Error(`turn ${id} has ended; begin a new turn`));
       const pending = executeToolCall(env, name, toolInput, options);
       track(pending);
+      pending.then((outcome) => outcome.status === 'completed' && deferred.touch(name), () => undefined);
       return pending;
+    },
+    agentSelection: selected.selection,
+    deferred,
+    modelTools: (options) => deferred.modelTools(options.provider),
+    async fork(options = {}) {
+      if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
+      const forkAgent = options.agent ?? agent?.qualifiedName;
+      const approval = options.approval ?? input.approval;
+      const question = options.question ?? input.question;
+      const child = await createTurn<R>(
+        {
+          sessionKey: input.sessionKey,
+          ...(input.message ? { message: input.message } : {}),
+          origin,
+          principal: env.principal,
+          ...(forkAgent !== undefined ? { agent: forkAgent } : {}),
+          ...(input.owner !== undefined ? { owner: input.owner } : {}),
+          unattended: options.unattended ?? env.unattended,
+          ...(approval ? { approval } : {}),
+          ...(question ? { question } : {}),
+          signal: controller.signal,
+          skills: [...skills],
+          traceId,
+        },
+        // The fork borrows this turn's lease: this turn ends its forks before releasing it.
+        { ...deps, lease: { generation, release: () => Promise.resolve() }, forkSeed: deferred.forkSeed() },
+      );
+      children.add(child);
+      return child;
     },
     end() {
       ending ??= (async () => {
         state = 'ending';
         input.signal?.removeEventListener('abort', onOuterAbort);
         controller.abort(new Error('turn ended'));
+        await Promise.all([...children].map((child) => child.end()));
         while (inFlight.size > 0) await Promise.all([...inFlight]);
+        await deferred.flush();
         state = 'ended';
         await deps.lease.release();
       })();

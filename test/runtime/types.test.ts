@@ -22,7 +22,7 @@ interface FixtureRegistry {
 
 describe('execute typed by a registry', () => {
   it('accepts known names with their input types and rejects others', async () => {
-    expectTypeOf<TurnToolName<FixtureRegistry>>().toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user'>();
+    expectTypeOf<TurnToolName<FixtureRegistry>>().toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user' | 'discover' | 'load_tool' | 'load_skill'>();
     expectTypeOf<TurnToolInput<FixtureRegistry, 'echo'>>().toEqualTypeOf<{ readonly message: string }>();
     expectTypeOf<TurnToolInput<FixtureRegistry, 'ask_user'>>().toEqualTypeOf<AskUserInput>();
     // Without a registry, names are strings and inputs unknown.
@@ -33,7 +33,7 @@ describe('execute typed by a registry', () => {
     await host.load(manifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
     expectTypeOf(turn).toEqualTypeOf<Turn<FixtureRegistry>>();
-    expectTypeOf(turn.execute).parameter(0).toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user'>();
+    expectTypeOf(turn.execute).parameter(0).toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user' | 'discover' | 'load_tool' | 'load_skill'>();
     expectTypeOf(turn.execute<'echo'>).parameter(1).toEqualTypeOf<{ readonly message: string }>();
     expectTypeOf(turn.execute('echo', { message: 'hi' })).resolves.toEqualTypeOf<ToolOutcome>();
 
