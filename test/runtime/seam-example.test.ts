@@ -1,0 +1,37 @@
+/** The runnable example `fixtures/seam-bot/run.ts`, run exactly as the README says. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('fixtures/seam-bot', () => {
+  it('compiles, loads the root seam, and runs acme_search through turn.execute with a journal', async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'fixtures/seam-bot/run.ts'], {
+      cwd: repo,
+      timeout: 60_000,
+    });
+    expect(stderr).toBe('');
+    const lines = stdout.trim().split('\n');
+    expect(lines).toEqual([
+      'compiled 1 tool(s) into zhin-capabilities.gen.ts',
+      'generation 1: 3 tools',
+      '  tool ask_user source=runtime approval=never',
+      '  tool echo source=feature approval=never',
+      '  tool acme_search source=seam approval=never provider=acme:search remote:acme',
+      '  skill acme_research source=seam: Research with Acme sources',
+      'member: acme_search {"query":"seam"} -> completed [{"id":"acme-102","title":"Capability Seam for remote providers"}]',
+      'member: echo {"message":"hi"} -> completed "echo: hi"',
+      'member: load skill acme_research -> "# Acme research\\nUse acme_search, cite source IDs, then summarize."',
+      '  journal #0 tool_call acme_search (toolu_1) source=seam input={"query":"seam"}',
+      '  journal #1 tool_result acme_search (toolu_1) output=[{"id":"acme-102","title":"Capability Seam for remote providers"}]',
+      '  journal #2 tool_call echo (toolu_2) source=feature input={"message":"hi"}',
+      '  journal #3 tool_result echo (toolu_2) output="echo: hi"',
+      'anonymous: acme_search {"query":"seam"} -> denied capability: tool "acme_search" is not available',
+      '  journal #0 tool_denied acme_search (toolu_3) policy=capability reason=tool "acme_search" is not available',
+      'legacy executeTool -> {"success":false,"error":"SeamIntegration.executeTool(\\"acme_search\\") is not supported: seam tools run only ' +
+        'through the turn tool pipeline (generation → permission → approval → journal). Call turn.execute(\\"acme_search\\", input) on a turn from host.beginTurn()."}',
+    ]);
+  });
+});
