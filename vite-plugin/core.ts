@@ -157,10 +157,14 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       configureServer(server) {
         dev = new ViteDev(state, server);
       },
+      // Dev: the server is closing. (In `vite build --watch` closeBundle follows every rebuild;
+      // the tree watcher lives until closeWatcher.)
       closeBundle() {
+        if (!serve) return;
         dev?.close();
-        stopWatching();
+        void state.dispose();
       },
+      closeWatcher: stopWatching,
     },
 
     rollup: {
