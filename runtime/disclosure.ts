@@ -122,7 +122,10 @@ export async function explainAccess(
   for (const permit of restrictions.permissions ?? []) {
     if (!permissions) return { code: 'permission', permit, detail: `permit ${permit} failed: no permission host is installed` };
     const ok = await permissions.check(permit, toPermissionSubject(message)).catch(() => false);
-    if (ok !== true) return { code: 'permission', permit, detail: `permit ${permit} failed` };
+    if (ok !== true) {
+      const why = permit.startsWith('platform(') ? ' (decided by the platform checker registered for that adapter)' : '';
+      return { code: 'permission', permit, detail: `permit ${permit} failed${why}` };
+    }
   }
   return undefined;
 }

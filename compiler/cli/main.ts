@@ -10,6 +10,7 @@ import { createCompiler, type CompileResult } from '../context.js';
 import { formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
 import { inspectJson, inspectPretty } from './inspect.js';
 import { runWatch } from './watch.js';
+import { runCatalog, type CatalogArgs } from './catalog.js';
 
 const USAGE = `Usage: zhin-gen <command> [options]
 
@@ -19,6 +20,8 @@ Commands:
                                                       [--root DIR] [--out FILE] [--format pretty|json|github|sarif]
   watch      regenerate on every change               [--root DIR] [--out FILE]
   inspect    print the capability tree                [--root DIR] [--json]
+  catalog    what the model sees in one turn, and why the rest is left out
+             --platform P --scope S [--user U] [--role R]... [--agent A] [--skill S]... [--provider anthropic|openai|generic] [--json]
 
 Exit codes: 0 clean, 1 error diagnostics, 2 output missing or stale (check), 64 usage error.`;
 
@@ -121,6 +124,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       }
       case 'watch':
         return await runWatch(compiler, io, colors);
+      case 'catalog':
+        return await runCatalog(compiler, values as CatalogArgs, io);
       default:
         io.err(`zhin-gen: unknown command "${command}"\n\n${USAGE}`);
         return 64;

@@ -1,0 +1,198 @@
+/**
+ * `zhin-gen catalog` (SPEC §6, issue 5): exactly what the model would see in one turn, with the
+ * reason every other tool is left out. It runs the SAME runtime code a host runs — a real
+ * `createCapabilityHost`, `host.load`, `beginTurn`, `load_skill`, `modelTools` — over the manifest
+ * the compiler just generated in memory.
+ *
+ * Decision: the manifest is the generated module text itself (`result.code`), transpiled with
+ * esbuild and imported from a data: URL, so the catalog can never disagree with what `generate`
+ * writes (no second model → manifest mapping). Tool and hook loaders are replaced by loaders that
+ * reject (a catalog never executes anything), and plugin entries are dropped: `setup()` is not
+ * run, so its tools are reported as `conditional`. Permission checks use a bare PermissionHost:
+ * builtin permits (`role`, `user`, `group`, …) are decided from the flags, `platform(…)` and
+ * custom permits fail (no checkers) and say so. The turn is attended with a question port, like
+ * an interactive IM turn, so `ask_user` is listed.
+ */
+import { transform } from 'esbuild';
+import {
+  CatalogNotFoundError,
+  PermissionHost,
+  createCapabilityHost,
+  createMemorySessionStore,
+  type CapabilityManifest,
+  type ImMessage,
+  type ModelProvider,
+  type Omission,
+  type TurnListing,
+} from '../../runtime/index.js';
+import type { Compiler } from '../context.js';
+import { formatPretty, palette } from './format.js';
+
+export interface CatalogArgs {
+  readonly platform?: string;
+  readonly scope?: string;
+  readonly user?: string;
+  readonly role?: readonly string[];
+  readonly agent?: string;
+  readonly skill?: readonly string[];
+  readonly provider?: string;
+  readonly json?: boolean;
+}
+
+interface CatalogIo {
+  out(text: string): void;
+  err(text: string): void;
+  readonly isTTY: boolean;
+}
+
+/** The `--json` document (documented in docs/cli.md). */
+export interface CatalogJson {
+  readonly turn: {
+    readonly platform: string;
+    readonly scope: string;
+    readonly user: string;
+    readonly roles: readonly string[];
+    readonly agent: string | null;
+    readonly agentSelection: 'explicit' | 'platform' | 'none';
+    readonly provider: ModelProvider;
+    readonly generation: number;
+  };
+  readonly tools: readonly { name: string; state: 'loaded' | 'deferred'; sent: boolean; reason: string | null; description: string }[];
+  readonly skills: readonly { name: string; description: string; loaded: boolean }[];
+  readonly agents: readonly { name: string; description: string; selected: boolean; platforms: readonly string[] }[];
+  readonly omitted: readonly { name: string; kind: 'tool' | 'skill'; code: string; detail: string }[];
+  readonly conditional: readonly { name: string; source: string; detail: string }[];
+  readonly requestedSkills: readonly { name: string; status: 'loaded' | 'unavailable'; detail: string | null }[];
+}
+
+const SCOPES = ['private', 'group', 'channel'];
+const PROVIDERS: readonly ModelProvider[] = ['anthropic', 'openai', 'generic'];
+const refuse = (what: string) => () => Promise.reject(new Error(`zhin-gen catalog does not import ${what}`));
+
+/** The generated module, evaluated in memory; loaders replaced, plugin entries dropped. */
+export async function manifestFromCode(code: string): Promise<CapabilityManifest> {
+  const { code: js } = await transform(code, { loader: 'ts', format: 'esm', target: 'node20' });
+  const module = (await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`)) as { manifest: CapabilityManifest };
+  const manifest = module.manifest;
+  return {
+    ...manifest,
+    plugins: manifest.plugins.map(({ entry: _entry, entrySource: _source, ...plugin }) => plugin),
+    tools: manifest.tools.map((tool) => ({ ...tool, load: refuse(`tool module ${tool.source}`) })),
+    hooks: manifest.hooks.map((hook) => ({ ...hook, load: refuse(`hook module ${hook.source}`) })),
+  };
+}
+
+export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: CatalogIo): Promise<number> {
+  const { platform, scope } = values;
+  if (!platform || !scope) {
+    io.err('zhin-gen catalog: --platform P and --scope S are required (S: private, group or channel)');
+    return 64;
+  }
+  if (!SCOPES.includes(scope)) {
+    io.err(`zhin-gen catalog: unknown --scope "${scope}" (private, group or channel)`);
+    return 64;
+  }
+  const provider = (values.provider ?? 'anthropic') as ModelProvider;
+  if (!PROVIDERS.includes(provider)) {
+    io.err(`zhin-gen catalog: unknown --provider "${provider}" (anthropic, openai or generic)`);
+    return 64;
+  }
+  const result = await compiler.run({ write: false });
+  if (result.errors > 0) {
+    io.err(formatPretty(result.diagnostics, palette(io.isTTY)));
+    io.err('zhin-gen catalog: the tree has errors; fix them first');
+    return 1;
+  }
+  const manifest = await manifestFromCode(result.code);
+  const user = values.user ?? 'catalog-user';
+  const roles = [...(values.role ?? [])];
+  const message: ImMessage = { $adapter: platform, $channel: { id: 'catalog', type: scope }, $sender: { id: user, ...(roles.length ? { role: roles } : {}) } };
+
+  const host = createCapabilityHost({ permissions: new PermissionHost(), sessions: createMemorySessionStore() });
+  await host.load(manifest);
+  let turn;
+  try {
+    turn = await host.beginTurn({
+      sessionKey: 'zhin-gen-catalog',
+      message,
+      ...(values.agent !== undefined ? { agent: values.agent } : {}),
+      question: { ask: () => Promise.reject(new Error('zhin-gen catalog never asks')) },
+    });
+  } catch (error) {
+    io.err(`zhin-gen catalog: ${error instanceof Error ? error.message : String(error)}`);
+    await host.close();
+    return 1;
+  }
+  try {
+    const requestedSkills: { name: string; status: 'loaded' | 'unavailable'; detail: string | null }[] = [];
+    let unknownSkill = false;
+    for (const name of values.skill ?? []) {
+      try {
+        await turn.deferred.loadSkill(name);
+        requestedSkills.push({ name, status: 'loaded', detail: null });
+      } catch (error) {
+        if (!(error instanceof CatalogNotFoundError)) throw error;
+        const known = manifest.skills.some((entry) => entry.qualifiedName === name);
+        unknownSkill ||= !known;
+        requestedSkills.push({ name, status: 'unavailable', detail: known ? null : 'no skill of this name in the manifest' });
+      }
+    }
+    const [listing, sent, omissions] = await Promise.all([turn.deferred.listing(), turn.modelTools({ provider }), turn.deferred.omissions()]);
+    const sentNames = new Set(sent.map((tool) => ('function' in tool ? tool.function.name : tool.name)));
+    for (const request of requestedSkills) {
+      if (request.status === 'unavailable' && request.detail === null) {
+        request.detail = omissions.find((o) => o.kind === 'skill' && o.name === request.name)?.reason.detail ?? 'not available in this turn';
+      }
+    }
+    const report: CatalogJson = {
+      turn: { platform, scope, user, roles, agent: turn.agent ?? null, agentSelection: turn.agentSelection, provider, generation: turn.generation },
+      tools: listing.tools.map((tool) => ({ name: tool.name, state: tool.state, sent: sentNames.has(tool.name), reason: tool.reason ?? null, description: tool.description })),
+      skills: listing.skills.map((entry) => ({ ...entry })),
+      agents: listing.agents.map((entry) => ({ ...entry })),
+      omitted: omissions.map((o: Omission) => ({ name: o.name, kind: o.kind, code: o.reason.code, detail: o.reason.detail })),
+      conditional: manifest.plugins.flatMap((plugin) =>
+        plugin.conditionalTools.map((tool) => ({ name: tool.qualifiedName, source: tool.source, detail: 'added by setup() at runtime; setup() is not run by catalog' })),
+      ),
+      requestedSkills,
+    };
+    io.out(values.json ? JSON.stringify(report, null, 2) : pretty(report, listing));
+    return unknownSkill ? 1 : 0;
+  } finally {
+    await turn.end();
+    await host.close();
+  }
+}
+
+function pretty(report: CatalogJson, listing: TurnListing): string {
+  const { turn } = report;
+  const width = Math.max(12, ...report.tools.map((t) => t.name.length), ...report.omitted.map((o) => o.name.length)) + 2;
+  const pad = (text: string, n = width) => text.padEnd(n);
+  const agent = turn.agent === null ? 'no agent' : `agent ${turn.agent} (${turn.agentSelection === 'platform' ? 'platform agent, auto-selected' : 'selected'})`;
+  const lines = [
+    `zhin-gen catalog: platform ${turn.platform}, scope ${turn.scope}, user ${turn.user}${turn.roles.length ? `, roles ${turn.roles.join(', ')}` : ''}; ${agent}; provider ${turn.provider}`,
+    '',
+  ];
+  const sent = report.tools.filter((t) => t.sent);
+  const loaded = sent.filter((t) => t.state === 'loaded').length;
+  lines.push(`Tools sent (${turn.provider}): ${loaded} loaded, ${sent.length - loaded} deferred`);
+  for (const tool of report.tools) {
+    const state = tool.sent ? tool.state : 'discover';
+    lines.push(`  ${pad(state, 10)}${pad(tool.name)}${pad(tool.reason ?? '', 8)}${tool.description.split('\n')[0]}`);
+  }
+  lines.push('', `Skills listed (${listing.skills.length})`);
+  for (const entry of report.skills) lines.push(`  ${pad(entry.name)}${entry.loaded ? '[loaded] ' : ''}${entry.description}`);
+  lines.push('', `Agents listed (${listing.agents.length})`);
+  for (const entry of report.agents) lines.push(`  ${pad(entry.name)}${entry.selected ? '[selected] ' : ''}${entry.description}`);
+  if (report.requestedSkills.some((r) => r.status === 'unavailable')) {
+    lines.push('', 'Requested skills not loaded');
+    for (const r of report.requestedSkills.filter((x) => x.status === 'unavailable')) lines.push(`  ${pad(r.name)}${r.detail ?? ''}`);
+  }
+  lines.push('', `Left out (${report.omitted.length})`);
+  for (const o of report.omitted) lines.push(`  ${pad(o.kind, 6)}${pad(o.name)}${o.detail}`);
+  if (report.conditional.length) {
+    lines.push('', `Conditional (${report.conditional.length})`);
+    for (const c of report.conditional) lines.push(`  ${pad('tool', 6)}${pad(c.name)}${c.detail} (${c.source})`);
+  }
+  if (turn.provider !== 'anthropic') lines.push('', `("discover": listed for ${turn.provider} but not sent until load_tool / load_skill loads it)`);
+  return lines.join('\n');
+}
