@@ -60,6 +60,7 @@ export type {
   ToolExecutionResult,
   SkillService,
   SkillCatalogEntry,
+  SeamToolInputs,
 } from './seam/types.js';
 export { BuiltinToolService, ToolRegistryAsService, SkillRegistryAsService } from './seam/adapters.js';
 export type {

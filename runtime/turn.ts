@@ -21,6 +21,7 @@ import { generationCatalog } from './deferred/catalog.js';
 import { type ControllerSeed, type DeferredToolController, openDeferredController } from './deferred/controller.js';
 import type { MetaToolInput, MetaToolName } from './deferred/meta-tools.js';
 import type { ModelProvider, ModelToolsFor, ModelToolsOptions } from './deferred/providers.js';
+import type { SeamToolInputs } from './seam/types.js';
 import type { DeferredToolSessionStore } from './deferred/session-store.js';
 
 type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
@@ -34,12 +35,14 @@ export type RegistryToolInput<R, N extends string> = [InputsOf<R>] extends [neve
     : unknown;
 
 /** Every name a turn can execute: the manifest's tools plus generation-owned runtime tools. */
-export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER | MetaToolName;
+export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER | MetaToolName | (keyof SeamToolInputs & string);
 export type TurnToolInput<R, N extends string> = N extends typeof ASK_USER
   ? AskUserInput
   : N extends MetaToolName
     ? MetaToolInput<N>
-    : RegistryToolInput<R, N>;
+    : N extends keyof SeamToolInputs
+      ? SeamToolInputs[N]
+      : RegistryToolInput<R, N>;
 
 /** A subagent's turn: same generation, identity and session; an isolated copy of the loaded state. */
 export interface TurnForkOptions {

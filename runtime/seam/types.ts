@@ -98,3 +98,16 @@ export interface SkillService {
 
 /** Returned by every registration; idempotent, removes exactly its own registration. */
 export type SeamDisposer = () => void;
+
+/**
+ * Seam tools are not in the generated manifest, so a program whose manifest narrows
+ * `turn.execute` names would reject them. A host that knows its seam tools types them here:
+ *
+ *   declare module 'zhin-gen/runtime' {
+ *     interface SeamToolInputs { acme_search: { query: string } }
+ *   }
+ *
+ * Types only: what a turn can run is still decided at runtime by the generation's tool table.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface SeamToolInputs {}

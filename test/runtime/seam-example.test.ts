@@ -1,10 +1,14 @@
 /** The runnable example `fixtures/seam-bot/run.ts`, run exactly as the README says. */
 import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
+const example = join(repo, 'fixtures', 'seam-bot');
 
 describe('fixtures/seam-bot', () => {
   it('compiles, loads the root seam, and runs acme_search through turn.execute with a journal', async () => {
@@ -33,5 +37,31 @@ describe('fixtures/seam-bot', () => {
       'legacy executeTool -> {"success":false,"error":"SeamIntegration.executeTool(\\"acme_search\\") is not supported: seam tools run only ' +
         'through the turn tool pipeline (generation → permission → approval → journal). Call turn.execute(\\"acme_search\\", input) on a turn from host.beginTurn()."}',
     ]);
+  });
+
+  it('type-checks under the generated manifest: seam tools typed through SeamToolInputs', () => {
+    // The run above wrote zhin-capabilities.gen.ts, which narrows turn.execute names to `echo`.
+    expect(existsSync(join(example, 'zhin-capabilities.gen.ts'))).toBe(true);
+    const probeDir = join(repo, 'test', 'tmp', `seam-types-${process.pid}`);
+    mkdirSync(probeDir, { recursive: true });
+    const probe = join(probeDir, 'probe.ts');
+    writeFileSync(
+      probe,
+      `import type { Turn } from 'zhin-gen/runtime';
+declare const turn: Turn;
+void turn.execute('acme_search', { query: 'ok' });
+void turn.execute('echo', { message: 'ok' });
+// @ts-expect-error wrong input type for a seam tool
+void turn.execute('acme_search', { query: 1 });
+// @ts-expect-error neither compiled nor a typed seam tool
+void turn.execute('acme_nope', {});
+`,
+    );
+    const config = ts.getParsedCommandLineOfConfigFile(join(repo, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+    const roots = ['plugin.ts', 'run.ts', 'tools/echo/index.ts', 'seams/search-service.ts', 'seams/research-skills.ts', 'zhin-capabilities.gen.ts'].map((f) => join(example, f));
+    const program = ts.createProgram([...roots, probe], { ...config.options, noEmit: true });
+    const messages = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    rmSync(probeDir, { recursive: true, force: true });
+    expect(messages).toEqual([]);
   });
 });
