@@ -200,7 +200,9 @@ describe('vite dev server started on an invalid tree', () => {
       writeFileSync(join(root, 'tools', 'echo', 'index.ts'), plainTool('Echo'));
       await waitFor(() => manifestTools(root).includes('echo'), 'the first manifest');
       await waitFor(() => updatesOf(hmr, before).some((m) => m.type === 'full-reload' || m.updates?.some((u) => u.path === '/src/main.ts')), 'the importer of the virtual module updated');
-      const real = await (await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`)).text();
+      const response = await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`);
+      const real = await response.text();
+      expect(response.status, real).toBe(200);
       expect(real).toContain('export * from "/zhin-capabilities.gen.ts"');
     } finally {
       hmr.close();
