@@ -152,6 +152,9 @@ export class Compiler {
 
   private async runOnce(runOptions: RunOptions): Promise<CompileResult> {
     const started = performance.now();
+    // Take this run's events; events that arrive while it runs belong to the next run.
+    const dirty = this.dirty;
+    if (this.dirty) this.dirty = new Set();
     if (this.configDirty || !this.options) {
       const loaded = await loadConfig(this.root, this.compilerOptions.config);
       const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
@@ -167,6 +170,8 @@ export class Compiler {
     const diagnostics: Diagnostic[] = [...this.configDiagnostics];
     const outRel = toPosix(relative(this.root, options.outFile));
 
+    // A fresh walk (first run, config change) verifies every unit by stat instead of by events.
+    const walkedNow = !this.inventory;
     if (!this.inventory) {
       const configured = resolveConfiguredPlugins(this.root, options.plugins, options.configFile ? readConfigText(this.root, options.configFile) : undefined);
       this.extra = configured.plugins;
@@ -177,7 +182,6 @@ export class Compiler {
       this.inventory = walked.paths;
       this.derived = undefined;
       this.walkDiagnostics = [...configured.diagnostics, ...walked.diagnostics];
-      this.dirty = this.dirty ? new Set() : undefined;
     }
     diagnostics.push(...this.walkDiagnostics);
     // A change event alone leaves the tree's shape as it was: reuse the layout.
@@ -223,7 +227,7 @@ export class Compiler {
     for (const unit of units) {
       const key = `${unit.kind}:${unit.dir}`;
       const files = unitFiles(unit);
-      let result = this.units.lookup(key, files, this.dirty);
+      let result = this.units.lookup(key, files, walkedNow ? undefined : dirty);
       if (!result) {
         result = (await getEnv(), parsers!).parseUnit(unit, env!);
         this.units.store(key, files, result, reader);
@@ -235,7 +239,7 @@ export class Compiler {
     for (const plugin of layout.plugins) {
       if (!plugin.entry) continue;
       const key = `plugin-entry:${plugin.entry}`;
-      let result = this.units.lookup(key, [plugin.entry], this.dirty);
+      let result = this.units.lookup(key, [plugin.entry], walkedNow ? undefined : dirty);
       if (!result) {
         result = (await getEnv(), parsers!).parsePluginEntry(plugin.entry, env!);
         this.units.store(key, [plugin.entry], result, reader);
@@ -248,7 +252,6 @@ export class Compiler {
     const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText: (path) => reader.read(path) });
     diagnostics.push(...model.diagnostics);
     this.units.persist();
-    this.dirty = this.dirty ? new Set() : undefined;
 
     const code = emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule: this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime' });
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
@@ -269,6 +272,15 @@ export class Compiler {
   }
 
   private walkDiagnostics: readonly Diagnostic[] = [];
+
+  /**
+   * Loads the parsers and the schema stage ahead of the first edit. Warm runs never need them,
+   * so a dev server that started from the cache calls this in the background after start-up
+   * to keep the first edit fast.
+   */
+  async warmup(): Promise<void> {
+    await Promise.all([import('./parse/units.js'), import('ts-morph'), import('./schema/index.js')]);
+  }
 
   /** The output as it is on disk now (for `check`). */
   readOutput(): string | undefined {

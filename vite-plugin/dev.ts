@@ -77,13 +77,13 @@ export class ViteDev {
   }
 
   /**
-   * A start on a warm unit cache parses nothing, so the parser (ts-morph, ~1 s to import) would
-   * be loaded by the first edit. Load it in the background right after the first run instead.
+   * A start on a warm unit cache parses nothing, so the parsers and the schema stage would be
+   * loaded by the first edit. Load them in the background right after the first run instead.
    */
   private warmUp(): void {
     if (this.warmed) return;
     this.warmed = true;
-    setTimeout(() => void import('ts-morph').catch(() => undefined), 50).unref();
+    setTimeout(() => void this.state.compiler.warmup().catch(() => undefined), 50).unref();
   }
 
   /** The virtual module switches between the empty stub and the re-export (or a new `out`). */
