@@ -91,6 +91,25 @@ describe('write discipline and cache', () => {
     expect(removed.code).toBe(cold.code);
   });
 
+  it('keeps events that arrive while a run is in flight for the next run', async () => {
+    const root = copyFixture('example-bot', 'race');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    await compiler.run();
+    const echo = join(root, 'tools/echo/index.ts');
+    const weather = join(root, 'plugins/maps/tools/get-weather/index.ts');
+    writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo a message back', 'Echo A'));
+    compiler.notify([{ type: 'change', path: echo }]);
+    const first = compiler.run();
+    // While the first run is in flight, another file changes.
+    writeFileSync(weather, readFileSync(weather, 'utf8').replace('Current weather for a city', 'Weather B'));
+    compiler.notify([{ type: 'change', path: weather }]);
+    await first;
+    const second = await compiler.run();
+    expect(second.code).toContain('Echo A');
+    expect(second.code).toContain('Weather B');
+  });
+
   it('coalesces runs requested while one is in flight', async () => {
     const root = copyFixture('example-bot', 'single');
     dirs.push(root);
