@@ -93,8 +93,8 @@ describe('bundle fallback', () => {
   });
 
   it.each([
-    ['an endless loop', 'while (true) {}', 'timed out after 1500 ms'],
-    ['a slow top-level await', 'await new Promise((resolve) => setTimeout(resolve, 60_000));', 'timed out after 1500 ms'],
+    ['an endless loop', 'while (true) {}', 'timed out after 4000 ms'],
+    ['a slow top-level await', 'await new Promise((resolve) => setTimeout(resolve, 60_000));', 'timed out after 4000 ms'],
     ['an unresolved top-level await', 'await new Promise(() => {});', 'top-level await never settled'],
   ])('stops a module with %s (ZG2023) and keeps the other results', async (_label, hang, message) => {
     const started = Date.now();
@@ -105,9 +105,9 @@ describe('bundle fallback', () => {
         'tools/z/index.ts': tool(`${Z}\n${KIT}`, 'paged({ z: z.string() })'),
       },
       ['tools/a/index.ts', 'tools/hang/index.ts', 'tools/z/index.ts'],
-      1500,
+      4000,
     );
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(diagnostic(outcomes.get('tools/hang/index.ts'))).toMatchObject({ code: 'ZG2023', message: expect.stringContaining(message) });
     expect(outcomes.get('tools/a/index.ts')).toMatchObject({ ok: true, schema: { required: ['a'] } });
     expect(outcomes.get('tools/z/index.ts')).toMatchObject({ ok: true, schema: { required: ['z'] } });
