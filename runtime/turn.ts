@@ -100,9 +100,9 @@ export interface Turn<R = CapabilityRegistry> {
   admittedTools(): Promise<readonly ToolDescriptor[]>;
   /**
    * Assembles the system prompt from the leased generation (docs/prompt.md). Call it before each
-   * model call; throws `PromptBudgetError` when required text cannot fit (fail the turn then).
+   * model call; rejects with `PromptBudgetError` when required text cannot fit (fail the turn then).
    */
-  systemPrompt(): SystemPrompt;
+  systemPrompt(): Promise<SystemPrompt>;
   execute<N extends TurnToolName<R>>(name: N, input: TurnToolInput<R, N>, options?: CallOptions): Promise<ToolOutcome>;
   /** How `agent` was chosen: `beginTurn({ agent })`, the adapter's platform agent, or none (docs/catalog.md). */
   readonly agentSelection: AgentSelection;
@@ -145,8 +145,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   const imMessage = (input.origin ?? (input.message ? 'im' : 'system')) === 'im' ? input.message : undefined;
   const selected = selectAgent(generation, catalog.platformAgents, input.agent, imMessage);
   const agent: ManifestAgent | undefined = selected.agent;
-  // An explicit agent must agree with an explicit owner; an auto-selected platform agent's owner simply wins.
-  const ownerProblem = checkTurnOwner(generation, input.owner, input.agent === undefined ? undefined : agent);
+  const ownerProblem = checkTurnOwner(generation, input.owner);
   if (ownerProblem) throw new Error(ownerProblem);
   const origin = input.origin ?? (input.message ? 'im' : 'system');
   const accessMessage = origin === 'im' ? input.message : undefined;
@@ -263,7 +262,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       }
       return admitted;
     },
-    systemPrompt() {
+    async systemPrompt() {
       if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
       // Read from the turn each time: the agent and the loaded skills are the turn's current ones.
       const prompt = { skills: turn.activeSkills, origin, ...(accessMessage ? { message: accessMessage } : {}) };

@@ -8,7 +8,7 @@
  * so a console can still show what a part costs against the budget. Section titles and
  * descriptions are labels and are included. The result is plain, frozen, JSON-serialisable data.
  */
-import type { ToolSourceKind } from '../capability.js';
+import type { SeamOrigin, ToolSourceKind } from '../capability.js';
 import type { Generation } from '../generation.js';
 import type {
   ApprovalMode,
@@ -18,7 +18,16 @@ import type {
   PromptRetention,
   ToolPlacement,
 } from '../manifest.js';
+import type { SkillSourceKind } from '../skills.js';
 import { systemPromptMaxChars } from './system-prompt.js';
+
+/** Provenance of a Capability Seam tool or skill (no instructions, no schema). */
+export interface CatalogSeam {
+  readonly provider: string;
+  readonly scope: string;
+  readonly name: string;
+  readonly source?: string;
+}
 
 export interface CatalogPlugin {
   readonly owner: string;
@@ -41,6 +50,7 @@ export interface CatalogTool {
   readonly skill?: string;
   /** Entry file for feature tools; the plugin entry for `setup()` tools; absent otherwise. */
   readonly file?: string;
+  readonly seam?: CatalogSeam;
   readonly generation: number;
   readonly description: string;
   readonly requiresApproval: ApprovalMode;
@@ -55,7 +65,10 @@ export interface CatalogSkill {
   readonly name: string;
   readonly owner: string;
   readonly agent?: string;
-  readonly file: string;
+  readonly origin: SkillSourceKind;
+  /** SKILL.md of feature skills. */
+  readonly file?: string;
+  readonly seam?: CatalogSeam;
   readonly generation: number;
   readonly description: string;
   readonly tools: readonly string[];
@@ -65,7 +78,8 @@ export interface CatalogSkill {
   readonly always: boolean;
   /** Budget policy of the instructions once loaded (see docs/prompt.md). */
   readonly retention: 'preferred';
-  readonly instructionsChars: number;
+  /** Feature skills only: a seam skill's instructions live with its provider. */
+  readonly instructionsChars?: number;
 }
 
 export interface CatalogAgent {
@@ -143,6 +157,8 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
   const sectionFile = new Map(manifest.promptSections.map((section) => [section.id, section.source]));
   const fileFor = (origin: ToolSourceKind, owner: string, feature: string | undefined) =>
     origin === 'feature' ? feature : origin === 'setup' ? entryOf.get(owner) : undefined;
+  const seamOf = (seam: SeamOrigin | undefined) =>
+    seam === undefined ? {} : { seam: Object.freeze({ provider: seam.provider, scope: seam.scope, name: seam.name, ...optional('source', seam.source) }) };
   const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
   const plugins = manifest.plugins.map((plugin): CatalogPlugin => ({
@@ -161,6 +177,7 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
     ...optional('agent', tool.agent),
     ...optional('skill', tool.skill),
     ...optional('file', fileFor(tool.source, tool.owner, featureFile.get(tool.qualifiedName))),
+    ...seamOf(tool.seam),
     generation: id,
     description: tool.description,
     requiresApproval: tool.requiresApproval,
@@ -169,12 +186,15 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
     permissions: [...tool.permissions],
     hidden: tool.hidden,
   }));
-  const skills = [...generation.skills.values()].map((skill): CatalogSkill => ({
+  // The skill table holds feature and seam skills; only manifest skills have their text at hand.
+  const skills = [...generation.skillTable.values()].map((skill): CatalogSkill => ({
     qualifiedName: skill.qualifiedName,
     name: skill.name,
     owner: skill.owner,
     ...optional('agent', skill.agent),
-    file: skill.source,
+    origin: skill.source,
+    ...optional('file', skill.file),
+    ...seamOf(skill.seam),
     generation: id,
     description: skill.description,
     tools: [...skill.tools],
@@ -183,7 +203,7 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
     permissions: [...skill.permissions],
     always: skill.always,
     retention: 'preferred',
-    instructionsChars: skill.instructions.length,
+    ...optional('instructionsChars', skill.source === 'feature' ? generation.skills.get(skill.qualifiedName)?.instructions.length : undefined),
   }));
   const agents = [...generation.agents.values()].map((agent): CatalogAgent => ({
     qualifiedName: agent.qualifiedName,

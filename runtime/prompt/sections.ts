@@ -53,14 +53,14 @@ export function resolveTurnOwner(agent: ManifestAgent | undefined, explicit: str
   return agent?.owner ?? explicit ?? '';
 }
 
-/** beginTurn-time check of `TurnInput.owner`; returns a reason when it must be rejected. */
-export function checkTurnOwner(generation: Generation, owner: string | undefined, agent: ManifestAgent | undefined): string | undefined {
+/**
+ * beginTurn-time check of `TurnInput.owner`; returns a reason when it must be rejected. It is not
+ * compared with the agent: a selected agent (explicit, platform or a fork's) simply wins.
+ */
+export function checkTurnOwner(generation: Generation, owner: string | undefined): string | undefined {
   if (owner === undefined) return undefined;
   if (typeof owner !== 'string' || !generation.manifest.plugins.some((plugin) => plugin.owner === owner)) {
     return `unknown turn owner "${String(owner)}": not a plugin of generation ${generation.id}`;
-  }
-  if (agent && agent.owner !== owner) {
-    return `turn owner "${owner}" does not match agent "${agent.qualifiedName}" of ${agent.owner === '' ? 'the root plugin' : `plugin "${agent.owner}"`}`;
   }
   return undefined;
 }

@@ -13,10 +13,11 @@
  *   6. sections of layers `safety`, `constraints`
  *   7. sections of layers `examples`, `memory`
  */
-import { ownerChain } from '../capability.js';
+import { describeError, ownerChain } from '../capability.js';
 import type { Generation, HostConfig, PromptSectionEntry } from '../generation.js';
 import type { ManifestAgent, PromptLayer, PromptProfile } from '../manifest.js';
 import type { ImMessage } from '../permissions.js';
+import type { SkillEntry } from '../skills.js';
 import { type AssembledPrompt, DEFAULT_SYSTEM_PROMPT_MAX_CHARS, type PromptPart, assemblePrompt } from './assemble.js';
 import {
   type HiddenSection,
@@ -50,6 +51,24 @@ export interface SystemPrompt extends AssembledPrompt {
   readonly agent?: string;
   /** Sections of the generation that this turn does not see, and why (ids only, no content). */
   readonly hidden: readonly HiddenSection[];
+  /** Loaded skills whose instructions could not be fetched (a seam provider failed); not in `text`. */
+  readonly unavailableSkills: readonly { readonly id: string; readonly error: string }[];
+}
+
+/**
+ * Instructions per skill entry, for the life of its generation: a seam skill asks its provider
+ * once per generation instead of once per model call. Failures are not cached (transient).
+ */
+const instructionCache = new WeakMap<SkillEntry, Promise<string>>();
+
+function instructionsOf(entry: SkillEntry): Promise<string> {
+  let pending = instructionCache.get(entry);
+  if (!pending) {
+    pending = Promise.resolve().then(() => entry.instructions());
+    instructionCache.set(entry, pending);
+    pending.catch(() => instructionCache.delete(entry));
+  }
+  return pending;
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -104,7 +123,7 @@ function agentParts(agent: ManifestAgent | undefined): PromptPart[] {
   ];
 }
 
-export function buildSystemPrompt(generation: Generation, input: TurnPromptInput): SystemPrompt {
+export async function buildSystemPrompt(generation: Generation, input: TurnPromptInput): Promise<SystemPrompt> {
   const agent = input.agent === undefined ? undefined : generation.agents.get(input.agent);
   if (input.agent !== undefined && !agent) throw new Error(`unknown agent "${input.agent}" in generation ${generation.id}`);
   const owner = resolveTurnOwner(agent, input.owner);
@@ -121,13 +140,24 @@ export function buildSystemPrompt(generation: Generation, input: TurnPromptInput
   const agentsMd = [...ownerChain(owner)]
     .reverse()
     .flatMap((chainOwner) => textPart('agents-md', chainOwner, chainOwner, plugins.get(chainOwner)?.agentsMd, 'required'));
-  let activation = 0;
+  // Feature and seam skills alike (the generation's skill table), in activation order.
+  const entries = [...input.skills].flatMap((name) => {
+    const entry = generation.skillTable.get(name);
+    return entry ? [entry] : [];
+  });
+  const texts = await Promise.allSettled(entries.map(instructionsOf));
   const skills: PromptPart[] = [];
-  for (const name of input.skills) {
-    const skill = generation.skills.get(name);
+  const unavailableSkills: { id: string; error: string }[] = [];
+  entries.forEach((entry, index) => {
+    const text = texts[index]!;
     // Older skills get a lower order, so they yield first over the budget.
-    if (skill) skills.push(...textPart('skill', skill.qualifiedName, skill.owner, skill.instructions, 'preferred', activation++));
-  }
+    if (text.status === 'fulfilled' && typeof text.value === 'string') {
+      skills.push(...textPart('skill', entry.qualifiedName, entry.owner, text.value, 'preferred', index));
+    } else {
+      const error = text.status === 'rejected' ? describeError(text.reason) : 'instructions are not a string';
+      unavailableSkills.push(Object.freeze({ id: entry.qualifiedName, error }));
+    }
+  });
 
   const parts: PromptPart[] = [
     ...sections('system'),
@@ -147,5 +177,6 @@ export function buildSystemPrompt(generation: Generation, input: TurnPromptInput
     ...(platform !== undefined ? { platform } : {}),
     ...(agent ? { agent: agent.qualifiedName } : {}),
     hidden,
+    unavailableSkills: Object.freeze(unavailableSkills),
   });
 }

@@ -77,7 +77,7 @@ describe('host.catalog()', () => {
     });
     expect(catalog.skills).toEqual([
       {
-        qualifiedName: 'research', name: 'research', owner: '', file: 'skills/research/SKILL.md', generation: 2, description: 'skill research',
+        qualifiedName: 'research', name: 'research', owner: '', origin: 'feature', file: 'skills/research/SKILL.md', generation: 2, description: 'skill research',
         tools: ['echo'], platforms: [], scopes: [], permissions: [], always: false, retention: 'preferred', instructionsChars: SECRET.skill.length,
       },
     ]);
@@ -121,7 +121,7 @@ describe('host.catalog()', () => {
     // The prompt itself, of course, still has it.
     const turn = await host.beginTurn({ sessionKey: 's', agent: 'reviewer', skills: ['research'] });
     for (const text of [SECRET.section, SECRET.setup, SECRET.skill, SECRET.agentsMd, SECRET.system, SECRET.boundaries, SECRET.conventions]) {
-      expect(turn.systemPrompt().text).toContain(text);
+      expect((await turn.systemPrompt()).text).toContain(text);
     }
   });
 });

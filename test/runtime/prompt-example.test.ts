@@ -47,7 +47,7 @@ describe('example bot: compiled manifest → system prompt', () => {
 
   it('an interactive QQ-group turn with the icqq platform agent', async () => {
     const turn = await host.beginTurn({ sessionKey: 'icqq:group:1', message: im({ adapter: 'icqq', type: 'group' }), agent: 'icqq' });
-    const prompt = turn.systemPrompt();
+    const prompt = (await turn.systemPrompt());
     expect(prompt.text).toBe(
       [
         AGENTS_MD,
@@ -64,7 +64,7 @@ describe('example bot: compiled manifest → system prompt', () => {
 
   it('an interactive turn on another platform, with a loaded skill', async () => {
     const turn = await host.beginTurn({ sessionKey: 'qq:private:1', message: im({ adapter: 'qq' }), skills: ['short-url'] });
-    const prompt = turn.systemPrompt();
+    const prompt = (await turn.systemPrompt());
     expect(prompt.text).toBe(
       [
         AGENTS_MD,
@@ -79,9 +79,31 @@ describe('example bot: compiled manifest → system prompt', () => {
     await turn.end();
   });
 
+  it('the auto-selected icqq platform agent (deferred catalog) gets the same prompt; its owner wins over beginTurn({ owner })', async () => {
+    const explicit = await host.beginTurn({ sessionKey: 'icqq:group:2', message: im({ adapter: 'icqq', type: 'group' }), agent: 'icqq' });
+    const auto = await host.beginTurn({ sessionKey: 'icqq:group:2', message: im({ adapter: 'icqq', type: 'group' }), owner: 'maps' });
+    expect(auto.agentSelection).toBe('platform');
+    expect(auto.agent).toBe('icqq');
+    expect(auto.owner).toBe('');
+    expect((await auto.systemPrompt()).text).toBe((await explicit.systemPrompt()).text);
+    expect((await auto.systemPrompt()).text).toContain('# QQ assistant');
+    await Promise.all([explicit.end(), auto.end()]);
+  });
+
+  it('load_skill puts the skill instructions into the prompt, and the session restores them next turn', async () => {
+    const first = await host.beginTurn({ sessionKey: 'qq:private:load', message: im({ adapter: 'qq' }) });
+    expect((await first.systemPrompt()).text).not.toContain('# Short links');
+    expect(await first.execute('load_skill', { name: 'short-url' })).toMatchObject({ status: 'completed' });
+    expect((await first.systemPrompt()).text).toContain(`${PROJECT_RULES}\n\n# Short links`);
+    await first.end();
+    const next = await host.beginTurn({ sessionKey: 'qq:private:load', message: im({ adapter: 'qq' }) });
+    expect((await next.systemPrompt()).parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.status])).toEqual([['short-url', 'full']]);
+    await next.end();
+  });
+
   it('a schedule turn sees only the schedule section', async () => {
     const turn = await host.beginTurn({ sessionKey: 'cron:digest', origin: 'schedule', unattended: true });
-    expect(turn.systemPrompt().text).toBe([AGENTS_MD, DIGEST].join('\n\n'));
+    expect((await turn.systemPrompt()).text).toBe([AGENTS_MD, DIGEST].join('\n\n'));
     await turn.end();
   });
 

@@ -1,5 +1,5 @@
 /**
- * `turn.systemPrompt()` on hand-built manifests: fixed places, nearest-owner override, profiles,
+ * `(await turn.systemPrompt())` on hand-built manifests: fixed places, nearest-owner override, profiles,
  * platforms, loaded skills, the budget from the host config, failures, and generation swaps.
  */
 import { describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ function section(owner: string, name: string, content: string, extra: Partial<Ma
 const tree = () =>
   manifest({
     plugins: [plugin('', { agentsMd: '# Root\n\nRoot agent rules.\n' }), plugin('maps', { agentsMd: 'Maps agent rules.' }), plugin('weather')],
-    agents: [agent('maps__guide', { owner: 'maps', name: 'guide', system: 'Guide system.', boundaries: 'Guide boundaries.', conventions: '\nGuide conventions.\n' })],
+    agents: [agent('reviewer'), agent('maps__guide', { owner: 'maps', name: 'guide', system: 'Guide system.', boundaries: 'Guide boundaries.', conventions: '\nGuide conventions.\n' })],
     skills: [skill('research', { instructions: 'Research steps.' }), skill('digest', { instructions: 'Digest steps.' })],
     promptSections: [
       section('', 'intro', 'Intro text.', { layer: 'system' }),
@@ -58,11 +58,11 @@ async function hostWith(config?: HostConfig) {
   return host;
 }
 
-describe('turn.systemPrompt(): fixed places and filtering', () => {
+describe('(await turn.systemPrompt()): fixed places and filtering', () => {
   it('an interactive IM turn from qq, owned by the root', async () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'qq' }) });
-    const prompt = turn.systemPrompt();
+    const prompt = (await turn.systemPrompt());
     expect(prompt.text).toBe(
       [
         '## intro\n\nIntro text.', // 1. layer system
@@ -87,17 +87,17 @@ describe('turn.systemPrompt(): fixed places and filtering', () => {
   it('platform sections need an IM turn on a listed adapter', async () => {
     const host = await hostWith();
     const discord = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }) });
-    expect(discord.systemPrompt().hidden).toContainEqual({ id: ':qq', reason: 'platform' });
+    expect((await discord.systemPrompt()).hidden).toContainEqual({ id: ':qq', reason: 'platform' });
     // A non-IM origin never uses its message for platforms (like tool access).
     const system = await host.beginTurn({ sessionKey: 's', origin: 'webhook', message: im({ adapter: 'qq' }) });
-    expect(system.systemPrompt().platform).toBeUndefined();
-    expect(system.systemPrompt().text).not.toContain('QQ text.');
+    expect((await system.systemPrompt()).platform).toBeUndefined();
+    expect((await system.systemPrompt()).text).not.toContain('QQ text.');
   });
 
   it('schedule-origin turns use the schedule profile', async () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 'cron', origin: 'schedule', unattended: true });
-    const prompt = turn.systemPrompt();
+    const prompt = (await turn.systemPrompt());
     expect(prompt.profile).toBe('schedule');
     expect(prompt.text).toBe(['# Root\n\nRoot agent rules.', '## both\n\nBoth text.', '## sched\n\nSchedule text.'].join('\n\n'));
     expect(prompt.hidden.map((h) => `${h.id}:${h.reason}`)).toEqual([
@@ -109,7 +109,7 @@ describe('turn.systemPrompt(): fixed places and filtering', () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }), agent: 'maps__guide' });
     expect(turn.owner).toBe('maps');
-    const prompt = turn.systemPrompt();
+    const prompt = (await turn.systemPrompt());
     expect(prompt.text).toBe(
       [
         '## intro\n\nIntro text.',
@@ -131,31 +131,37 @@ describe('turn.systemPrompt(): fixed places and filtering', () => {
     ]);
   });
 
-  it('beginTurn({ owner }) routes a turn to a plugin without an agent; unknown or mismatched owners are rejected', async () => {
+  it('beginTurn({ owner }) routes a turn to a plugin without an agent; the agent owner wins; unknown owners are rejected', async () => {
     const host = await hostWith();
     const maps = await host.beginTurn({ sessionKey: 's', owner: 'maps' });
     expect(maps.owner).toBe('maps');
-    expect(maps.systemPrompt().text).toContain('Maps rules text.');
-    expect(maps.systemPrompt().text).toContain('Maps agent rules.');
+    expect((await maps.systemPrompt()).text).toContain('Maps rules text.');
+    expect((await maps.systemPrompt()).text).toContain('Maps agent rules.');
     const weather = await host.beginTurn({ sessionKey: 's', owner: 'weather' });
     // weather has no `rules`: the root's applies; maps' override is only for maps' subtree.
-    expect(weather.systemPrompt().text).toContain('Root rules text.');
-    expect(weather.systemPrompt().text).not.toContain('Maps');
+    expect((await weather.systemPrompt()).text).toContain('Root rules text.');
+    expect((await weather.systemPrompt()).text).not.toContain('Maps');
     await expect(host.beginTurn({ sessionKey: 's', owner: 'nope' })).rejects.toThrow(/unknown turn owner "nope"/);
-    await expect(host.beginTurn({ sessionKey: 's', owner: 'weather', agent: 'maps__guide' })).rejects.toThrow(
-      /turn owner "weather" does not match agent "maps__guide" of plugin "maps"/,
-    );
+    const guided = await host.beginTurn({ sessionKey: 's', owner: 'weather', agent: 'maps__guide' });
+    expect(guided.owner).toBe('maps');
+    expect((await guided.systemPrompt()).text).toContain('Maps rules text.');
+    // A subagent fork to a root-owned agent: the fork's agent decides its owner.
+    const root = await host.beginTurn({ sessionKey: 's', owner: 'maps' });
+    const fork = await root.fork({ agent: 'reviewer' });
+    expect(fork.owner).toBe('');
+    expect((await fork.systemPrompt()).text).toContain('Root rules text.');
+    await root.end();
   });
 
   it('loaded skills render between the tools layer and safety, in activation order', async () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }) });
-    expect(turn.systemPrompt().text).not.toContain('steps.');
+    expect((await turn.systemPrompt()).text).not.toContain('steps.');
     await turn.activateSkill('digest');
     await turn.activateSkill('research');
-    const text = turn.systemPrompt().text;
+    const text = (await turn.systemPrompt()).text;
     expect(text).toContain('## rules\n\nRoot rules text.\n\nDigest steps.\n\nResearch steps.\n\n## safety\n\nSafety text.');
-    expect(turn.systemPrompt().parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.retention])).toEqual([
+    expect((await turn.systemPrompt()).parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.retention])).toEqual([
       ['digest', 'preferred'],
       ['research', 'preferred'],
     ]);
@@ -165,7 +171,7 @@ describe('turn.systemPrompt(): fixed places and filtering', () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 's' });
     await turn.end();
-    expect(() => turn.systemPrompt()).toThrow(/has ended/);
+    await expect(turn.systemPrompt()).rejects.toThrow(/has ended/);
   });
 });
 
@@ -211,14 +217,14 @@ describe('budget from the host config', () => {
   it('ai.agent.systemPromptMaxChars: preferred sections yield; required parts that cannot fit fail the turn explicitly', async () => {
     const host = await hostWith({ ai: { agent: { systemPromptMaxChars: 50 } } });
     const root = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }) });
-    const prompt = root.systemPrompt();
+    const prompt = (await root.systemPrompt());
     // Required: "# Root\n\nRoot agent rules." (25) + "\n\n" + "## safety\n\nSafety text." (23) = 50.
     expect(prompt.text).toBe('# Root\n\nRoot agent rules.\n\n## safety\n\nSafety text.');
     expect(prompt.chars).toBe(50);
     expect(prompt.parts.filter((p) => p.status === 'dropped').map((p) => p.id)).toEqual([':intro', ':both', ':terms', ':rules', ':examples']);
     const guided = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }), agent: 'maps__guide' });
-    expect(() => guided.systemPrompt()).toThrow(PromptBudgetError);
-    expect(() => guided.systemPrompt()).toThrow(
+    await expect(guided.systemPrompt()).rejects.toThrow(PromptBudgetError);
+    await expect(guided.systemPrompt()).rejects.toThrow(
       // 25 + 17 + 13 + 17 + 18 + 23 = 113, plus five separators of 2.
       'system prompt over budget: required content needs 123 characters (separators included) but systemPromptMaxChars is 50; ' +
         'required parts: AGENTS.md of root plugin 25, AGENTS.md of plugin "maps" 17, system.md of agent "maps__guide" 13, ' +
@@ -230,7 +236,7 @@ describe('budget from the host config', () => {
     const host = createCapabilityHost({ config: { ai: { agent: { systemPromptMaxChars: -1 } } } });
     await expect(host.load(tree())).rejects.toThrow(/ai\.agent\.systemPromptMaxChars must be a positive safe integer, got -1/);
     await host.load(tree(), { config: {} });
-    expect((await host.beginTurn({ sessionKey: 's' })).systemPrompt().budget).toBe(100_000);
+    expect((await (await host.beginTurn({ sessionKey: 's' })).systemPrompt()).budget).toBe(100_000);
   });
 });
 
@@ -268,11 +274,11 @@ describe('generations', () => {
     await host.load(...build('New rules.', 'New setup.'));
     const fresh = await host.beginTurn({ sessionKey: 's' });
     // Same layer and order: ties render by id (":live" before ":rules").
-    expect(old.systemPrompt()).toMatchObject({ generation: 1, text: '## Live\n\nOld setup.\n\n## rules\n\nOld rules.' });
-    expect(fresh.systemPrompt()).toMatchObject({ generation: 2, text: '## Live\n\nNew setup.\n\n## rules\n\nNew rules.' });
+    expect((await old.systemPrompt())).toMatchObject({ generation: 1, text: '## Live\n\nOld setup.\n\n## rules\n\nOld rules.' });
+    expect((await fresh.systemPrompt())).toMatchObject({ generation: 2, text: '## Live\n\nNew setup.\n\n## rules\n\nNew rules.' });
     await old.end();
     // A failed load changes nothing: new turns keep the committed text.
     await expect(host.load(manifest({ promptSections: [section('', 'rules', 'x', { retention: 'required', maxChars: 0 })] }))).rejects.toThrow();
-    expect((await host.beginTurn({ sessionKey: 's' })).systemPrompt().text).toContain('New rules.');
+    expect((await (await host.beginTurn({ sessionKey: 's' })).systemPrompt()).text).toContain('New rules.');
   });
 });
