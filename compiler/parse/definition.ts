@@ -10,7 +10,9 @@ import { collectLocals, locOf, readLiteral, unwrap, type Lit, type LiteralContex
 
 export type DefineHelper = 'defineAgentTool' | 'defineAgentPromptSection' | 'defineAgentHook' | 'definePlugin';
 
+/** `context.addTool(name, …)` / `context.addPromptSection(name, …)` with a literal name. */
 export interface ConditionalToolRef {
+  readonly kind: 'tool' | 'prompt-section';
   readonly localName: string;
   readonly loc: SourceLocation;
   readonly fields?: Lit;
@@ -211,21 +213,28 @@ function namedDefinitionExport(ctx: LiteralContext, helper: DefineHelper): { nam
   return undefined;
 }
 
-/** `context.addTool('name', defineAgentTool({...}))` anywhere in a plugin entry. */
+const ADD_CALLS: Readonly<Record<string, ConditionalToolRef['kind']>> = { addTool: 'tool', addPromptSection: 'prompt-section' };
+
+/**
+ * `context.addTool('name', defineAgentTool({...}))` and `context.addPromptSection('name',
+ * defineAgentPromptSection({...}))` anywhere in a plugin entry.
+ */
 function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): ConditionalToolRef[] {
   const { ts, sf } = ctx;
   const found: ConditionalToolRef[] = [];
   const visit = (node: TS.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'addTool') {
+    const kind = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) ? ADD_CALLS[node.expression.name.text] : undefined;
+    if (kind && ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const method = node.expression.name.text;
       const [nameArg, defArg] = node.arguments;
       const nameLit = nameArg ? readLiteral(ctx, nameArg) : undefined;
       if (nameLit && nameLit.t === 'string') {
         let fields: Lit | undefined;
         const def = defArg ? unwrap(ts, defArg) : undefined;
         if (def && ts.isCallExpression(def) && def.arguments[0]) fields = readLiteral(ctx, def.arguments[0]);
-        found.push({ localName: nameLit.v, loc: nameLit.loc, ...(fields ? { fields } : {}) });
+        found.push({ kind, localName: nameLit.v, loc: nameLit.loc, ...(fields ? { fields } : {}) });
       } else {
-        diagnostics.push(diag('ZG2050', { ...locOf(ctx, node), message: `addTool() is called with a computed name (${nameArg ? nameArg.getText(sf).slice(0, 40) : 'nothing'}); it cannot be checked for conflicts at build time` }));
+        diagnostics.push(diag('ZG2050', { ...locOf(ctx, node), message: `${method}() is called with a computed name (${nameArg ? nameArg.getText(sf).slice(0, 40) : 'nothing'}); it cannot be checked for conflicts at build time` }));
       }
     }
     ts.forEachChild(node, visit);

@@ -80,6 +80,8 @@ export interface AgentUnitData {
 
 export interface PluginEntryData {
   readonly kind: 'plugin-entry';
+  /** `context.addPromptSection('<literal>', …)`: checked like directory sections, registered at runtime. */
+  readonly conditionalSections: readonly { localName: string; loc: SourceLocation; platforms: readonly { value: string; loc: SourceLocation }[] }[];
   readonly conditionalTools: readonly { localName: string; loc: SourceLocation; description: string; requiresApproval: ToolUnitData['requiresApproval']; platforms: readonly string[]; scopes: readonly ChannelScope[]; permissions: readonly string[]; hidden: boolean }[];
 }
 
@@ -246,7 +248,17 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   // zhin.js itself); only syntax errors and addTool calls concern the compiler.
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'ZG2002' && d.code !== 'ZG2003');
   const conditionalTools: PluginEntryData['conditionalTools'][number][] = [];
-  for (const ref of parsed.conditionalTools) {
+  const conditionalSections: PluginEntryData['conditionalSections'][number][] = [];
+  for (const ref of parsed.conditionalTools.filter((r) => r.kind === 'prompt-section')) {
+    let platforms: { value: string; loc: SourceLocation }[] = [];
+    if (ref.fields && ref.fields.t === 'object') {
+      const checked = validatePromptSection(ref.fields, `conditional prompt section "${ref.localName}"`);
+      diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
+      platforms = [...(checked.value?.platforms ?? [])];
+    }
+    conditionalSections.push({ localName: ref.localName, loc: ref.loc, platforms });
+  }
+  for (const ref of parsed.conditionalTools.filter((r) => r.kind === 'tool')) {
     let fields = { description: '', requiresApproval: 'on-risk' as const, platforms: [] as string[], scopes: [] as ChannelScope[], permissions: [] as string[], hidden: false };
     if (ref.fields && ref.fields.t === 'object') {
       const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.customPermits, { requireExecute: true });
@@ -255,7 +267,7 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
     }
     conditionalTools.push({ localName: ref.localName, loc: ref.loc, ...fields });
   }
-  return { data: { kind: 'plugin-entry', conditionalTools }, diagnostics, dependencies: [] };
+  return { data: { kind: 'plugin-entry', conditionalTools, conditionalSections }, diagnostics, dependencies: [] };
 }
 
 export function parseUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {

@@ -165,6 +165,25 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     if (!entry) continue;
     diagnostics.push(...entry.diagnostics);
     const data = entry.data as PluginEntryData | undefined;
+    const addedSections = new Map<string, SourceLocation>();
+    for (const ref of data?.conditionalSections ?? []) {
+      const earlier = addedSections.get(ref.localName);
+      if (earlier) {
+        diagnostics.push(diag('ZG3010', { ...ref.loc, message: `addPromptSection("${ref.localName}") is called twice in ${plugin.entry}`, related: [{ ...earlier, message: 'first added here' }] }));
+      }
+      addedSections.set(ref.localName, ref.loc);
+      for (const p of ref.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${ref.localName}"` });
+      const clash = promptSections.find((s) => s.owner === plugin.owner && s.name === ref.localName);
+      if (clash) {
+        diagnostics.push(
+          diag('ZG3010', {
+            ...ref.loc,
+            message: `addPromptSection("${ref.localName}") in ${plugin.entry} clashes with the prompt section directory ${clash.source} of the same plugin`,
+            related: [{ ...clash.loc, message: 'prompt section directory' }],
+          }),
+        );
+      }
+    }
     for (const ref of data?.conditionalTools ?? []) {
       if (ref.localName.includes('__')) {
         diagnostics.push(diag('ZG3005', { ...ref.loc, message: `addTool("${ref.localName}") contains "__", which separates owner segments in qualifiedNames` }));
