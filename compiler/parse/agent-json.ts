@@ -29,10 +29,8 @@ export interface AgentJsonInput {
   readonly dirName: string;
 }
 
-export interface NamedEntry {
-  readonly name: string;
-  readonly loc: SourceLocation;
-}
+import type { NamedEntry } from './manifest-values.js';
+export type { NamedEntry };
 
 export interface ParsedAgentJson {
   /** The directory name (identity, SPEC §4); equals `name` when that is given and valid. */

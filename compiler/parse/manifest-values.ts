@@ -3,6 +3,7 @@
  * validators: text normalisation, value descriptions for messages, description length and the
  * static permit check. Pure functions only.
  */
+import type { SourceLocation } from '../diagnostics.js';
 import { parsePermitSyntax } from '../../runtime/permit-syntax.js';
 
 /** SPEC §3.2/§3.3: descriptions are 1–1024 characters. */
@@ -82,4 +83,10 @@ function customPermitMatches(custom: string, permit: string): boolean {
 /** POSIX join that treats '' and '.' as the root. */
 export function joinPosix(dir: string, name: string): string {
   return dir === '' || dir === '.' ? name : `${dir.replace(/\/+$/, '')}/${name}`;
+}
+
+/** A name written in a manifest (a tool reference, a platform) with where it is written. */
+export interface NamedEntry {
+  readonly name: string;
+  readonly loc: SourceLocation;
 }

@@ -50,10 +50,8 @@ export interface SkillMdOptions {
   readonly customPermits?: readonly string[];
 }
 
-export interface NamedEntry {
-  readonly name: string;
-  readonly loc: SourceLocation;
-}
+import type { NamedEntry } from './manifest-values.js';
+export type { NamedEntry };
 
 export interface ParsedSkill {
   /** The directory name (identity, SPEC §4); equals the front matter `name` when valid. */

@@ -4,44 +4,29 @@
  * so a unit whose files did not change is never read or parsed again.
  */
 import type { ts as TS } from 'ts-morph';
-import type { ChannelScope, HookEvent, PromptLayer, PromptProfile, PromptRetention } from '../../runtime/manifest.js';
+import type { ChannelScope, HookEvent } from '../../runtime/manifest.js';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { checkUpwardImports } from '../validate/imports.js';
 import { validateHook } from '../validate/hook.js';
-import { validatePromptSection } from '../validate/prompt-section.js';
-import { validateToolFields } from '../validate/tool.js';
+import { validatePromptSection, type PromptSectionFields } from '../validate/prompt-section.js';
+import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper } from './definition.js';
 import { parseSkillMd } from './skill-md.js';
 
-export interface ToolUnitData {
+export interface ToolUnitData extends ToolFields {
   readonly kind: 'tool';
-  readonly description: string;
-  readonly descriptionLoc?: SourceLocation;
-  readonly requiresApproval: 'never' | 'on-risk' | 'once' | 'always';
-  readonly platforms: readonly { value: string; loc: SourceLocation }[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly hidden: boolean;
   readonly loc: SourceLocation;
   /** Opaque schema-stage request payload (extracted snippet), if the tool has an inputSchema. */
   readonly schema?: unknown;
   readonly schemaLoc?: SourceLocation;
 }
 
-export interface SectionUnitData {
+export interface SectionUnitData extends PromptSectionFields {
   readonly kind: 'prompt-section';
   readonly loc: SourceLocation;
-  readonly title: string;
-  readonly content: string;
-  readonly layer: PromptLayer;
-  readonly order: number;
-  readonly retention: PromptRetention;
-  readonly maxChars?: number;
-  readonly profiles: readonly PromptProfile[];
-  readonly platforms: readonly { value: string; loc: SourceLocation }[];
 }
 
 export interface HookUnitData {
