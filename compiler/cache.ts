@@ -28,10 +28,19 @@ interface Entry {
   schema?: SchemaOutcome;
 }
 
+/** The last output this cache vouches for: same inputs digest + same file stamp → same bytes. */
+export interface OutputRecord {
+  readonly digest: string;
+  readonly file: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
 interface Persisted {
   readonly version: string;
   readonly configKey: string;
   readonly entries: Record<string, Entry>;
+  readonly output?: OutputRecord;
 }
 
 export interface FileReader {
@@ -57,6 +66,7 @@ export function defaultCacheFile(root: string): string {
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
+  private output: OutputRecord | undefined;
   private configKey = '';
   private changed = false;
   private readonly file: string | undefined;
@@ -72,11 +82,13 @@ export class UnitCache {
   reset(configKey: string): void {
     this.configKey = configKey;
     this.entries = new Map();
+    this.output = undefined;
     if (!this.file) return;
     try {
       const persisted = JSON.parse(readFileSync(this.file, 'utf8')) as Persisted;
       if (persisted.version === CACHE_VERSION && persisted.configKey === configKey) {
         this.entries = new Map(Object.entries(persisted.entries));
+        this.output = persisted.output;
       }
     } catch {
       // Missing or corrupt cache: a cold run rebuilds it.
@@ -193,6 +205,39 @@ export class UnitCache {
     this.changed = true;
   }
 
+  /**
+   * The output file's text when this cache wrote (or verified) it for the same inputs digest and
+   * the file still carries that stamp: then emitting again would give the same bytes.
+   */
+  vouchedOutput(digest: string, file: string): string | undefined {
+    const record = this.output;
+    if (!record || record.digest !== digest || record.file !== file) return undefined;
+    const now = this.statAbs(file);
+    if (!now || now.mtimeMs !== record.mtimeMs || now.size !== record.size) return undefined;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  recordOutput(digest: string, file: string): void {
+    const now = this.statAbs(file);
+    if (!now) return;
+    if (this.output && this.output.digest === digest && this.output.mtimeMs === now.mtimeMs && this.output.size === now.size) return;
+    this.output = { digest, file, ...now };
+    this.changed = true;
+  }
+
+  private statAbs(file: string): { mtimeMs: number; size: number } | undefined {
+    try {
+      const s = statSync(file);
+      return { mtimeMs: s.mtimeMs, size: s.size };
+    } catch {
+      return undefined;
+    }
+  }
+
   persist(): void {
     if (!this.file || !this.changed) return;
     this.changed = false;
@@ -205,7 +250,7 @@ export class UnitCache {
     }
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      writeIfChanged(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries } satisfies Persisted));
+      writeIfChanged(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries, ...(this.output ? { output: this.output } : {}) } satisfies Persisted));
     } catch {
       // A read-only node_modules only costs speed.
     }

@@ -4,6 +4,7 @@
  * resolve → emit → write. Runs are single-flight with a coalescing queue; file events patch the
  * inventory so a watch-mode run re-parses only the changed units.
  */
+import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
@@ -251,12 +252,19 @@ export class Compiler {
     const schemaResults = await this.schemas.evaluate(units, results, this.units, options);
     const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText: (path) => reader.read(path) });
     diagnostics.push(...model.diagnostics);
-    this.units.persist();
 
-    const code = emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule: this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime' });
+    // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
+    // last wrote (still on disk with that stamp) is what emit would produce — skip emit + compare.
+    const runtimeModule = this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime';
+    const digest = inputsDigest(units, model.model.plugins, outRel, runtimeModule);
+    const reusable = parsedCount === 0 && this.schemas.evaluated === 0 ? this.units.vouchedOutput(digest, options.outFile) : undefined;
+    const code = reusable ?? emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule });
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
     const errors = sorted.filter((d) => d.severity === 'error').length;
-    const written = runOptions.write !== false && errors === 0 ? writeIfChanged(options.outFile, code) : false;
+    const written = reusable === undefined && runOptions.write !== false && errors === 0 ? writeIfChanged(options.outFile, code) : false;
+    // After a write-enabled clean run the file holds exactly `code` (written or already equal).
+    if (errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(digest, options.outFile);
+    this.units.persist();
     return {
       diagnostics: sorted,
       errors,
@@ -291,6 +299,14 @@ export class Compiler {
     await this.running?.catch(() => undefined);
     this.units.persist();
   }
+}
+
+/** What the output depends on besides the cached units' own contents. */
+function inputsDigest(units: readonly CapabilityUnit[], plugins: readonly { dir: string; agentsMd?: { text: string } }[], outRel: string, runtimeModule: string): string {
+  const hash = createHash('sha256').update(`${outRel}\0${runtimeModule}\0`);
+  for (const unit of units) hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${unit.files.join(',')}\n`);
+  for (const plugin of plugins) hash.update(`${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\n`);
+  return hash.digest('hex');
 }
 
 function unitFiles(unit: CapabilityUnit): string[] {

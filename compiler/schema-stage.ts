@@ -19,10 +19,13 @@ export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: str
 export interface SchemaStage {
   extractor(reader: FileReader): Promise<Extractor>;
   evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>>;
+  readonly evaluated: number;
 }
 
 
 export class SchemaCache implements SchemaStage {
+  /** How many schemas the last `evaluate` computed (0 = all came from the cache). */
+  evaluated = 0;
   constructor(private readonly root: string) {}
 
   private rel(abs: string): string {
@@ -46,6 +49,7 @@ export class SchemaCache implements SchemaStage {
 
   async evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>> {
     const outcomes = new Map<CapabilityUnit, SchemaOutcome>();
+    this.evaluated = 0;
     const pending: { unit: CapabilityUnit; key: string; request: SchemaRequest }[] = [];
     for (const unit of units) {
       const data = results.get(unit)?.data;
@@ -69,6 +73,7 @@ export class SchemaCache implements SchemaStage {
         request: { id: key, file: unit.entry!, absPath: join(this.root, unit.entry!), snippet: absSnippet, line: tool.schemaLoc?.line ?? tool.loc.line, column: tool.schemaLoc?.column ?? tool.loc.column },
       });
     }
+    this.evaluated = pending.length;
     if (pending.length === 0) return outcomes;
     const { evaluateSchemas } = await import('./schema/index.js');
     const evaluated = await evaluateSchemas(

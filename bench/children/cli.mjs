@@ -1,7 +1,23 @@
-// Runs the real CLI (the same code as bin/zhin-gen.mjs) and reports the process's peak RSS.
+// `generate` in a fresh process, two ways:
+//   default: the real CLI main() (same code as bin/zhin-gen.mjs); the parent times the process.
+//   --work:  load every module first (compiler.warmup()), then time only the run — the work
+//            itself, comparable with the floor's own work time.
 import { main } from '../../dist/compiler/cli/main.js';
+import { createCompiler } from '../../dist/compiler/index.js';
 
-const io = { out: () => {}, err: () => {}, isTTY: false };
-const code = await main(process.argv.slice(2), io);
-if (code !== 0) process.exitCode = code;
-console.log(JSON.stringify({ code, rssKb: process.resourceUsage().maxRSS }));
+const args = process.argv.slice(2);
+if (args[0] === '--work') {
+  const compiler = createCompiler({ root: args[1] });
+  await compiler.warmup();
+  await import('zod');
+  const started = performance.now();
+  const result = await compiler.run({ write: true });
+  const workMs = performance.now() - started;
+  await compiler.dispose();
+  console.log(JSON.stringify({ workMs, parsed: result.stats.parsed, rssKb: process.resourceUsage().maxRSS }));
+} else {
+  const io = { out: () => {}, err: () => {}, isTTY: false };
+  const code = await main(args, io);
+  if (code !== 0) process.exitCode = code;
+  console.log(JSON.stringify({ code, rssKb: process.resourceUsage().maxRSS }));
+}

@@ -91,6 +91,25 @@ describe('write discipline and cache', () => {
     expect(removed.code).toBe(cold.code);
   });
 
+  it('skips emit for an unchanged tree only while the output is the one it wrote', async () => {
+    const root = copyFixture('example-bot', 'vouch');
+    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    dirs.push(root);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.code).toBe(cold.code);
+    // Hand-edited output: the stamp no longer matches, so it is regenerated and rewritten.
+    writeFileSync(cold.outFile, `${cold.code}// edited\n`);
+    const repaired = await createCompiler({ root, cacheFile }).run();
+    expect(repaired.written).toBe(true);
+    expect(readFileSync(cold.outFile, 'utf8')).toBe(cold.code);
+    // AGENTS.md is read by no unit of this tree's tools, but it is part of the output.
+    writeFileSync(join(root, 'AGENTS.md'), '# Main\n\nChanged.\n');
+    const changed = await createCompiler({ root, cacheFile }).run();
+    expect(changed.code).toContain('Changed.');
+    expect(changed.written).toBe(true);
+  });
+
   it('keeps events that arrive while a run is in flight for the next run', async () => {
     const root = copyFixture('example-bot', 'race');
     dirs.push(root);
