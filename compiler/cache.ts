@@ -187,6 +187,16 @@ export class UnitCache {
     return this.entries.get(key)?.hash ?? '';
   }
 
+  /** Content of everything the unit's result depends on (its files and its dependencies). */
+  contentOf(key: string): string {
+    const entry = this.entries.get(key);
+    if (!entry) return '';
+    return Object.keys(entry.stamps)
+      .sort()
+      .map((file) => `${file}:${entry.stamps[file]!.hash}`)
+      .join('|');
+  }
+
   schemaOf(key: string): SchemaOutcome | undefined {
     return this.entries.get(key)?.schema;
   }

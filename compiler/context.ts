@@ -256,7 +256,7 @@ export class Compiler {
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
     // last wrote (still on disk with that stamp) is what emit would produce — skip emit + compare.
     const runtimeModule = this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime';
-    const digest = inputsDigest(units, model.model.plugins, outRel, runtimeModule);
+    const digest = inputsDigest(units, model.model.plugins, outRel, runtimeModule, (key) => this.units.contentOf(key));
     const reusable = parsedCount === 0 && this.schemas.evaluated === 0 ? this.units.vouchedOutput(digest, options.outFile) : undefined;
     const code = reusable ?? emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule });
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
@@ -302,10 +302,16 @@ export class Compiler {
 }
 
 /** What the output depends on besides the cached units' own contents. */
-function inputsDigest(units: readonly CapabilityUnit[], plugins: readonly { dir: string; agentsMd?: { text: string } }[], outRel: string, runtimeModule: string): string {
+function inputsDigest(
+  units: readonly CapabilityUnit[],
+  plugins: readonly { dir: string; agentsMd?: { text: string }; entrySource?: string }[],
+  outRel: string,
+  runtimeModule: string,
+  contentOf: (key: string) => string,
+): string {
   const hash = createHash('sha256').update(`${outRel}\0${runtimeModule}\0`);
-  for (const unit of units) hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${unit.files.join(',')}\n`);
-  for (const plugin of plugins) hash.update(`${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\n`);
+  for (const unit of units) hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
+  for (const plugin of plugins) hash.update(`${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\0${plugin.entrySource ? contentOf(`plugin-entry:${plugin.entrySource}`) : ''}\n`);
   return hash.digest('hex');
 }
 

@@ -69,19 +69,27 @@ function join(dir: string, name: string): string {
 class LayoutBuilder {
   readonly plugins = new Map<string, PluginLayout>();
   readonly diagnostics: Diagnostic[] = [];
+  /** Capability directories by path: insertion is O(1), so the layout stays linear in N. */
+  private readonly caps = new Map<string, CapabilityDir>();
+  /** Plugin directories, longest first, for the innermost-plugin lookup. */
+  private pluginDirs: string[] = [];
 
   constructor(private readonly pluginEntry: readonly string[]) {}
 
   addPlugin(owner: string, dir: string): void {
-    if (!this.plugins.has(dir)) this.plugins.set(dir, { owner, dir, caps: [] });
+    if (this.plugins.has(dir)) return;
+    this.plugins.set(dir, { owner, dir, caps: [] });
+    this.pluginDirs = [...this.plugins.keys()].sort((a, b) => b.length - a.length);
   }
 
-  /** Finds the innermost plugin whose directory is a prefix of `path`. */
+  /** Finds the innermost plugin whose directory is a proper prefix of `path` (plugins are few). */
   pluginOf(segments: readonly string[]): { plugin: PluginLayout; rest: string[] } | undefined {
-    for (let i = segments.length - 1; i >= 0; i--) {
-      const prefix = segments.slice(0, i).join('/');
-      const plugin = this.plugins.get(prefix);
-      if (plugin) return { plugin, rest: segments.slice(i) };
+    const path = segments.join('/');
+    for (const dir of this.pluginDirs) {
+      if (dir === '' || (path.length > dir.length && path.startsWith(dir) && path[dir.length] === '/')) {
+        const depth = dir === '' ? 0 : dir.split('/').length;
+        return { plugin: this.plugins.get(dir)!, rest: segments.slice(depth) };
+      }
     }
     return undefined;
   }
@@ -125,9 +133,10 @@ class LayoutBuilder {
     }
     const name = rest[0]!;
     const dir = join(folderDir, name);
-    let cap = list.find((c) => c.dir === dir);
+    let cap = this.caps.get(dir);
     if (!cap) {
       cap = { kind, name, dir, files: [], entries: [], children: [] };
+      this.caps.set(dir, cap);
       list.push(cap);
     }
     const inner = rest.slice(1);

@@ -103,6 +103,15 @@ describe('write discipline and cache', () => {
     const repaired = await createCompiler({ root, cacheFile }).run();
     expect(repaired.written).toBe(true);
     expect(readFileSync(cold.outFile, 'utf8')).toBe(cold.code);
+    // A check (no write) after an edit caches the new unit; the next check must still see the
+    // difference between the tree and the file on disk.
+    const echo = join(root, 'tools/echo/index.ts');
+    writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo a message back', 'Echo it back'));
+    const firstCheck = await createCompiler({ root, cacheFile }).run({ write: false });
+    const secondCheck = await createCompiler({ root, cacheFile }).run({ write: false });
+    expect(secondCheck.code).toBe(firstCheck.code);
+    expect(secondCheck.code).toContain('Echo it back');
+    expect(readFileSync(cold.outFile, 'utf8')).not.toContain('Echo it back');
     // AGENTS.md is read by no unit of this tree's tools, but it is part of the output.
     writeFileSync(join(root, 'AGENTS.md'), '# Main\n\nChanged.\n');
     const changed = await createCompiler({ root, cacheFile }).run();
