@@ -256,14 +256,16 @@ export class Compiler {
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
     // last wrote (still on disk with that stamp) is what emit would produce — skip emit + compare.
     const runtimeModule = this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime';
-    const digest = inputsDigest(units, model.model.plugins, outRel, runtimeModule, (key) => this.units.contentOf(key));
-    const reusable = parsedCount === 0 && this.schemas.evaluated === 0 ? this.units.vouchedOutput(digest, options.outFile) : undefined;
+    const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
+    // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
+    const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, outRel, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
+    const reusable = unchanged && digest ? this.units.vouchedOutput(digest, options.outFile) : undefined;
     const code = reusable ?? emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule });
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
     const errors = sorted.filter((d) => d.severity === 'error').length;
     const written = reusable === undefined && runOptions.write !== false && errors === 0 ? writeIfChanged(options.outFile, code) : false;
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    if (errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(digest, options.outFile);
+    if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(digest, options.outFile);
     this.units.persist();
     return {
       diagnostics: sorted,

@@ -29,17 +29,21 @@ function optional(name: string, value: string | number | undefined): string {
   return `\n      ${name}: ${typeof value === 'number' ? String(value) : str(value)},`;
 }
 
-const toolText = new WeakMap<ToolModel, { spec: string; text: string }>();
+const toolText = new WeakMap<ToolModel, { spec: string; text: string; sha: string }>();
 /** Import specifiers by (output, extension, source): path.relative per tool per run adds up. */
 const specifiers = new Map<string, string>();
 
-/** Memoised by model identity: in watch mode an unchanged tool keeps its model object. */
-function emitTool(tool: ToolModel, spec: string): string {
+/**
+ * Memoised by model identity (in watch mode an unchanged tool keeps its model object), with the
+ * text's own digest so the manifest hash never re-hashes unchanged tools.
+ */
+function emitTool(tool: ToolModel, spec: string): { text: string; sha: string } {
   const memo = toolText.get(tool);
-  if (memo && memo.spec === spec) return memo.text;
+  if (memo && memo.spec === spec) return memo;
   const text = renderTool(tool, spec);
-  toolText.set(tool, { spec, text });
-  return text;
+  const entry = { spec, text, sha: createHash('sha256').update(text).digest('hex') };
+  toolText.set(tool, entry);
+  return entry;
 }
 
 function renderTool(tool: ToolModel, spec: string): string {
@@ -193,21 +197,27 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
   for (const tool of conditional) inputLines.push(`  ${str(tool.qualifiedName)}: Record<string, unknown>;`);
   inputLines.sort((a, b) => compareStrings(a, b));
 
-  const data = `  version: 1,
-  hash: HASH,
-  plugins: ${list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)))},
-  tools: ${list(tools.map((t) => emitTool(t, spec(t.source))))},
-  skills: ${list(skills.map(emitSkill))},
+  const pluginsText = list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)));
+  const toolEntries = tools.map((t) => emitTool(t, spec(t.source)));
+  const rest = `  skills: ${list(skills.map(emitSkill))},
   agents: ${list(agents.map(emitAgent))},
   promptSections: ${list(sections.map(emitSection))},
   hooks: ${list(hooks.map((h) => emitHook(h, spec(h.source))))},`;
-  const hash = createHash('sha256').update(data).digest('hex').slice(0, 16);
+  // The manifest hash covers every emitted byte of data: tools through their memoised digests.
+  const hasher = createHash('sha256').update(pluginsText);
+  for (const entry of toolEntries) hasher.update(entry.sha);
+  const hash = hasher.update(rest).digest('hex').slice(0, 16);
+  const data = `  version: 1,
+  hash: ${str(hash)},
+  plugins: ${pluginsText},
+  tools: ${list(toolEntries.map((e) => e.text))},
+${rest}`;
   const allToolNames = [...tools, ...conditional].map((t) => t.qualifiedName).sort(compareStrings);
 
   return `${HEADER}import type { CapabilityManifest${typeImports.length > 0 ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 ${typeImports.join('\n')}${typeImports.length > 0 ? '\n' : ''}
 export const manifest: CapabilityManifest = {
-${data.replace('HASH', str(hash))}
+${data}
 };
 
 export type ToolName = ${union(allToolNames)};
