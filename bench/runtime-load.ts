@@ -15,7 +15,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
+import { emitManifest } from '../compiler/emit/manifest.js';
+import type { ToolModel } from '../compiler/model.js';
 
 export interface RuntimeLoadResult {
   readonly n: number;
@@ -60,31 +62,36 @@ export default defineAgentTool({
 `;
 }
 
+/**
+ * The manifest module exactly as the compiler emits it (`emitManifest` over a model of N tools),
+ * with TypeScript-only syntax stripped so the child runs it on plain Node.
+ */
 function manifestModule(n: number): string {
-  const tools: string[] = [];
-  for (let i = 0; i < n; i += 1) {
-    tools.push(`    {
-      qualifiedName: 't${i}', localName: 't${i}', owner: '', placement: 'plugin',
-      description: 'Benchmark tool ${i}: looks up something by query',
-      inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 1 }, days: { type: 'integer', minimum: 1 }, unit: { enum: ['metric', 'imperial'] } }, required: ['city'], additionalProperties: false },
-      requiresApproval: 'never', platforms: [], scopes: [], permissions: [], hidden: false, keywords: [],
-      source: 'tools/t${i}/index.mjs', hash: 'h${i}',
-      load: () => import('./tools/t${i}/index.mjs'),
-    },`);
-  }
-  return `export const manifest = {
-  version: 1,
-  hash: 'bench-${n}',
-  plugins: [{ owner: '', dir: '.', conditionalTools: [] }],
-  tools: [
-${tools.join('\n')}
-  ],
-  skills: [],
-  agents: [],
-  promptSections: [],
-  hooks: [],
-};
-`;
+  const schema = { type: 'object', properties: { city: { type: 'string', minLength: 1 }, days: { type: 'integer', minimum: 1 }, unit: { enum: ['metric', 'imperial'] } }, required: ['city'], additionalProperties: false };
+  const loc = { file: 'x', line: 1, column: 1 };
+  const tools: ToolModel[] = Array.from({ length: n }, (_, i) => ({
+    kind: 'tool',
+    owner: '',
+    placement: 'plugin',
+    localName: `t${i}`,
+    qualifiedName: `t${i}`,
+    source: `tools/t${i}/index.mjs`,
+    related: [],
+    loc,
+    description: `Benchmark tool ${i}: looks up something by query`,
+    inputSchema: schema,
+    schemaOrigin: 'json',
+    requiresApproval: 'never',
+    platforms: [],
+    scopes: [],
+    permissions: [],
+    hidden: false,
+    conditional: false,
+    typed: false,
+    hash: `h${i}`,
+  }));
+  const code = emitManifest({ plugins: [{ owner: '', dir: '' }], tools, skills: [], agents: [], promptSections: [], hooks: [] }, { outRel: 'manifest.ts', importExtension: '.js', runtimeModule: 'zhin-gen/runtime' });
+  return transformSync(code, { loader: 'ts', format: 'esm' }).code;
 }
 
 const LAZY = `const start = performance.now();

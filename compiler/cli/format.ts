@@ -118,12 +118,27 @@ export function shortDiff(before: string, after: string, limit = 20, window = 60
     }
     const [di, dj] = best ?? [a.length - i, b.length - j];
     out.push(`@@ line ${j + 1} @@`);
-    for (let k = 0; k < di; k++) out.push(`- ${a[i + k]}`);
-    for (let k = 0; k < dj; k++) out.push(`+ ${b[j + k]}`);
+    // Long lines (a tool's JSON line) are shown around the first difference of the pair.
+    const focus = di > 0 && dj > 0 ? firstDifference(a[i]!, b[j]!) : 0;
+    for (let k = 0; k < di; k++) out.push(`- ${clip(a[i + k]!, focus)}`);
+    for (let k = 0; k < dj; k++) out.push(`+ ${clip(b[j + k]!, focus)}`);
     i += di;
     j += dj;
   }
   const shown = out.slice(0, limit);
   if (out.length > shown.length) shown.push(`… ${out.length - shown.length} more lines`);
-  return shown.map((l) => (l.length > 160 ? `${l.slice(0, 157)}...` : l)).join('\n');
+  return shown.join('\n');
+}
+
+function firstDifference(x: string, y: string): number {
+  let k = 0;
+  while (k < x.length && k < y.length && x[k] === y[k]) k++;
+  return k;
+}
+
+/** At most ~150 characters of a line, starting a little before `focus`. */
+function clip(line: string, focus: number): string {
+  if (line.length <= 150) return line;
+  const start = Math.max(0, Math.min(focus - 40, line.length - 150));
+  return `${start > 0 ? '…' : ''}${line.slice(start, start + 150)}${start + 150 < line.length ? '…' : ''}`;
 }

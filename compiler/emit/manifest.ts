@@ -40,30 +40,36 @@ const specifiers = new Map<string, string>();
 function emitTool(tool: ToolModel, spec: string): { text: string; sha: string } {
   const memo = toolText.get(tool);
   if (memo && memo.spec === spec) return memo;
-  const text = renderTool(tool, spec);
+  const text = `${renderTool(tool)}\0${spec}`;
   const entry = { spec, text, sha: createHash('sha256').update(text).digest('hex') };
   toolText.set(tool, entry);
   return entry;
 }
 
-function renderTool(tool: ToolModel, spec: string): string {
-  return `    {
-      qualifiedName: ${str(tool.qualifiedName)},
-      localName: ${str(tool.localName)},
-      owner: ${str(tool.owner)},
-      placement: ${str(tool.placement)},${optional('agent', tool.agent)}${optional('skill', tool.skill)}
-      description: ${str(tool.description)},
-      inputSchema: ${json(tool.inputSchema)},
-      requiresApproval: ${str(tool.requiresApproval)},
-      platforms: ${strList(tool.platforms)},
-      scopes: ${strList(tool.scopes)},
-      permissions: ${strList(tool.permissions)},
-      hidden: ${tool.hidden},
-      keywords: ${strList(toolKeywords(tool))},
-      source: ${str(tool.source)},
-      hash: ${str(tool.hash)},
-      load: () => import(${str(spec)}),
-    },`;
+/**
+ * One tool as one line of JSON (keys in a fixed order). The tool table is parsed with a single
+ * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
+ * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
+ */
+function renderTool(tool: ToolModel): string {
+  return json({
+    qualifiedName: tool.qualifiedName,
+    localName: tool.localName,
+    owner: tool.owner,
+    placement: tool.placement,
+    ...(tool.agent !== undefined ? { agent: tool.agent } : {}),
+    ...(tool.skill !== undefined ? { skill: tool.skill } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    requiresApproval: tool.requiresApproval,
+    platforms: tool.platforms,
+    scopes: tool.scopes,
+    permissions: tool.permissions,
+    hidden: tool.hidden,
+    keywords: toolKeywords(tool),
+    source: tool.source,
+    hash: tool.hash,
+  });
 }
 
 /** Words from the local name and scope help `discover` match tools by their folder names. */
@@ -161,6 +167,15 @@ function emitPlugin(plugin: PluginModel, conditional: readonly ToolModel[], spec
     },`;
 }
 
+/**
+ * A single-quoted string literal spread over lines with line continuations (`\` at a line end
+ * adds nothing to the value): one JSON line per tool in the source, one JSON text at runtime.
+ * Measured faster to load than a template literal (~175 vs ~260 ms for 5,000 tools).
+ */
+function continuedString(lines: readonly string[]): string {
+  return `'${lines.map((line) => line.replace(/\\/g, '\\\\').replace(/'/g, "\\'")).join('\\\n')}'`;
+}
+
 function list(items: readonly string[]): string {
   return items.length === 0 ? '[]' : `[\n${items.join('\n')}\n  ]`;
 }
@@ -199,6 +214,8 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
 
   const pluginsText = list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)));
   const toolEntries = tools.map((t) => emitTool(t, spec(t.source)));
+  const toolLines = toolEntries.map((e) => e.text.slice(0, e.text.indexOf('\0')));
+  const loaderLines = toolEntries.map((e) => `  () => import(${str(e.text.slice(e.text.indexOf('\0') + 1))}),`);
   const rest = `  skills: ${list(skills.map(emitSkill))},
   agents: ${list(agents.map(emitAgent))},
   promptSections: ${list(sections.map(emitSection))},
@@ -210,12 +227,17 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
   const data = `  version: 1,
   hash: ${str(hash)},
   plugins: ${pluginsText},
-  tools: ${list(toolEntries.map((e) => e.text))},
+  tools: toolData.map((tool, index) => ({ ...tool, load: toolLoaders[index]! })),
 ${rest}`;
   const allToolNames = [...tools, ...conditional].map((t) => t.qualifiedName).sort(compareStrings);
 
-  return `${HEADER}import type { CapabilityManifest${typeImports.length > 0 ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
+  return `${HEADER}import type { CapabilityManifest, ManifestTool${typeImports.length > 0 ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 ${typeImports.join('\n')}${typeImports.length > 0 ? '\n' : ''}
+/** Tool metadata, one tool per line (parsed as JSON: fast to load); loaders follow in the same order. */
+const toolData: readonly Omit<ManifestTool, 'load'>[] = JSON.parse(${continuedString(['[', ...toolLines.map((line, i) => (i === 0 ? line : `,${line}`)), ']'])});
+
+const toolLoaders: readonly ManifestTool['load'][] = [${loaderLines.length === 0 ? '' : `\n${loaderLines.join('\n')}\n`}];
+
 export const manifest: CapabilityManifest = {
 ${data}
 };

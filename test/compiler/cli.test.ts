@@ -37,7 +37,8 @@ describe('zhin-gen CLI', () => {
     const pretty = cli(['check', '--root', root]);
     expect(pretty.status).toBe(2);
     expect(pretty.stderr).toContain('zhin-capabilities.gen.ts is out of date');
-    expect(pretty.stderr).toContain('+       description: "Echo a message back twice",');
+    expect(pretty.stderr).toContain('"description":"Echo a message back twice"');
+    expect(pretty.stderr).toMatch(/^- .*"description":"Echo a message back"/m);
     expect(pretty.stderr).toContain('Fix: npx zhin-gen generate');
     const json = JSON.parse(cli(['check', '--root', root, '--format', 'json']).stdout);
     expect(json).toEqual({ diagnostics: [], stale: true, missing: false });

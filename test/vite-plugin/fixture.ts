@@ -76,8 +76,9 @@ export function readManifest(root: string, out = 'zhin-capabilities.gen.ts'): st
 /** Tool names listed in the manifest file on disk. */
 export function manifestTools(root: string): string[] {
   const text = readManifest(root);
-  const tools = text.slice(text.indexOf('\n  tools: ['), text.indexOf('\n  skills: ['));
-  return [...tools.matchAll(/qualifiedName: "([^"]+)"/g)].map((m) => m[1]!).sort();
+  // The tool table is one JSON line per tool inside `JSON.parse('[\ … ]')`.
+  const tools = text.slice(text.indexOf('const toolData'), text.indexOf('const toolLoaders'));
+  return [...tools.matchAll(/^,?\{"qualifiedName":"([^"]+)"/gm)].map((m) => m[1]!).sort();
 }
 
 export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
