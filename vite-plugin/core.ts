@@ -47,7 +47,9 @@ interface WebpackLikeCompiler {
   watching?: { invalidate(): void };
   hooks: {
     watchRun: { tap(name: string, fn: () => void): void };
+    beforeRun: { tapPromise(name: string, fn: () => Promise<void>): void };
     watchClose: { tap(name: string, fn: () => void): void };
+    normalModuleFactory: { tap(name: string, fn: (factory: { hooks: { beforeResolve: { tap(name: string, fn: (data: { request: string }) => void): void } } }) => void): void };
   };
 }
 
@@ -206,6 +208,17 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       }),
     );
     compiler.hooks.watchClose.tap(PLUGIN_NAME, stopWatching);
+    // The generated file must exist before webpack resolves the entry's imports of it.
+    compiler.hooks.beforeRun.tapPromise(PLUGIN_NAME, async () => {
+      await firstRun();
+    });
+    // `virtual:` reads as a URL scheme to webpack/rspack, which never reach resolveId for it:
+    // rewrite the request to the generated file before resolution.
+    compiler.hooks.normalModuleFactory.tap(PLUGIN_NAME, (factory) => {
+      factory.hooks.beforeResolve.tap(PLUGIN_NAME, (data) => {
+        if (data.request === VIRTUAL_ID) data.request = state.outFile;
+      });
+    });
   }
 
   /**

@@ -1,0 +1,87 @@
+/**
+ * webpack through the same unplugin factory: a real build of the bot (entry imports
+ * `virtual:zhin-capabilities`, tools called through the built bundle), a failing build with the
+ * diagnostic's location, and watch mode noticing a newly created tool (webpack reports no
+ * creations of its own; the plugin's side watcher does).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import webpack, { type Configuration, type Stats } from 'webpack';
+import zhinWebpack from '../../vite-plugin/webpack.js';
+import { REPO, removeDir } from '../helpers.js';
+import { BOT_TOOLS, makeBot, manifestTools, plainTool, waitFor } from './fixture.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+function config(root: string): Configuration {
+  return {
+    mode: 'development',
+    devtool: false,
+    context: root,
+    target: 'node20',
+    entry: './src/main.ts',
+    output: { path: join(root, 'dist'), filename: 'main.cjs', chunkFilename: '[id].chunk.cjs', library: { type: 'commonjs2' } },
+    resolve: {
+      extensions: ['.ts', '.js'],
+      extensionAlias: { '.js': ['.ts', '.js'] },
+      alias: { 'zhin-gen/runtime$': join(REPO, 'runtime', 'index.ts') },
+      conditionNames: ['source', 'import', 'default'],
+    },
+    externals: { zod: 'commonjs zod', ajv: 'commonjs ajv' },
+    module: { rules: [{ test: /\.ts$/, use: join(REPO, 'test', 'vite-plugin', 'ts-loader.cjs') }] },
+    plugins: [zhinWebpack()],
+    infrastructureLogging: { level: 'error' },
+    stats: 'errors-warnings',
+  };
+}
+
+function run(compiler: webpack.Compiler): Promise<Stats> {
+  return new Promise((resolve, reject) => compiler.run((error, stats) => (error ? reject(error) : compiler.close(() => resolve(stats!)))));
+}
+
+describe('webpack', () => {
+  it('bundles the bot; tools run through the manifest', async () => {
+    const root = makeBot('webpack');
+    dirs.push(root);
+    const stats = await run(webpack(config(root)));
+    expect(stats.toJson({ all: false, errors: true }).errors ?? []).toEqual([]);
+    expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
+    const built = (await import(`${pathToFileURL(join(root, 'dist', 'main.cjs')).href}?t=${Date.now()}`)) as { default: { manifest: { tools: { qualifiedName: string }[] }; call(name: string, input: unknown): Promise<unknown> } };
+    expect(built.default.manifest.tools.map((t) => t.qualifiedName).sort()).toEqual([...BOT_TOOLS].sort());
+    expect(await built.default.call('echo', { message: 'webpack' })).toBe('echo: webpack');
+  });
+
+  it('fails the build with the diagnostic file, line and column', async () => {
+    const root = makeBot('webpack-bad', { 'tools/bad/index.ts': "import { defineAgentTool } from '@zhin.js/tool';\n\nexport default defineAgentTool({\n  description: '   ',\n  async execute() {\n    return 1;\n  },\n});\n" });
+    dirs.push(root);
+    const stats = await run(webpack(config(root)));
+    const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
+    expect(errors.length).toBeGreaterThan(0);
+    const text = errors.map((e) => `${e.message} ${e.moduleName ?? ''} ${e.loc ?? ''}`).join('\n');
+    expect(text).toContain('ZG2004');
+    expect(text).toContain('tools/bad/index.ts:4:16');
+  });
+
+  it('watch mode notices a newly created tool and rebuilds with it', async () => {
+    const root = makeBot('webpack-watch');
+    dirs.push(root);
+    const compiler = webpack(config(root));
+    const builds: Stats[] = [];
+    const watching = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
+      if (!error && stats) builds.push(stats);
+    });
+    try {
+      await waitFor(() => builds.length >= 1, 'first webpack build', 60_000);
+      mkdirSync(join(root, 'tools', 'ping'), { recursive: true });
+      writeFileSync(join(root, 'tools', 'ping', 'index.ts'), plainTool('Ping back'));
+      await waitFor(() => manifestTools(root).includes('ping') && builds.length >= 2, 'a rebuild with the new tool', 60_000);
+      for (const stats of builds) expect(stats.toJson({ all: false, errors: true }).errors ?? []).toEqual([]);
+      expect(readFileSync(join(root, 'dist', 'main.cjs'), 'utf8')).toContain('tools/ping/index');
+    } finally {
+      await new Promise<void>((resolve) => (watching ? watching.close(() => resolve()) : resolve()));
+    }
+  });
+});
