@@ -6,7 +6,7 @@
  */
 import type { ToolDescriptor } from './approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from './define.js';
-import type { ApprovalMode, ChannelScope, JsonSchema, ManifestTool, ToolPlacement } from './manifest.js';
+import type { JsonSchema, ManifestTool } from './manifest.js';
 
 /** Who contributed a tool to the generation. `runtime` is for generation-owned tools (`ask_user`). */
 export type ToolSourceKind = 'feature' | 'setup' | 'seam' | 'runtime';
@@ -17,22 +17,9 @@ export interface ExecutableTool {
   readonly standardSchema?: StandardSchemaLike;
 }
 
-export interface ToolBinding {
-  readonly qualifiedName: string;
-  readonly localName: string;
-  readonly owner: string;
+/** A row of a generation's tool table: the manifest's tool metadata plus where it comes from. */
+export interface ToolBinding extends Omit<ManifestTool, 'source' | 'hash' | 'load'> {
   readonly source: ToolSourceKind;
-  readonly placement: ToolPlacement;
-  readonly agent?: string;
-  readonly skill?: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-  readonly requiresApproval: ApprovalMode;
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly hidden: boolean;
-  readonly keywords: readonly string[];
   /** Seam tools only: which provider offers it (runtime/seam/projection.ts). */
   readonly seam?: SeamOrigin;
   /** Agent qualifiedNames whose turns do not see this tool (a scoped seam provider replaced its provider). */

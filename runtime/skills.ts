@@ -6,28 +6,16 @@
  * Like the tool table, it is filled while the candidate is prepared and frozen at commit.
  */
 import type { SeamOrigin } from './capability.js';
-import type { ChannelScope, ManifestSkill } from './manifest.js';
+import type { ManifestSkill } from './manifest.js';
 import type { TurnScope } from './scope.js';
 
 export type SkillSourceKind = 'feature' | 'seam';
 
-export interface SkillEntry {
-  /** The name the model sees and `load_skill` takes (SPEC §4). */
-  readonly qualifiedName: string;
-  /** Directory name (feature) or the provider's own name (seam). */
-  readonly name: string;
-  readonly owner: string;
-  /** Local name of the agent a private skill belongs to. */
-  readonly agent?: string;
-  readonly description: string;
-  /** Associated tool qualifiedNames (feature skills; seam skills have none). */
-  readonly tools: readonly string[];
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly keywords: readonly string[];
-  readonly tags: readonly string[];
-  readonly always: boolean;
+/**
+ * A skill of a generation: the manifest's skill metadata (for seam skills: name = the provider's
+ * own name, no associated tools) plus where it comes from. Instructions are read on demand.
+ */
+export interface SkillEntry extends Omit<ManifestSkill, 'instructions' | 'source' | 'hash'> {
   readonly source: SkillSourceKind;
   /** POSIX path of the SKILL.md (feature skills). */
   readonly file?: string;
