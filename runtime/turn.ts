@@ -9,7 +9,8 @@ import { describeTool } from './capability.js';
 import { ASK_USER, type AskUserInput, type QuestionPort } from './ask-user.js';
 import type { GenerationLease } from './generation.js';
 import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } from './journal.js';
-import type { CapabilityRegistry, ManifestAgent, ManifestSkill } from './manifest.js';
+import type { CapabilityRegistry, ManifestAgent } from './manifest.js';
+import { isSkillInScope } from './skills.js';
 import type { ImMessage, PermissionHost } from './permissions.js';
 import { type CallEnvironment, type CallOptions, executeToolCall } from './pipeline.js';
 import { checkTurnOwner, resolveTurnOwner } from './prompt/sections.js';
@@ -193,8 +194,6 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     nextId: deps.nextId,
   };
 
-  const skillInScope = (skill: ManifestSkill) =>
-    skill.agent === undefined || (agent !== undefined && agent.owner === skill.owner && agent.name === skill.agent);
   const admits = async (item: AccessRestrictions) => {
     try {
       return await canAccessTool(item, accessMessage, deps.permissions);
@@ -203,8 +202,9 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     }
   };
   const activateSkill = async (name: string): Promise<boolean> => {
-    const skill = generation.skills.get(name);
-    if (!skill || !skillInScope(skill) || !(await admits(skill))) return false;
+    // The generation's skill table holds feature and seam skills alike.
+    const skill = generation.skillTable.get(name);
+    if (!skill || !isSkillInScope(skill, scope) || !(await admits(skill))) return false;
     skills.add(name);
     return true;
   };

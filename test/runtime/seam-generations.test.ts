@@ -277,4 +277,18 @@ describe('seam skills', () => {
     await expect(generation.skillTable.describe('acme_research')).rejects.toThrow('its generation 1 was disposed');
     expect(skills.described).toHaveLength(1);
   });
+
+  it('can be activated on a turn like feature skills (beginTurn({ skills }) and activateSkill)', async () => {
+    const skills = new RecordingSkillService('acme:skills', [{ name: 'acme_research', description: 'Research with Acme sources' }]);
+    const root = seamRoot((seams) => seams.registerSkillService('global', skills));
+    const host = createCapabilityHost();
+    await host.load(manifest({ skills: [skill('research')] }), { plugins: { '': root.plugin } });
+    const turn = await host.beginTurn({ sessionKey: 's', skills: ['acme_research'] });
+    expect([...turn.activeSkills]).toContain('acme_research');
+    const other = await host.beginTurn({ sessionKey: 't' });
+    expect(await other.activateSkill('acme_research')).toBe(true);
+    expect(await other.activateSkill('no_such_skill')).toBe(false);
+    await turn.end();
+    await other.end();
+  });
 });
