@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultCacheFile } from '../compiler/cache.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = join(REPO, 'fixtures');
@@ -30,6 +31,8 @@ export function copyFixture(name: string, prefix = name): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+  // Roots without node_modules keep their unit cache in the OS temp dir: drop it too.
+  rmSync(defaultCacheFile(dir), { force: true });
 }
 
 export interface CliResult {
