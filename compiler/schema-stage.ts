@@ -12,6 +12,7 @@ import type { ToolUnitData, UnitResult } from './parse/units.js';
 import type { CapabilityUnit } from './scan/layout.js';
 import { toPosix } from './scan/walk.js';
 import type { SchemaOutcome, SchemaRequest, SchemaSnippet } from './schema/types.js';
+import { locateSchemaPath, type SchemaLocations } from './schema/locate.js';
 import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
 
 export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
@@ -22,6 +23,14 @@ export interface SchemaStage {
   readonly evaluated: number;
 }
 
+
+/** Moves a schema error from the `inputSchema` value to the property its path names, if known. */
+function relocate(outcome: SchemaOutcome, locations: SchemaLocations): SchemaOutcome {
+  if (outcome.ok || !outcome.path) return outcome;
+  const at = locateSchemaPath(locations, outcome.path);
+  if (!at) return outcome;
+  return { ...outcome, diagnostics: outcome.diagnostics.map((d) => ({ ...d, line: at.line, column: at.column })) };
+}
 
 export class SchemaCache implements SchemaStage {
   /** How many schemas the last `evaluate` computed (0 = all came from the cache). */
@@ -34,6 +43,7 @@ export class SchemaCache implements SchemaStage {
 
   async extractor(reader: FileReader): Promise<Extractor> {
     const { extractSchemaSnippet, createSchemaModuleCache } = await import('./schema/extract.js');
+    const { schemaLocations } = await import('./schema/locations.js');
     // Sibling schema modules shared by many tools are parsed once per run.
     const modules = createSchemaModuleCache();
     return (sf, expression, file) => {
@@ -42,15 +52,17 @@ export class SchemaCache implements SchemaStage {
         cache: modules,
         readFile: (abs: string) => reader.read(this.rel(abs)),
       });
-      // Dependencies are recorded relative to the root for the unit cache.
-      return snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => this.rel(f)) } : snippet;
+      // Dependencies are recorded relative to the root for the unit cache; property positions
+      // let schema errors point at the offending property later.
+      const locations = schemaLocations(sf, expression);
+      return snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => this.rel(f)), locations } : { ...snippet, locations };
     };
   }
 
   async evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>> {
     const outcomes = new Map<CapabilityUnit, SchemaOutcome>();
     this.evaluated = 0;
-    const pending: { unit: CapabilityUnit; key: string; request: SchemaRequest }[] = [];
+    const pending: { unit: CapabilityUnit; key: string; locations: SchemaLocations; request: SchemaRequest }[] = [];
     for (const unit of units) {
       const data = results.get(unit)?.data;
       if (!data || data.kind !== 'tool') continue;
@@ -70,6 +82,7 @@ export class SchemaCache implements SchemaStage {
       pending.push({
         unit,
         key,
+        locations: (snippet as { locations?: SchemaLocations }).locations ?? {},
         request: { id: key, file: unit.entry!, absPath: join(this.root, unit.entry!), snippet: absSnippet, line: tool.schemaLoc?.line ?? tool.loc.line, column: tool.schemaLoc?.column ?? tool.loc.column },
       });
     }
@@ -81,8 +94,8 @@ export class SchemaCache implements SchemaStage {
       { fallbackTimeoutMs: options.schemaTimeoutMs, runtimeModules: options.modules },
     );
     const reader = cache.reader();
-    for (const { unit, key } of pending) {
-      const outcome = evaluated.get(key) ?? { ok: false as const, diagnostics: [] };
+    for (const { unit, key, locations } of pending) {
+      const outcome = relocate(evaluated.get(key) ?? { ok: false as const, diagnostics: [] }, locations);
       outcomes.set(unit, outcome);
       const extra = outcome.ok && outcome.sources ? outcome.sources.map((s: string) => this.rel(s)).filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/')) : [];
       cache.setSchema(key, outcome, extra, reader);

@@ -41,7 +41,10 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
   }
   const instance = getAjv();
   if (!instance.validateSchema(value)) {
-    return { ok: false, code: 'ZG2022', message: `Invalid JSON Schema: ${describeErrors(instance.errors ?? [])}` };
+    const errors = instance.errors ?? [];
+    const best = mostSpecific(errors);
+    const path = best && best.instancePath !== '' ? best.instancePath.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+    return { ok: false, code: 'ZG2022', message: `Invalid JSON Schema: ${describeErrors(errors)}`, ...(path ? { path } : {}) };
   }
   if (value.type !== 'object') {
     return { ok: false, code: 'ZG2020', message: `inputSchema has type ${JSON.stringify(value.type ?? null)}; the root must have type: "object"` };
@@ -62,9 +65,13 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
  * The most specific meta-schema error: the deepest instance path, preferring concrete keywords
  * over the `anyOf`/`oneOf` wrappers that repeat it.
  */
-function describeErrors(errors: readonly ErrorObject[]): string {
+function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
   const score = (e: ErrorObject): number => e.instancePath.split('/').length * 10 + (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : e.keyword === 'type' ? 1 : 2);
-  const best = [...errors].sort((a, b) => score(b) - score(a))[0];
+  return [...errors].sort((a, b) => score(b) - score(a))[0];
+}
+
+function describeErrors(errors: readonly ErrorObject[]): string {
+  const best = mostSpecific(errors);
   if (!best) return 'does not match the draft 2020-12 meta-schema';
   const path = best.instancePath === '' ? '(root)' : best.instancePath;
   const keyword = best.instancePath.split('/').pop() || best.keyword;

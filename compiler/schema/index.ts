@@ -19,13 +19,14 @@ export type { ConvertResult, JsonSchema, SchemaOrigin, SchemaOutcome, SchemaRequ
 function fromResult(request: SchemaRequest, result: ConvertResult | undefined, via: 'inline' | 'bundle', sources?: readonly string[]): SchemaOutcome {
   if (result === undefined) return { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via, ...(sources ? { sources } : {}) };
   if (result.ok) return { ok: true, schema: result.schema, origin: result.origin, via, ...(sources ? { sources } : {}) };
-  return failure(request, result.code, result.message, result.hint);
+  return failure(request, result.code, result.message, result.hint, result.path);
 }
 
-function failure(request: SchemaRequest, code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, hint?: string): SchemaOutcome {
+function failure(request: SchemaRequest, code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, hint?: string, path?: readonly (string | number)[]): SchemaOutcome {
   return {
     ok: false,
     diagnostics: [diag(code, { file: request.file, line: request.line, column: request.column, message, ...(hint ? { hint } : {}) })],
+    ...(path ? { path } : {}),
   };
 }
 

@@ -94,7 +94,7 @@ function projectZod(schema: ZodLike): ConvertResult {
     const path = site?.path ?? findUnrepresentable(schema);
     if (site || path || /represent/i.test(message)) {
       const where = path && path.length > 0 ? path.join('.') : '(root)';
-      return { ok: false, code: 'ZG2021', message: `\`${where}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}` };
+      return { ok: false, code: 'ZG2021', message: `\`${where}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}`, ...(path && path.length > 0 ? { path } : {}) };
     }
     return { ok: false, code: 'ZG2023', message: `z.toJSONSchema failed: ${message}` };
   }

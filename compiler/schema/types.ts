@@ -51,7 +51,12 @@ export type SchemaOutcome =
       /** For `via: 'bundle'`: absolute paths of the project files the bundle read (sorted). */
       readonly sources?: readonly string[];
     }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+  | {
+      readonly ok: false;
+      readonly diagnostics: readonly Diagnostic[];
+      /** Where inside the schema the problem is (JSON Schema path), when known. */
+      readonly path?: readonly (string | number)[];
+    };
 
 export interface SchemaStageOptions {
   /** Timeout for one inline snippet in the vm (default 1000 ms). */
@@ -70,6 +75,6 @@ export interface SchemaStageOptions {
  */
 export type ConvertResult =
   | { readonly ok: true; readonly schema: JsonSchema; readonly origin: 'zod' | 'json' }
-  | { readonly ok: false; readonly code: SchemaErrorCode; readonly message: string; readonly hint?: string };
+  | { readonly ok: false; readonly code: SchemaErrorCode; readonly message: string; readonly hint?: string; readonly path?: readonly (string | number)[] };
 
 export type SchemaErrorCode = 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023';
