@@ -76,7 +76,9 @@ export interface CapabilityHost<R = CapabilityRegistry> {
 
 function makeIdSource(): (prefix: string) => string {
   let counter = 0;
-  const random = () => globalThis.crypto?.randomUUID?.().slice(0, 8) ?? Math.random().toString(36).slice(2, 10);
+  // Ids only need to be distinct per host instance, not unguessable: Math.random avoids paying the
+  // WebCrypto initialisation (~7 ms in Node) on every start-up.
+  const random = () => Math.random().toString(36).slice(2, 10).padEnd(8, '0');
   const instance = random();
   return (prefix) => `${prefix}_${instance}_${(++counter).toString(36)}`;
 }
