@@ -5,12 +5,12 @@
  * diagnostic's file, line and column.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { build as esbuild, transform } from 'esbuild';
-import { rollup, type Plugin as RollupPlugin } from 'rollup';
+import { build as esbuild } from 'esbuild';
+import { rollup } from 'rollup';
 import { rolldown } from 'rolldown';
 import { build as viteBuild, createLogger, type InlineConfig } from 'vite';
 import type { CompileResult } from '../../compiler/index.js';
@@ -19,7 +19,7 @@ import zhinRolldown from '../../vite-plugin/rolldown.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
 import zhinVite from '../../vite-plugin/vite.js';
 import { REPO, removeDir } from '../helpers.js';
-import { BOT_TOOLS, makeBot, manifestTools, plainTool } from './fixture.js';
+import { BOT_TOOLS, makeBot, manifestTools, plainTool, rollupTs } from './fixture.js';
 
 interface BuiltBot {
   manifest: { tools: { qualifiedName: string }[] };
@@ -59,24 +59,6 @@ function viteConfig(root: string, extra: InlineConfig = {}, runs?: CompileResult
     ...extra,
   };
 }
-
-/** Rollup has no TypeScript support of its own: strip types with esbuild, map `.js` to `.ts`. */
-const rollupTs: RollupPlugin = {
-  name: 'test-typescript',
-  resolveId(id, importer) {
-    if (id === 'zhin-gen/runtime') return join(REPO, 'runtime', 'index.ts');
-    if (importer && id.startsWith('.') && id.endsWith('.js')) {
-      const file = resolve(dirname(importer), `${id.slice(0, -3)}.ts`);
-      if (existsSync(file)) return file;
-    }
-    return null;
-  },
-  async transform(code, id) {
-    if (!id.endsWith('.ts')) return null;
-    const out = await transform(code, { loader: 'ts', format: 'esm', sourcefile: id });
-    return { code: out.code, map: null };
-  },
-};
 
 describe('vite build', () => {
   it('bundles a bot whose entry imports virtual:zhin-capabilities; tools run through the manifest', async () => {

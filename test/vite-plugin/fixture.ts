@@ -6,8 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir, writeTree } from '../helpers.js';
+import { dirname, join, resolve } from 'node:path';
+import { transform } from 'esbuild';
+import type { Plugin as RollupPlugin } from 'rollup';
+import { REPO, tempDir, writeTree } from '../helpers.js';
 
 export const tool = (description: string, schema = 'z.object({ message: z.string() })', result = '`echo: ${(input as { message: string }).message}`'): string =>
   `import { defineAgentTool } from '@zhin.js/tool';
@@ -143,3 +145,20 @@ process.stdin.resume();`;
     },
   };
 }
+
+/** Rollup has no TypeScript support of its own: strip types with esbuild, map `.js` to `.ts`. */
+export const rollupTs: RollupPlugin = {
+  name: 'test-typescript',
+  resolveId(id, importer) {
+    if (id === 'zhin-gen/runtime') return join(REPO, 'runtime', 'index.ts');
+    if (importer && id.startsWith('.') && id.endsWith('.js')) {
+      const file = resolve(dirname(importer), `${id.slice(0, -3)}.ts`);
+      if (existsSync(file)) return file;
+    }
+    return null;
+  },
+  async transform(code, id) {
+    if (!id.endsWith('.ts')) return null;
+    return { code: (await transform(code, { loader: 'ts', format: 'esm', sourcefile: id })).code, map: null };
+  },
+};

@@ -3,31 +3,14 @@
  * graph (webpack/rspack report no creations at all). The plugin's tree watcher notices a newly
  * created tool and a SKILL.md edit; the rewritten manifest makes the bundler rebuild by itself.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { transform } from 'esbuild';
-import { watch, type Plugin as RollupPlugin, type RollupWatcher } from 'rollup';
+import { watch, type RollupWatcher } from 'rollup';
 import type { CompileResult } from '../../compiler/index.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
-import { REPO, removeDir, writeTree } from '../helpers.js';
-import { makeBot, manifestTools, plainTool, sleep, waitFor } from './fixture.js';
-
-const rollupTs: RollupPlugin = {
-  name: 'test-typescript',
-  resolveId(id, importer) {
-    if (id === 'zhin-gen/runtime') return join(REPO, 'runtime', 'index.ts');
-    if (importer && id.startsWith('.') && id.endsWith('.js')) {
-      const file = resolve(dirname(importer), `${id.slice(0, -3)}.ts`);
-      if (existsSync(file)) return file;
-    }
-    return null;
-  },
-  async transform(code, id) {
-    if (!id.endsWith('.ts')) return null;
-    return { code: (await transform(code, { loader: 'ts', format: 'esm', sourcefile: id })).code, map: null };
-  },
-};
+import { removeDir, writeTree } from '../helpers.js';
+import { makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
 
 describe('rollup watch mode', () => {
   let watcher: RollupWatcher | undefined;
