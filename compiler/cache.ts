@@ -145,13 +145,27 @@ export class UnitCache {
     return Object.keys(entry.stamps);
   }
 
+  /** The stamped files of an entry, listed once per entry (watch mode asks every run). */
+  private readonly stampedFiles = new WeakMap<Entry, readonly string[]>();
+  private filesOf(entry: Entry): readonly string[] {
+    let files = this.stampedFiles.get(entry);
+    if (!files) {
+      files = Object.keys(entry.stamps);
+      this.stampedFiles.set(entry, files);
+    }
+    return files;
+  }
+
   /** A cached result still valid for these files, or undefined. */
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
     const entry = this.entries.get(key);
     if (!entry || entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
-    const all = this.allFiles(entry);
-    if (dirty) return all.some((f) => dirty.has(f)) ? undefined : entry.result;
-    for (const file of all) {
+    if (dirty) {
+      // Watch mode: events are trusted; no array per unit per run.
+      for (const file of this.filesOf(entry)) if (dirty.has(file)) return undefined;
+      return entry.result;
+    }
+    for (const file of this.allFiles(entry)) {
       const stamp = entry.stamps[file]!;
       const now = this.stat(file);
       if (!now) return undefined;
@@ -212,6 +226,7 @@ export class UnitCache {
       const hash = reader.hashOf(file);
       if (now && hash) entry.stamps[file] = { ...now, hash };
     }
+    this.stampedFiles.delete(entry);
     this.changed = true;
   }
 

@@ -11,7 +11,7 @@ import type { ts as TS } from 'ts-morph';
 import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
-import { emitManifest } from './emit/manifest.js';
+import { emitManifestParts } from './emit/manifest.js';
 import { assembleModel } from './resolve/assemble.js';
 import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
@@ -19,7 +19,7 @@ import { toPosix, walkTree } from './scan/walk.js';
 import { SchemaCache, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
-import { writeIfChanged, readIfExists } from './write.js';
+import { readIfExists, writePartsIfChanged } from './write.js';
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */
@@ -61,6 +61,9 @@ export interface RunOptions {
 }
 
 export type FileEvent = { readonly type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; readonly path: string };
+
+/** Watch mode: how long after the last run the unit cache is written to disk. */
+const PERSIST_DELAY_MS = 1500;
 
 export class Compiler {
   readonly root: string;
@@ -260,19 +263,28 @@ export class Compiler {
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
     const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, outRel, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
     const reusable = unchanged && digest ? this.units.vouchedOutput(digest, options.outFile) : undefined;
-    const code = reusable ?? emitManifest(model.model, { outRel, importExtension: options.importExtension, runtimeModule });
+    // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
+    // `code` is joined only when someone reads it (check, catalog, tests).
+    const emitted = reusable === undefined ? emitManifestParts(model.model, { outRel, importExtension: options.importExtension, runtimeModule }) : undefined;
+    let joined = reusable;
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
     const errors = sorted.filter((d) => d.severity === 'error').length;
-    const written = reusable === undefined && runOptions.write !== false && errors === 0 ? writeIfChanged(options.outFile, code) : false;
+    const written = emitted !== undefined && runOptions.write !== false && errors === 0 ? writePartsIfChanged(options.outFile, emitted) : false;
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(digest, options.outFile);
-    this.units.persist();
+    // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
+    // written once things settle and at dispose, not on every edit.
+    if (dirty === undefined) this.units.persist();
+    else this.schedulePersist();
     return {
       diagnostics: sorted,
       errors,
       warnings: sorted.length - errors,
       model: model.model,
-      code,
+      get code() {
+        joined ??= emitted!.parts.join('');
+        return joined;
+      },
       outFile: options.outFile,
       outRel,
       written,
@@ -297,8 +309,22 @@ export class Compiler {
     return this.options ? readIfExists(this.options.outFile) : undefined;
   }
 
+  private persistTimer?: ReturnType<typeof setTimeout>;
+
+  private schedulePersist(): void {
+    if (this.persistTimer) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      this.units.persist();
+    }, PERSIST_DELAY_MS);
+    // A dev server exiting without dispose() loses at most the last few seconds of cache.
+    this.persistTimer.unref?.();
+  }
+
   async dispose(): Promise<void> {
     await this.running?.catch(() => undefined);
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = undefined;
     this.units.persist();
   }
 }
@@ -317,8 +343,16 @@ function inputsDigest(
   return hash.digest('hex');
 }
 
-function unitFiles(unit: CapabilityUnit): string[] {
-  return unit.entry && !unit.files.includes(unit.entry) ? [unit.entry, ...unit.files] : [...unit.files];
+const filesOfUnit = new WeakMap<CapabilityUnit, readonly string[]>();
+
+/** A unit's files, entry first; memoised per unit object (watch mode reuses the layout's units). */
+function unitFiles(unit: CapabilityUnit): readonly string[] {
+  let files = filesOfUnit.get(unit);
+  if (!files) {
+    files = unit.entry && !unit.files.includes(unit.entry) ? [unit.entry, ...unit.files] : [...unit.files];
+    filesOfUnit.set(unit, files);
+  }
+  return files;
 }
 
 function insertSorted(list: string[], value: string): void {

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { compareStrings } from '../diagnostics.js';
 import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
-import { json, str, strList } from './literal.js';
+import { str, strList } from './literal.js';
+import { emitTool, layoutBlocks } from './tool-table.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
 
 export interface EmitOptions {
@@ -29,57 +30,8 @@ function optional(name: string, value: string | number | undefined): string {
   return `\n      ${name}: ${typeof value === 'number' ? String(value) : str(value)},`;
 }
 
-const toolText = new WeakMap<ToolModel, { spec: string; text: string; sha: string }>();
 /** Import specifiers by (output, extension, source): path.relative per tool per run adds up. */
 const specifiers = new Map<string, string>();
-
-/**
- * Memoised by model identity (in watch mode an unchanged tool keeps its model object), with the
- * text's own digest so the manifest hash never re-hashes unchanged tools.
- */
-function emitTool(tool: ToolModel, spec: string): { text: string; sha: string } {
-  const memo = toolText.get(tool);
-  if (memo && memo.spec === spec) return memo;
-  const text = `${renderTool(tool)}\0${spec}`;
-  const entry = { spec, text, sha: createHash('sha256').update(text).digest('hex') };
-  toolText.set(tool, entry);
-  return entry;
-}
-
-/**
- * One tool as one line of JSON (keys in a fixed order). The tool table is parsed with a single
- * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
- * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
- */
-function renderTool(tool: ToolModel): string {
-  return json({
-    qualifiedName: tool.qualifiedName,
-    localName: tool.localName,
-    owner: tool.owner,
-    placement: tool.placement,
-    ...(tool.agent !== undefined ? { agent: tool.agent } : {}),
-    ...(tool.skill !== undefined ? { skill: tool.skill } : {}),
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    requiresApproval: tool.requiresApproval,
-    platforms: tool.platforms,
-    scopes: tool.scopes,
-    permissions: tool.permissions,
-    hidden: tool.hidden,
-    keywords: toolKeywords(tool),
-    source: tool.source,
-    hash: tool.hash,
-  });
-}
-
-/** Words from the local name and scope help `discover` match tools by their folder names. */
-function toolKeywords(tool: ToolModel): string[] {
-  const words = new Set<string>();
-  for (const part of [tool.agent, tool.skill, tool.owner.split('/').join(' ')]) {
-    for (const word of (part ?? '').split(/[\s_\-/]+/)) if (word) words.add(word);
-  }
-  return [...words].sort(compareStrings);
-}
 
 function emitSkill(skill: SkillModel): string {
   return `    {
@@ -167,24 +119,23 @@ function emitPlugin(plugin: PluginModel, conditional: readonly ToolModel[], spec
     },`;
 }
 
-/**
- * A single-quoted string literal spread over lines with line continuations (`\` at a line end
- * adds nothing to the value): one JSON line per tool in the source, one JSON text at runtime.
- * Measured faster to load than a template literal (~175 vs ~260 ms for 5,000 tools).
- */
-function continuedString(lines: readonly string[]): string {
-  return `'${lines.map((line) => line.replace(/\\/g, '\\\\').replace(/'/g, "\\'")).join('\\\n')}'`;
-}
-
 function list(items: readonly string[]): string {
   return items.length === 0 ? '[]' : `[\n${items.join('\n')}\n  ]`;
 }
 
-function union(names: readonly string[]): string {
-  return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');
+/** The generated module as parts (see tool-table.ts) with a digest of their content. */
+export interface ManifestParts {
+  /** Joined in order, the module text. Long parts keep their identity between runs. */
+  readonly parts: readonly string[];
+  /** Equal digests, equal bytes. */
+  readonly digest: string;
 }
 
 export function emitManifest(model: CapabilityModel, options: EmitOptions): string {
+  return emitManifestParts(model, options).parts.join('');
+}
+
+export function emitManifestParts(model: CapabilityModel, options: EmitOptions): ManifestParts {
   const spec = (source: string): string => {
     const key = `${options.outRel}\0${options.importExtension}\0${source}`;
     let value = specifiers.get(key);
@@ -199,57 +150,50 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
   const hooks = [...model.hooks].sort(byName(hookId));
   const plugins = [...model.plugins].sort(byName((p) => p.owner));
 
-  const typeImports: string[] = [];
-  const inputLines: string[] = [];
-  tools.forEach((tool, index) => {
-    if (tool.typed) {
-      typeImports.push(`import type tool${index} from ${str(spec(tool.source))};`);
-      inputLines.push(`  ${str(tool.qualifiedName)}: InputOf<typeof tool${index}>;`);
-    } else {
-      inputLines.push(`  ${str(tool.qualifiedName)}: Record<string, unknown>;`);
-    }
-  });
-  for (const tool of conditional) inputLines.push(`  ${str(tool.qualifiedName)}: Record<string, unknown>;`);
-  inputLines.sort((a, b) => compareStrings(a, b));
-
+  const entries = tools.map((t) => emitTool(t, spec(t.source)));
+  const layout = layoutBlocks(tools, entries, conditional);
   const pluginsText = list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)));
-  const toolEntries = tools.map((t) => emitTool(t, spec(t.source)));
-  const toolLines = toolEntries.map((e) => e.text.slice(0, e.text.indexOf('\0')));
-  const loaderLines = toolEntries.map((e) => `  () => import(${str(e.text.slice(e.text.indexOf('\0') + 1))}),`);
   const rest = `  skills: ${list(skills.map(emitSkill))},
   agents: ${list(agents.map(emitAgent))},
   promptSections: ${list(sections.map(emitSection))},
   hooks: ${list(hooks.map((h) => emitHook(h, spec(h.source))))},`;
   // The manifest hash covers every emitted byte of data: tools through their memoised digests.
-  const hasher = createHash('sha256').update(pluginsText);
-  for (const entry of toolEntries) hasher.update(entry.sha);
-  const hash = hasher.update(rest).digest('hex').slice(0, 16);
-  const data = `  version: 1,
-  hash: ${str(hash)},
-  plugins: ${pluginsText},
-  tools: toolData.map((tool, index) => ({ ...tool, load: toolLoaders[index]! })),
-${rest}`;
-  const allToolNames = [...tools, ...conditional].map((t) => t.qualifiedName).sort(compareStrings);
+  const toolShas = entries.map((e) => e.sha).join('');
+  const hash = createHash('sha256').update(pluginsText).update(toolShas).update(rest).digest('hex').slice(0, 16);
 
-  return `${HEADER}import type { CapabilityManifest, ManifestTool${typeImports.length > 0 ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
-${typeImports.join('\n')}${typeImports.length > 0 ? '\n' : ''}
-/** Tool metadata, one tool per line (parsed as JSON: fast to load); loaders follow in the same order. */
-const toolData: readonly Omit<ManifestTool, 'load'>[] = JSON.parse(${continuedString(['[', ...toolLines.map((line, i) => (i === 0 ? line : `,${line}`)), ']'])});
+  const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
+`;
+  const loader = `
+/**
+ * Each tool's module by table index: a literal import() per tool (bundlers split on them) inside
+ * one function, which V8 compiles once instead of one closure per tool.
+ */
+function loadTool(index: number): ReturnType<ManifestTool['load']> {
+  switch (index) {${layout.cases}}
+  throw new RangeError('zhin-gen manifest: no tool at index ' + index);
+}
 
-const toolLoaders: readonly ManifestTool['load'][] = [${loaderLines.length === 0 ? '' : `\n${loaderLines.join('\n')}\n`}];
+/** Tool metadata, one tool per line (parsed as JSON: fast to load), in the order of loadTool. */
+const toolData: (Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[] = JSON.parse('[`;
+  const tail = `\\\n]');
+for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);
 
 export const manifest: CapabilityManifest = {
-${data}
+  version: 1,
+  hash: ${str(hash)},
+  plugins: ${pluginsText},
+  tools: toolData as ManifestTool[],
+${rest}
 };
 
-export type ToolName = ${union(allToolNames)};
+export type ToolName = ${layout.toolNames};
 
 export type SkillName = ${union(skills.map((s) => s.qualifiedName))};
 
 export type AgentName = ${union(agents.map((a) => a.qualifiedName))};
 
 export interface ToolInputs {
-${inputLines.join('\n')}${inputLines.length > 0 ? '\n' : ''}}
+${layout.inputLines}}
 
 declare module ${str(options.runtimeModule)} {
   interface CapabilityRegistry {
@@ -257,4 +201,14 @@ declare module ${str(options.runtimeModule)} {
   }
 }
 `;
+  const parts: string[] = [head, layout.typeImports, loader];
+  entries.forEach((entry, index) => parts.push(index === 0 ? entry.first : entry.next));
+  parts.push(tail);
+  // Tools through their digests, the layout blocks through theirs, the small rest as text.
+  const digest = createHash('sha256').update(head).update(layout.sha).update(loader).update(toolShas).update(tail).digest('hex');
+  return { parts, digest };
+}
+
+function union(names: readonly string[]): string {
+  return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');
 }

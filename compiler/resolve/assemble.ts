@@ -29,8 +29,24 @@ export interface AssembleInput {
 }
 
 
+function enclosureOf(unit: CapabilityUnit) {
+  return { owner: unit.owner, placement: unit.placement, ...(unit.agent !== undefined ? { agent: unit.agent } : {}), ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}) };
+}
+
 function sortedFiles(unit: CapabilityUnit, under: string): string[] {
   return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
+}
+
+const namedEntries = new WeakMap<ToolModel, NamedEntry>();
+
+/** A tool as the name rules see it; memoised per model object (watch mode keeps unchanged ones). */
+function namedEntry(t: ToolModel): NamedEntry {
+  let entry = namedEntries.get(t);
+  if (!entry) {
+    entry = { name: t.qualifiedName, loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column }, origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}` };
+    namedEntries.set(t, entry);
+  }
+  return entry;
 }
 
 const toolMemo = new WeakMap<UnitResult, { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }>();
@@ -47,12 +63,11 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
 
   for (const unit of units) {
     const result = results.get(unit)!;
-    diagnostics.push(...result.diagnostics);
+    if (result.diagnostics.length > 0) diagnostics.push(...result.diagnostics);
     const data = result.data;
     if (!data) continue;
     const hash = input.hashOf(`${unit.kind}:${unit.dir}`);
     const source = unit.entry ?? unit.dir;
-    const enclosure = { owner: unit.owner, placement: unit.placement, ...(unit.agent !== undefined ? { agent: unit.agent } : {}), ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}) };
     if (data.kind === 'tool') {
       const outcome = input.schemas.get(unit);
       if (outcome && !outcome.ok) diagnostics.push(...outcome.diagnostics);
@@ -64,6 +79,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         tools.push(memo.model);
         continue;
       }
+      const enclosure = enclosureOf(unit);
       const model: ToolModel = {
         kind: 'tool',
         ...enclosure,
@@ -150,7 +166,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         hash,
       });
     } else if (data.kind === 'hook') {
-      hooks.push({ kind: 'hook', ...enclosure, name: unit.name, source, loc: data.loc, events: data.events, hash });
+      hooks.push({ kind: 'hook', ...enclosureOf(unit), name: unit.name, source, loc: data.loc, events: data.events, hash });
     }
   }
 
@@ -213,7 +229,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     }
   }
 
-  const toolEntries: NamedEntry[] = tools.map((t) => ({ name: t.qualifiedName, loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column }, origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}` }));
+  const toolEntries: NamedEntry[] = tools.map(namedEntry);
   diagnostics.push(...checkToolNames(toolEntries));
   diagnostics.push(...findConflicts('Tool', toolEntries, 'ZG3001'));
   diagnostics.push(...findConflicts('Skill', skills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })), 'ZG3008'));

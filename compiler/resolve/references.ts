@@ -5,6 +5,10 @@
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { AgentModel, SkillModel, ToolModel } from '../model.js';
 
+function skillKey(owner: string, agent: string | undefined, skill: string | undefined): string {
+  return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
+}
+
 export function resolveReferences(tools: readonly ToolModel[], skills: SkillModel[], agents: readonly AgentModel[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const publicTools = new Set(tools.filter((t) => t.placement === 'plugin').map((t) => t.qualifiedName));
@@ -15,11 +19,17 @@ export function resolveReferences(tools: readonly ToolModel[], skills: SkillMode
       ? `${where} "${name}", which is a ${tool.placement}-private tool (${tool.source}); only plugin-placed tools can be referenced`
       : `${where} "${name}", which is not the qualifiedName of any public tool`;
   };
+  // Skill-private tools grouped once by their skill: one pass over the tools, not one per skill.
+  const privateBySkill = new Map<string, string[]>();
+  for (const t of tools) {
+    if (t.placement !== 'skill' && t.placement !== 'agent-skill') continue;
+    const key = skillKey(t.owner, t.agent, t.skill);
+    const list = privateBySkill.get(key);
+    if (list) list.push(t.qualifiedName);
+    else privateBySkill.set(key, [t.qualifiedName]);
+  }
   for (const skill of skills) {
-    const privateTools = tools
-      .filter((t) => t.owner === skill.owner && t.skill === skill.name && t.agent === skill.agent && (t.placement === 'skill' || t.placement === 'agent-skill'))
-      .map((t) => t.qualifiedName)
-      .sort(compareStrings);
+    const privateTools = [...(privateBySkill.get(skillKey(skill.owner, skill.agent, skill.name)) ?? [])].sort(compareStrings);
     const declared: string[] = [];
     for (const ref of skill.declaredTools) {
       if (publicTools.has(ref.name)) declared.push(ref.name);

@@ -119,6 +119,31 @@ describe('write discipline and cache', () => {
     expect(changed.written).toBe(true);
   });
 
+  it('in watch mode writes the unit cache once edits settle and at dispose, not per edit', async () => {
+    const root = copyFixture('example-bot', 'persist');
+    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile });
+    await compiler.run();
+    const persisted = statSync(cacheFile).mtimeMs;
+    const echo = join(root, 'tools/echo/index.ts');
+    writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo a message back', 'Echo settled'));
+    compiler.notify([{ type: 'change', path: echo }]);
+    expect((await compiler.run()).stats.parsed).toBe(1);
+    expect(statSync(cacheFile).mtimeMs).toBe(persisted);
+    // After a quiet moment the cache catches up on its own...
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(readFileSync(cacheFile, 'utf8')).toContain('Echo settled');
+    // ...and dispose() flushes whatever the last edit changed.
+    writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo settled', 'Echo disposed'));
+    compiler.notify([{ type: 'change', path: echo }]);
+    await compiler.run();
+    await compiler.dispose();
+    const fresh = await createCompiler({ root, cacheFile }).run();
+    expect(fresh.stats.parsed).toBe(0);
+    expect(fresh.code).toContain('Echo disposed');
+  });
+
   it('keeps events that arrive while a run is in flight for the next run', async () => {
     const root = copyFixture('example-bot', 'race');
     dirs.push(root);

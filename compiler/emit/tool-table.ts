@@ -1,0 +1,155 @@
+/**
+ * The tool table of the generated module, emitted from memoised pieces. At 5,000 tools the
+ * table is ~7 MB of text; rebuilding it as one string per watch-mode edit costs more than
+ * everything else the edit needs (and on small VMs every fresh multi-megabyte allocation pays
+ * for page faults). So each tool's JSON line is rendered once per model object, the blocks that
+ * depend only on the table's layout (names, import paths, typed-ness, order) are rebuilt only
+ * when that layout changes, and the module is handed on as parts: a writer joins them, or
+ * writes them as they are (write.ts keeps their bytes between runs).
+ */
+import { createHash } from 'node:crypto';
+import { compareStrings } from '../diagnostics.js';
+import type { ToolModel } from '../model.js';
+import { json, str } from './literal.js';
+
+/** What emit produces for one tool, independent of its position in the table. */
+export interface ToolText {
+  readonly spec: string;
+  /** Digest of the data line and specifier (the manifest hash never re-hashes unchanged tools). */
+  readonly sha: string;
+  readonly specLiteral: string;
+  readonly nameLiteral: string;
+  /** The JSON line as the first line of the continued string, and as any later line. */
+  readonly first: string;
+  readonly next: string;
+}
+
+const toolText = new WeakMap<ToolModel, ToolText>();
+
+/**
+ * Memoised by model identity (in watch mode an unchanged tool keeps its model object): a
+ * one-tool edit re-renders, re-escapes and re-hashes one tool, not the table.
+ */
+export function emitTool(tool: ToolModel, spec: string): ToolText {
+  const memo = toolText.get(tool);
+  if (memo && memo.spec === spec) return memo;
+  const line = renderTool(tool);
+  const data = continued(line);
+  const entry: ToolText = {
+    spec,
+    sha: createHash('sha256').update(`${line}\0${spec}`).digest('hex'),
+    specLiteral: str(spec),
+    nameLiteral: str(tool.qualifiedName),
+    first: `\\\n${data}`,
+    next: `\\\n,${data}`,
+  };
+  toolText.set(tool, entry);
+  return entry;
+}
+
+/**
+ * One tool as one line of JSON (keys in a fixed order). The tool table is parsed with a single
+ * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
+ * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
+ */
+function renderTool(tool: ToolModel): string {
+  return json({
+    qualifiedName: tool.qualifiedName,
+    localName: tool.localName,
+    owner: tool.owner,
+    placement: tool.placement,
+    ...(tool.agent !== undefined ? { agent: tool.agent } : {}),
+    ...(tool.skill !== undefined ? { skill: tool.skill } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    requiresApproval: tool.requiresApproval,
+    platforms: tool.platforms,
+    scopes: tool.scopes,
+    permissions: tool.permissions,
+    hidden: tool.hidden,
+    keywords: toolKeywords(tool),
+    source: tool.source,
+    hash: tool.hash,
+  });
+}
+
+/** Words from the local name and scope help `discover` match tools by their folder names. */
+function toolKeywords(tool: ToolModel): string[] {
+  const words = new Set<string>();
+  for (const part of [tool.agent, tool.skill, tool.owner.split('/').join(' ')]) {
+    for (const word of (part ?? '').split(/[\s_\-/]+/)) if (word) words.add(word);
+  }
+  return [...words].sort(compareStrings);
+}
+
+/**
+ * One line escaped for the single-quoted string literal spread over lines with line
+ * continuations (`\` at a line end adds nothing to the value): one JSON line per tool in the
+ * source, one JSON text at runtime. Measured faster to load than a template literal.
+ */
+function continued(line: string): string {
+  return line.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+}
+
+/** The blocks that depend on the table's layout only, with one digest over them. */
+export interface LayoutBlocks {
+  readonly typeImports: string;
+  readonly cases: string;
+  readonly toolNames: string;
+  readonly inputLines: string;
+  readonly sha: string;
+}
+
+interface LayoutMemo {
+  readonly names: readonly string[];
+  readonly specs: readonly string[];
+  readonly typed: readonly boolean[];
+  readonly conditional: readonly string[];
+  readonly blocks: LayoutBlocks;
+}
+
+let layoutMemo: LayoutMemo | undefined;
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Type imports, loader cases, the ToolName union and the ToolInputs lines, reused while the layout holds. */
+export function layoutBlocks(tools: readonly ToolModel[], entries: readonly ToolText[], conditional: readonly ToolModel[]): LayoutBlocks {
+  const names = entries.map((e) => e.nameLiteral);
+  const specs = entries.map((e) => e.specLiteral);
+  const typed = tools.map((t) => t.typed);
+  const conditionalNames = conditional.map((t) => t.qualifiedName);
+  const memo = layoutMemo;
+  if (memo && sameList(memo.names, names) && sameList(memo.specs, specs) && sameList(memo.typed, typed) && sameList(memo.conditional, conditionalNames)) return memo.blocks;
+
+  const typeImports: string[] = [];
+  const cases: string[] = [];
+  let inputLines: string[] = [];
+  entries.forEach((entry, index) => {
+    cases.push(`    case ${index}: return import(${entry.specLiteral});`);
+    if (typed[index]) {
+      typeImports.push(`import type tool${index} from ${entry.specLiteral};\n`);
+      inputLines.push(`  ${entry.nameLiteral}: InputOf<typeof tool${index}>;`);
+    } else {
+      inputLines.push(`  ${entry.nameLiteral}: Record<string, unknown>;`);
+    }
+  });
+  let toolNames = names;
+  if (conditional.length > 0) {
+    inputLines = [...inputLines, ...conditionalNames.map((n) => `  ${str(n)}: Record<string, unknown>;`)].sort(compareStrings);
+    toolNames = [...tools.map((t) => t.qualifiedName), ...conditionalNames].sort(compareStrings).map(str);
+  }
+  const blocks = {
+    typeImports: typeImports.join(''),
+    cases: cases.length > 0 ? `\n${cases.join('\n')}\n  ` : '',
+    toolNames: toolNames.length === 0 ? 'never' : toolNames.map((n) => `\n  | ${n}`).join(''),
+    inputLines: inputLines.length > 0 ? `${inputLines.join('\n')}\n` : '',
+  };
+  const sha = createHash('sha256').update(`${blocks.typeImports}\0${blocks.cases}\0${blocks.toolNames}\0${blocks.inputLines}`).digest('hex');
+  const result: LayoutBlocks = { ...blocks, sha };
+  layoutMemo = { names, specs, typed, conditional: conditionalNames, blocks: result };
+  return result;
+}
