@@ -86,7 +86,7 @@ for (const n of sizes) {
   writeFileSync(tool, original);
   const watchRuns = Array.from({ length: Math.min(runs, 3) }, () => JSON.parse(execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '10'], { cwd: REPO, encoding: 'utf8' })) as { regenMs: number; parsedPerEdit: number });
   const watchMs = median(watchRuns.map((r) => r.regenMs));
-  const runtime = await benchRuntimeLoad(n, { runs });
+  const runtime = await benchRuntimeLoad(n, { runs, root });
   const row = {
     n,
     floorMs: Math.round(floor.ms),

@@ -1,23 +1,25 @@
 /**
- * Runtime start-up bench (issue 4): `host.load(manifest)` + first `beginTurn` for N tools,
- * against eagerly importing every tool module.
+ * Runtime start-up bench (issue 6): importing the manifest + `host.load` + the first
+ * `beginTurn`, against importing every tool module eagerly (what a bot without zhin-gen does at
+ * start-up), on the same synthetic tree the compiler benches use.
  *
- * It writes N real tool modules and a manifest module (the shape the compiler emits, with lazy
- * `() => import(...)` loaders) into a temp dir, bundles the runtime once with esbuild so the
- * children run on plain `node` (no TypeScript loader hooks skewing per-module cost), and times
- * each side in a fresh child process (median of `runs`).
+ * The tree's real manifest (the compiler's output for it) and its real tool modules (Zod
+ * schemas, sibling helpers and schema fragments) are transpiled one file to one file with
+ * esbuild into a temp mirror, so the children run on plain `node` with no TypeScript loader
+ * hook skewing the per-module cost. The runtime is bundled once and shared by both sides. Each
+ * tool entry module counts its own evaluation, so the lazy side proves it imported none.
  *
  *   node --import tsx bench/runtime-load.ts 1000        → {"n":1000,"lazyMs":…,"eagerMs":…,"ratio":…}
  *   import { benchRuntimeLoad } from './bench/runtime-load.ts'
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transformSync } from 'esbuild';
-import { emitManifest } from '../compiler/emit/manifest.js';
-import type { ToolModel } from '../compiler/model.js';
+import { createCompiler } from '../compiler/index.js';
+import { generateTree } from './gen-tree.js';
 
 export interface RuntimeLoadResult {
   readonly n: number;
@@ -33,70 +35,18 @@ export interface RuntimeLoadResult {
 
 export interface RuntimeLoadOptions {
   readonly runs?: number;
+  /** The tree to measure (default: a fresh bench/trees/tree-N). */
+  readonly root?: string;
   /** Keep the generated directory (for inspection). */
   readonly keep?: boolean;
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-function toolModule(index: number): string {
-  return `import { defineAgentTool } from '../../runtime.mjs';
-globalThis.__benchLoaded = (globalThis.__benchLoaded ?? 0) + 1;
-const units = ['metric', 'imperial'];
-function format(city, days) {
-  return \`\${city}: \${days} day(s) of forecast from tool ${index}\`;
-}
-export default defineAgentTool({
-  description: 'Benchmark tool ${index}: looks up something by query',
-  inputSchema: {
-    type: 'object',
-    properties: { city: { type: 'string', minLength: 1 }, days: { type: 'integer', minimum: 1 }, unit: { enum: units } },
-    required: ['city'],
-    additionalProperties: false,
-  },
-  requiresApproval: 'never',
-  async execute(input) {
-    return format(input.city, input.days ?? 1);
-  },
-});
-`;
-}
-
-/**
- * The manifest module exactly as the compiler emits it (`emitManifest` over a model of N tools),
- * with TypeScript-only syntax stripped so the child runs it on plain Node.
- */
-function manifestModule(n: number): string {
-  const schema = { type: 'object', properties: { city: { type: 'string', minLength: 1 }, days: { type: 'integer', minimum: 1 }, unit: { enum: ['metric', 'imperial'] } }, required: ['city'], additionalProperties: false };
-  const loc = { file: 'x', line: 1, column: 1 };
-  const tools: ToolModel[] = Array.from({ length: n }, (_, i) => ({
-    kind: 'tool',
-    owner: '',
-    placement: 'plugin',
-    localName: `t${i}`,
-    qualifiedName: `t${i}`,
-    source: `tools/t${i}/index.mjs`,
-    related: [],
-    loc,
-    description: `Benchmark tool ${i}: looks up something by query`,
-    inputSchema: schema,
-    schemaOrigin: 'json',
-    requiresApproval: 'never',
-    platforms: [],
-    scopes: [],
-    permissions: [],
-    hidden: false,
-    conditional: false,
-    typed: false,
-    hash: `h${i}`,
-  }));
-  const code = emitManifest({ plugins: [{ owner: '', dir: '' }], tools, skills: [], agents: [], promptSections: [], hooks: [] }, { outRel: 'manifest.ts', importExtension: '.js', runtimeModule: 'zhin-gen/runtime' });
-  return transformSync(code, { loader: 'ts', format: 'esm' }).code;
-}
+const NOISE = new Set(['node_modules', 'src', 'docs']);
 
 const LAZY = `const start = performance.now();
 const { createCapabilityHost } = await import('./runtime.mjs');
-const { manifest } = await import('./manifest.mjs');
+const { manifest } = await import('./MANIFEST');
 const imported = performance.now();
 const host = createCapabilityHost();
 await host.load(manifest);
@@ -111,7 +61,7 @@ console.log(JSON.stringify({
 `;
 
 const EAGER = `const start = performance.now();
-const { manifest } = await import('./manifest.mjs');
+const { manifest } = await import('./MANIFEST');
 await Promise.all(manifest.tools.map((tool) => tool.load()));
 const ms = performance.now() - start;
 console.log(JSON.stringify({ ms, loaded: globalThis.__benchLoaded ?? 0 }));
@@ -138,11 +88,43 @@ function runChild(dir: string, script: string): ChildResult {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+function* sourceFiles(dir: string, root: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (NOISE.has(entry.name) || entry.name.startsWith('.')) continue;
+    const abs = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(abs, root);
+    else if (entry.name.endsWith('.ts')) yield relative(root, abs).split('\\').join('/');
+  }
+}
+
+/**
+ * The tree as plain ESM: each .ts file → the same path with .js (the tree imports siblings as
+ * `./x.js` and the manifest uses the `.js` import extension), `zhin-gen/runtime` → the bundle.
+ */
+function mirrorTree(root: string, dir: string, manifestRel: string, toolSources: ReadonlySet<string>): void {
+  for (const rel of sourceFiles(root, root)) {
+    if (rel === manifestRel) continue;
+    const out = join(dir, rel.replace(/\.ts$/, '.js'));
+    mkdirSync(dirname(out), { recursive: true });
+    const runtime = relative(dirname(out), join(dir, 'runtime.mjs')).split('\\').join('/');
+    const code = transformSync(readFileSync(join(root, rel), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' }).code.replace(/(["'])zhin-gen\/runtime\1/g, JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`));
+    const counter = toolSources.has(rel) ? 'globalThis.__benchLoaded = (globalThis.__benchLoaded ?? 0) + 1;\n' : '';
+    writeFileSync(out, counter + code);
+  }
+}
+
 export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = {}): Promise<RuntimeLoadResult> {
   if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`tool count must be a positive integer, got ${n}`);
   const runs = options.runs ?? 3;
+  const root = options.root ?? join(repoRoot, 'bench', 'trees', `tree-${n}`);
+  if (!options.root) generateTree(n, root);
+  const compiled = await createCompiler({ root, cacheFile: false }).run({ write: false });
+  if (compiled.errors > 0) throw new Error(`the bench tree does not compile: ${compiled.diagnostics[0]?.message}`);
   const dir = mkdtempSync(join(tmpdir(), 'zhin-gen-runtime-bench-'));
   try {
+    symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    // As in a real ESM bot: without it Node 20 sniffs every .js file's format (~55 µs per KB).
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     await build({
       entryPoints: [join(repoRoot, 'runtime', 'index.ts')],
       bundle: true,
@@ -151,16 +133,16 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
       target: 'es2022',
       outfile: join(dir, 'runtime.mjs'),
       // Ajv is imported lazily on the first JSON-Schema validation, which start-up never does.
-      external: ['ajv', 'ajv/*'],
+      external: ['ajv', 'ajv/*', 'zod', 'zod/*'],
       logLevel: 'silent',
     });
-    for (let i = 0; i < n; i += 1) {
-      mkdirSync(join(dir, 'tools', `t${i}`), { recursive: true });
-      writeFileSync(join(dir, 'tools', `t${i}`, 'index.mjs'), toolModule(i));
-    }
-    writeFileSync(join(dir, 'manifest.mjs'), manifestModule(n));
-    writeFileSync(join(dir, 'lazy.mjs'), LAZY);
-    writeFileSync(join(dir, 'eager.mjs'), EAGER);
+    mirrorTree(root, dir, compiled.outRel, new Set(compiled.model.tools.map((t) => t.source)));
+    const manifestRel = compiled.outRel.replace(/\.ts$/, '.js');
+    writeFileSync(join(dir, manifestRel), transformSync(compiled.code, { loader: 'ts', format: 'esm', target: 'es2022' }).code);
+    if (!existsSync(join(dir, manifestRel))) throw new Error('manifest not written');
+    writeFileSync(join(dir, 'lazy.mjs'), LAZY.replace('MANIFEST', manifestRel));
+    writeFileSync(join(dir, 'eager.mjs'), EAGER.replace('MANIFEST', manifestRel));
+    const tools = compiled.model.tools.filter((t) => !t.conditional).length;
     const lazy: number[] = [];
     const eager: number[] = [];
     const parts: ChildResult[] = [];
@@ -170,7 +152,7 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
       lazy.push(l.ms);
       parts.push(l);
       const e = runChild(dir, 'eager.mjs');
-      if (e.loaded !== n) throw new Error(`eager run imported ${e.loaded} of ${n} tool modules`);
+      if (e.loaded !== tools) throw new Error(`eager run imported ${e.loaded} of ${tools} tool modules`);
       eager.push(e.ms);
     }
     const lazyMs = round(median(lazy));
@@ -185,6 +167,7 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
     };
   } finally {
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    else console.error(`kept ${dir}`);
   }
 }
 

@@ -50,8 +50,10 @@ export const OWNER_SEGMENT = /^[a-z0-9][a-z0-9-]*$/;
 
 /** SPEC §4: owner path segments, then the inner scope names, joined with `__`. */
 export function qualify(owner: string, ...names: readonly string[]): string {
-  const segments = owner === '' ? [] : owner.split('/');
-  return [...segments, ...names].join('__');
+  const tail = names.join('__');
+  if (owner === '') return tail;
+  const head = owner.replaceAll('/', '__');
+  return names.length === 0 ? head : `${head}__${tail}`;
 }
 
 export function isValidOwner(owner: string): boolean {

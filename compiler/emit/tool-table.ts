@@ -33,7 +33,10 @@ const toolText = new WeakMap<ToolModel, ToolText>();
 export function emitTool(tool: ToolModel, spec: string): ToolText {
   const memo = toolText.get(tool);
   if (memo && memo.spec === spec) return memo;
-  const line = renderTool(tool);
+  // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
+  // string literals and esbuild turns one containing apostrophes into a template literal,
+  // which V8 compiles ~40% slower at this size.
+  const line = renderTool(tool).replace(/'/g, '\\u0027');
   const data = continued(line);
   const entry: ToolText = {
     spec,

@@ -106,15 +106,57 @@ function disclosureOf(binding: ToolBinding): ToolDisclosure {
         agent: qualify(binding.owner, binding.agent ?? ''),
       };
     default:
-      return { kind: 'plugin' };
+      return PLUGIN_DISCLOSURE;
   }
 }
+
+/**
+ * A tool of the catalog. A class so that what start-up does not need is computed on first use:
+ * the brief (a regex per description), the disclosure and the provider projection. Frozen like the rest of the
+ * catalog; the memo lives in private fields, which freezing leaves writable.
+ */
+class ToolEntry implements CatalogTool {
+  readonly kind = 'tool' as const;
+  readonly name: string;
+  readonly mcpServer: string | undefined;
+  readonly needsQuestionPort: boolean;
+  #brief: string | undefined;
+  #projected: ProjectedTool | undefined;
+  #disclosure: ToolDisclosure | undefined;
+
+  constructor(
+    readonly doc: number,
+    readonly binding: ToolBinding,
+    readonly access: number,
+    readonly alwaysLoaded: boolean,
+  ) {
+    this.name = binding.qualifiedName;
+    this.mcpServer = binding.seam?.mcpServer;
+    this.needsQuestionPort = binding.qualifiedName === ASK_USER && binding.source === 'runtime';
+  }
+
+  get brief(): string {
+    return (this.#brief ??= brief(this.binding.description));
+  }
+
+  get disclosure(): ToolDisclosure {
+    return (this.#disclosure ??= disclosureOf(this.binding));
+  }
+
+  get projected(): ProjectedTool {
+    return (this.#projected ??= new ProjectedTool(this.binding.qualifiedName, this.binding.description, this.binding.inputSchema));
+  }
+}
+
+const PLUGIN_DISCLOSURE: ToolDisclosure = Object.freeze({ kind: 'plugin' });
 
 function buildCatalog(generation: Generation): GenerationCatalog {
   const config = resolveDeferredConfig(generation.config.deferredTools);
   const signatures: AccessRestrictions[] = [];
   const signatureIds = new Map<string, number>();
   const signature = (item: AccessRestrictions): number => {
+    // Most tools are unrestricted: id 0 without building a key.
+    if (!item.platforms?.length && !item.scopes?.length && !item.permissions?.length && signatures.length > 0) return 0;
     const key = JSON.stringify([item.platforms ?? [], item.scopes ?? [], item.permissions ?? []]);
     let id = signatureIds.get(key);
     if (id === undefined) {
@@ -126,21 +168,9 @@ function buildCatalog(generation: Generation): GenerationCatalog {
   };
   signature({}); // id 0: unrestricted
 
-  const bindings = [...generation.tools.values()].sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
+  const bindings = [...generation.tools.values()].sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0));
   const tools: CatalogTool[] = bindings.map((binding, doc) =>
-    Object.freeze({
-      kind: 'tool' as const,
-      doc,
-      name: binding.qualifiedName,
-      binding,
-      brief: brief(binding.description),
-      access: signature(binding),
-      disclosure: disclosureOf(binding),
-      mcpServer: binding.seam?.mcpServer,
-      alwaysLoaded: isAlwaysLoaded(config, binding.qualifiedName, binding.seam?.mcpServer),
-      needsQuestionPort: binding.qualifiedName === ASK_USER && binding.source === 'runtime',
-      projected: new ProjectedTool(binding.qualifiedName, binding.description, binding.inputSchema),
-    }),
+    Object.freeze(new ToolEntry(doc, binding, signature(binding), isAlwaysLoaded(config, binding.qualifiedName, binding.seam?.mcpServer))),
   );
   const skillBindings = [...generation.skillTable.values()].sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
   const skills: CatalogSkill[] = skillBindings.map((skill, index) =>
@@ -156,7 +186,8 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     }),
   );
 
-  const documents: SearchDocument[] = [
+  // Search documents are built with the index, on the first discover: start-up never needs them.
+  const documents = (): SearchDocument[] => [
     ...tools.map((tool) => ({
       name: tool.name,
       fields: [
@@ -198,7 +229,7 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
     signatures,
     get search() {
-      return (index ??= new SearchIndex(documents));
+      return (index ??= new SearchIndex(documents()));
     },
     platformAgents,
     entry: (doc: number) => entries[doc]!,

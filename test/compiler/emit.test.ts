@@ -96,6 +96,26 @@ export const count: number = manifest.tools.length;
     expect(mod.manifest.plugins[0]!.agentsMd).toContain(hostile);
   });
 
+  it('keeps the tool table a plain string literal through esbuild (no template literal)', async () => {
+    // Transpilers re-quote string literals by their content: apostrophes in the JSON would make
+    // esbuild print a template literal, which V8 compiles markedly slower at 5,000 tools.
+    const root = writeTree(tempDir('quotes'), {
+      'tools/quote/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: "It's the user's quote", inputSchema: { type: 'object', properties: { "it's": { type: 'string' } } }, execute() { return 1; } });\n`,
+    });
+    dirs.push(root);
+    const result = await createCompiler({ root, cacheFile: false }).run();
+    expect(result.errors).toBe(0);
+    const { transformSync } = await import('esbuild');
+    const js = transformSync(result.code, { loader: 'ts', format: 'esm' }).code;
+    expect(js).toMatch(/JSON\.parse\('\[/);
+    expect(js).not.toMatch(/JSON\.parse\(`/);
+    const tableFile = join(root, 'table.mjs');
+    writeFileSync(tableFile, js.replace(/^import .*$/gm, ''));
+    const mod = (await import(`${tableFile}?t=${Date.now()}`)) as { manifest: { tools: { description: string; inputSchema: { properties: Record<string, unknown> } }[] } };
+    expect(mod.manifest.tools[0]!.description).toBe("It's the user's quote");
+    expect(Object.keys(mod.manifest.tools[0]!.inputSchema.properties)).toEqual(["it's"]);
+  });
+
   it('is byte-identical whatever order files are created and read in', async () => {
     const source = join(FIXTURES, 'example-bot');
     const files: string[] = [];
