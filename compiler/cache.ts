@@ -234,16 +234,12 @@ export class UnitCache {
    * The output file's text when this cache wrote (or verified) it for the same inputs digest and
    * the file still carries that stamp: then emitting again would give the same bytes.
    */
-  vouchedOutput(digest: string, file: string): string | undefined {
+  /** Whether the output file on disk is the one this cache recorded for these inputs. */
+  vouchedOutput(digest: string, file: string): boolean {
     const record = this.output;
-    if (!record || record.digest !== digest || record.file !== file) return undefined;
+    if (!record || record.digest !== digest || record.file !== file) return false;
     const now = this.statAbs(file);
-    if (!now || now.mtimeMs !== record.mtimeMs || now.size !== record.size) return undefined;
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
+    return now !== undefined && now.mtimeMs === record.mtimeMs && now.size === record.size;
   }
 
   recordOutput(digest: string, file: string): void {

@@ -3,7 +3,8 @@
  * of package.json) is parsed with positions; a TS/MJS config module is searched for the option
  * name. Falls back to 1:1 when the option cannot be found.
  */
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { Node } from 'jsonc-parser';
 import { lineStarts, positionAt } from './diagnostics.js';
 
 export interface ConfigText {
@@ -16,10 +17,18 @@ export interface ConfigText {
 
 export type ConfigPath = readonly (string | number)[];
 
+// Loaded on the first config diagnostic: a run over a valid config never needs positions.
+let jsonc: typeof import('jsonc-parser') | undefined;
+function jsoncParser(): typeof import('jsonc-parser') {
+  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+  return jsonc;
+}
+
 export function locateConfig(config: ConfigText, path: ConfigPath, unknownKey?: string): { file: string; line: number; column: number } {
   const starts = lineStarts(config.text);
   const at = (offset: number): { file: string; line: number; column: number } => ({ file: config.file, ...positionAt(starts, offset) });
   if (config.file.endsWith('.json')) {
+    const { findNodeAtLocation, parseTree } = jsoncParser();
     const tree = parseTree(config.text);
     if (tree) {
       const node = findNodeAtLocation(tree, [...config.prefix, ...path]);

@@ -207,7 +207,7 @@ export class Compiler {
     const getEnv = async (): Promise<ParseEnv> => {
       if (env) return env;
       parsers = await import('./parse/units.js');
-      this.ts ??= (await import('ts-morph')).ts;
+      this.ts ??= (await import('./ts.js')).ts;
       const extractSchema = await this.schemas.extractor(reader);
       env = {
         ts: this.ts,
@@ -262,11 +262,13 @@ export class Compiler {
     const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
     const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, outRel, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
-    const reusable = unchanged && digest ? this.units.vouchedOutput(digest, options.outFile) : undefined;
+    // Vouched for: the file on disk is the output; it is read only if someone asks for `code`.
+    const vouched = unchanged && digest !== undefined && this.units.vouchedOutput(digest, options.outFile);
+    const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
     const emitted = reusable === undefined ? emitManifestParts(model.model, { outRel, importExtension: options.importExtension, runtimeModule }) : undefined;
-    let joined = reusable;
+    let joined: string | undefined;
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
     const errors = sorted.filter((d) => d.severity === 'error').length;
     const written = emitted !== undefined && runOptions.write !== false && errors === 0 ? writePartsIfChanged(options.outFile, emitted) : false;
@@ -282,7 +284,7 @@ export class Compiler {
       warnings: sorted.length - errors,
       model: model.model,
       get code() {
-        joined ??= emitted!.parts.join('');
+        joined ??= emitted ? emitted.parts.join('') : (reusable?.() ?? '');
         return joined;
       },
       outFile: options.outFile,
@@ -301,7 +303,7 @@ export class Compiler {
    * to keep the first edit fast.
    */
   async warmup(): Promise<void> {
-    await Promise.all([import('./parse/units.js'), import('ts-morph'), import('./schema/index.js')]);
+    await Promise.all([import('./parse/units.js'), import('./ts.js'), import('./schema/index.js')]);
   }
 
   /** The output as it is on disk now (for `check`). */

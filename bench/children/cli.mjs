@@ -2,11 +2,10 @@
 //   default: the real CLI main() (same code as bin/zhin-gen.mjs); the parent times the process.
 //   --work:  load every module first (compiler.warmup()), then time only the run — the work
 //            itself, comparable with the floor's own work time.
-import { main } from '../../dist/compiler/cli/main.js';
-import { createCompiler } from '../../dist/compiler/index.js';
-
+// Each mode imports only what it runs: the CLI path loads exactly what bin/zhin-gen.mjs loads.
 const args = process.argv.slice(2);
 if (args[0] === '--work') {
+  const { createCompiler } = await import('../../dist/compiler/index.js');
   const compiler = createCompiler({ root: args[1] });
   await compiler.warmup();
   await import('zod');
@@ -16,6 +15,7 @@ if (args[0] === '--work') {
   await compiler.dispose();
   console.log(JSON.stringify({ workMs, parsed: result.stats.parsed, rssKb: process.resourceUsage().maxRSS }));
 } else {
+  const { main } = await import('../../dist/compiler/cli/main.js');
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const code = await main(args, io);
   if (code !== 0) process.exitCode = code;

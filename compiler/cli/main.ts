@@ -8,9 +8,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompiler, type CompileResult } from '../context.js';
 import { formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
-import { inspectJson, inspectPretty } from './inspect.js';
-import { runWatch } from './watch.js';
-import { runCatalog, type CatalogArgs } from './catalog.js';
+// inspect, watch and catalog load on demand: `generate`/`check` on an unchanged tree should not
+// pay for esbuild (catalog) or the watcher.
+import type { CatalogArgs } from './catalog.js';
 
 const USAGE = `Usage: zhin-gen <command> [options]
 
@@ -115,6 +115,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         return await check(compiler, format, io, colors);
       case 'inspect': {
         const result = await compiler.run({ write: false });
+        const { inspectJson, inspectPretty } = await import('./inspect.js');
         if (values.json) io.out(JSON.stringify(inspectJson(result.model), null, 2));
         else {
           if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
@@ -123,9 +124,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         return result.errors > 0 ? 1 : 0;
       }
       case 'watch':
-        return await runWatch(compiler, io, colors);
+        return await (await import('./watch.js')).runWatch(compiler, io, colors);
       case 'catalog':
-        return await runCatalog(compiler, values as CatalogArgs, io);
+        return await (await import('./catalog.js')).runCatalog(compiler, values as CatalogArgs, io);
       default:
         io.err(`zhin-gen: unknown command "${command}"\n\n${USAGE}`);
         return 64;

@@ -8,7 +8,8 @@
  * `{ kind: 'fallback' }` and the whole module is bundled and imported in a child process instead.
  */
 import vm from 'node:vm';
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts.js';
 import { DEFAULT_LOCAL, isRelativeSpecifier, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
 import { findMutation, scanReferences } from './scope.js';
 import { stripTypes } from './strip.js';
@@ -59,7 +60,7 @@ interface ModState {
 
 type Resolved = { readonly kind: 'zod'; readonly imported: string } | { readonly kind: 'decl'; readonly mod: ModState; readonly local: string };
 
-export function extractSchemaSnippet(sourceFile: ts.SourceFile, expression: ts.Expression, ctx: SchemaExtractContext): SchemaSnippet {
+export function extractSchemaSnippet(sourceFile: TS.SourceFile, expression: TS.Expression, ctx: SchemaExtractContext): SchemaSnippet {
   try {
     return new Extractor(ctx, sourceFile).run(expression);
   } catch (error) {
@@ -74,12 +75,12 @@ class Extractor {
   private readonly states = new Map<string, ModState>();
   private readonly entry: ModState;
 
-  constructor(private readonly ctx: SchemaExtractContext, sourceFile: ts.SourceFile) {
+  constructor(private readonly ctx: SchemaExtractContext, sourceFile: TS.SourceFile) {
     this.zodModules = ctx.zodModules ?? ['zod', 'zod/v4'];
     this.entry = this.state(analyzeModule(sourceFile, ctx.absPath));
   }
 
-  run(expression: ts.Expression): SchemaSnippet {
+  run(expression: TS.Expression): SchemaSnippet {
     this.need(this.entry, expression);
     for (const st of this.states.values()) this.checkMutations(st, st === this.entry ? expression : undefined);
     const order = this.order();
@@ -108,7 +109,7 @@ class Extractor {
   }
 
   /** Resolves every free name of `node` inside `mod`. */
-  private need(mod: ModState, node: ts.Node): void {
+  private need(mod: ModState, node: TS.Node): void {
     const scan = scanReferences(node, mod.info.sf);
     if (scan.problems.length > 0) throw new Bail(`${mod.info.path}: ${scan.problems[0]}`);
     for (const name of scan.names) this.needLocal(mod, name);
@@ -201,7 +202,7 @@ class Extractor {
   }
 
   /** Top-level code that is not copied but could change a copied value. */
-  private checkMutations(st: ModState, skip: ts.Expression | undefined): void {
+  private checkMutations(st: ModState, skip: TS.Expression | undefined): void {
     // Zod's namespace is immutable; only copied values and relatively imported ones can change.
     const bindings = [...st.bindings];
     const relative = bindings.filter(([, target]) => !('zod' in target)).map(([local]) => local);
@@ -214,7 +215,7 @@ class Extractor {
     for (const statement of st.info.sf.statements) {
       if (ts.isImportDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) continue;
       if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
-      const nodes: ts.Node[] = ts.isVariableStatement(statement)
+      const nodes: TS.Node[] = ts.isVariableStatement(statement)
         ? statement.declarationList.declarations.filter((d) => !isCopied(st, d))
         : ts.isExportAssignment(statement) && st.needed.has(DEFAULT_LOCAL) ? [] : [statement];
       for (const node of nodes) {
@@ -242,7 +243,7 @@ class Extractor {
   }
 
   /** The script; `strip` false emits TypeScript for transpileModule. `undefined` if stripping fails. */
-  private emit(order: readonly ModState[], expression: ts.Expression, strip: boolean): string | undefined {
+  private emit(order: readonly ModState[], expression: TS.Expression, strip: boolean): string | undefined {
     const ids = new Map(order.map((st, i) => [st, `__zg_m${i}`] as const));
     const lines: string[] = [];
     for (const st of order) {
@@ -270,7 +271,7 @@ class Extractor {
         lines.push(`const ${local} = ${ids.get(target.mod)}[${JSON.stringify(target.local)}];`);
       }
     }
-    const nodes = new Set<ts.Node>();
+    const nodes = new Set<TS.Node>();
     for (const name of st.needed) {
       const decl = st.info.decls.get(name)!;
       if (decl.kind !== 'unsupported') nodes.add(decl.node);
@@ -287,7 +288,7 @@ class Extractor {
   }
 }
 
-function isCopied(st: ModState, decl: ts.VariableDeclaration): boolean {
+function isCopied(st: ModState, decl: TS.VariableDeclaration): boolean {
   return [...st.needed].some((n) => {
     const d = st.info.decls.get(n);
     return d !== undefined && d.kind === 'const' && d.node === decl;
@@ -298,7 +299,7 @@ function emitName(local: string): string {
   return local === DEFAULT_LOCAL ? '__zg_default' : local;
 }
 
-function rawText(node: ts.Node, sf: ts.SourceFile): string {
+function rawText(node: TS.Node, sf: TS.SourceFile): string {
   return node.getText(sf).replace(/^export\s+(default\s+)?/, '');
 }
 

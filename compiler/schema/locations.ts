@@ -5,18 +5,19 @@
  * property instead of the whole `inputSchema` value. Follows `z.object({...})`, `z.array(x)`,
  * method chains (`.optional()`, `.describe()`), same-file consts, and JSON Schema literals.
  */
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts.js';
 
 import type { SchemaLocation, SchemaLocations } from './locate.js';
 
-function unwrap(node: ts.Node): ts.Node {
+function unwrap(node: TS.Node): TS.Node {
   let current = node;
   while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isNonNullExpression(current)) current = current.expression;
   return current;
 }
 
-function topLevelConsts(sf: ts.SourceFile): Map<string, ts.Expression> {
-  const out = new Map<string, ts.Expression>();
+function topLevelConsts(sf: TS.SourceFile): Map<string, TS.Expression> {
+  const out = new Map<string, TS.Expression>();
   for (const statement of sf.statements) {
     if (!ts.isVariableStatement(statement) || (statement.declarationList.flags & ts.NodeFlags.Const) === 0) continue;
     for (const decl of statement.declarationList.declarations) if (ts.isIdentifier(decl.name) && decl.initializer) out.set(decl.name.text, decl.initializer);
@@ -24,16 +25,16 @@ function topLevelConsts(sf: ts.SourceFile): Map<string, ts.Expression> {
   return out;
 }
 
-export function schemaLocations(sf: ts.SourceFile, expression: ts.Expression): SchemaLocations {
+export function schemaLocations(sf: TS.SourceFile, expression: TS.Expression): SchemaLocations {
   const out: Record<string, SchemaLocation> = {};
   const consts = topLevelConsts(sf);
-  const at = (node: ts.Node): SchemaLocation => {
+  const at = (node: TS.Node): SchemaLocation => {
     const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
     return { line: line + 1, column: character + 1 };
   };
-  const keyOf = (prop: ts.ObjectLiteralElementLike): string | undefined =>
+  const keyOf = (prop: TS.ObjectLiteralElementLike): string | undefined =>
     prop.name && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name) || ts.isNumericLiteral(prop.name)) ? prop.name.text : undefined;
-  const visit = (input: ts.Node, path: readonly string[], seen: ReadonlySet<string>, json: boolean): void => {
+  const visit = (input: TS.Node, path: readonly string[], seen: ReadonlySet<string>, json: boolean): void => {
     const node = unwrap(input);
     if (ts.isIdentifier(node) && !seen.has(node.text)) {
       const value = consts.get(node.text);
@@ -54,7 +55,7 @@ export function schemaLocations(sf: ts.SourceFile, expression: ts.Expression): S
     const method = node.expression.name.text;
     const [first] = node.arguments;
     if (method === 'object' && first && ts.isObjectLiteralExpression(unwrap(first))) {
-      for (const prop of (unwrap(first) as ts.ObjectLiteralExpression).properties) {
+      for (const prop of (unwrap(first) as TS.ObjectLiteralExpression).properties) {
         const key = keyOf(prop);
         if (key === undefined) continue;
         const next = [...path, 'properties', key];

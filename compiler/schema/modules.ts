@@ -5,17 +5,18 @@
  * the caller can send the tool to the fallback path.
  */
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts.js';
 import { bindingNames } from './scope.js';
 
 /** Local name under which `export default <expression>` is recorded. */
 export const DEFAULT_LOCAL = '*default*';
 
 export type TopDecl =
-  | { readonly kind: 'const'; readonly node: ts.VariableDeclaration }
-  | { readonly kind: 'function'; readonly node: ts.FunctionDeclaration }
-  | { readonly kind: 'enum'; readonly node: ts.EnumDeclaration }
-  | { readonly kind: 'default'; readonly node: ts.Expression }
+  | { readonly kind: 'const'; readonly node: TS.VariableDeclaration }
+  | { readonly kind: 'function'; readonly node: TS.FunctionDeclaration }
+  | { readonly kind: 'enum'; readonly node: TS.EnumDeclaration }
+  | { readonly kind: 'default'; readonly node: TS.Expression }
   | { readonly kind: 'unsupported'; readonly what: string };
 
 export interface ImportBinding {
@@ -31,7 +32,7 @@ export type ExportTarget =
 
 export interface ModuleInfo {
   readonly path: string;
-  readonly sf: ts.SourceFile;
+  readonly sf: TS.SourceFile;
   readonly decls: ReadonlyMap<string, TopDecl>;
   readonly imports: ReadonlyMap<string, ImportBinding>;
   readonly exports: ReadonlyMap<string, ExportTarget>;
@@ -39,17 +40,17 @@ export interface ModuleInfo {
   readonly stars: readonly string[];
 }
 
-function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
-export function analyzeModule(sf: ts.SourceFile, filePath: string): ModuleInfo {
+export function analyzeModule(sf: TS.SourceFile, filePath: string): ModuleInfo {
   const decls = new Map<string, TopDecl>();
   const imports = new Map<string, ImportBinding>();
   const exports = new Map<string, ExportTarget>();
   const stars: string[] = [];
 
-  const declare = (name: string, decl: TopDecl, node: ts.Node): void => {
+  const declare = (name: string, decl: TopDecl, node: TS.Node): void => {
     decls.set(name, decl);
     if (hasModifier(node, ts.SyntaxKind.ExportKeyword)) {
       exports.set(hasModifier(node, ts.SyntaxKind.DefaultKeyword) ? 'default' : name, { kind: 'local', local: name });

@@ -7,7 +7,8 @@
  * bound in the whole function). A name that is wrongly treated as bound can only cause a
  * ReferenceError in the vm, which also sends the tool to the fallback, never a wrong schema.
  */
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts.js';
 
 export interface ReferenceScan {
   /** Free identifiers in reference position, in first-seen order. */
@@ -26,15 +27,15 @@ const REALM_ESCAPES = new Set([
 ]);
 
 type FunctionLike =
-  | ts.FunctionDeclaration
-  | ts.FunctionExpression
-  | ts.ArrowFunction
-  | ts.MethodDeclaration
-  | ts.GetAccessorDeclaration
-  | ts.SetAccessorDeclaration
-  | ts.ConstructorDeclaration;
+  | TS.FunctionDeclaration
+  | TS.FunctionExpression
+  | TS.ArrowFunction
+  | TS.MethodDeclaration
+  | TS.GetAccessorDeclaration
+  | TS.SetAccessorDeclaration
+  | TS.ConstructorDeclaration;
 
-function isFunctionLike(node: ts.Node): node is FunctionLike {
+function isFunctionLike(node: TS.Node): node is FunctionLike {
   return (
     ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) ||
     ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) ||
@@ -43,15 +44,15 @@ function isFunctionLike(node: ts.Node): node is FunctionLike {
 }
 
 /** Names a binding (identifier or destructuring pattern) introduces. */
-export function bindingNames(name: ts.BindingName, out: string[] = []): string[] {
+export function bindingNames(name: TS.BindingName, out: string[] = []): string[] {
   if (ts.isIdentifier(name)) out.push(name.text);
   else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bindingNames(element.name, out);
   return out;
 }
 
 /** Every name declared inside a function body, not descending into nested functions. */
-function declaredIn(body: ts.Node, out: Set<string>): void {
-  const visit = (node: ts.Node): void => {
+function declaredIn(body: TS.Node, out: Set<string>): void {
+  const visit = (node: TS.Node): void => {
     if (ts.isVariableDeclaration(node)) for (const n of bindingNames(node.name)) out.add(n);
     if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isEnumDeclaration(node)) && node.name) {
       out.add(node.name.text);
@@ -62,21 +63,21 @@ function declaredIn(body: ts.Node, out: Set<string>): void {
   ts.forEachChild(body, visit);
 }
 
-function literalKey(node: ts.Expression): string | undefined {
+function literalKey(node: TS.Expression): string | undefined {
   return ts.isStringLiteralLike(node) || ts.isNumericLiteral(node) ? node.text : undefined;
 }
 
-export function scanReferences(root: ts.Node, sf: ts.SourceFile): ReferenceScan {
+export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan {
   const names = new Set<string>();
   const problems: string[] = [];
   const scopes: Set<string>[] = [];
   const bound = (name: string): boolean => scopes.some((scope) => scope.has(name));
-  const problem = (node: ts.Node, what: string): void => {
+  const problem = (node: TS.Node, what: string): void => {
     const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
     problems.push(`${what} (line ${line + 1})`);
   };
 
-  const visitBinding = (name: ts.BindingName): void => {
+  const visitBinding = (name: TS.BindingName): void => {
     if (ts.isIdentifier(name)) return;
     for (const element of name.elements) {
       if (ts.isOmittedExpression(element)) continue;
@@ -102,7 +103,7 @@ export function scanReferences(root: ts.Node, sf: ts.SourceFile): ReferenceScan 
     scopes.pop();
   };
 
-  function visit(node: ts.Node): void {
+  function visit(node: TS.Node): void {
     if (ts.isIdentifier(node)) {
       if (!bound(node.text)) names.add(node.text);
       return;
@@ -183,12 +184,12 @@ export interface MutationScope {
   /** Bindings of Zod: its functions and methods never modify their arguments. */
   readonly pure: ReadonlySet<string>;
   /** Code that is copied into the snippet anyway (the `inputSchema` expression itself). */
-  readonly skip?: ts.Node;
+  readonly skip?: TS.Node;
 }
 
 /** The identifier a member/call chain starts from: `a` for `a.b[c].d()`. */
-function chainRoot(expr: ts.Expression): ts.Identifier | undefined {
-  let e: ts.Expression = expr;
+function chainRoot(expr: TS.Expression): TS.Identifier | undefined {
+  let e: TS.Expression = expr;
   for (;;) {
     if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) || ts.isCallExpression(e)) e = e.expression;
     else if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e)) e = e.expression;
@@ -197,11 +198,11 @@ function chainRoot(expr: ts.Expression): ts.Identifier | undefined {
   return ts.isIdentifier(e) ? e : undefined;
 }
 
-export function findMutation(statement: ts.Node, scope: MutationScope, sf: ts.SourceFile): string | undefined {
+export function findMutation(statement: TS.Node, scope: MutationScope, sf: TS.SourceFile): string | undefined {
   const { watched, pure, skip } = scope;
   let found: string | undefined;
-  const rootName = (expr: ts.Expression): string | undefined => {
-    let e: ts.Expression = expr;
+  const rootName = (expr: TS.Expression): string | undefined => {
+    let e: TS.Expression = expr;
     for (;;) {
       if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) e = e.expression;
       else if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e)) e = e.expression;
@@ -209,12 +210,12 @@ export function findMutation(statement: ts.Node, scope: MutationScope, sf: ts.So
     }
     return ts.isIdentifier(e) && watched.has(e.text) ? e.text : undefined;
   };
-  const report = (node: ts.Node, name: string, how: string): void => {
+  const report = (node: TS.Node, name: string, how: string): void => {
     if (found) return;
     const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
     found = `\`${name}\` may be ${how} by top-level code (line ${line + 1})`;
   };
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (found || node === skip || isFunctionLike(node) || ts.isTypeNode(node)) return;
     if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
       const name = rootName(node.left);

@@ -6,7 +6,8 @@
  * syntax is handled; anything that needs a real transform (enums, namespaces, decorators,
  * parameter properties) returns `undefined` and the caller transpiles instead.
  */
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts.js';
 
 interface Cut {
   readonly start: number;
@@ -29,7 +30,7 @@ function skipTrivia(text: string, pos: number): number {
   return i;
 }
 
-function childToken(node: ts.Node, kind: ts.SyntaxKind, sf: ts.SourceFile, before?: ts.Node): ts.Node | undefined {
+function childToken(node: TS.Node, kind: TS.SyntaxKind, sf: TS.SourceFile, before?: TS.Node): TS.Node | undefined {
   const children = node.getChildren(sf);
   const limit = before ? children.indexOf(before) : children.length;
   for (let i = limit - 1; i >= 0; i--) if (children[i]!.kind === kind) return children[i];
@@ -40,19 +41,19 @@ function childToken(node: ts.Node, kind: ts.SyntaxKind, sf: ts.SourceFile, befor
  * Text of `root` (a declaration or expression) with TypeScript-only syntax removed, or
  * `undefined` when it contains syntax that cannot simply be erased.
  */
-export function stripTypes(root: ts.Node, sf: ts.SourceFile): string | undefined {
+export function stripTypes(root: TS.Node, sf: TS.SourceFile): string | undefined {
   const text = sf.text;
   const cuts: Cut[] = [];
   const cut = (start: number, end: number, insert = ''): void => {
     cuts.push({ start, end, insert });
   };
-  const cutAngleList = (list: ts.NodeArray<ts.Node>): void => {
+  const cutAngleList = (list: TS.NodeArray<TS.Node>): void => {
     const lt = list.pos - 1;
     const gt = skipTrivia(text, list.end);
     if (text[lt] !== '<' || text[gt] !== '>') throw new Unsupported();
     cut(lt, gt + 1);
   };
-  const cutModifiers = (node: ts.Node): void => {
+  const cutModifiers = (node: TS.Node): void => {
     for (const mod of ts.canHaveModifiers(node) ? ts.getModifiers(node) ?? [] : []) {
       if (mod.kind === ts.SyntaxKind.ExportKeyword || mod.kind === ts.SyntaxKind.DefaultKeyword) cut(mod.getStart(sf), mod.end);
       else if (mod.kind !== ts.SyntaxKind.AsyncKeyword && mod.kind !== ts.SyntaxKind.ConstKeyword) throw new Unsupported();
@@ -60,7 +61,7 @@ export function stripTypes(root: ts.Node, sf: ts.SourceFile): string | undefined
     if (ts.canHaveDecorators(node) && ts.getDecorators(node)?.length) throw new Unsupported();
   };
 
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isEnumDeclaration(node) || ts.isModuleDeclaration(node) || ts.isClassLike(node) || ts.isImportEqualsDeclaration(node)) {
       throw new Unsupported();
     }
@@ -109,7 +110,7 @@ export function stripTypes(root: ts.Node, sf: ts.SourceFile): string | undefined
       }
       if (node.name && ts.isComputedPropertyName(node.name)) visit(node.name);
       for (const param of node.parameters) visit(param);
-      const body = (node as { body?: ts.Node }).body;
+      const body = (node as { body?: TS.Node }).body;
       if (body) visit(body);
       return;
     }

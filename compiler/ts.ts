@@ -1,0 +1,36 @@
+/**
+ * The TypeScript compiler API the parse and schema stages use: the copy ts-morph ships
+ * (`@ts-morph/common/dist/typescript.js`, the very module `ts-morph`'s `ts` export is), loaded
+ * by itself. Importing `ts-morph` for it also loads ts-morph's own 3 MB of code, and importing
+ * CommonJS through ESM makes Node scan the 9 MB file for named exports; together ~0.3 s of a
+ * run that re-parses one file. On Node 20, which has no module compile cache, the compiled code
+ * is also kept in a V8 code cache next to the unit cache (ts-code-cache.ts).
+ */
+import { createRequire } from 'node:module';
+import type { ts as TS } from 'ts-morph';
+import { loadWithCodeCache } from './ts-code-cache.js';
+
+export type TypeScript = typeof TS;
+
+const require = createRequire(import.meta.url);
+
+function typescriptFile(): string | undefined {
+  try {
+    // Resolved from ts-morph itself, so a nested (pnpm) @ts-morph/common is found too.
+    return createRequire(require.resolve('ts-morph')).resolve('@ts-morph/common/dist/typescript.js');
+  } catch {
+    return undefined;
+  }
+}
+
+function load(): TypeScript {
+  const file = typescriptFile();
+  if (file) {
+    const loaded = loadWithCodeCache(file) as Partial<TypeScript> | undefined;
+    if (loaded && typeof loaded.createSourceFile === 'function') return loaded as TypeScript;
+  }
+  // Another layout of ts-morph: its public export is the same compiler.
+  return (require('ts-morph') as { ts: TypeScript }).ts;
+}
+
+export const ts: TypeScript = load();
