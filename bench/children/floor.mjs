@@ -1,11 +1,15 @@
 // The floor: what any tool that looks at every capability must pay — walk the convention
 // folders, read every file, parse each once with the same parsers the compiler uses
 // (TypeScript for code, YAML for front matter, JSON for agent.json). Prints JSON.
+// TypeScript is the very build the compiler uses (the one ts-morph ships), loaded with a plain
+// require: no ts-morph wrapper around it, and none of the compiler's own loading tricks.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const started = performance.now();
-const { ts } = await import('ts-morph');
+const require = createRequire(import.meta.url);
+const ts = createRequire(require.resolve('ts-morph'))('@ts-morph/common/dist/typescript.js');
 const { parse: parseYaml } = await import('yaml');
 const root = process.argv[2];
 const workStarted = performance.now();

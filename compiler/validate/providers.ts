@@ -21,17 +21,24 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderName, ProviderProfile>> 
   openai: { label: 'OpenAI', maxName: 64, maxDescription: 1_024, maxTools: 128, unsupportedKeywords: ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'patternProperties'] },
 };
 
+/** Keywords whose values are data, not schemas: `{ default: { oneOf: 1 } }` uses no `oneOf`. */
+const DATA_KEYWORDS = new Set(['default', 'examples', 'const', 'enum']);
+
 function keywordsIn(schema: unknown, found: Set<string>): void {
   if (Array.isArray(schema)) {
     for (const item of schema) keywordsIn(item, found);
     return;
   }
   if (typeof schema !== 'object' || schema === null) return;
-  for (const [key, value] of Object.entries(schema)) {
+  const record = schema as Record<string, unknown>;
+  for (const key in record) {
     found.add(key);
+    const value = record[key];
+    if (typeof value !== 'object' || value === null || DATA_KEYWORDS.has(key)) continue;
     // Keys under `properties` are user property names, not keywords.
-    if (key === 'properties' && typeof value === 'object' && value !== null) {
-      for (const child of Object.values(value)) keywordsIn(child, found);
+    if (key === 'properties') {
+      const properties = value as Record<string, unknown>;
+      for (const name in properties) keywordsIn(properties[name], found);
     } else {
       keywordsIn(value, found);
     }
