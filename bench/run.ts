@@ -84,7 +84,7 @@ for (const n of sizes) {
   const warmWork = repeat([BIN, '--work', root]);
   const oneChangeWork = repeat([BIN, '--work', root], changeOne);
   writeFileSync(tool, original);
-  const watchRuns = Array.from({ length: Math.min(runs, 3) }, () => JSON.parse(execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '10'], { cwd: REPO, encoding: 'utf8' })) as { regenMs: number; parsedPerEdit: number });
+  const watchRuns = Array.from({ length: Math.min(runs, 3) }, () => JSON.parse(execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '20'], { cwd: REPO, encoding: 'utf8' })) as { regenMs: number; parsedPerEdit: number });
   const watchMs = median(watchRuns.map((r) => r.regenMs));
   const runtime = await benchRuntimeLoad(n, { runs, root });
   const row = {

@@ -20,6 +20,7 @@ import { SchemaCache, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
+import { unitKey } from './unit-key.js';
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */
@@ -75,6 +76,8 @@ export class Compiler {
   private extra: ExtraPlugin[] = [];
   private readonly units: UnitCache;
   private readonly schemas: SchemaStage;
+  /** Texts read outside any unit (AGENTS.md), kept across watch-mode runs. */
+  private readonly texts = new Map<string, string | undefined>();
   private ts?: typeof TS;
   /** Paths changed since the last run (watch mode); undefined = verify every file by stat. */
   private dirty?: Set<string>;
@@ -229,7 +232,7 @@ export class Compiler {
     let parsedCount = 0;
     const results = new Map<CapabilityUnit, UnitResult>();
     for (const unit of units) {
-      const key = `${unit.kind}:${unit.dir}`;
+      const key = unitKey(unit);
       const files = unitFiles(unit);
       let result = this.units.lookup(key, files, walkedNow ? undefined : dirty);
       if (!result) {
@@ -253,7 +256,14 @@ export class Compiler {
     }
 
     const schemaResults = await this.schemas.evaluate(units, results, this.units, options);
-    const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText: (path) => reader.read(path) });
+    // AGENTS.md texts carry over between watch-mode runs unless an event names the file.
+    if (!dirty || walkedNow) this.texts.clear();
+    else for (const path of dirty) this.texts.delete(path);
+    const readText = (path: string): string | undefined => {
+      if (!this.texts.has(path)) this.texts.set(path, reader.read(path));
+      return this.texts.get(path);
+    };
+    const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText });
     diagnostics.push(...model.diagnostics);
 
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache

@@ -11,6 +11,7 @@ import type { FileReader, UnitCache } from './cache.js';
 import type { ToolUnitData, UnitResult } from './parse/units.js';
 import type { CapabilityUnit } from './scan/layout.js';
 import { toPosix } from './scan/walk.js';
+import { unitKey } from './unit-key.js';
 import type { SchemaOutcome, SchemaRequest, SchemaSnippet } from './schema/types.js';
 import { locateSchemaPath, type SchemaLocations } from './schema/locate.js';
 import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
@@ -66,7 +67,7 @@ export class SchemaCache implements SchemaStage {
     for (const unit of units) {
       const data = results.get(unit)?.data;
       if (!data || data.kind !== 'tool') continue;
-      const key = `tool:${unit.dir}`;
+      const key = unitKey(unit);
       const cached = cache.schemaOf(key);
       if (cached) {
         outcomes.set(unit, cached);

@@ -158,8 +158,8 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   promptSections: ${list(sections.map(emitSection))},
   hooks: ${list(hooks.map((h) => emitHook(h, spec(h.source))))},`;
   // The manifest hash covers every emitted byte of data: tools through their memoised digests.
-  const toolShas = entries.map((e) => e.sha).join('');
-  const hash = createHash('sha256').update(pluginsText).update(toolShas).update(rest).digest('hex').slice(0, 16);
+  const dataHash = createHash('sha256').update(pluginsText).update(entries.map((e) => e.sha).join('')).update(rest).digest('hex');
+  const hash = dataHash.slice(0, 16);
 
   const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 `;
@@ -204,8 +204,8 @@ declare module ${str(options.runtimeModule)} {
   const parts: string[] = [head, layout.typeImports, loader];
   entries.forEach((entry, index) => parts.push(index === 0 ? entry.first : entry.next));
   parts.push(tail);
-  // Tools through their digests, the layout blocks through theirs, the small rest as text.
-  const digest = createHash('sha256').update(head).update(layout.sha).update(loader).update(toolShas).update(tail).digest('hex');
+  // Tools through the data hash (their digests), the layout blocks through theirs, the rest as text.
+  const digest = createHash('sha256').update(head).update(layout.sha).update(loader).update(dataHash).update(tail).digest('hex');
   return { parts, digest };
 }
 

@@ -15,6 +15,7 @@ import { checkProviderProfiles } from '../validate/providers.js';
 import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
 import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
+import { unitKey } from '../unit-key.js';
 
 export interface AssembleInput {
   readonly layout: Layout;
@@ -66,7 +67,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     if (result.diagnostics.length > 0) diagnostics.push(...result.diagnostics);
     const data = result.data;
     if (!data) continue;
-    const hash = input.hashOf(`${unit.kind}:${unit.dir}`);
+    const hash = input.hashOf(unitKey(unit));
     const source = unit.entry ?? unit.dir;
     if (data.kind === 'tool') {
       const outcome = input.schemas.get(unit);

@@ -144,6 +144,22 @@ describe('write discipline and cache', () => {
     expect(fresh.code).toContain('Echo disposed');
   });
 
+  it('in watch mode re-reads AGENTS.md only when an event names it', async () => {
+    const root = copyFixture('example-bot', 'agents-md');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    await compiler.run();
+    const agentsMd = join(root, 'AGENTS.md');
+    writeFileSync(agentsMd, '# Main\n\nSecond version.\n');
+    // An unrelated event: the text from the last run is kept (no event, no read).
+    compiler.notify([{ type: 'change', path: join(root, 'tools/echo/index.ts') }]);
+    expect((await compiler.run()).code).not.toContain('Second version.');
+    compiler.notify([{ type: 'change', path: agentsMd }]);
+    const changed = await compiler.run();
+    expect(changed.code).toContain('Second version.');
+    expect(changed.written).toBe(true);
+  });
+
   it('keeps events that arrive while a run is in flight for the next run', async () => {
     const root = copyFixture('example-bot', 'race');
     dirs.push(root);
