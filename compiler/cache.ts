@@ -5,7 +5,7 @@
  * as one JSON file, so `generate` with nothing changed neither reads nor parses sources.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { UnitResult } from './parse/units.js';
@@ -50,6 +50,8 @@ export interface FileReader {
   hashOf(path: string): string | undefined;
   /** Why `read` returned undefined. */
   problem(path: string): string | undefined;
+  /** mtime and size of a file read in this run, taken from the descriptor it was read through. */
+  stampOf(path: string): { mtimeMs: number; size: number } | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -99,6 +101,7 @@ export class UnitCache {
     const texts = new Map<string, string | undefined>();
     const hashes = new Map<string, string>();
     const problems = new Map<string, string>();
+    const stamps = new Map<string, { mtimeMs: number; size: number }>();
     const root = this.root;
     return {
       read(path) {
@@ -106,7 +109,16 @@ export class UnitCache {
         let text: string | undefined;
         let bytes: Buffer | undefined;
         try {
-          bytes = readFileSync(join(root, path));
+          // The stamp comes from the descriptor the bytes are read through: no second stat per
+          // file when the unit is stored, and never a stamp newer than the content.
+          const fd = openSync(join(root, path), 'r');
+          try {
+            const stat = fstatSync(fd);
+            bytes = readFileSync(fd);
+            stamps.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
+          } finally {
+            closeSync(fd);
+          }
           hashes.set(path, sha(bytes));
         } catch (error) {
           problems.set(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
@@ -128,6 +140,10 @@ export class UnitCache {
       hashOf(path) {
         if (!hashes.has(path)) this.read(path);
         return hashes.get(path);
+      },
+      stampOf(path) {
+        if (!hashes.has(path)) this.read(path);
+        return stamps.get(path);
       },
     };
   }
@@ -188,8 +204,8 @@ export class UnitCache {
   store(key: string, files: readonly string[], result: UnitResult, reader: FileReader): void {
     const stamps: Record<string, FileStamp> = {};
     for (const file of [...files, ...result.dependencies]) {
-      const now = this.stat(file);
       const hash = reader.hashOf(file);
+      const now = reader.stampOf(file) ?? this.stat(file);
       if (now && hash) stamps[file] = { ...now, hash };
     }
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
@@ -222,8 +238,8 @@ export class UnitCache {
     // Files a bundled schema read become dependencies of the unit.
     for (const file of extraFiles) {
       if (entry.stamps[file]) continue;
-      const now = this.stat(file);
       const hash = reader.hashOf(file);
+      const now = reader.stampOf(file) ?? this.stat(file);
       if (now && hash) entry.stamps[file] = { ...now, hash };
     }
     this.stampedFiles.delete(entry);
