@@ -8,8 +8,9 @@
  * rewriting because "\r" only ever ends a line, so line/column are those of the original file.
  */
 // The named export: ajv is CommonJS and its default export differs between Node ESM and bundlers.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import jsonc from 'jsonc-parser';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Jsonc from 'jsonc-parser';
+import { lazyRequire } from '../lazy.js';
 import schema from '../schema/agent.schema.json' with { type: 'json' };
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import { codePointLength, describeValue, stripBom } from './manifest-values.js';
@@ -59,10 +60,13 @@ export interface AgentJsonResult {
 
 let validator: ValidateFunction | undefined;
 /** Compiled once per process, on first use. */
+const ajv2020 = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const jsoncParser = lazyRequire<typeof Jsonc>('jsonc-parser');
+
 export function agentSchemaValidator(): ValidateFunction {
   // validateSchema: false — the schema is ours (a test checks it against the meta-schema);
   // validating it on every start compiled ajv's whole 2020-12 meta-schema, ~75 ms per run.
-  if (!validator) validator = new Ajv2020({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
+  if (!validator) validator = new (ajv2020().Ajv2020)({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
   return validator;
 }
 
@@ -117,7 +121,8 @@ function parse(input: AgentJsonInput): AgentJsonResult {
     report('ZG4010', 0, 'agent.json is empty; it must be a JSON object with at least "description"');
     return done();
   }
-  const errors: jsonc.ParseError[] = [];
+  const jsonc = jsoncParser();
+  const errors: Jsonc.ParseError[] = [];
   const root = jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   const reported = new Set<number>();
   for (const error of errors) {
@@ -217,11 +222,11 @@ const EXPECTED: Readonly<Record<string, string>> = {
   maxSteps: 'a positive integer',
 };
 
-function mapSchemaError(error: ErrorObject, root: jsonc.Node, value: Record<string, unknown>): MappedError | undefined {
+function mapSchemaError(error: ErrorObject, root: Jsonc.Node, value: Record<string, unknown>): MappedError | undefined {
   const path = decodePointer(error.instancePath);
   if (error.keyword === 'additionalProperties') {
     const key = String((error.params as { additionalProperty: string }).additionalProperty);
-    const keyNode = jsonc.findNodeAtLocation(root, [...path, key])?.parent?.children?.[0];
+    const keyNode = jsoncParser().findNodeAtLocation(root, [...path, key])?.parent?.children?.[0];
     return {
       code: 'ZG4004',
       path: `${error.instancePath}/${key}`,
@@ -241,7 +246,7 @@ function mapSchemaError(error: ErrorObject, root: jsonc.Node, value: Record<stri
           : `"${missing}" is missing`,
     };
   }
-  const offset = jsonc.findNodeAtLocation(root, path)?.offset ?? root.offset;
+  const offset = jsoncParser().findNodeAtLocation(root, path)?.offset ?? root.offset;
   const actual = path.reduce<unknown>((v, seg) => (v as Record<string | number, unknown> | undefined)?.[seg], value);
   const [key, index] = path;
   if (key === 'description') {

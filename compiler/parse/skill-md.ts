@@ -6,7 +6,8 @@
  * those of the original file: the BOM is not a column (as in editors) and CRLF → LF keeps every
  * line and column unchanged, because "\r" only ever sits at the end of a line.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { lazyRequire } from '../lazy.js';
 import type { ChannelScope } from '../../runtime/manifest.js';
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import {
@@ -90,6 +91,8 @@ export interface SkillMdResult {
 
 const DELIMITER = /^---[ \t]*$/m;
 
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
+
 export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}): SkillMdResult {
   try {
     return parse(input, options);
@@ -110,6 +113,7 @@ function toJS(node: YamlNode, doc: Document): unknown {
 }
 
 function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
+  const { isAlias, isMap, isScalar, isSeq, parseDocument } = yaml();
   const { file, dirName } = input;
   const text = stripBom(input.text).replace(/\r\n/g, '\n');
   const starts = lineStarts(text);

@@ -6,7 +6,8 @@
  * `pattern`). Runs in the compiler process only.
  */
 // The named export: ajv is CommonJS and its default export differs between Node ESM and bundlers.
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import { lazyRequire } from '../lazy.js';
 import { cleanSchema, project, type JsonValue, type Projection } from './project.js';
 import type { ConvertResult, JsonSchema } from './types.js';
 
@@ -14,12 +15,14 @@ import type { ConvertResult, JsonSchema } from './types.js';
 export { EMPTY_INPUT_SCHEMA } from './empty.js';
 import { EMPTY_INPUT_SCHEMA } from './empty.js';
 
+// Only JSON Schema literals need ajv: a tree of Zod schemas never loads it.
+const ajv2020 = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
 let ajv: Ajv2020 | undefined;
 
 function getAjv(): Ajv2020 {
   // strict: false because unknown keywords are legal annotations in 2020-12; formats are
   // annotations too unless a format vocabulary is asserted, so they are not validated here.
-  ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv ??= new (ajv2020().Ajv2020)({ strict: false, allErrors: true, validateFormats: false });
   return ajv;
 }
 

@@ -33,7 +33,7 @@ export interface FallbackOptions {
   readonly tempDir?: string;
 }
 
-export const DEFAULT_RUNTIME_MODULES: readonly string[] = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'];
+export { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
 
 /** First existing file among candidates relative to this module (sources: .ts, dist/: .js). */
 function sibling(...candidates: string[]): string {

@@ -8,12 +8,14 @@
 import { diag } from '../diagnostics.js';
 import { convertSchemaValue, EMPTY_INPUT_SCHEMA, finishProjection } from './convert.js';
 import { evaluateInlineSnippets } from './evaluate.js';
-import { DEFAULT_RUNTIME_MODULES, runFallback, type FallbackTask } from './fallback.js';
+// The fallback (esbuild + a child process) loads only when some schema needs it.
+import type { FallbackTask } from './fallback.js';
+import { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
 import type { ConvertResult, SchemaOutcome, SchemaRequest, SchemaStageOptions } from './types.js';
 
 export { createSchemaModuleCache, extractSchemaSnippet, type SchemaExtractContext, type SchemaModuleCache } from './extract.js';
 export { EMPTY_INPUT_SCHEMA } from './convert.js';
-export { DEFAULT_RUNTIME_MODULES } from './fallback.js';
+export { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
 export type { ConvertResult, JsonSchema, SchemaOrigin, SchemaOutcome, SchemaRequest, SchemaSnippet, SchemaStageOptions } from './types.js';
 
 function fromResult(request: SchemaRequest, result: ConvertResult | undefined, via: 'inline' | 'bundle', sources?: readonly string[]): SchemaOutcome {
@@ -68,6 +70,7 @@ export async function evaluateSchemas(requests: readonly SchemaRequest[], option
 
   if (bundled.length > 0) {
     const tasks: FallbackTask[] = bundled.map((r) => ({ id: r.id, absPath: r.absPath }));
+    const { runFallback } = await import('./fallback.js');
     const results = await runFallback(tasks, {
       timeoutMs: options.fallbackTimeoutMs ?? 10_000,
       runtimeModules: options.runtimeModules ?? DEFAULT_RUNTIME_MODULES,
