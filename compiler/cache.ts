@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';
+import { LruMap } from './lru.js';
 import { writeIfChanged } from './write.js';
 
 const CACHE_VERSION = 'zhin-gen-cache-1';
@@ -98,7 +99,9 @@ export class UnitCache {
   }
 
   reader(): FileReader {
-    const texts = new Map<string, string | undefined>();
+    // Bounded: a file is read once by its unit; keeping every text of a 5,000-tool tree alive
+    // until the run ends only made each garbage collection copy them again.
+    const texts = new LruMap<string, string | undefined>(512);
     const hashes = new Map<string, string>();
     const problems = new Map<string, string>();
     const stamps = new Map<string, { mtimeMs: number; size: number }>();

@@ -313,7 +313,8 @@ export class Compiler {
    * to keep the first edit fast.
    */
   async warmup(): Promise<void> {
-    await Promise.all([import('./parse/units.js'), import('./ts.js'), import('./schema/index.js')]);
+    await Promise.all([import('./parse/units.js'), import('./ts.js'), import('./schema/index.js'), import('./schema/convert.js')]);
+    (await import('./lazy.js')).preloadLazy();
   }
 
   /** The output as it is on disk now (for `check`). */

@@ -7,7 +7,16 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
+const loaders: (() => unknown)[] = [];
+
 export function lazyRequire<T>(specifier: string): () => T {
   let loaded: T | undefined;
-  return () => (loaded ??= require(specifier) as T);
+  const load = (): T => (loaded ??= require(specifier) as T);
+  loaders.push(load);
+  return load;
+}
+
+/** Loads every dependency registered so far (`compiler.warmup()`: ahead of the first edit). */
+export function preloadLazy(): void {
+  for (const load of loaders) load();
 }

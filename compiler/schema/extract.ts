@@ -10,6 +10,7 @@
 import vm from 'node:vm';
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../ts.js';
+import { LruMap } from '../lru.js';
 import { DEFAULT_LOCAL, isRelativeSpecifier, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
 import { findMutation, scanReferences } from './scope.js';
 import { stripTypes } from './strip.js';
@@ -22,9 +23,16 @@ export interface SchemaModuleCache {
   readonly modules: Map<string, ModuleInfo | null>;
 }
 
-export function createSchemaModuleCache(): SchemaModuleCache {
-  return { modules: new Map() };
+/**
+ * Per-run cache of parsed helper modules, least recently used first out. A module shared by
+ * many tools stays; the thousands used by one tool each (a schema fragment beside its tool) do
+ * not all stay alive, with their ASTs, until the run ends: keeping them cost more in garbage
+ * collection than re-parsing the rare evicted one.
+ */
+export function createSchemaModuleCache(capacity = 256): SchemaModuleCache {
+  return { modules: new LruMap(capacity) };
 }
+
 
 export interface SchemaExtractContext {
   /** Absolute path of the file `sourceFile` was parsed from (relative imports resolve from it). */
