@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the performance budget of issue #6, for N = 100 / 1,000 / 5,000 tools.
  * Every figure is the median of fresh processes (default 5) with peak RSS, and is also printed as
- * a multiple of the floor measured in the same run (machines are noisy; ratios are the budget).
+ * a multiple of the floor measured in the same rounds (machines are noisy; ratios are the budget).
  *
  *   floor        walk + read + parse every file with the same parsers, nothing else
  *   cold         `zhin-gen generate` with no cache (exact JSON Schemas)
@@ -54,10 +54,6 @@ function medianSample(samples: readonly Sample[]): Sample {
   return { ms: median(samples.map((s) => s.ms)), rssMb: Math.max(...samples.map((s) => s.rssMb)), workMs: median(samples.map((s) => s.workMs)) };
 }
 
-function repeat(args: readonly string[], before?: () => void): Sample {
-  return medianSample(Array.from({ length: runs }, () => timeProcess(args, before)));
-}
-
 // The CLI's own code in a child that also reports its peak RSS (bin/zhin-gen.mjs runs the same main()).
 const BIN = join(HERE, 'children', 'cli.mjs');
 const results: Record<string, unknown>[] = [];
@@ -74,15 +70,30 @@ for (const n of sizes) {
     writeFileSync(tool, original.replace('z.object({', `z.object({\n    bench${edit}: z.string().max(${edit}),`));
   };
 
-  const floor = repeat([join(HERE, 'children', 'floor.mjs'), root]);
-  const cold = repeat([BIN, 'generate', '--root', root], clearCache);
-  timeProcess([BIN, 'generate', '--root', root]);
-  const warm = repeat([BIN, 'generate', '--root', root]);
-  const oneChange = repeat([BIN, 'generate', '--root', root], changeOne);
-  // The same three runs measured as work after module loading (see children/cli.mjs --work).
-  const coldWork = repeat([BIN, '--work', root], clearCache);
-  const warmWork = repeat([BIN, '--work', root]);
-  const oneChangeWork = repeat([BIN, '--work', root], changeOne);
+  // Rounds, not blocks: each round takes one sample of every figure, the floor included, so
+  // the floor and what is compared with it see the same phases of a shared, noisy machine.
+  const floorArgs = [join(HERE, 'children', 'floor.mjs'), root];
+  const cliArgs = [BIN, 'generate', '--root', root];
+  const workArgs = [BIN, '--work', root];
+  const samples = { floor: [] as Sample[], cold: [] as Sample[], warm: [] as Sample[], oneChange: [] as Sample[], coldWork: [] as Sample[], warmWork: [] as Sample[], oneChangeWork: [] as Sample[] };
+  timeProcess(cliArgs); // the TypeScript code cache exists before the first timed round
+  for (let round = 0; round < runs; round++) {
+    samples.floor.push(timeProcess(floorArgs));
+    samples.cold.push(timeProcess(cliArgs, clearCache));
+    samples.warm.push(timeProcess(cliArgs));
+    samples.oneChange.push(timeProcess(cliArgs, changeOne));
+    // The same three runs measured as work after module loading (see children/cli.mjs --work).
+    samples.coldWork.push(timeProcess(workArgs, clearCache));
+    samples.warmWork.push(timeProcess(workArgs));
+    samples.oneChangeWork.push(timeProcess(workArgs, changeOne));
+  }
+  const floor = medianSample(samples.floor);
+  const cold = medianSample(samples.cold);
+  const warm = medianSample(samples.warm);
+  const oneChange = medianSample(samples.oneChange);
+  const coldWork = medianSample(samples.coldWork);
+  const warmWork = medianSample(samples.warmWork);
+  const oneChangeWork = medianSample(samples.oneChangeWork);
   writeFileSync(tool, original);
   const watchRuns = Array.from({ length: Math.min(runs, 3) }, () => JSON.parse(execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '20'], { cwd: REPO, encoding: 'utf8' })) as { regenMs: number; parsedPerEdit: number });
   const watchMs = median(watchRuns.map((r) => r.regenMs));
