@@ -4,7 +4,7 @@
  * watch mode file events are trusted instead of stat calls. The cache persists between CLI runs
  * as one JSON file, so `generate` with nothing changed neither reads nor parses sources.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './hash.js';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -58,7 +58,7 @@ export interface FileReader {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function sha(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, 16);
+  return sha256(data).slice(0, 16);
 }
 
 /** node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the OS temp dir. */

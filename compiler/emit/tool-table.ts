@@ -8,6 +8,7 @@
  * writes them as they are (write.ts keeps their bytes between runs).
  */
 import { createHash } from 'node:crypto';
+import { sha256 } from '../hash.js';
 import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
@@ -40,7 +41,7 @@ export function emitTool(tool: ToolModel, spec: string): ToolText {
   const data = continued(line);
   const entry: ToolText = {
     spec,
-    sha: createHash('sha256').update(`${line}\0${spec}`).digest('hex'),
+    sha: sha256(`${line}\0${spec}`),
     specLiteral: str(spec),
     nameLiteral: str(tool.qualifiedName),
     first: `\\\n${data}`,

@@ -160,6 +160,37 @@ describe('write discipline and cache', () => {
     expect(changed.written).toBe(true);
   });
 
+  it('in watch mode re-emits a skill whose SKILL.md or resolved tools changed, and only then', async () => {
+    const root = copyFixture('example-bot', 'skill-edit');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const cold = await compiler.run();
+    const skill = join(root, 'skills/short-url/SKILL.md');
+    const original = readFileSync(skill, 'utf8');
+    writeFileSync(skill, original.replace('explain the result.', 'explain it twice.'));
+    compiler.notify([{ type: 'change', path: skill }]);
+    const edited = await compiler.run();
+    expect(edited.code).toContain('explain it twice.');
+    expect(edited.code).not.toContain('explain the result.');
+    // The skill lists the public tool short-url; removing that tool changes the skill's tools.
+    const tool = join(root, 'tools/short-url');
+    rmSync(tool, { recursive: true });
+    compiler.notify([{ type: 'unlinkDir', path: tool }]);
+    const removed = await compiler.run();
+    const skillEntry = removed.model.skills.find((k) => k.name === 'short-url');
+    expect(skillEntry?.tools).not.toContain('short-url');
+    const skillsText = (code: string): string => code.slice(code.indexOf('  skills: ['), code.indexOf('  agents: ['));
+    expect(skillsText(edited.code)).toContain('tools: ["short-url"');
+    expect(skillsText(removed.code)).not.toContain('"short-url"]');
+    expect(skillsText(removed.code)).not.toContain('tools: ["short-url"');
+    expect(removed.code).toContain('explain it twice.');
+    writeFileSync(skill, original);
+    compiler.notify([{ type: 'change', path: skill }]);
+    const restored = await compiler.run();
+    expect(restored.code).toContain('explain the result.');
+    expect(restored.code).not.toBe(cold.code);
+  });
+
   it('keeps events that arrive while a run is in flight for the next run', async () => {
     const root = copyFixture('example-bot', 'race');
     dirs.push(root);
