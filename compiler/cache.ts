@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';
 import { LruMap } from './lru.js';
-import { writeIfChanged } from './write.js';
+import { writeAtomically } from './write.js';
 
 const CACHE_VERSION = 'zhin-gen-cache-1';
 
@@ -290,7 +290,7 @@ export class UnitCache {
     }
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      writeIfChanged(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries, ...(this.output ? { output: this.output } : {}) } satisfies Persisted));
+      writeAtomically(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries, ...(this.output ? { output: this.output } : {}) } satisfies Persisted));
     } catch {
       // A read-only node_modules only costs speed.
     }

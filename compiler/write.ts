@@ -14,9 +14,6 @@ export function readIfExists(file: string): string | undefined {
   }
 }
 
-/** What this process last wrote or read per file, with the file's stamp then (watch mode). */
-const known = new Map<string, { content: string; mtimeMs: number; size: number }>();
-
 function stamp(file: string): { mtimeMs: number; size: number } | undefined {
   try {
     const s = statSync(file);
@@ -48,30 +45,20 @@ function replaceWith(temp: string, file: string): void {
   }
 }
 
-/** Returns true when the file was (re)written. */
-export function writeIfChanged(file: string, content: string): boolean {
-  // In watch mode the output is compared with what we last wrote (if the file still carries that
-  // write's stamp) instead of being read back: ~1.5 MB per run at 1,000 tools.
-  const last = known.get(file);
-  const now = stamp(file);
-  const unchanged = last && now && last.mtimeMs === now.mtimeMs && last.size === now.size ? last.content === content : readIfExists(file) === content;
-  if (unchanged) {
-    if (now) known.set(file, { content, ...now });
-    return false;
-  }
+/**
+ * Writes a file atomically, without comparing: for the unit cache, which is only written when it
+ * changed (comparing meant reading megabytes back first).
+ */
+export function writeAtomically(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     writeFileSync(temp, content);
     replaceWith(temp, file);
-    knownParts.delete(file);
-    const written = stamp(file);
-    if (written) known.set(file, { content, ...written });
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
   }
-  return true;
 }
 
 /** Parts of a generated file (emit/manifest.ts) and a digest of their content. */
@@ -95,7 +82,7 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
 }
 
 /**
- * {@link writeIfChanged} for a file emitted as parts, without ever joining them: in watch mode
+ * Write-only-if-changed for a file emitted as parts, without ever joining them: in watch mode
  * "changed?" is a digest comparison, and the write is one `writev` of the parts' bytes, most of
  * them encoded in an earlier run. A file this process did not write last (or that changed since)
  * is compared byte for byte first, so identical bytes are still never rewritten.
@@ -140,7 +127,6 @@ export function writePartsIfChanged(file: string, output: OutputParts): boolean 
     rmSync(temp, { force: true });
     throw error;
   }
-  known.delete(file);
   const written = stamp(file);
   if (written) knownParts.set(file, { digest: output.digest, ...written, bytes });
   else knownParts.delete(file);
