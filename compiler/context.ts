@@ -20,7 +20,7 @@ import { SchemaCache, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
-import { unitKey } from './unit-key.js';
+import { unitFiles, unitKey } from './unit-key.js';
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */
@@ -354,18 +354,6 @@ function inputsDigest(
   for (const unit of units) hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
   for (const plugin of plugins) hash.update(`${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\0${plugin.entrySource ? contentOf(`plugin-entry:${plugin.entrySource}`) : ''}\n`);
   return hash.digest('hex');
-}
-
-const filesOfUnit = new WeakMap<CapabilityUnit, readonly string[]>();
-
-/** A unit's files, entry first; memoised per unit object (watch mode reuses the layout's units). */
-function unitFiles(unit: CapabilityUnit): readonly string[] {
-  let files = filesOfUnit.get(unit);
-  if (!files) {
-    files = unit.entry && !unit.files.includes(unit.entry) ? [unit.entry, ...unit.files] : [...unit.files];
-    filesOfUnit.set(unit, files);
-  }
-  return files;
 }
 
 function insertSorted(list: string[], value: string): void {
