@@ -4,12 +4,12 @@
  * watch mode file events are trusted instead of stat calls. The cache persists between CLI runs
  * as one JSON file, so `generate` with nothing changed neither reads nor parses sources.
  */
-import { sha256 } from './hash.js';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';
+import { sha256 } from './hash.js';
 import { LruMap } from './lru.js';
 import { writeAtomically } from './write.js';
 
@@ -169,10 +169,6 @@ export class UnitCache {
     }
   }
 
-  private allFiles(entry: Entry): string[] {
-    return Object.keys(entry.stamps);
-  }
-
   /** The stamped files of an entry, listed once per entry (watch mode asks every run). */
   private readonly stampedFiles = new WeakMap<Entry, readonly string[]>();
   private filesOf(entry: Entry): readonly string[] {
@@ -193,7 +189,7 @@ export class UnitCache {
       for (const file of this.filesOf(entry)) if (dirty.has(file)) return undefined;
       return entry.result;
     }
-    for (const file of this.allFiles(entry)) {
+    for (const file of this.filesOf(entry)) {
       const stamp = entry.stamps[file]!;
       const now = this.stat(file);
       if (!now) return undefined;
@@ -259,10 +255,9 @@ export class UnitCache {
   }
 
   /**
-   * The output file's text when this cache wrote (or verified) it for the same inputs digest and
-   * the file still carries that stamp: then emitting again would give the same bytes.
+   * Whether the output file on disk is the one this cache wrote (or verified) for the same inputs
+   * digest and still carries that stamp: then emitting again would give the same bytes.
    */
-  /** Whether the output file on disk is the one this cache recorded for these inputs. */
   vouchedOutput(digest: string, file: string): boolean {
     const record = this.output;
     if (!record || record.digest !== digest || record.file !== file) return false;
@@ -298,7 +293,6 @@ export class UnitCache {
       entries[key] = { ...entry, result };
     }
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
       writeAtomically(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries, ...(this.output ? { output: this.output } : {}) } satisfies Persisted));
     } catch {
       // A read-only node_modules only costs speed.

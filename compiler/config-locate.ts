@@ -3,8 +3,8 @@
  * of package.json) is parsed with positions; a TS/MJS config module is searched for the option
  * name. Falls back to 1:1 when the option cannot be found.
  */
-import { createRequire } from 'node:module';
-import type { Node } from 'jsonc-parser';
+import type * as Jsonc from 'jsonc-parser';
+import { lazyRequire } from './lazy.js';
 import { lineStarts, positionAt } from './diagnostics.js';
 
 export interface ConfigText {
@@ -18,11 +18,7 @@ export interface ConfigText {
 export type ConfigPath = readonly (string | number)[];
 
 // Loaded on the first config diagnostic: a run over a valid config never needs positions.
-let jsonc: typeof import('jsonc-parser') | undefined;
-function jsoncParser(): typeof import('jsonc-parser') {
-  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
-  return jsonc;
-}
+const jsoncParser = lazyRequire<typeof Jsonc>('jsonc-parser');
 
 export function locateConfig(config: ConfigText, path: ConfigPath, unknownKey?: string): { file: string; line: number; column: number } {
   const starts = lineStarts(config.text);
@@ -33,7 +29,7 @@ export function locateConfig(config: ConfigText, path: ConfigPath, unknownKey?: 
     if (tree) {
       const node = findNodeAtLocation(tree, [...config.prefix, ...path]);
       if (node && unknownKey !== undefined && node.type === 'object') {
-        const prop = node.children?.find((child: Node) => child.children?.[0]?.value === unknownKey);
+        const prop = node.children?.find((child: Jsonc.Node) => child.children?.[0]?.value === unknownKey);
         if (prop) return at(prop.offset);
       }
       if (node) return at(node.offset);

@@ -32,8 +32,8 @@ function optional(name: string, value: string | number | undefined): string {
 
 /** Import specifiers by (output, extension, source): path.relative per tool per run adds up. */
 const specifiers = new Map<string, string>();
-/** Emitted text of skills, agents, sections and hooks of the last run, by what it is made of. */
-let itemTexts = new Map<string, string>();
+/** Emitted text of skills, agents, sections and hooks, by model object. */
+const itemTexts = new WeakMap<object, { extra: string; text: string }>();
 
 function emitSkill(skill: SkillModel): string {
   return `    {
@@ -155,19 +155,20 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   const entries = tools.map((t) => emitTool(t, spec(t.source)));
   const layout = layoutBlocks(tools, entries, conditional);
   const pluginsText = list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)));
-  // Skills, agents, sections and hooks are new model objects every run; their text is keyed by
-  // what it is made of (the unit's content hash covers every file the entry is read from).
-  const texts = new Map<string, string>();
-  const memo = (key: string, render: () => string): string => {
-    const text = texts.get(key) ?? itemTexts.get(key) ?? render();
-    texts.set(key, text);
+  // An unchanged skill, agent, section or hook keeps its model object between watch-mode runs
+  // (resolve/assemble.ts), so its text is reused; a skill's resolved tools and a hook's import
+  // path can change without the object changing, so they are part of the memo.
+  const memo = <T extends object>(model: T, extra: string, render: () => string): string => {
+    const known = itemTexts.get(model);
+    if (known && known.extra === extra) return known.text;
+    const text = render();
+    itemTexts.set(model, { extra, text });
     return text;
   };
-  const rest = `  skills: ${list(skills.map((k) => memo(`s\0${k.source}\0${k.hash}\0${k.qualifiedName}\0${k.tools.join('\0')}`, () => emitSkill(k))))},
-  agents: ${list(agents.map((a) => memo(`a\0${a.source}\0${a.hash}\0${a.qualifiedName}`, () => emitAgent(a))))},
-  promptSections: ${list(sections.map((p) => memo(`p\0${p.source}\0${p.hash}\0${p.owner}\0${p.name}`, () => emitSection(p))))},
-  hooks: ${list(hooks.map((h) => memo(`h\0${h.source}\0${h.hash}\0${hookId(h)}\0${spec(h.source)}`, () => emitHook(h, spec(h.source)))))},`;
-  itemTexts = texts;
+  const rest = `  skills: ${list(skills.map((k) => memo(k, k.tools.join('\0'), () => emitSkill(k))))},
+  agents: ${list(agents.map((a) => memo(a, '', () => emitAgent(a))))},
+  promptSections: ${list(sections.map((p) => memo(p, '', () => emitSection(p))))},
+  hooks: ${list(hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source)))))},`;
   // The manifest hash covers every emitted byte of data: tools through their memoised digests.
   const dataHash = createHash('sha256').update(pluginsText).update(entries.map((e) => e.sha).join('')).update(rest).digest('hex');
   const hash = dataHash.slice(0, 16);

@@ -50,6 +50,20 @@ function namedEntry(t: ToolModel): NamedEntry {
   return entry;
 }
 
+const modelMemo = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
+
+/**
+ * The model built for this unit result last run, if its hash and directory are unchanged: an
+ * unchanged skill, agent, section or hook keeps its model object, so emit reuses its text.
+ */
+function reuse<T extends object>(result: UnitResult, unit: CapabilityUnit, hash: string, build: () => T): T {
+  const memo = modelMemo.get(result);
+  if (memo && memo.hash === hash && memo.dir === unit.dir) return memo.model as T;
+  const model = build();
+  modelMemo.set(result, { hash, dir: unit.dir, model });
+  return model;
+}
+
 const toolMemo = new WeakMap<UnitResult, { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }>();
 
 export function assembleModel(input: AssembleInput): { model: CapabilityModel; diagnostics: Diagnostic[] } {
@@ -107,7 +121,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       tools.push(model);
     } else if (data.kind === 'skill') {
       data.platforms.forEach((name, i) => platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }));
-      skills.push({
+      skills.push(reuse(result, unit, hash, (): SkillModel => ({
         kind: 'skill',
         owner: unit.owner,
         ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
@@ -126,10 +140,10 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         always: data.always,
         instructions: data.instructions,
         hash,
-      });
+      })));
     } else if (data.kind === 'agent') {
       for (const p of data.platforms) platformRefs.push({ name: p.name, loc: p.loc, what: `agent "${unit.name}"` });
-      agents.push({
+      agents.push(reuse(result, unit, hash, (): AgentModel => ({
         kind: 'agent',
         owner: unit.owner,
         name: unit.name,
@@ -147,10 +161,10 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         workflows: sortedFiles(unit, 'workflows'),
         knowledge: sortedFiles(unit, 'knowledge'),
         hash,
-      });
+      })));
     } else if (data.kind === 'prompt-section') {
       for (const p of data.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${unit.name}"` });
-      promptSections.push({
+      promptSections.push(reuse(result, unit, hash, (): PromptSectionModel => ({
         kind: 'prompt-section',
         owner: unit.owner,
         name: unit.name,
@@ -165,9 +179,9 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         profiles: data.profiles,
         platforms: data.platforms.map((p) => p.value),
         hash,
-      });
+      })));
     } else if (data.kind === 'hook') {
-      hooks.push({ kind: 'hook', ...enclosureOf(unit), name: unit.name, source, loc: data.loc, events: data.events, hash });
+      hooks.push(reuse(result, unit, hash, (): HookModel => ({ kind: 'hook', ...enclosureOf(unit), name: unit.name, source, loc: data.loc, events: data.events, hash })));
     }
   }
 

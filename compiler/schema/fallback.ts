@@ -33,7 +33,6 @@ export interface FallbackOptions {
   readonly tempDir?: string;
 }
 
-export { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
 
 /** First existing file among candidates relative to this module (sources: .ts, dist/: .js). */
 function sibling(...candidates: string[]): string {
