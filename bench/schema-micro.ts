@@ -81,14 +81,18 @@ function time(label: string, fn: () => void, iterations = n): number {
 
 const sf = parse();
 const expr = findSchema(sf);
-const snippet = extractSchemaSnippet(sf, expr, { absPath: abs, readFile });
-if (snippet.kind !== 'inline') throw new Error(`expected inline, got ${snippet.reason}`);
+const snippet = extractSchemaSnippet(sf, expr, { absPath: abs, readFile, static: false });
+if (snippet.kind !== 'inline') throw new Error(`expected inline, got ${snippet.kind}`);
+const translated = extractSchemaSnippet(sf, expr, { absPath: abs, readFile });
+if (translated.kind !== 'static') throw new Error(`expected static, got ${translated.kind}`);
 const check = convertSchemaValue((evaluateInlineSnippets([snippet.code])[0] as { value: unknown }).value);
 if (!check?.ok) throw new Error(JSON.stringify(check));
+if (JSON.stringify(check.schema) !== JSON.stringify(translated.schema)) throw new Error('static translation differs from Zod');
 
 console.log(`schema fast path, ${n} iterations, node ${process.version}`);
 time('parse (parse stage, for scale)', () => void parse());
-const extract = time('extract (incl. helper parse)', () => void extractSchemaSnippet(sf, expr, { absPath: abs, readFile }));
+time('extract + static translation (no Zod)', () => void extractSchemaSnippet(sf, expr, { absPath: abs, readFile }));
+const extract = time('extract (incl. helper parse)', () => void extractSchemaSnippet(sf, expr, { absPath: abs, readFile, static: false }));
 const single = time('evaluate + convert, one per vm call', () => {
   const [r] = evaluateInlineSnippets([snippet.code]);
   convertSchemaValue((r as { value: unknown }).value);

@@ -47,14 +47,19 @@ export class SchemaCache implements SchemaStage {
     const { schemaLocations } = await import('./schema/locations.js');
     // Sibling schema modules shared by many tools are parsed once per run.
     const modules = createSchemaModuleCache();
+    // ZHIN_GEN_STATIC_SCHEMAS=0 evaluates every schema with Zod (to compare, or to rule the
+    // translation out when a schema looks wrong).
+    const translate = process.env.ZHIN_GEN_STATIC_SCHEMAS !== '0';
     return (sf, expression, file) => {
       const snippet = extractSchemaSnippet(sf, expression, {
+        static: translate,
         absPath: join(this.root, file),
         cache: modules,
         readFile: (abs: string) => reader.read(this.rel(abs)),
       });
       // Dependencies are recorded relative to the root for the unit cache; property positions
-      // let schema errors point at the offending property later.
+      // let schema errors point at the offending property later (a static schema has none).
+      if (snippet.kind === 'static') return { ...snippet, files: snippet.files.map((f) => this.rel(f)) };
       const locations = schemaLocations(sf, expression);
       return snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => this.rel(f)), locations } : { ...snippet, locations };
     };
@@ -64,6 +69,8 @@ export class SchemaCache implements SchemaStage {
     const outcomes = new Map<CapabilityUnit, SchemaOutcome>();
     this.evaluated = 0;
     const pending: { unit: CapabilityUnit; key: string; locations: SchemaLocations; request: SchemaRequest }[] = [];
+    let fileReader: FileReader | undefined;
+    const reader = (): FileReader => (fileReader ??= cache.reader());
     for (const unit of units) {
       const data = results.get(unit)?.data;
       if (!data || data.kind !== 'tool') continue;
@@ -79,6 +86,13 @@ export class SchemaCache implements SchemaStage {
         continue;
       }
       const snippet = tool.schema as SchemaSnippet;
+      if (snippet.kind === 'static') {
+        // Translated at parse time: the stage (Zod, the vm) is not even loaded for it.
+        const outcome: SchemaOutcome = { ok: true, schema: snippet.schema, origin: 'zod', via: 'static' };
+        outcomes.set(unit, outcome);
+        cache.setSchema(key, outcome, [], reader());
+        continue;
+      }
       const absSnippet: SchemaSnippet = snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => (isAbsolute(f) ? f : join(this.root, f))) } : snippet;
       pending.push({
         unit,
@@ -94,12 +108,11 @@ export class SchemaCache implements SchemaStage {
       pending.map((p) => p.request),
       { fallbackTimeoutMs: options.schemaTimeoutMs, runtimeModules: options.modules },
     );
-    const reader = cache.reader();
     for (const { unit, key, locations } of pending) {
       const outcome = relocate(evaluated.get(key) ?? { ok: false as const, diagnostics: [] }, locations);
       outcomes.set(unit, outcome);
       const extra = outcome.ok && outcome.sources ? outcome.sources.map((s: string) => this.rel(s)).filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/')) : [];
-      cache.setSchema(key, outcome, extra, reader);
+      cache.setSchema(key, outcome, extra, reader());
     }
     return outcomes;
   }

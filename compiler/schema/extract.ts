@@ -14,7 +14,9 @@ import { LruMap } from '../lru.js';
 import { DEFAULT_LOCAL, isRelativeSpecifier, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
 import { findMutation, scanReferences } from './scope.js';
 import { stripTypes } from './strip.js';
+import { translateStatic, type StaticResolution, type StaticScope } from './translate.js';
 import type { SchemaSnippet } from './types.js';
+import { zodNodeToJsonSchema } from './zod-json.js';
 
 export type { SchemaSnippet };
 
@@ -42,6 +44,11 @@ export interface SchemaExtractContext {
   /** Module specifiers that provide Zod 4's `z` (default `['zod', 'zod/v4']`). */
   readonly zodModules?: readonly string[];
   readonly cache?: SchemaModuleCache;
+  /**
+   * Translate schemas of the Zod subset statically instead of evaluating them (default true);
+   * false keeps every schema on the evaluation path (tests of that path, differential tests).
+   */
+  readonly static?: boolean;
 }
 
 /** Name of the only global the snippet needs; evaluate.ts provides it. */
@@ -78,7 +85,7 @@ export function extractSchemaSnippet(sourceFile: TS.SourceFile, expression: TS.E
   }
 }
 
-class Extractor {
+class Extractor implements StaticScope<ModState> {
   private readonly zodModules: readonly string[];
   private readonly states = new Map<string, ModState>();
   private readonly entry: ModState;
@@ -92,6 +99,13 @@ class Extractor {
     this.need(this.entry, expression);
     for (const st of this.states.values()) this.checkMutations(st, st === this.entry ? expression : undefined);
     const order = this.order();
+    const files = [...this.states.keys()].filter((p) => p !== this.ctx.absPath).sort();
+    // What the snippet would evaluate to, known without running it: no code, no Zod, no vm.
+    // Code with syntax errors stays on the evaluation path, which reports them.
+    if (this.ctx.static !== false && order.every((st) => !hasSyntaxErrors(st.info.sf))) {
+      const root = translateStatic(expression, this.entry, this);
+      if (root) return { kind: 'static', schema: zodNodeToJsonSchema(root), files };
+    }
     const stripped = this.emit(order, expression, true);
     let code = stripped === undefined ? undefined : `"use strict";\n${stripped}`;
     // No compile check here (it cost ~0.25 ms per tool): a snippet that does not compile fails
@@ -106,8 +120,22 @@ class Extractor {
       code = `return ${out.outputText.trim().replace(/;$/, '')};`;
       if (!compiles(code)) throw new Bail('the schema code does not compile');
     }
-    const files = [...this.states.keys()].filter((p) => p !== this.ctx.absPath).sort();
     return { kind: 'inline', code, files };
+  }
+
+  /** {@link StaticScope}: what `name` refers to in `mod`, after `need` resolved it. */
+  resolve(mod: ModState, name: string): StaticResolution<ModState> | undefined {
+    const decl = mod.info.decls.get(name);
+    if (decl) {
+      if (decl.kind === 'const' && ts.isIdentifier(decl.node.name) && decl.node.initializer) {
+        return { kind: 'value', mod, expression: decl.node.initializer, declaredAt: decl.node.pos };
+      }
+      return decl.kind === 'default' ? { kind: 'value', mod, expression: decl.node, declaredAt: decl.node.pos } : undefined;
+    }
+    const binding = mod.bindings.get(name);
+    if (!binding) return undefined;
+    if ('zod' in binding) return binding.zod === '*' || binding.zod === 'default' || binding.zod === 'z' ? { kind: 'zod' } : undefined;
+    return this.resolve(binding.mod, binding.local);
   }
 
   private state(info: ModuleInfo): ModState {
@@ -301,6 +329,10 @@ function isCopied(st: ModState, decl: TS.VariableDeclaration): boolean {
     const d = st.info.decls.get(n);
     return d !== undefined && d.kind === 'const' && d.node === decl;
   });
+}
+
+function hasSyntaxErrors(sf: TS.SourceFile): boolean {
+  return ((sf as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics?.length ?? 0) > 0;
 }
 
 function emitName(local: string): string {

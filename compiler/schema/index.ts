@@ -50,6 +50,7 @@ export async function evaluateSchemas(requests: readonly SchemaRequest[], option
   const bundled: SchemaRequest[] = [];
   for (const request of requests) {
     if (!request.snippet) outcomes.set(request.id, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
+    else if (request.snippet.kind === 'static') outcomes.set(request.id, { ok: true, schema: request.snippet.schema, origin: 'zod', via: 'static' });
     else if (request.snippet.kind === 'inline') inline.push(request);
     else bundled.push(request);
   }

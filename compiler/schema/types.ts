@@ -13,6 +13,8 @@ export type { JsonSchema, SchemaOrigin };
  * What the extractor produced for one `inputSchema` expression.
  * - `inline`: self-contained JS, the body of a function that returns the schema, needing only
  *   the global `__zhinGenZod`; evaluated in a `node:vm` context in the compiler process.
+ * - `static`: the expression is in the Zod subset translate.ts understands; `schema` is what
+ *   evaluating and projecting it would give (zod-json.ts), so nothing is evaluated.
  * - `fallback`: the expression depends on something the extractor cannot reproduce faithfully
  *   (a package import, a mutable binding, `process`, ...); the tool module is bundled and
  *   imported in a child process instead. `reason` is for logs and tests, not for users.
@@ -22,6 +24,12 @@ export type SchemaSnippet =
       readonly kind: 'inline';
       readonly code: string;
       /** Absolute paths of the other files whose code the snippet contains (sorted). */
+      readonly files: readonly string[];
+    }
+  | {
+      readonly kind: 'static';
+      readonly schema: JsonSchema;
+      /** As for `inline`: the other files the expression reads (sorted). */
       readonly files: readonly string[];
     }
   | { readonly kind: 'fallback'; readonly reason: string };
@@ -46,8 +54,8 @@ export type SchemaOutcome =
       readonly ok: true;
       readonly schema: JsonSchema;
       readonly origin: SchemaOrigin;
-      /** How the value was obtained: no schema, the vm fast path, or the bundled module. */
-      readonly via: 'none' | 'inline' | 'bundle';
+      /** How the value was obtained: no schema, static translation, the vm fast path, or the bundled module. */
+      readonly via: 'none' | 'static' | 'inline' | 'bundle';
       /** For `via: 'bundle'`: absolute paths of the project files the bundle read (sorted). */
       readonly sources?: readonly string[];
     }

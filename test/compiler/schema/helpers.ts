@@ -44,8 +44,12 @@ export interface Extracted {
   readonly snippet?: SchemaSnippet;
 }
 
-/** Parses `rel` under `root`, finds `inputSchema` in the file and builds the stage request. */
-export function extract(root: string, rel: string, cache?: SchemaModuleCache): Extracted {
+/**
+ * Parses `rel` under `root`, finds `inputSchema` in the file and builds the stage request.
+ * `translate` false (the default here) keeps the schema on the evaluation path these helpers were
+ * written for; the static translation has its own tests (static.test.ts).
+ */
+export function extract(root: string, rel: string, cache?: SchemaModuleCache, translate = false): Extracted {
   const absPath = path.join(root, rel);
   const text = fs.readFileSync(absPath, 'utf8');
   const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -57,7 +61,7 @@ export function extract(root: string, rel: string, cache?: SchemaModuleCache): E
     else ts.forEachChild(node, visit);
   };
   visit(sf);
-  const snippet = value ? extractSchemaSnippet(sf, value, { absPath, readFile, ...(cache ? { cache } : {}) }) : undefined;
+  const snippet = value ? extractSchemaSnippet(sf, value, { absPath, readFile, static: translate, ...(cache ? { cache } : {}) }) : undefined;
   const pos = value ? sf.getLineAndCharacterOfPosition(value.getStart(sf)) : { line: 0, character: 0 };
   return {
     ...(snippet ? { snippet } : {}),
