@@ -66,8 +66,10 @@ function plainEntries(literal: TS.ObjectLiteralExpression): [string, TS.Expressi
   return entries;
 }
 
+/** A finite number as JSON carries it (`-0` is written, and read back, as `0`). */
 function finite(value: number): number {
-  return Number.isFinite(value) ? value : fail();
+  if (!Number.isFinite(value)) return fail();
+  return value === 0 ? 0 : value;
 }
 
 function isPlainObject(value: Json | undefined): value is { readonly [key: string]: Json } {

@@ -143,7 +143,7 @@ function own(node: ZodNode): JsonObject {
       return json;
     }
     case 'optional': return {};
-    case 'default': return { default: node.value };
+    case 'default': return { default: copy(node.value) };
     case 'nullable': return { anyOf: [emit(node.inner), { type: 'null' }] };
   }
 }
@@ -188,9 +188,19 @@ function emit(node: ZodNode): JsonObject {
 }
 
 /**
- * The emitted input JSON Schema of a root `z.object(...)`, as plain JSON (Zod's emitter ends
- * with a JSON round trip, so `-0` becomes `0` here too).
+ * The emitted input JSON Schema of a root `z.object(...)`. Every object in it is fresh (a `const`
+ * used twice gives two copies, as Zod's closing JSON round trip does); translate.ts has already
+ * turned `-0` into `0`, which that round trip does too.
  */
 export function zodNodeToJsonSchema(root: ZodNode & { readonly kind: 'object' }): JsonObject {
-  return JSON.parse(JSON.stringify(emit(root))) as JsonObject;
+  return emit(root);
+}
+
+/** A deep copy of JSON data (a `.default()` value may be one `const` shared by many fields). */
+function copy(value: Json): Json {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return (value as readonly Json[]).map(copy);
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) out[key] = copy((value as JsonObject)[key]!);
+  return out;
 }
