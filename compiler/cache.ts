@@ -22,7 +22,8 @@ interface FileStamp {
 }
 
 interface Entry {
-  readonly files: readonly string[];
+  /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
+  files: readonly string[];
   readonly stamps: Record<string, FileStamp>;
   readonly hash: string;
   result: UnitResult;
@@ -183,7 +184,12 @@ export class UnitCache {
   /** A cached result still valid for these files, or undefined. */
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
     const entry = this.entries.get(key);
-    if (!entry || entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
+    if (!entry) return undefined;
+    if (entry.files !== files) {
+      if (entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
+      // Watch mode passes the same (memoised) list on every run: compare identities from now on.
+      entry.files = files;
+    }
     if (dirty) {
       // Watch mode: events are trusted; no array per unit per run.
       for (const file of this.filesOf(entry)) if (dirty.has(file)) return undefined;
@@ -217,7 +223,7 @@ export class UnitCache {
       if (now && hash) stamps[file] = { ...now, hash };
     }
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
-    this.entries.set(key, { files: [...files], stamps, hash, result });
+    this.entries.set(key, { files, stamps, hash, result });
     this.changed = true;
   }
 

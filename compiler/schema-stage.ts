@@ -15,6 +15,7 @@ import { unitKey } from './unit-key.js';
 import type { SchemaOutcome, SchemaRequest, SchemaSnippet } from './schema/types.js';
 import { locateSchemaPath, type SchemaLocations } from './schema/locate.js';
 import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
+import type { SchemaModuleCache } from './schema/extract.js';
 
 export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
 
@@ -36,6 +37,7 @@ function relocate(outcome: SchemaOutcome, locations: SchemaLocations): SchemaOut
 export class SchemaCache implements SchemaStage {
   /** How many schemas the last `evaluate` computed (0 = all came from the cache). */
   evaluated = 0;
+  private modules: SchemaModuleCache | undefined;
   constructor(private readonly root: string) {}
 
   private rel(abs: string): string {
@@ -45,8 +47,9 @@ export class SchemaCache implements SchemaStage {
   async extractor(reader: FileReader): Promise<Extractor> {
     const { extractSchemaSnippet, createSchemaModuleCache } = await import('./schema/extract.js');
     const { schemaLocations } = await import('./schema/locations.js');
-    // Sibling schema modules shared by many tools are parsed once per run.
-    const modules = createSchemaModuleCache();
+    // Sibling schema modules shared by many tools are parsed once, and kept between watch-mode
+    // runs while their text is unchanged (the cache checks it on every use).
+    const modules = (this.modules ??= createSchemaModuleCache());
     // ZHIN_GEN_STATIC_SCHEMAS=0 evaluates every schema with Zod (to compare, or to rule the
     // translation out when a schema looks wrong).
     const translate = process.env.ZHIN_GEN_STATIC_SCHEMAS !== '0';

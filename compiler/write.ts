@@ -69,8 +69,11 @@ export interface OutputParts {
 
 /** Parts at least this long keep their encoded bytes between writes (the per-tool lines). */
 const KEEP_BYTES = 256;
-/** What this process last wrote per file: digest, the file's stamp then, and the parts' bytes. */
-const knownParts = new Map<string, { digest: string; mtimeMs: number; size: number; bytes: Map<string, Buffer> }>();
+/**
+ * What this process last wrote per file: digest, the file's stamp then, and the parts with their
+ * bytes, by position (between edits most parts are the very same strings at the same index).
+ */
+const knownParts = new Map<string, { digest: string; mtimeMs: number; size: number; parts: readonly string[]; buffers: readonly Buffer[] }>();
 
 function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
   let offset = 0;
@@ -92,15 +95,14 @@ export function writePartsIfChanged(file: string, output: OutputParts): boolean 
   const now = stamp(file);
   const trusted = last !== undefined && now !== undefined && last.mtimeMs === now.mtimeMs && last.size === now.size;
   if (trusted && last.digest === output.digest) return false;
-  const previous = last?.bytes;
-  const bytes = new Map<string, Buffer>();
-  const buffers = output.parts.map((part) => {
-    if (part.length < KEEP_BYTES) return Buffer.from(part);
-    let buffer = bytes.get(part) ?? previous?.get(part);
-    if (!buffer) buffer = Buffer.from(part);
-    bytes.set(part, buffer);
-    return buffer;
-  });
+  // A long part equal to the one at the same position last time keeps its bytes (usually the
+  // same string object: a pointer comparison). Parts that moved are encoded again, which only
+  // happens when tools are added or removed.
+  const previous = last?.parts;
+  const previousBuffers = last?.buffers;
+  const buffers = output.parts.map((part, index) =>
+    part.length >= KEEP_BYTES && previous !== undefined && previous[index] === part ? previousBuffers![index]! : Buffer.from(part),
+  );
   if (!trusted && now !== undefined) {
     let disk: Buffer | undefined;
     try {
@@ -109,7 +111,7 @@ export function writePartsIfChanged(file: string, output: OutputParts): boolean 
       disk = undefined;
     }
     if (disk && sameBytes(disk, buffers)) {
-      knownParts.set(file, { digest: output.digest, ...now, bytes });
+      knownParts.set(file, { digest: output.digest, ...now, parts: output.parts, buffers });
       return false;
     }
   }
@@ -128,7 +130,7 @@ export function writePartsIfChanged(file: string, output: OutputParts): boolean 
     throw error;
   }
   const written = stamp(file);
-  if (written) knownParts.set(file, { digest: output.digest, ...written, bytes });
+  if (written) knownParts.set(file, { digest: output.digest, ...written, parts: output.parts, buffers });
   else knownParts.delete(file);
   return true;
 }

@@ -30,8 +30,11 @@ function optional(name: string, value: string | number | undefined): string {
   return `\n      ${name}: ${typeof value === 'number' ? String(value) : str(value)},`;
 }
 
-/** Import specifiers by (output, extension, source): path.relative per tool per run adds up. */
-const specifiers = new Map<string, string>();
+/**
+ * Import specifiers by source, for one output path and extension (a change of either starts
+ * over): path.relative per tool per run adds up, and so did building a composite key per tool.
+ */
+let specifiers = { outRel: '', importExtension: '', bySource: new Map<string, string>() };
 /** Emitted text of skills, agents, sections and hooks, by model object. */
 const itemTexts = new WeakMap<object, { extra: string; text: string }>();
 
@@ -138,10 +141,13 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
 }
 
 export function emitManifestParts(model: CapabilityModel, options: EmitOptions): ManifestParts {
+  if (specifiers.outRel !== options.outRel || specifiers.importExtension !== options.importExtension) {
+    specifiers = { outRel: options.outRel, importExtension: options.importExtension, bySource: new Map() };
+  }
+  const known = specifiers.bySource;
   const spec = (source: string): string => {
-    const key = `${options.outRel}\0${options.importExtension}\0${source}`;
-    let value = specifiers.get(key);
-    if (value === undefined) specifiers.set(key, (value = importSpecifier(options.outRel, source, options.importExtension)));
+    let value = known.get(source);
+    if (value === undefined) known.set(source, (value = importSpecifier(options.outRel, source, options.importExtension)));
     return value;
   };
   const tools = model.tools.filter((t) => !t.conditional).sort(byName((t) => t.qualifiedName));
@@ -175,37 +181,39 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
 
   const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 `;
-  const loader = `
+  const loaderAround = (cases: string): string => `
 /**
  * Each tool's module by table index: a literal import() per tool (bundlers split on them) inside
  * one function, which V8 compiles once instead of one closure per tool.
  */
 function loadTool(index: number): ReturnType<ManifestTool['load']> {
-  switch (index) {${layout.cases}}
+  switch (index) {${cases}}
   throw new RangeError('zhin-gen manifest: no tool at index ' + index);
 }
 
 /** Tool metadata, one tool per line (parsed as JSON: fast to load), in the order of loadTool. */
 const toolData: (Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[] = JSON.parse('[`;
-  const tail = `\\\n]');
+  // The end of the module around its four large pieces, which the digest covers through their
+  // own hashes (the data hash, the layout digest) instead of hashing them a second time.
+  const tailAround = (plugins: string, items: string, toolNames: string, inputLines: string): string => `\\\n]');
 for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);
 
 export const manifest: CapabilityManifest = {
   version: 1,
   hash: ${str(hash)},
-  plugins: ${pluginsText},
+  plugins: ${plugins},
   tools: toolData as ManifestTool[],
-${rest}
+${items}
 };
 
-export type ToolName = ${layout.toolNames};
+export type ToolName = ${toolNames};
 
 export type SkillName = ${union(skills.map((s) => s.qualifiedName))};
 
 export type AgentName = ${union(agents.map((a) => a.qualifiedName))};
 
 export interface ToolInputs {
-${layout.inputLines}}
+${inputLines}}
 
 declare module ${str(options.runtimeModule)} {
   interface CapabilityRegistry {
@@ -213,12 +221,17 @@ declare module ${str(options.runtimeModule)} {
   }
 }
 `;
+  const loader = loaderAround(layout.cases);
+  const tail = tailAround(pluginsText, rest, layout.toolNames, layout.inputLines);
   const parts: string[] = [head, layout.typeImports, loader];
   entries.forEach((entry, index) => parts.push(index === 0 ? entry.first : entry.next));
   parts.push(tail);
-  // Tools through the data hash (their digests), the layout blocks through theirs, the rest as text.
-  const digest = createHash('sha256').update(head).update(layout.sha).update(loader).update(dataHash).update(tail).digest('hex');
-  return { parts, digest };
+  // Tools, plugins and items through the data hash (the tools through their memoised digests),
+  // the layout blocks through theirs, and only the small text around them as text: in watch mode
+  // this digest is what decides "changed?", and hashing the whole module each edit cost ~1 ms.
+  const digest = createHash('sha256');
+  for (const piece of [head, layout.sha, loaderAround(''), dataHash, tailAround('', '', '', '')]) digest.update(`${piece.length}:`).update(piece);
+  return { parts, digest: digest.digest('hex') };
 }
 
 function union(names: readonly string[]): string {

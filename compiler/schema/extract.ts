@@ -20,9 +20,13 @@ import { zodNodeToJsonSchema } from './zod-json.js';
 
 export type { SchemaSnippet };
 
-/** Per-run cache of parsed helper modules; share one between the tools of a run, then drop it. */
+/**
+ * Parsed helper modules by path, each with the text it was parsed from: an entry is used only
+ * while the file still reads the same, so one cache can serve every tool of a run and, in watch
+ * mode, every run (a schema fragment beside an edited tool is not parsed again per edit).
+ */
 export interface SchemaModuleCache {
-  readonly modules: Map<string, ModuleInfo | null>;
+  readonly modules: Map<string, { readonly text: string | undefined; readonly info: ModuleInfo | null }>;
 }
 
 /**
@@ -226,11 +230,12 @@ class Extractor implements StaticScope<ModState> {
     for (const candidate of resolutionCandidates(from.info.path, specifier)) {
       const known = this.states.get(candidate);
       if (known) return known;
-      let info = this.ctx.cache?.modules.get(candidate);
+      const text = this.ctx.readFile(candidate);
+      const cached = this.ctx.cache?.modules.get(candidate);
+      let info = cached !== undefined && cached.text === text ? cached.info : undefined;
       if (info === undefined) {
-        const text = this.ctx.readFile(candidate);
         info = text === undefined ? null : parseModule(candidate, text);
-        this.ctx.cache?.modules.set(candidate, info);
+        this.ctx.cache?.modules.set(candidate, { text, info });
       }
       if (info) return this.state(info);
     }
