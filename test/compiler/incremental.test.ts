@@ -3,7 +3,7 @@
  * per-unit cache means an unchanged tree is neither read nor parsed; watch events re-parse only
  * the changed unit; the compiler's own output never counts as an input change.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
@@ -11,6 +11,12 @@ import { copyFixture, removeDir, tempDir } from '../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
+
+function mkdir(root: string, rel: string): string {
+  const dir = join(root, rel);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 describe('write discipline and cache', () => {
   it('writes only when bytes differ and leaves no temp files', async () => {
@@ -189,6 +195,28 @@ describe('write discipline and cache', () => {
     const restored = await compiler.run();
     expect(restored.code).toContain('explain the result.');
     expect(restored.code).not.toBe(cold.code);
+  });
+
+  it('in watch mode sees an edited schema fragment (helper modules are kept between runs only while unchanged)', async () => {
+    const root = tempDir('fragment-edit');
+    dirs.push(root);
+    const tool = (name: string): string => `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\nimport { Shared } from '../shared.js';\nexport default defineAgentTool({ description: '${name}', inputSchema: z.object({ s: Shared }), execute: async () => 'ok' });\n`;
+    const shared = join(root, 'tools/shared.ts');
+    writeFileSync(join(mkdir(root, 'tools/a'), 'index.ts'), tool('a'));
+    writeFileSync(join(mkdir(root, 'tools/b'), 'index.ts'), tool('b'));
+    writeFileSync(shared, "import { z } from 'zod';\nexport const Shared = z.string().max(5);\n");
+    const compiler = createCompiler({ root, cacheFile: false });
+    const cold = await compiler.run();
+    expect(cold.model.tools.map((t) => t.inputSchema.properties)).toEqual([{ s: { type: 'string', maxLength: 5 } }, { s: { type: 'string', maxLength: 5 } }]);
+    // Only tool a's event names a file of its unit; the fragment itself changed too.
+    writeFileSync(shared, "import { z } from 'zod';\nexport const Shared = z.string().max(9).describe('edited');\n");
+    compiler.notify([{ type: 'change', path: shared }]);
+    const edited = await compiler.run();
+    expect(edited.model.tools.map((t) => t.inputSchema.properties)).toEqual([
+      { s: { type: 'string', maxLength: 9, description: 'edited' } },
+      { s: { type: 'string', maxLength: 9, description: 'edited' } },
+    ]);
+    await compiler.dispose();
   });
 
   it('keeps events that arrive while a run is in flight for the next run', async () => {
