@@ -27,6 +27,7 @@ class NotStatic extends Error {}
 
 const FORMATS: ReadonlySet<string> = new Set<StringFormat>(['email', 'url', 'uuid', 'guid', 'datetime', 'date']);
 const LEAVES = new Set(['string', 'number', 'int', 'boolean', 'any', 'unknown', 'null']);
+const COERCIBLE = new Set(['string', 'number', 'boolean']);
 
 function fail(): never {
   throw new NotStatic();
@@ -162,8 +163,16 @@ class Translator<M> {
     if (!ts.isPropertyAccessExpression(callee) || callee.questionDotToken || !ts.isIdentifier(callee.name)) return fail();
     const method = callee.name.text;
     const receiver = unwrap(callee.expression);
-    if (ts.isIdentifier(receiver) && this.scope.resolve(mod, receiver.text)?.kind === 'zod') return this.factory(method, e.arguments, mod, before);
+    if (this.isZod(receiver, mod)) return this.factory(method, e.arguments, mod, before);
+    // `z.coerce.string()` and friends: the same JSON Schema as the plain type on the input side.
+    if (ts.isPropertyAccessExpression(receiver) && receiver.name.text === 'coerce' && this.isZod(unwrap(receiver.expression), mod) && COERCIBLE.has(method)) {
+      return this.factory(method, e.arguments, mod, before);
+    }
     return this.method(this.node(receiver, mod, before), method, e.arguments, mod, before);
+  }
+
+  private isZod(node: TS.Expression, mod: M): boolean {
+    return ts.isIdentifier(node) && this.scope.resolve(mod, node.text)?.kind === 'zod';
   }
 
   private value(name: string, mod: M, before: number): ZodNode {
@@ -202,6 +211,16 @@ class Translator<M> {
       case 'array':
         if (args.length !== 1) return fail();
         return { kind: 'array', element: this.node(args[0]!, mod, before), checks: [] };
+      case 'optional':
+      case 'nullable':
+        if (args.length !== 1) return fail();
+        return { kind: name, inner: this.node(args[0]!, mod, before) };
+      case 'union': {
+        if (args.length !== 1) return fail();
+        const list = unwrap(args[0]!);
+        if (!ts.isArrayLiteralExpression(list) || list.elements.length === 0) return fail();
+        return { kind: 'union', options: list.elements.map((item) => (ts.isSpreadElement(item) || ts.isOmittedExpression(item) ? fail() : this.node(item, mod, before))) };
+      }
       case 'enum': {
         if (args.length !== 1) return fail();
         const values = this.literal(args[0]!, mod, before);
@@ -236,6 +255,9 @@ class Translator<M> {
       case 'array':
         this.none(args, mod, before);
         return { kind: 'array', element: node, checks: [] };
+      case 'or':
+        if (args.length !== 1) return fail();
+        return { kind: 'union', options: [node, this.node(args[0]!, mod, before)] };
     }
     if (node.kind === 'string') return { ...node, checks: [...node.checks, this.stringCheck(node.checks, name, args, mod, before)] };
     if (node.kind === 'number') return { ...node, checks: [...node.checks, this.numberCheck(name, args, mod, before)] };
@@ -249,6 +271,10 @@ class Translator<M> {
       case 'max': return { check: 'max_length', value: this.numbers(args, 1, mod, before)[0]! };
       case 'length': return { check: 'length_equals', value: this.numbers(args, 1, mod, before)[0]! };
       case 'nonempty': this.none(args, mod, before, true); return { check: 'min_length', value: 1 };
+      // Input normalisation: it changes the parsed value, not the JSON Schema of the input.
+      case 'trim':
+      case 'toLowerCase':
+      case 'toUpperCase': this.none(args, mod, before); return { check: 'overwrite' };
     }
     // One format or pattern per string: two would need Zod's `allOf` of patterns and its
     // last-format-wins rule, which the subset leaves to Zod.

@@ -21,7 +21,9 @@ export type { StringFormat };
 export type StringCheck =
   | { readonly check: 'min_length' | 'max_length' | 'length_equals'; readonly value: number }
   | { readonly check: 'string_format'; readonly format: StringFormat }
-  | { readonly check: 'regex'; readonly source: string };
+  | { readonly check: 'regex'; readonly source: string }
+  /** `trim()`, `toLowerCase()`, `toUpperCase()`: no trace in the JSON Schema. */
+  | { readonly check: 'overwrite' };
 
 export type NumberCheck =
   | { readonly check: 'greater_than' | 'less_than'; readonly value: number; readonly inclusive: boolean }
@@ -38,6 +40,7 @@ export type ZodNode = (
   | { readonly kind: 'literal'; readonly value: string | number | boolean | null }
   | { readonly kind: 'array'; readonly element: ZodNode; readonly checks: readonly SizeCheck[] }
   | { readonly kind: 'object'; readonly shape: readonly (readonly [string, ZodNode])[]; readonly strict: boolean }
+  | { readonly kind: 'union'; readonly options: readonly ZodNode[] }
   | { readonly kind: 'optional' | 'nullable'; readonly inner: ZodNode }
   | { readonly kind: 'default'; readonly inner: ZodNode; readonly value: Json }
 ) & { readonly description?: string };
@@ -107,6 +110,8 @@ function numberJson(checks: readonly NumberCheck[]): JsonObject {
 function optional(node: ZodNode): boolean {
   if (node.kind === 'optional' || node.kind === 'default') return true;
   if (node.kind === 'nullable') return optional(node.inner);
+  // A union is optional when one of its options is.
+  if (node.kind === 'union') return node.options.some(optional);
   return false;
 }
 
@@ -145,6 +150,7 @@ function own(node: ZodNode): JsonObject {
     case 'optional': return {};
     case 'default': return { default: copy(node.value) };
     case 'nullable': return { anyOf: [emit(node.inner), { type: 'null' }] };
+    case 'union': return { anyOf: node.options.map(emit) };
   }
 }
 
@@ -162,7 +168,10 @@ function flat(node: ZodNode): JsonObject {
   return json;
 }
 
-/** Zod's `compactTypeUnion`: `anyOf` of bare types becomes a `type` list (appended last). */
+/**
+ * Zod's `compactTypeUnion` (nullable and union alike): `anyOf` of bare types becomes a `type`
+ * list, appended last.
+ */
 function compact(json: JsonObject): JsonObject {
   const options = json.anyOf;
   if (!Array.isArray(options) || options.length === 0 || json.type !== undefined) return json;

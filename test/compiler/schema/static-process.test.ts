@@ -65,10 +65,10 @@ describe('static schemas in a real CLI process', () => {
     dirs.push(root);
     writeTree(root, {
       'tools/plain/index.ts': toolFile('z.object({ q: z.string() })'),
-      'tools/union/index.ts': toolFile('z.object({ v: z.union([z.string(), z.number()]) })'),
+      'tools/record/index.ts': toolFile('z.object({ v: z.record(z.string(), z.number()) })'),
     });
     const run = generate(root);
     expect(run.zod.length).toBeGreaterThan(0);
-    expect(run.output).toContain('"v":{"type":["string","number"]}');
+    expect(run.output).toContain('"v":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}}');
   });
 });

@@ -48,6 +48,10 @@ const CORPUS = [
   'z.null().nullable()', 'z.literal("x").nullable()', 'z.enum(["a"]).nullable().describe("e")', 'z.array(z.string()).describe("list").max(2)',
   'z.object({ a: z.string().nullable() }).nullable()', 'z.object({ o: z.string().optional() }).optional().describe("maybe")',
   'z.string().describe("it\'s \\"quoted\\" </script>\\u2028")', 'z.object({ "key with space": z.string(), ключ: z.number(), $x: z.boolean() })',
+  'z.union([z.string(), z.number()])', 'z.string().or(z.number().optional())', 'z.union([z.string().max(3), z.null()]).describe("u")',
+  'z.union([z.string()])', 'z.union([z.object({ a: z.string() }), z.array(z.number())]).optional()', 'z.union([z.string().nullable(), z.number()])',
+  'z.union([z.literal("a"), z.literal("b")]).default("a")', 'z.string().or(z.string())', 'z.optional(z.string())', 'z.nullable(z.string().max(2))',
+  'z.string().trim().toLowerCase().min(2)', 'z.string().toUpperCase().email()', 'z.coerce.number().min(1)', 'z.coerce.string().max(3)', 'z.coerce.boolean()',
   'z.string().default("multi\\nline")', 'z.number().default(-0)', 'z.array(z.number()).default([1, 2.5, -3])', 'z.object({}).default({ nested: { k: [true, null] } })',
 ];
 
@@ -107,7 +111,7 @@ describe('static translation matches Zod', () => {
 
 describe('outside the subset, nothing changes', () => {
   const cases: [string, string, string][] = [
-    ['a method the subset does not know', 'z.object({ a: z.string().trim() })', ''],
+    ['a method the subset does not know', 'z.object({ a: z.string().startsWith("x") })', ''],
     ['.meta()', 'z.object({ a: z.string().meta({ id: "A" }) })', ''],
     ['a transform', 'z.object({ a: z.string().transform((s) => s.length) })', ''],
     ['two formats on one string', 'z.object({ a: z.string().email().regex(/x/) })', ''],
@@ -125,7 +129,8 @@ describe('outside the subset, nothing changes', () => {
     ['a root wrapped in .optional()', 'z.object({ a: z.string() }).optional()', ''],
     ['an enum with repeated values', 'z.object({ a: z.enum(["x", "x"]) })', ''],
     ['a non-finite number', 'z.object({ a: z.number().max(Infinity) })', ''],
-    ['a union', 'z.object({ a: z.union([z.string(), z.number()]) })', ''],
+    ['a record', 'z.object({ a: z.record(z.string(), z.number()) })', ''],
+    ['a discriminated union', 'z.object({ a: z.discriminatedUnion("k", [z.object({ k: z.literal("x") }), z.object({ k: z.literal("y") })]) })', ''],
     ['a call of a helper', 'z.object({ a: make() })', 'function make() { return z.string(); }'],
     ['a missing property of a constant', 'z.object({ a: z.string().max(L.nope) })', 'const L = { max: 3 };'],
     ['an inherited property of a constant', 'z.object({ a: z.string().describe(L.toString) })', 'const L = { max: 3 };'],
@@ -164,7 +169,7 @@ function int(random: () => number, lo: number, hi: number): number {
 /** A random schema of the subset: a base with random checks, then random wrappers. */
 function randomSchema(random: () => number, depth: number): string {
   const bases: (() => string)[] = [
-    () => `z.string()${repeat(random, 3, () => pick(random, [`.min(${int(random, 0, 9)})`, `.max(${int(random, 5, 99)})`, `.length(${int(random, 1, 9)})`, '.nonempty()']))}${random() < 0.4 ? pick(random, ['.email()', '.url()', '.uuid()', '.datetime()', '.date()', '.regex(/^[a-z]+$/)']) : ''}`,
+    () => `z.${pick(random, ['string', 'coerce.string'])}()${repeat(random, 3, () => pick(random, [`.min(${int(random, 0, 9)})`, `.max(${int(random, 5, 99)})`, `.length(${int(random, 1, 9)})`, '.nonempty()', '.trim()']))}${random() < 0.4 ? pick(random, ['.email()', '.url()', '.uuid()', '.datetime()', '.date()', '.regex(/^[a-z]+$/)']) : ''}`,
     () => `z.number()${repeat(random, 3, () => pick(random, [`.min(${int(random, -50, 50)})`, `.max(${int(random, -50, 50)})`, `.gt(${int(random, -9, 9)})`, `.lt(${int(random, -9, 9)})`, '.int()', '.positive()', '.nonnegative()', '.negative()']))}`,
     () => 'z.int()',
     () => 'z.boolean()',
@@ -176,11 +181,12 @@ function randomSchema(random: () => number, depth: number): string {
           () => `z.array(${randomSchema(random, depth + 1)})${repeat(random, 2, () => pick(random, [`.min(${int(random, 0, 3)})`, `.max(${int(random, 2, 9)})`, '.nonempty()']))}`,
           () => `z.object({ ${Array.from({ length: int(random, 0, 3) }, (_, i) => `k${i}: ${randomSchema(random, depth + 1)}`).join(', ')} })`,
           () => `z.strictObject({ s: ${randomSchema(random, depth + 1)} })`,
+          () => `z.union([${randomSchema(random, depth + 1)}, ${randomSchema(random, depth + 1)}])`,
         ]
       : []),
   ];
   let schema = pick(random, bases)();
-  const wrappers = ['.optional()', '.nullable()', `.describe("d${int(random, 0, 9)}")`, '.default(null)', '.array()'];
+  const wrappers = ['.optional()', '.nullable()', `.describe("d${int(random, 0, 9)}")`, '.default(null)', '.array()', '.or(z.boolean())'];
   for (let i = int(random, 0, 3); i > 0; i--) schema += pick(random, wrappers);
   return schema;
 }
