@@ -62,6 +62,11 @@ export interface ExtraPlugin {
   readonly dir: string;
 }
 
+function isSorted(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++) if (paths[i - 1]! > paths[i]!) return false;
+  return true;
+}
+
 function join(dir: string, name: string): string {
   return dir === '' ? name : `${dir}/${name}`;
 }
@@ -82,13 +87,15 @@ class LayoutBuilder {
     this.pluginDirs = [...this.plugins.keys()].sort((a, b) => b.length - a.length);
   }
 
-  /** Finds the innermost plugin whose directory is a proper prefix of `path` (plugins are few). */
-  pluginOf(segments: readonly string[]): { plugin: PluginLayout; rest: string[] } | undefined {
-    const path = segments.join('/');
+  /**
+   * Finds the innermost plugin whose directory is a proper prefix of `path` (plugins are few),
+   * and the path's segments below it.
+   */
+  pluginOf(path: string): { plugin: PluginLayout; rest: string[] } | undefined {
     for (const dir of this.pluginDirs) {
-      if (dir === '' || (path.length > dir.length && path.startsWith(dir) && path[dir.length] === '/')) {
-        const depth = dir === '' ? 0 : dir.split('/').length;
-        return { plugin: this.plugins.get(dir)!, rest: segments.slice(depth) };
+      if (dir === '') return { plugin: this.plugins.get(dir)!, rest: path.split('/') };
+      if (path.length > dir.length && path.startsWith(dir) && path[dir.length] === '/') {
+        return { plugin: this.plugins.get(dir)!, rest: path.slice(dir.length + 1).split('/') };
       }
     }
     return undefined;
@@ -96,8 +103,7 @@ class LayoutBuilder {
 
   insert(path: string): void {
     const isDir = path.endsWith('/');
-    const segments = (isDir ? path.slice(0, -1) : path).split('/');
-    const found = this.pluginOf(segments);
+    const found = this.pluginOf(isDir ? path.slice(0, -1) : path);
     if (!found) return;
     const { plugin, rest } = found;
     if (rest.length === 1 && !isDir) {
@@ -156,8 +162,9 @@ class LayoutBuilder {
  * the configured extra plugins.
  */
 export function buildLayout(input: readonly string[], pluginEntry: readonly string[], extra: readonly ExtraPlugin[] = []): Layout {
-  // Whatever order the inventory arrives in, the layout (and so the output) is the same.
-  const paths = [...input].sort(compareStrings);
+  // Whatever order the inventory arrives in, the layout (and so the output) is the same. The
+  // walk's inventory is already sorted: checking is one pass, sorting again was a second sort.
+  const paths = isSorted(input) ? input : [...input].sort(compareStrings);
   const builder = new LayoutBuilder(pluginEntry);
   builder.addPlugin('', '');
   for (const plugin of extra) builder.addPlugin(plugin.owner, plugin.dir);
@@ -166,7 +173,7 @@ export function buildLayout(input: readonly string[], pluginEntry: readonly stri
     if (!path.endsWith('/')) continue;
     const segments = path.slice(0, -1).split('/');
     if (segments.length < 2 || segments[segments.length - 2] !== 'plugins') continue;
-    const parent = builder.pluginOf(segments.slice(0, -1));
+    const parent = builder.pluginOf(segments.slice(0, -1).join('/'));
     if (!parent || parent.rest.length !== 1) continue;
     const key = segments[segments.length - 1]!;
     if (!CAPABILITY_NAME.test(key)) {

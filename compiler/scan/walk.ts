@@ -6,7 +6,7 @@
  * root (or a configured directory) and do not loop; anything else is a ZG1005 warning.
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 
 export const CONVENTION_FOLDERS = ['tools', 'skills', 'agents', 'hooks', 'prompt-sections'] as const;
@@ -29,6 +29,15 @@ export interface Inventory {
 
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
+}
+
+/**
+ * `path.join` for a directory already in normal form and one directory entry name: plain
+ * concatenation gives the same string without normalising it again (two joins per entry were
+ * ~20 ms of a 1,000-tool walk in a fresh process).
+ */
+function child(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 function isInside(dir: string, target: string): boolean {
@@ -77,7 +86,7 @@ class Walker {
   private kind(abs: string, entry: Dirent, parentReal: string, chain: readonly string[]): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
     if (!entry.isSymbolicLink()) {
       const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
-      return kind ? { kind, real: join(parentReal, entry.name), chain } : undefined;
+      return kind ? { kind, real: child(parentReal, entry.name), chain } : undefined;
     }
     let real: string;
     try {
@@ -106,13 +115,13 @@ class Walker {
   walkAll(abs: string, real: string, chain: readonly string[]): void {
     for (const entry of this.list(abs)) {
       if (IGNORED.has(entry.name) || entry.name.startsWith('.')) continue;
-      const child = join(abs, entry.name);
-      const resolved = this.kind(child, entry, real, chain);
+      const path = child(abs, entry.name);
+      const resolved = this.kind(path, entry, real, chain);
       if (resolved?.kind === 'file') {
-        if (child !== this.options.outFile) this.paths.push(this.rel(child));
+        if (path !== this.options.outFile) this.paths.push(this.rel(path));
       } else if (resolved?.kind === 'dir') {
-        this.paths.push(this.rel(child) + '/');
-        this.walkAll(child, resolved.real, resolved.chain);
+        this.paths.push(this.rel(path) + '/');
+        this.walkAll(path, resolved.real, resolved.chain);
       }
     }
   }
@@ -120,24 +129,24 @@ class Walker {
   /** A plugin directory: its root files, convention folders and `plugins/<key>/` children. */
   walkPlugin(abs: string, real: string, chain: readonly string[]): void {
     for (const entry of this.list(abs)) {
-      const child = join(abs, entry.name);
+      const path = child(abs, entry.name);
       const isConvention = (CONVENTION_FOLDERS as readonly string[]).includes(entry.name) || entry.name === 'plugins';
       const isRootFile = entry.name === 'AGENTS.md' || this.options.pluginEntry.includes(entry.name);
       if (!isConvention && !isRootFile) continue;
-      const resolved = this.kind(child, entry, real, chain);
+      const resolved = this.kind(path, entry, real, chain);
       if (resolved === undefined) continue;
       if (isRootFile || resolved.kind !== 'dir') {
-        if (resolved.kind === 'file') this.paths.push(this.rel(child));
+        if (resolved.kind === 'file') this.paths.push(this.rel(path));
         continue;
       }
-      this.paths.push(this.rel(child) + '/');
+      this.paths.push(this.rel(path) + '/');
       if (entry.name !== 'plugins') {
-        this.walkAll(child, resolved.real, resolved.chain);
+        this.walkAll(path, resolved.real, resolved.chain);
         continue;
       }
-      for (const plugin of this.list(child)) {
+      for (const plugin of this.list(path)) {
         if (IGNORED.has(plugin.name) || plugin.name.startsWith('.')) continue;
-        const pluginAbs = join(child, plugin.name);
+        const pluginAbs = child(path, plugin.name);
         const pluginKind = this.kind(pluginAbs, plugin, resolved.real, resolved.chain);
         if (pluginKind?.kind === 'dir') {
           this.paths.push(this.rel(pluginAbs) + '/');
@@ -159,10 +168,12 @@ function safeRealpath(path: string): string {
 }
 
 /** Walks the root plugin and the given extra plugin directories (absolute). */
-export function walkTree(options: WalkOptions, extraPluginDirs: readonly string[] = []): Inventory {
+export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] = []): Inventory {
+  // Normal form once: every path below is built by concatenation from these.
+  const options = { ...input, root: resolve(input.root) };
   const walker = new Walker(options);
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
-  for (const dir of extraPluginDirs) {
+  for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(walker.rel(dir) + '/');
     walker.walkPlugin(dir, safeRealpath(dir), []);
   }
