@@ -171,31 +171,50 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
     itemTexts.set(model, { extra, text });
     return text;
   };
-  const rest = `  skills: ${list(skills.map((k) => memo(k, k.tools.join('\0'), () => emitSkill(k))))},
-  agents: ${list(agents.map((a) => memo(a, '', () => emitAgent(a))))},
-  promptSections: ${list(sections.map((p) => memo(p, '', () => emitSection(p))))},
-  hooks: ${list(hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source)))))},`;
+  const skillTexts = skills.map((k) => memo(k, k.tools.join('\0'), () => emitSkill(k)));
+  const agentTexts = agents.map((a) => memo(a, '', () => emitAgent(a)));
+  const sectionTexts = sections.map((p) => memo(p, '', () => emitSection(p)));
+  const hookTexts = hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source))));
+  const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts];
+  // Same item texts as last time (the same strings): the same block, the same string object.
+  if (!lastItems || !sameStrings(lastItems.list, itemList)) {
+    lastItems = {
+      list: itemList,
+      text: `  skills: ${list(skillTexts)},
+  agents: ${list(agentTexts)},
+  promptSections: ${list(sectionTexts)},
+  hooks: ${list(hookTexts)},`,
+    };
+  }
+  const rest = lastItems.text;
   // The manifest hash covers every emitted byte of data: tools through their memoised digests.
   const dataHash = createHash('sha256').update(pluginsText).update(entries.map((e) => e.sha).join('')).update(rest).digest('hex');
   const hash = dataHash.slice(0, 16);
 
   const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 `;
-  const loaderAround = (cases: string): string => `
+  // The module around its large pieces, as parts: the memoised pieces (loader cases, tool lines,
+  // name union, input map, item list) keep their string identity between watch-mode runs, so
+  // the writer reuses their bytes by a pointer comparison instead of comparing or re-encoding
+  // them, and the digest covers them through their own hashes (data hash, layout digest).
+  const loaderParts = (cases: string): string[] => [
+    `
 /**
  * Each tool's module by table index: a literal import() per tool (bundlers split on them) inside
  * one function, which V8 compiles once instead of one closure per tool.
  */
 function loadTool(index: number): ReturnType<ManifestTool['load']> {
-  switch (index) {${cases}}
+  switch (index) {`,
+    cases,
+    `}
   throw new RangeError('zhin-gen manifest: no tool at index ' + index);
 }
 
 /** Tool metadata, one tool per line (parsed as JSON: fast to load), in the order of loadTool. */
-const toolData: (Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[] = JSON.parse('[`;
-  // The end of the module around its four large pieces, which the digest covers through their
-  // own hashes (the data hash, the layout digest) instead of hashing them a second time.
-  const tailAround = (plugins: string, items: string, toolNames: string, inputLines: string): string => `\\\n]');
+const toolData: (Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[] = JSON.parse('[`,
+  ];
+  const tailParts = (plugins: string, items: string, toolNames: string, inputLines: string): string[] => [
+    `\\\n]');
 for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);
 
 export const manifest: CapabilityManifest = {
@@ -203,35 +222,49 @@ export const manifest: CapabilityManifest = {
   hash: ${str(hash)},
   plugins: ${plugins},
   tools: toolData as ManifestTool[],
-${items}
+`,
+    items,
+    `
 };
 
-export type ToolName = ${toolNames};
+export type ToolName = `,
+    toolNames,
+    `;
 
 export type SkillName = ${union(skills.map((s) => s.qualifiedName))};
 
 export type AgentName = ${union(agents.map((a) => a.qualifiedName))};
 
 export interface ToolInputs {
-${inputLines}}
+`,
+    inputLines,
+    `}
 
 declare module ${str(options.runtimeModule)} {
   interface CapabilityRegistry {
     toolInputs: ToolInputs;
   }
 }
-`;
-  const loader = loaderAround(layout.cases);
-  const tail = tailAround(pluginsText, rest, layout.toolNames, layout.inputLines);
-  const parts: string[] = [head, layout.typeImports, loader];
+`,
+  ];
+  const parts: string[] = [head, layout.typeImports, ...loaderParts(layout.cases)];
   entries.forEach((entry, index) => parts.push(index === 0 ? entry.first : entry.next));
-  parts.push(tail);
+  parts.push(...tailParts(pluginsText, rest, layout.toolNames, layout.inputLines));
   // Tools, plugins and items through the data hash (the tools through their memoised digests),
   // the layout blocks through theirs, and only the small text around them as text: in watch mode
   // this digest is what decides "changed?", and hashing the whole module each edit cost ~1 ms.
   const digest = createHash('sha256');
-  for (const piece of [head, layout.sha, loaderAround(''), dataHash, tailAround('', '', '', '')]) digest.update(`${piece.length}:`).update(piece);
+  for (const piece of [head, layout.sha, ...loaderParts(''), dataHash, ...tailParts('', '', '', '')]) digest.update(`${piece.length}:`).update(piece);
   return { parts, digest: digest.digest('hex') };
+}
+
+/** The items block of the last emit, with the item texts it was made of. */
+let lastItems: { readonly list: readonly string[]; readonly text: string } | undefined;
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function union(names: readonly string[]): string {

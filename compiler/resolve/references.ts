@@ -12,8 +12,10 @@ function skillKey(owner: string, agent: string | undefined, skill: string | unde
 export function resolveReferences(tools: readonly ToolModel[], skills: SkillModel[], agents: readonly AgentModel[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const publicTools = new Set(tools.filter((t) => t.placement === 'plugin').map((t) => t.qualifiedName));
-  const allTools = new Map(tools.map((t) => [t.qualifiedName, t]));
+  // Only a reference error needs to know which tool a name is, so the map is built then.
+  let allTools: Map<string, ToolModel> | undefined;
   const unknown = (name: string, where: string): string => {
+    allTools ??= new Map(tools.map((t) => [t.qualifiedName, t]));
     const tool = allTools.get(name);
     return tool
       ? `${where} "${name}", which is a ${tool.placement}-private tool (${tool.source}); only plugin-placed tools can be referenced`
