@@ -2,7 +2,8 @@
  * Per-unit cache (SPEC §5 "Incremental"): each capability unit's parse result is keyed by its
  * files' mtime + size, with a content-hash fallback (a touched but unchanged file is a hit). In
  * watch mode file events are trusted instead of stat calls. The cache persists between CLI runs
- * as one JSON file, so `generate` with nothing changed neither reads nor parses sources.
+ * as a JSON file plus a journal of later changes (cache-file.ts), so `generate` with nothing
+ * changed neither reads nor parses sources.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';
 import { sha256 } from './hash.js';
 import { LruMap } from './lru.js';
-import { writeAtomically } from './write.js';
+import { CacheFile } from './cache-file.js';
 
 const CACHE_VERSION = 'zhin-gen-cache-1';
 
@@ -36,13 +37,6 @@ export interface OutputRecord {
   readonly file: string;
   readonly mtimeMs: number;
   readonly size: number;
-}
-
-interface Persisted {
-  readonly version: string;
-  readonly configKey: string;
-  readonly entries: Record<string, Entry>;
-  readonly output?: OutputRecord;
 }
 
 export interface FileReader {
@@ -77,18 +71,26 @@ export function defaultCacheFile(root: string): string {
   return join(tmpdir(), 'zhin-gen-cache', `${sha(root)}.json`);
 }
 
+/** The schema snippet is only needed until the schema is evaluated; keep the file small. */
+function persistable(entry: Entry): Entry {
+  const data = entry.result.data;
+  return entry.schema && data && data.kind === 'tool' && 'schema' in data ? { ...entry, result: { ...entry.result, data: { ...data, schema: undefined } } } : entry;
+}
+
 export class UnitCache {
   private entries = new Map<string, Entry>();
   private output: OutputRecord | undefined;
   private configKey = '';
-  private changed = false;
-  private readonly file: string | undefined;
+  /** What changed since the cache was loaded or last persisted (persisted as journal lines). */
+  private readonly changedKeys = new Set<string>();
+  private outputChanged = false;
+  private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
 
   constructor(
     private readonly root: string,
     cacheFile: string | false | undefined,
   ) {
-    this.file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));
+    this.disk = cacheFile === false ? undefined : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION);
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
@@ -96,16 +98,18 @@ export class UnitCache {
     this.configKey = configKey;
     this.entries = new Map();
     this.output = undefined;
-    if (!this.file) return;
-    try {
-      const persisted = JSON.parse(readFileSync(this.file, 'utf8')) as Persisted;
-      if (persisted.version === CACHE_VERSION && persisted.configKey === configKey) {
-        this.entries = new Map(Object.entries(persisted.entries));
-        this.output = persisted.output;
-      }
-    } catch {
-      // Missing or corrupt cache: a cold run rebuilds it.
+    this.changedKeys.clear();
+    this.outputChanged = false;
+    // Missing, corrupt or for another configuration: a cold run rebuilds it.
+    const loaded = this.disk?.load(configKey);
+    if (loaded) {
+      this.entries = loaded.entries;
+      this.output = loaded.output;
     }
+  }
+
+  private markChanged(key: string): void {
+    this.changedKeys.add(key);
   }
 
   reader(): FileReader {
@@ -210,7 +214,7 @@ export class UnitCache {
       }
       if (hash !== stamp.hash) return undefined;
       entry.stamps[file] = { ...stamp, mtimeMs: now.mtimeMs };
-      this.changed = true;
+      this.markChanged(key);
     }
     return entry.result;
   }
@@ -224,7 +228,7 @@ export class UnitCache {
     }
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
     this.entries.set(key, { files, stamps, hash, result });
-    this.changed = true;
+    this.markChanged(key);
   }
 
   hashOf(key: string): string {
@@ -257,7 +261,7 @@ export class UnitCache {
       if (now && hash) entry.stamps[file] = { ...now, hash };
     }
     this.stampedFiles.delete(entry);
-    this.changed = true;
+    this.markChanged(key);
   }
 
   /**
@@ -276,7 +280,7 @@ export class UnitCache {
     if (!now) return;
     if (this.output && this.output.digest === digest && this.output.mtimeMs === now.mtimeMs && this.output.size === now.size) return;
     this.output = { digest, file, ...now };
-    this.changed = true;
+    this.outputChanged = true;
   }
 
   private statAbs(file: string): { mtimeMs: number; size: number } | undefined {
@@ -289,17 +293,18 @@ export class UnitCache {
   }
 
   persist(): void {
-    if (!this.file || !this.changed) return;
-    this.changed = false;
-    const entries: Record<string, Entry> = {};
-    for (const [key, entry] of this.entries) {
-      // The schema snippet is only needed until the schema is evaluated; keep the file small.
-      const data = entry.result.data;
-      const result = entry.schema && data && data.kind === 'tool' && 'schema' in data ? { ...entry.result, data: { ...data, schema: undefined } } : entry.result;
-      entries[key] = { ...entry, result };
-    }
+    if (!this.disk || (this.changedKeys.size === 0 && !this.outputChanged)) return;
+    const changed = [...this.changedKeys].map((key) => [key, persistable(this.entries.get(key)!)] as const);
+    const output = this.outputChanged ? this.output : undefined;
+    this.changedKeys.clear();
+    this.outputChanged = false;
     try {
-      writeAtomically(this.file, JSON.stringify({ version: CACHE_VERSION, configKey: this.configKey, entries, ...(this.output ? { output: this.output } : {}) } satisfies Persisted));
+      this.disk.save(
+        this.configKey,
+        () => ({ entries: new Map([...this.entries].map(([key, entry]) => [key, persistable(entry)])), output: this.output }),
+        changed,
+        output,
+      );
     } catch {
       // A read-only node_modules only costs speed.
     }

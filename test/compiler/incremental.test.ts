@@ -12,6 +12,11 @@ import { copyFixture, removeDir, tempDir } from '../helpers.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
+/** The persisted unit cache as text: the base file and its journal, if any. */
+function persistedText(cacheFile: string): string {
+  return readFileSync(cacheFile, 'utf8') + (existsSync(`${cacheFile}.journal`) ? readFileSync(`${cacheFile}.journal`, 'utf8') : '');
+}
+
 function mkdir(root: string, rel: string): string {
   const dir = join(root, rel);
   mkdirSync(dir, { recursive: true });
@@ -125,6 +130,51 @@ describe('write discipline and cache', () => {
     expect(changed.written).toBe(true);
   });
 
+  it('persists a small change as a journal line, folds the journal into the base once it grows, and ignores a doubtful journal', async () => {
+    const root = copyFixture('example-bot', 'journal');
+    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    const journal = `${cacheFile}.journal`;
+    dirs.push(root);
+    await createCompiler({ root, cacheFile }).run();
+    const base = statSync(cacheFile);
+    expect(existsSync(journal)).toBe(false);
+
+    // One changed tool, a fresh process: one journal line, the base is not rewritten.
+    const echo = join(root, 'tools/echo/index.ts');
+    const original = readFileSync(echo, 'utf8');
+    writeFileSync(echo, original.replace('Echo a message back', 'Echo once'));
+    expect((await createCompiler({ root, cacheFile }).run()).stats.parsed).toBe(1);
+    expect(statSync(cacheFile).mtimeMs).toBe(base.mtimeMs);
+    expect(readFileSync(journal, 'utf8')).toContain('Echo once');
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.stats.parsed).toBe(0);
+    expect(warm.code).toContain('Echo once');
+
+    // A line cut short (a crash mid-write) ends what is applied: that unit is parsed again.
+    writeFileSync(echo, original.replace('Echo a message back', 'Echo twice'));
+    expect((await createCompiler({ root, cacheFile }).run()).stats.parsed).toBe(1);
+    const text = readFileSync(journal, 'utf8');
+    writeFileSync(journal, text.slice(0, text.indexOf('Echo twice')));
+    const cut = await createCompiler({ root, cacheFile }).run();
+    expect(cut.stats.parsed).toBe(1);
+    expect(cut.code).toContain('Echo twice');
+
+    // A journal written for another base is not applied at all.
+    writeFileSync(journal, `${JSON.stringify({ base: 'another' })}\n${JSON.stringify({ k: 'tool:tools/echo', e: {} })}\n`);
+    const foreign = await createCompiler({ root, cacheFile }).run();
+    expect(foreign.code).toContain('Echo twice');
+
+    // Many changes: the journal outgrows a quarter of the base and is folded into a new base.
+    for (let i = 0; i < 40 && existsSync(journal); i++) {
+      writeFileSync(echo, original.replace('Echo a message back', `Echo ${'x'.repeat(200)} ${i}`));
+      await createCompiler({ root, cacheFile }).run();
+    }
+    expect(existsSync(journal)).toBe(false);
+    expect(statSync(cacheFile).mtimeMs).not.toBe(base.mtimeMs);
+    const folded = await createCompiler({ root, cacheFile }).run();
+    expect(folded.stats.parsed).toBe(0);
+  });
+
   it('in watch mode writes the unit cache once edits settle and at dispose, not per edit', async () => {
     const root = copyFixture('example-bot', 'persist');
     const cacheFile = join(tempDir('cachefile'), 'units.json');
@@ -139,7 +189,7 @@ describe('write discipline and cache', () => {
     expect(statSync(cacheFile).mtimeMs).toBe(persisted);
     // After a quiet moment the cache catches up on its own...
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(readFileSync(cacheFile, 'utf8')).toContain('Echo settled');
+    expect(persistedText(cacheFile)).toContain('Echo settled');
     // ...and dispose() flushes whatever the last edit changed.
     writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo settled', 'Echo disposed'));
     compiler.notify([{ type: 'change', path: echo }]);
