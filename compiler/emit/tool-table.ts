@@ -77,13 +77,22 @@ function renderTool(tool: ToolModel): string {
   });
 }
 
+/** Keywords by scope: the tools of one skill or agent share them (read-only, never mutated). */
+const keywordsByScope = new Map<string, readonly string[]>();
+
 /** Words from the local name and scope help `discover` match tools by their folder names. */
-function toolKeywords(tool: ToolModel): string[] {
-  const words = new Set<string>();
-  for (const part of [tool.agent, tool.skill, tool.owner.split('/').join(' ')]) {
-    for (const word of (part ?? '').split(/[\s_\-/]+/)) if (word) words.add(word);
+function toolKeywords(tool: ToolModel): readonly string[] {
+  const scope = `${tool.agent ?? ''}\0${tool.skill ?? ''}\0${tool.owner}`;
+  let known = keywordsByScope.get(scope);
+  if (known === undefined) {
+    const words = new Set<string>();
+    for (const part of [tool.agent, tool.skill, tool.owner.split('/').join(' ')]) {
+      for (const word of (part ?? '').split(/[\s_\-/]+/)) if (word) words.add(word);
+    }
+    known = [...words].sort(compareStrings);
+    keywordsByScope.set(scope, known);
   }
-  return [...words].sort(compareStrings);
+  return known;
 }
 
 /**
