@@ -48,3 +48,22 @@ writeFileSync(
   join(dist, 'compiler', 'typescript.min.json'),
   `${JSON.stringify({ source: '@ts-morph/common/dist/typescript.js', size: statSync(typescriptFile).size, version: /\bversion = "([^"]+)"/.exec(typescriptSource)?.[1] ?? null })}\n`,
 );
+
+// The `pattern` strings Zod emits for the string formats the static schema translation knows
+// (compiler/schema/zod-patterns.ts), taken from the installed Zod now so a run that translates a
+// format does not load Zod's regex module for them; used only while that Zod version is installed.
+const zodDir = dirname(require.resolve('zod/package.json'));
+const zodRegexes = require(join(zodDir, 'v4', 'core', 'regexes.cjs'));
+writeFileSync(
+  join(dist, 'compiler', 'schema', 'zod-patterns.json'),
+  `${JSON.stringify({
+    zod: JSON.parse(readFileSync(join(zodDir, 'package.json'), 'utf8')).version,
+    patterns: {
+      email: zodRegexes.email.source,
+      guid: zodRegexes.guid.source,
+      uuid: zodRegexes.uuid().source,
+      date: zodRegexes.date.source,
+      datetime: zodRegexes.datetime({ precision: null, offset: false, local: false }).source,
+    },
+  })}\n`,
+);

@@ -51,6 +51,8 @@ describe('static schemas in a real CLI process', () => {
     writeTree(root, {
       'tools/weather/index.ts': toolFile("z.object({ city: z.string().min(1).describe('City'), days: z.number().int().min(1).max(7).default(3) })"),
       'tools/remind/index.ts': toolFile('Input', "const When = z.string().datetime();\nconst Input = z.object({ at: When, text: z.string().max(200), tags: z.array(z.enum(['a', 'b'])).optional() });"),
+      // Every format with a pattern: the built process takes them from dist (zod-patterns.json).
+      'tools/formats/index.ts': toolFile('z.object({ e: z.string().email(), u: z.string().uuid(), g: z.string().guid(), d: z.string().date(), t: z.string().datetime(), l: z.url() })'),
     });
     const translated = generate(root);
     expect(translated.zod).toEqual([]);
