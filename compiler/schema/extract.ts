@@ -55,6 +55,9 @@ export interface SchemaExtractContext {
   readonly static?: boolean;
 }
 
+/** Names a module may bind in sloppy-mode JavaScript (and TypeScript parses) but strict mode may not. */
+const STRICT_RESERVED = new Set(['implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static', 'yield', 'eval', 'arguments']);
+
 /** Name of the only global the snippet needs; evaluate.ts provides it. */
 export const ZOD_GLOBAL = '__zhinGenZod';
 
@@ -108,7 +111,8 @@ class Extractor implements StaticScope<ModState> {
     // Code with syntax errors stays on the evaluation path, which reports them.
     if (this.ctx.static !== false && order.every((st) => !hasSyntaxErrors(st.info.sf))) {
       const root = translateStatic(expression, this.entry, this);
-      if (root) return { kind: 'static', schema: zodNodeToJsonSchema(root), files };
+      const schema = root && zodNodeToJsonSchema(root);
+      if (schema) return { kind: 'static', schema, files };
     }
     const stripped = this.emit(order, expression, true);
     let code = stripped === undefined ? undefined : `"use strict";\n${stripped}`;
@@ -129,6 +133,8 @@ class Extractor implements StaticScope<ModState> {
 
   /** {@link StaticScope}: what `name` refers to in `mod`, after `need` resolved it. */
   resolve(mod: ModState, name: string): StaticResolution<ModState> | undefined {
+    // The snippet runs in strict mode, where these cannot be bound: evaluation reports it.
+    if (STRICT_RESERVED.has(name)) return undefined;
     const decl = mod.info.decls.get(name);
     if (decl) {
       if (decl.kind === 'const' && ts.isIdentifier(decl.node.name) && decl.node.initializer) {

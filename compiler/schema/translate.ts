@@ -226,7 +226,9 @@ class Translator<M> {
         const values = this.literal(args[0]!, mod, before);
         if (!Array.isArray(values) || values.length === 0 || !values.every((v): v is string => typeof v === 'string')) return fail();
         if (new Set(values).size !== values.length) return fail();
-        return { kind: 'enum', values };
+        // Zod keys its entries by value and reads them back with Object.entries: values that are
+        // array indices ("0", "10") come first, in numeric order, in this engine as in Zod.
+        return { kind: 'enum', values: Object.values(Object.fromEntries(values.map((v) => [v, v]))) };
       }
       case 'literal': {
         if (args.length !== 1) return fail();

@@ -197,12 +197,27 @@ function emit(node: ZodNode): JsonObject {
 }
 
 /**
- * The emitted input JSON Schema of a root `z.object(...)`. Every object in it is fresh (a `const`
- * used twice gives two copies, as Zod's closing JSON round trip does); translate.ts has already
- * turned `-0` into `0`, which that round trip does too.
+ * Nesting the static path hands over: the evaluation path refuses values nested more than 256
+ * levels (project.ts), so anything near that is left to it to decide.
  */
-export function zodNodeToJsonSchema(root: ZodNode & { readonly kind: 'object' }): JsonObject {
-  return emit(root);
+const MAX_DEPTH = 200;
+
+function tooDeep(value: Json, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > MAX_DEPTH) return true;
+  const items = Array.isArray(value) ? (value as readonly Json[]) : Object.values(value);
+  return items.some((item) => tooDeep(item, depth + 1));
+}
+
+/**
+ * The emitted input JSON Schema of a root `z.object(...)`, or `undefined` when it is nested too
+ * deeply to be decided here. Every object in it is fresh (a `const` used twice gives two copies,
+ * as Zod's closing JSON round trip does); translate.ts has already turned `-0` into `0`, which
+ * that round trip does too.
+ */
+export function zodNodeToJsonSchema(root: ZodNode & { readonly kind: 'object' }): JsonObject | undefined {
+  const schema = emit(root);
+  return tooDeep(schema, 0) ? undefined : schema;
 }
 
 /** A deep copy of JSON data (a `.default()` value may be one `const` shared by many fields). */

@@ -52,6 +52,7 @@ const CORPUS = [
   'z.union([z.string()])', 'z.union([z.object({ a: z.string() }), z.array(z.number())]).optional()', 'z.union([z.string().nullable(), z.number()])',
   'z.union([z.literal("a"), z.literal("b")]).default("a")', 'z.string().or(z.string())', 'z.optional(z.string())', 'z.nullable(z.string().max(2))',
   'z.string().trim().toLowerCase().min(2)', 'z.string().toUpperCase().email()', 'z.coerce.number().min(1)', 'z.coerce.string().max(3)', 'z.coerce.boolean()',
+  'z.enum(["b", "1", "a"])', 'z.enum(["10", "2", "x", "01", "-1", "1.5"])', 'z.enum(["4294967295", "4294967294", "0"]).describe("ids").nullable()',
   'z.string().default("multi\\nline")', 'z.number().default(-0)', 'z.array(z.number()).default([1, 2.5, -3])', 'z.object({}).default({ nested: { k: [true, null] } })',
 ];
 
@@ -68,6 +69,16 @@ describe('static translation matches Zod', () => {
       expect(r.evaluated.ok && r.evaluated.via).toBe('inline');
       expect({ field: CORPUS[i], schema: bytes(r.translated) }).toEqual({ field: CORPUS[i], schema: bytes(r.evaluated) });
     });
+  });
+
+  it('leaves an imported binding whose declaration uses a strict-mode reserved word to evaluation', async () => {
+    const root = project({
+      'tools/a/limits.ts': 'export const package = 3;\n',
+      'tools/a/index.ts': tool(`${Z}\nimport { package as P } from './limits.js';`, 'z.object({ a: z.string().max(P) })'),
+    });
+    const [r] = await bothWays(root, ['tools/a/index.ts']);
+    expect(r!.kind).not.toBe('static');
+    expect(bytes(r!.translated)).toBe(bytes(r!.evaluated));
   });
 
   it('for consts, imported fragments, `as const` lists and constant limits', async () => {
@@ -135,6 +146,9 @@ describe('outside the subset, nothing changes', () => {
     ['a missing property of a constant', 'z.object({ a: z.string().max(L.nope) })', 'const L = { max: 3 };'],
     ['an inherited property of a constant', 'z.object({ a: z.string().describe(L.toString) })', 'const L = { max: 3 };'],
     ['a syntax error elsewhere in the module', 'z.object({ a: z.string() })', 'const broken = ;'],
+    ['a const named with a strict-mode reserved word', 'z.object({ a: z.string().max(package) })', 'const package = 3;'],
+    ['a schema const named `static`', 'z.object({ a: static })', 'const static = z.string();'],
+    ['nesting deeper than the evaluation path accepts', `z.object({ a: z.any().default(${'['.repeat(230)}1${']'.repeat(230)}) })`, ''],
   ];
 
   it.each(cases)('%s: not translated; the outcome is what evaluation gives', async (_label, schema, before) => {
