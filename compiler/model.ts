@@ -42,6 +42,11 @@ export interface ToolModel extends Enclosure {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly schemaOrigin: SchemaOrigin;
+  /**
+   * How the compiler obtained the schema: translated statically (no Zod run), evaluated in the
+   * VM, from the bundled module, or none (no `inputSchema`, or a conditional tool).
+   */
+  readonly schemaVia: 'none' | 'static' | 'inline' | 'bundle';
   readonly requiresApproval: ApprovalMode;
   readonly platforms: readonly string[];
   readonly scopes: readonly ChannelScope[];

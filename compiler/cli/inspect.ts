@@ -42,6 +42,7 @@ export function inspectJson(model: CapabilityModel): object {
       conditional: t.conditional,
       disclosure: disclosureOf(t),
       inputSchema: t.inputSchema,
+      schemaVia: t.schemaVia,
     })),
     skills: [...model.skills].sort(byName).map((s) => ({
       qualifiedName: s.qualifiedName,
@@ -70,6 +71,9 @@ export function inspectJson(model: CapabilityModel): object {
   };
 }
 
+/** How each schema was obtained, in words (what a build spends on it differs: `static` runs nothing). */
+const SCHEMA_VIA = { static: 'translated statically', inline: 'evaluated in the VM', bundle: 'from the bundled module' } as const;
+
 export function inspectPretty(model: CapabilityModel): string {
   const lines: string[] = [];
   const owners = [...new Set(model.plugins.map((p) => p.owner))].sort(compareStrings);
@@ -81,7 +85,7 @@ export function inspectPretty(model: CapabilityModel): string {
     for (const t of tools) {
       const flags = [t.hidden ? 'hidden' : '', t.conditional ? 'conditional' : '', `approval:${t.requiresApproval}`].filter(Boolean).join(' ');
       lines.push(`    ${t.qualifiedName.padEnd(28)} ${t.placement.padEnd(11)} ${flags}  ${t.source}`);
-      lines.push(`      disclosed ${disclosureOf(t)}`);
+      lines.push(`      disclosed ${disclosureOf(t)}${t.schemaVia === 'none' ? '' : `; schema ${SCHEMA_VIA[t.schemaVia]}`}`);
     }
     const skills = model.skills.filter((s) => s.owner === owner).sort((a, b) => compareStrings(a.qualifiedName, b.qualifiedName));
     if (skills.length > 0) lines.push('  skills');

@@ -113,6 +113,8 @@ describe('zhin-gen CLI', () => {
     const weather = tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'maps__get-weather');
     expect(weather).toMatchObject({ localName: 'get-weather', owner: 'maps', placement: 'plugin', agent: null, skill: null, source: 'plugins/maps/tools/get-weather/index.ts', requiresApproval: 'never', scopes: ['group', 'private'], hidden: false, conditional: false });
     expect(weather.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string', minLength: 1 }, unit: { default: 'c', type: 'string', enum: ['c', 'f'] } }, required: ['city'] });
+    expect(weather.schemaVia).toBe('static');
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync').schemaVia).toBe('none');
     expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync')).toMatchObject({ conditional: true, source: 'plugin.ts', requiresApproval: 'always' });
     expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result')).toMatchObject({ placement: 'agent-skill', agent: 'reviewer', skill: 'review' });
     expect(tree.skills.find((s: { qualifiedName: string }) => s.qualifiedName === 'short-url')).toMatchObject({ name: 'short-url', owner: '', agent: null, tools: ['short-url', 'short-url__normalize'], source: 'skills/short-url/SKILL.md' });
@@ -120,6 +122,10 @@ describe('zhin-gen CLI', () => {
     const pretty = cli(['inspect', '--root', root]);
     expect(pretty.stdout).toContain('plugin maps  plugins/maps');
     expect(pretty.stdout).toContain('disclosed after load_skill "short-url"');
+    expect(pretty.stdout).toContain('; schema translated statically');
+    // A JSON Schema literal is evaluated (and checked against the meta-schema), not translated.
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result').schemaVia).toBe('inline');
+    expect(pretty.stdout).toContain('; schema evaluated in the VM');
   });
 
   it('usage errors exit 64 without a stack trace', () => {

@@ -9,7 +9,7 @@ import { checkProviderProfiles } from '../../../compiler/validate/providers.js';
 function tool(inputSchema: Record<string, unknown>): ToolModel {
   return {
     kind: 'tool', owner: '', placement: 'plugin', localName: 't', qualifiedName: 't', source: 'tools/t/index.ts', related: [],
-    loc: { file: 'tools/t/index.ts', line: 1, column: 1 }, description: 'T', inputSchema: inputSchema as ToolModel['inputSchema'], schemaOrigin: 'json',
+    loc: { file: 'tools/t/index.ts', line: 1, column: 1 }, description: 'T', inputSchema: inputSchema as ToolModel['inputSchema'], schemaOrigin: 'json', schemaVia: 'inline',
     requiresApproval: 'never', platforms: [], scopes: [], permissions: [], hidden: false, conditional: false, typed: true, hash: 'h',
   };
 }
