@@ -15,7 +15,7 @@ import { emitManifestParts } from './emit/manifest.js';
 import { assembleModel } from './resolve/assemble.js';
 import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
-import { toPosix, walkTree } from './scan/walk.js';
+import { listNewDirectory, toPosix, walkTree } from './scan/walk.js';
 import { SchemaCache, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
@@ -120,7 +120,13 @@ export class Compiler {
       this.dirty.add(rel);
       if (!this.inventory) continue;
       if (event.type === 'add' || event.type === 'addDir') this.addToInventory(rel, event.type === 'addDir');
-      else if (event.type === 'unlink' || event.type === 'unlinkDir') this.removeFromInventory(rel);
+      // A new directory's contents may come without events of their own.
+      if (event.type === 'addDir') {
+        for (const inner of listNewDirectory(abs)) {
+          this.dirty.add(`${rel}/${inner.path}`);
+          this.addToInventory(`${rel}/${inner.path}`, inner.isDir);
+        }
+      } else if (event.type === 'unlink' || event.type === 'unlinkDir') this.removeFromInventory(rel);
     }
   }
 

@@ -180,3 +180,32 @@ export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] 
   const unique = [...new Set(walker.paths)].sort(compareStrings);
   return { paths: unique, diagnostics: walker.diagnostics };
 }
+
+/**
+ * Everything below a directory that just appeared (watch mode), as paths relative to it: the
+ * events for files created together with their directory (a copied tool folder, a checkout) can
+ * arrive before the watch on the new directory exists, or not at all. Plain entries only; links
+ * wait for the next full walk, which applies the link rules.
+ */
+export function listNewDirectory(abs: string): { readonly path: string; readonly isDir: boolean }[] {
+  const out: { path: string; isDir: boolean }[] = [];
+  const visit = (dir: string, prefix: string, depth: number): void => {
+    if (depth > 32) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (IGNORED.has(entry.name) || entry.name.startsWith('.')) continue;
+      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) {
+        out.push({ path, isDir: true });
+        visit(child(dir, entry.name), path, depth + 1);
+      } else if (entry.isFile()) out.push({ path, isDir: false });
+    }
+  };
+  visit(abs, '', 0);
+  return out;
+}

@@ -269,6 +269,23 @@ describe('write discipline and cache', () => {
     await compiler.dispose();
   });
 
+  it('in watch mode finds the files of a new directory even when only the directory event arrives', async () => {
+    const root = copyFixture('example-bot', 'new-dir');
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const cold = await compiler.run();
+    expect(cold.model.tools.map((t) => t.qualifiedName)).not.toContain('ping');
+    // A copied tool folder: the watcher may report the folder before a watch on it exists.
+    const dir = join(root, 'tools/ping');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.ts'), "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Ping back', execute: async () => 'pong' });\n");
+    compiler.notify([{ type: 'addDir', path: dir }]);
+    const next = await compiler.run();
+    expect(next.model.tools.map((t) => t.qualifiedName)).toContain('ping');
+    expect(next.written).toBe(true);
+    await compiler.dispose();
+  });
+
   it('keeps events that arrive while a run is in flight for the next run', async () => {
     const root = copyFixture('example-bot', 'race');
     dirs.push(root);
