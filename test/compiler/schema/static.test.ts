@@ -101,6 +101,22 @@ describe('static translation matches Zod', () => {
     expect(r!.translated).toMatchObject({ ok: true, via: 'static', origin: 'zod' });
   });
 
+  it('for every sequence of up to two wrappers on each kind of base (key order of wrappers and metadata)', async () => {
+    const bases = ['z.string()', 'z.string().min(1).email()', 'z.number().int().gt(0)', 'z.enum(["a", "b"])', 'z.literal("x")', 'z.null()', 'z.any()',
+      'z.array(z.string())', 'z.object({ a: z.string() })', 'z.strictObject({ a: z.string().optional() })', 'z.union([z.string(), z.number()])', 'z.union([z.string().optional(), z.null()])'];
+    const wrappers = ['.optional()', '.nullable()', '.describe("D1")', '.describe("D2")', '.default(null)', '.default({ k: [1] })', '.array()', '.or(z.null())', '.or(z.number().describe("n"))'];
+    const fields = bases.flatMap((base) => [base, ...wrappers.flatMap((w1) => [base + w1, ...wrappers.map((w2) => base + w1 + w2)])]);
+    const files: Record<string, string> = {};
+    fields.forEach((field, i) => {
+      files[`tools/w${i}/index.ts`] = tool(Z, `z.object({ f: ${field} })`);
+    });
+    const root = project(files);
+    const results = await bothWays(root, Object.keys(files));
+    results.forEach((r, i) => {
+      expect({ field: fields[i], kind: r.kind, schema: bytes(r.translated) }).toEqual({ field: fields[i], kind: 'static', schema: bytes(r.evaluated) });
+    });
+  });
+
   it('for 400 random schemas of the subset (seeded, nested three levels)', async () => {
     const random = seeded(20261130);
     const files: Record<string, string> = {};
