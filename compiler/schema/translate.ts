@@ -221,6 +221,13 @@ class Translator<M> {
         if (!ts.isArrayLiteralExpression(list) || list.elements.length === 0) return fail();
         return { kind: 'union', options: list.elements.map((item) => (ts.isSpreadElement(item) || ts.isOmittedExpression(item) ? fail() : this.node(item, mod, before))) };
       }
+      case 'record': {
+        // String keys only: a plain `z.string()` key schema, nothing else about the keys.
+        if (args.length !== 2) return fail();
+        const key = this.node(args[0]!, mod, before);
+        if (key.kind !== 'string' || key.checks.length > 0 || key.description !== undefined) return fail();
+        return { kind: 'record', value: this.node(args[1]!, mod, before) };
+      }
       case 'enum': {
         if (args.length !== 1) return fail();
         const values = this.literal(args[0]!, mod, before);

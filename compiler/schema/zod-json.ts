@@ -41,6 +41,8 @@ export type ZodNode = (
   | { readonly kind: 'array'; readonly element: ZodNode; readonly checks: readonly SizeCheck[] }
   | { readonly kind: 'object'; readonly shape: readonly (readonly [string, ZodNode])[]; readonly strict: boolean }
   | { readonly kind: 'union'; readonly options: readonly ZodNode[] }
+  /** `z.record(z.string(), value)`: string keys only (other keys have rules of their own in Zod). */
+  | { readonly kind: 'record'; readonly value: ZodNode }
   | { readonly kind: 'optional' | 'nullable'; readonly inner: ZodNode }
   | { readonly kind: 'default'; readonly inner: ZodNode; readonly value: Json }
 ) & { readonly description?: string };
@@ -151,6 +153,7 @@ function own(node: ZodNode): JsonObject {
     case 'default': return { default: copy(node.value) };
     case 'nullable': return { anyOf: [emit(node.inner), { type: 'null' }] };
     case 'union': return { anyOf: node.options.map(emit) };
+    case 'record': return { type: 'object', propertyNames: { type: 'string' }, additionalProperties: emit(node.value) };
   }
 }
 

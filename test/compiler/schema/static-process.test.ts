@@ -67,10 +67,10 @@ describe('static schemas in a real CLI process', () => {
     dirs.push(root);
     writeTree(root, {
       'tools/plain/index.ts': toolFile('z.object({ q: z.string() })'),
-      'tools/record/index.ts': toolFile('z.object({ v: z.record(z.string(), z.number()) })'),
+      'tools/record/index.ts': toolFile('z.object({ v: z.record(z.enum(["a", "b"]), z.number()) })'),
     });
     const run = generate(root);
     expect(run.zod.length).toBeGreaterThan(0);
-    expect(run.output).toContain('"v":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}}');
+    expect(run.output).toContain('"v":{"type":"object","propertyNames":{"type":"string","enum":["a","b"]},"additionalProperties":{"type":"number"},"required":["a","b"]}');
   });
 });

@@ -53,6 +53,8 @@ const CORPUS = [
   'z.union([z.literal("a"), z.literal("b")]).default("a")', 'z.string().or(z.string())', 'z.optional(z.string())', 'z.nullable(z.string().max(2))',
   'z.string().trim().toLowerCase().min(2)', 'z.string().toUpperCase().email()', 'z.coerce.number().min(1)', 'z.coerce.string().max(3)', 'z.coerce.boolean()',
   'z.enum(["b", "1", "a"])', 'z.enum(["10", "2", "x", "01", "-1", "1.5"])', 'z.enum(["4294967295", "4294967294", "0"]).describe("ids").nullable()',
+  'z.record(z.string(), z.number())', 'z.record(z.string(), z.number().optional()).describe("r")', 'z.record(z.string(), z.object({ a: z.string() })).optional()',
+  'z.record(z.string(), z.string().nullable()).default({})', 'z.record(z.string(), z.record(z.string(), z.boolean()))', 'z.coerce.string().array().or(z.record(z.string(), z.any()))',
   'z.string().default("multi\\nline")', 'z.number().default(-0)', 'z.array(z.number()).default([1, 2.5, -3])', 'z.object({}).default({ nested: { k: [true, null] } })',
 ];
 
@@ -156,7 +158,9 @@ describe('outside the subset, nothing changes', () => {
     ['a root wrapped in .optional()', 'z.object({ a: z.string() }).optional()', ''],
     ['an enum with repeated values', 'z.object({ a: z.enum(["x", "x"]) })', ''],
     ['a non-finite number', 'z.object({ a: z.number().max(Infinity) })', ''],
-    ['a record', 'z.object({ a: z.record(z.string(), z.number()) })', ''],
+    ['a record with enum keys', 'z.object({ a: z.record(z.enum(["x", "y"]), z.number()) })', ''],
+    ['a record whose keys have checks', 'z.object({ a: z.record(z.string().min(2), z.number()) })', ''],
+    ['a partial record', 'z.object({ a: z.partialRecord(z.enum(["x"]), z.number()) })', ''],
     ['a discriminated union', 'z.object({ a: z.discriminatedUnion("k", [z.object({ k: z.literal("x") }), z.object({ k: z.literal("y") })]) })', ''],
     ['a call of a helper', 'z.object({ a: make() })', 'function make() { return z.string(); }'],
     ['a missing property of a constant', 'z.object({ a: z.string().max(L.nope) })', 'const L = { max: 3 };'],
@@ -212,6 +216,7 @@ function randomSchema(random: () => number, depth: number): string {
           () => `z.object({ ${Array.from({ length: int(random, 0, 3) }, (_, i) => `k${i}: ${randomSchema(random, depth + 1)}`).join(', ')} })`,
           () => `z.strictObject({ s: ${randomSchema(random, depth + 1)} })`,
           () => `z.union([${randomSchema(random, depth + 1)}, ${randomSchema(random, depth + 1)}])`,
+          () => `z.record(z.string(), ${randomSchema(random, depth + 1)})`,
         ]
       : []),
   ];
