@@ -10,8 +10,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** Small deterministic PRNG (mulberry32): the same N always gives the same tree. */
-function rng(seed: number): () => number {
+/**
+ * Small deterministic PRNG (mulberry32): the same N always gives the same tree (the static
+ * schema test draws its random schemas from it too, so a failure names the same schema each run).
+ */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { compareStrings } from '../diagnostics.js';
 import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
 import { str, strList } from './literal.js';
-import { emitTool, layoutBlocks } from './tool-table.js';
+import { emitTool, layoutBlocks, sameList } from './tool-table.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
 
 export interface EmitOptions {
@@ -177,7 +177,7 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   const hookTexts = hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source))));
   const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts];
   // Same item texts as last time (the same strings): the same block, the same string object.
-  if (!lastItems || !sameStrings(lastItems.list, itemList)) {
+  if (!lastItems || !sameList(lastItems.list, itemList)) {
     lastItems = {
       list: itemList,
       text: `  skills: ${list(skillTexts)},
@@ -260,12 +260,6 @@ declare module ${str(options.runtimeModule)} {
 
 /** The items block of the last emit, with the item texts it was made of. */
 let lastItems: { readonly list: readonly string[]; readonly text: string } | undefined;
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function union(names: readonly string[]): string {
   return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');

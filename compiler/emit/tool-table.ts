@@ -123,7 +123,8 @@ interface LayoutMemo {
 
 let layoutMemo: LayoutMemo | undefined;
 
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+/** Element-wise identity (strings: same content); the memos here and in manifest.ts use it. */
+export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

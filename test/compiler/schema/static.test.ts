@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateSchemas } from '../../../compiler/schema/index.js';
 import type { SchemaOutcome } from '../../../compiler/schema/types.js';
+import { rng } from '../../../bench/gen-tree.js';
 import { cleanup, extract, project, tool } from './helpers.js';
 
 afterAll(cleanup);
@@ -120,7 +121,7 @@ describe('static translation matches Zod', () => {
   });
 
   it('for 400 random schemas of the subset (seeded, nested three levels)', async () => {
-    const random = seeded(20261130);
+    const random = rng(20261130);
     const files: Record<string, string> = {};
     const fields: string[] = [];
     for (let i = 0; i < 400; i++) {
@@ -179,18 +180,6 @@ describe('outside the subset, nothing changes', () => {
     expect(bytes(r!.translated)).toBe(bytes(r!.evaluated));
   });
 });
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    // mulberry32: deterministic, so a failure names the same schema on every run.
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
