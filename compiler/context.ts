@@ -16,7 +16,7 @@ import { assembleModel } from './resolve/assemble.js';
 import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
 import { listNewDirectory, toPosix, walkTree } from './scan/walk.js';
-import { SchemaCache, type SchemaStage } from './schema-stage.js';
+import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
@@ -176,7 +176,7 @@ export class Compiler {
       this.configDirty = false;
       if (changed) {
         this.inventory = undefined;
-        this.units.reset(JSON.stringify(loaded.options));
+        this.units.reset(`${JSON.stringify(loaded.options)}${staticSchemas() ? '' : '\0evaluate-all'}`);
       }
     }
     const options = this.options;

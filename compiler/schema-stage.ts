@@ -34,6 +34,15 @@ function relocate(outcome: SchemaOutcome, locations: SchemaLocations): SchemaOut
   return { ...outcome, diagnostics: outcome.diagnostics.map((d) => ({ ...d, line: at.line, column: at.column })) };
 }
 
+/**
+ * ZHIN_GEN_STATIC_SCHEMAS=0 evaluates every schema with Zod (to compare, or to rule the
+ * translation out when a schema looks wrong). Part of the unit cache key, so switching it
+ * re-parses instead of reusing schemas obtained the other way.
+ */
+export function staticSchemas(): boolean {
+  return process.env.ZHIN_GEN_STATIC_SCHEMAS !== '0';
+}
+
 export class SchemaCache implements SchemaStage {
   /** How many schemas the last `evaluate` computed (0 = all came from the cache). */
   evaluated = 0;
@@ -50,9 +59,7 @@ export class SchemaCache implements SchemaStage {
     // Sibling schema modules shared by many tools are parsed once, and kept between watch-mode
     // runs while their text is unchanged (the cache checks it on every use).
     const modules = (this.modules ??= createSchemaModuleCache());
-    // ZHIN_GEN_STATIC_SCHEMAS=0 evaluates every schema with Zod (to compare, or to rule the
-    // translation out when a schema looks wrong).
-    const translate = process.env.ZHIN_GEN_STATIC_SCHEMAS !== '0';
+    const translate = staticSchemas();
     return (sf, expression, file) => {
       const snippet = extractSchemaSnippet(sf, expression, {
         static: translate,

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
 import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
@@ -60,6 +61,25 @@ describe('static schemas in a real CLI process', () => {
     expect(evaluated.zod.length).toBeGreaterThan(0);
     expect(translated.output).toBe(evaluated.output);
     expect(translated.output).toContain('"format":"date-time"');
+  });
+
+  it('ZHIN_GEN_STATIC_SCHEMAS=0 evaluates again even with a warm unit cache (the setting is part of its key)', async () => {
+    const root = tempDir('static-switch');
+    dirs.push(root);
+    writeTree(root, { 'tools/weather/index.ts': toolFile("z.object({ city: z.string().min(1) })") });
+    const cacheFile = join(root, 'units.json');
+    const first = await createCompiler({ root, cacheFile }).run();
+    expect(first.model.tools[0]!.schemaVia).toBe('static');
+    process.env.ZHIN_GEN_STATIC_SCHEMAS = '0';
+    try {
+      const evaluated = await createCompiler({ root, cacheFile }).run();
+      expect(evaluated.stats.parsed).toBeGreaterThan(0);
+      expect(evaluated.model.tools[0]!.schemaVia).toBe('inline');
+      expect(evaluated.code).toBe(first.code);
+    } finally {
+      delete process.env.ZHIN_GEN_STATIC_SCHEMAS;
+    }
+    expect((await createCompiler({ root, cacheFile }).run()).model.tools[0]!.schemaVia).toBe('static');
   });
 
   it('load Zod only when some schema is outside the subset', () => {
