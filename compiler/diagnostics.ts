@@ -82,6 +82,7 @@ export const CATALOG = {
   ZG3008: { severity: 'error', title: 'Duplicate skill name', hint: 'Two skills resolve to the same qualifiedName. Rename one skill directory.' },
   ZG3009: { severity: 'error', title: 'Duplicate agent name', hint: 'Two agents resolve to the same qualifiedName. Rename one agent directory.' },
   ZG3010: { severity: 'error', title: 'Duplicate prompt section or hook', hint: 'Prompt sections and hooks are identified by owner and directory name; rename one of them.' },
+  ZG3011: { severity: 'error', title: 'Invalid setup() name', hint: 'host.load() rejects it when setup() runs: context.addTool() names match ^[a-z0-9][a-z0-9_-]*$ and context.addPromptSection() names match ^[a-z0-9][a-z0-9-]*$ (lowercase, like directory names).' },
 
   // ── ZG4xxx manifests: SKILL.md, agent.json, AGENTS.md ───────────────────────
   ZG4001: { severity: 'error', title: 'SKILL.md front matter missing or invalid', hint: 'SKILL.md starts with a YAML front matter block between "---" lines holding at least name and description.' },
