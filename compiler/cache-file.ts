@@ -9,9 +9,17 @@
  * belongs to another base, or a line that does not parse (a write cut short), ends what is
  * applied: the cache is an accelerator, so anything doubtful costs a re-parse, never a wrong
  * result (every entry is still checked against its files' stamps on use).
+ *
+ * Everything read is checked against declared shapes (shape.ts) before it is used: a base that
+ * is not a base of this version and configuration is dropped whole; an entry or output record of
+ * the wrong shape, in the base or in a journal line, is dropped alone (its unit is parsed again),
+ * as is a journal line of no known shape. An entry dropped for a bad journal line leaves the
+ * base's older entry out too: it is safe (stamps and hashes are checked on use) but not needed.
+ * After any of this the next save writes a fresh base.
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { jsonObject, object, optional, string, type Shape } from './shape.js';
 import { writeAtomically } from './write.js';
 
 interface Base<E, O> {
@@ -24,9 +32,27 @@ interface Base<E, O> {
 
 type JournalLine<E, O> = { readonly base: string } | { readonly k: string; readonly e: E } | { readonly o: O };
 
+const present: Shape<unknown> = (value): value is unknown => value !== undefined;
+
+/** The base's frame; entries and the output record are checked with the caller's shapes. */
+const BASE = object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) });
+const HEADER = object({ base: string });
+const ENTRY_LINE = object({ k: string, e: present });
+const OUTPUT_LINE = object({ o: present });
+
+export interface CacheShapes<E, O> {
+  readonly entry: Shape<E>;
+  readonly output: Shape<O>;
+}
+
 export interface CacheContents<E, O> {
   readonly entries: Map<string, E>;
   readonly output: O | undefined;
+}
+
+export interface LoadedCache<E, O> extends CacheContents<E, O> {
+  /** Something was dropped as doubtful: the file should be rewritten even if nothing changes. */
+  readonly damaged: boolean;
 }
 
 /** The journal is folded into a new base once it is larger than this share of the base. */
@@ -43,25 +69,37 @@ export class CacheFile<E, O> {
   constructor(
     private readonly file: string,
     private readonly version: string,
+    private readonly shapes: CacheShapes<E, O>,
   ) {
     this.journal = `${file}.journal`;
   }
 
   /** The persisted contents for this configuration, or undefined (missing, corrupt, other config). */
-  load(configKey: string): CacheContents<E, O> | undefined {
+  load(configKey: string): LoadedCache<E, O> | undefined {
     this.baseId = undefined;
-    let base: Base<E, O>;
+    let base: unknown;
     let size: number;
     try {
       const bytes = readFileSync(this.file);
       size = bytes.length;
-      base = JSON.parse(bytes.toString('utf8')) as Base<E, O>;
+      base = JSON.parse(bytes.toString('utf8'));
     } catch {
       return undefined;
     }
-    if (base.version !== this.version || base.configKey !== configKey || typeof base.entries !== 'object' || base.entries === null) return undefined;
-    const entries = new Map(Object.entries(base.entries));
-    let output = base.output;
+    if (!BASE(base) || base.version !== this.version || base.configKey !== configKey) return undefined;
+    const { entry: isEntry, output: isOutput } = this.shapes;
+    let damaged = false;
+    const entries = new Map<string, E>();
+    for (const key in base.entries) {
+      const value = base.entries[key];
+      if (isEntry(value)) entries.set(key, value);
+      else damaged = true;
+    }
+    let output: O | undefined;
+    if (base.output !== undefined) {
+      if (isOutput(base.output)) output = base.output;
+      else damaged = true;
+    }
     this.baseId = base.id;
     this.baseBytes = size;
     this.journalBytes = 0;
@@ -74,23 +112,35 @@ export class CacheFile<E, O> {
         bytes = undefined;
       }
       const lines = bytes === undefined ? [] : bytes.toString('utf8').split('\n');
-      if (bytes !== undefined && (parse<E, O>(lines[0]!) as { base?: unknown } | undefined)?.base !== base.id) this.journalUsable = false;
+      const header = bytes === undefined ? undefined : parse(lines[0]!);
+      if (bytes !== undefined && !(HEADER(header) && header.base === base.id)) this.journalUsable = false;
       else if (bytes !== undefined) {
         this.journalBytes = bytes.length;
         for (const line of lines.slice(1)) {
           if (line === '') continue;
-          const change = parse<E, O>(line);
+          const change = parse(line);
           if (change === undefined) {
             // Lines after this one would never be read either: start over at the next save.
             this.journalUsable = false;
             break;
           }
-          if ('k' in change && typeof change.k === 'string') entries.set(change.k, change.e);
-          else if ('o' in change) output = change.o;
+          if (ENTRY_LINE(change)) {
+            if (isEntry(change.e)) entries.set(change.k, change.e);
+            else {
+              entries.delete(change.k);
+              damaged = true;
+            }
+          } else if (OUTPUT_LINE(change) && isOutput(change.o)) output = change.o;
+          else if (OUTPUT_LINE(change)) {
+            output = undefined;
+            damaged = true;
+          } else damaged = true;
         }
       }
     }
-    return { entries, output };
+    // The next save writes a new base, without what was dropped.
+    if (damaged) this.journalUsable = false;
+    return { entries, output, damaged };
   }
 
   /**
@@ -140,10 +190,10 @@ export class CacheFile<E, O> {
   }
 }
 
-function parse<E, O>(line: string): JournalLine<E, O> | undefined {
+/** A JSON line, or undefined when it does not parse (a write cut short). */
+function parse(line: string): unknown {
   try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null ? (value as JournalLine<E, O>) : undefined;
+    return JSON.parse(line) as unknown;
   } catch {
     return undefined;
   }

@@ -13,6 +13,7 @@ import type { SchemaOutcome } from './schema/types.js';
 import { sha256 } from './hash.js';
 import { LruMap } from './lru.js';
 import { CacheFile } from './cache-file.js';
+import { ENTRY_SHAPE, OUTPUT_SHAPE } from './cache-shape.js';
 
 const CACHE_VERSION = 'zhin-gen-cache-1';
 
@@ -22,7 +23,7 @@ interface FileStamp {
   readonly hash: string;
 }
 
-interface Entry {
+export interface Entry {
   /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
   files: readonly string[];
   readonly stamps: Record<string, FileStamp>;
@@ -84,13 +85,15 @@ export class UnitCache {
   /** What changed since the cache was loaded or last persisted (persisted as journal lines). */
   private readonly changedKeys = new Set<string>();
   private outputChanged = false;
+  /** The loaded file had parts dropped as doubtful: rewrite it at the next persist. */
+  private damaged = false;
   private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
 
   constructor(
     private readonly root: string,
     cacheFile: string | false | undefined,
   ) {
-    this.disk = cacheFile === false ? undefined : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION);
+    this.disk = cacheFile === false ? undefined : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION, { entry: ENTRY_SHAPE, output: OUTPUT_SHAPE });
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
@@ -100,8 +103,10 @@ export class UnitCache {
     this.output = undefined;
     this.changedKeys.clear();
     this.outputChanged = false;
-    // Missing, corrupt or for another configuration: a cold run rebuilds it.
+    // Missing, corrupt or for another configuration: a cold run rebuilds it. Entries of the
+    // wrong shape are dropped on load (cache-shape.ts): those units are parsed again.
     const loaded = this.disk?.load(configKey);
+    this.damaged = loaded?.damaged ?? false;
     if (loaded) {
       this.entries = loaded.entries;
       this.output = loaded.output;
@@ -293,11 +298,12 @@ export class UnitCache {
   }
 
   persist(): void {
-    if (!this.disk || (this.changedKeys.size === 0 && !this.outputChanged)) return;
+    if (!this.disk || (this.changedKeys.size === 0 && !this.outputChanged && !this.damaged)) return;
     const changed = [...this.changedKeys].map((key) => [key, persistable(this.entries.get(key)!)] as const);
     const output = this.outputChanged ? this.output : undefined;
     this.changedKeys.clear();
     this.outputChanged = false;
+    this.damaged = false;
     try {
       this.disk.save(
         this.configKey,

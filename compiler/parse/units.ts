@@ -67,7 +67,7 @@ export interface PluginEntryData {
   readonly kind: 'plugin-entry';
   /** `context.addPromptSection('<literal>', …)`: checked like directory sections, registered at runtime. */
   readonly conditionalSections: readonly { localName: string; loc: SourceLocation; platforms: readonly { value: string; loc: SourceLocation }[] }[];
-  readonly conditionalTools: readonly { localName: string; loc: SourceLocation; description: string; requiresApproval: ToolUnitData['requiresApproval']; platforms: readonly string[]; scopes: readonly ChannelScope[]; permissions: readonly string[]; hidden: boolean }[];
+  readonly conditionalTools: readonly { localName: string; loc: SourceLocation; description: string; descriptionLoc?: SourceLocation; requiresApproval: ToolUnitData['requiresApproval']; platforms: readonly string[]; scopes: readonly ChannelScope[]; permissions: readonly string[]; hidden: boolean }[];
 }
 
 export type UnitData = ToolUnitData | SectionUnitData | HookUnitData | SkillUnitData | AgentUnitData | PluginEntryData;
