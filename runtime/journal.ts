@@ -3,8 +3,10 @@
  * inaccessible) tool yields only `tool_denied`; every `tool_call` gets exactly one terminal
  * entry. The journal records what really happened: a tool that ignored an abort and finished
  * is journaled as `tool_result` (flagged `afterAbort`) even though the caller was told
- * `cancelled`.
+ * `cancelled`. Entries are deep-frozen snapshots (runtime/snapshot.ts states the rule for values
+ * that are not JSON data).
  */
+import { snapshot } from './snapshot.js';
 
 /** Which gate said no. `capability`: unknown or inaccessible (indistinguishable on purpose). */
 export type DenialPolicy = 'capability' | 'approval' | 'hook';
@@ -101,7 +103,9 @@ export class TurnJournal {
   }
 
   append(base: { readonly toolName: string; readonly toolUseId: string; readonly generation: number }, init: JournalEntryInit): JournalEntry {
-    const entry = Object.freeze({
+    // A deep snapshot, not a shallow freeze: an entry shares no object with the caller's input
+    // or the tool's output, so changing those afterwards cannot rewrite the audit trail.
+    const entry = snapshot({
       seq: this.#entries.length,
       toolName: base.toolName,
       toolUseId: base.toolUseId,

@@ -10,9 +10,11 @@
  * the tool: a denied or cancelled call never enters `execute`.
  */
 import { canAccessTool } from './access.js';
+import { type Settled, linkSignals, raceAbort } from './abort.js';
 import {
   APPROVAL_UNAVAILABLE,
   type ApprovalMemory,
+  type ApprovalRequest,
   type ApprovalPort,
   type RiskPolicy,
   type ToolCallPolicy,
@@ -25,9 +27,10 @@ import type { ResourceToken, ToolExecutionContext, ToolHookEvent } from './defin
 import type { Generation } from './generation.js';
 import { hooksInScope, runAfterHooks, runBeforeHooks } from './hooks.js';
 import { beginLiveCall } from './live-calls.js';
-import { type JournalEntryInit, type ToolOutcome, type TurnJournal, now } from './journal.js';
+import { type JournalEntryInit, type ToolError, type ToolOutcome, type TurnJournal, now } from './journal.js';
 import type { ImMessage, PermissionHost } from './permissions.js';
 import { type TurnScope, isInScope } from './scope.js';
+import { snapshot } from './snapshot.js';
 import { validateInput } from './validation.js';
 
 /** Everything the pipeline needs from the turn; assembled by `turn.ts`. */
@@ -67,42 +70,6 @@ function notAvailable(name: string): string {
   return `tool "${name}" is not available`;
 }
 
-function linkSignals(signals: readonly (AbortSignal | undefined)[]): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const cleanups: (() => void)[] = [];
-  for (const signal of signals) {
-    if (!signal) continue;
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    cleanups.push(() => signal.removeEventListener('abort', onAbort));
-  }
-  return { signal: controller.signal, dispose: () => cleanups.forEach((cleanup) => cleanup()) };
-}
-
-type Settled<T> = { readonly kind: 'value'; readonly value: T } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'aborted' };
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<Settled<T>> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve({ kind: 'aborted' });
-    const onAbort = () => resolve({ kind: 'aborted' });
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve({ kind: 'value', value });
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve({ kind: 'error', error });
-      },
-    );
-  });
-}
-
 async function admitted(env: CallEnvironment, binding: ToolBinding): Promise<boolean> {
   if (!isInScope(binding, env.scope)) return false;
   try {
@@ -112,69 +79,102 @@ async function admitted(env: CallEnvironment, binding: ToolBinding): Promise<boo
   }
 }
 
+/**
+ * Access for a known tool. Only a permission checker (host code) can keep the decision waiting,
+ * so only then is it raced against the abort; an abort that wins leaves the call undecided, and
+ * an undecided call is never admitted (fail closed, the same answer as an inaccessible tool).
+ */
+async function admit(env: CallEnvironment, binding: ToolBinding, signal: AbortSignal): Promise<boolean> {
+  const waits = env.message !== undefined && binding.permissions.length > 0;
+  if (!waits) return admitted(env, binding);
+  const decided = await raceAbort(() => admitted(env, binding), signal);
+  return decided.kind === 'value' && decided.value;
+}
+
 export async function executeToolCall(env: CallEnvironment, name: string, input: unknown, options: CallOptions = {}): Promise<ToolOutcome> {
-  const toolUseId = options.toolUseId ?? env.nextId('toolu');
+  const link = linkSignals([env.signal, options.signal]);
+  try {
+    return await runCall(env, name, input, options.toolUseId ?? env.nextId('toolu'), link.signal);
+  } finally {
+    link.dispose();
+  }
+}
+
+async function runCall(env: CallEnvironment, name: string, input: unknown, toolUseId: string, signal: AbortSignal): Promise<ToolOutcome> {
   const binding = env.turnTools?.get(name) ?? env.generation.tools.get(name);
   const base = { toolName: name, toolUseId, generation: env.generation.id };
 
-  if (!binding || !(await admitted(env, binding))) {
+  if (!binding || !(await admit(env, binding, signal))) {
     const reason = notAvailable(name);
     env.journal.append(base, { type: 'tool_denied', policy: 'capability', reason, durationMs: 0 });
     return { status: 'denied', policy: 'capability', reason };
   }
 
-  env.journal.append(base, { type: 'tool_call', input, owner: binding.owner, source: binding.source });
+  // From here on, everything sees this frozen copy, never the caller's object: what is
+  // journaled is exactly what is validated, whatever the caller changes afterwards.
+  const recorded = snapshot(input);
+  env.journal.append(base, { type: 'tool_call', input: recorded, owner: binding.owner, source: binding.source });
   const startedAt = now();
   const since = () => Math.max(0, now() - startedAt);
   const finish = (init: JournalEntryInit) => env.journal.append(base, init);
-  const link = linkSignals([env.signal, options.signal]);
-  const signal = link.signal;
-  try {
-    const cancelled = (reason: string): ToolOutcome => {
-      finish({ type: 'tool_cancelled', reason, durationMs: since() });
-      return { status: 'cancelled', reason };
-    };
-    if (signal.aborted) return cancelled('aborted before execution');
+  const cancelled = (reason: string): ToolOutcome => {
+    finish({ type: 'tool_cancelled', reason, durationMs: since() });
+    return { status: 'cancelled', reason };
+  };
+  const failed = (error: ToolError): ToolOutcome => {
+    finish({ type: 'tool_failed', error, retryable: false, durationMs: since() });
+    return { status: 'failed', error, retryable: false };
+  };
+  if (signal.aborted) return cancelled('aborted before execution');
 
-    let executable: ExecutableTool;
-    try {
-      executable = await binding.resolve();
-    } catch (error) {
-      const toolError = { code: 'load_failed' as const, message: describeError(error) };
-      finish({ type: 'tool_failed', error: toolError, retryable: false, durationMs: since() });
-      return { status: 'failed', error: toolError, retryable: false };
-    }
+  // A module whose import never settles (top-level await) must not hold the caller past abort.
+  const loaded = await raceAbort(() => binding.resolve(), signal);
+  if (loaded.kind === 'aborted') return cancelled('aborted while loading the tool module');
+  if (loaded.kind === 'error') return failed({ code: 'load_failed', message: describeError(loaded.error) });
+  const executable = loaded.value;
 
-    const validation = await validateInput(binding, executable, input, env.generation).catch(
-      (error: unknown) => ({ ok: false as const, path: '(root)', message: `schema could not be evaluated: ${describeError(error)}` }),
-    );
-    if (!validation.ok) {
-      const toolError = {
-        code: 'invalid_input' as const,
-        path: validation.path,
-        message: `invalid input at ${validation.path}: ${validation.message}`,
-      };
-      finish({ type: 'tool_failed', error: toolError, retryable: false, durationMs: since() });
-      return { status: 'failed', error: toolError, retryable: false };
-    }
-    const value = validation.value;
-
-    const before: ToolHookEvent = { event: 'tool:before', toolName: name, toolUseId, input: value };
-    const verdict = await runBeforeHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:before'), before);
-    let outcome: ToolOutcome;
-    if (verdict.vetoed) {
-      finish({ type: 'tool_denied', policy: 'hook', reason: verdict.reason, durationMs: since() });
-      outcome = { status: 'denied', policy: 'hook', reason: verdict.reason };
-    } else {
-      outcome = await approveAndRun(env, binding, executable, value, { ...base, signal, since, finish, cancelled });
-    }
-    // Every call that reached tool:before is also shown to tool:after, whatever its outcome.
-    const after: ToolHookEvent = { event: 'tool:after', toolName: name, toolUseId, input: value, outcome };
-    await runAfterHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:after'), after, env.onError);
-    return outcome;
-  } finally {
-    link.dispose();
+  const checked = await raceAbort(() => validateInput(binding, executable, recorded, env.generation), signal);
+  if (checked.kind === 'aborted') return cancelled('aborted during input validation');
+  const validation =
+    checked.kind === 'value'
+      ? checked.value
+      : { ok: false as const, path: '(root)', message: `schema could not be evaluated: ${describeError(checked.error)}` };
+  if (!validation.ok) {
+    return failed({ code: 'invalid_input', path: validation.path, message: `invalid input at ${validation.path}: ${validation.message}` });
   }
+  // `value` is what `execute` receives (Zod transforms and defaults included); hooks, risk
+  // policies and the approval port get a frozen snapshot of it, so they cannot change what runs.
+  const value = validation.value;
+  const observed = snapshot(value);
+
+  let reachedBefore = false;
+  const before: ToolHookEvent = Object.freeze({ event: 'tool:before', toolName: name, toolUseId, input: observed });
+  const verdict = await raceAbort(() => {
+    reachedBefore = true;
+    return runBeforeHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:before'), before);
+  }, signal);
+  const hookDenied = (reason: string): ToolOutcome => {
+    finish({ type: 'tool_denied', policy: 'hook', reason, durationMs: since() });
+    return { status: 'denied', policy: 'hook', reason };
+  };
+  let outcome: ToolOutcome;
+  if (verdict.kind === 'aborted') outcome = cancelled('aborted during tool:before hooks');
+  // runBeforeHooks turns a failing hook into a veto; should it throw itself, that fails closed too.
+  else if (verdict.kind === 'error') outcome = hookDenied(`tool:before hooks failed: ${describeError(verdict.error)}`);
+  else if (verdict.value.vetoed) outcome = hookDenied(verdict.value.reason);
+  else outcome = await approveAndRun(env, binding, executable, { value, observed }, { ...base, signal, since, finish, cancelled });
+  if (!reachedBefore) return outcome;
+  // Every call that reached tool:before is also shown to tool:after, whatever its outcome. The
+  // hooks always run; after an abort the caller just stops waiting for them (they get no signal).
+  const after: ToolHookEvent = Object.freeze({ event: 'tool:after', toolName: name, toolUseId, input: observed, outcome });
+  await raceAbort(runAfterHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:after'), after, env.onError), signal);
+  return outcome;
+}
+
+/** The validated input: `value` for `execute`, `observed` (its frozen snapshot) for everyone else. */
+interface CallInput {
+  readonly value: unknown;
+  readonly observed: unknown;
 }
 
 interface RunState {
@@ -190,7 +190,7 @@ async function approveAndRun(
   env: CallEnvironment,
   binding: ToolBinding,
   executable: ExecutableTool,
-  input: unknown,
+  input: CallInput,
   run: RunState,
 ): Promise<ToolOutcome> {
   const denied = (reason: string): ToolOutcome => {
@@ -199,33 +199,33 @@ async function approveAndRun(
   };
   const call = {
     tool: describeTool(binding),
-    input,
+    input: input.observed,
     sessionKey: env.sessionKey,
     origin: env.origin,
     principal: env.principal,
     ...(env.message ? { message: env.message } : {}),
   };
-  const need = await decideApproval(call, env.approvalMemory, env.riskPolicies);
+  // Risk policies and the approval memory are host code: they may wait, never past the abort.
+  const decided = await raceAbort(() => decideApproval(call, env.approvalMemory, env.riskPolicies), run.signal);
+  if (decided.kind === 'aborted') return run.cancelled('aborted while waiting for approval');
+  if (decided.kind === 'error') return denied(`approval failed: ${describeError(decided.error)}`);
+  const need = decided.value;
   let policy: ToolCallPolicy;
   if (need.required) {
     const port = env.unattended ? undefined : env.approvalPort;
     if (!port || port.available === false) return denied(APPROVAL_UNAVAILABLE);
     if (run.signal.aborted) return run.cancelled('aborted before approval');
-    const asked = await raceAbort(
-      Promise.resolve().then(() =>
-        port.requestApproval({
-          requestId: env.nextId('approval'),
-          toolName: run.toolName,
-          scopeKey: need.scopeKey,
-          question: approvalQuestion(run.toolName, binding.description, input),
-          signal: run.signal,
-          mode: binding.requiresApproval,
-          sessionKey: env.sessionKey,
-          input,
-        }),
-      ),
-      run.signal,
-    );
+    const request: ApprovalRequest = Object.freeze({
+      requestId: env.nextId('approval'),
+      toolName: run.toolName,
+      scopeKey: need.scopeKey,
+      question: approvalQuestion(run.toolName, binding.description, input.observed),
+      signal: run.signal,
+      mode: binding.requiresApproval,
+      sessionKey: env.sessionKey,
+      input: input.observed,
+    });
+    const asked = await raceAbort(() => port.requestApproval(request), run.signal);
     if (asked.kind === 'aborted') return run.cancelled('aborted while waiting for approval');
     if (asked.kind === 'error') return denied(`approval failed: ${describeError(asked.error)}`);
     if (asked.value !== true) return denied('approval denied');
@@ -235,7 +235,7 @@ async function approveAndRun(
     policy = need.policy;
   }
   if (run.signal.aborted) return run.cancelled('aborted before execution');
-  return execute(env, binding, executable, input, policy, run);
+  return execute(env, binding, executable, input.value, policy, run);
 }
 
 async function execute(

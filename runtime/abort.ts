@@ -1,0 +1,57 @@
+/**
+ * Abort plumbing for the pipeline: one signal per call (the turn's and the call's own), and a
+ * race that stops *waiting* for a promise when that signal aborts. Every await of the pipeline on
+ * code it does not own (module imports, permission checkers, schemas, hooks, risk policies, the
+ * approval port, the tool) goes through `raceAbort`, so an abort ends every phase even when the
+ * awaited promise never settles. The promise itself is not cancelled: JavaScript cannot.
+ */
+
+export type Settled<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'error'; readonly error: unknown }
+  | { readonly kind: 'aborted' };
+
+export function linkSignals(signals: readonly (AbortSignal | undefined)[]): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const cleanups: (() => void)[] = [];
+  for (const signal of signals) {
+    if (!signal) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    cleanups.push(() => signal.removeEventListener('abort', onAbort));
+  }
+  return { signal: controller.signal, dispose: () => cleanups.forEach((cleanup) => cleanup()) };
+}
+
+/**
+ * Settles with whichever comes first: the promise, or the abort. Given a function, the race calls
+ * it synchronously only if the signal has not aborted yet (an aborted call starts nothing new),
+ * and a synchronous throw becomes an `error`, not a crash. An already aborted signal wins at once.
+ */
+export function raceAbort<T>(start: Promise<T> | (() => T | Promise<T>), signal: AbortSignal): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve({ kind: 'aborted' });
+    const onAbort = () => resolve({ kind: 'aborted' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    let promise: Promise<T>;
+    try {
+      promise = typeof start === 'function' ? Promise.resolve(start()) : start;
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve({ kind: 'value', value });
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve({ kind: 'error', error });
+      },
+    );
+  });
+}
