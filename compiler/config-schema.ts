@@ -3,13 +3,14 @@
  * to load, which an unchanged tree without a config should not pay.
  */
 import { z } from 'zod';
+import { NAME_SEGMENT } from '../runtime/names.js';
 
 export const PROVIDERS = ['anthropic', 'openai'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const DEFAULT_MODULES = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'];
 
-const childKey = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'child plugin keys match ^[a-z0-9][a-z0-9-]*$');
+const childKey = z.string().regex(NAME_SEGMENT, `child plugin keys match ${NAME_SEGMENT.source}`);
 
 export const configSchema = z
   .object({

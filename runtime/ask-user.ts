@@ -5,9 +5,11 @@
  */
 import type { ToolExecutionContext } from './define.js';
 import type { ExecutableTool, ToolBinding } from './capability.js';
+import { ASK_USER } from './names.js';
 import type { ImMessage } from './permissions.js';
 
-export const ASK_USER = 'ask_user';
+// The name is reserved with the others in runtime/names.ts; re-exported for the turn's imports.
+export { ASK_USER };
 
 /** What the host's question port receives; answers must match this session and principal. */
 export interface QuestionRequest {

@@ -7,6 +7,7 @@
 import type { ToolDescriptor } from './approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from './define.js';
 import type { JsonSchema, ManifestTool } from './manifest.js';
+import { qualify } from './names.js';
 
 /** Who contributed a tool to the generation. `runtime` is for generation-owned tools (`ask_user`). */
 export type ToolSourceKind = 'feature' | 'setup' | 'seam' | 'runtime';
@@ -40,24 +41,6 @@ export interface SeamOrigin {
   readonly source?: string;
   /** `<server>` of an `mcp:<server>` source. */
   readonly mcpServer?: string;
-}
-
-/** Names the runtime owns; no manifest, setup or seam tool may take them (SPEC §4). */
-export const RESERVED_TOOL_NAMES: readonly string[] = ['discover', 'load_tool', 'load_skill', 'ask_user', 'spawn_task'];
-export const PROVIDER_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-export const TOOL_LOCAL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
-export const OWNER_SEGMENT = /^[a-z0-9][a-z0-9-]*$/;
-
-/** SPEC §4: owner path segments, then the inner scope names, joined with `__`. */
-export function qualify(owner: string, ...names: readonly string[]): string {
-  const tail = names.join('__');
-  if (owner === '') return tail;
-  const head = owner.replaceAll('/', '__');
-  return names.length === 0 ? head : `${head}__${tail}`;
-}
-
-export function isValidOwner(owner: string): boolean {
-  return owner === '' || owner.split('/').every((segment) => OWNER_SEGMENT.test(segment));
 }
 
 /** Owner chain from the owner itself up to the root (`maps/cn` → `maps/cn`, `maps`, ``). */

@@ -12,7 +12,8 @@ import type {
   ManifestPromptSection,
   ManifestSkill,
 } from './manifest.js';
-import { PROVIDER_SAFE_NAME, RESERVED_TOOL_NAMES, type ToolBinding, type ToolSourceKind } from './capability.js';
+import type { ToolBinding, ToolSourceKind } from './capability.js';
+import { PROVIDER_SAFE_NAME, foldName, reservedToolName } from './names.js';
 import { ResourceRegistry } from './resources.js';
 import { SkillTable, SkillTableBuilder } from './skills.js';
 
@@ -58,22 +59,26 @@ export class CandidateBuilder {
 
   /**
    * Adds one tool; throws on an unsafe or reserved name and on any duplicate, including names
-   * equal after case folding (SPEC §4: never a silent override).
+   * equal after case folding (SPEC §4: never a silent override). Reserved names are compared
+   * folded too: the meta tools are per-turn bindings that never enter this table, so the clash
+   * check alone would list a seam `Discover` beside `discover`.
    */
   addTool(binding: ToolBinding, options: { reserved?: boolean } = {}): void {
     const name = binding.qualifiedName;
-    if (!PROVIDER_SAFE_NAME.test(name)) throw new Error(`tool name "${name}" is not provider-safe (^[a-zA-Z0-9_-]{1,64}$)`);
-    if (!options.reserved && RESERVED_TOOL_NAMES.includes(name)) {
-      throw new Error(`tool name "${name}" is reserved by the runtime (${describeBinding(binding)})`);
+    if (!PROVIDER_SAFE_NAME.test(name)) throw new Error(`tool name "${name}" is not provider-safe (${PROVIDER_SAFE_NAME.source})`);
+    const reserved = options.reserved ? undefined : reservedToolName(name);
+    if (reserved !== undefined) {
+      const how = reserved === name ? '' : `: it equals "${reserved}" after case folding`;
+      throw new Error(`tool name "${name}" is reserved by the runtime${how} (${describeBinding(binding)})`);
     }
-    const clash = this.#folded.get(name.toLowerCase());
+    const clash = this.#folded.get(foldName(name));
     if (clash !== undefined) {
       const other = this.#tools.get(clash)!;
       const how = clash === name ? 'duplicate tool name' : `tool name "${name}" equals "${clash}" after case folding`;
       throw new Error(`${how} "${clash}": ${describeBinding(other)} and ${describeBinding(binding)}`);
     }
     this.#tools.set(name, binding);
-    this.#folded.set(name.toLowerCase(), name);
+    this.#folded.set(foldName(name), name);
   }
 
   addPromptSection(entry: PromptSectionEntry): void {
@@ -82,7 +87,7 @@ export class CandidateBuilder {
   }
 
   hasTool(name: string): boolean {
-    return this.#folded.has(name.toLowerCase());
+    return this.#folded.has(foldName(name));
   }
 
   /** Manifest skills plus what seams add (runtime/skills.ts); built lazily, most loads add none. */

@@ -45,7 +45,8 @@ export type {
 export { ASK_USER, ToolUnavailableError } from './ask-user.js';
 export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './ask-user.js';
 
-export { RESERVED_TOOL_NAMES, qualify, describeTool } from './capability.js';
+export { describeTool } from './capability.js';
+export { RESERVED_TOOL_NAMES, qualify } from './names.js';
 export type { ToolBinding, ToolSourceKind, ExecutableTool, SeamOrigin } from './capability.js';
 
 export { SeamIntegration, capabilitySeamToken, seamIntegrationToken, isSeamIntegration } from './seam/integration.js';
@@ -106,7 +107,7 @@ export type {
 } from './turn.js';
 export type { CallOptions } from './pipeline.js';
 export type { PluginDefinitions } from './setup.js';
-export { skillQualifiedName } from './scope.js';
+export { skillQualifiedName } from './names.js';
 export type { TurnScope } from './scope.js';
 
 export {

@@ -5,7 +5,7 @@
  * tools, and hooks outside it do not run.
  */
 import type { ManifestAgent, ToolPlacement } from './manifest.js';
-import { qualify } from './capability.js';
+import { skillQualifiedName } from './names.js';
 
 export interface Placed {
   readonly owner: string;
@@ -21,11 +21,6 @@ export interface TurnScope {
   readonly agent?: ManifestAgent;
   /** qualifiedNames of the skills active in this turn. */
   readonly activeSkills: ReadonlySet<string>;
-}
-
-/** SPEC §4: `research`, `maps__research`, agent-private `reviewer__review`. */
-export function skillQualifiedName(owner: string, skill: string, agent?: string): string {
-  return agent === undefined ? qualify(owner, skill) : qualify(owner, agent, skill);
 }
 
 function agentSelected(item: Placed, scope: TurnScope): boolean {

@@ -7,15 +7,9 @@
  * Parents run before children, so a child may `use()` what its ancestors provided.
  */
 import type { AgentPromptSection, AgentToolDefinition, PluginDefinition, PluginSetupContext, ResourceToken } from './define.js';
-import {
-  OWNER_SEGMENT,
-  TOOL_LOCAL_NAME,
-  bindDefinition,
-  describeError,
-  isAgentToolDefinition,
-  isValidOwner,
-} from './capability.js';
+import { bindDefinition, describeError, isAgentToolDefinition } from './capability.js';
 import type { CandidateBuilder } from './generation.js';
+import { isValidOwner, segmentNameProblem, toolLocalNameProblem } from './names.js';
 
 export type PluginDefinitions = Readonly<Record<string, PluginDefinition>>;
 
@@ -92,17 +86,16 @@ function createSetupContext(candidate: CandidateBuilder, owner: string): { conte
     config: Object.freeze({ get: () => config }),
     addTool(localName: string, tool: AgentToolDefinition<unknown>): void {
       ensureOpen('addTool()');
-      if (typeof localName !== 'string' || !TOOL_LOCAL_NAME.test(localName) || localName.includes('__')) {
-        throw new TypeError(`${label}: addTool() name "${String(localName)}" must match ^[a-z0-9][a-z0-9_-]*$ without "__"`);
-      }
+      // The compiler applies these same predicates to literal names (ZG3005, ZG3011).
+      const problem = typeof localName === 'string' ? toolLocalNameProblem(localName) : { message: 'is not a string' };
+      if (problem) throw new TypeError(`${label}: addTool() name "${String(localName)}" ${problem.message}`);
       if (!isAgentToolDefinition(tool)) throw new TypeError(`${label}: addTool("${localName}") expects defineAgentTool(...)`);
       candidate.addTool(bindDefinition(owner, localName, tool, 'setup'));
     },
     addPromptSection(localName: string, section: AgentPromptSection): void {
       ensureOpen('addPromptSection()');
-      if (typeof localName !== 'string' || !OWNER_SEGMENT.test(localName)) {
-        throw new TypeError(`${label}: addPromptSection() name "${String(localName)}" must match ^[a-z0-9][a-z0-9-]*$`);
-      }
+      const problem = typeof localName === 'string' ? segmentNameProblem(localName) : { message: 'is not a string' };
+      if (problem) throw new TypeError(`${label}: addPromptSection() name "${String(localName)}" ${problem.message}`);
       if (typeof section !== 'object' || section === null || section.kind !== 'prompt-section') {
         throw new TypeError(`${label}: addPromptSection("${localName}") expects defineAgentPromptSection(...)`);
       }

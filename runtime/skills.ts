@@ -7,6 +7,7 @@
  */
 import type { SeamOrigin } from './capability.js';
 import type { ManifestSkill } from './manifest.js';
+import { foldName } from './names.js';
 import type { TurnScope } from './scope.js';
 
 export type SkillSourceKind = 'feature' | 'seam';
@@ -123,25 +124,25 @@ export class SkillTableBuilder {
     // previous behaviour (last one wins), as `Generation.skills` does.
     for (const skill of skills) {
       this.#entries.set(skill.qualifiedName, featureSkillEntry(skill));
-      this.#folded.set(skill.qualifiedName.toLowerCase(), skill.qualifiedName);
+      this.#folded.set(foldName(skill.qualifiedName), skill.qualifiedName);
     }
   }
 
   has(name: string): boolean {
-    return this.#folded.has(name.toLowerCase());
+    return this.#folded.has(foldName(name));
   }
 
   /** Throws on a duplicate, including names equal after case folding (never a silent override). */
   add(entry: SkillEntry): void {
     const name = entry.qualifiedName;
-    const clash = this.#folded.get(name.toLowerCase());
+    const clash = this.#folded.get(foldName(name));
     if (clash !== undefined) {
       const other = this.#entries.get(clash)!;
       const how = clash === name ? 'duplicate skill name' : `skill name "${name}" equals "${clash}" after case folding`;
       throw new Error(`${how} "${clash}": ${describeSkill(other)} and ${describeSkill(entry)}`);
     }
     this.#entries.set(name, entry);
-    this.#folded.set(name.toLowerCase(), name);
+    this.#folded.set(foldName(name), name);
   }
 
   build(): SkillTable {

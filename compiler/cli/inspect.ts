@@ -5,7 +5,7 @@
 import { compareStrings } from '../diagnostics.js';
 import { hookId, promptSectionId } from '../emit/manifest.js';
 import type { CapabilityModel, ToolModel } from '../model.js';
-import { skillQualifiedName, agentQualifiedName } from '../resolve/names.js';
+import { agentQualifiedName, skillQualifiedName } from '../../runtime/names.js';
 
 export function disclosureOf(tool: ToolModel): string {
   if (tool.conditional) return 'setup(): registered at runtime when the plugin adds it';
@@ -16,9 +16,9 @@ export function disclosureOf(tool: ToolModel): string {
     case 'agent':
       return `when agent "${agent}" is selected`;
     case 'skill':
-      return `after load_skill "${skillQualifiedName(tool.owner, undefined, tool.skill!)}"`;
+      return `after load_skill "${skillQualifiedName(tool.owner, tool.skill!)}"`;
     case 'agent-skill':
-      return `when agent "${agent}" is selected and load_skill "${skillQualifiedName(tool.owner, tool.agent, tool.skill!)}"`;
+      return `when agent "${agent}" is selected and load_skill "${skillQualifiedName(tool.owner, tool.skill!, tool.agent)}"`;
   }
 }
 

@@ -13,7 +13,8 @@ import type { SchemaOutcome } from '../schema/types.js';
 import { validateMainAgent } from '../validate/agents-md.js';
 import { checkProviderProfiles } from '../validate/providers.js';
 import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
-import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from './names.js';
+import { agentQualifiedName, segmentNameProblem, skillQualifiedName, toolLocalNameProblem } from '../../runtime/names.js';
+import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
 import { unitKey } from '../unit-key.js';
 
@@ -127,7 +128,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         owner: unit.owner,
         ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
         name: unit.name,
-        qualifiedName: skillQualifiedName(unit.owner, unit.agent, unit.name),
+        qualifiedName: skillQualifiedName(unit.owner, unit.name, unit.agent),
         source,
         loc: data.loc,
         description: data.description,
@@ -199,6 +200,12 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     const data = entry.data as PluginEntryData | undefined;
     const addedSections = new Map<string, SourceLocation>();
     for (const ref of data?.conditionalSections ?? []) {
+      // The check setup()'s addPromptSection() applies (runtime/names.ts); clashes are still
+      // reported, so one run names every problem of the call.
+      const problem = segmentNameProblem(ref.localName);
+      if (problem) {
+        diagnostics.push(diag('ZG3011', { ...ref.loc, message: `addPromptSection("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it` }));
+      }
       const earlier = addedSections.get(ref.localName);
       if (earlier) {
         diagnostics.push(diag('ZG3010', { ...ref.loc, message: `addPromptSection("${ref.localName}") is called twice in ${plugin.entry}`, related: [{ ...earlier, message: 'first added here' }] }));
@@ -217,11 +224,19 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       }
     }
     for (const ref of data?.conditionalTools ?? []) {
-      if (ref.localName.includes('__')) {
-        diagnostics.push(diag('ZG3005', { ...ref.loc, message: `addTool("${ref.localName}") contains "__", which separates owner segments in qualifiedNames` }));
+      const enclosure = { owner: plugin.owner, placement: 'plugin' as const };
+      // The checks setup()'s addTool() applies (runtime/names.ts). A name with "__" cannot be
+      // qualified; one that only breaks the pattern still takes part in the qualifiedName rules
+      // below (reserved names, provider-safe, clashes, all case-folded), so one run names every
+      // problem of the call (`Discover`: the pattern and the meta tool it would shadow).
+      const problem = toolLocalNameProblem(ref.localName);
+      if (problem?.rule === 'separator') {
+        diagnostics.push(diag('ZG3005', { ...ref.loc, message: `addTool("${ref.localName}") ${problem.message}` }));
         continue;
       }
-      const enclosure = { owner: plugin.owner, placement: 'plugin' as const };
+      if (problem) {
+        diagnostics.push(diag('ZG3011', { ...ref.loc, message: `addTool("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it` }));
+      }
       tools.push({
         kind: 'tool',
         ...enclosure,

@@ -3,7 +3,7 @@
  * and provider-unsafe names. Linear: one map per kind, every participant listed in `related`.
  */
 import { compareStrings, diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
-import { PROVIDER_SAFE, RESERVED_NAMES } from './names.js';
+import { RESERVED_TOOL_NAMES, foldName, providerSafeProblem, reservedToolName } from '../../runtime/names.js';
 
 export interface NamedEntry {
   readonly name: string;
@@ -24,7 +24,7 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
   const out: Diagnostic[] = [];
   const byFolded = new Map<string, NamedEntry[]>();
   for (const entry of entries) {
-    const key = entry.name.toLowerCase();
+    const key = foldName(entry.name);
     const list = byFolded.get(key);
     if (list) list.push(entry);
     else byFolded.set(key, [entry]);
@@ -57,14 +57,17 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
   return out;
 }
 
-/** Reserved names and the provider-safe pattern, for tools. */
+/** Reserved names (compared case-folded, as the runtime does) and the provider-safe pattern, for tools. */
 export function checkToolNames(entries: readonly NamedEntry[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const entry of entries) {
-    if (RESERVED_NAMES.includes(entry.name)) {
-      out.push(diag('ZG3003', { ...entry.loc, message: `Tool name "${entry.name}" is reserved by the runtime (${RESERVED_NAMES.join(', ')})` }));
-    } else if (!PROVIDER_SAFE.test(entry.name)) {
-      out.push(diag('ZG3004', { ...entry.loc, message: `Tool name "${entry.name}" (${entry.name.length} characters) does not match ^[a-zA-Z0-9_-]{1,64}$` }));
+    const reserved = reservedToolName(entry.name);
+    const unsafe = providerSafeProblem(entry.name);
+    if (reserved !== undefined) {
+      const how = reserved === entry.name ? '' : `: it equals "${reserved}" after case folding`;
+      out.push(diag('ZG3003', { ...entry.loc, message: `Tool name "${entry.name}" is reserved by the runtime${how} (${RESERVED_TOOL_NAMES.join(', ')})` }));
+    } else if (unsafe) {
+      out.push(diag('ZG3004', { ...entry.loc, message: `Tool name "${entry.name}" (${entry.name.length} characters) ${unsafe.message}` }));
     }
   }
   return out;

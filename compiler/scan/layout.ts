@@ -5,6 +5,7 @@
  * entries, stray files); it reads no file contents.
  */
 import type { ToolPlacement } from '../../runtime/manifest.js';
+import { segmentNameProblem, toolLocalNameProblem } from '../../runtime/names.js';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 
 export type CapabilityKind = 'tool' | 'skill' | 'agent' | 'hook' | 'prompt-section';
@@ -27,8 +28,6 @@ const NESTED: Readonly<Record<CapabilityKind, readonly string[]>> = {
 };
 
 export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as const;
-export const TOOL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
-export const CAPABILITY_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
 export interface CapabilityDir {
   readonly kind: CapabilityKind;
@@ -176,7 +175,7 @@ export function buildLayout(input: readonly string[], pluginEntry: readonly stri
     const parent = builder.pluginOf(segments.slice(0, -1).join('/'));
     if (!parent || parent.rest.length !== 1) continue;
     const key = segments[segments.length - 1]!;
-    if (!CAPABILITY_NAME.test(key)) {
+    if (segmentNameProblem(key)) {
       builder.diagnostics.push(diag('ZG1002', { file: path.slice(0, -1), message: `Child plugin key "${key}" is not a valid name` }));
       continue;
     }
@@ -219,17 +218,12 @@ export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnos
   const diagnostics: Diagnostic[] = [];
   const visit = (plugin: PluginLayout, cap: CapabilityDir, agent: string | undefined, skill: string | undefined): void => {
     const file = cap.dir;
-    if (cap.kind === 'tool') {
-      if (cap.name.includes('__')) {
-        diagnostics.push(diag('ZG3005', { file, message: `Tool directory "${cap.name}" contains "__", which separates owner segments in qualifiedNames` }));
-        return;
-      }
-      if (!TOOL_NAME.test(cap.name)) {
-        diagnostics.push(diag('ZG1001', { file, message: `Tool directory "${cap.name}" does not match ^[a-z0-9][a-z0-9_-]*$` }));
-        return;
-      }
-    } else if (!CAPABILITY_NAME.test(cap.name)) {
-      diagnostics.push(diag('ZG1002', { file, message: `${cap.kind} directory "${cap.name}" does not match ^[a-z0-9][a-z0-9-]*$` }));
+    // The rules the runtime applies to the same names (runtime/names.ts).
+    const problem = cap.kind === 'tool' ? toolLocalNameProblem(cap.name) : segmentNameProblem(cap.name);
+    if (problem) {
+      const code = problem.rule === 'separator' ? 'ZG3005' : cap.kind === 'tool' ? 'ZG1001' : 'ZG1002';
+      const what = cap.kind === 'tool' ? 'Tool' : cap.kind;
+      diagnostics.push(diag(code, { file, message: `${what} directory "${cap.name}" ${problem.message}` }));
       return;
     }
     const entry = entryOf(cap);

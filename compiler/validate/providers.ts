@@ -5,7 +5,7 @@
 import type { ProviderName } from '../config.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
-import { PROVIDER_SAFE } from '../resolve/names.js';
+import { PROVIDER_SAFE_NAME } from '../../runtime/names.js';
 
 interface ProviderProfile {
   readonly label: string;
@@ -57,7 +57,7 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[]): Diagnos
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
     // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
-    if (tool.qualifiedName.length > profile.maxName && PROVIDER_SAFE.test(tool.qualifiedName)) {
+    if (tool.qualifiedName.length > profile.maxName && PROVIDER_SAFE_NAME.test(tool.qualifiedName)) {
       out.push(diag('ZG5004', { ...tool.loc, message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})` }));
     }
     if (tool.description.length > profile.maxDescription) {

@@ -5,11 +5,10 @@
  * in a WeakMap so it dies with the generation. Per turn only disclosure and access remain.
  */
 import type { AccessRestrictions } from '../access.js';
-import { ASK_USER } from '../ask-user.js';
-import { qualify, type ToolBinding } from '../capability.js';
+import type { ToolBinding } from '../capability.js';
 import type { Generation } from '../generation.js';
 import type { ManifestAgent } from '../manifest.js';
-import { skillQualifiedName } from '../scope.js';
+import { ASK_USER, qualify, skillQualifiedName } from '../names.js';
 import type { SkillEntry } from '../skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';

@@ -3,6 +3,7 @@
  * the host config section of that name. Validated when a generation is prepared, so a bad value
  * rejects the candidate instead of failing turns later.
  */
+import { ASK_USER, DISCOVER, LOAD_SKILL, LOAD_TOOL, SPAWN_TASK } from '../names.js';
 
 export interface DeferredToolsConfig {
   /** Most tools loaded per session (always-loaded and pinned tools not counted). Default 12. */
@@ -22,7 +23,7 @@ export interface ResolvedDeferredConfig {
   readonly mcpServers: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-export const DEFAULT_ALWAYS_LOADED_TOOLS: readonly string[] = Object.freeze(['ask_user', 'spawn_task', 'discover', 'load_tool', 'load_skill']);
+export const DEFAULT_ALWAYS_LOADED_TOOLS: readonly string[] = Object.freeze([ASK_USER, SPAWN_TASK, DISCOVER, LOAD_TOOL, LOAD_SKILL]);
 export const DEFAULT_MAX_LOADED_PER_SESSION = 12;
 export const DEFAULT_DISCOVER_TOP_K = 5;
 

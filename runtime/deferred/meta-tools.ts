@@ -7,13 +7,11 @@
 import type { ExecutableTool, ToolBinding } from '../capability.js';
 import type { StandardSchemaLike } from '../define.js';
 import type { JsonSchema } from '../manifest.js';
+import { DISCOVER, LOAD_SKILL, LOAD_TOOL, META_TOOL_NAMES, type MetaToolName } from '../names.js';
 import { ProjectedTool } from './providers.js';
 
-export const DISCOVER = 'discover';
-export const LOAD_TOOL = 'load_tool';
-export const LOAD_SKILL = 'load_skill';
-export const META_TOOL_NAMES = [DISCOVER, LOAD_TOOL, LOAD_SKILL] as const;
-export type MetaToolName = (typeof META_TOOL_NAMES)[number];
+// The names are reserved with the others in runtime/names.ts; re-exported for the controller.
+export { DISCOVER, LOAD_SKILL, LOAD_TOOL, META_TOOL_NAMES, type MetaToolName };
 
 export type DiscoverKind = 'tool' | 'skill' | 'all';
 

@@ -5,6 +5,7 @@
  */
 import { APPROVAL_MODES, CHANNEL_SCOPES } from '../define.js';
 import type { ApprovalMode, ChannelScope, JsonSchema } from '../manifest.js';
+import { PROVIDER_SAFE_NAME } from '../names.js';
 import { parsePermitSyntax } from '../permit-syntax.js';
 import type { SkillCatalogEntry, ToolSchema } from './types.js';
 
@@ -32,8 +33,6 @@ export interface SeamSkillSpec {
   readonly tags: readonly string[];
   readonly source?: string;
 }
-
-const SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function list(what: string, field: string, value: unknown, allowed?: readonly string[]): readonly string[] {
   if (value === undefined) return Object.freeze([]);
@@ -70,8 +69,8 @@ export function checkToolSchema(provider: string, schema: ToolSchema): SeamToolS
   if (typeof schema !== 'object' || schema === null || schema.type !== 'function' || typeof fn !== 'object' || fn === null) {
     throw new TypeError(`${what}: a tool schema must be { type: 'function', function: { name, description, parameters? } }`);
   }
-  if (typeof fn.name !== 'string' || !SAFE_NAME.test(fn.name)) {
-    throw new TypeError(`${what}: tool name must be provider-safe (^[a-zA-Z0-9_-]{1,64}$)`);
+  if (typeof fn.name !== 'string' || !PROVIDER_SAFE_NAME.test(fn.name)) {
+    throw new TypeError(`${what}: tool name must be provider-safe (${PROVIDER_SAFE_NAME.source})`);
   }
   if (typeof fn.description !== 'string' || fn.description.trim() === '') throw new TypeError(`${what}: \`description\` must be a non-empty string`);
   const parameters = fn.parameters ?? { type: 'object' };
@@ -99,8 +98,8 @@ export function checkSkillEntry(provider: string, entry: SkillCatalogEntry): Sea
   const rawName = typeof entry === 'object' && entry !== null ? entry.name : undefined;
   const what = `skill provider "${provider}"${typeof rawName === 'string' ? `, skill "${rawName}"` : ''}`;
   if (typeof entry !== 'object' || entry === null) throw new TypeError(`${what}: a catalog entry must be { name, description }`);
-  if (typeof entry.name !== 'string' || !SAFE_NAME.test(entry.name)) {
-    throw new TypeError(`${what}: skill name must be provider-safe (^[a-zA-Z0-9_-]{1,64}$)`);
+  if (typeof entry.name !== 'string' || !PROVIDER_SAFE_NAME.test(entry.name)) {
+    throw new TypeError(`${what}: skill name must be provider-safe (${PROVIDER_SAFE_NAME.source})`);
   }
   const description = entry.description;
   if (typeof description !== 'string' || description.trim() === '' || description.length > 1024) {

@@ -12,12 +12,13 @@
  * with a feature name, or a bad schema reject the candidate.
  */
 import { ToolUnavailableError } from '../ask-user.js';
-import { type ExecutableTool, type SeamOrigin, type ToolBinding, describeError, qualify } from '../capability.js';
+import { type ExecutableTool, type SeamOrigin, type ToolBinding, describeError } from '../capability.js';
 import type { ResourceToken } from '../define.js';
 import { createToken } from '../define.js';
 import type { CandidateBuilder } from '../generation.js';
 import { isLiveCall } from '../live-calls.js';
 import type { ManifestAgent } from '../manifest.js';
+import { foldName, qualify } from '../names.js';
 import type { SkillEntry } from '../skills.js';
 import { type SeamSkillSpec, type SeamToolSpec, checkSkillEntry, checkToolSchema } from './check.js';
 import {
@@ -90,8 +91,8 @@ async function read<Spec, S extends { readonly id: string }>(
     const specs = items.map((item) => check(provider, item as never));
     const names = new Set<string>();
     for (const spec of specs) {
-      if (names.has(spec.name.toLowerCase())) throw new Error(`${kind} provider "${provider}" offers "${spec.name}" twice`);
-      names.add(spec.name.toLowerCase());
+      if (names.has(foldName(spec.name))) throw new Error(`${kind} provider "${provider}" offers "${spec.name}" twice`);
+      names.add(foldName(spec.name));
     }
     out.push({ registration, provider, specs });
   }
@@ -121,14 +122,14 @@ function checkViews<Spec extends { readonly name: string }, S>(
     const seen = new Map<string, Projected<Spec, S>>();
     for (const p of visible) {
       for (const spec of p.specs) {
-        const other = seen.get(spec.name.toLowerCase());
+        const other = seen.get(foldName(spec.name));
         if (other) {
           throw new Error(
             `seam ${kind} name "${spec.name}" is offered by two providers visible to ${label}: ` +
               `"${other.provider}" (scope ${other.registration.scope}) and "${p.provider}" (scope ${p.registration.scope})`,
           );
         }
-        seen.set(spec.name.toLowerCase(), p);
+        seen.set(foldName(spec.name), p);
       }
     }
   }

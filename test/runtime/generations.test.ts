@@ -118,8 +118,8 @@ describe('rejected candidates leave the previous generation serving', () => {
     ['two setup tools with one name', [], () => [['x', tool('x')], ['x', tool('x')]], /duplicate tool name "x"/],
     ['names equal after case folding', ['VERSION'], () => [], /tool name "VERSION" equals "version" after case folding/],
     ['an invalid definition', [], () => [['bad', { description: 'no kind' }]], /addTool\("bad"\) expects defineAgentTool/],
-    ['an invalid local name', [], () => [['Bad Name', tool('b')]], /must match/],
-    ['a local name with __', [], () => [['a__b', tool('b')]], /without "__"/],
+    ['an invalid local name', [], () => [['Bad Name', tool('b')]], /addTool\(\) name "Bad Name" does not match \^\[a-z0-9\]\[a-z0-9_-\]\*\$/],
+    ['a local name with __', [], () => [['a__b', tool('b')]], /addTool\(\) name "a__b" contains "__"/],
   ] as const)('%s', async (_label, extraManifestNames, setupTools, message) => {
     const { host } = await serving();
     const extra = extraManifestNames.map((name) => fx.tool(name, echo));
