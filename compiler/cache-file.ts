@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { jsonObject, object, optional, string, type Shape } from './shape.js';
+import { compile, jsonObject, object, optional, present, string, type Check } from './shape.js';
 import { writeAtomically } from './write.js';
 
 interface Base<E, O> {
@@ -32,17 +32,15 @@ interface Base<E, O> {
 
 type JournalLine<E, O> = { readonly base: string } | { readonly k: string; readonly e: E } | { readonly o: O };
 
-const present: Shape<unknown> = (value): value is unknown => value !== undefined;
-
 /** The base's frame; entries and the output record are checked with the caller's shapes. */
-const BASE = object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) });
-const HEADER = object({ base: string });
-const ENTRY_LINE = object({ k: string, e: present });
-const OUTPUT_LINE = object({ o: present });
+const BASE = compile(object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) }));
+const HEADER = compile(object({ base: string }));
+const ENTRY_LINE = compile(object({ k: string, e: present }));
+const OUTPUT_LINE = compile(object({ o: present }));
 
 export interface CacheShapes<E, O> {
-  readonly entry: Shape<E>;
-  readonly output: Shape<O>;
+  readonly entry: Check<E>;
+  readonly output: Check<O>;
 }
 
 export interface CacheContents<E, O> {

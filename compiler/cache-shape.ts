@@ -10,7 +10,7 @@ import { CATALOG, type Diagnostic, type DiagnosticCode } from './diagnostics.js'
 import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';
 import type { Entry, OutputRecord } from './cache.js';
-import { array, boolean, jsonObject, number, object, oneOf, opaque, optional, record, string, union, variants, type Infer, type Same, type Shape } from './shape.js';
+import { array, boolean, compile, jsonObject, number, object, oneOf, opaque, optional, record, string, union, variants, type Check, type Infer, type Same, type Shape } from './shape.js';
 
 const loc = object({ file: string, line: number, column: number });
 
@@ -147,5 +147,5 @@ const exact: readonly [
 void exact;
 
 // The in-memory types differ from the declarations only in mutability (asserted above).
-export const ENTRY_SHAPE = entry as Shape<unknown> as Shape<Entry>;
-export const OUTPUT_SHAPE: Shape<OutputRecord> = output;
+export const isEntry: Check<Entry> = compile(entry as Shape<unknown> as Shape<Entry>);
+export const isOutputRecord: Check<OutputRecord> = compile(output);

@@ -13,7 +13,7 @@ import type { SchemaOutcome } from './schema/types.js';
 import { sha256 } from './hash.js';
 import { LruMap } from './lru.js';
 import { CacheFile } from './cache-file.js';
-import { ENTRY_SHAPE, OUTPUT_SHAPE } from './cache-shape.js';
+import { isEntry, isOutputRecord } from './cache-shape.js';
 
 const CACHE_VERSION = 'zhin-gen-cache-1';
 
@@ -93,7 +93,7 @@ export class UnitCache {
     private readonly root: string,
     cacheFile: string | false | undefined,
   ) {
-    this.disk = cacheFile === false ? undefined : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION, { entry: ENTRY_SHAPE, output: OUTPUT_SHAPE });
+    this.disk = cacheFile === false ? undefined : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */

@@ -1,19 +1,37 @@
 /**
  * Declarative shapes for JSON the compiler reads back from its own files (the unit cache): one
- * declaration per type, checked structurally, with the type it proves inferred from it.
+ * declaration per type, from which both the type it proves and its check are derived.
  *
  * Not Zod: the cache is read on every run, including the warm "nothing changed" run that loads
  * no parser and no Zod; importing Zod alone costs more than this whole check of a 1,000-tool
- * cache (see docs/config.md). A check answers yes or no: whatever fails is discarded and
- * rebuilt, so there is no error report to build.
+ * cache, and Zod's check of it costs several times more again (numbers in docs/config.md).
+ * A declaration is compiled once into plain functions with constant property names (what a
+ * hand-written check would be): generic closures reading `value[key]` were ~2× slower here,
+ * every such read being a megamorphic lookup. A check answers yes or no: whatever fails is
+ * discarded and rebuilt, so there is no error report to build.
  *
  * Values are what `JSON.parse` returns: plain objects with `Object.prototype`, no `undefined`.
  * Objects are strict (a key the declaration does not name fails the check): the writer is this
  * compiler, so an unknown key means the file was not written by this version of it.
  */
 
-/** A check of a parsed JSON value that proves its type. */
-export type Shape<T> = (value: unknown) => value is T;
+type Node =
+  | { readonly k: 'string' | 'number' | 'boolean' | 'present' | 'jsonObject' }
+  | { readonly k: 'oneOf'; readonly values: readonly (string | number | boolean)[] }
+  | { readonly k: 'array' | 'record'; readonly item: Node }
+  | { readonly k: 'object'; readonly props: readonly (readonly [key: string, node: Node, optional: boolean])[] }
+  | { readonly k: 'variants'; readonly key: string; readonly shapes: readonly (readonly [tag: string, node: Node])[] }
+  | { readonly k: 'union'; readonly options: readonly Node[] };
+
+/** A declared shape of a parsed JSON value; T is the type a successful check proves. */
+export interface Shape<T> {
+  readonly node: Node;
+  /** Type only (never set). */
+  readonly type?: T;
+}
+
+/** The compiled check of a {@link Shape}. */
+export type Check<T> = (value: unknown) => value is T;
 
 export type Infer<S> = S extends Shape<infer T> ? T : never;
 
@@ -29,94 +47,114 @@ type Flatten<T> = { [K in keyof T]: T[K] };
 type InferProp<X> = X extends Optional<infer T> ? T : X extends Shape<infer T> ? T : never;
 export type InferObject<P extends Props> = Flatten<{ readonly [K in RequiredKeys<P>]: InferProp<P[K]> } & { readonly [K in OptionalKeys<P>]?: InferProp<P[K]> }>;
 
-export const string: Shape<string> = (value): value is string => typeof value === 'string';
-export const number: Shape<number> = (value): value is number => typeof value === 'number';
-export const boolean: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
+const shape = <T>(node: Node): Shape<T> => ({ node });
 
-export function optional<T>(shape: Shape<T>): Optional<T> {
-  return { optional: shape };
+export const string: Shape<string> = shape({ k: 'string' });
+export const number: Shape<number> = shape({ k: 'number' });
+export const boolean: Shape<boolean> = shape({ k: 'boolean' });
+/** Any JSON value, unchecked. */
+export const present: Shape<unknown> = shape({ k: 'present' });
+/** Any JSON object, contents unchecked (JSON Schemas: whatever `JSON.parse` gives is JSON). */
+export const jsonObject: Shape<{ readonly [key: string]: unknown }> = shape({ k: 'jsonObject' });
+
+export function optional<T>(of: Shape<T>): Optional<T> {
+  return { optional: of };
 }
 
 /** One of a fixed list of primitive values (string enums, literal discriminants). */
 export function oneOf<const T extends string | number | boolean>(values: readonly T[]): Shape<T> {
-  if (values.length === 1) {
-    const only = values[0];
-    return (value): value is T => value === only;
-  }
-  const set = new Set<unknown>(values);
-  return (value): value is T => set.has(value);
+  return shape({ k: 'oneOf', values });
 }
 
 export function array<T>(item: Shape<T>): Shape<readonly T[]> {
-  return (value): value is readonly T[] => {
-    if (!Array.isArray(value)) return false;
-    for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
-    return true;
-  };
+  return shape({ k: 'array', item: item.node });
 }
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Any JSON object, contents unchecked (JSON Schemas: whatever `JSON.parse` gives is JSON). */
-export const jsonObject: Shape<{ readonly [key: string]: unknown }> = (value): value is { readonly [key: string]: unknown } => isPlainObject(value);
 
 /** An object used as a map: any keys, every value of one shape. */
 export function record<T>(item: Shape<T>): Shape<Readonly<Record<string, T>>> {
-  return (value): value is Readonly<Record<string, T>> => {
-    if (!isPlainObject(value)) return false;
-    for (const key in value) if (!item(value[key])) return false;
-    return true;
-  };
+  return shape({ k: 'record', item: item.node });
 }
 
 /** An object with exactly the declared properties (optional ones may be absent). */
 export function object<const P extends Props>(props: P): Shape<InferObject<P>> {
-  const keys = Object.keys(props);
-  const checks = keys.map((key) => {
-    const prop = props[key]!;
-    return typeof prop === 'function' ? prop : prop.optional;
+  return shape({
+    k: 'object',
+    props: Object.entries(props).map(([key, prop]) => ('optional' in prop ? ([key, prop.optional.node, true] as const) : ([key, prop.node, false] as const))),
   });
-  const required = keys.map((key) => typeof props[key] === 'function');
-  return (value): value is InferObject<P> => {
-    if (!isPlainObject(value)) return false;
-    let present = 0;
-    for (let i = 0; i < keys.length; i++) {
-      // JSON has no undefined, and no declared key is an Object.prototype member: undefined = absent.
-      const property = value[keys[i]!];
-      if (property === undefined) {
-        if (required[i]) return false;
-        continue;
-      }
-      if (!checks[i]!(property)) return false;
-      present++;
-    }
-    // Every present declared key was counted: more keys in the object means an undeclared one.
-    let count = 0;
-    for (const _ in value) count++;
-    return count === present;
-  };
 }
 
-/** A union of object shapes told apart by one discriminant property. */
+/** A union of object shapes told apart by one string discriminant property. */
 export function variants<const V extends Readonly<Record<string, Shape<unknown>>>>(key: string, shapes: V): Shape<Infer<V[keyof V]>> {
-  const byTag = new Map<unknown, Shape<unknown>>(Object.entries(shapes));
-  return (value): value is Infer<V[keyof V]> => {
-    if (!isPlainObject(value)) return false;
-    const shape = byTag.get(value[key]);
-    return shape !== undefined && shape(value);
+  return shape({ k: 'variants', key, shapes: Object.entries(shapes).map(([tag, s]) => [tag, s.node] as const) });
+}
+
+/** Either of several shapes. */
+export function union<const S extends readonly Shape<unknown>[]>(...options: S): Shape<Infer<S[number]>> {
+  return shape({ k: 'union', options: options.map((o) => o.node) });
+}
+
+/** Checked as `of`, typed as T: for a field its owner declares opaque (`unknown`). */
+export function opaque<T>(of: Shape<unknown>): Shape<T> {
+  return of as Shape<T>;
+}
+
+/** Compiles a declaration into its check (once per declaration; keep the result). */
+export function compile<T>(declared: Shape<T>): Check<T> {
+  const functions: string[] = [];
+  const names = new Map<Node, string>();
+  const externals: unknown[] = [];
+  const isObject = (v: string): string => `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`;
+  /** A JS expression that is true when `v` (a variable name) matches `node`. */
+  const test = (node: Node, v: string): string => {
+    switch (node.k) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+        return `typeof ${v} === "${node.k}"`;
+      case 'present':
+        return `${v} !== undefined`;
+      case 'jsonObject':
+        return `(${isObject(v)})`;
+      case 'oneOf':
+        if (node.values.length <= 8) return `(${node.values.map((value) => `${v} === ${JSON.stringify(value)}`).join(' || ')})`;
+        externals.push(new Set(node.values));
+        return `x${externals.length - 1}.has(${v})`;
+      case 'union':
+        return `(${node.options.map((option) => test(option, v)).join(' || ')})`;
+      default:
+        return `${fn(node)}(${v})`;
+    }
   };
-}
-
-/** Either of several shapes (for small unions of primitives). */
-export function union<const S extends readonly Shape<unknown>[]>(...shapes: S): Shape<Infer<S[number]>> {
-  return (value): value is Infer<S[number]> => shapes.some((shape) => shape(value));
-}
-
-/** Checked by `shape`, typed as T: for a field its owner declares opaque (`unknown`). */
-export function opaque<T>(shape: Shape<unknown>): Shape<T> {
-  return shape as Shape<T>;
+  const fn = (node: Node): string => {
+    const known = names.get(node);
+    if (known) return known;
+    const name = `f${names.size}`;
+    names.set(node, name);
+    let body: string;
+    if (node.k === 'array') {
+      body = `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${test(node.item, 'x')})) return false; }\nreturn true;`;
+    } else if (node.k === 'record') {
+      body = `if (!(${isObject('v')})) return false;\nfor (const k in v) { const x = v[k]; if (!(${test(node.item, 'x')})) return false; }\nreturn true;`;
+    } else if (node.k === 'object') {
+      const required = node.props.filter(([, , opt]) => !opt).length;
+      const lines = node.props.map(([key, prop, opt]) => {
+        const read = `x = v[${JSON.stringify(key)}];`;
+        // No declared key is an Object.prototype member, and JSON has no undefined: undefined = absent.
+        return opt ? `${read} if (x !== undefined) { if (!(${test(prop, 'x')})) return false; n++; }` : `${read} if (!(${test(prop, 'x')})) return false;`;
+      });
+      // Every present declared key is counted: more keys in the object means an undeclared one.
+      body = `if (!(${isObject('v')})) return false;\nlet x, n = ${required}, c = 0;\n${lines.join('\n')}\nfor (const k in v) c++;\nreturn c === n;`;
+    } else if (node.k === 'variants') {
+      const cases = node.shapes.map(([tag, s]) => `case ${JSON.stringify(tag)}: return ${test(s, 'v')};`);
+      body = `if (!(${isObject('v')})) return false;\nswitch (v[${JSON.stringify(node.key)}]) {\n${cases.join('\n')}\ndefault: return false;\n}`;
+    } else body = `return ${test(node, 'v')};`;
+    functions.push(`function ${name}(v) {\n${body}\n}`);
+    return name;
+  };
+  const entry = fn(declared.node);
+  const params = externals.map((_, i) => `x${i}`);
+  // Generated from the declarations in this process only (keys quoted with JSON.stringify).
+  return new Function(...params, `${functions.join('\n')}\nreturn ${entry};`)(...externals) as Check<T>;
 }
 
 /** Deep readonly view, so a shape's type and a hand-written interface compare modulo mutability. */
