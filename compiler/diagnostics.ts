@@ -70,6 +70,11 @@ export const CATALOG = {
   ZG2032: { severity: 'warning', title: 'Unknown platform', hint: 'The platform is not in the config `adapters` list, so it can never match a turn. Fix the spelling or add the adapter to the config.' },
   ZG2040: { severity: 'error', title: 'Invalid hook definition', hint: "A hook default-exports defineAgentHook({ events: ['tool:before' | 'tool:after', ...], handle(event) { ... } })." },
   ZG2050: { severity: 'warning', title: 'Conditional tool with a computed name', hint: 'context.addTool() with a non-literal name cannot take part in build-time conflict checks; use a string literal.' },
+  ZG2051: { severity: 'error', title: 'Module fails to load', hint: 'Importing the module throws (or ends the process), so the bot fails the first time it is used. Run it with `npx tsx <file>` in the environment the bot has; keep top-level code free of side effects that can fail (read environment variables inside execute(), not at import).' },
+  ZG2052: { severity: 'error', title: 'Module hangs while loading', hint: 'Its top-level code never finishes (a top-level await that never settles, a network call, a busy loop), so the first call never returns. Move waits and I/O into execute(), or start them lazily.' },
+  ZG2053: { severity: 'error', title: 'Loaded default export is not a definition', hint: 'At runtime the default export must be the value the define* helper returns (defineAgentTool / defineAgentHook / defineAgentPromptSection); the runtime rejects anything else.' },
+  ZG2054: { severity: 'error', title: 'Loaded definition differs from the manifest', hint: 'The manifest was built from a static read of the definition; the module computes a different value when it loads. Write the field as a literal (or a same-file const of literals) so both agree.' },
+  ZG2055: { severity: 'error', title: 'Load verification could not run', hint: 'The child process that imports the modules (node with tsx) could not start. Check that tsx is installed (zhin-gen depends on it) and that `node --import tsx` works in the project root.' },
 
   // ── ZG3xxx names and conflicts ──────────────────────────────────────────────
   ZG3001: { severity: 'error', title: 'Duplicate tool name', hint: 'Two tools resolve to the same qualifiedName. Rename one directory (or the addTool name); names are never silently overridden.' },

@@ -12,5 +12,7 @@ export { CATALOG, compareDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, RelatedLocation, Severity, SourceLocation } from './diagnostics.js';
 export type { CapabilityModel, ToolModel, SkillModel, AgentModel, PromptSectionModel, HookModel, PluginModel } from './model.js';
 export { watchTree } from './watcher.js';
+export { verifyLoad, parseDuration, DEFAULT_LOAD_TIMEOUT_MS } from './verify/index.js';
+export type { VerifyLoadOptions, VerifyLoadResult } from './verify/index.js';
 export { inspectJson } from './cli/inspect.js';
 export { formatPretty, palette } from './cli/format.js';

@@ -19,6 +19,7 @@ import { ViteDev } from './dev.js';
 import type { ZhinGenPluginOptions } from './options.js';
 import { startSideWatcher, type SideWatcher } from './side-watcher.js';
 import { ZhinGenState } from './state.js';
+import { loadErrors, loadRollupError } from './verify.js';
 import { isAliasable, isInstalled, isVirtualId, ownRuntimeEntry, RESOLVED_VIRTUAL_ID, RUNTIME_MODULE, VIRTUAL_ID, virtualModuleCode } from './virtual.js';
 
 export type { ZhinGenPluginOptions, RunTrigger } from './options.js';
@@ -35,6 +36,7 @@ interface RollupLikeContext {
 interface EsbuildLike {
   initialOptions: { absWorkingDir?: string };
   onStart(callback: () => Promise<{ errors?: object[]; warnings?: object[] } | undefined>): void;
+  onEnd(callback: (result: { errors: readonly object[] }) => Promise<{ errors?: object[] } | undefined>): void;
   onResolve(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string; importer: string; resolveDir: string; kind: string; pluginData?: unknown }) => Promise<object | undefined> | object | undefined): void;
   onLoad(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string }) => object | undefined | Promise<object | undefined>): void;
   onDispose?(callback: () => void): void;
@@ -109,6 +111,21 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       if (ctx.meta?.watchMode) startWatching(printOutOfBand);
       for (const d of state.newWarnings(result)) ctx.warn(rollupWarning(state.root, d));
       if (result.errors > 0) ctx.error(rollupError(state.root, result));
+    },
+
+    // `verifyLoad`: once the bundle is built, import every capability module for real. Rollup
+    // and Vite pass the build's own error (unplugin's type leaves it out): that one wins.
+    async buildEnd() {
+      if (serve || arguments[0]) return;
+      const errors = await loadErrors(userOptions?.verifyLoad, state.last);
+      if (errors.length === 0) return;
+      if (webpackLike) {
+        const compilation = (this.getNativeBuildContext?.() as { compilation?: WebpackLikeCompilation } | undefined)?.compilation;
+        for (const d of errors) compilation?.errors.push(webpackError(state.root, d));
+        if (!compilation) throw new Error(loadRollupError(state.root, errors).message);
+        return;
+      }
+      (this as unknown as RollupLikeContext).error(loadRollupError(state.root, errors) as ReturnType<typeof rollupError>);
     },
 
     watchChange(id, change) {
@@ -234,6 +251,10 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
         errors: errorsOf(result).map((d) => esbuildMessage(state.root, d)),
         warnings: state.newWarnings(result).map((d) => esbuildMessage(state.root, d)),
       };
+    });
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return undefined;
+      return { errors: (await loadErrors(userOptions?.verifyLoad, state.last)).map((d) => esbuildMessage(state.root, d)) };
     });
     build.onResolve({ filter: /^virtual:zhin-capabilities$/ }, async () => {
       await firstRun();

@@ -25,4 +25,12 @@ export interface ZhinGenPluginOptions {
   readonly onRun?: (result: CompileResult, trigger: RunTrigger) => void;
   /** Quiet period (ms) that coalesces a burst of file events into one run in dev. Default 30. */
   readonly quietMs?: number;
+  /**
+   * Load verification at the end of every build (not in the Vite dev server): import each tool,
+   * hook and prompt-section module in isolated child processes and fail the build when one
+   * throws, hangs, or really exports something other than what the manifest says (the same as
+   * `zhin-gen check --load`; docs/build-plugin.md). Costs about one import of every module per
+   * build; meant for CI builds. `true` uses a 10 s limit per module.
+   */
+  readonly verifyLoad?: boolean | { readonly timeoutMs?: number };
 }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompiler, type CompileResult } from '../context.js';
+import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
 // inspect, watch and catalog load on demand: `generate`/`check` on an unchanged tree should not
 // pay for esbuild (catalog) or the watcher.
@@ -18,6 +19,7 @@ Commands:
   generate   write the capability manifest            [--root DIR] [--out FILE]
   check      validate and compare with the file on disk (CI gate)
                                                       [--root DIR] [--out FILE] [--format pretty|json|github|sarif]
+                                                      [--load [--load-timeout 10s]]  also import every module (slow; CI)
   watch      regenerate on every change               [--root DIR] [--out FILE]
   inspect    print the capability tree                [--root DIR] [--json]
   catalog    what the model sees in one turn, and why the rest is left out
@@ -83,6 +85,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         agent: { type: 'string' },
         skill: { type: 'string', multiple: true },
         provider: { type: 'string' },
+        load: { type: 'boolean' },
+        'load-timeout': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -101,6 +105,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     io.err(`zhin-gen: unknown --format "${String(values.format)}" (pretty, json, github or sarif)`);
     return 64;
   }
+  const load = await loadArgs(command, values, io);
+  if (load === 'usage') return 64;
   const compiler = createCompiler({ root, ...(typeof values.out === 'string' ? { config: { out: values.out } } : {}) });
   const colors = palette(io.isTTY);
   try {
@@ -112,7 +118,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         return result.errors > 0 ? 1 : 0;
       }
       case 'check':
-        return await check(compiler, format, io, colors);
+        return await check(compiler, format, io, colors, load.timeoutMs);
       case 'inspect': {
         const result = await compiler.run({ write: false });
         const { inspectJson, inspectPretty } = await import('./inspect.js');
@@ -140,10 +146,36 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
 }
 
-async function check(compiler: ReturnType<typeof createCompiler>, format: OutputFormat, io: Io, colors: ReturnType<typeof palette>): Promise<number> {
-  const result = await compiler.run({ write: false });
+/** `--load` / `--load-timeout` (check only): the per-module time limit (`undefined` without `--load`). */
+async function loadArgs(command: string, values: Record<string, unknown>, io: Io): Promise<{ readonly timeoutMs?: number } | 'usage'> {
+  const timeout = values['load-timeout'];
+  if (values.load !== true && timeout === undefined) return {};
+  const usage = (message: string): 'usage' => {
+    io.err(`zhin-gen: ${message}\n\n${USAGE}`);
+    return 'usage';
+  };
+  if (command !== 'check') return usage(`--load${timeout !== undefined ? ' and --load-timeout' : ''} belong to check`);
+  if (values.load !== true) return usage('--load-timeout needs --load');
+  const { DEFAULT_LOAD_TIMEOUT_MS, parseDuration } = await import('../verify/index.js');
+  if (typeof timeout !== 'string') return { timeoutMs: DEFAULT_LOAD_TIMEOUT_MS };
+  const timeoutMs = parseDuration(timeout);
+  return timeoutMs !== undefined ? { timeoutMs } : usage(`--load-timeout "${timeout}" is not a duration (write e.g. 10s or 500ms)`);
+}
+
+/** The compile result with the load-verification diagnostics merged in (sorted, counted). */
+function withLoadDiagnostics(result: CompileResult, extra: readonly Diagnostic[]): CompileResult {
+  if (extra.length === 0) return result;
+  const diagnostics = [...result.diagnostics, ...extra].sort(compareDiagnostics);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  return { ...result, diagnostics, errors, warnings: diagnostics.length - errors };
+}
+
+async function check(compiler: ReturnType<typeof createCompiler>, format: OutputFormat, io: Io, colors: ReturnType<typeof palette>, loadTimeoutMs?: number): Promise<number> {
+  const compiled = await compiler.run({ write: false });
+  const loaded = loadTimeoutMs === undefined ? undefined : await (await import('../verify/index.js')).verifyLoad(compiled, { timeoutMs: loadTimeoutMs });
+  const result = loaded ? withLoadDiagnostics(compiled, loaded.diagnostics) : compiled;
   const onDisk = compiler.readOutput();
-  const stale = result.errors === 0 && onDisk !== result.code;
+  const stale = compiled.errors === 0 && onDisk !== result.code;
   const missing = onDisk === undefined;
   if (format === 'json') {
     io.out(JSON.stringify({ diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) }, null, 2));
@@ -158,7 +190,8 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
       io.err(missing ? `${result.outRel} is missing.` : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`);
       io.err(`Fix: npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${compiler.root}` : ''}`);
     }
-    io.out(`zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${result.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}`);
+    const verified = loaded ? (loaded.skipped ? '; modules not loaded (fix the errors first)' : `; ${plural(loaded.modules, 'module')} loaded in ${Math.round(loaded.ms)} ms`) : '';
+    io.out(`zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${compiled.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}${verified}`);
   }
   if (result.errors > 0) return 1;
   return stale ? 2 : 0;
