@@ -3,6 +3,7 @@
  * of package.json) is parsed with positions; a TS/MJS config module is searched for the option
  * name. Falls back to 1:1 when the option cannot be found.
  */
+import { readFileSync } from 'node:fs';
 import type * as Jsonc from 'jsonc-parser';
 import { lazyRequire } from './lazy.js';
 import { lineStarts, positionAt } from './diagnostics.js';
@@ -16,6 +17,21 @@ export interface ConfigText {
 }
 
 export type ConfigPath = readonly (string | number)[];
+
+/** The config file's text and where the config object sits in it (for diagnostic positions). */
+export function readConfigText(root: string, configFile: string): ConfigText | undefined {
+  try {
+    const text = readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '');
+    const file = relativeName(root, configFile);
+    return { file, text, prefix: file === 'package.json' ? ['zhin-gen'] : [] };
+  } catch {
+    return undefined;
+  }
+}
+
+export function relativeName(root: string, file: string): string {
+  return file.startsWith(root + '/') ? file.slice(root.length + 1) : file;
+}
 
 // Loaded on the first config diagnostic: a run over a valid config never needs positions.
 const jsoncParser = lazyRequire<typeof Jsonc>('jsonc-parser');

@@ -6,8 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { locateConfig, type ConfigText } from './config-locate.js';
+import { locateConfig, readConfigText, relativeName } from './config-locate.js';
+import { checkConfigPaths, type OutputProblem } from './config-paths.js';
 import { diag, type Diagnostic } from './diagnostics.js';
+import { resolveConfiguredPlugins } from './scan/configured.js';
 
 export const CONFIG_FILES = ['zhin-gen.config.ts', 'zhin-gen.config.mjs', 'zhin-gen.config.json'] as const;
 
@@ -33,6 +35,8 @@ export const DEFAULT_OPTIONS = {
 export interface LoadedConfig {
   readonly options: ResolvedOptions;
   readonly diagnostics: readonly Diagnostic[];
+  /** What is wrong with the output path, if anything (also among `diagnostics`). */
+  readonly outProblem?: OutputProblem;
 }
 
 /** Define a config with types: `export default defineConfig({ ... })`. */
@@ -52,20 +56,7 @@ async function importConfigModule(file: string): Promise<unknown> {
   return mod.default;
 }
 
-/** The config file's text and where the config object sits in it (for diagnostic positions). */
-export function readConfigText(root: string, configFile: string): ConfigText | undefined {
-  try {
-    const text = readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '');
-    const file = relativeName(root, configFile);
-    return { file, text, prefix: file === 'package.json' ? ['zhin-gen'] : [] };
-  } catch {
-    return undefined;
-  }
-}
-
-function relativeName(root: string, file: string): string {
-  return file.startsWith(root + '/') ? file.slice(root.length + 1) : file;
-}
+export { readConfigText };
 
 /**
  * Finds and validates the config. Never throws: a bad config is reported as ZG1100/ZG1101 and the
@@ -107,7 +98,10 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   const input = { ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides };
   if (Object.keys(input).length === 0) {
     const outFile = join(root, DEFAULT_OPTIONS.out);
-    return { options: { ...structuredClone(DEFAULT_OPTIONS), root, outFile, ...(configFile ? { configFile } : {}) } as ResolvedOptions, diagnostics };
+    const options = { ...structuredClone(DEFAULT_OPTIONS), root, outFile, ...(configFile ? { configFile } : {}) } as ResolvedOptions;
+    const paths = pathDiagnostics(options, 'default');
+    diagnostics.push(...paths.diagnostics);
+    return { options, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
   }
   const { configSchema } = await import('./config-schema.js');
   const parsed = configSchema.safeParse(input);
@@ -134,5 +128,20 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     options = configSchema.parse(overrides);
   }
   const outFile = isAbsolute(options.out) ? options.out : join(root, options.out);
-  return { options: { ...options, root, outFile, ...(configFile ? { configFile } : {}) }, diagnostics };
+  const resolved: ResolvedOptions = { ...options, root, outFile, ...(configFile ? { configFile } : {}) };
+  const outSource = overrides.out !== undefined ? 'caller' : parsed.success && typeof raw === 'object' && raw !== null && 'out' in raw ? 'config' : 'default';
+  const paths = pathDiagnostics(resolved, outSource);
+  diagnostics.push(...paths.diagnostics);
+  return { options: resolved, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
+}
+
+/**
+ * The output path and the configured paths that end up in import specifiers (config-paths.ts).
+ * The configured plugins are resolved here only for their directories; the run resolves them
+ * again and reports their own problems (ZG1008).
+ */
+function pathDiagnostics(options: ResolvedOptions, outSource: 'config' | 'caller' | 'default'): ReturnType<typeof checkConfigPaths> {
+  const configText = options.configFile ? readConfigText(options.root, options.configFile) : undefined;
+  const configuredPlugins = resolveConfiguredPlugins(options.root, options.plugins, configText).plugins;
+  return checkConfigPaths({ root: options.root, out: options.out, outFile: options.outFile, pluginEntry: options.pluginEntry, configuredPlugins, configText, outSource });
 }

@@ -20,6 +20,7 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js'
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
+import { outputWriteFailure } from './config-paths.js';
 import { unitFiles, unitKey } from './unit-key.js';
 
 export interface CompilerOptions {
@@ -277,17 +278,31 @@ export class Compiler {
     const runtimeModule = this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime';
     const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
-    const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, outRel, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
+    // The root is part of it: an output outside the root imports the tree through the root's own path.
+    const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}`, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
     // Vouched for: the file on disk is the output; it is read only if someone asks for `code`.
     const vouched = unchanged && digest !== undefined && this.units.vouchedOutput(digest, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
-    const emitted = reusable === undefined ? emitManifestParts(model.model, { outRel, importExtension: options.importExtension, runtimeModule }) : undefined;
+    const emitted = reusable === undefined ? emitManifestParts(model.model, { root: this.root, outRel, importExtension: options.importExtension, runtimeModule }) : undefined;
     let joined: string | undefined;
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
-    const errors = sorted.filter((d) => d.severity === 'error').length;
-    const written = emitted !== undefined && runOptions.write !== false && errors === 0 ? writePartsIfChanged(options.outFile, emitted) : false;
+    let errors = sorted.filter((d) => d.severity === 'error').length;
+    let written = false;
+    if (emitted !== undefined && runOptions.write !== false && errors === 0) {
+      try {
+        written = writePartsIfChanged(options.outFile, emitted);
+      } catch (error) {
+        // The file system refused (a directory appeared at `out`, a read-only disk): a located
+        // diagnostic, and the last good manifest stays; anything else is a bug and propagates.
+        const failure = outputWriteFailure(options, this.compilerOptions.config?.out !== undefined, error);
+        if (!failure) throw error;
+        sorted.push(failure);
+        sorted.sort(compareDiagnostics);
+        errors++;
+      }
+    }
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(digest, options.outFile);
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is

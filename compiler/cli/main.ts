@@ -7,6 +7,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompiler, type CompileResult } from '../context.js';
+import { loadConfig } from '../config.js';
+import { CATALOG } from '../diagnostics.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
 // inspect, watch and catalog load on demand: `generate`/`check` on an unchanged tree should not
@@ -107,6 +109,14 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
   const load = await loadArgs(command, values, io);
   if (load === 'usage') return 64;
+  if (typeof values.out === 'string') {
+    // A bad --out is a usage error: nothing is compiled or written.
+    const { outProblem } = await loadConfig(root, { out: values.out });
+    if (outProblem) {
+      io.err(`zhin-gen: --out ${values.out}: ${outProblem.message} [${outProblem.code}]\nhint: ${CATALOG[outProblem.code].hint}`);
+      return 64;
+    }
+  }
   const compiler = createCompiler({ root, ...(typeof values.out === 'string' ? { config: { out: values.out } } : {}) });
   const colors = palette(io.isTTY);
   try {

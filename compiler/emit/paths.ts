@@ -3,9 +3,40 @@ import { posix } from 'node:path';
 
 export type ImportExtension = '.js' | '.ts' | 'none';
 
-export function importSpecifier(outRel: string, source: string, extension: ImportExtension): string {
-  let rel = posix.relative(posix.dirname(outRel), source);
-  if (!rel.startsWith('.')) rel = `./${rel}`;
+/**
+ * Characters a relative import specifier cannot carry so that every consumer reads the same
+ * file. Node resolves a specifier as a URL (`#` starts a fragment, `?` a query, `%XX` is decoded,
+ * `\` becomes `/`, tab and newlines are dropped); tsc, esbuild and Rollup read it as a plain
+ * path and decode nothing. No spelling of such a path works for both, so zhin-gen refuses it
+ * (config-paths.ts) instead of emitting a specifier one of them cannot load.
+ */
+export const SPECIFIER_UNSAFE = /[#?%\\\u0000-\u001f\u007f]/;
+
+/** Why a path cannot appear in an import specifier, or undefined when it can. */
+export function specifierProblem(path: string): string | undefined {
+  const found = SPECIFIER_UNSAFE.exec(path);
+  if (!found) return undefined;
+  const char = found[0];
+  const shown = /[\u0000-\u001f\u007f]/.test(char) ? `U+${char.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : `"${char}"`;
+  return `contains ${shown}, which Node reads as URL syntax in an import specifier while tsc and bundlers read it as part of the file name`;
+}
+
+/** A root in POSIX form below a leading '/', so posix.* treats it as absolute on every platform. */
+function posixBase(root: string): string {
+  return posix.join('/', root.split('\\').join('/'));
+}
+
+/**
+ * The specifier the module at `outRel` uses for `source` (both POSIX, relative to `root`). Both
+ * are resolved against the root first: `posix.relative` resolves relative arguments against the
+ * working directory, which made an output outside the root (`../gen/caps.gen.ts`) import paths
+ * that depended on where the command ran.
+ */
+export function importSpecifier(root: string, outRel: string, source: string, extension: ImportExtension): string {
+  const base = posixBase(root);
+  let rel = posix.relative(posix.dirname(posix.join(base, outRel)), posix.join(base, source));
+  // "./" or "../" only: a path starting with a dot directory (".ext/…") would be a bare specifier.
+  if (!rel.startsWith('../')) rel = `./${rel}`;
   if (extension === '.ts') return rel;
   if (extension === 'none') return rel.replace(/\.(m?ts|m?js)$/, '');
   return rel.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');

@@ -17,7 +17,10 @@ export interface WalkOptions {
   readonly pluginEntry: readonly string[];
   /** Absolute directories links may point into besides the root. */
   readonly allowed: readonly string[];
-  /** Absolute output file: never part of the inventory. */
+  /**
+   * Absolute output file. The walk lists it like any file: config-paths.ts refuses an output
+   * inside a walked folder, and a refused one is still the input it is (skipping it hid a tool).
+   */
   readonly outFile: string;
 }
 
@@ -118,7 +121,7 @@ class Walker {
       const path = child(abs, entry.name);
       const resolved = this.kind(path, entry, real, chain);
       if (resolved?.kind === 'file') {
-        if (path !== this.options.outFile) this.paths.push(this.rel(path));
+        this.paths.push(this.rel(path));
       } else if (resolved?.kind === 'dir') {
         this.paths.push(this.rel(path) + '/');
         this.walkAll(path, resolved.real, resolved.chain);
