@@ -9,6 +9,7 @@ import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { checkUpwardImports } from '../validate/imports.js';
 import { validateHook } from '../validate/hook.js';
+import { validatePluginFields } from '../validate/plugin.js';
 import { validatePromptSection, type PromptSectionFields } from '../validate/prompt-section.js';
 import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
@@ -229,15 +230,17 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file, env);
   const parsed = parseCode({ ts: env.ts, file, text, expected: 'definePlugin', modules: env.modules });
-  // A plugin entry's own default export is checked by the host at runtime (it may come from
-  // zhin.js itself); only syntax errors and addTool calls concern the compiler.
+  // A plugin entry's own default export may come from zhin.js itself, so a missing or foreign
+  // definePlugin is left to the host; a recognised one gets the checks definePlugin applies.
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'ZG2002' && d.code !== 'ZG2003');
+  if (parsed.helper === 'definePlugin' && parsed.fields) diagnostics.push(...validatePluginFields(parsed.fields));
   const conditionalTools: PluginEntryData['conditionalTools'][number][] = [];
   const conditionalSections: PluginEntryData['conditionalSections'][number][] = [];
   for (const ref of parsed.conditionalTools.filter((r) => r.kind === 'prompt-section')) {
     let platforms: { value: string; loc: SourceLocation }[] = [];
     if (ref.fields && ref.fields.t === 'object') {
-      const checked = validatePromptSection(ref.fields, `conditional prompt section "${ref.localName}"`);
+      // setup() builds the section at runtime: computed title / content are fine there.
+      const checked = validatePromptSection(ref.fields, `conditional prompt section "${ref.localName}"`, { literalText: false });
       diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
       platforms = [...(checked.value?.platforms ?? [])];
     }

@@ -21,7 +21,12 @@ export interface PromptSectionFields {
   readonly platforms: readonly { value: string; loc: SourceLocation }[];
 }
 
-export function validatePromptSection(fields: Lit, what: string): { value?: PromptSectionFields; diagnostics: Diagnostic[] } {
+/**
+ * `literalText: false` for `context.addPromptSection()`: the runtime builds that section, so a
+ * computed `title` / `content` is checked there; a directory section's text is compiled into
+ * the manifest and must be literal.
+ */
+export function validatePromptSection(fields: Lit, what: string, options: { literalText?: boolean } = {}): { value?: PromptSectionFields; diagnostics: Diagnostic[] } {
   if (fields.t !== 'object') {
     return { diagnostics: [diag('ZG2030', { ...fields.loc, message: `${what}: the definition must be an object literal so its content can be compiled into the manifest` })] };
   }
@@ -31,10 +36,11 @@ export function validatePromptSection(fields: Lit, what: string): { value?: Prom
   const bad = (loc: SourceLocation, message: string): void => {
     diagnostics.push(diag('ZG2030', { ...loc, message: `${what}: ${message}` }));
   };
+  const computed = (name: string): boolean => options.literalText === false && fields.props[name]?.t === 'unknown';
   const title = reader.string('title');
-  if (!title || title.value.trim() === '') bad(title?.loc ?? fields.loc, '`title` must be a non-empty string');
+  if ((!title || title.value.trim() === '') && !computed('title')) bad(title?.loc ?? fields.loc, '`title` must be a non-empty string');
   const content = reader.string('content');
-  if (!content) bad(fields.loc, '`content` must be a string literal');
+  if (!content && !computed('content')) bad(fields.loc, '`content` must be a string literal');
   const layer = reader.string('layer');
   if (layer && !(PROMPT_LAYERS as readonly string[]).includes(layer.value)) bad(layer.loc, `\`layer\` "${layer.value}" is not one of ${PROMPT_LAYERS.join(', ')}`);
   const order = reader.number('order');
