@@ -235,12 +235,19 @@ describe('paths that become import specifiers', () => {
     expect(existsSync(join(base, 'gen'))).toBe(false);
   });
 
-  it('accepts a child plugin directory with spaces and non-ASCII letters, and its loader loads', async () => {
-    const root = project('out-spec-ok', { out: 'caps.gen.ts', plugins: { wide: 'ext/my plügin' } }, { 'ext/my plügin/tools/wide/index.ts': tool('Wide tool') });
+  it('accepts child plugin directories with spaces, non-ASCII letters or a leading dot, and their loaders load', async () => {
+    const root = project('out-spec-ok', { out: 'caps.gen.ts', plugins: { wide: 'ext/my plügin', dot: '.ext/dot' } }, {
+      'ext/my plügin/tools/wide/index.ts': tool('Wide tool'),
+      '.ext/dot/tools/hidden/index.ts': tool('Dotted tool'),
+    });
     const run = cli(['generate', '--root', root]);
     expect(run.status, run.stderr).toBe(0);
+    // "./.ext/…", not ".ext/…": a specifier starting with a dot directory would be a bare package name.
+    expect(readFileSync(join(root, 'caps.gen.ts'), 'utf8')).toContain('import("./.ext/dot/tools/hidden/index.js")');
     const { manifest } = (await import(`${join(root, 'caps.gen.ts')}?t=${Date.now()}`)) as { manifest: CapabilityManifest };
-    const loaded = (await manifest.tools.find((t) => t.qualifiedName === 'wide__wide')!.load()) as { default: { description: string } };
-    expect(loaded.default.description).toBe('Wide tool');
+    for (const [name, description] of [['wide__wide', 'Wide tool'], ['dot__hidden', 'Dotted tool']] as const) {
+      const loaded = (await manifest.tools.find((t) => t.qualifiedName === name)!.load()) as { default: { description: string } };
+      expect(loaded.default.description).toBe(description);
+    }
   });
 });
