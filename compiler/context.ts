@@ -5,7 +5,7 @@
  * inventory so a watch-mode run re-parses only the changed units.
  */
 import { createHash } from 'node:crypto';
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config.js';
@@ -15,7 +15,8 @@ import { emitManifestParts } from './emit/manifest.js';
 import { assembleModel } from './resolve/assemble.js';
 import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
-import { listNewDirectory, toPosix, walkTree } from './scan/walk.js';
+import { CONVENTION_FOLDERS, toPosix, walkBelow, walkTree, type WalkMode, type WalkOptions } from './scan/walk.js';
+import { isIgnoredPath } from './scan/ignore.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
@@ -104,31 +105,124 @@ export class Compiler {
   }
 
   /**
+   * Whether a watch event for this (absolute) path can matter: outside the root, ignored
+   * entries (scan/ignore.ts: dot files, node_modules, editor swap/backup files) and the output
+   * with its temp files never do. Config files and package.json do.
+   */
+  ignores(abs: string): boolean {
+    const rel = toPosix(relative(this.root, abs));
+    if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) return true;
+    if (this.options && (abs === this.options.outFile || abs.startsWith(`${this.options.outFile}.`))) return true;
+    return isIgnoredPath(rel);
+  }
+
+  /**
    * Records file events (watch mode). From the first call on, unchanged files are trusted
-   * without a stat; the inventory is patched instead of re-walked.
+   * without a stat; the inventory is patched instead of re-walked. The event type is only a
+   * hint: every named path is checked against the disk (one lstat), so an event lost or
+   * misreported by a watcher (a save by rename, a directory renamed, a copy whose inner events
+   * never come) cannot leave the inventory different from what a fresh walk finds.
    */
   notify(events: readonly FileEvent[]): void {
     this.dirty ??= new Set();
     for (const event of events) {
       const abs = isAbsolute(event.path) ? event.path : join(this.root, event.path);
-      if (this.options && abs === this.options.outFile) continue;
       if (this.isConfigFile(abs)) {
         this.configDirty = true;
         continue;
       }
+      if (this.ignores(abs)) continue;
       const rel = toPosix(relative(this.root, abs));
-      if (rel.startsWith('..')) continue;
       this.dirty.add(rel);
-      if (!this.inventory) continue;
-      if (event.type === 'add' || event.type === 'addDir') this.addToInventory(rel, event.type === 'addDir');
-      // A new directory's contents may come without events of their own.
-      if (event.type === 'addDir') {
-        for (const inner of listNewDirectory(abs)) {
-          this.dirty.add(`${rel}/${inner.path}`);
-          this.addToInventory(`${rel}/${inner.path}`, inner.isDir);
-        }
-      } else if (event.type === 'unlink' || event.type === 'unlinkDir') this.removeFromInventory(rel);
+      if (this.inventory) this.reconcile(rel);
     }
+  }
+
+  /**
+   * Makes the inventory agree with the disk for one path, by the walk's own rules: paths a
+   * fresh walk would not list (a `src/` fragment a tool imports) stay out of it, and a directory
+   * that appeared is listed by the walker itself. Anything only a whole walk decides (symbolic
+   * links, unreadable directories, a path that had a walk diagnostic) makes the next run walk.
+   */
+  private reconcile(path: string): void {
+    // A path whose directory is not listed (the directory's own event may come later, or never):
+    // its outermost unlisted ancestor is reconciled instead, which lists it if the walk would.
+    let rel = path;
+    for (let slash = rel.lastIndexOf('/'); slash !== -1; slash = rel.lastIndexOf('/')) {
+      const parent = rel.slice(0, slash);
+      if (this.isPluginDir(parent) || sortedHas(this.inventory!, `${parent}/`)) break;
+      rel = parent;
+    }
+    const mode = this.walkModeOf(rel);
+    if (mode === undefined) return;
+    if (this.walkDiagnostics.some((d) => d.file === rel || d.file.startsWith(`${rel}/`))) {
+      this.inventory = undefined;
+      return;
+    }
+    const abs = join(this.root, rel);
+    let stat: ReturnType<typeof lstatSync> | undefined;
+    try {
+      stat = lstatSync(abs);
+    } catch {
+      stat = undefined;
+    }
+    if (stat?.isSymbolicLink()) {
+      this.inventory = undefined;
+      return;
+    }
+    const inv = this.inventory!;
+    if (stat?.isFile()) {
+      // The common case, an edit: the path is listed already and the layout stays valid.
+      if (sortedHas(inv, rel) && !sortedHas(inv, `${rel}/`)) return;
+      this.removeFromInventory(rel);
+      this.addToInventory(rel, false);
+      return;
+    }
+    this.removeFromInventory(rel);
+    if (!stat?.isDirectory() || mode === 'file') return;
+    const below = walkBelow(this.walkOptions!, abs, mode);
+    if (!below.exact) {
+      this.inventory = undefined;
+      return;
+    }
+    this.addToInventory(rel, true);
+    // A directory's contents may come without events of their own (a copied tool folder).
+    for (const path of below.paths) {
+      this.dirty!.add(path.endsWith('/') ? path.slice(0, -1) : path);
+      insertSorted(this.inventory!, path);
+    }
+  }
+
+  /**
+   * Whether a fresh walk lists this path, and how it walks it if it is a directory (`'file'`:
+   * only as a file: AGENTS.md, the plugin entry). Mirrors scan/walk.ts: a plugin directory
+   * contributes its convention folders, `plugins/`, AGENTS.md and its entry; a `plugins/`
+   * folder's directories are plugins; below a convention folder, everything not ignored.
+   */
+  private walkModeOf(rel: string): WalkMode | 'file' | undefined {
+    const slash = rel.lastIndexOf('/');
+    const parent = slash === -1 ? '' : rel.slice(0, slash);
+    const name = rel.slice(slash + 1);
+    if (this.isPluginDir(parent)) {
+      if ((CONVENTION_FOLDERS as readonly string[]).includes(name)) return 'all';
+      if (name === 'plugins') return 'plugins';
+      if (name === 'AGENTS.md' || this.options!.pluginEntry.includes(name)) return 'file';
+      return undefined;
+    }
+    if (!sortedHas(this.inventory!, `${parent}/`)) return undefined;
+    const grand = parent.lastIndexOf('/');
+    if (parent.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : parent.slice(0, grand))) return 'plugin';
+    return 'all';
+  }
+
+  private isPluginDir(dir: string): boolean {
+    if (dir === '' || this.extra.some((p) => p.dir === dir)) return true;
+    if (!sortedHas(this.inventory!, `${dir}/`)) return false;
+    const slash = dir.lastIndexOf('/');
+    if (slash === -1) return false;
+    const folder = dir.slice(0, slash);
+    const grand = folder.lastIndexOf('/');
+    return folder.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : folder.slice(0, grand));
   }
 
   private addToInventory(rel: string, isDir: boolean): void {
@@ -138,13 +232,15 @@ export class Compiler {
     for (let i = 1; i <= segments.length; i++) {
       const isLast = i === segments.length;
       const path = segments.slice(0, i).join('/') + (isLast && !isDir ? '' : '/');
-      if (!inv.includes(path)) insertSorted(inv, path);
+      if (!sortedHas(inv, path)) insertSorted(inv, path);
     }
   }
 
   private removeFromInventory(rel: string): void {
+    const inv = this.inventory!;
+    if (!sortedHas(inv, rel) && !sortedHas(inv, `${rel}/`)) return;
     this.derived = undefined;
-    this.inventory = this.inventory!.filter((p) => p !== rel && p !== `${rel}/` && !p.startsWith(`${rel}/`));
+    this.inventory = inv.filter((p) => p !== rel && !p.startsWith(`${rel}/`));
   }
 
   /** Single-flight: a run requested while one is in progress coalesces into one follow-up run. */
@@ -189,10 +285,13 @@ export class Compiler {
     if (!this.inventory) {
       const configured = resolveConfiguredPlugins(this.root, options.plugins, options.configFile ? readConfigText(this.root, options.configFile) : undefined);
       this.extra = configured.plugins;
-      const walked = walkTree(
-        { root: this.root, pluginEntry: options.pluginEntry, allowed: [...options.allowOutside.map((d) => resolve(this.root, d)), ...configured.plugins.map((p) => resolve(this.root, p.dir))], outFile: options.outFile },
-        configured.plugins.map((p) => resolve(this.root, p.dir)),
-      );
+      this.walkOptions = {
+        root: this.root,
+        pluginEntry: options.pluginEntry,
+        allowed: [...options.allowOutside.map((d) => resolve(this.root, d)), ...configured.plugins.map((p) => resolve(this.root, p.dir))],
+        outFile: options.outFile,
+      };
+      const walked = walkTree(this.walkOptions, configured.plugins.map((p) => resolve(this.root, p.dir)));
       this.inventory = walked.paths;
       this.derived = undefined;
       this.walkDiagnostics = [...configured.diagnostics, ...walked.diagnostics];
@@ -327,6 +426,8 @@ export class Compiler {
   }
 
   private walkDiagnostics: readonly Diagnostic[] = [];
+  /** The options of the last full walk, for walking a directory that appeared (watch mode). */
+  private walkOptions?: WalkOptions;
 
   /**
    * Loads the parsers and the schema stage ahead of the first edit. Warm runs never need them,
@@ -377,7 +478,8 @@ function inputsDigest(
   return hash.digest('hex');
 }
 
-function insertSorted(list: string[], value: string): void {
+/** Index of the first entry not below `value` in a list sorted by code units. */
+function lowerBound(list: readonly string[], value: string): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -385,7 +487,15 @@ function insertSorted(list: string[], value: string): void {
     if (list[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
-  list.splice(lo, 0, value);
+  return lo;
+}
+
+function sortedHas(list: readonly string[], value: string): boolean {
+  return list[lowerBound(list, value)] === value;
+}
+
+function insertSorted(list: string[], value: string): void {
+  list.splice(lowerBound(list, value), 0, value);
 }
 
 function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {

@@ -74,13 +74,13 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   let sideWatcher: SideWatcher | undefined;
   let hadErrors = false;
 
-  const firstRun = (): Promise<CompileResult> => (state.last ? Promise.resolve(state.last) : state.run('build'));
+  const firstRun = (): Promise<CompileResult> => (state.last ? Promise.resolve(state.last) : state.run());
 
   const startWatching = (onResult: (result: CompileResult) => void): void => {
     sideWatcher ??= startSideWatcher(state, onResult);
   };
   const stopWatching = (): void => {
-    sideWatcher?.close();
+    void sideWatcher?.close();
     sideWatcher = undefined;
   };
   /** Out-of-band runs (side watcher) with errors: printed now, reported by the next build too. */
@@ -94,7 +94,7 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     enforce: 'pre',
 
     async buildStart() {
-      const result = await state.run('build');
+      const result = await state.run();
       if (serve) {
         dev?.report(result);
         return;
@@ -246,7 +246,7 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     bundlerRoot ??= build.initialOptions.absWorkingDir;
     state.init(bundlerRoot);
     build.onStart(async () => {
-      const result = await state.run('build');
+      const result = await state.run();
       return {
         errors: errorsOf(result).map((d) => esbuildMessage(state.root, d)),
         warnings: state.newWarnings(result).map((d) => esbuildMessage(state.root, d)),

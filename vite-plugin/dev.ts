@@ -8,17 +8,15 @@
  */
 import type { ViteDevServer } from 'vite';
 import { relative, isAbsolute } from 'node:path';
-import type { CompileResult, FileEvent } from '../compiler/index.js';
+import type { CompileResult } from '../compiler/index.js';
 import { summary } from '../compiler/cli/main.js';
 import { errorMessage, overlayPayload, PLUGIN_NAME, warningMessage, type OverlayPayload } from './diagnostics.js';
-import { Regenerator } from './regenerate.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
 
 const EVENTS = ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const;
 
 export class ViteDev {
-  readonly loop: Regenerator;
   /** The overlay currently shown (re-sent to clients that connect later). */
   private overlay?: OverlayPayload;
   /** What the virtual module was last loaded as: the manifest path, or '' for the empty stub. */
@@ -30,16 +28,12 @@ export class ViteDev {
     private readonly state: ZhinGenState,
     private readonly server: ViteDevServer,
   ) {
-    this.loop = new Regenerator({
-      quietMs: state.options.quietMs ?? 30,
-      maxWaitMs: 1_000,
-      ignore: (path) => state.ignores(path),
-      run: (events: FileEvent[]) => state.run('watch', events),
-      onResult: (result) => this.report(result),
-      onError: (error) => server.config.logger.error(`[${PLUGIN_NAME}] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { timestamp: true }),
-    });
+    // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
+    state.onWatchResult((result) => this.report(result));
     for (const type of EVENTS) {
-      server.watcher.on(type, (path: string) => this.loop.push({ type, path: state.normalize(path) }));
+      server.watcher.on(type, (path: string) => {
+        if (!this.closed) state.push({ type, path });
+      });
     }
     const rel = relative(server.config.root, state.root);
     if (rel.startsWith('..') || isAbsolute(rel)) server.watcher.add(state.root);
@@ -106,6 +100,5 @@ export class ViteDev {
 
   close(): void {
     this.closed = true;
-    this.loop.close();
   }
 }

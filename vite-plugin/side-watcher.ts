@@ -2,40 +2,36 @@
  * Watch mode outside the Vite dev server (Rollup/Rolldown `--watch`, `vite build --watch`,
  * webpack/rspack watch): those bundlers only report changes to files already in their module
  * graph (webpack/rspack report no creations at all), so a new tool directory, a SKILL.md or an
- * agent.json edit would go unnoticed. A recursive watcher on the plugin tree (the compiler's
- * `watchTree`) feeds the same coalescing loop; a rewritten manifest is a changed module for the
- * bundler, which rebuilds on its own.
+ * agent.json edit would go unnoticed. The compiler's tree watcher feeds the plugin's one watch
+ * loop; a rewritten manifest is a changed module for the bundler, which rebuilds on its own.
  */
 import { watchTree, type CompileResult } from '../compiler/index.js';
-import { Regenerator } from './regenerate.js';
 import type { ZhinGenState } from './state.js';
 
 export interface SideWatcher {
+  /** Resolves once the watcher's initial scan is done and no run is pending or in flight. */
   idle(): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function startSideWatcher(state: ZhinGenState, onResult: (result: CompileResult) => void): SideWatcher {
-  const loop = new Regenerator({
-    quietMs: state.options.quietMs ?? 30,
-    maxWaitMs: 1_000,
-    ignore: (path) => state.ignores(path),
-    run: (events) => state.run('watch', events),
-    onResult,
-    onError: (error) => console.error('[zhin-gen]', error),
+  state.onWatchResult(onResult);
+  const watcher = watchTree(state.root, (event) => state.push(event), {
+    ignore: (abs) => state.ignores(abs),
+    onError: (error) => console.warn(`[zhin-gen] file watching failed (${error.message}); changes may be missed until the watch restarts`),
   });
-  const watcher = watchTree(
-    state.root,
-    (events) => {
-      for (const event of events) loop.push(event);
-    },
-    { quietMs: 10, ignore: (abs) => state.ignores(abs) },
+  // The build's own run came before the watcher's initial scan: one more run once it is done
+  // verifies every file by stat (nothing was notified yet), so an edit made in between is kept.
+  const caughtUp = watcher.ready.then(() => state.run()).then(
+    (result) => (result.written ? onResult(result) : undefined),
+    () => undefined,
   );
   return {
-    idle: () => loop.idle(),
-    close() {
-      watcher.close();
-      loop.close();
+    idle: async () => {
+      await caughtUp;
+      await watcher.ready;
+      await state.loop.idle();
     },
+    close: () => watcher.close(),
   };
 }

@@ -1,22 +1,22 @@
 /**
  * Per-plugin-instance state shared by every hook: one compiler (created lazily once the bundler's
- * root is known), serialised runs (file events are handed to the compiler only between runs), and
- * bookkeeping for "warnings are printed once".
+ * root is known), the compiler's watch loop (every run of the plugin, build start or file
+ * events, goes through it, so runs never overlap and see events by one rule), and bookkeeping
+ * for "warnings are printed once".
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { createCompiler, type CompileResult, type Compiler, type FileEvent } from '../compiler/index.js';
+import { createCompiler, WatchLoop, type CompileResult, type Compiler, type FileEvent } from '../compiler/index.js';
 import { diagnosticKey, warningsOf } from './diagnostics.js';
-import type { RunTrigger, ZhinGenPluginOptions } from './options.js';
-
-const IGNORED_DIRS = /(^|[/\\])(node_modules|\.git)([/\\]|$)/;
+import type { ZhinGenPluginOptions } from './options.js';
 
 export class ZhinGenState {
   private compilerInstance?: Compiler;
   /** The root as given (before realpath), to map watcher paths onto the compiler's real root. */
   private givenRoot?: string;
-  private chain: Promise<unknown> = Promise.resolve();
-  private queuedEvents: FileEvent[] = [];
+  private loopInstance?: WatchLoop;
+  /** Where the results of watch batches go (the dev server's overlay, or the side watcher's log). */
+  private watchConsumer?: (result: CompileResult) => void | Promise<void>;
   private printedWarnings = new Set<string>();
   last?: CompileResult;
   runs = 0;
@@ -59,44 +59,52 @@ export class ZhinGenState {
     return abs;
   }
 
-  /** Paths that never trigger a run: outside the root, node_modules/.git, the output and its temp files. */
+  /** Paths that never trigger a run: outside the root, ignored entries, the output and its temp files. */
   ignores(path: string): boolean {
     const abs = this.normalize(path);
-    const rel = relative(this.root, abs);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return true;
-    if (IGNORED_DIRS.test(rel)) return true;
-    const out = this.outFile;
-    // The output, and temp files (the compiler's atomic writes are `<out>.<pid>.<t>.tmp`).
-    return abs === out || abs.endsWith('.tmp');
+    return this.compiler.ignores(abs) && !this.compiler.isConfigFile(abs);
   }
 
-  /** Queues file events; they reach the compiler right before its next run. */
-  notify(events: readonly FileEvent[]): void {
-    for (const event of events) {
-      if (!this.ignores(event.path)) this.queuedEvents.push({ type: event.type, path: this.normalize(event.path) });
-    }
-  }
-
-  /**
-   * Runs the compiler (writing the manifest when there are no errors). Runs are serialised:
-   * queued events are applied between runs, never during one (the compiler resets its dirty set
-   * at the end of a run, so events notified mid-run would be lost).
-   */
-  run(trigger: RunTrigger, events: readonly FileEvent[] = []): Promise<CompileResult> {
-    this.notify(events);
-    const task = this.chain.then(async () => {
-      const compiler = this.compiler;
-      const batch = this.queuedEvents;
-      this.queuedEvents = [];
-      if (batch.length > 0) compiler.notify(batch);
-      const result = await compiler.run({ write: true });
-      this.last = result;
-      this.runs++;
-      this.options.onRun?.(result, trigger);
-      return result;
+  /** The one loop every run of this plugin instance goes through. */
+  get loop(): WatchLoop {
+    this.loopInstance ??= new WatchLoop({
+      quietMs: this.options.quietMs ?? 30,
+      maxWaitMs: 1_000,
+      ignore: (path) => this.ignores(path),
+      run: async (events, requested) => {
+        const compiler = this.compiler;
+        if (events.length > 0) compiler.notify(events);
+        const result = await compiler.run({ write: true });
+        this.last = result;
+        this.runs++;
+        this.options.onRun?.(result, requested ? 'build' : 'watch');
+        return result;
+      },
+      onResult: (result) => this.watchConsumer?.(result),
+      onError: (error) => console.error('[zhin-gen]', error),
     });
-    this.chain = task.catch(() => undefined);
-    return task;
+    return this.loopInstance;
+  }
+
+  /** Sets who reports the results of watch batches. */
+  onWatchResult(consumer: (result: CompileResult) => void | Promise<void>): void {
+    this.watchConsumer = consumer;
+  }
+
+  /** A file event from a watcher: a run follows after the quiet period. */
+  push(event: FileEvent): void {
+    this.loop.push({ type: event.type, path: this.normalize(event.path) });
+  }
+
+  /** File events the bundler reported: they reach the compiler with its next run. */
+  notify(events: readonly FileEvent[]): void {
+    for (const event of events) this.loop.queue({ type: event.type, path: this.normalize(event.path) });
+  }
+
+  /** A run now (after the one in flight), with every queued event; writes when there are no errors. */
+  run(events: readonly FileEvent[] = []): Promise<CompileResult> {
+    this.notify(events);
+    return this.loop.request();
   }
 
   /** Warnings of this result that were not in the previous report (each is printed once). */
@@ -116,7 +124,8 @@ export class ZhinGenState {
   }
 
   async dispose(): Promise<void> {
-    await this.chain;
+    this.loopInstance?.close();
+    await this.loopInstance?.idle();
     await this.compilerInstance?.dispose();
   }
 }

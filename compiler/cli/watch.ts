@@ -1,34 +1,40 @@
 /** `zhin-gen watch`: regenerate on change (and on config change), coalescing bursts. */
-import type { Compiler } from '../context.js';
-import { watchTree } from '../watcher.js';
+import type { CompileResult, Compiler } from '../context.js';
+import { WatchLoop } from '../watch/loop.js';
+import { watchTree } from '../watch/tree.js';
 import { formatPretty, type Palette } from './format.js';
 import type { Io } from './main.js';
 
 export async function runWatch(compiler: Compiler, io: Io, colors: Palette): Promise<number> {
-  const report = async (): Promise<void> => {
-    const result = await compiler.run({ write: true });
+  const { summary } = await import('./main.js');
+  const report = (result: CompileResult): void => {
     if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
-    const { summary } = await import('./main.js');
     io.out(summary(result) + (result.errors > 0 ? ' — last good manifest kept' : ''));
   };
-  await report();
-  const outFile = compiler.resolved?.outFile;
-  const watcher = watchTree(
-    compiler.root,
-    (events) => {
+  const loop = new WatchLoop({
+    ignore: (abs) => compiler.ignores(abs),
+    run: (events) => {
       compiler.notify(events);
-      void report();
+      return compiler.run({ write: true });
     },
-    { ignore: (abs) => abs === outFile || abs.endsWith('.tmp') },
-  );
+    onResult: report,
+    onError: (error) => io.err(`zhin-gen: run failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  // Watch first, then generate: a change made while the first run is in flight is queued, not lost.
+  const watcher = watchTree(compiler.root, (event) => loop.push(event), {
+    ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
+    onError: (error) => io.err(`zhin-gen: warning: file watching failed (${error.message}); changes may be missed until watch restarts`),
+  });
+  await watcher.ready;
+  report(await loop.request());
   io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      watcher.close();
-      resolve();
-    };
+    const stop = (): void => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  loop.close();
+  await Promise.all([watcher.close(), loop.idle()]);
+  await compiler.dispose();
   return 0;
 }

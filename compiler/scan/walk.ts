@@ -8,9 +8,9 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
+import { isIgnoredEntry } from './ignore.js';
 
 export const CONVENTION_FOLDERS = ['tools', 'skills', 'agents', 'hooks', 'prompt-sections'] as const;
-const IGNORED = new Set(['node_modules', '.git']);
 
 export interface WalkOptions {
   readonly root: string;
@@ -50,6 +50,8 @@ function isInside(dir: string, target: string): boolean {
 class Walker {
   readonly paths: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
+  /** Whether a symbolic link was met (their rules need the whole walk's context). */
+  sawLink = false;
   private readonly realRoot: string;
   private readonly allowedReal: string[];
 
@@ -91,6 +93,7 @@ class Walker {
       const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
       return kind ? { kind, real: child(parentReal, entry.name), chain } : undefined;
     }
+    this.sawLink = true;
     let real: string;
     try {
       real = realpathSync(abs);
@@ -117,7 +120,7 @@ class Walker {
   /** Every file and directory below `abs` (a convention folder), recursively. */
   walkAll(abs: string, real: string, chain: readonly string[]): void {
     for (const entry of this.list(abs)) {
-      if (IGNORED.has(entry.name) || entry.name.startsWith('.')) continue;
+      if (isIgnoredEntry(entry.name)) continue;
       const path = child(abs, entry.name);
       const resolved = this.kind(path, entry, real, chain);
       if (resolved?.kind === 'file') {
@@ -147,16 +150,21 @@ class Walker {
         this.walkAll(path, resolved.real, resolved.chain);
         continue;
       }
-      for (const plugin of this.list(path)) {
-        if (IGNORED.has(plugin.name) || plugin.name.startsWith('.')) continue;
-        const pluginAbs = child(path, plugin.name);
-        const pluginKind = this.kind(pluginAbs, plugin, resolved.real, resolved.chain);
-        if (pluginKind?.kind === 'dir') {
-          this.paths.push(this.rel(pluginAbs) + '/');
-          this.walkPlugin(pluginAbs, pluginKind.real, pluginKind.chain);
-        } else if (pluginKind?.kind === 'file') {
-          this.paths.push(this.rel(pluginAbs));
-        }
+      this.walkPluginsFolder(path, resolved.real, resolved.chain);
+    }
+  }
+
+  /** A `plugins/` folder: every directory in it is a child plugin. */
+  walkPluginsFolder(abs: string, real: string, chain: readonly string[]): void {
+    for (const plugin of this.list(abs)) {
+      if (isIgnoredEntry(plugin.name)) continue;
+      const pluginAbs = child(abs, plugin.name);
+      const pluginKind = this.kind(pluginAbs, plugin, real, chain);
+      if (pluginKind?.kind === 'dir') {
+        this.paths.push(this.rel(pluginAbs) + '/');
+        this.walkPlugin(pluginAbs, pluginKind.real, pluginKind.chain);
+      } else if (pluginKind?.kind === 'file') {
+        this.paths.push(this.rel(pluginAbs));
       }
     }
   }
@@ -184,31 +192,21 @@ export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] 
   return { paths: unique, diagnostics: walker.diagnostics };
 }
 
+/** How the walk treats a directory's contents: a plugin's, a `plugins/` folder's, or everything. */
+export type WalkMode = 'plugin' | 'plugins' | 'all';
+
 /**
- * Everything below a directory that just appeared (watch mode), as paths relative to it: the
- * events for files created together with their directory (a copied tool folder, a checkout) can
- * arrive before the watch on the new directory exists, or not at all. Plain entries only; links
- * wait for the next full walk, which applies the link rules.
+ * What a fresh walk lists below one directory (watch mode: a directory that appeared, or was
+ * renamed or copied in), by the walk's own rules, so the patched inventory equals a fresh one.
+ * `exact` is false when the subtree holds a symbolic link or an unreadable directory: their
+ * rules and diagnostics belong to the whole walk, which the caller then repeats.
  */
-export function listNewDirectory(abs: string): { readonly path: string; readonly isDir: boolean }[] {
-  const out: { path: string; isDir: boolean }[] = [];
-  const visit = (dir: string, prefix: string, depth: number): void => {
-    if (depth > 32) return;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (IGNORED.has(entry.name) || entry.name.startsWith('.')) continue;
-      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) {
-        out.push({ path, isDir: true });
-        visit(child(dir, entry.name), path, depth + 1);
-      } else if (entry.isFile()) out.push({ path, isDir: false });
-    }
-  };
-  visit(abs, '', 0);
-  return out;
+export function walkBelow(input: WalkOptions, abs: string, mode: WalkMode): { readonly paths: readonly string[]; readonly exact: boolean } {
+  const options = { ...input, root: resolve(input.root) };
+  const walker = new Walker(options);
+  const real = safeRealpath(abs);
+  if (mode === 'plugin') walker.walkPlugin(abs, real, []);
+  else if (mode === 'plugins') walker.walkPluginsFolder(abs, real, []);
+  else walker.walkAll(abs, real, []);
+  return { paths: walker.paths, exact: !walker.sawLink && walker.diagnostics.length === 0 };
 }

@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { watch, type RollupWatcher } from 'rollup';
 import type { CompileResult } from '../../compiler/index.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
-import { removeDir, writeTree } from '../helpers.js';
-import { makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
+import { removeDir, tempDir, writeTree } from '../helpers.js';
+import { runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
+import { ENTRY, makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
 
 describe('rollup watch mode', () => {
   let watcher: RollupWatcher | undefined;
@@ -18,6 +19,44 @@ describe('rollup watch mode', () => {
   afterAll(async () => {
     await watcher?.close();
     dirs.forEach(removeDir);
+  });
+
+  it('keeps the manifest equal to a fresh generate through every kind of save (test/watch-scenarios.ts)', async () => {
+    const root = writeTree(tempDir('rollup-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
+    dirs.push(root);
+    const codes: string[] = [];
+    let runs = 0;
+    let bundles = 0;
+    const scenarioWatcher = watch({
+      input: join(root, 'src', 'main.ts'),
+      plugins: [
+        zhinRollup({
+          root,
+          onRun: (result) => {
+            runs++;
+            codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
+          },
+        }),
+        rollupTs,
+      ],
+      external: ['zod', /^ajv/],
+      onwarn: () => undefined,
+      output: { dir: join(root, 'dist'), format: 'es' },
+      watch: { buildDelay: 20 },
+    });
+    scenarioWatcher.on('event', (event) => {
+      if (event.code === 'BUNDLE_END') {
+        bundles++;
+        void event.result.close();
+      }
+      if (event.code === 'ERROR') void event.result?.close();
+    });
+    try {
+      await waitFor(() => bundles >= 1, 'the first bundle');
+      await runWatchScenario(root, { runs: () => runs, output: () => codes.join('\n') });
+    } finally {
+      await scenarioWatcher.close();
+    }
   });
 
   it('notices a newly created tool and a SKILL.md edit; the bundle is rebuilt with them', async () => {

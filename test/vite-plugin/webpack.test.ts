@@ -10,13 +10,15 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import webpack, { type Configuration, type Stats } from 'webpack';
 import zhinWebpack from '../../vite-plugin/webpack.js';
-import { REPO, removeDir } from '../helpers.js';
-import { BOT_TOOLS, makeBot, manifestTools, plainTool, waitFor } from './fixture.js';
+import type { CompileResult } from '../../compiler/index.js';
+import { REPO, removeDir, tempDir, writeTree } from '../helpers.js';
+import { runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
+import { BOT_TOOLS, ENTRY, makeBot, manifestTools, plainTool, waitFor } from './fixture.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-function config(root: string): Configuration {
+function config(root: string, onRun?: (result: CompileResult) => void): Configuration {
   return {
     mode: 'development',
     devtool: false,
@@ -32,7 +34,7 @@ function config(root: string): Configuration {
     },
     externals: { zod: 'commonjs zod', ajv: 'commonjs ajv' },
     module: { rules: [{ test: /\.ts$/, use: join(REPO, 'test', 'vite-plugin', 'ts-loader.cjs') }] },
-    plugins: [zhinWebpack()],
+    plugins: [zhinWebpack(onRun ? { onRun } : undefined)],
     infrastructureLogging: { level: 'error' },
     stats: 'errors-warnings',
   };
@@ -63,6 +65,29 @@ describe('webpack', () => {
     const text = errors.map((e) => `${e.message} ${e.moduleName ?? ''} ${e.loc ?? ''}`).join('\n');
     expect(text).toContain('ZG2004');
     expect(text).toContain('tools/bad/index.ts:4:16');
+  });
+
+  it('watch mode keeps the manifest equal to a fresh generate through every kind of save (test/watch-scenarios.ts)', async () => {
+    const root = writeTree(tempDir('webpack-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
+    dirs.push(root);
+    const codes: string[] = [];
+    let runs = 0;
+    const compiler = webpack(
+      config(root, (result) => {
+        runs++;
+        codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
+      }),
+    );
+    const builds: Stats[] = [];
+    const watching = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
+      if (!error && stats) builds.push(stats);
+    });
+    try {
+      await waitFor(() => builds.length >= 1, 'first webpack build', 60_000);
+      await runWatchScenario(root, { runs: () => runs, output: () => codes.join('\n') });
+    } finally {
+      await new Promise<void>((resolve) => (watching ? watching.close(() => resolve()) : resolve()));
+    }
   });
 
   it('watch mode notices a newly created tool and rebuilds with it', async () => {

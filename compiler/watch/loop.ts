@@ -1,0 +1,140 @@
+/**
+ * The one event-batching loop of every watch mode: `zhin-gen watch`, the Vite dev server (fed by
+ * Vite's watcher) and the Rollup / Rolldown / webpack / rspack / esbuild watch modes (fed by
+ * ./tree.ts). File events are merged per path and flushed after a quiet period, bounded by a
+ * maximum wait so a steady trickle cannot starve the manifest; runs never overlap, and events
+ * that arrive during a run wait for the next one, so a `git checkout` of hundreds of files is one
+ * or two compiler runs. Explicit runs (a bundler's build start) go through the same queue, so the
+ * order of runs and the events each one sees follow one rule everywhere.
+ *
+ * The event type is only a hint: the compiler checks every named path against the disk (see
+ * `Compiler.notify`), so merging keeps the latest event per path and nothing else.
+ */
+import type { CompileResult, FileEvent } from '../context.js';
+
+export interface WatchLoopOptions {
+  /** Quiet period after the last event before a run starts (ms). Default 30. */
+  readonly quietMs?: number;
+  /** Upper bound on how long a continuous trickle of events can delay a run (ms). Default 1000. */
+  readonly maxWaitMs?: number;
+  /** Absolute paths that never trigger a run (the output, its temp files, ignored entries). */
+  readonly ignore: (abs: string) => boolean;
+  /** One compiler run over a batch of events; `requested` when `request()` asked for it. */
+  readonly run: (events: readonly FileEvent[], requested: boolean) => Promise<CompileResult>;
+  /** Results of the runs nobody requested (the watch batches). */
+  readonly onResult?: (result: CompileResult) => void | Promise<void>;
+  readonly onError?: (error: unknown) => void;
+}
+
+interface Waiter {
+  readonly resolve: (result: CompileResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export class WatchLoop {
+  private pending = new Map<string, FileEvent>();
+  private waiters: Waiter[] = [];
+  private timer?: ReturnType<typeof setTimeout>;
+  private firstPendingAt = 0;
+  private running?: Promise<void>;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly quietMs: number;
+  private readonly maxWaitMs: number;
+
+  constructor(private readonly options: WatchLoopOptions) {
+    this.quietMs = options.quietMs ?? 30;
+    this.maxWaitMs = options.maxWaitMs ?? 1_000;
+  }
+
+  /** A file event: runs after the quiet period. */
+  push(event: FileEvent): void {
+    if (this.queue(event)) this.schedule();
+  }
+
+  /** A file event for the next run, whenever that is (it schedules none of its own). */
+  queue(event: FileEvent): boolean {
+    if (this.closed || this.options.ignore(event.path)) return false;
+    if (this.pending.size === 0) this.firstPendingAt = Date.now();
+    this.pending.set(event.path, event);
+    return true;
+  }
+
+  /** A run as soon as the one in flight (if any) ends, with every event queued until then. */
+  request(): Promise<CompileResult> {
+    return new Promise<CompileResult>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      if (!this.running) this.flush();
+    });
+  }
+
+  /** Resolves once no event is pending and no run is in flight. */
+  idle(): Promise<void> {
+    if (!this.busy()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  busy(): boolean {
+    return this.pending.size > 0 || this.waiters.length > 0 || this.running !== undefined || this.timer !== undefined;
+  }
+
+  /** Stops reacting to events; requested runs are still served. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+    if (!this.running) this.settle();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.running) return; // flushed when the run ends
+    const waited = Date.now() - this.firstPendingAt;
+    const delay = waited >= this.maxWaitMs ? 0 : Math.min(this.quietMs, this.maxWaitMs - waited);
+    this.timer = setTimeout(() => this.flush(), delay);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    if (this.running) return;
+    const waiters = this.waiters;
+    if (this.pending.size === 0 && waiters.length === 0) {
+      this.settle();
+      return;
+    }
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.waiters = [];
+    const requested = waiters.length > 0;
+    this.running = this.options
+      .run(batch, requested)
+      .then(
+        async (result) => {
+          if (requested) for (const waiter of waiters) waiter.resolve(result);
+          else await this.options.onResult?.(result);
+        },
+        (error: unknown) => {
+          if (requested) for (const waiter of waiters) waiter.reject(error);
+          else this.options.onError?.(error);
+        },
+      )
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.running = undefined;
+        if (this.waiters.length > 0) this.flush();
+        else if (this.pending.size > 0 && !this.closed) this.schedule();
+        else this.settle();
+      });
+  }
+
+  private settle(): void {
+    if (this.busy()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

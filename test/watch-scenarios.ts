@@ -1,0 +1,145 @@
+/**
+ * The edits real editors and tools make, replayed against a running watch mode (the CLI's, or a
+ * bundler's): after every step the manifest on disk must equal what a fresh compiler (no cache)
+ * produces for the tree as it is now. Shared by the CLI, Rollup and webpack watch tests so every
+ * watch mode is held to the same list.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expect } from 'vitest';
+import { createCompiler } from '../compiler/index.js';
+
+export interface WatchObserver {
+  /** How many compiler runs the watch mode has made so far. */
+  runs(): number;
+  /** Text the watch mode reported (for error states). */
+  output(): string;
+}
+
+const tool = (description: string, approval = 'never'): string => `import { defineAgentTool } from '@zhin.js/tool';
+
+export default defineAgentTool({
+  description: ${JSON.stringify(description)},
+  requiresApproval: '${approval}',
+  async execute() {
+    return ${JSON.stringify(description)};
+  },
+});
+`;
+
+/** Writes a temp file beside the target and renames it over (JetBrains safe write, formatters). */
+function saveByRename(file: string, text: string): void {
+  const temp = `${file}___jb_tmp___`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+/** `sed -i`: a temp file `sedXXXXXX` in the same directory, renamed over the file. */
+function sedInPlace(file: string, from: string, to: string): void {
+  const result = spawnSync('sed', ['-i', `s/${from}/${to}/`, file], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`sed failed: ${result.stderr}`);
+}
+
+export async function freshManifest(root: string): Promise<string | undefined> {
+  const compiler = createCompiler({ root, cacheFile: false });
+  const result = await compiler.run({ write: false });
+  return result.errors > 0 ? undefined : result.code;
+}
+
+function manifestOnDisk(root: string): string {
+  const file = join(root, 'zhin-capabilities.gen.ts');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+async function until(check: () => boolean, what: string | (() => string), timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The manifest on disk settles to the fresh output (and stays there). */
+async function settlesToFresh(root: string, watch: WatchObserver, step: string, wants?: string): Promise<void> {
+  const expected = await freshManifest(root);
+  expect(expected, `${step}: the tree is valid`).toBeDefined();
+  if (wants) expect(expected).toContain(wants);
+  await until(() => manifestOnDisk(root) === expected, () => `${step}: manifest equal to a fresh generate; the watch mode said:\n${watch.output().slice(-3000)}`);
+  // No late run may undo it (a stale event replayed, a second writer).
+  await new Promise((r) => setTimeout(r, 150));
+  expect(manifestOnDisk(root), `${step}: still equal`).toBe(expected);
+}
+
+export const SCENARIO_TOOL = tool('Version 0');
+
+/** The tree the scenario starts from (besides the caller's own files). */
+export const SCENARIO_TREE: Record<string, string> = {
+  'tools/a/index.ts': tool('Version 0'),
+  'tools/b/index.ts': tool('Tool b'),
+};
+
+export async function runWatchScenario(root: string, watch: WatchObserver): Promise<void> {
+  const a = join(root, 'tools/a/index.ts');
+  await settlesToFresh(root, watch, 'start', 'Version 0');
+
+  writeFileSync(a, tool('Version in place'));
+  await settlesToFresh(root, watch, 'in-place write', 'Version in place');
+
+  // The reported defect: the second save by rename was never seen.
+  for (const version of ['A', 'B', 'C', 'D', 'E']) {
+    sedInPlace(a, 'Version [A-Za-z ]*', `Version ${version}`);
+    await settlesToFresh(root, watch, `sed -i save ${version}`, `"Version ${version}"`);
+  }
+  for (const version of ['F', 'G', 'H', 'I', 'J']) {
+    saveByRename(a, tool(`Version ${version}`));
+    await settlesToFresh(root, watch, `safe-write save ${version}`, `"Version ${version}"`);
+  }
+
+  // An error saved by rename is reported, and its fix (also by rename) clears it.
+  const before = watch.output().length;
+  saveByRename(a, tool('Version broken', 'sometimes'));
+  await until(() => watch.output().slice(before).includes('ZG2'), 'the error reported');
+  saveByRename(a, tool('Version fixed'));
+  await settlesToFresh(root, watch, 'error fixed by rename', 'Version fixed');
+
+  unlinkSync(a);
+  writeFileSync(a, tool('Version recreated'));
+  await settlesToFresh(root, watch, 'delete + recreate', 'Version recreated');
+
+  rmSync(join(root, 'tools/b'), { recursive: true });
+  await settlesToFresh(root, watch, 'tool directory deleted');
+  expect(await freshManifest(root)).not.toContain('Tool b');
+
+  renameSync(join(root, 'tools/a'), join(root, 'tools/renamed'));
+  await settlesToFresh(root, watch, 'directory renamed', '"renamed"');
+
+  cpSync(join(root, 'tools/renamed'), join(root, 'tools/copied'), { recursive: true });
+  await settlesToFresh(root, watch, 'tool folder copied in', '"copied"');
+
+  // A checkout: 200 files appear at once, then 200 change at once.
+  for (let i = 0; i < 200; i++) {
+    const file = join(root, `tools/bulk-${String(i).padStart(3, '0')}/index.ts`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, tool(`Bulk ${i}`));
+  }
+  await settlesToFresh(root, watch, '200 files created', '"bulk-199"');
+  for (let i = 0; i < 200; i++) writeFileSync(join(root, `tools/bulk-${String(i).padStart(3, '0')}/index.ts`), tool(`Bulk ${i} changed`));
+  await settlesToFresh(root, watch, '200 files changed', 'Bulk 199 changed');
+
+  // Editor leftovers never trigger a run and never enter the tree. (A bundler may still be
+  // rebuilding after the last step: wait until its runs stop first.)
+  let runs = watch.runs();
+  for (let stable = 0; stable < 3; ) {
+    await new Promise((r) => setTimeout(r, 250));
+    stable = watch.runs() === runs ? stable + 1 : 0;
+    runs = watch.runs();
+  }
+  const copied = join(root, 'tools/copied');
+  for (const name of ['.index.ts.swp', 'index.ts~', 'index.ts.tmp', '4913', '#index.ts#', 'index.ts___jb_old___']) writeFileSync(join(copied, name), 'x');
+  writeFileSync(join(root, 'tools/.scratch.swx'), 'x');
+  await new Promise((r) => setTimeout(r, 400));
+  expect(watch.runs(), 'editor swap/backup files trigger no run').toBe(runs);
+  await settlesToFresh(root, watch, 'editor files ignored');
+  for (const name of ['.index.ts.swp', 'index.ts~', 'index.ts.tmp', '4913', '#index.ts#', 'index.ts___jb_old___']) unlinkSync(join(copied, name));
+}
