@@ -25,7 +25,7 @@ export interface ApprovalRequest {
   readonly signal: AbortSignal;
   readonly mode: ApprovalMode;
   readonly sessionKey: string;
-  /** The validated input of the call being approved. */
+  /** The validated input of the call being approved, as a deep-frozen snapshot: changing it changes nothing. */
   readonly input: unknown;
 }
 
@@ -54,6 +54,7 @@ export interface ToolDescriptor {
 
 export interface RiskPolicyCall {
   readonly tool: ToolDescriptor;
+  /** A deep-frozen snapshot of the validated input. */
   readonly input: unknown;
   readonly sessionKey: string;
   readonly origin: string;

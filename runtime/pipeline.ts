@@ -8,6 +8,10 @@
  * approval, so an approver (and an `on-risk` policy) only ever sees a well-formed concrete call,
  * and a vetoing hook is consulted before a human is bothered. Loading a module is not running
  * the tool: a denied or cancelled call never enters `execute`.
+ *
+ * Every wait on code the pipeline does not own races the call's signal (runtime/abort.ts), so an
+ * abort ends any phase with one terminal entry; and everything after `tool_call` works on frozen
+ * snapshots (runtime/snapshot.ts), so no observer can change what is recorded or what runs.
  */
 import { canAccessTool } from './access.js';
 import { type Settled, linkSignals, raceAbort } from './abort.js';
