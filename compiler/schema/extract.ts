@@ -258,7 +258,20 @@ class Extractor implements StaticScope<ModState> {
     const pure = new Set(
       [...st.info.imports].filter(([, b]) => this.zodModules.includes(b.specifier)).map(([local]) => local),
     );
-    const scope = { watched, pure, ...(skip ? { skip } : {}) };
+    // Whether a top-level function or const reads a watched name, directly or through other
+    // top-level functions and consts it reads (cycles count as not reading).
+    const memo = new Map<string, boolean>();
+    const reads = (name: string): boolean => {
+      const known = memo.get(name);
+      if (known !== undefined) return known;
+      memo.set(name, false);
+      const decl = st.info.decls.get(name);
+      const found = decl !== undefined && (decl.kind === 'function' || decl.kind === 'const') &&
+        [...scanReferences(decl.node, st.info.sf).names].some((n) => n !== name && (watched.has(n) || reads(n)));
+      memo.set(name, found);
+      return found;
+    };
+    const scope = { watched, pure, reads, ...(skip ? { skip } : {}) };
     for (const statement of st.info.sf.statements) {
       if (ts.isImportDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) continue;
       if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;

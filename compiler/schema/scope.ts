@@ -185,6 +185,12 @@ export interface MutationScope {
   readonly pure: ReadonlySet<string>;
   /** Code that is copied into the snippet anyway (the `inputSchema` expression itself). */
   readonly skip?: TS.Node;
+  /**
+   * Whether a top-level function or const of the module reads one of `watched`: calling it
+   * from top-level code may modify a copied value inside its body (`function extend() {
+   * shape.limit = ... }; extend();`), which the checks on the call site alone cannot see.
+   */
+  readonly reads?: (name: string) => boolean;
 }
 
 /** The identifier a member/call chain starts from: `a` for `a.b[c].d()`. */
@@ -199,7 +205,7 @@ function chainRoot(expr: TS.Expression): TS.Identifier | undefined {
 }
 
 export function findMutation(statement: TS.Node, scope: MutationScope, sf: TS.SourceFile): string | undefined {
-  const { watched, pure, skip } = scope;
+  const { watched, pure, skip, reads } = scope;
   let found: string | undefined;
   const rootName = (expr: TS.Expression): string | undefined => {
     let e: TS.Expression = expr;
@@ -232,6 +238,11 @@ export function findMutation(statement: TS.Node, scope: MutationScope, sf: TS.So
         ? rootName(node.expression.expression)
         : undefined;
       if (callee) report(node, callee, 'modified by a method call');
+      const called = chainRoot(node.expression)?.text;
+      if (!found && called !== undefined && reads?.(called)) {
+        const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+        found = `\`${called}\`, called by top-level code (line ${line + 1}), reads values the schema uses and may modify them`;
+      }
       for (const arg of node.arguments ?? []) {
         const name = rootName(arg);
         if (name && (ts.isIdentifier(arg) || ts.isParenthesizedExpression(arg))) report(node, name, 'modified by a call');

@@ -144,8 +144,25 @@ export default defineAgentTool({
 });
 `,
       'tools/weather/text.ts': "export function describeTool(name: string): string {\n  return `Look up the ${name}`;\n}\n\nexport const MODE = 'always';\n",
-      // The schema extractor copies \`shape\`, but a same-module function called at top level adds a field to it.
+      // A function of another module, called at top level, adds a field to the copied \`shape\`:
+      // the static read cannot see that (a same-module function is seen, and sends the schema to
+      // the bundle path, which imports the module: tools/search-local stays exact).
       'tools/search/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';
+import { z } from 'zod';
+import { addLimit, shape } from './shape.js';
+
+addLimit();
+
+export default defineAgentTool({
+  description: 'Search',
+  inputSchema: z.object(shape),
+  async execute() {
+    return 1;
+  },
+});
+`,
+      'tools/search/shape.ts': "import { z } from 'zod';\n\nexport const shape: Record<string, z.ZodType> = { query: z.string() };\n\nexport function addLimit() {\n  shape.limit = z.number().int();\n}\n",
+      'tools/search-local/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';
 import { z } from 'zod';
 
 const shape: Record<string, z.ZodType> = { query: z.string() };
@@ -155,7 +172,7 @@ function addLimit() {
 addLimit();
 
 export default defineAgentTool({
-  description: 'Search',
+  description: 'Search here',
   inputSchema: z.object(shape),
   async execute() {
     return 1;
@@ -168,13 +185,16 @@ export default defineAgentTool({
     });
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(checkJson(root).status).toBe(0);
+    const tools = (JSON.parse(cli(['inspect', '--root', root, '--json']).stdout) as { tools: { qualifiedName: string; schemaVia: string; inputSchema: { properties: object } }[] }).tools;
+    const local = tools.find((t) => t.qualifiedName === 'search-local')!;
+    expect([local.schemaVia, Object.keys(local.inputSchema.properties)]).toEqual(['bundle', ['query', 'limit']]);
     const loaded = checkJson(root, '--load');
     expect(loaded.status).toBe(1);
     const errors = errorsOf(loaded.diagnostics).map((d) => [`${d.file}:${d.line}:${d.column}`, d.code, d.message]);
     expect(errors).toEqual([
       ['hooks/audit/index.ts:6:16', 'ZG2054', expect.stringContaining('`events` differs: the loaded module has ["tool:before","tool:after"], the manifest has ["tool:before"]')],
       ['prompt-sections/rules/index.ts:4:16', 'ZG2054', expect.stringContaining('`order` differs: the loaded module has 10, the manifest has 50')],
-      ['tools/search/index.ts:12:16', 'ZG2054', expect.stringContaining('`inputSchema` differs at properties.limit: the loaded module has {"type":"integer"')],
+      ['tools/search/index.ts:9:16', 'ZG2054', expect.stringContaining('`inputSchema` differs at properties.limit: the loaded module has {"type":"integer"')],
       ['tools/weather/index.ts:8:16', 'ZG2054', expect.stringContaining('`description` differs: the loaded module has "Look up the weather", the manifest has ""')],
       ['tools/weather/index.ts:8:16', 'ZG2054', expect.stringContaining('`platforms` differs: the loaded module has ["qq","discord"], the manifest has ["qq"]')],
       ['tools/weather/index.ts:8:16', 'ZG2054', expect.stringContaining('`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"')],

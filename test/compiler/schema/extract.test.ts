@@ -142,6 +142,8 @@ describe('extractSchemaSnippet', () => {
     ['a let binding', Z, 'Input', 'let Input = z.object({});', /let/],
     ['a const mutated at top level', Z, 'z.object(shape)', 'const shape: Record<string, z.ZodType> = {};\nshape.a = z.string();', /`shape` may be assigned/],
     ['a const passed to a call', Z, 'z.object(shape)', 'const shape = {};\nregister(shape);\nfunction register(s: object) { Object.assign(s, { a: z.string() }); }', /modified by a call/],
+    ['a same-module function called at top level that modifies a copied const', Z, 'z.object(shape)', 'const shape: Record<string, z.ZodType> = { q: z.string() };\nfunction addLimit() { shape.limit = z.number(); }\naddLimit();', /`addLimit`, called by top-level code \(line \d+\), reads values the schema uses/],
+    ['such a call through another function or const', Z, 'z.object(shape)', 'const shape: Record<string, z.ZodType> = {};\nfunction add() { shape.a = z.string(); }\nconst setup = () => add();\nif (true) setup();', /`setup`, called by top-level code/],
     ['a class', Z, 'z.object({ a: z.instanceof(Thing) })', 'class Thing {}', /class/],
     ['a realm escape', Z, 'z.object({ a: z.string().default(z.constructor.name) })', '', /constructor/],
     ['import.meta', Z, 'z.object({ a: z.string().default(import.meta.url) })', '', /import\.meta/],
@@ -156,6 +158,13 @@ describe('extractSchemaSnippet', () => {
   it('does not treat reads of a copied const in execute() or other consts as mutations', () => {
     const root = project({
       'tools/a/index.ts': tool(Z, 'Input', 'const Input = z.object({ a: z.string() });\nconst Other = z.object({ b: z.number() });\nconst parse = (v: unknown) => Input.parse(v);'),
+    });
+    expect(extract(root, 'tools/a/index.ts').snippet?.kind).toBe('inline');
+  });
+
+  it('does not treat top-level calls of functions that never read a copied value as mutations', () => {
+    const root = project({
+      'tools/a/index.ts': tool(Z, 'Input', "const Input = z.object({ a: z.string() });\nconst log: string[] = [];\nfunction note(text: string) { log.push(text); }\nnote('loaded');"),
     });
     expect(extract(root, 'tools/a/index.ts').snippet?.kind).toBe('inline');
   });
