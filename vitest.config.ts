@@ -7,6 +7,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Fails the run if any test left, changed or removed a file in the source tree.
+    globalSetup: ['test/source-tree-guard.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Real builds and dev servers run in these tests; two cores.

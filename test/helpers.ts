@@ -1,7 +1,7 @@
 /** Shared test helpers: temp trees on disk and the real compiler/CLI. */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheFile } from '../compiler/cache.js';
 
@@ -23,10 +23,24 @@ export function writeTree(root: string, files: Record<string, string>): string {
   return root;
 }
 
-export function copyFixture(name: string, prefix = name): string {
+/**
+ * What a source tree may hold besides its own files after a README command or a bundler run
+ * (`npm start` generates into fixtures/example-bot): generated manifests, caches, installs.
+ * Never copied, so no test depends on them.
+ */
+export function isGeneratedArtifact(name: string): boolean {
+  return (name.endsWith('.gen.ts') && name !== 'expected.gen.ts') || name === 'node_modules' || name === '.zhin-gen-cache' || name === 'dist';
+}
+
+/** A copy of a directory's own files (see isGeneratedArtifact) in a fresh temp dir. */
+export function copyTree(source: string, prefix: string): string {
   const dir = tempDir(prefix);
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  cpSync(source, dir, { recursive: true, filter: (src) => src === source || !isGeneratedArtifact(basename(src)) });
   return dir;
+}
+
+export function copyFixture(name: string, prefix = name): string {
+  return copyTree(join(FIXTURES, name), prefix);
 }
 
 export function removeDir(dir: string): void {

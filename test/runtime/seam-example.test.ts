@@ -1,18 +1,22 @@
-/** The runnable example `fixtures/seam-bot/run.ts`, run exactly as the README says. */
+/**
+ * The runnable example `fixtures/seam-bot/run.ts`, run as the README says (`node --import tsx
+ * run.ts`), in a copy of the example: it writes its manifest beside itself, and tests leave
+ * nothing in the source tree.
+ */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { copyFixture, removeDir, REPO as repo } from '../helpers.js';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const example = join(repo, 'fixtures', 'seam-bot');
+const example = copyFixture('seam-bot');
+afterAll(() => removeDir(example));
 
 describe('fixtures/seam-bot', () => {
   it('compiles, loads the root seam, and runs acme_search through turn.execute with a journal', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'fixtures/seam-bot/run.ts'], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(example, 'run.ts')], {
       cwd: repo,
       timeout: 60_000,
     });
