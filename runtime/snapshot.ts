@@ -7,8 +7,9 @@
  * The rule, for values that are not plain JSON data:
  * - primitives (including `undefined`, `NaN`, bigint, symbol) are kept: they are immutable;
  * - arrays and plain objects (prototype `Object.prototype` or `null`) are copied and frozen;
- *   only own enumerable string keys are kept (as `JSON.stringify` and spread do), holes read as
- *   `undefined`, and shared or circular references stay shared or circular in the copy;
+ *   only own enumerable string keys are kept (as spread does; array holes stay holes, a
+ *   null-prototype object becomes an ordinary one), and shared or circular references stay
+ *   shared or circular in the copy;
  * - anything else (functions, class instances, `Date`, `Map`, errors, typed arrays, promises…)
  *   and any property whose read throws becomes an `UnrecordedValue`
  *   `{ $unrecorded: 'Date 2024-01-01T00:00:00.000Z' }`: such values cannot be frozen (a frozen
@@ -21,18 +22,21 @@ export interface UnrecordedValue {
   readonly $unrecorded: string;
 }
 
-/** Every container a snapshot produced: taking a snapshot of a snapshot returns it unchanged. */
+/** The roots of snapshots (and placeholders): a snapshot of a snapshot is the snapshot itself. */
 const snapshots = new WeakSet<object>();
 
-type Container = Record<string, unknown> | unknown[];
+type Container = Record<string, unknown>;
 
 interface Pending {
+  readonly source: Container;
   readonly target: Container;
-  readonly entries: readonly (readonly [string, unknown])[];
+  readonly keys: readonly string[];
 }
 
 export function snapshot<T>(value: T): T;
 export function snapshot(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return typeof value === 'function' ? unrecorded(describe(value)) : value;
+  if (snapshots.has(value)) return value;
   const copies = new Map<object, unknown>();
   const pending: Pending[] = [];
 
@@ -43,19 +47,18 @@ export function snapshot(value: unknown): unknown {
     if (snapshots.has(input)) return input;
     const seen = copies.get(input);
     if (seen !== undefined) return seen;
-    let entries: (readonly [string, unknown])[];
-    let array: boolean;
+    let keys: readonly string[];
+    let target: Container;
     try {
       if (typeof input === 'function' || !isPlainData(input)) return remember(input, unrecorded(describe(input)));
-      array = Array.isArray(input);
-      entries = readEntries(input);
+      keys = Object.keys(input);
+      target = Array.isArray(input) ? new Array<unknown>((input as unknown[]).length) as unknown as Container : {};
     } catch (error) {
       // A hostile proxy can throw from any trap; what it holds cannot be recorded.
       return remember(input, unrecorded(`unreadable value: ${messageOf(error)}`));
     }
-    const target: Container = array ? [] : {};
     remember(input, target);
-    pending.push({ target, entries });
+    pending.push({ source: input as Container, target, keys });
     return target;
   };
   const remember = (input: object, copied: unknown): unknown => {
@@ -65,12 +68,21 @@ export function snapshot(value: unknown): unknown {
 
   const root = copy(value);
   for (let next = pending.pop(); next; next = pending.pop()) {
-    for (const [key, child] of next.entries) {
-      // defineProperty, not assignment: an own `__proto__` key (JSON.parse makes those) stays data.
-      Object.defineProperty(next.target, key, { value: copy(child), enumerable: true, writable: true, configurable: true });
+    const { source, target, keys } = next;
+    for (const key of keys) {
+      let child: unknown;
+      try {
+        child = source[key];
+      } catch (error) {
+        child = unrecorded(`unreadable property: ${messageOf(error)}`);
+      }
+      // An own `__proto__` key (JSON.parse makes those) must stay data, not set the prototype.
+      if (key === '__proto__') Object.defineProperty(target, key, { value: copy(child), enumerable: true, writable: true, configurable: true });
+      else target[key] = copy(child);
     }
-    snapshots.add(Object.freeze(next.target));
+    Object.freeze(target);
   }
+  if (typeof root === 'object' && root !== null) snapshots.add(root);
   return root;
 }
 
@@ -78,23 +90,6 @@ function isPlainData(value: object): boolean {
   if (Array.isArray(value)) return true;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** Reads a container's entries once (getters run here, exactly once). A throwing read is recorded, not thrown. */
-function readEntries(value: object): (readonly [string, unknown])[] {
-  const entries: (readonly [string, unknown])[] = [];
-  const source = value as Record<string, unknown>;
-  const keys = Array.isArray(value) ? Array.from({ length: value.length }, (_, index) => String(index)) : Object.keys(value);
-  for (const key of keys) {
-    let child: unknown;
-    try {
-      child = source[key];
-    } catch (error) {
-      child = unrecorded(`unreadable property: ${messageOf(error)}`);
-    }
-    entries.push([key, child]);
-  }
-  return entries;
 }
 
 function unrecorded(description: string): UnrecordedValue {

@@ -94,7 +94,8 @@ describe('a module import that never settles', () => {
     const turn = await host.beginTurn({ sessionKey: 's' });
     const { outcome, lateMs } = await abortWhen((signal) => turn.execute('hanging', {}, { signal }));
     expect(outcome).toEqual({ status: 'cancelled', reason: 'aborted while loading the tool module' });
-    expect(lateMs).toBeLessThan(200);
+    // Settles on the abort itself, not on a timeout (generous bound: the machine may be busy).
+    expect(lateMs).toBeLessThan(1000);
     expect(loadedModules()).toEqual(['hanging']);
     expect(events()).toEqual([]);
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_cancelled']);
