@@ -252,7 +252,13 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
         warnings: state.newWarnings(result).map((d) => esbuildMessage(state.root, d)),
       };
     });
+    // esbuild's watch mode sees only files in its graph (no new tool, no SKILL.md edit), and tells
+    // plugins nothing about watching. A context (watch, serve, rebuild) outlives its first build;
+    // `esbuild.build()` is disposed right after it: only the former gets the tree watcher.
+    let disposed = false;
+    let ended = 0;
     build.onEnd(async (result) => {
+      if (ended++ === 0) setTimeout(() => disposed || startWatching(printOutOfBand), 200).unref();
       if (result.errors.length > 0) return undefined;
       return { errors: (await loadErrors(userOptions?.verifyLoad, state.last)).map((d) => esbuildMessage(state.root, d)) };
     });
@@ -272,6 +278,7 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       return { path: runtime.path, external: runtime.external };
     });
     build.onDispose?.(() => {
+      disposed = true;
       stopWatching();
       void state.dispose();
     });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { watch, type RollupWatcher } from 'rollup';
 import type { CompileResult } from '../../compiler/index.js';
+import { context as esbuildContext } from 'esbuild';
+import zhinEsbuild from '../../vite-plugin/esbuild.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
 import { removeDir, tempDir, writeTree } from '../helpers.js';
 import { runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
@@ -91,5 +93,44 @@ describe('rollup watch mode', () => {
     writeTree(root, { 'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello, then wave.\n' });
     await waitFor(() => readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8').includes('Greets people warmly.'), 'the skill edit in the manifest');
     await waitFor(() => bundles > bundlesBefore && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Greets people warmly.'), 'a rebuilt bundle with the skill edit');
+  });
+});
+
+describe('esbuild watch mode', () => {
+  it('keeps the manifest equal to a fresh generate through every kind of save, and rebuilds with it', async () => {
+    const root = writeTree(tempDir('esbuild-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
+    const codes: string[] = [];
+    let runs = 0;
+    let builds = 0;
+    const ctx = await esbuildContext({
+      absWorkingDir: root,
+      entryPoints: ['src/main.ts'],
+      bundle: true,
+      splitting: true,
+      platform: 'node',
+      format: 'esm',
+      outdir: 'dist',
+      conditions: ['source'],
+      logLevel: 'silent',
+      plugins: [
+        zhinEsbuild({
+          onRun: (result) => {
+            runs++;
+            codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
+          },
+        }),
+        { name: 'count', setup: (build) => build.onEnd(() => void builds++) },
+      ],
+    });
+    try {
+      await ctx.watch();
+      await waitFor(() => builds >= 1, 'the first esbuild build');
+      await runWatchScenario(root, { runs: () => runs, output: () => codes.join('\n') });
+      // The rewritten manifest is in esbuild's graph: its own watcher rebuilt the bundle.
+      await waitFor(() => readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('tools/bulk-199/index'), 'a rebuild with the bulk tools');
+    } finally {
+      await ctx.dispose();
+      removeDir(root);
+    }
   });
 });
