@@ -15,7 +15,8 @@ import { LruMap } from './lru.js';
 import { CacheFile } from './cache-file.js';
 import { isEntry, isOutputRecord } from './cache-shape.js';
 
-const CACHE_VERSION = 'zhin-gen-cache-1';
+// Bumped when parse results change for the same input (2: too-deep files got located diagnostics).
+const CACHE_VERSION = 'zhin-gen-cache-2';
 
 interface FileStamp {
   readonly mtimeMs: number;

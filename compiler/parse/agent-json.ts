@@ -14,6 +14,7 @@ import { lazyRequire } from '../lazy.js';
 import schema from '../schema/agent.schema.json' with { type: 'json' };
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import { codePointLength, describeValue, stripBom } from './manifest-values.js';
+import { firstTooDeep, MAX_NESTING } from './depth.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
 
@@ -119,6 +120,13 @@ function parse(input: AgentJsonInput): AgentJsonResult {
 
   if (text.trim() === '') {
     report('ZG4010', 0, 'agent.json is empty; it must be a JSON object with at least "description"');
+    return done();
+  }
+  // jsonc-parser, ajv and the walks below recurse once per level: a value nested deeper than
+  // any agent.json needs is refused before any of them runs.
+  const deep = firstTooDeep(text, 'json');
+  if (deep !== undefined) {
+    report('ZG4011', deep, `agent.json is nested too deeply to be read (more than ${MAX_NESTING} levels of brackets)`);
     return done();
   }
   const jsonc = jsoncParser();

@@ -5,7 +5,8 @@
  * extractor while the AST is still alive.
  */
 import type { ts as TS } from 'ts-morph';
-import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { diag, lineStarts, positionAt, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { parseSource, type SourceParse, type TooDeep } from './depth.js';
 import { collectLocals, locOf, readLiteral, unwrap, type Lit, type LiteralContext } from './literal.js';
 
 export type DefineHelper = 'defineAgentTool' | 'defineAgentPromptSection' | 'defineAgentHook' | 'definePlugin';
@@ -72,7 +73,9 @@ function calleeHelper(ts: typeof TS, callee: TS.Expression, imports: ReadonlyMap
 export function parseCode(input: ParseCodeInput): ParsedCode {
   const { ts, file, text } = input;
   // No parent pointers: nothing here walks upwards, and building them costs time and memory.
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKind(ts, file));
+  const parsed = parseSource(ts, file, text, scriptKind(ts, file));
+  if (parsed.tooDeep) return tooDeep(ts, file, text, parsed, scriptKind(ts, file));
+  const sf = parsed.sf;
   const diagnostics: Diagnostic[] = [];
   const parseDiagnostics = (sf as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   for (const error of parseDiagnostics.slice(0, 3)) {
@@ -196,6 +199,46 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
     conditionalTools,
     diagnostics,
   };
+}
+
+/**
+ * A file nested too deeply to walk: one diagnostic at the first too-deep position, nothing read.
+ * Inside `inputSchema` it is the schema's problem (ZG2022, like a schema value past the
+ * evaluation path's limit); elsewhere the code's (ZG2024).
+ */
+function tooDeep(ts: typeof TS, file: string, text: string, parsed: SourceParse & { tooDeep: TooDeep }, kind: TS.ScriptKind): ParsedCode {
+  const deep = parsed.tooDeep;
+  const at = { file, ...positionAt(lineStarts(text), deep.offset) };
+  // When the parser itself gave up, the text up to that point parses (it is within the limit):
+  // enough to see what encloses it. Only statements and one object literal are looked at.
+  const tree = parsed.sf ?? parseSource(ts, file, text.slice(0, deep.offset), kind).sf;
+  const schema = tree ? inputSchemaValue(ts, tree) : undefined;
+  // A cut-off tree ends where its last token does, before the whitespace leading to the cut.
+  const inSchema = schema !== undefined && deep.offset >= schema.getStart(tree) && (deep.offset <= schema.end || /^\s*$/.test(text.slice(schema.end, deep.offset)));
+  const diagnostic = inSchema
+    ? diag('ZG2022', { ...at, message: `inputSchema is nested too deeply to be read (${deep.why})`, hint: 'Flatten the schema: give repeated parts a name, or use z.lazy() / $ref for recursive structures.' })
+    : diag('ZG2024', { ...at, message: `${file} is nested too deeply to be read (${deep.why})` });
+  return { callLoc: { file, line: 1, column: 1 }, relativeImports: [], conditionalTools: [], diagnostics: [diagnostic] };
+}
+
+/** The `inputSchema` value of the default-exported `define*({...})` call, found without recursion. */
+function inputSchemaValue(ts: typeof TS, sf: TS.SourceFile): TS.Expression | undefined {
+  const locals = collectLocals(ts, sf);
+  for (const statement of sf.statements) {
+    if (!ts.isExportAssignment(statement)) continue;
+    let expr: TS.Expression | undefined = unwrap(ts, statement.expression);
+    for (let hops = 0; expr && ts.isIdentifier(expr) && hops < 5; hops++) {
+      const target = locals.get(expr.text);
+      expr = target && !ts.isFunctionDeclaration(target) ? unwrap(ts, target as TS.Expression) : undefined;
+    }
+    const arg = expr && ts.isCallExpression(expr) ? expr.arguments[0] : undefined;
+    const object = arg ? unwrap(ts, arg) : undefined;
+    if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
+    for (const prop of object.properties) {
+      if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema') return prop.initializer;
+    }
+  }
+  return undefined;
 }
 
 /** `export const name = defineAgentTool(...)`: the common slip of a named instead of a default export. */

@@ -8,6 +8,7 @@
  */
 import type { Document, Node as YamlNode } from 'yaml';
 import { lazyRequire } from '../lazy.js';
+import { firstTooDeep, MAX_NESTING } from './depth.js';
 import type { ChannelScope } from '../../runtime/manifest.js';
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import {
@@ -142,11 +143,23 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   const lineEnd = text.indexOf('\n', closeOffset);
   const body = lineEnd === -1 ? '' : text.slice(lineEnd + 1);
 
-  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): SourceLocation => locAt(yamlStart + offset);
+  // yaml recurses once per level (it reports running out of stack as RESOURCE_EXHAUSTION, at
+  // wherever the stack ended): flow collections nested deeper than any front matter needs are
+  // refused first, at the first bracket too deep.
+  const deep = firstTooDeep(yamlText, 'yaml');
+  if (deep !== undefined) {
+    report('ZG4011', at(deep), `the front matter is nested too deeply to be read (more than ${MAX_NESTING} levels of brackets)`);
+    return { diagnostics };
+  }
+  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   let fatal = false;
   for (const error of doc.errors) {
-    if (error.code === 'DUPLICATE_KEY') {
+    if (error.code === 'RESOURCE_EXHAUSTION' && /call stack/i.test(error.message)) {
+      // Nesting without brackets (`- - - …`): yaml stopped itself; say so plainly.
+      fatal = true;
+      report('ZG4011', at(error.pos[0]), 'the front matter is nested too deeply to be read');
+    } else if (error.code === 'DUPLICATE_KEY') {
       const pair = isMap(doc.contents) ? doc.contents.items.find((p) => (p.key as YamlNode | null)?.range?.[0] === error.pos[0]) : undefined;
       const key = isScalar(pair?.key) ? String(pair.key.value) : yamlText.slice(error.pos[0]).split(/[:\n]/, 1)[0]!.trim();
       report('ZG4001', at(error.pos[0]), `duplicate key ${JSON.stringify(key)} in the front matter; YAML keys must be unique`);

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../ts.js';
+import { parseSource } from '../parse/depth.js';
 import { bindingNames } from './scope.js';
 
 /** Local name under which `export default <expression>` is recorded. */
@@ -150,5 +151,8 @@ export function parseModule(filePath: string, text: string): ModuleInfo {
   const kind = /\.[mc]?jsx?$/.test(filePath) ? (filePath.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS)
     : filePath.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return analyzeModule(ts.createSourceFile(filePath, body, ts.ScriptTarget.Latest, false, kind), filePath);
+  // Bounded like the tool files themselves; the extractor turns the throw into the bundle fallback.
+  const parsed = parseSource(ts, filePath, body, kind);
+  if (parsed.tooDeep) throw new Error(`${filePath} is nested too deeply to analyse (${parsed.tooDeep.why})`);
+  return analyzeModule(parsed.sf, filePath);
 }

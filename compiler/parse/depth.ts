@@ -1,0 +1,148 @@
+/**
+ * Nesting limits for user input. The parsers and every walk over what they return recurse (the
+ * TypeScript parser, jsonc-parser, yaml, ajv, the literal reader, the schema extractor), and a
+ * value nested thousands of levels deep used to end the run in "Maximum call stack size
+ * exceeded". Depth is checked once, where the input enters, without recursion: a file deeper
+ * than the limit is reported at its first too-deep position and never walked, so every later
+ * walk is bounded by construction.
+ */
+import type { ts as TS } from 'ts-morph';
+
+/**
+ * Brackets (JSON, YAML flow collections; code the TypeScript parser could not take): the
+ * evaluation path already refuses schema values nested more than 256 levels (schema/project.ts),
+ * and real agent.json / SKILL.md values nest two or three.
+ */
+export const MAX_NESTING = 256;
+
+/**
+ * Syntax-tree levels of a parsed TypeScript/JavaScript file. Real modules stay below ~60; a
+ * schema at the evaluation path's 256 levels is ~520 (an object and a property per level).
+ * Chains the parser builds without recursion (`a + b + …`, `.min(1).max(2)…`) also count, as the
+ * walks over them do recurse.
+ */
+export const MAX_SYNTAX_DEPTH = 1000;
+
+/**
+ * Offset of the first bracket nested deeper than `limit`, or undefined. Strings and comments
+ * are skipped (for code also template literals, whose `${` nests like a bracket); regular
+ * expression literals are not recognised, so a bracket inside one counts: this only locates a
+ * problem, it never decides one alone.
+ */
+export function firstTooDeep(text: string, syntax: 'code' | 'json' | 'yaml', limit = MAX_NESTING): number | undefined {
+  // Open brackets, innermost last: ( [ { as written, '$' for a template's `${`, '`' inside a
+  // template literal's text (where only `${` and the closing backtick mean anything).
+  const open: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (open[open.length - 1] === '`') {
+      if (c === '\\') i++;
+      else if (c === '`') open.pop();
+      else if (c === '$' && text[i + 1] === '{') {
+        open.push('$');
+        if (open.length > limit) return i;
+        i++;
+      }
+      continue;
+    }
+    if ((c === '"' || (c === "'" && syntax !== 'json')) && (syntax !== 'yaml' || i === 0 || /[\s[{,:]/.test(text[i - 1]!))) {
+      // A YAML quote opens a scalar only at its start (the one in "don't" is text).
+      i = skipString(text, i, c, syntax === 'yaml');
+    } else if (syntax === 'code' && c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const line = text[i + 1] === '/';
+      const end = line ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      i = end === -1 ? text.length : line ? end : end + 1;
+    } else if (syntax === 'yaml' && c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? text.length : end;
+    } else if (c === '{' || c === '[' || (syntax === 'code' && (c === '(' || c === '`'))) {
+      open.push(c);
+      if (open.length > limit) return i;
+    } else if (c === '}' || c === ']' || (syntax === 'code' && c === ')')) {
+      open.pop();
+    }
+  }
+  return undefined;
+}
+
+/** Index of the closing quote of the string opening at `start` (YAML: may span lines, '' escapes '). */
+function skipString(text: string, start: number, quote: string, yaml: boolean): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && !(yaml && quote === "'")) i++;
+    else if (c === quote) {
+      if (yaml && quote === "'" && text[i + 1] === "'") i++;
+      else return i;
+    } else if (c === '\n' && !yaml) return i;
+  }
+  return text.length;
+}
+
+export interface TooDeep {
+  /** Where the first too-deep construct starts. */
+  readonly offset: number;
+  /** Which limit it passed, for the message. */
+  readonly why: string;
+}
+
+/** A parsed file, or where it is too deep (with the tree when the parser got through it). */
+export type SourceParse = { readonly sf: TS.SourceFile; readonly tooDeep?: undefined } | { readonly sf: TS.SourceFile | undefined; readonly tooDeep: TooDeep };
+
+/**
+ * `ts.createSourceFile`, bounded: the parser recurses per nesting level and throws RangeError
+ * at a few hundred levels of brackets; the parsed tree is then checked without recursion.
+ */
+export function parseSource(ts: typeof TS, file: string, text: string, kind: TS.ScriptKind): SourceParse {
+  let sf: TS.SourceFile;
+  try {
+    sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // Locate it in the text: the first bracket past the limit, else the deepest one.
+    return { sf: undefined, tooDeep: { offset: firstTooDeep(text, 'code') ?? deepestBracket(text), why: `more than ${MAX_NESTING} levels of brackets` } };
+  }
+  const deep = firstTooDeepNode(ts, sf);
+  return deep ? { sf, tooDeep: { offset: deep.getStart(sf), why: `more than ${MAX_SYNTAX_DEPTH} syntax levels` } } : { sf };
+}
+
+/** The first node (in source order) more than {@link MAX_SYNTAX_DEPTH} levels below the root. */
+function firstTooDeepNode(ts: typeof TS, root: TS.Node): TS.Node | undefined {
+  // Explicit stack of [node, depth]; children pushed in reverse so they pop in source order.
+  const nodes: TS.Node[] = [root];
+  const depths: number[] = [0];
+  const children: TS.Node[] = [];
+  const collect = (child: TS.Node): undefined => {
+    children.push(child);
+    return undefined;
+  };
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > MAX_SYNTAX_DEPTH) return node;
+    ts.forEachChild(node, collect);
+    for (let i = children.length - 1; i >= 0; i--) {
+      nodes.push(children[i]!);
+      depths.push(depth + 1);
+    }
+    children.length = 0;
+  }
+  return undefined;
+}
+
+/** Offset of the deepest bracket of the text (the fallback location). */
+function deepestBracket(text: string): number {
+  let lo = 1;
+  let hi = MAX_NESTING;
+  let found = 0;
+  // The deepest level reached is the largest limit that still finds a position.
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = firstTooDeep(text, 'code', mid);
+    if (at === undefined) hi = mid - 1;
+    else {
+      found = at;
+      lo = mid + 1;
+    }
+  }
+  return found;
+}
