@@ -11,6 +11,7 @@
  *   runtime      import manifest + host.load + first beginTurn, vs importing every tool module
  *
  * Options: BENCH_SIZES=100,1000 BENCH_RUNS=5 npm run bench. Writes bench/results.json.
+ * BENCH_MODE=load BENCH_SIZES=1000 npm run bench: `check --load` vs `check` only (bench/load-check.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..');
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+
+// BENCH_MODE=load: only the cost of `check --load` against plain `check` (bench/load-check.ts).
+if (process.env.BENCH_MODE === 'load') {
+  const { benchLoadCheck } = await import('./load-check.js');
+  for (const n of sizes) console.log(JSON.stringify(await benchLoadCheck(n, runs)));
+  process.exit(0);
+}
 
 interface Sample {
   readonly ms: number;
