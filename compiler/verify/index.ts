@@ -127,7 +127,7 @@ function failure(entry: Entry, outcome: Extract<TaskOutcome, { ok: false }>, tim
     return diag('ZG2052', {
       ...at,
       message: `${what}: ${entry.file} hangs while loading: ${outcome.message}`,
-      ...(outcome.why === 'timeout' ? { hint: `Top-level code must finish quickly (limit ${timeoutMs} ms per module: `--load-timeout`, or `verifyLoad.timeoutMs` in the build plugin). Move network calls, waits and loops into execute(), or start them lazily.` } : {}),
+      ...(outcome.why === 'timeout' ? { hint: `Top-level code must finish quickly (limit ${timeoutMs} ms per module: --load-timeout, or verifyLoad.timeoutMs in the build plugin). Move network calls, waits and loops into execute(), or start them lazily.` } : {}),
     });
   }
   return diag('ZG2051', { ...at, message: `${what}: importing ${entry.file} fails: ${outcome.message}` });
