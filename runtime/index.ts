@@ -92,6 +92,7 @@ export type {
   ToolErrorCode,
   DenialPolicy,
 } from './journal.js';
+export type { UnrecordedValue } from './snapshot.js';
 
 export { createCapabilityHost } from './host.js';
 export type { CapabilityHost, CapabilityHostOptions, CandidatePreparer, LoadOptions, LoadSummary } from './host.js';

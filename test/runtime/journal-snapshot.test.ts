@@ -10,6 +10,7 @@ import {
   type RiskPolicy,
   type ToolCallEntry,
   type ToolResultEntry,
+  type UnrecordedValue,
 } from '../../runtime/index.js';
 import { Fixture, deferred, events, manifest, resetGlobals } from './fixture.js';
 
@@ -166,8 +167,9 @@ describe('values that are not JSON data', () => {
     };
     await turn.execute('echo', input);
     const recorded = callEntry(turn.journal).input as Record<string, unknown>;
+    const placeholder: UnrecordedValue = { $unrecorded: 'function fetchWeather' };
     expect(recorded).toMatchObject({
-      fn: { $unrecorded: 'function fetchWeather' },
+      fn: placeholder,
       when: { $unrecorded: 'Date 2024-01-01T00:00:00.000Z' },
       map: { $unrecorded: 'Map (1 entries)' },
       point: { $unrecorded: 'Point instance' },
