@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type * as Jsonc from 'jsonc-parser';
 import { lazyRequire } from './lazy.js';
 import { lineStarts, positionAt } from './diagnostics.js';
+import { firstTooDeep } from './parse/depth.js';
 
 export interface ConfigText {
   /** POSIX file name relative to the root. */
@@ -39,7 +40,9 @@ const jsoncParser = lazyRequire<typeof Jsonc>('jsonc-parser');
 export function locateConfig(config: ConfigText, path: ConfigPath, unknownKey?: string): { file: string; line: number; column: number } {
   const starts = lineStarts(config.text);
   const at = (offset: number): { file: string; line: number; column: number } => ({ file: config.file, ...positionAt(starts, offset) });
-  if (config.file.endsWith('.json')) {
+  // jsonc-parser recurses once per level: a JSON config nested deeper than any config is located
+  // by option name instead (below), like a config module.
+  if (config.file.endsWith('.json') && firstTooDeep(config.text, 'json') === undefined) {
     const { findNodeAtLocation, parseTree } = jsoncParser();
     const tree = parseTree(config.text);
     if (tree) {

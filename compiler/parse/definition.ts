@@ -73,7 +73,11 @@ function calleeHelper(ts: typeof TS, callee: TS.Expression, imports: ReadonlyMap
 export function parseCode(input: ParseCodeInput): ParsedCode {
   const { ts, file, text } = input;
   // No parent pointers: nothing here walks upwards, and building them costs time and memory.
-  const parsed = parseSource(ts, file, text, scriptKind(ts, file));
+  // The depth check walks every node once; dynamic imports are collected on that walk.
+  const dynamicImports: TS.CallExpression[] = [];
+  const parsed = parseSource(ts, file, text, scriptKind(ts, file), (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) dynamicImports.push(node);
+  });
   if (parsed.tooDeep) return tooDeep(ts, file, text, parsed, scriptKind(ts, file));
   const sf = parsed.sf;
   const diagnostics: Diagnostic[] = [];
@@ -127,11 +131,7 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
     }
   }
   // Dynamic imports with literal specifiers count as imports too.
-  const visitDynamic = (node: TS.Node): void => {
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) noteSpecifier(node, node.arguments[0]);
-    ts.forEachChild(node, visitDynamic);
-  };
-  visitDynamic(sf);
+  for (const call of dynamicImports) noteSpecifier(call, call.arguments[0]);
 
   const conditionalTools = input.expected === 'definePlugin' ? findAddToolCalls(ctx, diagnostics) : [];
   let helper: DefineHelper | undefined;

@@ -92,21 +92,30 @@ export type SourceParse = { readonly sf: TS.SourceFile; readonly tooDeep?: undef
  * `ts.createSourceFile`, bounded: the parser recurses per nesting level and throws RangeError
  * at a few hundred levels of brackets; the parsed tree is then checked without recursion.
  */
-export function parseSource(ts: typeof TS, file: string, text: string, kind: TS.ScriptKind): SourceParse {
+export function parseSource(ts: typeof TS, file: string, text: string, kind: TS.ScriptKind, onNode?: (node: TS.Node) => void): SourceParse {
   let sf: TS.SourceFile;
   try {
     sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    // Locate it in the text: the first bracket past the limit, else the deepest one.
-    return { sf: undefined, tooDeep: { offset: firstTooDeep(text, 'code') ?? deepestBracket(text), why: `more than ${MAX_NESTING} levels of brackets` } };
+    // Locate it in the text: the first bracket past the limit, else (`!!!…x`, `a ? b : c ? …`)
+    // where the parser runs out.
+    const bracket = firstTooDeep(text, 'code');
+    return {
+      sf: undefined,
+      tooDeep: bracket !== undefined ? { offset: bracket, why: `more than ${MAX_NESTING} levels of brackets` } : { offset: parserLimit(ts, text, kind), why: 'deeper than the TypeScript parser can follow' },
+    };
   }
-  const deep = firstTooDeepNode(ts, sf);
+  const deep = firstTooDeepNode(ts, sf, onNode);
   return deep ? { sf, tooDeep: { offset: deep.getStart(sf), why: `more than ${MAX_SYNTAX_DEPTH} syntax levels` } } : { sf };
 }
 
-/** The first node (in source order) more than {@link MAX_SYNTAX_DEPTH} levels below the root. */
-function firstTooDeepNode(ts: typeof TS, root: TS.Node): TS.Node | undefined {
+/**
+ * The first node (in source order) more than {@link MAX_SYNTAX_DEPTH} levels below the root.
+ * `onNode` sees every node up to there, so a caller that needs a full walk anyway (definition.ts
+ * looks for dynamic imports) does not make a second one.
+ */
+function firstTooDeepNode(ts: typeof TS, root: TS.Node, onNode?: (node: TS.Node) => void): TS.Node | undefined {
   // Explicit stack of [node, depth]; children pushed in reverse so they pop in source order.
   const nodes: TS.Node[] = [root];
   const depths: number[] = [0];
@@ -119,6 +128,7 @@ function firstTooDeepNode(ts: typeof TS, root: TS.Node): TS.Node | undefined {
     const node = nodes.pop()!;
     const depth = depths.pop()!;
     if (depth > MAX_SYNTAX_DEPTH) return node;
+    onNode?.(node);
     ts.forEachChild(node, collect);
     for (let i = children.length - 1; i >= 0; i--) {
       nodes.push(children[i]!);
@@ -129,20 +139,22 @@ function firstTooDeepNode(ts: typeof TS, root: TS.Node): TS.Node | undefined {
   return undefined;
 }
 
-/** Offset of the deepest bracket of the text (the fallback location). */
-function deepestBracket(text: string): number {
-  let lo = 1;
-  let hi = MAX_NESTING;
-  let found = 0;
-  // The deepest level reached is the largest limit that still finds a position.
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = firstTooDeep(text, 'code', mid);
-    if (at === undefined) hi = mid - 1;
-    else {
-      found = at;
-      lo = mid + 1;
+/**
+ * The end of the longest prefix of `text` the parser gets through: where the nesting it cannot
+ * follow begins. A binary search over prefixes (a prefix nests no deeper than the text); only
+ * run after the parser has already failed on the whole text.
+ */
+function parserLimit(ts: typeof TS, text: string, kind: TS.ScriptKind): number {
+  let parses = 0;
+  let fails = text.length;
+  while (fails - parses > 1) {
+    const mid = (parses + fails) >> 1;
+    try {
+      ts.createSourceFile('prefix.ts', text.slice(0, mid), ts.ScriptTarget.Latest, false, kind);
+      parses = mid;
+    } catch {
+      fails = mid;
     }
   }
-  return found;
+  return parses;
 }

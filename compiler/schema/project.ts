@@ -90,6 +90,9 @@ function projectZod(schema: ZodLike): ConvertResult {
       },
     });
   } catch (error) {
+    // Zod converts recursively: a schema built nested thousands of levels deep (in a loop, say)
+    // runs it out of stack. That is the schema's depth, not a failure to evaluate.
+    if (error instanceof RangeError && site === undefined) return { ok: false, code: 'ZG2022', message: 'inputSchema is nested too deeply to convert to JSON Schema (a schema may nest at most 256 levels)' };
     const message = error instanceof Error ? error.message : String(error);
     const path = site?.path ?? findUnrepresentable(schema);
     if (site || path || /represent/i.test(message)) {
