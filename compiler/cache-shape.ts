@@ -39,6 +39,7 @@ const snippet = variants('kind', {
   inline: object({ kind: oneOf(['inline']), code: string, files: strings, locations }),
   static: object({ kind: oneOf(['static']), schema: jsonObject, files: strings }),
   fallback: object({ kind: oneOf(['fallback']), reason: string, locations }),
+  refused: object({ kind: oneOf(['refused']), file: string, line: number, column: number, why: string, files: strings }),
 });
 
 const unitData = variants('kind', {

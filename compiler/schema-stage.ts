@@ -10,9 +10,10 @@ import type { ResolvedOptions } from './config.js';
 import type { FileReader, UnitCache } from './cache.js';
 import type { ToolUnitData, UnitResult } from './parse/units.js';
 import type { CapabilityUnit } from './scan/layout.js';
+import { diag } from './diagnostics.js';
 import { toPosix } from './scan/walk.js';
 import { unitKey } from './unit-key.js';
-import type { SchemaOutcome, SchemaRequest, SchemaSnippet } from './schema/types.js';
+import { refusedMessage, type SchemaOutcome, type SchemaRequest, type SchemaSnippet } from './schema/types.js';
 import { locateSchemaPath, type SchemaLocations } from './schema/locate.js';
 import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
 import type { SchemaModuleCache } from './schema/extract.js';
@@ -70,6 +71,7 @@ export class SchemaCache implements SchemaStage {
       // Dependencies are recorded relative to the root for the unit cache; property positions
       // let schema errors point at the offending property later (a static schema has none).
       if (snippet.kind === 'static') return { ...snippet, files: snippet.files.map((f) => this.rel(f)) };
+      if (snippet.kind === 'refused') return { ...snippet, file: this.rel(snippet.file), files: snippet.files.map((f) => this.rel(f)) };
       const locations = schemaLocations(sf, expression);
       return snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => this.rel(f)), locations } : { ...snippet, locations };
     };
@@ -99,6 +101,13 @@ export class SchemaCache implements SchemaStage {
       if (snippet.kind === 'static') {
         // Translated at parse time: the stage (Zod, the vm) is not even loaded for it.
         const outcome: SchemaOutcome = { ok: true, schema: snippet.schema, origin: 'zod', via: 'static' };
+        outcomes.set(unit, outcome);
+        cache.setSchema(key, outcome, [], reader());
+        continue;
+      }
+      if (snippet.kind === 'refused') {
+        // A module too deep to read: the diagnostic is its own (file, position), not the tool's.
+        const outcome: SchemaOutcome = { ok: false, diagnostics: [diag('ZG2024', { file: snippet.file, line: snippet.line, column: snippet.column, message: refusedMessage(snippet.file, snippet.why) })] };
         outcomes.set(unit, outcome);
         cache.setSchema(key, outcome, [], reader());
         continue;

@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../ts.js';
 import { LruMap } from '../lru.js';
-import { DEFAULT_LOCAL, isRelativeSpecifier, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
+import { DEFAULT_LOCAL, isRelativeSpecifier, ModuleTooDeep, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
 import { findMutation, scanReferences } from './scope.js';
 import { stripTypes } from './strip.js';
 import { translateStatic, type StaticResolution, type StaticScope } from './translate.js';
@@ -83,9 +83,15 @@ interface ModState {
 type Resolved = { readonly kind: 'zod'; readonly imported: string } | { readonly kind: 'decl'; readonly mod: ModState; readonly local: string };
 
 export function extractSchemaSnippet(sourceFile: TS.SourceFile, expression: TS.Expression, ctx: SchemaExtractContext): SchemaSnippet {
+  let extractor: Extractor | undefined;
   try {
-    return new Extractor(ctx, sourceFile).run(expression);
+    extractor = new Extractor(ctx, sourceFile);
+    return extractor.run(expression);
   } catch (error) {
+    if (error instanceof ModuleTooDeep) {
+      const files = [...new Set([...(extractor?.otherFiles() ?? []), error.file])].sort();
+      return { kind: 'refused', file: error.file, ...error.at, why: error.why, files };
+    }
     // Any surprise here must cost speed, never correctness: the fallback runs the real module.
     const reason = error instanceof Bail ? error.message : `extractor error: ${error instanceof Error ? error.message : String(error)}`;
     return { kind: 'fallback', reason };
@@ -129,6 +135,11 @@ class Extractor implements StaticScope<ModState> {
       if (!compiles(code)) throw new Bail('the schema code does not compile');
     }
     return { kind: 'inline', code, files };
+  }
+
+  /** Absolute paths of the modules read so far besides the entry. */
+  otherFiles(): string[] {
+    return [...this.states.keys()].filter((p) => p !== this.ctx.absPath);
   }
 
   /** {@link StaticScope}: what `name` refers to in `mod`, after `need` resolved it. */

@@ -11,7 +11,7 @@ import { evaluateInlineSnippets } from './evaluate.js';
 // The fallback (esbuild + a child process) loads only when some schema needs it.
 import type { FallbackTask } from './fallback.js';
 import { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
-import type { ConvertResult, SchemaOutcome, SchemaRequest, SchemaStageOptions } from './types.js';
+import { refusedMessage, type ConvertResult, type SchemaOutcome, type SchemaRequest, type SchemaStageOptions } from './types.js';
 
 export { createSchemaModuleCache, extractSchemaSnippet, type SchemaExtractContext, type SchemaModuleCache } from './extract.js';
 export { EMPTY_INPUT_SCHEMA } from './convert.js';
@@ -52,6 +52,10 @@ export async function evaluateSchemas(requests: readonly SchemaRequest[], option
     if (!request.snippet) outcomes.set(request.id, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
     else if (request.snippet.kind === 'static') outcomes.set(request.id, { ok: true, schema: request.snippet.schema, origin: 'zod', via: 'static' });
     else if (request.snippet.kind === 'inline') inline.push(request);
+    else if (request.snippet.kind === 'refused') {
+      const { file, line, column, why } = request.snippet;
+      outcomes.set(request.id, { ok: false, diagnostics: [diag('ZG2024', { file, line, column, message: refusedMessage(file, why) })] });
+    }
     else bundled.push(request);
   }
 

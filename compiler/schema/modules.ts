@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../ts.js';
+import { lineStarts, positionAt } from '../diagnostics.js';
 import { parseSource } from '../parse/depth.js';
 import { bindingNames } from './scope.js';
 
@@ -147,12 +148,23 @@ export function resolutionCandidates(fromFile: string, specifier: string): strin
   }
 }
 
+/** A module nested deeper than the limits of parse/depth.ts: where, and which limit. */
+export class ModuleTooDeep extends Error {
+  constructor(
+    readonly file: string,
+    readonly at: { readonly line: number; readonly column: number },
+    readonly why: string,
+  ) {
+    super(`${file} is nested too deeply to be read (${why})`);
+  }
+}
+
 export function parseModule(filePath: string, text: string): ModuleInfo {
   const kind = /\.[mc]?jsx?$/.test(filePath) ? (filePath.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS)
     : filePath.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  // Bounded like the tool files themselves; the extractor turns the throw into the bundle fallback.
+  // Bounded like the tool files themselves; the extractor reports it (a `refused` snippet).
   const parsed = parseSource(ts, filePath, body, kind);
-  if (parsed.tooDeep) throw new Error(`${filePath} is nested too deeply to analyse (${parsed.tooDeep.why})`);
+  if (parsed.tooDeep) throw new ModuleTooDeep(filePath, positionAt(lineStarts(body), parsed.tooDeep.offset), parsed.tooDeep.why);
   return analyzeModule(parsed.sf, filePath);
 }

@@ -32,7 +32,27 @@ export type SchemaSnippet =
       /** As for `inline`: the other files the expression reads (sorted). */
       readonly files: readonly string[];
     }
-  | { readonly kind: 'fallback'; readonly reason: string };
+  | { readonly kind: 'fallback'; readonly reason: string }
+  | {
+      /**
+       * The expression reads a module nested too deeply to analyse (parse/depth.ts): reported at
+       * that module's too-deep position (ZG2024), never bundled (esbuild and Node would recurse
+       * over it just the same).
+       */
+      readonly kind: 'refused';
+      readonly file: string;
+      readonly line: number;
+      readonly column: number;
+      /** Which limit it passed (parse/depth.ts), for the message. */
+      readonly why: string;
+      /** As for `inline`: the other files read up to there, the too-deep one included (sorted). */
+      readonly files: readonly string[];
+    };
+
+/** The message of a `refused` snippet's diagnostic. */
+export function refusedMessage(file: string, why: string): string {
+  return `${file} is nested too deeply to be read (${why}); the inputSchema expression reads it`;
+}
 
 /** One tool's schema job for {@link evaluateSchemas}. */
 export interface SchemaRequest {

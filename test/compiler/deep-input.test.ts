@@ -45,6 +45,11 @@ const deepSchema = tool(`${schemaPrefix}${SCHEMA_LEVEL.repeat(N)}{ type: 'string
 // The 257th bracket: 2 + 2 × 127 brackets before it, so the first of level 128.
 const deepSchemaAt = position(deepSchema, TOOL_HEAD.length + schemaPrefix.length + 127 * SCHEMA_LEVEL.length);
 
+// A module the schema expression imports: no brackets before it, so the first of level 129.
+const siblingPrefix = 'export const schema = ';
+const deepSibling = `${siblingPrefix}${SCHEMA_LEVEL.repeat(N)}{ type: 'string' }${' } }'.repeat(N)};\n`;
+const siblingTool = `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { schema } from './schema.js';\n\nexport default defineAgentTool({ description: 'Imports a deep schema', inputSchema: schema, async execute() { return 1; } });\n`;
+
 const chainPrefix = '  description: ';
 const deepChain = tool(`${chainPrefix}${Array.from({ length: N }, () => "'a'").join(' + ')},`);
 const callPrefix = "  description: 'Deep chain',\n  inputSchema: ";
@@ -75,6 +80,8 @@ describe('input nested 10,000 levels deep', () => {
       'tools/chain/index.ts': deepChain,
       'tools/calls/index.ts': deepCalls,
       'tools/unary/index.ts': deepUnary,
+      'tools/sib/index.ts': siblingTool,
+      'tools/sib/schema.ts': deepSibling,
       'tools/fine/index.ts': tool("  description: 'Fine',\n  inputSchema: z.object({ q: z.string() }),"),
       'agents/deep/agent.json': deepAgent,
       ...agentFiles('deep'),
@@ -84,7 +91,7 @@ describe('input nested 10,000 levels deep', () => {
     const { run, diagnostics } = check(root);
     expect(run.status).toBe(1);
     const byFile = new Map(diagnostics.map((d) => [d.file, d]));
-    expect(diagnostics.map((d) => d.file).sort()).toEqual(['agents/deep/agent.json', 'plugin.ts', 'skills/block/SKILL.md', 'skills/deep/SKILL.md', 'tools/calls/index.ts', 'tools/chain/index.ts', 'tools/schema/index.ts', 'tools/unary/index.ts']);
+    expect(diagnostics.map((d) => d.file).sort()).toEqual(['agents/deep/agent.json', 'plugin.ts', 'skills/block/SKILL.md', 'skills/deep/SKILL.md', 'tools/calls/index.ts', 'tools/chain/index.ts', 'tools/schema/index.ts', 'tools/sib/schema.ts', 'tools/unary/index.ts']);
     for (const d of diagnostics) expect(d.hint, d.code).toBeTruthy();
 
     // The schema literal: the TypeScript parser cannot take it; the first bracket past 256.
@@ -98,6 +105,12 @@ describe('input nested 10,000 levels deep', () => {
     expect(byFile.get('agents/deep/agent.json')).toMatchObject({ code: 'ZG4011', ...position(deepAgent, agentPrefix.length + 255) });
     expect(byFile.get('skills/deep/SKILL.md')).toMatchObject({ code: 'ZG4011', ...position(deepSkill, skillPrefix.length + 256) });
     expect(byFile.get('skills/block/SKILL.md')).toMatchObject({ code: 'ZG4011', line: 5 });
+    // The imported module is reported itself (not bundled: esbuild and Node recurse as well).
+    expect(byFile.get('tools/sib/schema.ts')).toMatchObject({ code: 'ZG2024', ...position(deepSibling, siblingPrefix.length + 128 * SCHEMA_LEVEL.length) });
+
+    // It is a dependency of the tool: fixing it is seen by the next run (the cache holds the rest).
+    writeFileSync(join(root, 'tools/sib/schema.ts'), "export const schema = { type: 'object', properties: { a: { type: 'string' } } };\n");
+    expect(check(root).diagnostics.map((d) => d.file)).not.toContain('tools/sib/schema.ts');
   });
 
   it('a JSON config nested 10,000 levels deep is a located config diagnostic', () => {
