@@ -10,12 +10,13 @@
  * applied: the cache is an accelerator, so anything doubtful costs a re-parse, never a wrong
  * result (every entry is still checked against its files' stamps on use).
  *
- * Everything read is checked against declared shapes (shape.ts) before it is used: a base that
- * is not a base of this version and configuration is dropped whole; an entry or output record of
- * the wrong shape, in the base or in a journal line, is dropped alone (its unit is parsed again),
- * as is a journal line of no known shape. An entry dropped for a bad journal line leaves the
- * base's older entry out too: it is safe (stamps and hashes are checked on use) but not needed.
- * After any of this the next save writes a fresh base.
+ * Everything read is checked against declared shapes (shape.ts, cache-shape.ts) before it is
+ * used: a base that is not a base of this version and configuration is dropped whole; an entry
+ * or output record of the wrong shape, in the base or in a journal line, is dropped alone (its
+ * unit is parsed again), as is a journal line of no known shape. A damaged journal entry drops
+ * its key altogether, the base's older entry included: that one would still be safe (stamps and
+ * hashes are checked on use), but a file that lost one write is not worth reasoning about. After
+ * any of this the next save writes a fresh base, even when nothing else changed.
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

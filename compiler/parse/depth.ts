@@ -25,9 +25,10 @@ export const MAX_SYNTAX_DEPTH = 1000;
 
 /**
  * Offset of the first bracket nested deeper than `limit`, or undefined. Strings and comments
- * are skipped (for code also template literals, whose `${` nests like a bracket); regular
- * expression literals are not recognised, so a bracket inside one counts: this only locates a
- * problem, it never decides one alone.
+ * are skipped (for code also template literals, whose `${` nests like a bracket). For JSON this
+ * decides; for YAML it counts flow brackets (text in a block scalar counts too: it would take
+ * 256 unbalanced brackets there to matter); for code it only locates a problem the parser
+ * already had, as regular expression literals are not recognised.
  */
 export function firstTooDeep(text: string, syntax: 'code' | 'json' | 'yaml', limit = MAX_NESTING): number | undefined {
   // Open brackets, innermost last: ( [ { as written, '$' for a template's `${`, '`' inside a
