@@ -98,7 +98,7 @@ export function parseSource(ts: typeof TS, file: string, text: string, kind: TS.
   try {
     sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) throw error;
     // Locate it in the text: the first bracket past the limit, else (`!!!…x`, `a ? b : c ? …`)
     // where the parser runs out.
     const bracket = firstTooDeep(text, 'code');
