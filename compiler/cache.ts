@@ -14,9 +14,11 @@ import { sha256 } from './hash.js';
 import { LruMap } from './lru.js';
 import { CacheFile } from './cache-file.js';
 import { isEntry, isOutputRecord } from './cache-shape.js';
+import { packageVersion } from './version.js';
 
-// Bumped when parse results change for the same input (2: too-deep files got located diagnostics).
-const CACHE_VERSION = 'zhin-gen-cache-2';
+// Bumped when parse results change for the same input (2: too-deep files got located
+// diagnostics); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-2@${packageVersion()}`;
 
 interface FileStamp {
   readonly mtimeMs: number;

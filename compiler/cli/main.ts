@@ -3,10 +3,11 @@
  * 0 clean (warnings allowed), 1 error diagnostics (takes precedence), 2 output missing or stale
  * (`check`), 64 usage errors. Never prints a stack trace for bad input.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCompiler, type CompileResult } from '../context.js';
+import { packageVersion } from '../version.js';
 import { loadConfig } from '../config.js';
 import { CATALOG } from '../diagnostics.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -41,13 +42,6 @@ const defaultIo: Io = {
   isTTY: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 };
 
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -68,7 +62,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     return command ? 0 : 64;
   }
   if (command === '--version' || command === '-v') {
-    io.out(version());
+    io.out(packageVersion());
     return 0;
   }
   let values: Record<string, string | boolean | string[] | undefined>;
@@ -190,7 +184,7 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
   if (format === 'json') {
     io.out(JSON.stringify({ diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) }, null, 2));
   } else if (format === 'sarif') {
-    io.out(JSON.stringify(formatSarif(result.diagnostics, version()), null, 2));
+    io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion()), null, 2));
   } else if (format === 'github') {
     if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
     if (stale) io.out(`::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`);

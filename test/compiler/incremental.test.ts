@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
-import { copyFixture, removeDir, tempDir } from '../helpers.js';
+import { copyFixture, REPO, removeDir, tempDir } from '../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -48,6 +48,22 @@ describe('write discipline and cache', () => {
     expect(bad.errors).toBe(1);
     expect(bad.written).toBe(false);
     expect(readFileSync(good.outFile, 'utf8')).toBe(good.code);
+  });
+
+  it("keys the persisted cache on zhin-gen's version: another release's cache is never reused", async () => {
+    const root = copyFixture('example-bot', 'cache-version');
+    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    dirs.push(root);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    const written = JSON.parse(readFileSync(cacheFile, 'utf8')) as { version: string };
+    expect(written.version).toBe(`zhin-gen-cache-2@${version}`);
+    expect((await createCompiler({ root, cacheFile }).run()).stats.parsed).toBe(0);
+    // The same cache as an older release wrote it: parsed afresh, and the output compared again.
+    writeFileSync(cacheFile, readFileSync(cacheFile, 'utf8').replace(written.version, 'zhin-gen-cache-2@0.0.1'));
+    const upgraded = await createCompiler({ root, cacheFile }).run();
+    expect(upgraded.stats.parsed).toBe(cold.stats.parsed);
+    expect(upgraded.code).toBe(cold.code);
   });
 
   it('reuses the persisted cache across processes, with a content-hash fallback', async () => {
