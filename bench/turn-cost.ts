@@ -66,7 +66,6 @@ export function syntheticManifest(n: number): CapabilityManifest {
       hidden: i % 50 === 11,
       keywords: [noun],
       source: `tools/${name}/index.ts`,
-      hash: 'h',
       load: () => Promise.reject(new Error('bench never executes')),
     });
   }
@@ -77,10 +76,10 @@ export function syntheticManifest(n: number): CapabilityManifest {
     tools,
     skills: Array.from({ length: 10 }, (_, s) => ({
       qualifiedName: `skill${s}`, name: `skill${s}`, owner: '', description: `Workflow ${s} for ${WORDS[s]}`, tools: tools.filter((t) => t.skill === `skill${s}`).map((t) => t.qualifiedName).slice(0, 5),
-      platforms: [], scopes: [], permissions: [], keywords: [WORDS[s]!], tags: [], always: false, instructions: `# Skill ${s}`, source: `skills/skill${s}/SKILL.md`, hash: 'h',
+      platforms: [], scopes: [], permissions: [], keywords: [WORDS[s]!], tags: [], always: false, instructions: `# Skill ${s}`, source: `skills/skill${s}/SKILL.md`,
     })),
     agents: Array.from({ length: 5 }, (_, a) => ({
-      qualifiedName: `agent${a}`, name: `agent${a}`, owner: '', description: `Agent ${a}`, platforms: [], tools: [], system: 's', boundaries: 'b', conventions: 'c', workflows: [], knowledge: [], source: `agents/agent${a}/agent.json`, hash: 'h',
+      qualifiedName: `agent${a}`, name: `agent${a}`, owner: '', description: `Agent ${a}`, platforms: [], tools: [], system: 's', boundaries: 'b', conventions: 'c', workflows: [], knowledge: [], source: `agents/agent${a}/agent.json`,
     })),
     promptSections: [],
     hooks: [],

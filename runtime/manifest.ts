@@ -54,8 +54,6 @@ export interface ManifestTool {
   readonly keywords: readonly string[];
   /** POSIX path of the entry file, relative to the project root. */
   readonly source: string;
-  /** Content hash of the entry file and its related sources. */
-  readonly hash: string;
   readonly load: LazyModule<unknown>;
 }
 
@@ -79,7 +77,6 @@ export interface ManifestSkill {
   /** The Markdown body of SKILL.md (front matter removed). */
   readonly instructions: string;
   readonly source: string;
-  readonly hash: string;
 }
 
 export interface ManifestAgent {
@@ -102,7 +99,6 @@ export interface ManifestAgent {
   readonly knowledge: readonly string[];
   /** Path of agent.json. */
   readonly source: string;
-  readonly hash: string;
 }
 
 export interface ManifestPromptSection {
@@ -119,7 +115,6 @@ export interface ManifestPromptSection {
   readonly profiles: readonly PromptProfile[];
   readonly platforms: readonly string[];
   readonly source: string;
-  readonly hash: string;
 }
 
 export interface ManifestHook {
@@ -132,7 +127,6 @@ export interface ManifestHook {
   readonly skill?: string;
   readonly events: readonly HookEvent[];
   readonly source: string;
-  readonly hash: string;
   readonly load: LazyModule<unknown>;
 }
 
@@ -158,8 +152,12 @@ export interface ManifestPlugin {
 
 export interface CapabilityManifest {
   readonly version: 1;
-  /** Hash over every capability hash: equal hashes mean equal manifests. */
-  readonly hash: string;
+  /**
+   * An identity a host may give a hand-made manifest (shown as `manifestHash` in the capability
+   * catalog). Generated manifests carry none: their bytes change only when something they serve
+   * changes, and the module loader, not the manifest, brings new tool code.
+   */
+  readonly hash?: string;
   readonly plugins: readonly ManifestPlugin[];
   readonly tools: readonly ManifestTool[];
   readonly skills: readonly ManifestSkill[];

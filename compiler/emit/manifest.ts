@@ -57,7 +57,6 @@ function emitSkill(skill: SkillModel): string {
       always: ${skill.always},
       instructions: ${str(skill.instructions)},
       source: ${str(skill.source)},
-      hash: ${str(skill.hash)},
     },`;
 }
 
@@ -75,7 +74,6 @@ function emitAgent(agent: AgentModel): string {
       workflows: ${strList(agent.workflows)},
       knowledge: ${strList(agent.knowledge)},
       source: ${str(agent.source)},
-      hash: ${str(agent.hash)},
     },`;
 }
 
@@ -96,7 +94,6 @@ function emitSection(section: PromptSectionModel): string {
       profiles: ${strList(section.profiles)},
       platforms: ${strList(section.platforms)},
       source: ${str(section.source)},
-      hash: ${str(section.hash)},
     },`;
 }
 
@@ -112,7 +109,6 @@ function emitHook(hook: HookModel, spec: string): string {
       placement: ${str(hook.placement)},${optional('agent', hook.agent)}${optional('skill', hook.skill)}
       events: ${strList(hook.events)},
       source: ${str(hook.source)},
-      hash: ${str(hook.hash)},
       load: () => import(${str(spec)}),
     },`;
 }
@@ -191,9 +187,10 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
     };
   }
   const rest = lastItems.text;
-  // The manifest hash covers every emitted byte of data: tools through their memoised digests.
+  // The digest of every emitted byte of data (tools through their memoised digests). It decides
+  // "changed?" and is never written: a line that changed with every edit would make a committed
+  // manifest conflict in every two pull requests (see docs/cli.md, "Committing the manifest").
   const dataHash = createHash('sha256').update(pluginsText).update(entries.map((e) => e.sha).join('')).update(rest).digest('hex');
-  const hash = dataHash.slice(0, 16);
 
   const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 `;
@@ -223,7 +220,6 @@ for (let index = 0; index < toolData.length; index++) toolData[index]!.load = ()
 
 export const manifest: CapabilityManifest = {
   version: 1,
-  hash: ${str(hash)},
   plugins: ${plugins},
   tools: toolData as ManifestTool[],
 `,

@@ -73,7 +73,6 @@ function renderTool(tool: ToolModel): string {
     hidden: tool.hidden,
     keywords: toolKeywords(tool),
     source: tool.source,
-    hash: tool.hash,
   });
 }
 

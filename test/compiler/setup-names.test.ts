@@ -80,7 +80,6 @@ describe('zhin-gen check on setup() names', () => {
 async function runtimeRejects(owner: string, kind: 'tool' | 'section', name: string): Promise<boolean> {
   const manifest: CapabilityManifest = {
     version: 1,
-    hash: 'm',
     plugins: [{ owner: '', dir: '.', conditionalTools: [] }, ...(owner === '' ? [] : [{ owner, dir: `plugins/${owner}`, conditionalTools: [] }])],
     tools: [],
     skills: [],

@@ -17,7 +17,6 @@ export function catalogTool(qualifiedName: string, meta: Partial<Omit<ManifestTo
     hidden: false,
     keywords: [],
     source: `tools/${qualifiedName}/index.ts`,
-    hash: 'h',
     ...meta,
     load: () => Promise.resolve({ default: { kind: 'agent-tool', description: 'x', execute: async (input: unknown) => ({ ran: qualifiedName, input }) } }),
   };

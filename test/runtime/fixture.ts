@@ -96,7 +96,6 @@ export default defineAgentTool({
       hidden: false,
       keywords: [],
       source: relative(this.dir, file).split('\\').join('/'),
-      hash: 'h',
       ...meta,
       load: this.loader(file),
     };
@@ -110,7 +109,6 @@ export default defineAgentTool({
       placement: 'plugin',
       events: ['tool:before', 'tool:after'],
       source: relative(this.dir, file),
-      hash: 'h',
       ...meta,
       load: this.loader(file),
     };
@@ -140,7 +138,6 @@ export function skill(qualifiedName: string, meta: Partial<ManifestSkill> = {}):
     always: false,
     instructions: 'Do the thing.',
     source: 'skills/x/SKILL.md',
-    hash: 'h',
     ...meta,
   };
 }
@@ -159,7 +156,6 @@ export function agent(qualifiedName: string, meta: Partial<ManifestAgent> = {}):
     workflows: [],
     knowledge: [],
     source: 'agents/x/agent.json',
-    hash: 'h',
     ...meta,
   };
 }
@@ -167,7 +163,6 @@ export function agent(qualifiedName: string, meta: Partial<ManifestAgent> = {}):
 export function manifest(parts: Partial<Omit<CapabilityManifest, 'version'>> = {}): CapabilityManifest {
   return {
     version: 1,
-    hash: 'm',
     plugins: [plugin('')],
     tools: [],
     skills: [],

@@ -274,7 +274,6 @@ export default definePlugin({ name: 'maps', setup(context) {
             profiles: ['interactive'],
             platforms: [],
             source: 'prompt-sections/rules/index.ts',
-            hash: 'h',
           },
         ],
         plugins: [plugin(''), plugin('maps')],

@@ -27,7 +27,7 @@ const SECRET = {
 
 const sectionOf = (owner: string, name: string, content: string, extra: Partial<ManifestPromptSection> = {}): ManifestPromptSection => ({
   id: `${owner}:${name}`, name, owner, title: `Title ${name}`, content, layer: 'context', order: 50, retention: 'preferred',
-  profiles: ['interactive'], platforms: [], source: `prompt-sections/${name}/index.ts`, hash: 'h', ...extra,
+  profiles: ['interactive'], platforms: [], source: `prompt-sections/${name}/index.ts`, ...extra,
 });
 
 const fullManifest = () =>

@@ -29,7 +29,6 @@ function section(owner: string, name: string, content: string, extra: Partial<Ma
     profiles: ['interactive'],
     platforms: [],
     source: `${owner === '' ? '' : `plugins/${owner}/`}prompt-sections/${name}/index.ts`,
-    hash: 'h',
     ...extra,
   };
 }
