@@ -8,7 +8,24 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { createCompiler } from '../compiler/index.js';
+import { createCompiler, type CompileResult } from '../compiler/index.js';
+
+/**
+ * An observer fed by a build plugin's `onRun` (the bundler watch modes). It counts the runs the
+ * plugin's own watcher started (trigger 'watch'): a bundler rebuilding by its own rules (webpack
+ * rebuilds when a file appears in a directory of its graph) starts 'build' runs.
+ */
+export function recordRuns(): { readonly onRun: (result: CompileResult, trigger: 'build' | 'watch') => void; readonly observer: WatchObserver } {
+  const codes: string[] = [];
+  let runs = 0;
+  return {
+    onRun: (result, trigger) => {
+      if (trigger === 'watch') runs++;
+      codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
+    },
+    observer: { runs: () => runs, output: () => codes.join('\n') },
+  };
+}
 
 export interface WatchObserver {
   /** How many compiler runs the watch mode has made so far. */

@@ -19,7 +19,7 @@ import zhinRolldown from '../../vite-plugin/rolldown.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
 import zhinVite from '../../vite-plugin/vite.js';
 import { REPO, removeDir } from '../helpers.js';
-import { BOT_TOOLS, makeBot, manifestTools, plainTool, rollupTs } from './fixture.js';
+import { BOT_TOOLS, esbuildBotOptions, makeBot, manifestTools, plainTool, rollupTs } from './fixture.js';
 
 interface BuiltBot {
   manifest: { tools: { qualifiedName: string }[] };
@@ -118,18 +118,7 @@ describe('vite build', () => {
 describe('esbuild', () => {
   it('bundles the same bot (onStart generation, virtual module, seed-module fallback)', async () => {
     const root = bot('esbuild');
-    const result = await esbuild({
-      absWorkingDir: root,
-      entryPoints: ['src/main.ts'],
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      format: 'esm',
-      outdir: 'dist',
-      conditions: ['source'],
-      logLevel: 'silent',
-      plugins: [zhinEsbuild()],
-    });
+    const result = await esbuild({ ...esbuildBotOptions(root), plugins: [zhinEsbuild()] });
     expect(result.errors).toEqual([]);
     const built = await importBuilt(join(root, 'dist', 'main.js'));
     expect(built.manifest.tools.map((t) => t.qualifiedName).sort()).toEqual([...BOT_TOOLS].sort());

@@ -147,6 +147,11 @@ process.stdin.resume();`;
 }
 
 /** Rollup has no TypeScript support of its own: strip types with esbuild, map `.js` to `.ts`. */
+/** esbuild options that bundle a bot's `src/main.ts` (plugins are the caller's). */
+export function esbuildBotOptions(root: string): { absWorkingDir: string; entryPoints: string[]; bundle: true; splitting: true; platform: 'node'; format: 'esm'; outdir: string; conditions: string[]; logLevel: 'silent' } {
+  return { absWorkingDir: root, entryPoints: ['src/main.ts'], bundle: true, splitting: true, platform: 'node', format: 'esm', outdir: 'dist', conditions: ['source'], logLevel: 'silent' };
+}
+
 export const rollupTs: RollupPlugin = {
   name: 'test-typescript',
   resolveId(id, importer) {

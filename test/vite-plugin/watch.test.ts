@@ -12,8 +12,30 @@ import { context as esbuildContext } from 'esbuild';
 import zhinEsbuild from '../../vite-plugin/esbuild.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
 import { removeDir, tempDir, writeTree } from '../helpers.js';
-import { runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
-import { ENTRY, makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
+import { recordRuns, runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
+import type { RunTrigger } from '../../vite-plugin/options.js';
+import { ENTRY, esbuildBotOptions, makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
+
+/** Rollup's watch mode on a bot; `bundles()` counts finished bundles. */
+function rollupWatch(root: string, onRun: (result: CompileResult, trigger: RunTrigger) => void): { readonly watcher: RollupWatcher; readonly bundles: () => number } {
+  let bundles = 0;
+  const watcher = watch({
+    input: join(root, 'src', 'main.ts'),
+    plugins: [zhinRollup({ root, onRun }), rollupTs],
+    external: ['zod', /^ajv/],
+    onwarn: () => undefined,
+    output: { dir: join(root, 'dist'), format: 'es' },
+    watch: { buildDelay: 20 },
+  });
+  watcher.on('event', (event) => {
+    if (event.code === 'BUNDLE_END') {
+      bundles++;
+      void event.result.close();
+    }
+    if (event.code === 'ERROR') void event.result?.close();
+  });
+  return { watcher, bundles: () => bundles };
+}
 
 describe('rollup watch mode', () => {
   let watcher: RollupWatcher | undefined;
@@ -26,38 +48,13 @@ describe('rollup watch mode', () => {
   it('keeps the manifest equal to a fresh generate through every kind of save (test/watch-scenarios.ts)', async () => {
     const root = writeTree(tempDir('rollup-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
     dirs.push(root);
-    const codes: string[] = [];
-    let runs = 0;
-    let bundles = 0;
-    const scenarioWatcher = watch({
-      input: join(root, 'src', 'main.ts'),
-      plugins: [
-        zhinRollup({
-          root,
-          onRun: (result) => {
-            runs++;
-            codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
-          },
-        }),
-        rollupTs,
-      ],
-      external: ['zod', /^ajv/],
-      onwarn: () => undefined,
-      output: { dir: join(root, 'dist'), format: 'es' },
-      watch: { buildDelay: 20 },
-    });
-    scenarioWatcher.on('event', (event) => {
-      if (event.code === 'BUNDLE_END') {
-        bundles++;
-        void event.result.close();
-      }
-      if (event.code === 'ERROR') void event.result?.close();
-    });
+    const { onRun, observer } = recordRuns();
+    const scenario = rollupWatch(root, onRun);
     try {
-      await waitFor(() => bundles >= 1, 'the first bundle');
-      await runWatchScenario(root, { runs: () => runs, output: () => codes.join('\n') });
+      await waitFor(() => scenario.bundles() >= 1, 'the first bundle');
+      await runWatchScenario(root, observer);
     } finally {
-      await scenarioWatcher.close();
+      await scenario.watcher.close();
     }
   });
 
@@ -65,67 +62,37 @@ describe('rollup watch mode', () => {
     const root = makeBot('rollup-watch');
     dirs.push(root);
     const runs: { result: CompileResult; trigger: string }[] = [];
-    let bundles = 0;
-    watcher = watch({
-      input: join(root, 'src', 'main.ts'),
-      plugins: [zhinRollup({ root, onRun: (result, trigger) => runs.push({ result, trigger }) }), rollupTs],
-      external: ['zod', /^ajv/],
-      onwarn: () => undefined,
-      output: { dir: join(root, 'dist'), format: 'es' },
-      watch: { buildDelay: 20 },
-    });
-    watcher.on('event', (event) => {
-      if (event.code === 'BUNDLE_END') {
-        bundles++;
-        void event.result.close();
-      }
-      if (event.code === 'ERROR') void event.result?.close();
-    });
-    await waitFor(() => bundles >= 1, 'the first bundle');
+    const started = rollupWatch(root, (result, trigger) => runs.push({ result, trigger }));
+    watcher = started.watcher;
+    const bundles = started.bundles;
+    await waitFor(() => bundles() >= 1, 'the first bundle');
     await sleep(200);
 
     writeTree(root, { 'tools/created/index.ts': plainTool('Created while watching') });
     await waitFor(() => manifestTools(root).includes('created'), 'the new tool in the manifest');
     expect(runs.some((r) => r.trigger === 'watch' && r.result.written)).toBe(true);
-    await waitFor(() => bundles >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Created while watching'), 'a rebuilt bundle with the new tool');
+    await waitFor(() => bundles() >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Created while watching'), 'a rebuilt bundle with the new tool');
 
-    const bundlesBefore = bundles;
+    const bundlesBefore = bundles();
     writeTree(root, { 'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello, then wave.\n' });
     await waitFor(() => readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8').includes('Greets people warmly.'), 'the skill edit in the manifest');
-    await waitFor(() => bundles > bundlesBefore && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Greets people warmly.'), 'a rebuilt bundle with the skill edit');
+    await waitFor(() => bundles() > bundlesBefore && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Greets people warmly.'), 'a rebuilt bundle with the skill edit');
   });
 });
 
 describe('esbuild watch mode', () => {
   it('keeps the manifest equal to a fresh generate through every kind of save, and rebuilds with it', async () => {
     const root = writeTree(tempDir('esbuild-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
-    const codes: string[] = [];
-    let runs = 0;
+    const { onRun, observer } = recordRuns();
     let builds = 0;
     const ctx = await esbuildContext({
-      absWorkingDir: root,
-      entryPoints: ['src/main.ts'],
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      format: 'esm',
-      outdir: 'dist',
-      conditions: ['source'],
-      logLevel: 'silent',
-      plugins: [
-        zhinEsbuild({
-          onRun: (result) => {
-            runs++;
-            codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
-          },
-        }),
-        { name: 'count', setup: (build) => build.onEnd(() => void builds++) },
-      ],
+      ...esbuildBotOptions(root),
+      plugins: [zhinEsbuild({ onRun }), { name: 'count', setup: (build) => build.onEnd(() => void builds++) }],
     });
     try {
       await ctx.watch();
       await waitFor(() => builds >= 1, 'the first esbuild build');
-      await runWatchScenario(root, { runs: () => runs, output: () => codes.join('\n') });
+      await runWatchScenario(root, observer);
       // The rewritten manifest is in esbuild's graph: its own watcher rebuilt the bundle.
       await waitFor(() => readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('tools/bulk-199/index'), 'a rebuild with the bulk tools');
     } finally {

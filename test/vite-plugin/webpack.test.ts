@@ -12,13 +12,13 @@ import webpack, { type Configuration, type Stats } from 'webpack';
 import zhinWebpack from '../../vite-plugin/webpack.js';
 import type { CompileResult } from '../../compiler/index.js';
 import { REPO, removeDir, tempDir, writeTree } from '../helpers.js';
-import { runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
+import { recordRuns, runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
 import { BOT_TOOLS, ENTRY, makeBot, manifestTools, plainTool, waitFor } from './fixture.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-function config(root: string, onRun?: (result: CompileResult) => void): Configuration {
+function config(root: string, onRun?: (result: CompileResult, trigger: 'build' | 'watch') => void): Configuration {
   return {
     mode: 'development',
     devtool: false,
@@ -70,21 +70,15 @@ describe('webpack', () => {
   it('watch mode keeps the manifest equal to a fresh generate through every kind of save (test/watch-scenarios.ts)', async () => {
     const root = writeTree(tempDir('webpack-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
     dirs.push(root);
-    const codes: string[] = [];
-    let runs = 0;
-    const compiler = webpack(
-      config(root, (result) => {
-        runs++;
-        codes.push(...result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}`));
-      }),
-    );
+    const { onRun, observer } = recordRuns();
+    const compiler = webpack(config(root, onRun));
     const builds: Stats[] = [];
     const watching = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
       if (!error && stats) builds.push(stats);
     });
     try {
       await waitFor(() => builds.length >= 1, 'first webpack build', 60_000);
-      await runWatchScenario(root, { runs: () => runs, output: () => codes.join('\n') });
+      await runWatchScenario(root, observer);
     } finally {
       await new Promise<void>((resolve) => (watching ? watching.close(() => resolve()) : resolve()));
     }
