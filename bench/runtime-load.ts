@@ -99,7 +99,7 @@ function* sourceFiles(dir: string, root: string): Generator<string> {
 
 /**
  * The tree as plain ESM: each .ts file → the same path with .js (the tree imports siblings as
- * `./x.js` and the manifest uses the `.js` import extension), `zhin-gen/runtime` → the bundle.
+ * `./x.js` and the manifest uses the `.js` import extension), `(@)zhin-gen/runtime` → the bundle.
  */
 function mirrorTree(root: string, dir: string, manifestRel: string, toolSources: ReadonlySet<string>): void {
   for (const rel of sourceFiles(root, root)) {
@@ -107,7 +107,7 @@ function mirrorTree(root: string, dir: string, manifestRel: string, toolSources:
     const out = join(dir, rel.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
     const runtime = relative(dirname(out), join(dir, 'runtime.mjs')).split('\\').join('/');
-    const code = transformSync(readFileSync(join(root, rel), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' }).code.replace(/(["'])zhin-gen\/runtime\1/g, JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`));
+    const code = transformSync(readFileSync(join(root, rel), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' }).code.replace(/(["'])@?zhin-gen\/runtime\1/g, JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`));
     const counter = toolSources.has(rel) ? 'globalThis.__benchLoaded = (globalThis.__benchLoaded ?? 0) + 1;\n' : '';
     writeFileSync(out, counter + code);
   }

@@ -24,7 +24,7 @@ import {
   type CapabilityManifest,
   type ImMessage,
   type ManifestTool,
-} from '../runtime/index.js';
+} from '@zhin-gen/runtime';
 import { generateTree } from './gen-tree.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));

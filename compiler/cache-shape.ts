@@ -5,7 +5,7 @@
  * manifest. The assertions at the end make a field added to the parse results (units.ts,
  * diagnostics.ts, schema/types.ts) without adding it here a type error.
  */
-import { APPROVAL_MODES, CHANNEL_SCOPES, HOOK_EVENTS, PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '../runtime/define.js';
+import { APPROVAL_MODES, CHANNEL_SCOPES, HOOK_EVENTS, PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/runtime/define';
 import { CATALOG, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import type { UnitResult } from './parse/units.js';
 import type { SchemaOutcome } from './schema/types.js';

@@ -3,12 +3,12 @@
  * to load, which an unchanged tree without a config should not pay.
  */
 import { z } from 'zod';
-import { NAME_SEGMENT } from '../runtime/names.js';
+import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
 
 export const PROVIDERS = ['anthropic', 'openai'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
-export const DEFAULT_MODULES = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'];
+export const DEFAULT_MODULES = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', '@zhin-gen/runtime', 'zhin-gen/runtime'];
 
 const childKey = z.string().regex(NAME_SEGMENT, `child plugin keys match ${NAME_SEGMENT.source}`);
 

@@ -22,7 +22,7 @@ import type { ResolvedOptions, UserConfig } from './config-schema.js';
  */
 export const DEFAULT_OPTIONS = {
   out: 'zhin-capabilities.gen.ts',
-  modules: ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'],
+  modules: ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', '@zhin-gen/runtime', 'zhin-gen/runtime'],
   plugins: {},
   pluginEntry: ['plugin.ts', 'plugin.mts', 'plugin.js', 'plugin.mjs'],
   permits: [],

@@ -23,6 +23,7 @@ import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
 import { outputWriteFailure } from './config-paths.js';
 import { unitFiles, unitKey } from './unit-key.js';
+import { RUNTIME_PACKAGE } from './runtime-entry.js';
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */
@@ -31,7 +32,7 @@ export interface CompilerOptions {
   readonly config?: UserConfig;
   /** Persistent cache file; `false` disables it (default: node_modules/.cache/zhin-gen under the root, when node_modules exists). */
   readonly cacheFile?: string | false;
-  /** Module name the generated types import and augment (default `zhin-gen/runtime`). */
+  /** Module name the generated types import and augment (default `@zhin-gen/runtime`). */
   readonly runtimeModule?: string;
 }
 
@@ -374,7 +375,7 @@ export class Compiler {
 
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
     // last wrote (still on disk with that stamp) is what emit would produce — skip emit + compare.
-    const runtimeModule = this.compilerOptions.runtimeModule ?? 'zhin-gen/runtime';
+    const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
     const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
     // The root is part of it: an output outside the root imports the tree through the root's own path.

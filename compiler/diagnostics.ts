@@ -57,7 +57,7 @@ export const CATALOG = {
   // ── ZG2xxx definitions and schemas ──────────────────────────────────────────
   ZG2001: { severity: 'error', title: 'Syntax error', hint: 'Fix the TypeScript/JavaScript syntax error; the capability cannot be read until the file parses.' },
   ZG2002: { severity: 'error', title: 'Missing definition export', hint: 'Default-export the definition: `export default defineAgentTool({ ... })` (defineAgentPromptSection / defineAgentHook for sections and hooks).' },
-  ZG2003: { severity: 'error', title: 'Definition helper from an unrecognised module', hint: 'Import the define* helper (defineAgentTool, defineAgentPromptSection, defineAgentHook) from "@zhin.js/tool", "@zhin.js/prompt-section" or "zhin-gen/runtime", or add its module to the config `modules` option.' },
+  ZG2003: { severity: 'error', title: 'Definition helper from an unrecognised module', hint: 'Import the define* helper (defineAgentTool, defineAgentPromptSection, defineAgentHook) from "@zhin-gen/runtime" (or "@zhin.js/tool", "@zhin.js/prompt-section" in a tree written for zhin.js), or add its module to the config `modules` option.' },
   ZG2004: { severity: 'error', title: 'Missing or empty description', hint: 'Give the tool a `description` string: it is what the model reads to decide when to call it.' },
   ZG2005: { severity: 'error', title: 'Field has the wrong type', hint: 'Use the type the field expects (see docs/authoring.md); literal values let zhin-gen check them at build time.' },
   ZG2006: { severity: 'error', title: 'Unknown approval mode', hint: "`requiresApproval` is one of 'never', 'on-risk', 'once', 'always' (default 'on-risk')." },

@@ -12,7 +12,7 @@ import type {
   PromptProfile,
   PromptRetention,
   ToolPlacement,
-} from '../runtime/manifest.js';
+} from '@zhin-gen/runtime';
 import type { SourceLocation } from './diagnostics.js';
 
 export type { SourceLocation };

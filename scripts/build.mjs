@@ -1,6 +1,6 @@
-// Transpiles the TypeScript sources to dist/ (one file per source, same tree) so the package
-// runs on plain Node 20: the bin, `zhin-gen/vite` in a user's Vite config, the runtime in any
-// host. Type information stays with the .ts sources (the "types" export condition).
+// Transpiles the TypeScript sources of both packages (one file per source, same tree) so they run
+// on plain Node 20: zhin-gen's compiler and plugins to dist/ (the bin, `zhin-gen/vite` in a user's
+// Vite config), the runtime package to runtime/dist/ (what a deployed bot imports).
 import { build, transform } from 'esbuild';
 import fg from 'fast-glob';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,25 +10,26 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
+const runtimeDir = join(root, 'runtime');
+const runtimeDist = join(runtimeDir, 'dist');
 rmSync(dist, { recursive: true, force: true });
-const entryPoints = fg.sync(['compiler/**/*.ts', 'runtime/**/*.ts', 'vite-plugin/**/*.ts'], {
-  cwd: root,
-  ignore: ['**/*.d.ts'],
-  absolute: true,
-});
-await build({
-  entryPoints,
-  outdir: dist,
-  outbase: root,
+rmSync(runtimeDist, { recursive: true, force: true });
+
+const common = {
   format: 'esm',
-  platform: 'node',
   target: 'node20',
   bundle: false,
   sourcemap: 'linked',
   logLevel: 'warning',
   // Keep `with { type: 'json' }`: Node 20 needs it for JSON modules.
   supported: { 'import-attributes': true },
-});
+};
+const sources = (patterns, cwd) => fg.sync(patterns, { cwd, ignore: ['**/*.d.ts', 'dist/**', 'node_modules/**'], absolute: true });
+await Promise.all([
+  build({ ...common, entryPoints: sources(['compiler/**/*.ts', 'vite-plugin/**/*.ts'], root), outdir: dist, outbase: root, platform: 'node' }),
+  // The runtime runs in any JS host (no Node built-ins): neutral platform, same ES level.
+  build({ ...common, entryPoints: sources(['**/*.ts'], runtimeDir), outdir: runtimeDist, outbase: runtimeDir, platform: 'neutral', target: 'es2022' }),
+]);
 for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cwd: root })) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });
   copyFileSync(join(root, file), join(dist, file));

@@ -9,7 +9,7 @@ export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = join(REPO, 'fixtures');
 const TMP = join(REPO, 'test', 'tmp');
 
-/** A fresh directory inside the repo (so `zhin-gen/runtime` and `zod` resolve from it). */
+/** A fresh directory inside the repo (so `@zhin-gen/runtime`, `zhin-gen/runtime` and `zod` resolve from it). */
 export function tempDir(prefix: string): string {
   mkdirSync(TMP, { recursive: true });
   return mkdtempSync(join(TMP, `${prefix}-`));

@@ -6,7 +6,7 @@
  * - Build start (every bundler): generate the manifest; error diagnostics fail the build with the
  *   diagnostic's file, line and column; warnings are printed once.
  * - `virtual:zhin-capabilities` re-exports the generated manifest (`./virtual.ts`).
- * - Seed module names (`@zhin.js/tool`, ...) fall back to `zhin-gen/runtime` when not installed.
+ * - Seed module names (`@zhin.js/tool`, ...) fall back to `@zhin-gen/runtime` when not installed.
  * - Vite dev: Vite's watcher drives incremental regeneration, HMR and the error overlay (`./dev.ts`).
  * - Watch modes of the other bundlers: a recursive tree watcher notices creations (`./side-watcher.ts`).
  */

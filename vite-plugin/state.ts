@@ -48,7 +48,7 @@ export class ZhinGenState {
 
   /** Module names whose `define*` helpers the compiler recognises (from the resolved config). */
   get modules(): readonly string[] {
-    return this.compiler.resolved?.modules ?? this.last?.options.modules ?? ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', 'zhin-gen/runtime'];
+    return this.compiler.resolved?.modules ?? this.last?.options.modules ?? ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', '@zhin-gen/runtime', 'zhin-gen/runtime'];
   }
 
   /** Maps a watcher path onto the compiler's (real) root. */

@@ -4,17 +4,17 @@
  * on an invalid tree) it serves an empty manifest so the app keeps loading; the overlay shows why.
  *
  * Also: tool modules import `define*` from the seed package names (`@zhin.js/tool`, ...). When
- * such a package is not installed, imports of it resolve to `zhin-gen/runtime`, which exports the
+ * such a package is not installed, imports of it resolve to `@zhin-gen/runtime`, which exports the
  * same helpers, so a bundle of a plugin tree works without the zhin.js packages.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { RUNTIME_PACKAGE, runtimeEntryFile } from '../compiler/runtime-entry.js';
 
 export const VIRTUAL_ID = 'virtual:zhin-capabilities';
 /** Rollup convention: a `\0` prefix keeps other plugins away from the virtual id. */
 export const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
-export const RUNTIME_MODULE = 'zhin-gen/runtime';
+export const RUNTIME_MODULE = RUNTIME_PACKAGE;
 
 export function isVirtualId(id: string): boolean {
   return id === RESOLVED_VIRTUAL_ID || id === VIRTUAL_ID || id.endsWith(encodeURIComponent(RESOLVED_VIRTUAL_ID)) || id.endsWith(RESOLVED_VIRTUAL_ID);
@@ -27,7 +27,7 @@ export function virtualModuleCode(outFile: string): string {
   return `// zhin-gen: no manifest has been generated yet (see the diagnostics).\nexport const manifest = ${EMPTY_MANIFEST};\n`;
 }
 
-/** Seed module names (from the resolved `modules` option) that may fall back to zhin-gen/runtime. */
+/** Seed module names (from the resolved `modules` option) that may fall back to @zhin-gen/runtime. */
 export function isAliasable(id: string, modules: readonly string[]): boolean {
   return id !== RUNTIME_MODULE && id.startsWith('@zhin.js/') && modules.includes(id);
 }
@@ -43,8 +43,9 @@ export function isInstalled(name: string, fromDir: string): boolean {
   }
 }
 
-/** This package's own runtime entry (source when running from source, dist otherwise). */
+/** The runtime zhin-gen itself depends on (source when running from source, dist otherwise). */
 export function ownRuntimeEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  return join(dirname(here), '..', 'runtime', here.endsWith('.ts') ? 'index.ts' : 'index.js');
+  const entry = runtimeEntryFile();
+  if (entry === undefined) throw new Error(`zhin-gen cannot resolve its runtime package ${RUNTIME_PACKAGE} (a dependency of zhin-gen: reinstall it)`);
+  return entry;
 }

@@ -24,7 +24,7 @@ import {
   type ModelProvider,
   type Omission,
   type TurnListing,
-} from '../../runtime/index.js';
+} from '@zhin-gen/runtime';
 import type { Compiler } from '../context.js';
 import { formatPretty, palette } from './format.js';
 

@@ -5,7 +5,7 @@
 import { compareStrings } from '../diagnostics.js';
 import { hookId, promptSectionId } from '../emit/manifest.js';
 import type { CapabilityModel, ToolModel } from '../model.js';
-import { agentQualifiedName, skillQualifiedName } from '../../runtime/names.js';
+import { agentQualifiedName, skillQualifiedName } from '@zhin-gen/runtime/names';
 
 export function disclosureOf(tool: ToolModel): string {
   if (tool.conditional) return 'setup(): registered at runtime when the plugin adds it';

@@ -4,7 +4,7 @@
  * static permit check. Pure functions only.
  */
 import type { SourceLocation } from '../diagnostics.js';
-import { parsePermitSyntax } from '../../runtime/permit-syntax.js';
+import { parsePermitSyntax } from '@zhin-gen/runtime/permit-syntax';
 
 /** SPEC §3.2/§3.3: descriptions are 1–1024 characters. */
 export const MAX_DESCRIPTION_CHARS = 1024;

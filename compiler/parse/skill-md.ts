@@ -9,7 +9,7 @@
 import type { Document, Node as YamlNode } from 'yaml';
 import { lazyRequire } from '../lazy.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
-import type { ChannelScope } from '../../runtime/manifest.js';
+import type { ChannelScope } from '@zhin-gen/runtime';
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import {
   CHANNEL_SCOPES,

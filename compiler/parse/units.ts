@@ -4,7 +4,7 @@
  * so a unit whose files did not change is never read or parsed again.
  */
 import type { ts as TS } from 'ts-morph';
-import type { ChannelScope, HookEvent } from '../../runtime/manifest.js';
+import type { ChannelScope, HookEvent } from '@zhin-gen/runtime';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { checkUpwardImports } from '../validate/imports.js';

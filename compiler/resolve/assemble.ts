@@ -13,7 +13,7 @@ import type { SchemaOutcome } from '../schema/types.js';
 import { validateMainAgent } from '../validate/agents-md.js';
 import { checkProviderProfiles } from '../validate/providers.js';
 import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
-import { agentQualifiedName, segmentNameProblem, skillQualifiedName, toolLocalNameProblem } from '../../runtime/names.js';
+import { agentQualifiedName, segmentNameProblem, skillQualifiedName, toolLocalNameProblem } from '@zhin-gen/runtime/names';
 import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
 import { unitKey } from '../unit-key.js';

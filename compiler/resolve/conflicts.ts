@@ -3,7 +3,7 @@
  * and provider-unsafe names. Linear: one map per kind, every participant listed in `related`.
  */
 import { compareStrings, diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
-import { RESERVED_TOOL_NAMES, foldName, providerSafeProblem, reservedToolName } from '../../runtime/names.js';
+import { RESERVED_TOOL_NAMES, foldName, providerSafeProblem, reservedToolName } from '@zhin-gen/runtime/names';
 
 export interface NamedEntry {
   readonly name: string;

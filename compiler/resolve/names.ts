@@ -3,7 +3,7 @@
  * rules and builders themselves live in runtime/names.ts, shared with the runtime, so the names
  * the manifest carries are exactly the names `host.load()` forms and checks.
  */
-import { qualify } from '../../runtime/names.js';
+import { qualify } from '@zhin-gen/runtime/names';
 import type { Enclosure } from '../model.js';
 
 /** Owner segments, then the innermost enclosing scope (skill or agent), then the local name. */

@@ -4,8 +4,8 @@
  * It knows the authoring conventions of SPEC §3 and reports layout problems (names, missing
  * entries, stray files); it reads no file contents.
  */
-import type { ToolPlacement } from '../../runtime/manifest.js';
-import { segmentNameProblem, toolLocalNameProblem } from '../../runtime/names.js';
+import type { ToolPlacement } from '@zhin-gen/runtime';
+import { segmentNameProblem, toolLocalNameProblem } from '@zhin-gen/runtime/names';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 
 export type CapabilityKind = 'tool' | 'skill' | 'agent' | 'hook' | 'prompt-section';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../runtime/manifest.js';
+import type { JsonSchema } from '@zhin-gen/runtime';
 
 /**
  * The input schema of a tool without `inputSchema`: exactly what `z.object({})` projects to on

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import type { ChildMessage, ChildTask } from './child.js';
 import type { Projection } from './project.js';
+import { RUNTIME_PACKAGE, runtimeEntryFile } from '../runtime-entry.js';
 
 export interface FallbackTask {
   readonly id: string;
@@ -122,7 +123,13 @@ export async function runFallback(tasks: readonly FallbackTask[], options: Fallb
   if (tasks.length === 0) return results;
   const dir = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), 'zhin-gen-schema-'));
   try {
-    const runtime = sibling('../../runtime/index.ts', '../../runtime/index.js', '../../runtime/define.ts', '../../runtime/define.js');
+    const runtime = runtimeEntryFile();
+    if (runtime === undefined) {
+      // An incomplete install, not the tool's fault: each task says so instead of a crash.
+      const message = `zhin-gen cannot resolve its runtime package ${RUNTIME_PACKAGE} (a dependency of zhin-gen: reinstall it)`;
+      for (const task of tasks) results.set(task.id, { ok: false, message });
+      return results;
+    }
     const childEntry = sibling('./child.ts', './child.js');
     const shim = path.join(dir, 'runtime-shim.mjs');
     await writeFile(shim, [

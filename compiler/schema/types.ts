@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { SchemaOrigin } from '../model.js';
-import type { JsonSchema } from '../../runtime/manifest.js';
+import type { JsonSchema } from '@zhin-gen/runtime';
 
 export type { JsonSchema, SchemaOrigin };
 

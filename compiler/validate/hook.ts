@@ -1,6 +1,6 @@
 /** Hook rule family (SPEC §3.5): `events` from the known list, `handle` a function. */
-import type { HookEvent } from '../../runtime/manifest.js';
-import { HOOK_EVENTS } from '../../runtime/define.js';
+import type { HookEvent } from '@zhin-gen/runtime';
+import { HOOK_EVENTS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';

@@ -2,8 +2,8 @@
  * Prompt-section rule family (SPEC §3.4): field values, defaults, and a required section whose
  * own content exceeds its maxChars (it could never be rendered without a silent cut).
  */
-import type { PromptLayer, PromptProfile, PromptRetention } from '../../runtime/manifest.js';
-import { PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '../../runtime/define.js';
+import type { PromptLayer, PromptProfile, PromptRetention } from '@zhin-gen/runtime';
+import { PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';

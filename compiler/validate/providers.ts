@@ -5,7 +5,7 @@
 import type { ProviderName } from '../config.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
-import { PROVIDER_SAFE_NAME } from '../../runtime/names.js';
+import { PROVIDER_SAFE_NAME } from '@zhin-gen/runtime/names';
 
 interface ProviderProfile {
   readonly label: string;

@@ -3,8 +3,8 @@
  * permissions, hidden. Works on the literals read by the parse stage; the schema itself is
  * checked by the schema stage.
  */
-import type { ApprovalMode, ChannelScope } from '../../runtime/manifest.js';
-import { APPROVAL_MODES, CHANNEL_SCOPES } from '../../runtime/define.js';
+import type { ApprovalMode, ChannelScope } from '@zhin-gen/runtime';
+import { APPROVAL_MODES, CHANNEL_SCOPES } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';

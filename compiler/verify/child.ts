@@ -13,7 +13,7 @@ import type { ChildMessage, ChildSetup, DefinitionReport, JsonValue, ParentMessa
 /**
  * Seed define-module names (`@zhin.js/tool`, ...) that are not installed resolve to
  * zhin-gen's runtime, as the build plugin does (docs/build-plugin.md, "Seed package names"):
- * first `zhin-gen/runtime` as the importer sees it, then zhin-gen's own entry.
+ * first `@zhin-gen/runtime` as the importer sees it, then the one zhin-gen depends on.
  */
 const ALIAS_HOOKS = `
 let data;
@@ -25,7 +25,7 @@ export async function resolve(specifier, context, next) {
   } catch (error) {
     if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
     try {
-      return await next('zhin-gen/runtime', context);
+      return await next('@zhin-gen/runtime', context);
     } catch {
       return next(data.runtimeUrl, context);
     }

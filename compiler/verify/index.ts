@@ -15,6 +15,7 @@ import { compareDiagnostics, diag, type Diagnostic, type SourceLocation } from '
 import type { Expectation } from './compare.js';
 import type { TaskOutcome } from './pool.js';
 import type { VerifyTask } from './protocol.js';
+import { RUNTIME_PACKAGE, runtimeEntryFile } from '../runtime-entry.js';
 
 /** Per-module default: the same as the schema fallback's `schemaTimeoutMs`. */
 export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
@@ -78,7 +79,7 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const diagnostics: Diagnostic[] = [];
   const childFile = sibling('./child.ts', './child.js');
-  const runtime = sibling('../../runtime/index.ts', '../../runtime/index.js');
+  const runtime = runtimeEntryFile();
   let loader: string | undefined;
   try {
     loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -86,7 +87,7 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
     loader = undefined;
   }
   if (!childFile || !runtime || !loader) {
-    const missing = !loader ? 'tsx (a dependency of zhin-gen) cannot be resolved' : 'zhin-gen is incomplete (verify/child or runtime/index missing)';
+    const missing = !loader ? 'tsx (a dependency of zhin-gen) cannot be resolved' : `zhin-gen is incomplete (${childFile ? `${RUNTIME_PACKAGE} cannot be resolved` : 'verify/child is missing'})`;
     diagnostics.push(diag('ZG2055', { ...entries[0]!.expectation.loc, file: entries[0]!.file, message: `Load verification could not run: ${missing}` }));
   } else {
     const { runPool } = await import('./pool.js');

@@ -2,7 +2,7 @@
  * `turn.execute` is typed by the generated registry. Two layers:
  * - a registry passed as a type argument (checked by `tsc` over this file: the
  *   `@ts-expect-error` lines fail the typecheck if they stop being errors);
- * - the real path: a separate program that augments `zhin-gen/runtime` the way a generated
+ * - the real path: a separate program that augments `@zhin-gen/runtime` the way a generated
  *   manifest does, compiled with the TypeScript API (kept out of this program so the global
  *   augmentation cannot leak into other tests).
  */
@@ -49,7 +49,7 @@ describe('execute typed by a registry', () => {
   });
 });
 
-describe('module augmentation of zhin-gen/runtime (as generated manifests do)', () => {
+describe('module augmentation of @zhin-gen/runtime (as generated manifests do)', () => {
   const fx = new Fixture('types');
   afterAll(() => fx.cleanup());
 
@@ -67,6 +67,8 @@ describe('module augmentation of zhin-gen/runtime (as generated manifests do)', 
       noEmit: true,
       skipLibCheck: true,
       types: ['node'],
+      // Against the sources, as every test here; test/package/ checks the emitted declarations.
+      customConditions: ['source'],
     });
     return ts.getPreEmitDiagnostics(program).map((d) => {
       const where = d.file ? `${d.file.fileName.slice(fx.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
@@ -75,7 +77,7 @@ describe('module augmentation of zhin-gen/runtime (as generated manifests do)', 
   }
 
   const generated = `export {};
-declare module 'zhin-gen/runtime' {
+declare module '@zhin-gen/runtime' {
   interface CapabilityRegistry {
     readonly toolInputs: {
       readonly 'maps__get-weather': { readonly city: string };
@@ -88,7 +90,7 @@ declare module 'zhin-gen/runtime' {
   it('types names and inputs through the augmented CapabilityRegistry', () => {
     const diagnostics = compile({
       'gen.ts': generated,
-      'ok.ts': `import { createCapabilityHost, type ToolName } from 'zhin-gen/runtime';
+      'ok.ts': `import { createCapabilityHost, type ToolName } from '@zhin-gen/runtime';
 import './gen.js';
 export const names: ToolName[] = ['maps__get-weather', 'echo'];
 export async function run(): Promise<void> {
@@ -105,10 +107,28 @@ export async function run(): Promise<void> {
     expect(diagnostics).toEqual([]);
   }, 60_000);
 
+  it('types the same names through the zhin-gen/runtime re-export (one interface, augmented once)', () => {
+    const diagnostics = compile({
+      'gen.ts': generated,
+      'old.ts': `import { createCapabilityHost, type ToolName } from 'zhin-gen/runtime';
+import './gen.js';
+export const names: ToolName[] = ['maps__get-weather', 'echo'];
+// @ts-expect-error unknown name
+export const wrong: ToolName = 'nope';
+export async function run(): Promise<void> {
+  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
+  // @ts-expect-error wrong input
+  await turn.execute('echo', { message: 1 });
+}
+`,
+    });
+    expect(diagnostics).toEqual([]);
+  }, 60_000);
+
   it('reports real errors for a wrong name and a wrong input', () => {
     const diagnostics = compile({
       'gen.ts': generated,
-      'bad.ts': `import { createCapabilityHost } from 'zhin-gen/runtime';
+      'bad.ts': `import { createCapabilityHost } from '@zhin-gen/runtime';
 import './gen.js';
 export async function run(): Promise<void> {
   const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
