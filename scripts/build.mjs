@@ -1,12 +1,14 @@
 // Transpiles the TypeScript sources of both packages (one file per source, same tree) so they run
 // on plain Node 20: zhin-gen's compiler and plugins to dist/ (the bin, `zhin-gen/vite` in a user's
-// Vite config), the runtime package to runtime/dist/ (what a deployed bot imports).
+// Vite config), the runtime package to runtime/dist/ (what a deployed bot imports); and emits the
+// declaration files the packages' `types` conditions point at.
 import { build, transform } from 'esbuild';
 import fg from 'fast-glob';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emitDeclarations } from './declarations.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -25,11 +27,14 @@ const common = {
   supported: { 'import-attributes': true },
 };
 const sources = (patterns, cwd) => fg.sync(patterns, { cwd, ignore: ['**/*.d.ts', 'dist/**', 'node_modules/**'], absolute: true });
-await Promise.all([
+const transpiled = Promise.all([
   build({ ...common, entryPoints: sources(['compiler/**/*.ts', 'vite-plugin/**/*.ts'], root), outdir: dist, outbase: root, platform: 'node' }),
   // The runtime runs in any JS host (no Node built-ins): neutral platform, same ES level.
   build({ ...common, entryPoints: sources(['**/*.ts'], runtimeDir), outdir: runtimeDist, outbase: runtimeDir, platform: 'neutral', target: 'es2022' }),
 ]);
+// Synchronous TypeScript work while esbuild's own process transpiles (scripts/declarations.mjs).
+emitDeclarations(root);
+await transpiled;
 for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cwd: root })) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });
   copyFileSync(join(root, file), join(dist, file));
