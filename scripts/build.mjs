@@ -22,6 +22,9 @@ const common = {
   target: 'node20',
   bundle: false,
   sourcemap: 'linked',
+  // Both packages ship their .ts sources (the `source` export condition), which the maps name:
+  // embedding them again would double what a user downloads.
+  sourcesContent: false,
   logLevel: 'warning',
   // Keep `with { type: 'json' }`: Node 20 needs it for JSON modules.
   supported: { 'import-attributes': true },
