@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
@@ -21,6 +21,7 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js'
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
+import { removeStaleValidators, validatorsDir, writeValidators } from './write-validators.js';
 import { outputWriteFailure } from './config-paths.js';
 import { unitFiles, unitKey } from './unit-key.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
@@ -114,6 +115,8 @@ export class Compiler {
     const rel = toPosix(relative(this.root, abs));
     if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) return true;
     if (this.options && (abs === this.options.outFile || abs.startsWith(`${this.options.outFile}.`))) return true;
+    // The generated validators beside the output (write-validators.ts) are output too.
+    if (this.options && (abs + sep).startsWith(validatorsDir(this.root, toPosix(relative(this.root, this.options.outFile))) + sep)) return true;
     return isIgnoredPath(rel);
   }
 
@@ -392,7 +395,10 @@ export class Compiler {
     let written = false;
     if (emitted !== undefined && runOptions.write !== false && errors === 0) {
       try {
+        // Validators first: the manifest written next may import any of them.
+        writeValidators(this.root, outRel, emitted.validators);
         written = writePartsIfChanged(options.outFile, emitted);
+        removeStaleValidators(this.root, outRel, emitted.validators);
       } catch (error) {
         // The file system refused (a directory appeared at `out`, a read-only disk): a located
         // diagnostic, and the last good manifest stays; anything else is a bug and propagates.

@@ -7,6 +7,8 @@ import type { ToolExecutionContext } from './define.js';
 import type { ExecutableTool, ToolBinding } from './capability.js';
 import { ASK_USER } from './names.js';
 import type { ImMessage } from './permissions.js';
+import { builtinValidator } from './validators/builtin.js';
+import { ASK_USER_SCHEMA } from './validators/builtin-schemas.js';
 
 // The name is reserved with the others in runtime/names.ts; re-exported for the turn's imports.
 export { ASK_USER };
@@ -63,15 +65,9 @@ export function createAskUserBinding(): ToolBinding {
   source: 'runtime' as const,
   placement: 'plugin' as const,
   description: 'Ask the user a question in this conversation and wait for the answer.',
-  inputSchema: Object.freeze({
-    type: 'object',
-    properties: {
-      question: { type: 'string', minLength: 1, description: 'The question to ask' },
-      options: { type: 'array', items: { type: 'string' }, description: 'Optional suggested answers' },
-    },
-    required: ['question'],
-    additionalProperties: false,
-  }),
+  inputSchema: ASK_USER_SCHEMA,
+  inputCheck: 'json' as const,
+  validator: builtinValidator('ask-user'),
   // Asking the user is itself the interaction; confirming it first would be circular.
   requiresApproval: 'never' as const,
   platforms: Object.freeze([]),

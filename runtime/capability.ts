@@ -8,6 +8,7 @@ import type { ToolDescriptor } from './approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from './define.js';
 import type { JsonSchema, ManifestTool } from './manifest.js';
 import { qualify } from './names.js';
+import { builtinValidatorFor } from './validators/builtin.js';
 
 /** Who contributed a tool to the generation. `runtime` is for generation-owned tools (`ask_user`). */
 export type ToolSourceKind = 'feature' | 'setup' | 'seam' | 'runtime';
@@ -25,6 +26,13 @@ export interface ToolBinding extends Omit<ManifestTool, 'source' | 'hash' | 'loa
   readonly seam?: SeamOrigin;
   /** Agent qualifiedNames whose turns do not see this tool (a scoped seam provider replaced its provider). */
   readonly exceptAgents?: readonly string[];
+  /**
+   * How the input is validated, where that is known before the module loads: `standard` (the
+   * definition's Standard Schema) or `json` (`inputSchema`, through `validator` or else the
+   * host's `jsonSchemaValidator`; `host.load` rejects a `json` tool that has neither). Feature
+   * tools leave it open: their module decides (a Zod schema is a Standard Schema).
+   */
+  readonly inputCheck?: 'standard' | 'json';
   /** Resolves the executable (feature tools import their module here, on first execution). */
   resolve(): Promise<ExecutableTool>;
 }
@@ -127,6 +135,7 @@ class ManifestToolBinding implements ToolBinding {
   get permissions() { return this.#tool.permissions; }
   get hidden() { return this.#tool.hidden; }
   get keywords() { return this.#tool.keywords; }
+  get validator() { return this.#tool.validator; }
 
   resolve(): Promise<ExecutableTool> {
     const tool = this.#tool;
@@ -164,6 +173,10 @@ export function bindDefinition(
   source: ToolSourceKind,
 ): ToolBinding {
   const executable = toExecutable(definition);
+  const inputSchema = jsonSchemaOf(definition);
+  // Known now: a Standard Schema validates itself; a JSON Schema (or none: an open object)
+  // needs a built-in validator or the host's runtime one (checked by CandidateBuilder.addTool).
+  const validator = executable.standardSchema ? undefined : builtinValidatorFor(inputSchema);
   return Object.freeze({
     qualifiedName: qualify(owner, localName),
     localName,
@@ -171,7 +184,9 @@ export function bindDefinition(
     source,
     placement: 'plugin' as const,
     description: definition.description,
-    inputSchema: jsonSchemaOf(definition),
+    inputSchema,
+    inputCheck: executable.standardSchema ? ('standard' as const) : ('json' as const),
+    ...(validator ? { validator } : {}),
     requiresApproval: definition.requiresApproval ?? 'on-risk',
     platforms: Object.freeze([...(definition.platforms ?? [])]),
     scopes: Object.freeze([...(definition.scopes ?? [])]),

@@ -16,6 +16,14 @@ import type { ToolBinding, ToolSourceKind } from './capability.js';
 import { PROVIDER_SAFE_NAME, foldName, reservedToolName } from './names.js';
 import { ResourceRegistry } from './resources.js';
 import { SkillTable, SkillTableBuilder } from './skills.js';
+import { missingValidatorMessage } from './validation.js';
+import type { JsonSchemaValidator } from './validators/types.js';
+
+/** What a generation is built with besides its tables. */
+export interface GenerationOptions {
+  /** Compiles JSON Schemas the compiler never saw (`createCapabilityHost({ jsonSchemaValidator })`). */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
+}
 
 /** Host configuration; `plugins[owner]` is what that owner's `context.config.get()` returns. */
 export interface HostConfig {
@@ -55,6 +63,7 @@ export class CandidateBuilder {
     readonly id: number,
     readonly manifest: CapabilityManifest,
     readonly config: HostConfig,
+    readonly options: GenerationOptions = {},
   ) {}
 
   /**
@@ -77,6 +86,10 @@ export class CandidateBuilder {
       const how = clash === name ? 'duplicate tool name' : `tool name "${name}" equals "${clash}" after case folding`;
       throw new Error(`${how} "${clash}": ${describeBinding(other)} and ${describeBinding(binding)}`);
     }
+    // Fail closed at load, not at the first call: a JSON Schema nobody can check is refused here.
+    if (binding.inputCheck === 'json' && binding.validator === undefined && this.options.jsonSchemaValidator === undefined) {
+      throw new Error(missingValidatorMessage(name, describeBinding(binding)));
+    }
     this.#tools.set(name, binding);
     this.#folded.set(foldName(name), name);
   }
@@ -97,7 +110,7 @@ export class CandidateBuilder {
 
   seal(): Generation {
     this.resources.seal();
-    return new Generation(this.id, this.manifest, this.config, this.#tools, this.#sections, this.resources, this.#skillTable?.build());
+    return new Generation(this.id, this.manifest, this.config, this.#tools, this.#sections, this.resources, this.#skillTable?.build(), this.options);
   }
 }
 
@@ -127,6 +140,8 @@ export class Generation {
   readonly skillTable: SkillTable;
   readonly agents: ReadonlyMap<string, ManifestAgent>;
   readonly hooks: readonly ManifestHook[];
+  /** The host's runtime JSON Schema compiler, if it has one (runtime/validation.ts reads it). */
+  readonly jsonSchemaValidator: JsonSchemaValidator | undefined;
   readonly #resources: ResourceRegistry;
   #leases = 0;
   #state: GenerationState = 'serving';
@@ -141,6 +156,7 @@ export class Generation {
     sections: ReadonlyMap<string, PromptSectionEntry>,
     resources: ResourceRegistry,
     skillTable?: SkillTable,
+    options: GenerationOptions = {},
   ) {
     this.tools = new Map(tools);
     this.skillTable = skillTable ?? SkillTable.fromManifest(manifest.skills);
@@ -148,6 +164,7 @@ export class Generation {
     this.skills = new Map(manifest.skills.map((skill) => [skill.qualifiedName, skill]));
     this.agents = new Map(manifest.agents.map((agent) => [agent.qualifiedName, agent]));
     this.hooks = manifest.hooks;
+    this.jsonSchemaValidator = options.jsonSchemaValidator;
     this.#resources = resources;
     Object.freeze(this);
   }

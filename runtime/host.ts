@@ -21,6 +21,7 @@ import { type PluginDefinitions, runPluginSetups } from './setup.js';
 import { type Turn, type TurnInput, createTurn } from './turn.js';
 import { generationCatalog } from './deferred/catalog.js';
 import { createMemorySessionStore, type DeferredToolSessionStore } from './deferred/session-store.js';
+import type { JsonSchemaValidator } from './validators/types.js';
 
 /** Extension point: contributes to every candidate after plugin setup (e.g. seam projection). */
 export interface CandidatePreparer {
@@ -43,6 +44,14 @@ export interface CapabilityHostOptions {
   readonly sessions?: DeferredToolSessionStore;
   /** Wall clock for `lastTouchedMs` (tests inject one). Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * Compiles the JSON Schemas the compiler never saw: seam tools, `context.addTool()` with a JSON
+   * Schema, hand-made manifests. Not needed for compiled tools (their validators are generated
+   * at build time) and absent by default, because it evaluates code; `host.load` rejects a
+   * generation that needs it (docs/runtime.md "Validation"). `ajvValidator()` from
+   * `@zhin-gen/runtime/ajv` is one.
+   */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
   /** Non-fatal problems: disposer failures, journal sink failures, `tool:after` hook failures. */
   readonly onError?: (error: Error) => void;
 }
@@ -117,6 +126,7 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
   const riskPolicies = Object.freeze([...(options.riskPolicies ?? [])]);
   const nextId = makeIdSource();
   const sessions = options.sessions ?? createMemorySessionStore();
+  const generationOptions = options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {};
   let config: HostConfig = options.config ?? {};
   let current: Generation | undefined;
   let lastId = 0;
@@ -125,7 +135,7 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
   async function prepare(manifest: CapabilityManifest, load: LoadOptions): Promise<Generation> {
     checkManifest(manifest);
     const id = lastId + 1;
-    const candidate = new CandidateBuilder(id, manifest, load.config ?? config);
+    const candidate = new CandidateBuilder(id, manifest, load.config ?? config, generationOptions);
     try {
       candidate.addTool(createAskUserBinding(), { reserved: true });
       for (const tool of manifest.tools) candidate.addTool(bindManifestTool(tool));

@@ -3,6 +3,7 @@
  * built-ins and no compiler code are reachable from here (it runs in any JS host).
  */
 export * from './manifest.js';
+export type { JsonSchemaValidator, JsonValidateFunction, JsonValidationError, JsonValidatorModule } from './validators/types.js';
 export * from './define.js';
 export { parsePermitSyntax, isBuiltinPermitKind, BUILTIN_PERMIT_KINDS } from './permit-syntax.js';
 export type { PermitSyntax, BuiltinPermitKind } from './permit-syntax.js';

@@ -4,6 +4,7 @@
  * readonly data plus lazy loaders, so that importing a manifest costs the same whatever the
  * number of tool modules behind it.
  */
+import type { JsonValidateFunction } from './validators/types.js';
 
 export type ApprovalMode = 'never' | 'on-risk' | 'once' | 'always';
 export type ChannelScope = 'private' | 'group' | 'channel';
@@ -55,6 +56,12 @@ export interface ManifestTool {
   /** POSIX path of the entry file, relative to the project root. */
   readonly source: string;
   readonly load: LazyModule<unknown>;
+  /**
+   * The validator the compiler generated from `inputSchema` (a module of plain code, imported on
+   * the tool's first validation). Absent for tools with a Zod schema: their module's Standard
+   * Schema validates. A tool with neither needs the host's `jsonSchemaValidator`.
+   */
+  readonly validator?: LazyModule<JsonValidateFunction>;
 }
 
 export interface ManifestSkill {

@@ -139,6 +139,8 @@ async function runCall(env: CallEnvironment, name: string, input: unknown, toolU
 
   const checked = await raceAbort(() => validateInput(binding, executable, recorded, env.generation), signal);
   if (checked.kind === 'aborted') return cancelled('aborted during input validation');
+  // No validator for a JSON Schema in this host: the tool cannot run here (not the input's fault).
+  if (checked.kind === 'error' && checked.error instanceof ToolUnavailableError) return failed({ code: 'unavailable', message: checked.error.message });
   const validation =
     checked.kind === 'value'
       ? checked.value

@@ -1,41 +1,29 @@
 /**
- * Input validation before every execution (SPEC §3.1, §7.4). The loaded definition's own
- * Standard Schema wins (Zod 4: exact messages, transforms and defaults reach `execute`);
- * otherwise the manifest's JSON Schema is compiled with Ajv, lazily, once per tool per
- * generation. Ajv is imported on first use only, so start-up never pays for it.
+ * Input validation before every execution (SPEC §3.1, §7.4; docs/runtime.md "Validation"). The
+ * loaded definition's own Standard Schema wins (Zod 4: exact messages, transforms and defaults
+ * reach `execute`). Otherwise the tool's JSON Schema is checked by a compiled validator: the one
+ * the compiler generated for it (a lazily imported module of plain code), one built into the
+ * runtime (`ask_user`, a schema-less `addTool`), or — only when the host was given one — the
+ * host's `jsonSchemaValidator` (`@zhin-gen/runtime/ajv`). Nothing here evaluates code or imports
+ * Ajv, so the default path runs under a strict Content-Security-Policy and in edge runtimes.
  */
+import { ToolUnavailableError } from './ask-user.js';
 import type { ExecutableTool, ToolBinding } from './capability.js';
 import type { JsonSchema } from './manifest.js';
+import { builtinValidatorFor } from './validators/builtin.js';
+import type { JsonSchemaValidator, JsonValidateFunction } from './validators/types.js';
 
 export type ValidationResult =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly path: string; readonly message: string };
 
-interface AjvError {
-  readonly instancePath: string;
-  readonly message?: string;
-  readonly keyword: string;
-  readonly params: Readonly<Record<string, unknown>>;
+/** Where validation finds the host's runtime JSON Schema compiler: the generation. */
+export interface ValidationScope {
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
 }
-type AjvValidate = ((value: unknown) => boolean) & { errors?: readonly AjvError[] | null };
-interface AjvInstance {
-  compile(schema: object): AjvValidate;
-}
-type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
 
-let ajvConstructor: Promise<AjvConstructor> | undefined;
-const ajvByScope = new WeakMap<object, AjvInstance>();
-const validators = new WeakMap<ToolBinding, AjvValidate>();
-
-function loadAjv(): Promise<AjvConstructor> {
-  ajvConstructor ??= import('ajv/dist/2020.js').then((module: unknown) => {
-    // CommonJS interop differs between hosts: `default` may be the class or the exports object.
-    const outer = (module as { default?: unknown }).default ?? module;
-    const inner = (outer as { default?: unknown }).default ?? outer;
-    return inner as AjvConstructor;
-  });
-  return ajvConstructor;
-}
+/** Per binding (a binding belongs to one generation, so they die with it); failures are not kept. */
+const validators = new WeakMap<ToolBinding, Promise<JsonValidateFunction>>();
 
 /** `['a', 0, { key: 'b' }]` → `/a/0/b`; the root is `(root)`. */
 export function formatPath(segments: readonly unknown[]): string {
@@ -46,6 +34,19 @@ export function formatPath(segments: readonly unknown[]): string {
       return `/${String(key)}`;
     })
     .join('');
+}
+
+/**
+ * Why a tool cannot be validated in this host, and what to do about it. The same words at
+ * `host.load` (seam and `addTool` tools, known before any call) and at a call (a hand-made
+ * manifest's JSON Schema tool, known only once its module shows it has no Standard Schema).
+ */
+export function missingValidatorMessage(name: string, origin: string): string {
+  return (
+    `tool "${name}" (${origin}) has a JSON Schema the compiler did not generate a validator for, ` +
+    `and the host has no runtime JSON Schema validator: pass one, e.g. ` +
+    `createCapabilityHost({ jsonSchemaValidator: ajvValidator() }) with ajvValidator from '@zhin-gen/runtime/ajv' (needs the optional peer ajv)`
+  );
 }
 
 async function validateStandard(executable: Required<Pick<ExecutableTool, 'standardSchema'>>, input: unknown): Promise<ValidationResult> {
@@ -60,26 +61,36 @@ async function validateStandard(executable: Required<Pick<ExecutableTool, 'stand
   return { ok: true, value: result.value };
 }
 
-function stripDialect(schema: JsonSchema): object {
+function stripDialect(schema: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
   return rest;
 }
 
-async function validateJson(binding: ToolBinding, scope: object, input: unknown): Promise<ValidationResult> {
-  let validate = validators.get(binding);
-  if (!validate) {
-    let ajv = ajvByScope.get(scope);
-    if (!ajv) {
-      const Ajv = await loadAjv();
-      // One instance per generation: Ajv caches compiled schemas strongly, and a retired
-      // generation's schemas must become garbage with it. `strict: false` tolerates
-      // annotations the compiler keeps (e.g. `format` without ajv-formats).
-      ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false });
-      ajvByScope.set(scope, ajv);
-    }
-    validate = ajv.compile(stripDialect(binding.inputSchema));
-    validators.set(binding, validate);
+async function obtain(binding: ToolBinding, scope: ValidationScope): Promise<JsonValidateFunction> {
+  // Generated for this tool, or built in for its exact schema (a hand-made manifest's `{ type: 'object' }`).
+  const compiled = binding.validator ?? builtinValidatorFor(binding.inputSchema);
+  if (compiled) return (await compiled()).default;
+  const runtime = scope.jsonSchemaValidator;
+  if (runtime) return runtime.compile(stripDialect(binding.inputSchema), scope);
+  throw new ToolUnavailableError(missingValidatorMessage(binding.qualifiedName, `${binding.source} tool`));
+}
+
+function validatorFor(binding: ToolBinding, scope: ValidationScope): Promise<JsonValidateFunction> {
+  let found = validators.get(binding);
+  if (!found) {
+    const pending = obtain(binding, scope);
+    validators.set(binding, pending);
+    // A failed import or compile is tried again next call: it must not poison the generation.
+    pending.catch(() => {
+      if (validators.get(binding) === pending) validators.delete(binding);
+    });
+    found = pending;
   }
+  return found;
+}
+
+/** Ajv's first error as the pipeline reports it: a JSON pointer (`(root)`) and Ajv's message. */
+export function checkJson(validate: JsonValidateFunction, input: unknown): ValidationResult {
   if (validate(input)) return { ok: true, value: input };
   const error = validate.errors?.[0];
   if (!error) return { ok: false, path: '(root)', message: 'invalid input' };
@@ -88,13 +99,13 @@ async function validateJson(binding: ToolBinding, scope: object, input: unknown)
   return { ok: false, path: pointer === '' ? '(root)' : pointer, message: error.message ?? error.keyword };
 }
 
-/** `scope` is the generation: compiled validators live and die with it. */
-export function validateInput(
+/** `scope` is the generation: runtime-compiled validators live and die with it. */
+export async function validateInput(
   binding: ToolBinding,
   executable: ExecutableTool,
   input: unknown,
-  scope: object,
+  scope: ValidationScope,
 ): Promise<ValidationResult> {
   if (executable.standardSchema) return validateStandard({ standardSchema: executable.standardSchema }, input);
-  return validateJson(binding, scope, input);
+  return checkJson(await validatorFor(binding, scope), input);
 }

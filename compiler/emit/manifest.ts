@@ -10,6 +10,7 @@ import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSection
 import { str, strList } from './literal.js';
 import { emitTool, layoutBlocks, sameList } from './tool-table.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
+import { validatorTable, type ValidatorTable } from './validator-table.js';
 
 export interface EmitOptions {
   /** Absolute project root: the output may lie outside it (`../gen/caps.gen.ts`). */
@@ -134,6 +135,8 @@ export interface ManifestParts {
   readonly parts: readonly string[];
   /** Equal digests, equal bytes. */
   readonly digest: string;
+  /** The validator modules the manifest imports (written beside it: write-validators.ts). */
+  readonly validators: ValidatorTable;
 }
 
 export function emitManifest(model: CapabilityModel, options: EmitOptions): string {
@@ -198,7 +201,31 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   // name union, input map, item list) keep their string identity between watch-mode runs, so
   // the writer reuses their bytes by a pointer comparison instead of comparing or re-encoding
   // them, and the digest covers them through their own hashes (data hash, layout digest).
-  const loaderParts = (cases: string): string[] => [
+  // Generated validators (validator-table.ts): a manifest without any (every tool has a Zod
+  // schema) is the text it always was.
+  const validators = validatorTable(tools, entries.map((e) => e.validator), options);
+  const withValidators = validators.keys.length > 0;
+  const toolDataType = withValidators
+    ? `(Omit<ManifestTool, 'load' | 'validator'> & { load?: ManifestTool['load']; validator?: string | ManifestTool['validator'] })[]`
+    : `(Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[]`;
+  const validatorParts = (cases: string): string[] =>
+    withValidators
+      ? [
+          `
+/**
+ * Each generated input validator by key (the tool line's \`validator\`): one module of plain code
+ * per distinct JSON Schema, imported on the tool's first validation.
+ */
+function loadValidator(key: string): ReturnType<NonNullable<ManifestTool['validator']>> {
+  switch (key) {`,
+          cases,
+          `}
+  throw new RangeError('zhin-gen manifest: no validator ' + key);
+}
+`,
+        ]
+      : [];
+  const loaderParts = (cases: string, validatorCases: string): string[] => [
     `
 /**
  * Each tool's module by table index: a literal import() per tool (bundlers split on them) inside
@@ -210,13 +237,24 @@ function loadTool(index: number): ReturnType<ManifestTool['load']> {
     `}
   throw new RangeError('zhin-gen manifest: no tool at index ' + index);
 }
-
+`,
+    ...validatorParts(validatorCases),
+    `
 /** Tool metadata, one tool per line (parsed as JSON: fast to load), in the order of loadTool. */
-const toolData: (Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[] = JSON.parse('[`,
+const toolData: ${toolDataType} = JSON.parse('[`,
   ];
   const tailParts = (plugins: string, items: string, toolNames: string, inputLines: string): string[] => [
     `\\\n]');
-for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);
+${
+      withValidators
+        ? `for (let index = 0; index < toolData.length; index++) {
+  const tool = toolData[index]!;
+  tool.load = () => loadTool(index);
+  const key = tool.validator;
+  if (typeof key === 'string') tool.validator = () => loadValidator(key);
+}`
+        : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);'
+    }
 
 export const manifest: CapabilityManifest = {
   version: 1,
@@ -247,15 +285,15 @@ declare module ${str(options.runtimeModule)} {
 }
 `,
   ];
-  const parts: string[] = [head, layout.typeImports, ...loaderParts(layout.cases)];
+  const parts: string[] = [head, layout.typeImports, ...loaderParts(layout.cases, validators.cases)];
   entries.forEach((entry, index) => parts.push(index === 0 ? entry.first : entry.next));
   parts.push(...tailParts(pluginsText, rest, layout.toolNames, layout.inputLines));
   // Tools, plugins and items through the data hash (the tools through their memoised digests),
   // the layout blocks through theirs, and only the small text around them as text: in watch mode
   // this digest is what decides "changed?", and hashing the whole module each edit cost ~1 ms.
   const digest = createHash('sha256');
-  for (const piece of [head, layout.sha, ...loaderParts(''), dataHash, ...tailParts('', '', '', '')]) digest.update(`${piece.length}:`).update(piece);
-  return { parts, digest: digest.digest('hex') };
+  for (const piece of [head, layout.sha, validators.sha, ...loaderParts('', ''), dataHash, ...tailParts('', '', '', '')]) digest.update(`${piece.length}:`).update(piece);
+  return { parts, digest: digest.digest('hex'), validators };
 }
 
 /** The items block of the last emit, with the item texts it was made of. */

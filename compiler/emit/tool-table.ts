@@ -12,6 +12,7 @@ import { sha256 } from '../hash.js';
 import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
+import { toolValidatorKey } from './validator-table.js';
 
 /** What emit produces for one tool, independent of its position in the table. */
 export interface ToolText {
@@ -20,6 +21,8 @@ export interface ToolText {
   readonly sha: string;
   readonly specLiteral: string;
   readonly nameLiteral: string;
+  /** Key of the generated validator (validator-table.ts); undefined for a Zod schema. */
+  readonly validator: string | undefined;
   /** The JSON line as the first line of the continued string, and as any later line. */
   readonly first: string;
   readonly next: string;
@@ -37,13 +40,15 @@ export function emitTool(tool: ToolModel, spec: string): ToolText {
   // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
   // string literals and esbuild turns one containing apostrophes into a template literal,
   // which V8 compiles ~40% slower at this size.
-  const line = renderTool(tool).replace(/'/g, '\\u0027');
+  const validator = toolValidatorKey(tool, json(tool.inputSchema));
+  const line = renderTool(tool, validator).replace(/'/g, '\\u0027');
   const data = continued(line);
   const entry: ToolText = {
     spec,
     sha: sha256(`${line}\0${spec}`),
     specLiteral: str(spec),
     nameLiteral: str(tool.qualifiedName),
+    validator,
     first: `\\\n${data}`,
     next: `\\\n,${data}`,
   };
@@ -56,7 +61,7 @@ export function emitTool(tool: ToolModel, spec: string): ToolText {
  * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
  * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
  */
-function renderTool(tool: ToolModel): string {
+function renderTool(tool: ToolModel, validator: string | undefined): string {
   return json({
     qualifiedName: tool.qualifiedName,
     localName: tool.localName,
@@ -73,6 +78,7 @@ function renderTool(tool: ToolModel): string {
     hidden: tool.hidden,
     keywords: toolKeywords(tool),
     source: tool.source,
+    ...(validator !== undefined ? { validator } : {}),
   });
 }
 

@@ -10,6 +10,7 @@ import type { ResourceToken, ToolExecutionContext } from '../define.js';
 import type { Generation, GenerationLease } from '../generation.js';
 import type { SkillEntry, SkillTable } from '../skills.js';
 import { validateInput } from '../validation.js';
+import { QUESTION_SCHEMA } from '../validators/builtin-schemas.js';
 import type { SeamScope, SkillCatalogEntry, SkillService, ToolExecutionResult, ToolSchema, ToolService } from './types.js';
 
 export interface BuiltinToolServiceOptions {
@@ -43,12 +44,7 @@ export class BuiltinToolService implements ToolService {
         function: {
           name: this.toolName,
           description: 'Ask the user a question in this conversation and wait for the answer.',
-          parameters: {
-            type: 'object',
-            properties: { question: { type: 'string', minLength: 1 }, options: { type: 'array', items: { type: 'string' } } },
-            required: ['question'],
-            additionalProperties: false,
-          },
+          parameters: QUESTION_SCHEMA,
         },
         // Asking is itself the interaction; confirming it first would be circular (as ask_user).
         approval: 'never',
@@ -67,6 +63,8 @@ export class BuiltinToolService implements ToolService {
     return { success: true, output: { answer } };
   }
 }
+
+const NO_RUNTIME_VALIDATOR = Object.freeze({});
 
 /** A generation's tool table, or any map of bindings. */
 export type ToolRegistry = Generation | ReadonlyMap<string, ToolBinding>;
@@ -138,7 +136,8 @@ export class ToolRegistryAsService implements ToolService {
       if (!binding || !this.#include(binding)) return { success: false, error: `Unknown tool: ${toolName}` };
       const executable: ExecutableTool = await binding.resolve();
       // The definition's own Standard Schema (Zod transforms, defaults) still applies.
-      const validation = await validateInput(binding, executable, input, lease?.generation ?? registry);
+      // A bare map of bindings has no host options: only generated and built-in validators apply.
+      const validation = await validateInput(binding, executable, input, lease?.generation ?? NO_RUNTIME_VALIDATOR);
       if (!validation.ok) return { success: false, error: `invalid input at ${validation.path}: ${validation.message}` };
       const source = lease?.generation;
       const owner = binding.owner;

@@ -20,6 +20,7 @@ import { isLiveCall } from '../live-calls.js';
 import type { ManifestAgent } from '../manifest.js';
 import { foldName, qualify } from '../names.js';
 import type { SkillEntry } from '../skills.js';
+import { builtinValidatorFor } from '../validators/builtin.js';
 import { type SeamSkillSpec, type SeamToolSpec, checkSkillEntry, checkToolSchema } from './check.js';
 import {
   SEAM_SNAPSHOT,
@@ -163,6 +164,9 @@ function seamExecutable(registration: SeamRegistration<ToolService>, name: strin
 
 function toolBinding(spec: SeamToolSpec, registration: SeamRegistration<ToolService>, agent: ManifestAgent | undefined, except: readonly string[], state: ProjectionState): ToolBinding {
   const executable = seamExecutable(registration, spec.name, state);
+  // A provider's JSON Schema: a built-in validator when it is one of the runtime's own schemas,
+  // otherwise the host's jsonSchemaValidator (CandidateBuilder.addTool refuses the tool without).
+  const validator = builtinValidatorFor(spec.inputSchema);
   return Object.freeze({
     qualifiedName: agent ? qualify(agent.owner, agent.name, spec.name) : spec.name,
     localName: spec.name,
@@ -172,6 +176,8 @@ function toolBinding(spec: SeamToolSpec, registration: SeamRegistration<ToolServ
     ...(agent ? { agent: agent.name } : {}),
     description: spec.description,
     inputSchema: spec.inputSchema,
+    inputCheck: 'json' as const,
+    ...(validator ? { validator } : {}),
     requiresApproval: spec.requiresApproval,
     platforms: spec.platforms,
     scopes: spec.scopes,

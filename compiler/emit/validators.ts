@@ -1,0 +1,187 @@
+/**
+ * Build-time JSON Schema validators (docs/runtime.md, "Validation"): a tool's `inputSchema` as a
+ * self-contained ES module of plain code, so the runtime validates without Ajv and without
+ * `new Function` (strict Content-Security-Policy, edge runtimes). The code is Ajv's own standalone
+ * output for the options the runtime used to compile with, so results (error paths, messages)
+ * are Ajv's; the few runtime helpers that output `require`s are inlined from Ajv's own sources.
+ *
+ * A pure function of the schema (and the Ajv and emitter versions, which are part of the key):
+ * the same schema gives the same bytes in every process and every order, which is what lets a
+ * validator file be named by its key and reused without being generated again.
+ */
+import { createRequire } from 'node:module';
+import { sha256 } from '../hash.js';
+import type { JsonSchema } from '../../runtime/manifest.js';
+import { GENERATED_MARK } from './manifest.js';
+import { str } from './literal.js';
+
+const require = createRequire(import.meta.url);
+
+/** Bump when the emitted text changes for the same schema and Ajv version. */
+const EMITTER_VERSION = 1;
+
+interface AjvLike {
+  compile(schema: object): { readonly source?: unknown };
+  removeSchema(schema: object): void;
+  scope: { readonly opts: object };
+}
+interface AjvModules {
+  readonly Ajv2020: new (options: object) => AjvLike;
+  readonly ValueScope: new (options: object) => AjvLike['scope'];
+  readonly standalone: (ajv: AjvLike, validate: unknown) => string;
+  /** Ajv runtime helper sources by the name in `require("ajv/dist/runtime/<name>")`. */
+  readonly helpers: Readonly<Record<string, string>>;
+}
+
+let modules: AjvModules | undefined;
+let instance: AjvLike | undefined;
+
+function ajvModules(): AjvModules {
+  if (modules) return modules;
+  const helper = (name: string): string => String((require(`ajv/dist/runtime/${name}`) as { default: unknown }).default);
+  modules = {
+    Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: AjvModules['Ajv2020'] }).Ajv2020,
+    ValueScope: (require('ajv/dist/compile/codegen') as { ValueScope: AjvModules['ValueScope'] }).ValueScope,
+    standalone: (require('ajv/dist/standalone') as { default: AjvModules['standalone'] }).default,
+    helpers: {
+      // fast-deep-equal, which Ajv's `equal` re-exports: `const`, `enum`, `uniqueItems`.
+      equal: String(require('fast-deep-equal')),
+      // Code points, not UTF-16 units: `minLength` / `maxLength`.
+      ucs2length: helper('ucs2length'),
+      // Thrown by `$async` schemas.
+      validation_error: helper('validation_error'),
+    },
+  };
+  return modules;
+}
+
+/**
+ * What the runtime compiled with (runtime/validation.ts before build-time validators; the
+ * `@zhin-gen/runtime/ajv` option still does): same options, same code, same errors. The schema
+ * was checked against the meta-schema when it was converted (schema/convert.ts), so it is not
+ * validated again here; `logger: false` keeps "unknown format ignored" out of the build output.
+ */
+const AJV_OPTIONS = { allErrors: false, strict: false, addUsedSchema: false, validateSchema: false, logger: false, code: { source: true, esm: true } };
+
+function ajv(): AjvLike {
+  const { Ajv2020 } = ajvModules();
+  instance ??= new Ajv2020(AJV_OPTIONS);
+  return instance;
+}
+
+let stamp: string | undefined;
+
+/**
+ * The key of a schema's validator: also its file name, so equal schemas share one file, and a
+ * file that exists under its key is current (the emitter and Ajv versions are part of the key).
+ * Only Ajv's package.json is read for it: emitting a manifest never loads Ajv itself.
+ */
+export function validatorKey(schemaText: string): string {
+  stamp ??= `zhin-gen validator ${EMITTER_VERSION}\0ajv ${(require('ajv/package.json') as { version: string }).version}\0`;
+  return sha256(`${stamp}${schemaText}`).slice(0, 16);
+}
+
+/** The type the module's default export is declared with (runtime/validators/types.ts). */
+const EXPORT_TYPE = '{ (data: unknown): boolean; errors?: readonly { readonly instancePath: string; readonly keyword: string; readonly params: Readonly<Record<string, unknown>>; readonly message?: string }[] | null }';
+
+export interface ValidatorModuleOptions {
+  /** A `.ts` / `.mts` module (type-checked by nobody: `@ts-nocheck`, an explicitly typed export). */
+  readonly typescript: boolean;
+}
+
+/**
+ * The module text for one schema. A schema Ajv cannot compile (the compiler refuses those before
+ * emit, so this is a last line of defence) gives a module whose validator throws: the runtime
+ * reports "schema could not be evaluated", as it did when it compiled the schema itself.
+ */
+export function emitValidatorModule(schema: JsonSchema, options: ValidatorModuleOptions): string {
+  let body: string;
+  try {
+    body = validatorBody(schema);
+  } catch (error) {
+    const message = `zhin-gen: the input schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`;
+    body = `function validate() {\n  throw new Error(${str(message)});\n}\n`;
+  }
+  const header = `${GENERATED_MARK} Do not edit: a tool's input validator, generated from its JSON Schema.\n`;
+  const typed = options.typescript;
+  return `${header}${typed ? '// @ts-nocheck\n' : ''}${body}export default validate${typed ? ` as unknown as ${EXPORT_TYPE}` : ''};\n`;
+}
+
+/** Ajv's standalone code with its helpers inlined, ending in a function named `validate`. */
+function validatorBody(schema: JsonSchema): string {
+  const { ValueScope, standalone, helpers } = ajvModules();
+  const compiler = ajv();
+  // A fresh name scope per schema: the names Ajv gives (`validate20`, `schema31`, `pattern4`)
+  // count per scope, and the output must not depend on what was compiled before it.
+  compiler.scope = new ValueScope({ ...compiler.scope.opts, scope: {} });
+  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  let code: string;
+  try {
+    code = standalone(compiler, compiler.compile(rest));
+  } finally {
+    compiler.removeSchema(rest);
+  }
+  const head = /^"use strict";export const validate = (validate\d+);export default \1;/.exec(code);
+  if (!head) throw new Error('unexpected Ajv standalone output');
+  let text = code.slice(head[0].length);
+  const used: string[] = [];
+  text = text.replace(/require\("ajv\/dist\/runtime\/([a-z_0-9]+)"\)\.default/g, (_match, name: string) => {
+    if (!(name in helpers)) throw new Error(`Ajv's validator code needs the runtime helper "${name}", which zhin-gen does not inline`);
+    if (!used.includes(name)) used.push(name);
+    return `__zhin_${name}`;
+  });
+  if (/\brequire\s*\(|\bimport\s*\(|\beval\s*\(|\bFunction\s*\(/.test(stripStrings(text))) {
+    throw new Error('Ajv produced validator code that loads or evaluates code');
+  }
+  const inlined = used.sort().map((name) => `const __zhin_${name} = ${helpers[name]!};\n`).join('');
+  return `${inlined}${escapeStrings(text)}\nconst validate = ${head[1]};\n`;
+}
+
+/**
+ * Ajv prints every value from the schema as a double-quoted JSON string. Inside those literals
+ * `<` and `>` become `\u003c` / `\u003e` (the same value), so a schema string such as
+ * `</script>` never appears in the text, as in every other generated module (literal.ts). Any
+ * other quote, a template literal or a comment outside a string means output this scanner does
+ * not understand: refused rather than guessed at.
+ */
+export function escapeStrings(code: string): string {
+  let out = '';
+  let i = 0;
+  while (i < code.length) {
+    const ch = code[i]!;
+    if (ch === '"') {
+      const end = stringEnd(code, i);
+      out += code.slice(i, end).replace(/[<>]/g, (c) => (c === '<' ? '\\u003c' : '\\u003e'));
+      i = end;
+      continue;
+    }
+    if (ch === "'" || ch === '`' || (ch === '/' && (code[i + 1] === '/' || code[i + 1] === '*'))) {
+      throw new Error(`unexpected ${ch === '/' ? 'comment' : 'quote'} in Ajv's validator code`);
+    }
+    out += ch;
+    i++;
+  }
+  return out;
+}
+
+/** The code with every string literal emptied (for looking at what is code). */
+function stripStrings(code: string): string {
+  let out = '';
+  for (let i = 0; i < code.length; ) {
+    if (code[i] === '"') {
+      i = stringEnd(code, i);
+      out += '""';
+    } else out += code[i++];
+  }
+  return out;
+}
+
+/** Index just past the double-quoted literal that starts at `start`. */
+function stringEnd(code: string, start: number): number {
+  for (let i = start + 1; i < code.length; i++) {
+    if (code[i] === '\\') i++;
+    else if (code[i] === '"') return i + 1;
+    else if (code[i] === '\n') break;
+  }
+  throw new Error("unterminated string in Ajv's validator code");
+}

@@ -1,0 +1,50 @@
+/**
+ * `@zhin-gen/runtime/ajv`: the optional runtime JSON Schema compiler, for tools whose schema the
+ * compiler never saw (seam tools, `context.addTool()` with a JSON Schema, hand-made manifests):
+ *
+ *   createCapabilityHost({ jsonSchemaValidator: ajvValidator() })
+ *
+ * `ajv` is an optional peer of the runtime: only a host that imports this module needs it, and
+ * only such a host evaluates generated code (Ajv compiles with `new Function`, which a strict
+ * Content-Security-Policy forbids). Ajv is imported on the first compile, not at start-up. The
+ * options are the ones the compiler generates validators with (compiler/emit/validators.ts), so
+ * both paths report the same errors.
+ */
+import type { JsonSchema } from '../manifest.js';
+import type { JsonSchemaValidator, JsonValidateFunction } from './types.js';
+
+interface AjvInstance {
+  compile(schema: object): JsonValidateFunction;
+}
+type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
+
+let ajvConstructor: Promise<AjvConstructor> | undefined;
+
+function loadAjv(): Promise<AjvConstructor> {
+  ajvConstructor ??= import('ajv/dist/2020.js').then((module: unknown) => {
+    // CommonJS interop differs between hosts: `default` may be the class or the exports object.
+    const outer = (module as { default?: unknown }).default ?? module;
+    const inner = (outer as { default?: unknown }).default ?? outer;
+    return inner as AjvConstructor;
+  });
+  return ajvConstructor;
+}
+
+/** A runtime JSON Schema compiler backed by Ajv (draft 2020-12). */
+export function ajvValidator(): JsonSchemaValidator {
+  const byScope = new WeakMap<object, AjvInstance>();
+  return Object.freeze({
+    async compile(schema: JsonSchema, scope: object): Promise<JsonValidateFunction> {
+      let ajv = byScope.get(scope);
+      if (!ajv) {
+        const Ajv = await loadAjv();
+        // One instance per generation: Ajv caches compiled schemas strongly, and a retired
+        // generation's schemas must become garbage with it. `strict: false` tolerates
+        // annotations the compiler keeps (e.g. `format` without ajv-formats).
+        ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false });
+        byScope.set(scope, ajv);
+      }
+      return ajv.compile(schema);
+    },
+  });
+}
