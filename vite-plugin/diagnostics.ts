@@ -7,9 +7,9 @@
  * bundlers' own contract: line 1-based, column 0-based (Rollup `loc`, esbuild `location`, and the
  * Vite overlay, whose `loc` comes from Rollup errors everywhere else).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompileResult, Diagnostic } from '../compiler/index.js';
+import { frameOf, readSource } from '../compiler/cli/code-frame.js';
 import { formatPretty, palette } from '../compiler/cli/format.js';
 
 export const PLUGIN_NAME = 'zhin-gen';
@@ -20,37 +20,8 @@ export function absoluteFile(root: string, d: Diagnostic): string {
   return join(root, d.file);
 }
 
-function readSource(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A code frame around a 1-based line/column (two lines of context, caret under the column). */
-export function codeFrame(source: string, line: number, column: number, context = 2): string {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (line < 1 || line > lines.length) return '';
-  const first = Math.max(1, line - context);
-  const last = Math.min(lines.length, line + context);
-  const width = String(last).length;
-  const out: string[] = [];
-  for (let n = first; n <= last; n++) {
-    const text = lines[n - 1]!;
-    out.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${text}`);
-    if (n === line) {
-      const indent = text.slice(0, Math.max(0, column - 1)).replace(/[^\t]/g, ' ');
-      out.push(`  ${' '.repeat(width)} | ${indent}^`);
-    }
-  }
-  return out.join('\n');
-}
-
-export function frameOf(root: string, d: Diagnostic): string {
-  const source = readSource(absoluteFile(root, d));
-  return source === undefined ? '' : codeFrame(source, d.line, d.column);
-}
+// The one code-frame builder (also under every diagnostic of the CLI's pretty output).
+export { codeFrame, frameOf } from '../compiler/cli/code-frame.js';
 
 export function errorsOf(result: CompileResult): Diagnostic[] {
   return result.diagnostics.filter((d) => d.severity === 'error');

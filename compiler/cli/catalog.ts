@@ -99,7 +99,7 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
   }
   const result = await compiler.run({ write: false });
   if (result.errors > 0) {
-    io.err(formatPretty(result.diagnostics, palette(io.isTTY)));
+    io.err(formatPretty(result.diagnostics, palette(io.isTTY), { root: compiler.root }));
     io.err('zhin-gen catalog: the tree has errors; fix them first');
     return 1;
   }

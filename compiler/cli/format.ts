@@ -4,6 +4,7 @@
  * prints workflow commands that annotate pull requests.
  */
 import { CATALOG, type Diagnostic } from '../diagnostics.js';
+import { frameOf } from './code-frame.js';
 
 export type OutputFormat = 'pretty' | 'json' | 'github' | 'sarif';
 
@@ -19,16 +20,44 @@ export function palette(color: boolean): Palette {
   return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 
-export function formatPretty(diagnostics: readonly Diagnostic[], colors: Palette): string {
+export interface PrettyOptions {
+  /**
+   * The root the diagnostics' files are relative to: when given, each diagnostic is followed by a
+   * code frame of its line (one line of context, the caret under the column), as Vite's overlay
+   * shows. Without it (messages handed to a bundler, which shows its own frame) there is none.
+   */
+  readonly root?: string;
+}
+
+export function formatPretty(diagnostics: readonly Diagnostic[], colors: Palette, options: PrettyOptions = {}): string {
+  const { root } = options;
   return diagnostics
     .map((d) => {
       const severity = d.severity === 'error' ? colors.red('error') : colors.yellow('warning');
       const lines = [`${colors.bold(`${d.file}:${d.line}:${d.column}`)}  ${severity}  ${d.code}  ${d.message}`];
+      const frame = root === undefined ? '' : frameOf(root, d, { context: 1, colors, accent: d.severity === 'error' ? colors.red : colors.yellow });
+      if (frame !== '') lines.push(indent(frame, '    '));
       for (const r of d.related ?? []) lines.push(colors.dim(`    ${r.file}:${r.line}:${r.column}  ${r.message}`));
       if (d.hint) lines.push(colors.dim(`    hint: ${d.hint}`));
       return lines.join('\n');
     })
     .join('\n');
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+}
+
+/**
+ * Durations for people: whole milliseconds under a second (`42 ms`), seconds with one decimal
+ * from there (`1.3 s`); a run is never reported as `1342 ms` or `1.342 s`. JSON carries `ms`.
+ */
+export function formatDuration(ms: number): string {
+  if (ms < 999.5) return `${Math.max(0, Math.round(ms))} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 export function toJsonDiagnostics(diagnostics: readonly Diagnostic[]): object[] {

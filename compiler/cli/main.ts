@@ -2,33 +2,25 @@
  * The `zhin-gen` CLI: a thin shell over `createCompiler()`. Exit codes are a contract:
  * 0 clean (warnings allowed), 1 error diagnostics (takes precedence), 2 output missing or stale
  * (`check`), 64 usage errors. Never prints a stack trace for bad input.
+ *
+ * Conventions (docs/cli.md): every command takes `--help` (its own usage, exit 0); unknown
+ * commands and options get a "did you mean"; `--json` is accepted everywhere and is the same as
+ * `--format json` where a command has formats; durations are rounded (formatDuration); pretty
+ * diagnostics carry a code frame.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createCompiler, type CompileResult } from '../context.js';
 import { packageVersion } from '../version.js';
 import { loadConfig } from '../config.js';
 import { CATALOG } from '../diagnostics.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
-// inspect, watch and catalog load on demand: `generate`/`check` on an unchanged tree should not
-// pay for esbuild (catalog) or the watcher.
+import { COMMAND_NAMES, META_COMMANDS, commandSpec, commandSynopsis, commandUsage, mainUsage, parseCommand, type CommandSpec, type ParsedValues } from './commands.js';
+import { formatDuration, formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
+import { didYouMean } from './suggest.js';
+// inspect, watch, catalog, init and new load on demand: `generate`/`check` on an unchanged tree
+// should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
-
-const USAGE = `Usage: zhin-gen <command> [options]
-
-Commands:
-  generate   write the capability manifest            [--root DIR] [--out FILE]
-  check      validate and compare with the file on disk (CI gate)
-                                                      [--root DIR] [--out FILE] [--format pretty|json|github|sarif]
-                                                      [--load [--load-timeout 10s]]  also import every module (slow; CI)
-  watch      regenerate on every change               [--root DIR] [--out FILE]
-  inspect    print the capability tree                [--root DIR] [--json]
-  catalog    what the model sees in one turn, and why the rest is left out
-             --platform P --scope S [--user U] [--role R]... [--agent A] [--skill S]... [--provider anthropic|openai|generic] [--json]
-
-Exit codes: 0 clean, 1 error diagnostics, 2 output missing or stale (check), 64 usage error.`;
 
 export interface Io {
   out(text: string): void;
@@ -42,7 +34,6 @@ const defaultIo: Io = {
   isTTY: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 };
 
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -51,57 +42,93 @@ export function summary(result: CompileResult): string {
   const m = result.model;
   const counts = [plural(m.tools.length, 'tool'), plural(m.skills.length, 'skill'), plural(m.agents.length, 'agent'), plural(m.promptSections.length, 'prompt section'), plural(m.hooks.length, 'hook')].join(', ');
   const problems = result.errors + result.warnings > 0 ? `; ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}` : '';
-  const state = result.errors > 0 ? 'not written' : result.written ? 'written' : 'unchanged';
-  return `zhin-gen: ${counts}${problems} → ${result.outRel} (${state}) in ${Math.round(result.stats.ms)} ms`;
+  return `zhin-gen: ${counts}${problems} → ${result.outRel} (${outputState(result)}) in ${formatDuration(result.stats.ms)}`;
+}
+
+function outputState(result: CompileResult): 'not written' | 'written' | 'unchanged' {
+  return result.errors > 0 ? 'not written' : result.written ? 'written' : 'unchanged';
+}
+
+/** `generate --json` and each line of `watch --json` (documented in docs/cli.md). */
+export function runJson(result: CompileResult): object {
+  const m = result.model;
+  return {
+    out: result.outRel,
+    state: outputState(result),
+    counts: { tools: m.tools.length, skills: m.skills.length, agents: m.agents.length, promptSections: m.promptSections.length, hooks: m.hooks.length },
+    errors: result.errors,
+    warnings: result.warnings,
+    ms: Math.round(result.stats.ms),
+    diagnostics: toJsonDiagnostics(result.diagnostics),
+  };
+}
+
+/** A usage error: the message, the command's usage, exit 64. */
+function usageError(io: Io, message: string, spec?: CommandSpec): number {
+  const more = spec ? `${commandSynopsis(spec)}\nzhin-gen ${spec.name} --help for its options.` : 'zhin-gen --help lists the commands.';
+  io.err(`zhin-gen: ${message}\n${more}`);
+  return 64;
+}
+
+/** `--json` and `--format json` are one choice; `--json` with another `--format` is a usage error. */
+function outputFormat(spec: CommandSpec, values: ParsedValues): OutputFormat | { readonly error: string } {
+  const format = values.format;
+  const formats = /\|/.test(spec.options.format?.value ?? '') ? spec.options.format!.value!.split('|') : ['pretty', 'json'];
+  if (typeof format === 'string' && !formats.includes(format)) return { error: `unknown --format "${format}" for ${spec.name}: one of ${formats.join(', ')}${didYouMean(format, formats)}` };
+  if (values.json === true && typeof format === 'string' && format !== 'json') return { error: `--json and --format ${format} disagree (--json is --format json)` };
+  return values.json === true ? 'json' : typeof format === 'string' ? (format as OutputFormat) : 'pretty';
 }
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    io.out(USAGE);
+  if (!command || command === '--help' || command === '-h') {
+    io.out(mainUsage());
     return command ? 0 : 64;
   }
-  if (command === '--version' || command === '-v') {
+  if (command === '--version' || command === '-v' || command === 'version') {
     io.out(packageVersion());
     return 0;
   }
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...rest],
-      options: {
-        root: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        json: { type: 'boolean' },
-        platform: { type: 'string' },
-        scope: { type: 'string' },
-        user: { type: 'string' },
-        role: { type: 'string', multiple: true },
-        agent: { type: 'string' },
-        skill: { type: 'string', multiple: true },
-        provider: { type: 'string' },
-        load: { type: 'boolean' },
-        'load-timeout': { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    io.err(`zhin-gen: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    return 64;
+  if (command === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) {
+      io.out(mainUsage());
+      return 0;
+    }
+    const spec = commandSpec(topic);
+    if (!spec) return usageError(io, `no command "${topic}"${didYouMean(topic, COMMAND_NAMES)}`);
+    io.out(commandUsage(spec));
+    return 0;
   }
+  const spec = commandSpec(command);
+  if (!spec) {
+    const hint = command.startsWith('-') ? ` (options go after the command: zhin-gen <command> ${command})` : didYouMean(command, [...COMMAND_NAMES, ...META_COMMANDS]);
+    return usageError(io, `unknown command "${command}"${hint}`);
+  }
+  const parsed = parseCommand(spec, rest);
+  if (!parsed.ok) return usageError(io, parsed.message, spec);
+  if (parsed.help) {
+    io.out(commandUsage(spec));
+    return 0;
+  }
+  const { values, positionals } = parsed;
+  const format = outputFormat(spec, values);
+  if (typeof format === 'object') return usageError(io, format.error, spec);
+
+  if (spec.name === 'init') {
+    try {
+      return await (await import('./init.js')).runInit({ ...(positionals[0] !== undefined ? { dir: positionals[0] } : {}), json: format === 'json' }, io);
+    } catch (error) {
+      return internalError(io, error);
+    }
+  }
+
   const root = resolve(typeof values.root === 'string' ? values.root : process.cwd());
   if (!existsSync(root) || !statSync(root).isDirectory()) {
     io.err(`zhin-gen: --root ${root} is not a directory`);
     return 64;
   }
-  const format = (values.format ?? 'pretty') as OutputFormat;
-  if (!['pretty', 'json', 'github', 'sarif'].includes(format)) {
-    io.err(`zhin-gen: unknown --format "${String(values.format)}" (pretty, json, github or sarif)`);
-    return 64;
-  }
-  const load = await loadArgs(command, values, io);
+  const load = await loadArgs(spec, values, io);
   if (load === 'usage') return 64;
   if (typeof values.out === 'string') {
     // A bad --out is a usage error: nothing is compiled or written.
@@ -113,52 +140,69 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
   const compiler = createCompiler({ root, ...(typeof values.out === 'string' ? { config: { out: values.out } } : {}) });
   const colors = palette(io.isTTY);
+  const pretty = (diagnostics: readonly Diagnostic[]): string => formatPretty(diagnostics, colors, { root });
   try {
-    switch (command) {
+    switch (spec.name) {
       case 'generate': {
         const result = await compiler.run({ write: true });
-        if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
-        io.out(summary(result));
+        if (format === 'json') io.out(JSON.stringify(runJson(result), null, 2));
+        else {
+          if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
+          io.out(summary(result));
+        }
         return result.errors > 0 ? 1 : 0;
       }
       case 'check':
-        return await check(compiler, format, io, colors, load.timeoutMs);
+        return await check(compiler, format, io, pretty, load.timeoutMs);
       case 'inspect': {
         const result = await compiler.run({ write: false });
         const { inspectJson, inspectPretty } = await import('./inspect.js');
-        if (values.json) io.out(JSON.stringify(inspectJson(result.model), null, 2));
+        if (format === 'json') io.out(JSON.stringify(inspectJson(result.model), null, 2));
         else {
-          if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
+          if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
           io.out(inspectPretty(result.model));
         }
         return result.errors > 0 ? 1 : 0;
       }
       case 'watch':
-        return await (await import('./watch.js')).runWatch(compiler, io, colors);
+        return await (await import('./watch.js')).runWatch(compiler, io, colors, format === 'json');
       case 'catalog':
-        return await (await import('./catalog.js')).runCatalog(compiler, values as CatalogArgs, io);
-      default:
-        io.err(`zhin-gen: unknown command "${command}"\n\n${USAGE}`);
-        return 64;
+        return await (await import('./catalog.js')).runCatalog(compiler, { ...(values as CatalogArgs), json: format === 'json' }, io);
+      case 'new':
+        return await (await import('./new.js')).runNew(
+          compiler,
+          {
+            ...(positionals[0] !== undefined ? { kind: positionals[0] } : {}),
+            ...(positionals[1] !== undefined ? { name: positionals[1] } : {}),
+            ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
+            ...(typeof values.skill === 'string' ? { skill: values.skill } : {}),
+            ...(typeof values.plugin === 'string' ? { plugin: values.plugin } : {}),
+            json: format === 'json',
+          },
+          io,
+        );
     }
   } catch (error) {
-    // Bad input is reported as diagnostics; reaching here is a bug in zhin-gen itself.
-    io.err(`zhin-gen: internal error (ZG9001): ${error instanceof Error ? error.message : String(error)}\nPlease report this with the tree that triggers it.`);
-    return 1;
+    return internalError(io, error);
   } finally {
     await compiler.dispose();
   }
 }
 
+/** Bad input is reported as diagnostics; reaching here is a bug in zhin-gen itself. */
+function internalError(io: Io, error: unknown): number {
+  io.err(`zhin-gen: internal error (ZG9001): ${error instanceof Error ? error.message : String(error)}\nPlease report this with the tree that triggers it.`);
+  return 1;
+}
+
 /** `--load` / `--load-timeout` (check only): the per-module time limit (`undefined` without `--load`). */
-async function loadArgs(command: string, values: Record<string, unknown>, io: Io): Promise<{ readonly timeoutMs?: number } | 'usage'> {
+async function loadArgs(spec: CommandSpec, values: ParsedValues, io: Io): Promise<{ readonly timeoutMs?: number } | 'usage'> {
   const timeout = values['load-timeout'];
   if (values.load !== true && timeout === undefined) return {};
   const usage = (message: string): 'usage' => {
-    io.err(`zhin-gen: ${message}\n\n${USAGE}`);
+    usageError(io, message, spec);
     return 'usage';
   };
-  if (command !== 'check') return usage(`--load${timeout !== undefined ? ' and --load-timeout' : ''} belong to check`);
   if (values.load !== true) return usage('--load-timeout needs --load');
   const { DEFAULT_LOAD_TIMEOUT_MS, parseDuration } = await import('../verify/index.js');
   if (typeof timeout !== 'string') return { timeoutMs: DEFAULT_LOAD_TIMEOUT_MS };
@@ -174,7 +218,7 @@ function withLoadDiagnostics(result: CompileResult, extra: readonly Diagnostic[]
   return { ...result, diagnostics, errors, warnings: diagnostics.length - errors };
 }
 
-async function check(compiler: ReturnType<typeof createCompiler>, format: OutputFormat, io: Io, colors: ReturnType<typeof palette>, loadTimeoutMs?: number): Promise<number> {
+async function check(compiler: ReturnType<typeof createCompiler>, format: OutputFormat, io: Io, pretty: (diagnostics: readonly Diagnostic[]) => string, loadTimeoutMs?: number): Promise<number> {
   const compiled = await compiler.run({ write: false });
   const loaded = loadTimeoutMs === undefined ? undefined : await (await import('../verify/index.js')).verifyLoad(compiled, { timeoutMs: loadTimeoutMs });
   const result = loaded ? withLoadDiagnostics(compiled, loaded.diagnostics) : compiled;
@@ -189,12 +233,12 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
     if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
     if (stale) io.out(`::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`);
   } else {
-    if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
+    if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
     if (stale) {
       io.err(missing ? `${result.outRel} is missing.` : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`);
       io.err(`Fix: npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${compiler.root}` : ''}`);
     }
-    const verified = loaded ? (loaded.skipped ? '; modules not loaded (fix the errors first)' : `; ${plural(loaded.modules, 'module')} loaded in ${Math.round(loaded.ms)} ms`) : '';
+    const verified = loaded ? (loaded.skipped ? '; modules not loaded (fix the errors first)' : `; ${plural(loaded.modules, 'module')} loaded in ${formatDuration(loaded.ms)}`) : '';
     io.out(`zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${compiled.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}${verified}`);
   }
   if (result.errors > 0) return 1;

@@ -5,10 +5,12 @@ import { watchTree } from '../watch/tree.js';
 import { formatPretty, type Palette } from './format.js';
 import type { Io } from './main.js';
 
-export async function runWatch(compiler: Compiler, io: Io, colors: Palette): Promise<number> {
-  const { summary } = await import('./main.js');
+/** `json`: one line of JSON per run (the shape of `generate --json`), nothing else on stdout. */
+export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json = false): Promise<number> {
+  const { runJson, summary } = await import('./main.js');
   const report = (result: CompileResult): void => {
-    if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors));
+    if (json) return io.out(JSON.stringify(runJson(result)));
+    if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors, { root: compiler.root }));
     io.out(summary(result) + (result.errors > 0 ? ' — last good manifest kept' : ''));
   };
   const loop = new WatchLoop({
@@ -27,7 +29,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette): Pro
   });
   await watcher.ready;
   report(await loop.request());
-  io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
+  if (!json) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);
