@@ -22,6 +22,8 @@ type Kind = 'type' | 'value';
 
 interface Declared {
   readonly kind: Kind;
+  /** 1-based line of the declaration in the block. */
+  readonly line: number;
   /** Type arguments for both sides: the documented defaults. */
   readonly args: string;
 }
@@ -37,17 +39,28 @@ function declarationsOf(code: string): Map<string, Declared> {
     });
     return `<${defaults.join(', ')}>`;
   };
+  const lineOf = (node: ts.Node): number => file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
   for (const statement of file.statements) {
     if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement)) {
-      const name = statement.name?.text;
-      if (name) found.set(name, { kind: 'type', args: argsOf(statement.typeParameters, name) });
+      const name = statement.name;
+      if (name) found.set(name.text, { kind: 'type', line: lineOf(name), args: argsOf(statement.typeParameters, name.text) });
     } else if (ts.isFunctionDeclaration(statement) && statement.name) {
-      found.set(statement.name.text, { kind: 'value', args: '' });
+      found.set(statement.name.text, { kind: 'value', line: lineOf(statement.name), args: '' });
     } else if (ts.isVariableStatement(statement)) {
-      for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) found.set(d.name.text, { kind: 'value', args: '' });
+      for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) found.set(d.name.text, { kind: 'value', line: lineOf(d.name), args: '' });
     }
   }
   return found;
+}
+
+/** The comparison an appendix line makes, for reporting: the name, its line, and which way. */
+export function describeComparison(code: string, appendixLine: string): { name: string; line: number; way: string } | undefined {
+  const imported = /as __Real_(\w+) \}/.exec(appendixLine);
+  if (imported?.[1]) return { name: imported[1], line: declarationsOf(code).get(imported[1])?.line ?? 0, way: 'no such export' };
+  const match = /const __(doc|realv)_(\w+)/.exec(appendixLine);
+  if (!match?.[2]) return undefined;
+  const line = declarationsOf(code).get(match[2])?.line ?? 0;
+  return { name: match[2], line, way: match[1] === 'doc' ? 'the real one is not assignable to the documented one' : 'the documented one is not assignable to the real one' };
 }
 
 const names = (value: string | undefined): string[] => (value ? value.split(',').filter(Boolean) : []);

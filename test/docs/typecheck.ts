@@ -12,7 +12,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import { comparisonAppendix } from './compare.js';
+import { comparisonAppendix, describeComparison } from './compare.js';
 import { contextPrelude } from './contexts.js';
 import { REPO } from '../helpers.js';
 import { where, type Snippet } from './extract.js';
@@ -87,7 +87,8 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
   const program = ts.createProgram({ rootNames: files.map((f) => f.path), options: parsed.options });
   const byPath = new Map(files.map((f) => [ts.sys.resolvePath(f.path), f]));
   for (const d of ts.getPreEmitDiagnostics(program)) {
-    const message = ts.flattenDiagnosticMessageText(d.messageText, '\n  ');
+    // `import("/abs/runtime/turn", { with: … }).TurnInput` is the real type: say so, shortly.
+    const message = ts.flattenDiagnosticMessageText(d.messageText, '\n  ').replace(/import\("[^"]*"(?:, \{ with: \{ "resolution-mode": "\w+" \} \})?\)\./g, 'real ');
     if (!d.file || d.start === undefined) {
       problems.push(`TS${d.code} ${message}`);
       continue;
@@ -97,7 +98,14 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
     if (!block) continue;
     const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
     if (line < block.offset) problems.push(`${where(block.snippet)}: in context "${block.snippet.directives['context']}": TS${d.code} ${message}`);
-    else if (line >= block.blockEnd) problems.push(`${where(block.snippet)}: documented declaration differs from the real one: TS${d.code} ${message}\n  (${d.file.text.split('\n')[line]?.trim()})`);
+    else if (line >= block.blockEnd) {
+      const comparison = describeComparison(block.snippet.code, d.file.text.split('\n')[line] ?? '');
+      problems.push(
+        comparison
+          ? `${where(block.snippet, comparison.line)}: documented ${comparison.name} differs from the real export (${comparison.way}): TS${d.code} ${message}`
+          : `${where(block.snippet)}: comparison with the real exports: TS${d.code} ${message}`,
+      );
+    }
     else problems.push(`${where(block.snippet, line - block.offset + 1)}:${character + 1}: TS${d.code} ${message}`);
   }
   return problems;
