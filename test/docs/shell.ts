@@ -14,10 +14,13 @@
  *   (extend the rule here). A line mixing npm with other commands fails too.
  * - Every other line runs in `bash -c` in the block's directory, `npx zhin-gen` mapped to the
  *   built CLI (`node <repo>/bin/zhin-gen.mjs`).
- * - The directory: `dir=bot` (default) is a fresh copy of the example bot after
- *   `zhin-gen generate` (where a user stands after the README's first steps); `dir=repo` is a
- *   fresh directory holding a copy of the repository's `fixtures/` (commands for people working
- *   on zhin-gen, such as running a fixture's example; they never touch the checkout).
+ * - The directory (a fresh copy for every block): `dir=bot` (default) is a bot made by
+ *   `zhin-gen init`, with zhin-gen linked into its node_modules as `npm install` would put it
+ *   (where a user stands after the README's first steps); `dir=example-bot` is the repository's
+ *   example bot after `zhin-gen generate`; `dir=repo` is a directory holding a copy of the
+ *   repository's `fixtures/` (commands for people working on zhin-gen, such as running a
+ *   fixture's example; they never touch the checkout), with npm scripts looked up in the
+ *   repository's package.json.
  * Lines of one block run in order in the same directory; variables do not carry over.
  */
 import { spawnSync } from 'node:child_process';

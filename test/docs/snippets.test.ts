@@ -16,11 +16,11 @@
  * Directives: `<!-- snippet: key=value … -->` on the line before the fence (extract.ts).
  * Needs the built CLI (`node scripts/build.mjs`).
  */
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
-import { copyFixture, FIXTURES, isGeneratedArtifact, REPO, removeDir, tempDir } from '../helpers.js';
+import { cli, copyFixture, FIXTURES, isGeneratedArtifact, REPO, removeDir, tempDir } from '../helpers.js';
 import { readSnippets, where, type Snippet } from './extract.js';
 import { checkJsonSnippet, compileFileSnippets } from './files.js';
 import { runShellSnippet } from './shell.js';
@@ -62,6 +62,21 @@ async function generatedBot(prefix: string): Promise<string> {
   return bot;
 }
 
+/**
+ * A bot as the README makes one: `zhin-gen init` (the real CLI), then what `npm install` would
+ * give it — zhin-gen itself linked to this repository (the runtime, zod, vite and TypeScript
+ * resolve from the repository's node_modules above it).
+ */
+function scaffoldedBot(): string {
+  const bot = join(tempDir('docs-sh-bot'), 'bot');
+  temps.push(dirname(bot));
+  const init = cli(['init', bot]);
+  if (init.status !== 0) throw new Error(`zhin-gen init failed (${init.status}): ${init.stdout}${init.stderr}`);
+  mkdirSync(join(bot, 'node_modules'));
+  symlinkSync(REPO, join(bot, 'node_modules', 'zhin-gen'), 'dir');
+  return bot;
+}
+
 describe('documentation code blocks', () => {
   it('are found in README.md and every doc that has code', () => {
     const docs = new Set(snippets.map((s) => s.doc));
@@ -83,7 +98,7 @@ describe('documentation code blocks', () => {
         else if (kind && !allowed.includes(kind)) problems.push(`${where(s)}: directive "${key}" does not apply to a ${s.lang} block`);
       }
       const dir = s.directives['dir'];
-      if (dir !== undefined && dir !== 'bot' && dir !== 'repo') problems.push(`${where(s)}: dir=${dir}: use dir=bot or dir=repo`);
+      if (dir !== undefined && !['bot', 'example-bot', 'repo'].includes(dir)) problems.push(`${where(s)}: dir=${dir}: use dir=bot, dir=example-bot or dir=repo`);
     }
     expect(problems).toEqual([]);
   });
@@ -102,22 +117,27 @@ describe('documentation code blocks', () => {
   }, 180_000);
 
   describe('sh blocks run through the built CLI', () => {
-    let template = '';
+    /** Where each `dir=` kind starts (shell.ts): copied fresh for every block. */
+    const templates = new Map<string, string>();
     beforeAll(async () => {
       if (!existsSync(join(REPO, 'dist', 'compiler', 'cli', 'main.js'))) throw new Error('run `node scripts/build.mjs` first: the shell blocks use the built CLI');
-      template = await generatedBot('docs-sh-template');
+      const kinds = new Set(ofKind('sh').map((s) => s.directives['dir'] ?? 'bot'));
+      if (kinds.has('bot')) templates.set('bot', scaffoldedBot());
+      if (kinds.has('example-bot')) templates.set('example-bot', await generatedBot('docs-sh-example'));
     }, 120_000);
 
     for (const snippet of ofKind('sh')) {
       it(where(snippet), () => {
         const dir = tempDir('docs-sh');
         temps.push(dir);
-        const inRepo = snippet.directives['dir'] === 'repo';
-        if (inRepo) {
+        const kind = snippet.directives['dir'] ?? 'bot';
+        const template = templates.get(kind);
+        if (template) cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
+        else {
           mkdirSync(join(dir, 'fixtures'));
           cpSync(FIXTURES, join(dir, 'fixtures'), { recursive: true, filter: (src) => src === FIXTURES || !isGeneratedArtifact(basename(src)) });
-        } else cpSync(template, dir, { recursive: true, filter: (src) => src === template || basename(src) !== 'snippets' });
-        expect(runShellSnippet(snippet, { repo: REPO, dir, scriptsDir: inRepo ? REPO : dir })).toEqual([]);
+        }
+        expect(runShellSnippet(snippet, { repo: REPO, dir, scriptsDir: kind === 'repo' ? REPO : dir })).toEqual([]);
       }, 240_000);
     }
   });
