@@ -13,6 +13,7 @@ import {
 } from '../../runtime/index.js';
 import { agent, im, manifest, skill } from './fixture.js';
 import { catalogTool, failure, output } from './deferred-fixture.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const tools = [
   catalogTool('echo', { description: 'Echo a message back' }),
@@ -36,7 +37,7 @@ const agents = [agent('reviewer', { tools: ['echo'] }), agent('icqq', { platform
 const bot = () => manifest({ tools, skills, agents });
 
 async function hostFor(parts = bot()) {
-  const host = createCapabilityHost({ permissions: new PermissionHost() });
+  const host = createCapabilityHost({ permissions: new PermissionHost(), jsonSchemaValidator: ajvValidator() });
   await host.load(parts);
   return host;
 }

@@ -12,6 +12,7 @@ import {
 } from '../../runtime/index.js';
 import { agent, manifest, skill } from './fixture.js';
 import { catalogTool, manualClock, output } from './deferred-fixture.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const many = Array.from({ length: 6 }, (_, i) => catalogTool(`t${i}`, { description: `numbered tool ${i}` }));
 const config = (deferredTools: Record<string, unknown>): HostConfig => ({ deferredTools });
@@ -57,7 +58,7 @@ describe('session snapshots', () => {
   it('evicts the least recently used tool above maxLoadedPerSession; a use refreshes a tool', async () => {
     const clock = manualClock();
     const sessions = createMemorySessionStore();
-    const host = createCapabilityHost({ sessions, clock: clock.now, config: config({ maxLoadedPerSession: 3 }) });
+    const host = createCapabilityHost({ sessions, clock: clock.now, config: config({ maxLoadedPerSession: 3 }), jsonSchemaValidator: ajvValidator() });
     await host.load(manifest({ tools: many }));
     const turn = await host.beginTurn({ sessionKey: 'chat' });
     for (const name of ['t0', 't1', 't2']) {

@@ -9,6 +9,7 @@ import {
   type PluginDefinition,
 } from '../../runtime/index.js';
 import { Fixture, agent, deferred, events, loadedModules, manifest, plugin, resetGlobals } from './fixture.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const fx = new Fixture('generations');
 afterAll(() => fx.cleanup());
@@ -384,9 +385,9 @@ describe('leases and disposers', () => {
 });
 
 describe('setup tool schemas', () => {
-  it('lists a Zod setup tool with its projected JSON Schema and validates with Zod; JSON Schema tools with Ajv', async () => {
+  it('lists a Zod setup tool with its projected JSON Schema and validates with Zod; JSON Schema tools with the runtime Ajv', async () => {
     const { z } = await import('zod');
-    const host = createCapabilityHost();
+    const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
     await host.load(manifest(), {
       plugins: {
         '': withSetup((context) => {

@@ -9,6 +9,7 @@ import {
   type QuestionRequest,
 } from '../../runtime/index.js';
 import { Fixture, events, im, loadedModules, manifest, plugin, resetGlobals } from './fixture.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const fx = new Fixture('pipeline');
 afterAll(() => fx.cleanup());
@@ -141,8 +142,9 @@ describe('journal and outcomes', () => {
     await turn.end();
   });
 
-  it('invalid input (manifest JSON Schema via Ajv) → tool_failed naming the missing property', async () => {
-    const host = createCapabilityHost();
+  it('invalid input (hand-made manifest JSON Schema, runtime Ajv) → tool_failed naming the missing property', async () => {
+    // A hand-made manifest has no generated validators: its JSON Schema tool needs the runtime one.
+    const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
     await host.load(baseManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
     const missing = await turn.execute('json', {});

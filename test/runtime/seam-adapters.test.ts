@@ -9,6 +9,7 @@ import {
 } from '../../runtime/index.js';
 import { Fixture, agent, manifest, skill } from './fixture.js';
 import { seamRoot } from './seam-helpers.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const fx = new Fixture('seam-adapters');
 afterAll(() => fx.cleanup());
@@ -43,7 +44,8 @@ describe('ToolRegistryAsService', () => {
     const bridge = new ToolRegistryAsService(source.current!, { id: 'bot-a:tools' });
     expect(bridge.schema().map((s) => s.function.name)).toEqual(['lookup', 'secret']);
     const root = seamRoot((seams) => seams.registerToolService('global', bridge));
-    const host = createCapabilityHost();
+    // Bridged tools are seam tools: their projected JSON Schemas need the runtime validator.
+    const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
     await host.load(manifest(), { plugins: { '': root.plugin } });
     expect(host.current!.tools.get('secret')).toMatchObject({ source: 'seam', permissions: ['role(master)'], seam: { provider: 'bot-a:tools', source: 'registry:feature' } });
 

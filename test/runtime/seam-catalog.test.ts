@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createCapabilityHost, type ToolOutcome } from '../../runtime/index.js';
 import { agent, manifest } from './fixture.js';
 import { RecordingSkillService, RecordingToolService, searchParameters, seamRoot, tool } from './seam-helpers.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const output = <T>(outcome: ToolOutcome): T => {
   if (outcome.status !== 'completed') throw new Error(`expected completed, got ${JSON.stringify(outcome)}`);
@@ -20,7 +21,7 @@ async function seamHost() {
     seams.registerToolService('reviewer', new RecordingToolService('acme:search', [tool('acme_search', { approval: 'never' })]));
     seams.registerSkillService('global', new RecordingSkillService('acme:skills', [{ name: 'acme_research', description: 'Research with Acme sources' }]));
   });
-  const host = createCapabilityHost({ config: { deferredTools: { mcpServers: { github: { alwaysLoaded: ['gh_issue'] } } } } });
+  const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), config: { deferredTools: { mcpServers: { github: { alwaysLoaded: ['gh_issue'] } } } } });
   await host.load(manifest({ agents: [agent('reviewer')] }), { plugins: { '': root.plugin } });
   return host;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../runtime/index.js';
 import { Fixture, deferred, im, manifest } from './fixture.js';
 import { RecordingToolService, searchParameters, seamRoot, tool } from './seam-helpers.js';
+import { ajvValidator } from '../../runtime/validators/ajv.js';
 
 const fx = new Fixture('seam-pipeline');
 afterAll(() => fx.cleanup());
@@ -33,7 +34,8 @@ function authenticated(): PermissionHost {
 
 async function hostWith(service: RecordingToolService, options: Parameters<typeof createCapabilityHost>[0] = {}) {
   const root = seamRoot((seams) => seams.registerToolService('global', service));
-  const host = createCapabilityHost(options);
+  // Seam tools bring JSON Schemas the compiler never saw: the runtime validator is needed.
+  const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), ...options });
   await host.load(manifest({ tools: [fx.tool('echo', echoFile)] }), { plugins: { '': root.plugin } });
   return { host, root };
 }
