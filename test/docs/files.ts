@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { createCompiler } from '../../compiler/index.js';
 import { copyFixture, removeDir } from '../helpers.js';
@@ -62,7 +62,7 @@ const errorsOf = (errors: readonly ParseError[], snippet: Snippet, code: string)
     return `${where(snippet, line)}: ${printParseErrorCode(e.error)}`;
   });
 
-let agentSchemaValidator: ReturnType<Ajv2020['compile']> | undefined;
+let agentSchemaValidator: ValidateFunction | undefined;
 
 /** `json` (strict) and `jsonc` blocks; an agent.json block is validated against the shipped schema. */
 export function checkJsonSnippet(snippet: Snippet, repo: string): string[] {
