@@ -103,6 +103,20 @@ describe('documentation code blocks', () => {
     expect(problems).toEqual([]);
   });
 
+  it('ts blocks take the runtime from @zhin-gen/runtime (the package a bot deploys)', () => {
+    // `zhin-gen` is a dev dependency: a bot that imports `zhin-gen/runtime` at run time breaks
+    // after `npm prune --omit=dev`, and `@zhin.js/*` names are not packages on the registry
+    // (docs/authoring.md). Both still resolve in the repository, so only this rule catches them.
+    const problems: string[] = [];
+    for (const s of ofKind('ts')) {
+      s.code.split('\n').forEach((text, i) => {
+        const spec = /(?:\bfrom\s*|\bimport\s*\(\s*|\bdeclare module\s*)['"]((?:zhin-gen\/runtime|@zhin\.js\/[^'"]*))['"]/.exec(text)?.[1];
+        if (spec) problems.push(`${where(s, i + 1)}: imports '${spec}': import the runtime API from '@zhin-gen/runtime'`);
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('ts blocks type-check (strict), and documented declarations match the real ones', async () => {
     const bot = await generatedBot('docs-ts');
     expect(typeCheckSnippets(ofKind('ts'), bot)).toEqual([]);
