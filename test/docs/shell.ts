@@ -21,11 +21,12 @@
  *   repository's `fixtures/` (commands for people working on zhin-gen, such as running a
  *   fixture's example; they never touch the checkout), with npm scripts looked up in the
  *   repository's package.json.
- * Lines of one block run in order in the same directory; variables do not carry over.
+ * Lines of one block run in order in the same directory; a line that is only `cd DIR` moves the
+ * following lines (and the npm script lookup) there; variables do not carry over.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { where, type Snippet } from './extract.js';
 
 export interface CommandLine {
@@ -142,21 +143,31 @@ export interface ShellOptions {
 export function runShellSnippet(snippet: Snippet, options: ShellOptions): string[] {
   const problems: string[] = [];
   const cliPath = JSON.stringify(join(options.repo, 'bin', 'zhin-gen.mjs'));
+  let cwd = options.dir;
+  let scriptsDir = options.scriptsDir;
   for (const line of commandLines(snippet.code)) {
     const at = where(snippet, line.line);
+    // `cd DIR` on a line of its own moves the rest of the block, as in a terminal.
+    const cd = /^cd\s+(\S+)$/.exec(line.text);
+    if (cd?.[1]) {
+      const next = resolve(cwd, cd[1]);
+      if (!existsSync(next)) problems.push(`${at}: "${line.text}": no such directory`);
+      else cwd = scriptsDir = next;
+      continue;
+    }
     const commands = andList(line.text);
     const npm = commands.filter((c) => /^npm\s/.test(c));
     if (npm.length > 0) {
       if (npm.length !== commands.length) problems.push(`${at}: "${line.text}" mixes npm with other commands (write them on separate lines)`);
       for (const c of npm) {
-        const problem = checkNpmCommand(c, options.scriptsDir, options.repo);
+        const problem = checkNpmCommand(c, scriptsDir, options.repo);
         if (problem) problems.push(`${at}: ${problem}`);
       }
       continue;
     }
     const script = line.text.replace(/(^|[\s;&|(])npx zhin-gen(?=\s|$)/g, `$1node ${cliPath}`);
     const result = spawnSync('bash', ['-c', script], {
-      cwd: options.dir,
+      cwd,
       encoding: 'utf8',
       timeout: 180_000,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
