@@ -29,7 +29,7 @@ export function writeTree(root: string, files: Record<string, string>): string {
  * Never copied, so no test depends on them.
  */
 export function isGeneratedArtifact(name: string): boolean {
-  return (name.endsWith('.gen.ts') && name !== 'expected.gen.ts') || name === 'node_modules' || name === '.zhin-gen-cache' || name === 'dist';
+  return (name.endsWith('.gen.ts') && name !== 'expected.gen.ts') || name.endsWith('.gen.validators') || name === 'node_modules' || name === '.zhin-gen-cache' || name === 'dist';
 }
 
 /** A copy of a directory's own files (see isGeneratedArtifact) in a fresh temp dir. */

@@ -140,9 +140,11 @@ function validatorBody(schema: JsonSchema): string {
 /**
  * Ajv prints every value from the schema as a double-quoted JSON string. Inside those literals
  * `<` and `>` become `\u003c` / `\u003e` (the same value), so a schema string such as
- * `</script>` never appears in the text, as in every other generated module (literal.ts). Any
- * other quote, a template literal or a comment outside a string means output this scanner does
- * not understand: refused rather than guessed at.
+ * `</script>` never appears in the text, as in every other generated module (literal.ts), and a
+ * `"__proto__"` object key becomes a computed key (an own property, as in the schema). Ajv's
+ * two fixed regular expression literals pass as they are; any other quote, a template literal,
+ * or a comment outside a string means output this scanner does not understand: refused rather
+ * than guessed at.
  */
 export function escapeStrings(code: string): string {
   let out = '';
@@ -151,8 +153,18 @@ export function escapeStrings(code: string): string {
     const ch = code[i]!;
     if (ch === '"') {
       const end = stringEnd(code, i);
-      out += code.slice(i, end).replace(/[<>]/g, (c) => (c === '<' ? '\\u003c' : '\\u003e'));
+      const literal = code.slice(i, end).replace(/[<>]/g, (c) => (c === '<' ? '\\u003c' : '\\u003e'));
+      // `"__proto__": v` in an object literal sets the prototype instead of an own key: a schema
+      // value such as `{ "enum": [{ "__proto__": … }] }` must stay the JSON it was.
+      const key = literal === '"__proto__"' && code[end] === ':' && /[{,]\s*$/.test(out);
+      out += key ? `[${literal}]` : literal;
       i = end;
+      continue;
+    }
+    const regex = REGEX_LITERALS.find((literal) => code.startsWith(literal, i));
+    if (regex) {
+      out += regex;
+      i += regex.length;
       continue;
     }
     if (ch === "'" || ch === '`' || (ch === '/' && (code[i + 1] === '/' || code[i + 1] === '*'))) {
@@ -163,6 +175,12 @@ export function escapeStrings(code: string): string {
   }
   return out;
 }
+
+/**
+ * The regular expression literals Ajv prints (JSON pointer escaping of a property name in an
+ * error path: `key.replace(/~/g, "~0").replace(/\//g, "~1")`), fixed text, never from a schema.
+ */
+const REGEX_LITERALS = ['/~/g', '/\\//g'] as const;
 
 /** The code with every string literal emptied (for looking at what is code). */
 function stripStrings(code: string): string {
