@@ -21,7 +21,7 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js'
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
-import { removeStaleValidators, validatorsDir, writeValidators } from './write-validators.js';
+import { removeStaleValidators, validatorsDir, validatorsStamp, writeValidators } from './write-validators.js';
 import { outputWriteFailure } from './config-paths.js';
 import { unitFiles, unitKey } from './unit-key.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
@@ -384,7 +384,9 @@ export class Compiler {
     // The root is part of it: an output outside the root imports the tree through the root's own path.
     const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}`, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
     // Vouched for: the file on disk is the output; it is read only if someone asks for `code`.
-    const vouched = unchanged && digest !== undefined && this.units.vouchedOutput(digest, options.outFile);
+    // The validators folder is output too: a module removed by hand must not be vouched for, so
+    // its stamp (the folder's mtime) is part of what the record vouches for.
+    const vouched = unchanged && digest !== undefined && this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
@@ -410,7 +412,7 @@ export class Compiler {
       }
     }
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(digest, options.outFile);
+    if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();

@@ -54,6 +54,11 @@ export function validatorsDir(root: string, outRel: string): string {
   return join(root, validatorsDirRel(outRel));
 }
 
+/** The folder's stamp (mtime, or `none`): any file added or removed in it changes it. */
+export function validatorsStamp(root: string, outRel: string): string {
+  return String(mtimeOf(validatorsDir(root, outRel)) ?? 'none');
+}
+
 /** Writes the modules the table names that are not on disk; returns how many it wrote. */
 export function writeValidators(root: string, outRel: string, table: ValidatorTable): number {
   if (table.keys.length === 0) return 0;
