@@ -14,7 +14,7 @@
  * - a block without an info string, or with any other, fails.
  *
  * Directives: `<!-- snippet: key=value … -->` on the line before the fence (extract.ts).
- * Needs the built CLI (`node scripts/build.mjs`).
+ * Needs the build (`node scripts/build.mjs`): the built CLI and its declaration files.
  */
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
