@@ -32,7 +32,9 @@ export interface StandardSchemaLike<TInput = unknown> {
     readonly version: 1;
     readonly vendor: string;
     readonly validate: (value: unknown) => unknown;
-    readonly types?: { readonly input: TInput; readonly output: unknown };
+    // `| undefined`: Standard Schema declares it so (Zod does), and under a user's
+    // exactOptionalPropertyTypes a schema would otherwise not be assignable here.
+    readonly types?: { readonly input: TInput; readonly output: unknown } | undefined;
   };
 }
 
