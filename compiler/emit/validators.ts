@@ -148,32 +148,30 @@ function validatorBody(schema: JsonSchema): string {
  */
 export function escapeStrings(code: string): string {
   let out = '';
-  let i = 0;
-  while (i < code.length) {
+  let last = 0;
+  const special = /["'`/]/g;
+  for (let found = special.exec(code); found; found = special.exec(code)) {
+    const i = found.index;
     const ch = code[i]!;
     if (ch === '"') {
       const end = stringEnd(code, i);
       const literal = code.slice(i, end).replace(/[<>]/g, (c) => (c === '<' ? '\\u003c' : '\\u003e'));
       // `"__proto__": v` in an object literal sets the prototype instead of an own key: a schema
       // value such as `{ "enum": [{ "__proto__": … }] }` must stay the JSON it was.
-      const key = literal === '"__proto__"' && code[end] === ':' && /[{,]\s*$/.test(out);
-      out += key ? `[${literal}]` : literal;
-      i = end;
+      const key = literal === '"__proto__"' && code[end] === ':' && /[{,]\s*$/.test(code.slice(Math.max(0, i - 8), i));
+      out += code.slice(last, i) + (key ? `[${literal}]` : literal);
+      last = special.lastIndex = end;
       continue;
     }
-    const regex = REGEX_LITERALS.find((literal) => code.startsWith(literal, i));
-    if (regex) {
-      out += regex;
-      i += regex.length;
+    if (ch === '/') {
+      const regex = REGEX_LITERALS.find((literal) => code.startsWith(literal, i));
+      if (regex) special.lastIndex = i + regex.length;
+      else if (code[i + 1] === '/' || code[i + 1] === '*') throw new Error("unexpected comment in Ajv's validator code");
       continue;
     }
-    if (ch === "'" || ch === '`' || (ch === '/' && (code[i + 1] === '/' || code[i + 1] === '*'))) {
-      throw new Error(`unexpected ${ch === '/' ? 'comment' : 'quote'} in Ajv's validator code`);
-    }
-    out += ch;
-    i++;
+    throw new Error("unexpected quote in Ajv's validator code");
   }
-  return out;
+  return out + code.slice(last);
 }
 
 /**
@@ -184,22 +182,14 @@ const REGEX_LITERALS = ['/~/g', '/\\//g'] as const;
 
 /** The code with every string literal emptied (for looking at what is code). */
 function stripStrings(code: string): string {
-  let out = '';
-  for (let i = 0; i < code.length; ) {
-    if (code[i] === '"') {
-      i = stringEnd(code, i);
-      out += '""';
-    } else out += code[i++];
-  }
-  return out;
+  return code.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
 }
 
 /** Index just past the double-quoted literal that starts at `start`. */
 function stringEnd(code: string, start: number): number {
-  for (let i = start + 1; i < code.length; i++) {
-    if (code[i] === '\\') i++;
-    else if (code[i] === '"') return i + 1;
-    else if (code[i] === '\n') break;
-  }
-  throw new Error("unterminated string in Ajv's validator code");
+  STRING.lastIndex = start;
+  if (!STRING.test(code)) throw new Error("unterminated string in Ajv's validator code");
+  return STRING.lastIndex;
 }
+
+const STRING = /"(?:[^"\\\n]|\\.)*"/y;
