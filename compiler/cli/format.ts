@@ -1,7 +1,7 @@
 /**
  * Diagnostic output formats. `json` and `sarif` are contracts (machine-read in CI); `pretty` is
- * for people (`file:line:col  severity  CODE  message` + hint, colour only on a TTY); `github`
- * prints workflow commands that annotate pull requests.
+ * for people (`file:line:col  severity  CODE  message`, a code frame, related locations and the
+ * hint; colour only on a TTY); `github` prints workflow commands that annotate pull requests.
  */
 import { CATALOG, type Diagnostic } from '../diagnostics.js';
 import { frameOf } from './code-frame.js';

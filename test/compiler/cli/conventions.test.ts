@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../compiler/cli/commands.js';
+import { codeFrame } from '../../../compiler/cli/code-frame.js';
 import { formatDuration } from '../../../compiler/cli/format.js';
 import { main, type Io } from '../../../compiler/cli/main.js';
 import { editDistance, suggest } from '../../../compiler/cli/suggest.js';
@@ -180,6 +181,18 @@ describe('code frames', () => {
     expect(caret).toBe(15);
     // Machine formats carry no frame.
     expect(cli(['check', '--root', bad, '--format', 'github']).stdout).not.toContain(' | ');
+  });
+
+  it('a long line (minified JSON) is cut to a window that keeps the column, caret still under it', () => {
+    const line = `{${Array.from({ length: 60 }, (_, i) => `"k${i}":${i}`).join(',')},}`;
+    const column = line.length - 1; // the trailing comma
+    const frame = codeFrame(line, 1, column, { context: 0 }).split('\n');
+    expect(frame).toHaveLength(2);
+    expect(frame[0]!.length).toBeLessThan(180);
+    expect(frame[0]!.startsWith('> 1 | …')).toBe(true);
+    const caret = frame[1]!.indexOf('^');
+    expect(frame[0]![caret]).toBe(',');
+    expect(frame[0]!.slice(caret)).toBe(',}');
   });
 
   it('colour only on a TTY', async () => {
