@@ -45,7 +45,7 @@ export function missingValidatorMessage(name: string, origin: string): string {
   return (
     `tool "${name}" (${origin}) has a JSON Schema the compiler did not generate a validator for, ` +
     `and the host has no runtime JSON Schema validator: pass one, e.g. ` +
-    `createCapabilityHost({ jsonSchemaValidator: ajvValidator() }), ajvValidator being exported by @zhin-gen/runtime/ajv (needs the optional peer ajv)`
+    `createCapabilityHost({ jsonSchemaValidator: ajvValidator() }), ajvValidator being exported by @zhin-gen/runtime/ajv (needs ajv installed: npm i ajv)`
   );
 }
 

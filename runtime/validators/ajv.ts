@@ -4,11 +4,11 @@
  *
  *   createCapabilityHost({ jsonSchemaValidator: ajvValidator() })
  *
- * `ajv` is an optional peer of the runtime: only a host that imports this module needs it, and
- * only such a host evaluates generated code (Ajv compiles with `new Function`, which a strict
- * Content-Security-Policy forbids). Ajv is imported on the first compile, not at start-up. The
- * options are the ones the compiler generates validators with (compiler/emit/validators.ts), so
- * both paths report the same errors.
+ * `ajv` is not a dependency of the runtime (nor a peer: docs/packages.md says why): only a host
+ * that imports this module installs it, and only such a host evaluates generated code (Ajv
+ * compiles with `new Function`, which a strict Content-Security-Policy forbids). Ajv is imported
+ * on the first compile, not at start-up. The options are the ones the compiler generates
+ * validators with (compiler/emit/validators.ts), so both paths report the same errors.
  */
 import type { JsonSchema } from '../manifest.js';
 import type { JsonSchemaValidator, JsonValidateFunction } from './types.js';
