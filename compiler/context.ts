@@ -21,7 +21,8 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js'
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged } from './write.js';
-import { removeStaleValidators, validatorsDir, validatorsStamp, writeValidators } from './write-validators.js';
+import { missingValidators, removeStaleValidators, validatorsDir, validatorsStamp, writeValidators } from './write-validators.js';
+import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config-paths.js';
 import { unitFiles, unitKey } from './unit-key.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
@@ -391,6 +392,7 @@ export class Compiler {
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
     const emitted = reusable === undefined ? emitManifestParts(model.model, { root: this.root, outRel, importExtension: options.importExtension, runtimeModule }) : undefined;
+    if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
     let joined: string | undefined;
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
     let errors = sorted.filter((d) => d.severity === 'error').length;
@@ -446,6 +448,20 @@ export class Compiler {
   async warmup(): Promise<void> {
     await Promise.all([import('./parse/units.js'), import('./ts.js'), import('./schema/index.js'), import('./schema/convert.js')]);
     (await import('./lazy.js')).preloadLazy();
+  }
+
+  /** The validators the last emitted manifest imports (write-validators.ts). */
+  private lastValidators?: { readonly outRel: string; readonly table: ValidatorTable };
+
+  /**
+   * POSIX paths (relative to the root) of generated validator modules the last emitted manifest
+   * imports that are not on disk (for `check`: the manifest is only current with them). Empty
+   * when the last run vouched for the output without emitting: the folder was as it left it.
+   */
+  missingValidators(): readonly string[] {
+    const last = this.lastValidators;
+    if (!last) return [];
+    return missingValidators(this.root, last.outRel, last.table).map((key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`);
   }
 
   /** The output as it is on disk now (for `check`). */

@@ -223,7 +223,9 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
   const loaded = loadTimeoutMs === undefined ? undefined : await (await import('../verify/index.js')).verifyLoad(compiled, { timeoutMs: loadTimeoutMs });
   const result = loaded ? withLoadDiagnostics(compiled, loaded.diagnostics) : compiled;
   const onDisk = compiler.readOutput();
-  const stale = compiled.errors === 0 && onDisk !== result.code;
+  // The manifest is current only with the validator modules it imports (compiler/write-validators.ts).
+  const absentValidators = compiled.errors === 0 && onDisk === result.code ? compiler.missingValidators() : [];
+  const stale = compiled.errors === 0 && (onDisk !== result.code || absentValidators.length > 0);
   const missing = onDisk === undefined;
   if (format === 'json') {
     io.out(JSON.stringify({ diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) }, null, 2));
@@ -235,7 +237,8 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
   } else {
     if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
     if (stale) {
-      io.err(missing ? `${result.outRel} is missing.` : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`);
+      if (absentValidators.length > 0) io.err(`${result.outRel} imports validator modules that are missing: ${absentValidators.join(', ')}`);
+      else io.err(missing ? `${result.outRel} is missing.` : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`);
       io.err(`Fix: npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${compiler.root}` : ''}`);
     }
     const verified = loaded ? (loaded.skipped ? '; modules not loaded (fix the errors first)' : `; ${plural(loaded.modules, 'module')} loaded in ${formatDuration(loaded.ms)}`) : '';

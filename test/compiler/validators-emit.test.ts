@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
 import { GENERATED_MARK } from '../../compiler/emit/manifest.js';
-import { copyTree, removeDir, tempDir, writeTree } from '../helpers.js';
+import { cli, copyTree, removeDir, tempDir, writeTree } from '../helpers.js';
 
 const jsonTool = (schema: string, body = "return 'ok';"): string =>
   `import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: 'json',\n  requiresApproval: 'never',\n  inputSchema: ${schema},\n  async execute() {\n    ${body}\n  },\n});\n`;
@@ -122,5 +122,22 @@ describe('generated validator files', () => {
     removeDir(join(root, DIR, name!));
     await compiler.run();
     expect(readFileSync(join(root, DIR, name!), 'utf8')).toBe(text);
+  });
+});
+
+describe('check and the validators folder', () => {
+  it('check reports a manifest whose validator module is missing as stale; generate writes it again', () => {
+    const root = writeTree(tempDir('validators-check'), TREE);
+    dirs.push(root);
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    expect(cli(['check', '--root', root]).status).toBe(0);
+    const [name] = readdirSync(join(root, DIR));
+    removeDir(join(root, DIR, name!));
+    const check = cli(['check', '--root', root]);
+    expect(check.status, check.stdout + check.stderr).toBe(2);
+    expect(check.stderr).toContain(`imports validator modules that are missing: ${DIR}/${name}`);
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    expect(readdirSync(join(root, DIR))).toContain(name);
+    expect(cli(['check', '--root', root]).status).toBe(0);
   });
 });
