@@ -186,6 +186,8 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
   const config = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(name === 'help' ? { short: 'h' } : {}) }]));
   // A loose pass first, for tokens: which options were given, spelled how.
   const loose = parseArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
+  // --help wins over everything else on the line, mistakes included: it is what one asks after one.
+  if (loose.tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { ok: true, values: {}, positionals: [], help: true };
   for (const token of loose.tokens) {
     if (token.kind !== 'option' || token.name in options) continue;
     const written = token.rawName;
@@ -195,12 +197,12 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
   }
   try {
     const { values, positionals } = parseArgs({ args: [...args], options: config, strict: true, allowPositionals: true });
-    const { help, ...rest } = values as ParsedValues;
-    if (help !== true && positionals.length > spec.maxPositionals) {
+    const { help: _help, ...rest } = values as ParsedValues;
+    if (positionals.length > spec.maxPositionals) {
       const extra = positionals[spec.maxPositionals]!;
       return { ok: false, message: `unexpected argument "${extra}" for ${spec.name}${spec.positionals ? ` (usage: zhin-gen ${spec.name} ${spec.positionals})` : ' (it takes no arguments)'}` };
     }
-    return { ok: true, values: rest, positionals, help: help === true };
+    return { ok: true, values: rest, positionals, help: false };
   } catch (error) {
     // parseArgs' own messages for a missing value or a value given to a boolean flag.
     return { ok: false, message: error instanceof Error ? error.message.replace(/\.$/, '') : String(error) };
