@@ -36,7 +36,7 @@ const transpiled = Promise.all([
   build({ ...common, entryPoints: sources(['**/*.ts'], runtimeDir), outdir: runtimeDist, outbase: runtimeDir, platform: 'neutral', target: 'es2022' }),
 ]);
 // Synchronous TypeScript work while esbuild's own process transpiles (scripts/declarations.mjs).
-emitDeclarations(root);
+await emitDeclarations(root);
 await transpiled;
 for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cwd: root })) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });
