@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 /** Work areas: installs, build output, scratch space of the tests and benches, git itself. */
-const SKIPPED = new Set(['node_modules', '.git', 'dist', 'test/tmp', 'bench/trees']);
+const SKIPPED = new Set(['node_modules', '.git', 'dist', 'runtime/dist', 'test/tmp', 'bench/trees']);
 
 function snapshot(): Map<string, string> {
   const files = new Map<string, string>();
