@@ -108,6 +108,14 @@ export async function serveTurn(): Promise<TurnReport> {
   }
 }
 `,
+  // A tree written before the split: zhin-gen/runtime re-exports the runtime, types included, and
+  // the manifest's augmentation of @zhin-gen/runtime reaches it (ToolName is the literal union).
+  'src/legacy.ts': `import type { ToolName } from 'zhin-gen/runtime';
+
+export const known: ToolName = 'echo';
+// @ts-expect-error not a tool of this bot
+export const unknown: ToolName = 'nope';
+`,
   'src/main.ts': `import { serveTurn } from './host.js';
 
 const report = await serveTurn();
