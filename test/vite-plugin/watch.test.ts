@@ -16,15 +16,19 @@ import { recordRuns, runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.
 import type { RunTrigger } from '../../vite-plugin/options.js';
 import { ENTRY, esbuildBotOptions, makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
 
-/** Rollup's watch mode on a bot; `bundles()` counts finished bundles. */
-function rollupWatch(root: string, onRun: (result: CompileResult, trigger: RunTrigger) => void): { readonly watcher: RollupWatcher; readonly bundles: () => number } {
+/**
+ * Rollup's watch mode on a bot; `bundles()` counts finished bundles. The watch scenarios write
+ * bundles outside the tree (`outDir`), so the only file events under the root are the
+ * scenario's own: "editor files trigger no run" must not depend on when a rebuild lands.
+ */
+function rollupWatch(root: string, onRun: (result: CompileResult, trigger: RunTrigger) => void, outDir = join(root, 'dist')): { readonly watcher: RollupWatcher; readonly bundles: () => number } {
   let bundles = 0;
   const watcher = watch({
     input: join(root, 'src', 'main.ts'),
     plugins: [zhinRollup({ root, onRun }), rollupTs],
     external: ['zod', /^ajv/],
     onwarn: () => undefined,
-    output: { dir: join(root, 'dist'), format: 'es' },
+    output: { dir: outDir, format: 'es' },
     watch: { buildDelay: 20 },
   });
   watcher.on('event', (event) => {
@@ -49,7 +53,8 @@ describe('rollup watch mode', () => {
     const root = writeTree(tempDir('rollup-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
     dirs.push(root);
     const { onRun, observer } = recordRuns();
-    const scenario = rollupWatch(root, onRun);
+    dirs.push(`${root}-dist`);
+    const scenario = rollupWatch(root, onRun, `${root}-dist`);
     try {
       await waitFor(() => scenario.bundles() >= 1, 'the first bundle');
       await runWatchScenario(root, observer);
@@ -87,6 +92,7 @@ describe('esbuild watch mode', () => {
     let builds = 0;
     const ctx = await esbuildContext({
       ...esbuildBotOptions(root),
+      outdir: `${root}-dist`,
       plugins: [zhinEsbuild({ onRun }), { name: 'count', setup: (build) => build.onEnd(() => void builds++) }],
     });
     try {
@@ -94,10 +100,11 @@ describe('esbuild watch mode', () => {
       await waitFor(() => builds >= 1, 'the first esbuild build');
       await runWatchScenario(root, observer);
       // The rewritten manifest is in esbuild's graph: its own watcher rebuilt the bundle.
-      await waitFor(() => readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('tools/bulk-199/index'), 'a rebuild with the bulk tools');
+      await waitFor(() => readFileSync(join(`${root}-dist`, 'main.js'), 'utf8').includes('tools/bulk-199/index'), 'a rebuild with the bulk tools');
     } finally {
       await ctx.dispose();
       removeDir(root);
+      removeDir(`${root}-dist`);
     }
   });
 });

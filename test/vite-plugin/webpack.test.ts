@@ -18,14 +18,14 @@ import { BOT_TOOLS, ENTRY, makeBot, manifestTools, plainTool, waitFor } from './
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-function config(root: string, onRun?: (result: CompileResult, trigger: 'build' | 'watch') => void): Configuration {
+function config(root: string, onRun?: (result: CompileResult, trigger: 'build' | 'watch') => void, outDir = join(root, 'dist')): Configuration {
   return {
     mode: 'development',
     devtool: false,
     context: root,
     target: 'node20',
     entry: './src/main.ts',
-    output: { path: join(root, 'dist'), filename: 'main.cjs', chunkFilename: '[id].chunk.cjs', library: { type: 'commonjs2' } },
+    output: { path: outDir, filename: 'main.cjs', chunkFilename: '[id].chunk.cjs', library: { type: 'commonjs2' } },
     resolve: {
       extensions: ['.ts', '.js'],
       extensionAlias: { '.js': ['.ts', '.js'] },
@@ -71,7 +71,9 @@ describe('webpack', () => {
     const root = writeTree(tempDir('webpack-watch-scenario'), { ...SCENARIO_TREE, 'src/main.ts': ENTRY });
     dirs.push(root);
     const { onRun, observer } = recordRuns();
-    const compiler = webpack(config(root, onRun));
+    // Bundles outside the tree: the scenario's own edits are the only events under the root.
+    dirs.push(`${root}-dist`);
+    const compiler = webpack(config(root, onRun, `${root}-dist`));
     const builds: Stats[] = [];
     const watching = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
       if (!error && stats) builds.push(stats);
