@@ -18,6 +18,7 @@ import { checkJson } from '../../runtime/validation.js';
 import { ajvValidator } from '../../runtime/validators/ajv.js';
 import type { JsonValidateFunction } from '../../runtime/validators/types.js';
 import { copyFixture, removeDir, REPO, tempDir, writeTree } from '../helpers.js';
+import { rng } from '../../bench/gen-tree.js';
 
 /** The Zod field corpus of the static translation test, read from that file (one source of truth). */
 function zodCorpus(): string[] {
@@ -56,17 +57,6 @@ function probe(validate: JsonValidateFunction, input: unknown): Probe {
   const error = validate.errors?.[0];
   const first = valid || !error ? undefined : { instancePath: error.instancePath, keyword: error.keyword, params: JSON.stringify(error.params), message: error.message };
   return { valid, first, result: checkJson(validate, input) };
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Every property name anywhere in the schema, plus names no schema declares. */
