@@ -40,8 +40,10 @@ export function ajvValidator(): JsonSchemaValidator {
         const Ajv = await loadAjv();
         // One instance per generation: Ajv caches compiled schemas strongly, and a retired
         // generation's schemas must become garbage with it. `strict: false` tolerates
-        // annotations the compiler keeps (e.g. `format` without ajv-formats).
-        ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false });
+        // annotations the compiler keeps (e.g. `format` without ajv-formats); `logger: false`
+        // keeps its "unknown format ignored" lines out of the host's logs (the generated
+        // validators behave the same, silently).
+        ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false, logger: false });
         byScope.set(scope, ajv);
       }
       return ajv.compile(schema);
