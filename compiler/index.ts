@@ -16,4 +16,4 @@ export { WatchLoop, type WatchLoopOptions } from './watch/loop.js';
 export { verifyLoad, parseDuration, DEFAULT_LOAD_TIMEOUT_MS } from './verify/index.js';
 export type { VerifyLoadOptions, VerifyLoadResult } from './verify/index.js';
 export { inspectJson } from './cli/inspect.js';
-export { formatPretty, palette } from './cli/format.js';
+export { formatPretty, palette } from './report/index.js';

@@ -9,7 +9,7 @@
 import type { ViteDevServer } from 'vite';
 import { relative, isAbsolute } from 'node:path';
 import type { CompileResult } from '../compiler/index.js';
-import { summary } from '../compiler/cli/main.js';
+import { summary } from '../compiler/report/index.js';
 import { errorMessage, overlayPayload, PLUGIN_NAME, warningMessage, type OverlayPayload } from './diagnostics.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';

@@ -9,8 +9,7 @@
  */
 import { join } from 'node:path';
 import type { CompileResult, Diagnostic } from '../compiler/index.js';
-import { frameOf, readSource } from '../compiler/cli/code-frame.js';
-import { formatPretty, palette } from '../compiler/cli/format.js';
+import { formatPretty, frameOf, palette, plural, relatedText, sourceLine } from '../compiler/report/index.js';
 
 export const PLUGIN_NAME = 'zhin-gen';
 
@@ -21,7 +20,7 @@ export function absoluteFile(root: string, d: Diagnostic): string {
 }
 
 // The one code-frame builder (also under every diagnostic of the CLI's pretty output).
-export { codeFrame, frameOf } from '../compiler/cli/code-frame.js';
+export { codeFrame, frameOf } from '../compiler/report/index.js';
 
 export function errorsOf(result: CompileResult): Diagnostic[] {
   return result.diagnostics.filter((d) => d.severity === 'error');
@@ -34,7 +33,7 @@ export function warningsOf(result: CompileResult): Diagnostic[] {
 /** `zhin-gen: 2 errors` + every error in the CLI's pretty format (file:line:col, code, hint). */
 export function errorMessage(result: CompileResult): string {
   const errors = errorsOf(result);
-  const head = `${PLUGIN_NAME}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the capability tree (${result.outRel} not written)`;
+  const head = `${PLUGIN_NAME}: ${plural(errors.length, 'error')} in the capability tree (${result.outRel} not written)`;
   return `${head}\n${formatPretty(errors, plain)}`;
 }
 
@@ -109,8 +108,8 @@ export interface EsbuildMessage {
 
 export function esbuildMessage(root: string, d: Diagnostic): EsbuildMessage {
   const file = absoluteFile(root, d);
-  const lineText = readSource(file)?.replace(/^\uFEFF/, '').split(/\r?\n/)[d.line - 1] ?? '';
-  const notes = [...(d.related ?? []).map((r) => ({ text: `${r.file}:${r.line}:${r.column}  ${r.message}` })), ...(d.hint ? [{ text: `hint: ${d.hint}` }] : [])];
+  const lineText = sourceLine(file, d.line);
+  const notes = [...(d.related ?? []).map((r) => ({ text: relatedText(r) })), ...(d.hint ? [{ text: `hint: ${d.hint}` }] : [])];
   return {
     text: `${d.code}  ${d.message}`,
     pluginName: PLUGIN_NAME,

@@ -4,7 +4,7 @@
  * already failed the build at its start.
  */
 import { verifyLoad, type CompileResult, type Diagnostic } from '../compiler/index.js';
-import { formatPretty, palette } from '../compiler/cli/format.js';
+import { formatPretty, palette, plural } from '../compiler/report/index.js';
 import { absoluteFile, bundlerLoc, frameOf, PLUGIN_NAME } from './diagnostics.js';
 import type { ZhinGenPluginOptions } from './options.js';
 
@@ -17,7 +17,7 @@ export async function loadErrors(option: ZhinGenPluginOptions['verifyLoad'], res
 }
 
 export function loadErrorMessage(errors: readonly Diagnostic[]): string {
-  const head = `${PLUGIN_NAME}: ${errors.length} error${errors.length === 1 ? '' : 's'} verifying that the capability modules load (verifyLoad)`;
+  const head = `${PLUGIN_NAME}: ${plural(errors.length, 'error')} verifying that the capability modules load (verifyLoad)`;
   return `${head}\n${formatPretty(errors, palette(false))}`;
 }
 

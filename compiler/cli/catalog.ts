@@ -26,7 +26,7 @@ import {
   type TurnListing,
 } from '@zhin-gen/runtime';
 import type { Compiler } from '../context.js';
-import { formatPretty, palette } from './format.js';
+import { formatPretty, palette } from '../report/index.js';
 
 export interface CatalogArgs {
   readonly platform?: string;

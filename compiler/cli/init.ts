@@ -12,8 +12,8 @@ import { initPlan } from '../scaffold/project.js';
 import { writeScaffold } from '../scaffold/write.js';
 import type { ScaffoldReport } from '../scaffold/types.js';
 import { packageVersion } from '../version.js';
-import { formatPretty, palette, toJsonDiagnostics } from './format.js';
-import type { Io } from './main.js';
+import { formatPretty, palette, toJsonDiagnostics } from '../report/index.js';
+import type { Io } from './io.js';
 
 export interface InitArgs {
   readonly dir?: string;

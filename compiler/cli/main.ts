@@ -16,52 +16,14 @@ import { loadConfig } from '../config.js';
 import { CATALOG } from '../diagnostics.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { COMMAND_NAMES, META_COMMANDS, commandSpec, commandSynopsis, commandUsage, mainUsage, parseCommand, type CommandSpec, type ParsedValues } from './commands.js';
-import { formatDuration, formatGithub, formatPretty, formatSarif, palette, shortDiff, toJsonDiagnostics, type OutputFormat } from './format.js';
+import { formatDuration, formatGithub, formatPretty, formatSarif, palette, plural, runJson, shortDiff, summary, toJsonDiagnostics, type OutputFormat } from '../report/index.js';
+import { defaultIo, type Io } from './io.js';
 import { didYouMean } from './suggest.js';
 // inspect, watch, catalog, init and new load on demand: `generate`/`check` on an unchanged tree
 // should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
 
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  readonly isTTY: boolean;
-}
-
-const defaultIo: Io = {
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-  isTTY: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-};
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-export function summary(result: CompileResult): string {
-  const m = result.model;
-  const counts = [plural(m.tools.length, 'tool'), plural(m.skills.length, 'skill'), plural(m.agents.length, 'agent'), plural(m.promptSections.length, 'prompt section'), plural(m.hooks.length, 'hook')].join(', ');
-  const problems = result.errors + result.warnings > 0 ? `; ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}` : '';
-  return `zhin-gen: ${counts}${problems} → ${result.outRel} (${outputState(result)}) in ${formatDuration(result.stats.ms)}`;
-}
-
-function outputState(result: CompileResult): 'not written' | 'written' | 'unchanged' {
-  return result.errors > 0 ? 'not written' : result.written ? 'written' : 'unchanged';
-}
-
-/** `generate --json` and each line of `watch --json` (documented in docs/cli.md). */
-export function runJson(result: CompileResult): object {
-  const m = result.model;
-  return {
-    out: result.outRel,
-    state: outputState(result),
-    counts: { tools: m.tools.length, skills: m.skills.length, agents: m.agents.length, promptSections: m.promptSections.length, hooks: m.hooks.length },
-    errors: result.errors,
-    warnings: result.warnings,
-    ms: Math.round(result.stats.ms),
-    diagnostics: toJsonDiagnostics(result.diagnostics),
-  };
-}
+export type { Io } from './io.js';
 
 /** A usage error: the message, the command's usage, exit 64. */
 function usageError(io: Io, message: string, spec?: CommandSpec): number {

@@ -13,7 +13,7 @@ import { promptSectionId } from '../emit/manifest.js';
 import type { CapabilityModel } from '../model.js';
 import { NEW_KINDS, planNew, type NewKind, type NewPlan } from '../scaffold/placement.js';
 import { writeScaffold } from '../scaffold/write.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { didYouMean } from './suggest.js';
 
 export interface NewArgs {

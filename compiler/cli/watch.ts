@@ -2,12 +2,11 @@
 import type { CompileResult, Compiler } from '../context.js';
 import { WatchLoop } from '../watch/loop.js';
 import { watchTree } from '../watch/tree.js';
-import { formatPretty, type Palette } from './format.js';
-import type { Io } from './main.js';
+import { formatPretty, runJson, summary, type Palette } from '../report/index.js';
+import type { Io } from './io.js';
 
 /** `json`: one line of JSON per run (the shape of `generate --json`), nothing else on stdout. */
 export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json = false): Promise<number> {
-  const { runJson, summary } = await import('./main.js');
   const report = (result: CompileResult): void => {
     if (json) return io.out(JSON.stringify(runJson(result)));
     if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors, { root: compiler.root }));

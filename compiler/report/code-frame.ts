@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import type { Palette } from './format.js';
+import type { Palette } from './palette.js';
 
 export interface FrameOptions {
   /** Lines shown before and after the reported one (default 2, as Vite's overlay shows). */
@@ -32,7 +32,7 @@ function clipLine(text: string, column: number): { text: string; column: number 
 
 /** A code frame around a 1-based line/column; `''` when the line is not in the source. */
 export function codeFrame(source: string, line: number, column: number, options: FrameOptions = {}): string {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const lines = sourceLines(source);
   if (!Number.isInteger(line) || line < 1 || line > lines.length) return '';
   const context = options.context ?? 2;
   const dim = options.colors?.dim ?? plain;
@@ -54,6 +54,11 @@ export function codeFrame(source: string, line: number, column: number, options:
   return out.join('\n');
 }
 
+/** The lines of a source as an editor numbers them (a BOM is not part of line 1). */
+function sourceLines(source: string): string[] {
+  return source.replace(/^\uFEFF/, '').split(/\r?\n/);
+}
+
 /** The source of a file, or `undefined` when it cannot be read (deleted, a directory). */
 export function readSource(file: string): string | undefined {
   try {
@@ -67,4 +72,10 @@ export function readSource(file: string): string | undefined {
 export function frameOf(root: string, d: Pick<Diagnostic, 'file' | 'line' | 'column'>, options: FrameOptions = {}): string {
   const source = readSource(join(root, d.file));
   return source === undefined ? '' : codeFrame(source, d.line, d.column, options);
+}
+
+/** The text of 1-based `line` of `file` (`''` when the file cannot be read or has no such line). */
+export function sourceLine(file: string, line: number): string {
+  const source = readSource(file);
+  return source === undefined ? '' : (sourceLines(source)[line - 1] ?? '');
 }

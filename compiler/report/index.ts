@@ -1,0 +1,11 @@
+/**
+ * The reporting layer: how diagnostics, code frames and the run summary are written out. The CLI
+ * (compiler/cli/) and the bundler plugins (vite-plugin/) both import it, so a diagnostic reads the
+ * same in a terminal, in CI and in a bundler's error.
+ */
+export { palette, type Palette } from './palette.js';
+export { formatPretty, relatedText, type PrettyOptions } from './pretty.js';
+export { formatGithub, formatSarif, toJsonDiagnostics, type OutputFormat } from './machine.js';
+export { codeFrame, frameOf, readSource, sourceLine, type FrameOptions } from './code-frame.js';
+export { formatDuration, plural, runJson, summary } from './summary.js';
+export { shortDiff } from './diff.js';
