@@ -12,7 +12,8 @@ import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type Us
 import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
 import { emitManifestParts } from './emit/manifest.js';
-import { assembleModel } from './resolve/assemble.js';
+import { AssembleMemo, assembleModel } from './resolve/assemble.js';
+import { EmitMemo } from './emit/memo.js';
 import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
 import { CONVENTION_FOLDERS, toPosix, walkBelow, walkTree, type WalkMode, type WalkOptions } from './scan/walk.js';
@@ -20,8 +21,8 @@ import { isIgnoredPath } from './scan/ignore.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js';
 import { UnitCache, type FileReader } from './cache.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
-import { readIfExists, writePartsIfChanged } from './write.js';
-import { missingValidators, removeStaleValidators, validatorsDir, validatorsStamp, writeValidators } from './write-validators.js';
+import { readIfExists, writePartsIfChanged, type WrittenParts } from './write.js';
+import { missingValidators, removeStaleValidators, validatorsDir, validatorsStamp, writeValidators, type KnownFolders } from './write-validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config-paths.js';
 import { unitFiles, unitKey } from './unit-key.js';
@@ -71,8 +72,18 @@ export type FileEvent = { readonly type: 'add' | 'change' | 'unlink' | 'addDir' 
 /** Watch mode: how long after the last run the unit cache is written to disk. */
 const PERSIST_DELAY_MS = 1500;
 
+/**
+ * Everything a compiler remembers between its own runs besides the unit cache: emitted pieces,
+ * assembled models, the bytes it last wrote. Owned by the instance (never module state), so two
+ * compilers in one process never evict each other's, and `dispose()` frees it.
+ */
+function runMemos(): { emit: EmitMemo; assemble: AssembleMemo; written: WrittenParts; folders: KnownFolders } {
+  return { emit: new EmitMemo(), assemble: new AssembleMemo(), written: new Map(), folders: new Map() };
+}
+
 export class Compiler {
   readonly root: string;
+  private memos = runMemos();
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
   private inventory?: string[];
@@ -374,7 +385,7 @@ export class Compiler {
       if (!this.texts.has(path)) this.texts.set(path, reader.read(path));
       return this.texts.get(path);
     };
-    const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText });
+    const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText, memos: this.memos.assemble });
     diagnostics.push(...model.diagnostics);
 
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
@@ -391,7 +402,7 @@ export class Compiler {
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
-    const emitted = reusable === undefined ? emitManifestParts(model.model, { root: this.root, outRel, importExtension: options.importExtension, runtimeModule }) : undefined;
+    const emitted = reusable === undefined ? emitManifestParts(model.model, { root: this.root, outRel, importExtension: options.importExtension, runtimeModule }, this.memos.emit) : undefined;
     if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
     let joined: string | undefined;
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
@@ -400,9 +411,9 @@ export class Compiler {
     if (emitted !== undefined && runOptions.write !== false && errors === 0) {
       try {
         // Validators first: the manifest written next may import any of them.
-        writeValidators(this.root, outRel, emitted.validators);
-        written = writePartsIfChanged(options.outFile, emitted);
-        removeStaleValidators(this.root, outRel, emitted.validators);
+        writeValidators(this.root, outRel, emitted.validators, this.memos.folders);
+        written = writePartsIfChanged(options.outFile, emitted, this.memos.written);
+        removeStaleValidators(this.root, outRel, emitted.validators, this.memos.folders);
       } catch (error) {
         // The file system refused (a directory appeared at `out`, a read-only disk): a located
         // diagnostic, and the last good manifest stays; anything else is a bug and propagates.
@@ -461,7 +472,7 @@ export class Compiler {
   missingValidators(): readonly string[] {
     const last = this.lastValidators;
     if (!last) return [];
-    return missingValidators(this.root, last.outRel, last.table).map((key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`);
+    return missingValidators(this.root, last.outRel, last.table, this.memos.folders).map((key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`);
   }
 
   /** The output as it is on disk now (for `check`). */
@@ -486,6 +497,8 @@ export class Compiler {
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = undefined;
     this.units.persist();
+    // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
+    this.memos = runMemos();
   }
 }
 

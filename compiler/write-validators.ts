@@ -13,8 +13,11 @@ import { GENERATED_MARK } from './emit/manifest.js';
 import { validatorExtension, validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { emitValidatorModule } from './emit/validators.js';
 
-/** What this process knows is in a validators folder: file names, and the folder's mtime then. */
-const known = new Map<string, { names: Set<string>; mtimeMs: number }>();
+/**
+ * What a compiler knows is in a validators folder: file names, and the folder's mtime then. The
+ * compiler owns one (it dies with the compiler); without it the folder is listed each time.
+ */
+export type KnownFolders = Map<string, { names: Set<string>; mtimeMs: number }>;
 
 const KEY_FILE = /^[0-9a-f]{16}\.[cm]?ts$/;
 
@@ -31,7 +34,7 @@ function mtimeOf(dir: string): number | undefined {
  * at (watch mode: no listing per edit), listed again otherwise (a fresh process, a file removed
  * by hand).
  */
-function listing(dir: string): Set<string> {
+function listing(dir: string, known: KnownFolders): Set<string> {
   const mtimeMs = mtimeOf(dir);
   const memo = known.get(dir);
   if (memo && mtimeMs !== undefined && memo.mtimeMs === mtimeMs) return memo.names;
@@ -45,7 +48,7 @@ function listing(dir: string): Set<string> {
   return names;
 }
 
-function remember(dir: string, names: Set<string>): void {
+function remember(dir: string, names: Set<string>, known: KnownFolders): void {
   known.set(dir, { names, mtimeMs: mtimeOf(dir) ?? -1 });
 }
 
@@ -74,10 +77,10 @@ function writeNew(file: string, text: string): void {
 }
 
 /** Writes the modules the table names that are not on disk; returns how many it wrote. */
-export function writeValidators(root: string, outRel: string, table: ValidatorTable): number {
+export function writeValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): number {
   if (table.keys.length === 0) return 0;
   const dir = validatorsDir(root, outRel);
-  const names = listing(dir);
+  const names = listing(dir, known);
   const typescript = /\.[cm]?ts$/.test(validatorExtension(outRel));
   let written = 0;
   for (const key of table.keys) {
@@ -88,7 +91,7 @@ export function writeValidators(root: string, outRel: string, table: ValidatorTa
     names.add(name);
     written++;
   }
-  if (written > 0) remember(dir, names);
+  if (written > 0) remember(dir, names, known);
   return written;
 }
 
@@ -108,10 +111,10 @@ function isGenerated(file: string): boolean {
 }
 
 /** Removes the generated modules the table no longer names (after the manifest was written). */
-export function removeStaleValidators(root: string, outRel: string, table: ValidatorTable): number {
+export function removeStaleValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): number {
   const dir = validatorsDir(root, outRel);
   if (!known.has(dir) && mtimeOf(dir) === undefined) return 0;
-  const names = listing(dir);
+  const names = listing(dir, known);
   const wanted = new Set(table.keys.map((key) => validatorFileName(key, outRel)));
   let removed = 0;
   for (const name of [...names]) {
@@ -122,13 +125,13 @@ export function removeStaleValidators(root: string, outRel: string, table: Valid
     names.delete(name);
     removed++;
   }
-  if (removed > 0) remember(dir, names);
+  if (removed > 0) remember(dir, names, known);
   return removed;
 }
 
 /** Keys whose module is not on disk (for `check`: a manifest is only current with its validators). */
-export function missingValidators(root: string, outRel: string, table: ValidatorTable): readonly string[] {
+export function missingValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): readonly string[] {
   if (table.keys.length === 0) return [];
-  const names = listing(validatorsDir(root, outRel));
+  const names = listing(validatorsDir(root, outRel), known);
   return table.keys.filter((key) => !names.has(validatorFileName(key, outRel)));
 }

@@ -70,10 +70,11 @@ export interface OutputParts {
 /** Parts at least this long keep their encoded bytes between writes (the per-tool lines). */
 const KEEP_BYTES = 256;
 /**
- * What this process last wrote per file: digest, the file's stamp then, and the parts with their
+ * What a writer last wrote per file: digest, the file's stamp then, and the parts with their
  * bytes, by position (between edits most parts are the very same strings at the same index).
+ * The compiler owns one (it dies with the compiler); without it every write compares bytes.
  */
-const knownParts = new Map<string, { digest: string; mtimeMs: number; size: number; parts: readonly string[]; buffers: readonly Buffer[] }>();
+export type WrittenParts = Map<string, { digest: string; mtimeMs: number; size: number; parts: readonly string[]; buffers: readonly Buffer[] }>;
 
 function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
   let offset = 0;
@@ -90,7 +91,7 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
  * them encoded in an earlier run. A file this process did not write last (or that changed since)
  * is compared byte for byte first, so identical bytes are still never rewritten.
  */
-export function writePartsIfChanged(file: string, output: OutputParts): boolean {
+export function writePartsIfChanged(file: string, output: OutputParts, knownParts: WrittenParts = new Map()): boolean {
   const last = knownParts.get(file);
   const now = stamp(file);
   const trusted = last !== undefined && now !== undefined && last.mtimeMs === now.mtimeMs && last.size === now.size;

@@ -11,6 +11,7 @@ import { str, strList } from './literal.js';
 import { emitTool, layoutBlocks, sameList } from './tool-table.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
 import { validatorTable, type ValidatorTable } from './validator-table.js';
+import { EmitMemo } from './memo.js';
 
 export interface EmitOptions {
   /** Absolute project root: the output may lie outside it (`../gen/caps.gen.ts`). */
@@ -35,13 +36,6 @@ function optional(name: string, value: string | number | undefined): string {
   return `\n      ${name}: ${typeof value === 'number' ? String(value) : str(value)},`;
 }
 
-/**
- * Import specifiers by source, for one root, output path and extension (a change starts
- * over): path.relative per tool per run adds up, and so did building a composite key per tool.
- */
-let specifiers = { root: '', outRel: '', importExtension: '', bySource: new Map<string, string>() };
-/** Emitted text of skills, agents, sections and hooks, by model object. */
-const itemTexts = new WeakMap<object, { extra: string; text: string }>();
 
 function emitSkill(skill: SkillModel): string {
   return `    {
@@ -143,11 +137,18 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
   return emitManifestParts(model, options).parts.join('');
 }
 
-export function emitManifestParts(model: CapabilityModel, options: EmitOptions): ManifestParts {
+/**
+ * The generated module. `memos` (the compiler's own, see memo.ts) lets watch-mode runs reuse
+ * unchanged pieces by identity; without it nothing is reused and the bytes are the same.
+ */
+export function emitManifestParts(model: CapabilityModel, options: EmitOptions, memos: EmitMemo = new EmitMemo()): ManifestParts {
+  // Import specifiers by source: path.relative per tool per run adds up, and so did building a
+  // composite key per tool. A new root, output path or extension starts over.
+  const specifiers = memos.specifiers;
   if (specifiers.root !== options.root || specifiers.outRel !== options.outRel || specifiers.importExtension !== options.importExtension) {
-    specifiers = { root: options.root, outRel: options.outRel, importExtension: options.importExtension, bySource: new Map() };
+    memos.specifiers = { root: options.root, outRel: options.outRel, importExtension: options.importExtension, bySource: new Map() };
   }
-  const known = specifiers.bySource;
+  const known = memos.specifiers.bySource;
   const spec = (source: string): string => {
     let value = known.get(source);
     if (value === undefined) known.set(source, (value = importSpecifier(options.root, options.outRel, source, options.importExtension)));
@@ -161,17 +162,17 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   const hooks = [...model.hooks].sort(byName(hookId));
   const plugins = [...model.plugins].sort(byName((p) => p.owner));
 
-  const entries = tools.map((t) => emitTool(t, spec(t.source)));
-  const layout = layoutBlocks(tools, entries, conditional);
+  const entries = tools.map((t) => emitTool(t, spec(t.source), memos));
+  const layout = layoutBlocks(tools, entries, conditional, memos);
   const pluginsText = list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)));
   // An unchanged skill, agent, section or hook keeps its model object between watch-mode runs
   // (resolve/assemble.ts), so its text is reused; a skill's resolved tools and a hook's import
   // path can change without the object changing, so they are part of the memo.
   const memo = <T extends object>(model: T, extra: string, render: () => string): string => {
-    const known = itemTexts.get(model);
+    const known = memos.itemTexts.get(model);
     if (known && known.extra === extra) return known.text;
     const text = render();
-    itemTexts.set(model, { extra, text });
+    memos.itemTexts.set(model, { extra, text });
     return text;
   };
   const skillTexts = skills.map((k) => memo(k, k.tools.join('\0'), () => emitSkill(k)));
@@ -180,8 +181,9 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   const hookTexts = hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source))));
   const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts];
   // Same item texts as last time (the same strings): the same block, the same string object.
+  let lastItems = memos.lastItems;
   if (!lastItems || !sameList(lastItems.list, itemList)) {
-    lastItems = {
+    lastItems = memos.lastItems = {
       list: itemList,
       text: `  skills: ${list(skillTexts)},
   agents: ${list(agentTexts)},
@@ -203,7 +205,7 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions):
   // them, and the digest covers them through their own hashes (data hash, layout digest).
   // Generated validators (validator-table.ts): a manifest without any (every tool has a Zod
   // schema) is the text it always was.
-  const validators = validatorTable(tools, entries.map((e) => e.validator), options);
+  const validators = validatorTable(tools, entries.map((e) => e.validator), options, memos);
   const withValidators = validators.keys.length > 0;
   const toolDataType = withValidators
     ? `(Omit<ManifestTool, 'load' | 'validator'> & { load?: ManifestTool['load']; validator?: string | ManifestTool['validator'] })[]`
@@ -296,8 +298,6 @@ declare module ${str(options.runtimeModule)} {
   return { parts, digest: digest.digest('hex'), validators };
 }
 
-/** The items block of the last emit, with the item texts it was made of. */
-let lastItems: { readonly list: readonly string[]; readonly text: string } | undefined;
 
 function union(names: readonly string[]): string {
   return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');

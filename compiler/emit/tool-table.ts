@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sha256 } from '../hash.js';
+import type { EmitMemo } from './memo.js';
 import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
@@ -28,20 +29,18 @@ export interface ToolText {
   readonly next: string;
 }
 
-const toolText = new WeakMap<ToolModel, ToolText>();
-
 /**
  * Memoised by model identity (in watch mode an unchanged tool keeps its model object): a
  * one-tool edit re-renders, re-escapes and re-hashes one tool, not the table.
  */
-export function emitTool(tool: ToolModel, spec: string): ToolText {
-  const memo = toolText.get(tool);
+export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolText {
+  const memo = memos.toolTexts.get(tool);
   if (memo && memo.spec === spec) return memo;
   // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
   // string literals and esbuild turns one containing apostrophes into a template literal,
   // which V8 compiles ~40% slower at this size.
   const validator = toolValidatorKey(tool, json(tool.inputSchema));
-  const line = renderTool(tool, validator).replace(/'/g, '\\u0027');
+  const line = renderTool(tool, validator, memos).replace(/'/g, '\\u0027');
   const data = continued(line);
   const entry: ToolText = {
     spec,
@@ -52,7 +51,7 @@ export function emitTool(tool: ToolModel, spec: string): ToolText {
     first: `\\\n${data}`,
     next: `\\\n,${data}`,
   };
-  toolText.set(tool, entry);
+  memos.toolTexts.set(tool, entry);
   return entry;
 }
 
@@ -61,7 +60,7 @@ export function emitTool(tool: ToolModel, spec: string): ToolText {
  * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
  * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
  */
-function renderTool(tool: ToolModel, validator: string | undefined): string {
+function renderTool(tool: ToolModel, validator: string | undefined, memos: EmitMemo): string {
   return json({
     qualifiedName: tool.qualifiedName,
     localName: tool.localName,
@@ -76,17 +75,14 @@ function renderTool(tool: ToolModel, validator: string | undefined): string {
     scopes: tool.scopes,
     permissions: tool.permissions,
     hidden: tool.hidden,
-    keywords: toolKeywords(tool),
+    keywords: toolKeywords(tool, memos.keywordsByScope),
     source: tool.source,
     ...(validator !== undefined ? { validator } : {}),
   });
 }
 
-/** Keywords by scope: the tools of one skill or agent share them (read-only, never mutated). */
-const keywordsByScope = new Map<string, readonly string[]>();
-
 /** Words from the local name and scope help `discover` match tools by their folder names. */
-function toolKeywords(tool: ToolModel): readonly string[] {
+function toolKeywords(tool: ToolModel, keywordsByScope: Map<string, readonly string[]>): readonly string[] {
   const scope = `${tool.agent ?? ''}\0${tool.skill ?? ''}\0${tool.owner}`;
   let known = keywordsByScope.get(scope);
   if (known === undefined) {
@@ -118,15 +114,13 @@ export interface LayoutBlocks {
   readonly sha: string;
 }
 
-interface LayoutMemo {
+export interface LayoutMemo {
   readonly names: readonly string[];
   readonly specs: readonly string[];
   readonly typed: readonly boolean[];
   readonly conditional: readonly string[];
   readonly blocks: LayoutBlocks;
 }
-
-let layoutMemo: LayoutMemo | undefined;
 
 /** Element-wise identity (strings: same content); the memos here and in manifest.ts use it. */
 export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -136,12 +130,12 @@ export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 }
 
 /** Type imports, loader cases, the ToolName union and the ToolInputs lines, reused while the layout holds. */
-export function layoutBlocks(tools: readonly ToolModel[], entries: readonly ToolText[], conditional: readonly ToolModel[]): LayoutBlocks {
+export function layoutBlocks(tools: readonly ToolModel[], entries: readonly ToolText[], conditional: readonly ToolModel[], memos: EmitMemo): LayoutBlocks {
   const names = entries.map((e) => e.nameLiteral);
   const specs = entries.map((e) => e.specLiteral);
   const typed = tools.map((t) => t.typed);
   const conditionalNames = conditional.map((t) => t.qualifiedName);
-  const memo = layoutMemo;
+  const memo = memos.layout;
   if (memo && sameList(memo.names, names) && sameList(memo.specs, specs) && sameList(memo.typed, typed) && sameList(memo.conditional, conditionalNames)) return memo.blocks;
 
   const typeImports: string[] = [];
@@ -169,6 +163,6 @@ export function layoutBlocks(tools: readonly ToolModel[], entries: readonly Tool
   };
   const sha = createHash('sha256').update(`${blocks.typeImports}\0${blocks.cases}\0${blocks.toolNames}\0${blocks.inputLines}`).digest('hex');
   const result: LayoutBlocks = { ...blocks, sha };
-  layoutMemo = { names, specs, typed, conditional: conditionalNames, blocks: result };
+  memos.layout = { names, specs, typed, conditional: conditionalNames, blocks: result };
   return result;
 }

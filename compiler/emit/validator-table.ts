@@ -6,6 +6,7 @@
  * Schema validates. Rebuilt only when the set of keys changes; in watch mode a body-only edit
  * keeps it, and a schema edit changes one key.
  */
+import type { EmitMemo } from './memo.js';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { JsonSchema } from '../../runtime/manifest.js';
@@ -51,7 +52,11 @@ export interface ValidatorTable {
   readonly sha: string;
 }
 
-let memo: { readonly options: string; readonly perTool: readonly (string | undefined)[]; readonly table: ValidatorTable } | undefined;
+export interface ValidatorTableMemo {
+  readonly options: string;
+  readonly perTool: readonly (string | undefined)[];
+  readonly table: ValidatorTable;
+}
 
 export interface ValidatorTableOptions {
   readonly root: string;
@@ -60,8 +65,9 @@ export interface ValidatorTableOptions {
 }
 
 /** `keys[i]` is tool i's validator key (or undefined); reused while keys and paths hold. */
-export function validatorTable(tools: readonly ToolModel[], perTool: readonly (string | undefined)[], options: ValidatorTableOptions): ValidatorTable {
+export function validatorTable(tools: readonly ToolModel[], perTool: readonly (string | undefined)[], options: ValidatorTableOptions, memos: EmitMemo): ValidatorTable {
   const optionsKey = `${options.root}\0${options.outRel}\0${options.importExtension}`;
+  const memo = memos.validators;
   if (memo && memo.options === optionsKey && sameKeys(memo.perTool, perTool)) return memo.table;
   const schemas = new Map<string, JsonSchema>();
   perTool.forEach((key, index) => {
@@ -77,7 +83,7 @@ export function validatorTable(tools: readonly ToolModel[], perTool: readonly (s
     .join('\n');
   const text = cases === '' ? '' : `\n${cases}\n  `;
   const table: ValidatorTable = { keys, schemas, cases: text, sha: createHash('sha256').update(text).digest('hex') };
-  memo = { options: optionsKey, perTool, table };
+  memos.validators = { options: optionsKey, perTool, table };
   return table;
 }
 

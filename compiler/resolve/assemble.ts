@@ -28,6 +28,18 @@ export interface AssembleInput {
   readonly options: ResolvedOptions;
   hashOf(key: string): string;
   readText(path: string): string | undefined;
+  /** The compiler's memos of earlier runs (see AssembleMemo); a fresh one reuses nothing. */
+  readonly memos?: AssembleMemo;
+}
+
+/**
+ * What one compiler's assembly remembers between its runs, by the objects of its own caches:
+ * unchanged units keep their model objects, so emit reuses their text. Owned by the `Compiler`.
+ */
+export class AssembleMemo {
+  readonly namedEntries = new WeakMap<ToolModel, NamedEntry>();
+  readonly models = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
+  readonly tools = new WeakMap<UnitResult, { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }>();
 }
 
 
@@ -39,10 +51,8 @@ function sortedFiles(unit: CapabilityUnit, under: string): string[] {
   return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
 }
 
-const namedEntries = new WeakMap<ToolModel, NamedEntry>();
-
 /** A tool as the name rules see it; memoised per model object (watch mode keeps unchanged ones). */
-function namedEntry(t: ToolModel): NamedEntry {
+function namedEntry(namedEntries: AssembleMemo['namedEntries'], t: ToolModel): NamedEntry {
   let entry = namedEntries.get(t);
   if (!entry) {
     entry = { name: t.qualifiedName, loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column }, origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}` };
@@ -51,13 +61,11 @@ function namedEntry(t: ToolModel): NamedEntry {
   return entry;
 }
 
-const modelMemo = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
-
 /**
  * The model built for this unit result last run, if its hash and directory are unchanged: an
  * unchanged skill, agent, section or hook keeps its model object, so emit reuses its text.
  */
-function reuse<T extends object>(result: UnitResult, unit: CapabilityUnit, hash: string, build: () => T): T {
+function reuse<T extends object>(modelMemo: AssembleMemo['models'], result: UnitResult, unit: CapabilityUnit, hash: string, build: () => T): T {
   const memo = modelMemo.get(result);
   if (memo && memo.hash === hash && memo.dir === unit.dir) return memo.model as T;
   const model = build();
@@ -65,9 +73,9 @@ function reuse<T extends object>(result: UnitResult, unit: CapabilityUnit, hash:
   return model;
 }
 
-const toolMemo = new WeakMap<UnitResult, { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }>();
-
 export function assembleModel(input: AssembleInput): { model: CapabilityModel; diagnostics: Diagnostic[] } {
+  const memos = input.memos ?? new AssembleMemo();
+  const toolMemo = memos.tools;
   const { units, results, options } = input;
   const diagnostics: Diagnostic[] = [];
   const tools: ToolModel[] = [];
@@ -123,7 +131,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       tools.push(model);
     } else if (data.kind === 'skill') {
       data.platforms.forEach((name, i) => platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }));
-      skills.push(reuse(result, unit, hash, (): SkillModel => ({
+      skills.push(reuse(memos.models, result, unit, hash, (): SkillModel => ({
         kind: 'skill',
         owner: unit.owner,
         ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
@@ -145,7 +153,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       })));
     } else if (data.kind === 'agent') {
       for (const p of data.platforms) platformRefs.push({ name: p.name, loc: p.loc, what: `agent "${unit.name}"` });
-      agents.push(reuse(result, unit, hash, (): AgentModel => ({
+      agents.push(reuse(memos.models, result, unit, hash, (): AgentModel => ({
         kind: 'agent',
         owner: unit.owner,
         name: unit.name,
@@ -166,7 +174,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       })));
     } else if (data.kind === 'prompt-section') {
       for (const p of data.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${unit.name}"` });
-      promptSections.push(reuse(result, unit, hash, (): PromptSectionModel => ({
+      promptSections.push(reuse(memos.models, result, unit, hash, (): PromptSectionModel => ({
         kind: 'prompt-section',
         owner: unit.owner,
         name: unit.name,
@@ -183,7 +191,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         hash,
       })));
     } else if (data.kind === 'hook') {
-      hooks.push(reuse(result, unit, hash, (): HookModel => ({ kind: 'hook', ...enclosureOf(unit), name: unit.name, source, loc: data.loc, events: data.events, hash })));
+      hooks.push(reuse(memos.models, result, unit, hash, (): HookModel => ({ kind: 'hook', ...enclosureOf(unit), name: unit.name, source, loc: data.loc, events: data.events, hash })));
     }
   }
 
@@ -261,7 +269,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     }
   }
 
-  const toolEntries: NamedEntry[] = tools.map(namedEntry);
+  const toolEntries: NamedEntry[] = tools.map((t) => namedEntry(memos.namedEntries, t));
   diagnostics.push(...checkToolNames(toolEntries));
   diagnostics.push(...findConflicts('Tool', toolEntries, 'ZG3001'));
   diagnostics.push(...findConflicts('Skill', skills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })), 'ZG3008'));

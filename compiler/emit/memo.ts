@@ -1,0 +1,27 @@
+/**
+ * What one compiler's emits remember between its runs (watch mode re-emits after every edit, and
+ * reusing unchanged pieces by identity is what keeps a one-tool edit cheap: see tool-table.ts).
+ * The `Compiler` owns one and it dies with it: two compilers in one process never evict each
+ * other's pieces, and nothing outlives `dispose()`. The emit functions stay pure functions of
+ * their input; a fresh memo only means nothing is reused.
+ */
+import type { ToolModel } from '../model.js';
+import type { LayoutMemo, ToolText } from './tool-table.js';
+import type { ValidatorTableMemo } from './validator-table.js';
+
+export class EmitMemo {
+  /** Import specifiers by source, for one root, output path and extension (a change starts over). */
+  specifiers = { root: '', outRel: '', importExtension: '', bySource: new Map<string, string>() };
+  /** Emitted text of skills, agents, sections and hooks, by model object. */
+  readonly itemTexts = new WeakMap<object, { readonly extra: string; readonly text: string }>();
+  /** The items block of the last emit, with the item texts it was made of. */
+  lastItems: { readonly list: readonly string[]; readonly text: string } | undefined;
+  /** Each tool's line and digest, by model object. */
+  readonly toolTexts = new WeakMap<ToolModel, ToolText>();
+  /** Keywords by scope: the tools of one skill or agent share them (read-only, never mutated). */
+  readonly keywordsByScope = new Map<string, readonly string[]>();
+  /** The layout blocks of the last emit, with what they were made of. */
+  layout: LayoutMemo | undefined;
+  /** The validator table of the last emit. */
+  validators: ValidatorTableMemo | undefined;
+}
