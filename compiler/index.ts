@@ -4,6 +4,7 @@
  * internal.
  */
 export { createCompiler, Compiler } from './context.js';
+export { CONVENTION_FOLDERS } from './scan/walk.js';
 export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './context.js';
 export { defineConfig, loadConfig, DEFAULT_OPTIONS } from './config.js';
 export { configSchema } from './config-schema.js';

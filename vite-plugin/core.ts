@@ -11,7 +11,7 @@
  * - Watch modes of the other bundlers: a recursive tree watcher notices creations (`./side-watcher.ts`).
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from 'unplugin';
 import type { CompileResult } from '../compiler/index.js';
 import { errorMessage, errorsOf, esbuildMessage, PLUGIN_NAME, rollupError, rollupWarning, warningMessage, webpackError } from './diagnostics.js';
@@ -34,7 +34,7 @@ interface RollupLikeContext {
 
 /** The parts of esbuild's `PluginBuild` used here (structural, so esbuild stays optional). */
 interface EsbuildLike {
-  initialOptions: { absWorkingDir?: string };
+  initialOptions: { absWorkingDir?: string; outdir?: string; outfile?: string };
   onStart(callback: () => Promise<{ errors?: object[]; warnings?: object[] } | undefined>): void;
   onEnd(callback: (result: { errors: readonly object[] }) => Promise<{ errors?: object[] } | undefined>): void;
   onResolve(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string; importer: string; resolveDir: string; kind: string; pluginData?: unknown }) => Promise<object | undefined> | object | undefined): void;
@@ -45,7 +45,7 @@ interface EsbuildLike {
 
 /** The parts of a webpack/rspack `Compiler` used here. */
 interface WebpackLikeCompiler {
-  options: { context?: string };
+  options: { context?: string; output?: { path?: string } };
   watching?: { invalidate(): void };
   hooks: {
     watchRun: { tap(name: string, fn: () => void): void };
@@ -172,6 +172,7 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
         bundlerRoot = config.root;
         serve = config.command === 'serve';
         state.init(bundlerRoot);
+        state.addOutputDir(resolve(config.root, config.build.outDir));
       },
       configureServer(server) {
         dev = new ViteDev(state, server);
@@ -187,6 +188,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     },
 
     rollup: {
+      renderStart(outputOptions) {
+        state.addOutputDir(outputDirOf(outputOptions));
+      },
       closeWatcher: stopWatching,
     },
 
@@ -194,6 +198,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       options(inputOptions) {
         bundlerRoot ??= inputOptions.cwd;
         state.init(bundlerRoot);
+      },
+      renderStart(outputOptions) {
+        state.addOutputDir(outputDirOf(outputOptions));
       },
       closeWatcher: stopWatching,
     },
@@ -215,6 +222,7 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   function setupWebpackLike(compiler: WebpackLikeCompiler): void {
     bundlerRoot ??= compiler.options.context;
     state.init(bundlerRoot);
+    state.addOutputDir(compiler.options.output?.path);
     compiler.hooks.watchRun.tap(PLUGIN_NAME, () =>
       startWatching((result) => {
         // A rewritten manifest is a changed dependency: webpack rebuilds by itself. A change in
@@ -245,6 +253,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   function setupEsbuild(build: EsbuildLike): void {
     bundlerRoot ??= build.initialOptions.absWorkingDir;
     state.init(bundlerRoot);
+    const { outdir, outfile } = build.initialOptions;
+    const outputs = outdir ?? (outfile ? dirname(outfile) : undefined);
+    state.addOutputDir(outputs === undefined ? undefined : resolve(build.initialOptions.absWorkingDir ?? process.cwd(), outputs));
     build.onStart(async () => {
       const result = await state.run();
       return {
@@ -290,6 +301,12 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   }
   return plugin;
 };
+
+/** Rollup / Rolldown: where this output goes (relative paths are the process's, as Rollup reads them). */
+function outputDirOf(output: { dir?: string; file?: string }): string | undefined {
+  const dir = output.dir ?? (output.file ? dirname(output.file) : undefined);
+  return dir === undefined ? undefined : resolve(dir);
+}
 
 export const unplugin = /* #__PURE__ */ createUnplugin(unpluginFactory);
 

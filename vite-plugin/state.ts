@@ -6,7 +6,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { createCompiler, WatchLoop, type CompileResult, type Compiler, type FileEvent } from '../compiler/index.js';
+import { CONVENTION_FOLDERS, createCompiler, WatchLoop, type CompileResult, type Compiler, type FileEvent } from '../compiler/index.js';
 import { diagnosticKey, warningsOf } from './diagnostics.js';
 import type { ZhinGenPluginOptions } from './options.js';
 
@@ -62,7 +62,26 @@ export class ZhinGenState {
   /** Paths that never trigger a run: outside the root, ignored entries, the output and its temp files. */
   ignores(path: string): boolean {
     const abs = this.normalize(path);
+    if (this.outputDirs.some((dir) => abs === dir || abs.startsWith(dir + sep))) return true;
     return this.compiler.ignores(abs) && !this.compiler.isConfigFile(abs);
+  }
+
+  /** Directories the bundler writes its output to (inside the root): never an input. */
+  private outputDirs: string[] = [];
+
+  /**
+   * Records the bundler's output directory, so its writes after every rebuild start no run.
+   * Only a proper subdirectory of the root that is not a convention folder counts: an output
+   * written into the root itself (or a tools/ folder) must not hide the tree.
+   */
+  addOutputDir(dir: string | undefined): void {
+    if (!dir || !isAbsolute(dir)) return;
+    const abs = this.normalize(dir);
+    const rel = relative(this.root, abs);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return;
+    const first = rel.split(sep)[0]!;
+    if ((CONVENTION_FOLDERS as readonly string[]).includes(first) || first === 'plugins') return;
+    if (!this.outputDirs.includes(abs)) this.outputDirs.push(abs);
   }
 
   /** The one loop every run of this plugin instance goes through. */

@@ -63,6 +63,25 @@ describe('rollup watch mode', () => {
     }
   });
 
+  it("the bundler's own output inside the root starts no run (rebuilds write dist/ with the watcher on)", async () => {
+    const root = makeBot('rollup-watch-outdir');
+    dirs.push(root);
+    const { onRun, observer } = recordRuns();
+    const started = rollupWatch(root, onRun);
+    try {
+      await waitFor(() => started.bundles() >= 1, 'the first bundle');
+      await sleep(600);
+      expect(observer.runs(), 'writing dist/main.js started no watch run').toBe(0);
+      writeTree(root, { 'tools/echo/index.ts': plainTool('Echo, edited') });
+      await waitFor(() => started.bundles() >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Echo, edited'), 'a rebuild with the edit');
+      const afterRebuild = observer.runs();
+      await sleep(600);
+      expect(observer.runs(), 'the rebuilt bundle started no run of its own').toBe(afterRebuild);
+    } finally {
+      await started.watcher.close();
+    }
+  });
+
   it('notices a newly created tool and a SKILL.md edit; the bundle is rebuilt with them', async () => {
     const root = makeBot('rollup-watch');
     dirs.push(root);
