@@ -7,9 +7,10 @@
  * after it, so a reader never sees a manifest naming a missing validator. Only files this
  * compiler writes are ever removed: a key-shaped name and the generated-file mark.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from './emit/manifest.js';
+import { writeNewAtomically } from './write.js';
 import { validatorExtension, validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { emitValidatorModule } from './emit/validators.js';
 
@@ -61,21 +62,6 @@ export function validatorsStamp(root: string, outRel: string): string {
   return String(mtimeOf(validatorsDir(root, outRel)) ?? 'none');
 }
 
-/**
- * A module under a name no file has yet: temp file + rename (a reader never sees half a module),
- * without write.ts's checks for replacing a file (thousands of these on a cold run).
- */
-function writeNew(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}
-
 /** Writes the modules the table names that are not on disk; returns how many it wrote. */
 export function writeValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): number {
   if (table.keys.length === 0) return 0;
@@ -87,7 +73,7 @@ export function writeValidators(root: string, outRel: string, table: ValidatorTa
     const name = validatorFileName(key, outRel);
     if (names.has(name)) continue;
     if (written === 0) mkdirSync(dir, { recursive: true });
-    writeNew(join(dir, name), emitValidatorModule(table.schemas.get(key)!, { typescript }));
+    writeNewAtomically(join(dir, name), emitValidatorModule(table.schemas.get(key)!, { typescript }));
     names.add(name);
     written++;
   }

@@ -51,10 +51,23 @@ function replaceWith(temp: string, file: string): void {
  */
 export function writeAtomically(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true });
+  viaTemp(file, content, replaceWith);
+}
+
+/**
+ * A file under a name nothing has yet, in a directory that exists (the generated validator
+ * modules, thousands on a cold run): temp file + rename, so a reader never sees half of it,
+ * without the directory check and the held descriptor a replacement needs.
+ */
+export function writeNewAtomically(file: string, content: string): void {
+  viaTemp(file, content, renameSync);
+}
+
+function viaTemp(file: string, content: string, place: (temp: string, file: string) => void): void {
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     writeFileSync(temp, content);
-    replaceWith(temp, file);
+    place(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
