@@ -9,6 +9,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Fails the run if any test left, changed or removed a file in the source tree.
     globalSetup: ['test/source-tree-guard.ts'],
+    // eventsource-parser (used by the AI SDK) exports its TypeScript under the "source" condition,
+    // which Node cannot load: the AI SDK chain is transformed by Vite instead of imported natively.
+    server: { deps: { inline: ['eventsource-parser', 'ai', /@ai-sdk\//] } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Real builds and dev servers run in these tests; two cores.

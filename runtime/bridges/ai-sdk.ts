@@ -1,0 +1,222 @@
+/**
+ * `@zhin-gen/runtime/ai-sdk`: the turn's tools for the Vercel AI SDK (`ai` ≥ 6), which runs the
+ * loop itself (docs/hosts.md#vercel-ai-sdk). This is the one bridge that imports its SDK as a
+ * value (`tool`, `jsonSchema`, `stepCountIs`, …), so only hosts that import this subpath load it.
+ *
+ * - `tools` holds the turn's loaded set (`turn.modelTools({ provider: 'generic' })`), each tool
+ *   executing through `turn.execute`; `prepareStep` adds what a step loaded and narrows
+ *   `activeTools` to the current set, so the SDK checks the model's choice too.
+ * - A call the SDK refuses (a name not in this step's tools: unknown, forbidden, not loaded) never
+ *   runs; the model reads the SDK's own "unavailable tool" text, the same for all of them, and
+ *   `experimental_repairToolCall` still records it in the turn's journal through `turn.execute`
+ *   with an already aborted signal: `tool_denied` for names the turn does not admit (exactly as in
+ *   the other bridges), `tool_call` + `tool_cancelled` for a known tool that was not offered.
+ * - `stopWhen` is the step limit (host and agent `maxSteps`, the smaller wins).
+ */
+import {
+  generateText,
+  jsonSchema,
+  NoSuchToolError,
+  stepCountIs,
+  streamText,
+  tool,
+  type CallSettings,
+  type LanguageModel,
+  type ModelMessage,
+  type PrepareStepFunction,
+  type StepResult,
+  type StopCondition,
+  type Tool,
+  type ToolCallRepairFunction,
+} from 'ai';
+import type { GenericModelTool, ToolOutcome, Turn } from '../index.js';
+import { linkSignals } from '../turn/abort.js';
+import {
+  addUsage,
+  executeCalls,
+  type LoopFinishReason,
+  type LoopStep,
+  type ModelToolCall,
+  NO_USAGE,
+  parseArguments,
+  stepLimit,
+  systemText,
+  type ToolCallResult,
+  type ToolLoopOptions,
+  type ToolLoopResult,
+  turnTools,
+} from './loop.js';
+import { isErrorOutcome, outcomeText } from './results.js';
+
+/** Tools whose output is the call's `ToolOutcome` (typed in every step's `toolResults`). */
+export type TurnToolSet = Record<string, Tool<unknown, ToolOutcome>>;
+
+/** Spread into `generateText` / `streamText`: `generateText({ model, messages, ...settings })`. */
+export interface AiSdkTurnSettings {
+  /** Grows when a step loads tools; never holds a tool the turn did not list. */
+  readonly tools: TurnToolSet;
+  readonly activeTools: string[];
+  readonly prepareStep: PrepareStepFunction<TurnToolSet>;
+  readonly stopWhen: StopCondition<TurnToolSet>;
+  readonly experimental_repairToolCall: ToolCallRepairFunction<TurnToolSet>;
+  readonly abortSignal: AbortSignal;
+}
+
+export type AiSdkToolOptions<R> = ToolLoopOptions<R>;
+
+/** Already aborted: a refused call goes through the pipeline's gates but can never start. */
+function refusedSignal(): AbortSignal {
+  const controller = new AbortController();
+  controller.abort(new Error('the AI SDK refused this call: the tool was not offered in this step'));
+  return controller.signal;
+}
+
+/**
+ * The settings that let the AI SDK run the turn's loop. `onRefused` sees each refused call with
+ * its journaled outcome (the runner uses it to report the call in its steps).
+ */
+export async function aiSdkTurnSettings<R>(
+  options: AiSdkToolOptions<R>,
+  onRefused?: (call: ModelToolCall, outcome: ToolOutcome) => void,
+): Promise<AiSdkTurnSettings> {
+  const { turn } = options;
+  const limit = stepLimit(turn, options.maxSteps);
+  const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
+  const link = linkSignals([turn.signal, options.signal]);
+  const tools: TurnToolSet = {};
+
+  const add = (projected: GenericModelTool) => {
+    if (tools[projected.name]) return;
+    const name = projected.name;
+    tools[name] = tool<unknown, ToolOutcome>({
+      description: projected.description,
+      // No validate function: the SDK passes the input on as it is and the pipeline validates it.
+      inputSchema: jsonSchema<unknown>(projected.inputSchema),
+      execute: async (input, { toolCallId, abortSignal }) => {
+        const signal = abortSignal ?? link.signal;
+        const [result] = await executeCalls(turn, [{ id: toolCallId, name, input }], signal, resultText);
+        return result!.outcome;
+      },
+      toModelOutput: ({ toolCallId, input, output }) => {
+        const text = resultText({ id: toolCallId, name, input }, output);
+        return isErrorOutcome(output) ? { type: 'error-text', value: text } : { type: 'text', value: text };
+      },
+    });
+  };
+  const refresh = async (): Promise<string[]> => {
+    const projected = await turnTools(turn, 'generic', options.defer);
+    for (const entry of projected) add(entry);
+    return projected.map((entry) => entry.name);
+  };
+
+  let active = await refresh();
+  return {
+    tools,
+    activeTools: active,
+    async prepareStep({ steps }) {
+      const last = steps[steps.length - 1];
+      if (last && loadedIn(last)) active = await refresh();
+      const system = await systemText(turn, options.system);
+      return { activeTools: active, ...(system !== undefined ? { system } : {}) };
+    },
+    stopWhen: stepCountIs(limit),
+    async experimental_repairToolCall({ toolCall, error }) {
+      if (!NoSuchToolError.isInstance(error)) return null;
+      const call = { id: toolCall.toolCallId, name: toolCall.toolName, input: parseArguments(toolCall.input) };
+      const [result] = await executeCalls(turn, [call], refusedSignal(), resultText);
+      onRefused?.(call, result!.outcome);
+      return null;
+    },
+    abortSignal: link.signal,
+  };
+}
+
+function loadedIn(step: StepResult<TurnToolSet>): boolean {
+  return step.toolResults.some(
+    (result) => (result.toolName === 'load_tool' || result.toolName === 'load_skill') && (result.output as ToolOutcome | undefined)?.status === 'completed',
+  );
+}
+
+export interface AiSdkLoopOptions<R> extends AiSdkToolOptions<R> {
+  readonly model: LanguageModel;
+  /** The conversation so far, ending with the user's message. */
+  readonly messages: readonly ModelMessage[];
+  /** Use `streamText`; `onText` receives text deltas. */
+  readonly stream?: boolean | { readonly onText?: (delta: string) => void };
+  /** Other call settings (`temperature`, `maxOutputTokens`, `providerOptions`, …). */
+  readonly settings?: CallSettings & { readonly providerOptions?: Parameters<typeof generateText>[0]['providerOptions'] };
+}
+
+export type AiSdkLoopResult = ToolLoopResult<ModelMessage>;
+
+/** One SDK step as a loop step: calls in order, refused ones with their journaled outcome and the SDK's text. */
+function loopStep(
+  step: StepResult<TurnToolSet>,
+  index: number,
+  refused: ReadonlyMap<string, ToolOutcome>,
+  messages: readonly ModelMessage[],
+  resultText: (call: ModelToolCall, outcome: ToolOutcome) => string,
+): LoopStep<ModelMessage> {
+  const calls: ModelToolCall[] = [];
+  const results: ToolCallResult[] = [];
+  for (const part of step.content) {
+    if (part.type === 'tool-call') calls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
+  }
+  for (const call of calls) {
+    const part = step.content.find((entry) => (entry.type === 'tool-result' || entry.type === 'tool-error') && entry.toolCallId === call.id);
+    if (part?.type === 'tool-result') {
+      const outcome = part.output as ToolOutcome;
+      results.push({ call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) });
+    } else if (part?.type === 'tool-error') {
+      const outcome = refused.get(call.id) ?? { status: 'failed' as const, error: { code: 'execution_error' as const, message: String(part.error) }, retryable: false };
+      results.push({ call, outcome, text: part.error instanceof Error ? part.error.message : String(part.error), isError: true });
+    }
+  }
+  const usage = { inputTokens: step.usage.inputTokens ?? 0, outputTokens: step.usage.outputTokens ?? 0 };
+  return Object.freeze({ index, reply: { messages, text: step.text, calls, usage, stopReason: step.finishReason }, results });
+}
+
+/** Runs the turn's loop with `generateText` (or `streamText`) and reports it like the other bridges. */
+export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiSdkLoopResult> {
+  const turn: Turn<R> = options.turn;
+  const refused = new Map<string, ToolOutcome>();
+  const settings = await aiSdkTurnSettings(options, (call, outcome) => refused.set(call.id, outcome));
+  const steps: LoopStep<ModelMessage>[] = [];
+  let seen = 0;
+  const onStepFinish = async (step: StepResult<TurnToolSet>) => {
+    // `response.messages` accumulates over the steps: this step's messages are the new tail.
+    const all = step.response.messages;
+    const mapped = loopStep(step, steps.length, refused, all.slice(seen), options.resultText ?? ((_call, outcome) => outcomeText(outcome)));
+    seen = all.length;
+    steps.push(mapped);
+    await options.onStep?.(mapped);
+  };
+  const call = { ...options.settings, ...settings, model: options.model, messages: [...options.messages], onStepFinish };
+  const finish = (finishReason: LoopFinishReason): AiSdkLoopResult => {
+    const usage = steps.reduce((sum, step) => addUsage(sum, step.reply.usage), NO_USAGE);
+    const messages = [...options.messages, ...steps.flatMap((step) => step.reply.messages)];
+    return Object.freeze({ finishReason, text: steps[steps.length - 1]?.reply.text ?? '', messages, steps, usage });
+  };
+  const limit = stepLimit(turn, options.maxSteps);
+  const done = (): AiSdkLoopResult => {
+    const last = steps[steps.length - 1];
+    return finish(last && last.reply.calls.length > 0 && steps.length >= limit ? 'max-steps' : 'stop');
+  };
+  try {
+    if (!options.stream) {
+      await generateText(call);
+      return done();
+    }
+    const onText = typeof options.stream === 'object' ? options.stream.onText : undefined;
+    const result = streamText({ ...call, onError: () => undefined });
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') onText?.(part.text);
+      else if (part.type === 'error') throw part.error;
+      else if (part.type === 'abort') break;
+    }
+    return settings.abortSignal.aborted ? finish('aborted') : done();
+  } catch (error) {
+    if (settings.abortSignal.aborted) return finish('aborted');
+    throw error;
+  }
+}
