@@ -18,7 +18,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultCacheFile } from '../compiler/cache.js';
+import { defaultCacheFile } from '../compiler/cache/units.js';
 import { generateTree } from './gen-tree.js';
 import { benchRuntimeLoad } from './runtime-load.js';
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emitValidatorModule, validatorKey } from '../compiler/emit/validators.js';
 import type { ValidatorTable } from '../compiler/emit/validator-table.js';
-import { removeStaleValidators, validatorsDir, writeValidators } from '../compiler/write-validators.js';
-import type { JsonSchema } from '../runtime/manifest.js';
+import { removeStaleValidators, validatorsDir, writeValidators } from '../compiler/write/validators.js';
+import type { JsonSchema } from '../runtime/contract/manifest.js';
 
 function schema(i: number): JsonSchema {
   // A typical tool: a few typed fields, one enum, one pattern, bounds; distinct per tool.

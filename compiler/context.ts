@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config.js';
+import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config/load.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
 import { emitManifestParts } from './emit/manifest.js';
@@ -18,14 +18,14 @@ import type { ParseEnv, UnitResult } from './parse/units.js';
 import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
 import { CONVENTION_FOLDERS, toPosix, walkBelow, walkTree, type WalkMode, type WalkOptions } from './scan/walk.js';
 import { isIgnoredPath } from './scan/ignore.js';
-import { SchemaCache, staticSchemas, type SchemaStage } from './schema-stage.js';
-import { UnitCache, type FileReader } from './cache.js';
+import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
+import { UnitCache, type FileReader } from './cache/units.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
-import { readIfExists, writePartsIfChanged, type WrittenParts } from './write.js';
-import { missingValidators, removeStaleValidators, validatorsDir, validatorsStamp, writeValidators, type KnownFolders } from './write-validators.js';
+import { readIfExists, writePartsIfChanged, type WrittenParts } from './write/output.js';
+import { missingValidators, removeStaleValidators, validatorsDir, validatorsStamp, writeValidators, type KnownFolders } from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
-import { outputWriteFailure } from './config-paths.js';
-import { unitFiles, unitKey } from './unit-key.js';
+import { outputWriteFailure } from './config/paths.js';
+import { unitFiles, unitKey } from './cache/unit-key.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 
 export interface CompilerOptions {
@@ -127,7 +127,7 @@ export class Compiler {
     const rel = toPosix(relative(this.root, abs));
     if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) return true;
     if (this.options && (abs === this.options.outFile || abs.startsWith(`${this.options.outFile}.`))) return true;
-    // The generated validators beside the output (write-validators.ts) are output too.
+    // The generated validators beside the output (write/validators.ts) are output too.
     if (this.options && (abs + sep).startsWith(validatorsDir(this.root, toPosix(relative(this.root, this.options.outFile))) + sep)) return true;
     return isIgnoredPath(rel);
   }
@@ -332,7 +332,7 @@ export class Compiler {
     const getEnv = async (): Promise<ParseEnv> => {
       if (env) return env;
       parsers = await import('./parse/units.js');
-      this.ts ??= (await import('./ts.js')).ts;
+      this.ts ??= (await import('./util/typescript.js')).ts;
       const extractSchema = await this.schemas.extractor(reader);
       env = {
         ts: this.ts,
@@ -457,11 +457,11 @@ export class Compiler {
    * to keep the first edit fast.
    */
   async warmup(): Promise<void> {
-    await Promise.all([import('./parse/units.js'), import('./ts.js'), import('./schema/index.js'), import('./schema/convert.js')]);
-    (await import('./lazy.js')).preloadLazy();
+    await Promise.all([import('./parse/units.js'), import('./util/typescript.js'), import('./schema/index.js'), import('./schema/convert.js')]);
+    (await import('./util/lazy.js')).preloadLazy();
   }
 
-  /** The validators the last emitted manifest imports (write-validators.ts). */
+  /** The validators the last emitted manifest imports (write/validators.ts). */
   private lastValidators?: { readonly outRel: string; readonly table: ValidatorTable };
 
   /**

@@ -6,9 +6,9 @@
 export { createCompiler, Compiler } from './context.js';
 export { CONVENTION_FOLDERS } from './scan/walk.js';
 export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './context.js';
-export { defineConfig, loadConfig, DEFAULT_OPTIONS } from './config.js';
-export { configSchema } from './config-schema.js';
-export type { ResolvedOptions, UserConfig } from './config.js';
+export { defineConfig, loadConfig, DEFAULT_OPTIONS } from './config/load.js';
+export { configSchema } from './config/schema.js';
+export type { ResolvedOptions, UserConfig } from './config/load.js';
 export { CATALOG, compareDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, RelatedLocation, Severity, SourceLocation } from './diagnostics.js';
 export type { CapabilityModel, ToolModel, SkillModel, AgentModel, PromptSectionModel, HookModel, PluginModel } from './model.js';

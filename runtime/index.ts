@@ -2,11 +2,11 @@
  * `zhin-gen/runtime`: the thin runtime that serves generated capability manifests. No Node
  * built-ins and no compiler code are reachable from here (it runs in any JS host).
  */
-export * from './manifest.js';
+export * from './contract/manifest.js';
 export type { JsonSchemaValidator, JsonValidateFunction, JsonValidationError, JsonValidatorModule } from './validators/types.js';
-export * from './define.js';
-export { parsePermitSyntax, isBuiltinPermitKind, BUILTIN_PERMIT_KINDS } from './permit-syntax.js';
-export type { PermitSyntax, BuiltinPermitKind } from './permit-syntax.js';
+export * from './contract/define.js';
+export { parsePermitSyntax, isBuiltinPermitKind, BUILTIN_PERMIT_KINDS } from './contract/permit-syntax.js';
+export type { PermitSyntax, BuiltinPermitKind } from './contract/permit-syntax.js';
 
 export {
   PermissionHost,
@@ -14,7 +14,7 @@ export {
   toPermissionSubject,
   adapterMatches,
   expandRoles,
-} from './permissions.js';
+} from './access/permissions.js';
 export type {
   ImMessage,
   PermissionSubject,
@@ -23,16 +23,16 @@ export type {
   PermissionChecker,
   PlatformPermissionChecker,
   Disposer,
-} from './permissions.js';
+} from './access/permissions.js';
 
-export { canAccessTool, isUnrestricted } from './access.js';
-export type { AccessRestrictions } from './access.js';
+export { canAccessTool, isUnrestricted } from './access/access.js';
+export type { AccessRestrictions } from './access/access.js';
 
 export {
   APPROVAL_UNAVAILABLE,
   approvalScopeKey,
   createApprovalMemory,
-} from './approval.js';
+} from './turn/approval.js';
 export type {
   ApprovalPort,
   ApprovalRequest,
@@ -41,14 +41,14 @@ export type {
   RiskPolicyCall,
   ToolDescriptor,
   ToolCallPolicy,
-} from './approval.js';
+} from './turn/approval.js';
 
-export { ASK_USER, ToolUnavailableError } from './ask-user.js';
-export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './ask-user.js';
+export { ASK_USER, ToolUnavailableError } from './turn/ask-user.js';
+export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './turn/ask-user.js';
 
-export { describeTool } from './capability.js';
-export { RESERVED_TOOL_NAMES, qualify } from './names.js';
-export type { ToolBinding, ToolSourceKind, ExecutableTool, SeamOrigin } from './capability.js';
+export { describeTool } from './generation/capability.js';
+export { RESERVED_TOOL_NAMES, qualify } from './contract/names.js';
+export type { ToolBinding, ToolSourceKind, ExecutableTool, SeamOrigin } from './generation/capability.js';
 
 export { SeamIntegration, capabilitySeamToken, seamIntegrationToken, isSeamIntegration } from './seam/integration.js';
 export type { SeamRegistration, SeamProviderKind } from './seam/integration.js';
@@ -73,11 +73,11 @@ export type {
 } from './seam/adapters.js';
 export { projectCapabilitySeam } from './seam/projection.js';
 export type { SeamProjectionOptions } from './seam/projection.js';
-export { SkillTable, SkillTableBuilder, isSkillInScope } from './skills.js';
-export type { SkillEntry, SkillSummary, SkillSourceKind } from './skills.js';
+export { SkillTable, SkillTableBuilder, isSkillInScope } from './generation/skills.js';
+export type { SkillEntry, SkillSummary, SkillSourceKind } from './generation/skills.js';
 
-export { CandidateBuilder, CandidateRejectedError, Generation } from './generation.js';
-export type { HostConfig, GenerationLease, GenerationState, PromptSectionEntry } from './generation.js';
+export { CandidateBuilder, CandidateRejectedError, Generation } from './generation/generation.js';
+export type { HostConfig, GenerationLease, GenerationState, PromptSectionEntry } from './generation/generation.js';
 
 export type {
   JournalEntry,
@@ -92,11 +92,11 @@ export type {
   ToolError,
   ToolErrorCode,
   DenialPolicy,
-} from './journal.js';
-export type { UnrecordedValue } from './snapshot.js';
+} from './turn/journal.js';
+export type { UnrecordedValue } from './turn/snapshot.js';
 
-export { createCapabilityHost } from './host.js';
-export type { CapabilityHost, CapabilityHostOptions, CandidatePreparer, LoadOptions, LoadSummary } from './host.js';
+export { createCapabilityHost } from './generation/host.js';
+export type { CapabilityHost, CapabilityHostOptions, CandidatePreparer, LoadOptions, LoadSummary } from './generation/host.js';
 
 export type {
   Turn,
@@ -106,11 +106,11 @@ export type {
   TurnToolInput,
   RegistryToolName,
   RegistryToolInput,
-} from './turn.js';
-export type { CallOptions } from './pipeline.js';
-export type { PluginDefinitions } from './setup.js';
-export { skillQualifiedName } from './names.js';
-export type { TurnScope } from './scope.js';
+} from './turn/turn.js';
+export type { CallOptions } from './turn/pipeline.js';
+export type { PluginDefinitions } from './generation/setup.js';
+export { skillQualifiedName } from './contract/names.js';
+export type { TurnScope } from './access/scope.js';
 
 export {
   PromptBudgetError,
@@ -134,7 +134,7 @@ export { selectSections, promptProfileOf, LAYER_ORDER } from './prompt/sections.
 export type { HiddenSection, SectionHiddenReason, SectionFilter, SectionSelection } from './prompt/sections.js';
 export { buildSystemPrompt, systemPromptMaxChars } from './prompt/system-prompt.js';
 export type { SystemPrompt, TurnPromptInput } from './prompt/system-prompt.js';
-export { catalogOf } from './prompt/catalog.js';
+export { catalogOf } from './console/catalog.js';
 export type {
   CapabilityCatalog,
   CatalogAgent,
@@ -142,11 +142,11 @@ export type {
   CatalogPromptSection,
   CatalogSkill,
   CatalogTool,
-} from './prompt/catalog.js';
+} from './console/catalog.js';
 
 // Disclosure and the deferred catalog (docs/catalog.md).
-export { AgentRoutingError } from './agent-selection.js';
-export type { AgentSelection } from './agent-selection.js';
+export { AgentRoutingError } from './turn/agent-selection.js';
+export type { AgentSelection } from './turn/agent-selection.js';
 export { CatalogNotFoundError } from './deferred/controller.js';
 export type {
   DeferredToolController,
@@ -191,5 +191,5 @@ export type {
 } from './deferred/providers.js';
 export { createMemorySessionStore } from './deferred/session-store.js';
 export type { DeferredToolSessionSnapshot, DeferredToolSessionStore } from './deferred/session-store.js';
-export type { OmissionReason } from './disclosure.js';
-export type { TurnForkOptions } from './turn.js';
+export type { OmissionReason } from './access/disclosure.js';
+export type { TurnForkOptions } from './turn/turn.js';

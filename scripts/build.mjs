@@ -43,18 +43,18 @@ for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cw
   copyFileSync(join(root, file), join(dist, file));
 }
 
-// The TypeScript compiler the parse stage loads (compiler/ts.ts: the copy ts-morph ships), as a
+// The TypeScript compiler the parse stage loads (compiler/util/typescript.ts: the copy ts-morph ships), as a
 // minified copy: 3.6 MB instead of 9 MB to read, decode and hand to V8 with its code cache, which
 // is ~65 ms of every run that parses (measured; bench/). Same code, same version, licence header
-// kept; the sidecar names the file it was made from, and ts.ts uses the copy only while that file
+// kept; the sidecar names the file it was made from, and util/typescript.ts uses the copy only while that file
 // is still the one installed.
 const require = createRequire(import.meta.url);
 const typescriptFile = createRequire(require.resolve('ts-morph')).resolve('@ts-morph/common/dist/typescript.js');
 const typescriptSource = readFileSync(typescriptFile, 'utf8');
 const minified = await transform(typescriptSource, { minify: true, loader: 'js', charset: 'ascii', legalComments: 'inline' });
-writeFileSync(join(dist, 'compiler', 'typescript.min.cjs'), minified.code);
+writeFileSync(join(dist, 'compiler', 'util', 'typescript.min.cjs'), minified.code);
 writeFileSync(
-  join(dist, 'compiler', 'typescript.min.json'),
+  join(dist, 'compiler', 'util', 'typescript.min.json'),
   `${JSON.stringify({ source: '@ts-morph/common/dist/typescript.js', size: statSync(typescriptFile).size, version: /\bversion = "([^"]+)"/.exec(typescriptSource)?.[1] ?? null })}\n`,
 );
 

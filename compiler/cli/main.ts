@@ -12,7 +12,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createCompiler, type CompileResult } from '../context.js';
 import { packageVersion } from '../version.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/load.js';
 import { CATALOG } from '../diagnostics.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { COMMAND_NAMES, META_COMMANDS, commandSpec, commandSynopsis, commandUsage, mainUsage, parseCommand, type CommandSpec, type ParsedValues } from './commands.js';
@@ -185,7 +185,7 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
   const loaded = loadTimeoutMs === undefined ? undefined : await (await import('../verify/index.js')).verifyLoad(compiled, { timeoutMs: loadTimeoutMs });
   const result = loaded ? withLoadDiagnostics(compiled, loaded.diagnostics) : compiled;
   const onDisk = compiler.readOutput();
-  // The manifest is current only with the validator modules it imports (compiler/write-validators.ts).
+  // The manifest is current only with the validator modules it imports (compiler/write/validators.ts).
   const absentValidators = compiled.errors === 0 && onDisk === result.code ? compiler.missingValidators() : [];
   const stale = compiled.errors === 0 && (onDisk !== result.code || absentValidators.length > 0);
   const missing = onDisk === undefined;

@@ -8,7 +8,7 @@ export type ImportExtension = '.js' | '.ts' | 'none';
  * file. Node resolves a specifier as a URL (`#` starts a fragment, `?` a query, `%XX` is decoded,
  * `\` becomes `/`, tab and newlines are dropped); tsc, esbuild and Rollup read it as a plain
  * path and decode nothing. No spelling of such a path works for both, so zhin-gen refuses it
- * (config-paths.ts) instead of emitting a specifier one of them cannot load.
+ * (config/paths.ts) instead of emitting a specifier one of them cannot load.
  */
 export const SPECIFIER_UNSAFE = /[#?%\\\u0000-\u001f\u007f]/;
 

@@ -8,7 +8,7 @@
  * writes them as they are (write.ts keeps their bytes between runs).
  */
 import { createHash } from 'node:crypto';
-import { sha256 } from '../hash.js';
+import { sha256 } from '../util/hash.js';
 import type { EmitMemo } from './memo.js';
 import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';

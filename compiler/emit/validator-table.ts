@@ -9,7 +9,7 @@
 import type { EmitMemo } from './memo.js';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { JsonSchema } from '../../runtime/manifest.js';
+import type { JsonSchema } from '../../runtime/contract/manifest.js';
 import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import { str } from './literal.js';

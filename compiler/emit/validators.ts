@@ -10,8 +10,8 @@
  * validator file be named by its key and reused without being generated again.
  */
 import { createRequire } from 'node:module';
-import { sha256 } from '../hash.js';
-import type { JsonSchema } from '../../runtime/manifest.js';
+import { sha256 } from '../util/hash.js';
+import type { JsonSchema } from '../../runtime/contract/manifest.js';
 import { GENERATED_MARK } from './manifest.js';
 import { str } from './literal.js';
 
@@ -56,7 +56,7 @@ function ajvModules(): AjvModules {
 }
 
 /**
- * What the runtime compiled with (runtime/validation.ts before build-time validators; the
+ * What the runtime compiled with (runtime/turn/validation.ts before build-time validators; the
  * `@zhin-gen/runtime/ajv` option still does): same options, same code, same errors. The schema
  * was checked against the meta-schema when it was converted (schema/convert.ts), so it is not
  * validated again here; `logger: false` keeps "unknown format ignored" out of the build output.

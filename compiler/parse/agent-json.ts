@@ -10,7 +10,7 @@
 // The named export: ajv is CommonJS and its default export differs between Node ESM and bundlers.
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type * as Jsonc from 'jsonc-parser';
-import { lazyRequire } from '../lazy.js';
+import { lazyRequire } from '../util/lazy.js';
 import schema from '../schema/agent.schema.json' with { type: 'json' };
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import { codePointLength, describeValue, stripBom } from './manifest-values.js';

@@ -7,7 +7,7 @@
  * line and column unchanged, because "\r" only ever sits at the end of a line.
  */
 import type { Document, Node as YamlNode } from 'yaml';
-import { lazyRequire } from '../lazy.js';
+import { lazyRequire } from '../util/lazy.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
 import type { ChannelScope } from '@zhin-gen/runtime';
 import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';

@@ -3,7 +3,7 @@
  * runs the tree-wide rule families: conflicts, references, main-agent presence, platforms and
  * provider profiles. Everything here is in memory and linear in the number of capabilities.
  */
-import type { ResolvedOptions } from '../config.js';
+import type { ResolvedOptions } from '../config/load.js';
 import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
 import type { PluginEntryData, UnitResult } from '../parse/units.js';
@@ -16,7 +16,7 @@ import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
 import { agentQualifiedName, segmentNameProblem, skillQualifiedName, toolLocalNameProblem } from '@zhin-gen/runtime/names';
 import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
-import { unitKey } from '../unit-key.js';
+import { unitKey } from '../cache/unit-key.js';
 
 export interface AssembleInput {
   readonly layout: Layout;
@@ -208,7 +208,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     const data = entry.data as PluginEntryData | undefined;
     const addedSections = new Map<string, SourceLocation>();
     for (const ref of data?.conditionalSections ?? []) {
-      // The check setup()'s addPromptSection() applies (runtime/names.ts); clashes are still
+      // The check setup()'s addPromptSection() applies (runtime/contract/names.ts); clashes are still
       // reported, so one run names every problem of the call.
       const problem = segmentNameProblem(ref.localName);
       if (problem) {
@@ -233,7 +233,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     }
     for (const ref of data?.conditionalTools ?? []) {
       const enclosure = { owner: plugin.owner, placement: 'plugin' as const };
-      // The checks setup()'s addTool() applies (runtime/names.ts). A name with "__" cannot be
+      // The checks setup()'s addTool() applies (runtime/contract/names.ts). A name with "__" cannot be
       // qualified; one that only breaks the pattern still takes part in the qualifiedName rules
       // below (reserved names, provider-safe, clashes, all case-folded), so one run names every
       // problem of the call (`Discover`: the pattern and the meta tool it would shadow).

@@ -1,6 +1,6 @@
 /**
  * Identity (SPEC §4) for the compiler's model: a tool's qualifiedName from its enclosure. The
- * rules and builders themselves live in runtime/names.ts, shared with the runtime, so the names
+ * rules and builders themselves live in runtime/contract/names.ts, shared with the runtime, so the names
  * the manifest carries are exactly the names `host.load()` forms and checks.
  */
 import { qualify } from '@zhin-gen/runtime/names';

@@ -1,6 +1,6 @@
 /**
  * `zhin-gen new`: where a capability goes for its flags, the qualifiedName it will get, and the
- * files to write. Names are checked with the rules of runtime/names.ts and qualifiedNames built
+ * files to write. Names are checked with the rules of runtime/contract/names.ts and qualifiedNames built
  * with the same builders the compiler uses (compiler/resolve/names.ts), so what `new` prints is
  * what `inspect` will list. Pure: the caller says which files exist and which plugins there are.
  */

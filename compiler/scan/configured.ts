@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { locateConfig, type ConfigText } from '../config-locate.js';
+import { locateConfig, type ConfigText } from '../config/locate.js';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { ExtraPlugin } from './layout.js';
 import { toPosix } from './walk.js';

@@ -218,7 +218,7 @@ export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnos
   const diagnostics: Diagnostic[] = [];
   const visit = (plugin: PluginLayout, cap: CapabilityDir, agent: string | undefined, skill: string | undefined): void => {
     const file = cap.dir;
-    // The rules the runtime applies to the same names (runtime/names.ts).
+    // The rules the runtime applies to the same names (runtime/contract/names.ts).
     const problem = cap.kind === 'tool' ? toolLocalNameProblem(cap.name) : segmentNameProblem(cap.name);
     if (problem) {
       const code = problem.rule === 'separator' ? 'ZG3005' : cap.kind === 'tool' ? 'ZG1001' : 'ZG1002';

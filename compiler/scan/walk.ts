@@ -18,7 +18,7 @@ export interface WalkOptions {
   /** Absolute directories links may point into besides the root. */
   readonly allowed: readonly string[];
   /**
-   * Absolute output file. The walk lists it like any file: config-paths.ts refuses an output
+   * Absolute output file. The walk lists it like any file: config/paths.ts refuses an output
    * inside a walked folder, and a refused one is still the input it is (skipping it hid a tool).
    */
   readonly outFile: string;

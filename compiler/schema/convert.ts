@@ -7,7 +7,7 @@
  */
 // The named export: ajv is CommonJS and its default export differs between Node ESM and bundlers.
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import { lazyRequire } from '../lazy.js';
+import { lazyRequire } from '../util/lazy.js';
 import { cleanSchema, project, type JsonValue, type Projection } from './project.js';
 import type { ConvertResult, JsonSchema } from './types.js';
 

@@ -9,8 +9,8 @@
  */
 import vm from 'node:vm';
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts.js';
-import { LruMap } from '../lru.js';
+import { ts } from '../util/typescript.js';
+import { LruMap } from '../util/lru.js';
 import { DEFAULT_LOCAL, isRelativeSpecifier, ModuleTooDeep, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
 import { findMutation, scanReferences } from './scope.js';
 import { stripTypes } from './strip.js';

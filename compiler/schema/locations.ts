@@ -6,7 +6,7 @@
  * method chains (`.optional()`, `.describe()`), same-file consts, and JSON Schema literals.
  */
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts.js';
+import { ts } from '../util/typescript.js';
 
 import type { SchemaLocation, SchemaLocations } from './locate.js';
 

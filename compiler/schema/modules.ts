@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts.js';
+import { ts } from '../util/typescript.js';
 import { lineStarts, positionAt } from '../diagnostics.js';
 import { parseSource } from '../parse/depth.js';
 import { bindingNames } from './scope.js';

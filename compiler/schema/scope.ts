@@ -8,7 +8,7 @@
  * ReferenceError in the vm, which also sends the tool to the fallback, never a wrong schema.
  */
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts.js';
+import { ts } from '../util/typescript.js';
 
 export interface ReferenceScan {
   /** Free identifiers in reference position, in first-seen order. */

@@ -7,7 +7,7 @@
  * parameter properties) returns `undefined` and the caller transpiles instead.
  */
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts.js';
+import { ts } from '../util/typescript.js';
 
 interface Cut {
   readonly start: number;

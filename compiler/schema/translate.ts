@@ -10,7 +10,7 @@
  * by the differential test, and Zod cannot throw for any of them.
  */
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts.js';
+import { ts } from '../util/typescript.js';
 import type { Json, NumberCheck, SizeCheck, StringCheck, StringFormat, ZodNode } from './zod-json.js';
 
 /** What an identifier read in a module refers to, as the extractor resolved it. */

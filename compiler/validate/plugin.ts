@@ -1,6 +1,6 @@
 /**
  * Plugin entry rule family: the literal fields `definePlugin` itself checks when plugin.ts is
- * imported (runtime/define.ts). A plugin entry that throws there makes `host.load()` reject the
+ * imported (runtime/contract/define.ts). A plugin entry that throws there makes `host.load()` reject the
  * whole generation, so what is visible statically is reported here. Only for a `definePlugin`
  * from a recognised module: another framework's `definePlugin` has its own contract.
  */

@@ -2,7 +2,7 @@
  * Provider-profile rule family (SPEC §5): per-provider limits on names, descriptions, tool
  * counts and schema keywords, reported as ZG5xxx. Limits are the documented ones of each API.
  */
-import type { ProviderName } from '../config.js';
+import type { ProviderName } from '../config/load.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import { PROVIDER_SAFE_NAME } from '@zhin-gen/runtime/names';

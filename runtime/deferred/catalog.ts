@@ -4,12 +4,12 @@
  * generation's tool and skill tables (all sources: manifest, `setup()`, seams, runtime) and kept
  * in a WeakMap so it dies with the generation. Per turn only disclosure and access remain.
  */
-import type { AccessRestrictions } from '../access.js';
-import type { ToolBinding } from '../capability.js';
-import type { Generation } from '../generation.js';
-import type { ManifestAgent } from '../manifest.js';
-import { ASK_USER, qualify, skillQualifiedName } from '../names.js';
-import type { SkillEntry } from '../skills.js';
+import type { AccessRestrictions } from '../access/access.js';
+import type { ToolBinding } from '../generation/capability.js';
+import type { Generation } from '../generation/generation.js';
+import type { ManifestAgent } from '../contract/manifest.js';
+import { ASK_USER, qualify, skillQualifiedName } from '../contract/names.js';
+import type { SkillEntry } from '../generation/skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';
 import { SearchIndex, type SearchDocument } from './search.js';

@@ -3,7 +3,7 @@
  * the host config section of that name. Validated when a generation is prepared, so a bad value
  * rejects the candidate instead of failing turns later.
  */
-import { ASK_USER, DISCOVER, LOAD_SKILL, LOAD_TOOL, SPAWN_TASK } from '../names.js';
+import { ASK_USER, DISCOVER, LOAD_SKILL, LOAD_TOOL, SPAWN_TASK } from '../contract/names.js';
 
 export interface DeferredToolsConfig {
   /** Most tools loaded per session (always-loaded and pinned tools not counted). Default 12. */

@@ -5,9 +5,9 @@
  * (or, for a fork, from a copy of the parent's state) and is written back — merged with what
  * the store holds by then — whenever this turn loads something; a fork never writes.
  */
-import { describeError, type ToolBinding } from '../capability.js';
-import { explainSkill, explainTool, skillListed, toolListed, TurnAdmission, type DisclosureView, type OmissionReason } from '../disclosure.js';
-import type { ManifestAgent } from '../manifest.js';
+import { describeError, type ToolBinding } from '../generation/capability.js';
+import { explainSkill, explainTool, skillListed, toolListed, TurnAdmission, type DisclosureView, type OmissionReason } from '../access/disclosure.js';
+import type { ManifestAgent } from '../contract/manifest.js';
 import type { GenerationCatalog, CatalogTool } from './catalog.js';
 import {
   META_PROJECTED,

@@ -4,13 +4,13 @@
  * pipeline as every tool: journal, hooks, validation. Their inputs are validated by a small
  * Standard Schema here instead of Ajv: no schema compile per turn, and fixed messages.
  */
-import type { ExecutableTool, ToolBinding } from '../capability.js';
-import type { StandardSchemaLike } from '../define.js';
-import type { JsonSchema } from '../manifest.js';
-import { DISCOVER, LOAD_SKILL, LOAD_TOOL, META_TOOL_NAMES, type MetaToolName } from '../names.js';
+import type { ExecutableTool, ToolBinding } from '../generation/capability.js';
+import type { StandardSchemaLike } from '../contract/define.js';
+import type { JsonSchema } from '../contract/manifest.js';
+import { DISCOVER, LOAD_SKILL, LOAD_TOOL, META_TOOL_NAMES, type MetaToolName } from '../contract/names.js';
 import { ProjectedTool } from './providers.js';
 
-// The names are reserved with the others in runtime/names.ts; re-exported for the controller.
+// The names are reserved with the others in runtime/contract/names.ts; re-exported for the controller.
 export { DISCOVER, LOAD_SKILL, LOAD_TOOL, META_TOOL_NAMES, type MetaToolName };
 
 export type DiscoverKind = 'tool' | 'skill' | 'all';

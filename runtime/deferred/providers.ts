@@ -6,7 +6,7 @@
  * packages. Objects are built once per tool per generation and shared by every turn — arrays are
  * fresh per call (the SDK types want mutable arrays), elements are frozen.
  */
-import type { JsonSchema } from '../manifest.js';
+import type { JsonSchema } from '../contract/manifest.js';
 
 export type ModelProvider = 'anthropic' | 'openai' | 'generic';
 

@@ -7,7 +7,7 @@
  * `systemPromptMaxChars` are specified in; a cut never splits a surrogate pair. Required text
  * is never cut: it either fits whole or assembly throws `PromptBudgetError`.
  */
-import type { PromptRetention } from '../manifest.js';
+import type { PromptRetention } from '../contract/manifest.js';
 
 /** Between two rendered blocks; counts against the budget like any other character. */
 export const PROMPT_SEPARATOR = '\n\n';

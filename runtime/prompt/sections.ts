@@ -3,8 +3,8 @@
  * first, then `profiles` (by turn kind), then `platforms` (IM turns only). Also the owner of a
  * turn, the layer order and the load-time checks of a generation's sections.
  */
-import type { Generation, PromptSectionEntry } from '../generation.js';
-import type { ManifestAgent, PromptLayer, PromptProfile } from '../manifest.js';
+import type { Generation, PromptSectionEntry } from '../generation/generation.js';
+import type { ManifestAgent, PromptLayer, PromptProfile } from '../contract/manifest.js';
 
 export type SectionHiddenReason = 'overridden' | 'profile' | 'platform' | 'empty';
 

@@ -13,11 +13,11 @@
  *   6. sections of layers `safety`, `constraints`
  *   7. sections of layers `examples`, `memory`
  */
-import { describeError, ownerChain } from '../capability.js';
-import type { Generation, HostConfig, PromptSectionEntry } from '../generation.js';
-import type { ManifestAgent, PromptLayer, PromptProfile } from '../manifest.js';
-import type { ImMessage } from '../permissions.js';
-import type { SkillEntry } from '../skills.js';
+import { describeError, ownerChain } from '../generation/capability.js';
+import type { Generation, HostConfig, PromptSectionEntry } from '../generation/generation.js';
+import type { ManifestAgent, PromptLayer, PromptProfile } from '../contract/manifest.js';
+import type { ImMessage } from '../access/permissions.js';
+import type { SkillEntry } from '../generation/skills.js';
 import { type AssembledPrompt, DEFAULT_SYSTEM_PROMPT_MAX_CHARS, type PromptPart, assemblePrompt } from './assemble.js';
 import {
   type HiddenSection,

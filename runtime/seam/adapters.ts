@@ -4,12 +4,12 @@
  * automatic path would be a second set of visibility and lifecycle rules. A host that wants one
  * registers it explicitly, and what it offers then passes the same pipeline as everything else.
  */
-import type { ExecutableTool, ToolBinding } from '../capability.js';
-import { describeError } from '../capability.js';
-import type { ResourceToken, ToolExecutionContext } from '../define.js';
-import type { Generation, GenerationLease } from '../generation.js';
-import type { SkillEntry, SkillTable } from '../skills.js';
-import { validateInput } from '../validation.js';
+import type { ExecutableTool, ToolBinding } from '../generation/capability.js';
+import { describeError } from '../generation/capability.js';
+import type { ResourceToken, ToolExecutionContext } from '../contract/define.js';
+import type { Generation, GenerationLease } from '../generation/generation.js';
+import type { SkillEntry, SkillTable } from '../generation/skills.js';
+import { validateInput } from '../turn/validation.js';
 import { QUESTION_SCHEMA } from '../validators/builtin-schemas.js';
 import type { SeamScope, SkillCatalogEntry, SkillService, ToolExecutionResult, ToolSchema, ToolService } from './types.js';
 

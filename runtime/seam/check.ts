@@ -3,10 +3,10 @@
  * checks its schemas get: the same rules as `defineAgentTool` / SKILL.md (SPEC §3.1, §3.2),
  * applied at projection, so a bad schema rejects the candidate instead of failing a turn.
  */
-import { APPROVAL_MODES, CHANNEL_SCOPES } from '../define.js';
-import type { ApprovalMode, ChannelScope, JsonSchema } from '../manifest.js';
-import { PROVIDER_SAFE_NAME } from '../names.js';
-import { parsePermitSyntax } from '../permit-syntax.js';
+import { APPROVAL_MODES, CHANNEL_SCOPES } from '../contract/define.js';
+import type { ApprovalMode, ChannelScope, JsonSchema } from '../contract/manifest.js';
+import { PROVIDER_SAFE_NAME } from '../contract/names.js';
+import { parsePermitSyntax } from '../contract/permit-syntax.js';
 import type { SkillCatalogEntry, ToolSchema } from './types.js';
 
 /** A tool schema after validation, defaults applied. */

@@ -8,7 +8,7 @@
  * then belongs to that generation. Registering into it afterwards changes nothing the
  * generation serves — a new generation (a new `setup()`) is the way to change providers.
  */
-import { type ResourceToken, createToken } from '../define.js';
+import { type ResourceToken, createToken } from '../contract/define.js';
 import type { SeamDisposer, SeamScope, SkillService, ToolExecutionResult, ToolService } from './types.js';
 
 export type SeamProviderKind = 'tool' | 'skill';

@@ -11,15 +11,15 @@
  * same id from that agent's turns. Duplicate names among the providers one owner sees, a clash
  * with a feature name, or a bad schema reject the candidate.
  */
-import { ToolUnavailableError } from '../ask-user.js';
-import { type ExecutableTool, type SeamOrigin, type ToolBinding, describeError } from '../capability.js';
-import type { ResourceToken } from '../define.js';
-import { createToken } from '../define.js';
-import type { CandidateBuilder } from '../generation.js';
-import { isLiveCall } from '../live-calls.js';
-import type { ManifestAgent } from '../manifest.js';
-import { foldName, qualify } from '../names.js';
-import type { SkillEntry } from '../skills.js';
+import { ToolUnavailableError } from '../turn/ask-user.js';
+import { type ExecutableTool, type SeamOrigin, type ToolBinding, describeError } from '../generation/capability.js';
+import type { ResourceToken } from '../contract/define.js';
+import { createToken } from '../contract/define.js';
+import type { CandidateBuilder } from '../generation/generation.js';
+import { isLiveCall } from '../turn/live-calls.js';
+import type { ManifestAgent } from '../contract/manifest.js';
+import { foldName, qualify } from '../contract/names.js';
+import type { SkillEntry } from '../generation/skills.js';
 import { builtinValidatorFor } from '../validators/builtin.js';
 import { type SeamSkillSpec, type SeamToolSpec, checkSkillEntry, checkToolSchema } from './check.js';
 import {

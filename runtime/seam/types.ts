@@ -4,8 +4,8 @@
  * registry). They describe and perform; they never decide: access, approval and the journal
  * belong to the turn pipeline, which is the only caller of `ToolService.execute`.
  */
-import type { ToolExecutionContext } from '../define.js';
-import type { ApprovalMode, ChannelScope, JsonSchema } from '../manifest.js';
+import type { ToolExecutionContext } from '../contract/define.js';
+import type { ApprovalMode, ChannelScope, JsonSchema } from '../contract/manifest.js';
 
 /**
  * Where a provider is visible: `'global'` (every owner under the root) or an owner id. Owner ids

@@ -10,7 +10,7 @@
  * on the first compile, not at start-up. The options are the ones the compiler generates
  * validators with (compiler/emit/validators.ts), so both paths report the same errors.
  */
-import type { JsonSchema } from '../manifest.js';
+import type { JsonSchema } from '../contract/manifest.js';
 import type { JsonSchemaValidator, JsonValidateFunction } from './types.js';
 
 interface AjvInstance {

@@ -4,9 +4,9 @@
  * test/runtime/builtin-validators.test.ts regenerates them and fails when they drift), so that
  * no runtime-owned tool, and no `addTool` without a schema, needs a runtime JSON Schema compiler.
  */
-import type { JsonSchema } from '../manifest.js';
+import type { JsonSchema } from '../contract/manifest.js';
 
-/** `ask_user` (runtime/ask-user.ts). */
+/** `ask_user` (runtime/turn/ask-user.ts). */
 export const ASK_USER_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',
   properties: Object.freeze({
@@ -28,7 +28,7 @@ export const QUESTION_SCHEMA: JsonSchema = Object.freeze({
   additionalProperties: false,
 });
 
-/** A definition without `inputSchema` (runtime/capability.ts `jsonSchemaOf`). */
+/** A definition without `inputSchema` (runtime/generation/capability.ts `jsonSchemaOf`). */
 export const OPEN_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object' });
 
 /** Name of each generated module in ./generated/ (`<name>.gen.ts`) and the schema it was made from. */

@@ -4,7 +4,7 @@
  * with the built-in one, so `ask_user`, `BuiltinToolService` and an `addTool` without a schema
  * never need a runtime JSON Schema compiler. Imported on first use, like a generated validator.
  */
-import type { JsonSchema, LazyModule } from '../manifest.js';
+import type { JsonSchema, LazyModule } from '../contract/manifest.js';
 import { BUILTIN_SCHEMAS } from './builtin-schemas.js';
 import type { JsonValidateFunction } from './types.js';
 

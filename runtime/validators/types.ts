@@ -4,7 +4,7 @@
  * (`true`, or `false` with `errors`), because the generated code is Ajv's standalone code and
  * the results must stay exactly what Ajv reports.
  */
-import type { JsonSchema } from '../manifest.js';
+import type { JsonSchema } from '../contract/manifest.js';
 
 /** One validation error, as Ajv reports it (only the fields the runtime reads). */
 export interface JsonValidationError {

@@ -1,6 +1,6 @@
 /**
  * `context.addTool()` / `context.addPromptSection()` literal names in plugin.ts get, at build
- * time, exactly the checks `host.load()` applies when setup() runs (runtime/names.ts is the one
+ * time, exactly the checks `host.load()` applies when setup() runs (runtime/contract/names.ts is the one
  * definition both use). Before, `check` exited 0 for `addTool('Discover', …)` and
  * `addTool('Sync', …)` and the bot then failed to start (issue 13, item 5).
  */

@@ -7,7 +7,7 @@ import { validateToolFields } from '../../../compiler/validate/tool.js';
 const MODULES = ['zhin-gen/runtime', '@zhin.js/tool'];
 
 function read(text: string) {
-  // The compiler's reader strips the BOM before parsing (see compiler/cache.ts).
+  // The compiler's reader strips the BOM before parsing (see compiler/cache/units.ts).
   return parseCode({ ts, file: 'tools/x/index.ts', text: text.replace(/^\uFEFF/, ''), expected: 'defineAgentTool', modules: MODULES });
 }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { firstTooDeep, MAX_NESTING, MAX_SYNTAX_DEPTH, parseSource } from '../../../compiler/parse/depth.js';
-import { ts } from '../../../compiler/ts.js';
+import { ts } from '../../../compiler/util/typescript.js';
 
 const deep = (open: string, close: string, n = MAX_NESTING + 1): string => `${open.repeat(n)}${close.repeat(n)}`;
 

@@ -1,0 +1,199 @@
+/**
+ * The unit cache on disk: one JSON base file, plus an append-only journal of the entries that
+ * changed since the base was written. A run that re-parsed one tool appends one line instead of
+ * re-serialising and rewriting every unit's result (megabytes at 1,000 tools, ~40 ms of a
+ * one-change run here); the base is rewritten, and the journal dropped, once the journal grows
+ * past a quarter of the base.
+ *
+ * The journal names the base it extends (a random id written into the base). A journal that
+ * belongs to another base, or a line that does not parse (a write cut short), ends what is
+ * applied: the cache is an accelerator, so anything doubtful costs a re-parse, never a wrong
+ * result (every entry is still checked against its files' stamps on use).
+ *
+ * Everything read is checked against declared shapes (json-shape.ts, cache/entry-shape.ts) before it is
+ * used: a base that is not a base of this version and configuration is dropped whole; an entry
+ * or output record of the wrong shape, in the base or in a journal line, is dropped alone (its
+ * unit is parsed again), as is a journal line of no known shape. A damaged journal entry drops
+ * its key altogether, the base's older entry included: that one would still be safe (stamps and
+ * hashes are checked on use), but a file that lost one write is not worth reasoning about. After
+ * any of this the next save writes a fresh base, even when nothing else changed.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { compile, jsonObject, object, optional, present, string, type Check } from './json-shape.js';
+import { writeAtomically } from '../write/output.js';
+
+interface Base<E, O> {
+  readonly version: string;
+  readonly configKey: string;
+  readonly id?: string;
+  readonly entries: Record<string, E>;
+  readonly output?: O;
+}
+
+type JournalLine<E, O> = { readonly base: string } | { readonly k: string; readonly e: E } | { readonly o: O };
+
+/** The base's frame; entries and the output record are checked with the caller's shapes. */
+const BASE = compile(object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) }));
+const HEADER = compile(object({ base: string }));
+const ENTRY_LINE = compile(object({ k: string, e: present }));
+const OUTPUT_LINE = compile(object({ o: present }));
+
+export interface CacheShapes<E, O> {
+  readonly entry: Check<E>;
+  readonly output: Check<O>;
+}
+
+export interface CacheContents<E, O> {
+  readonly entries: Map<string, E>;
+  readonly output: O | undefined;
+}
+
+export interface LoadedCache<E, O> extends CacheContents<E, O> {
+  /** Something was dropped as doubtful: the file should be rewritten even if nothing changes. */
+  readonly damaged: boolean;
+}
+
+/** The journal is folded into a new base once it is larger than this share of the base. */
+const JOURNAL_SHARE = 0.25;
+
+export class CacheFile<E, O> {
+  private baseId: string | undefined;
+  private baseBytes = 0;
+  private journalBytes = 0;
+  /** False after a journal that was not applied to its end: the next save writes a new base. */
+  private journalUsable = true;
+  private readonly journal: string;
+
+  constructor(
+    private readonly file: string,
+    private readonly version: string,
+    private readonly shapes: CacheShapes<E, O>,
+  ) {
+    this.journal = `${file}.journal`;
+  }
+
+  /** The persisted contents for this configuration, or undefined (missing, corrupt, other config). */
+  load(configKey: string): LoadedCache<E, O> | undefined {
+    this.baseId = undefined;
+    let base: unknown;
+    let size: number;
+    try {
+      const bytes = readFileSync(this.file);
+      size = bytes.length;
+      base = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (!BASE(base) || base.version !== this.version || base.configKey !== configKey) return undefined;
+    const { entry: isEntry, output: isOutput } = this.shapes;
+    let damaged = false;
+    const entries = new Map<string, E>();
+    for (const key in base.entries) {
+      const value = base.entries[key];
+      if (isEntry(value)) entries.set(key, value);
+      else damaged = true;
+    }
+    let output: O | undefined;
+    if (base.output !== undefined) {
+      if (isOutput(base.output)) output = base.output;
+      else damaged = true;
+    }
+    this.baseId = base.id;
+    this.baseBytes = size;
+    this.journalBytes = 0;
+    this.journalUsable = true;
+    if (base.id !== undefined) {
+      let bytes: Buffer | undefined;
+      try {
+        bytes = readFileSync(this.journal);
+      } catch {
+        bytes = undefined;
+      }
+      const lines = bytes === undefined ? [] : bytes.toString('utf8').split('\n');
+      const header = bytes === undefined ? undefined : parse(lines[0]!);
+      if (bytes !== undefined && !(HEADER(header) && header.base === base.id)) this.journalUsable = false;
+      else if (bytes !== undefined) {
+        this.journalBytes = bytes.length;
+        for (const line of lines.slice(1)) {
+          if (line === '') continue;
+          const change = parse(line);
+          if (change === undefined) {
+            // Lines after this one would never be read either: start over at the next save.
+            this.journalUsable = false;
+            break;
+          }
+          if (ENTRY_LINE(change)) {
+            if (isEntry(change.e)) entries.set(change.k, change.e);
+            else {
+              entries.delete(change.k);
+              damaged = true;
+            }
+          } else if (OUTPUT_LINE(change) && isOutput(change.o)) output = change.o;
+          else if (OUTPUT_LINE(change)) {
+            output = undefined;
+            damaged = true;
+          } else damaged = true;
+        }
+      }
+    }
+    // The next save writes a new base, without what was dropped.
+    if (damaged) this.journalUsable = false;
+    return { entries, output, damaged };
+  }
+
+  /**
+   * Persists: the changed entries (and output record) as journal lines when a base of this
+   * process's knowledge is on disk and the journal is still small, else everything as a new base.
+   */
+  save(configKey: string, all: () => CacheContents<E, O>, changed: readonly (readonly [string, E])[], output: O | undefined): void {
+    const lines = changed.map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
+    if (output !== undefined) lines.push(JSON.stringify({ o: output } satisfies JournalLine<E, O>));
+    const delta = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+    if (this.baseId !== undefined && this.journalUsable && this.onDisk() && this.journalBytes + Buffer.byteLength(delta) <= this.baseBytes * JOURNAL_SHARE) {
+      if (this.journalBytes === 0) {
+        // A new journal: created (or truncated) with its header, never appended to a stray file.
+        const text = `${JSON.stringify({ base: this.baseId } satisfies JournalLine<E, O>)}\n${delta}`;
+        writeFileSync(this.journal, text);
+        this.journalBytes = Buffer.byteLength(text);
+      } else {
+        appendFileSync(this.journal, delta);
+        this.journalBytes += Buffer.byteLength(delta);
+      }
+      return;
+    }
+    const contents = all();
+    const id = randomBytes(8).toString('hex');
+    const text = JSON.stringify({
+      version: this.version,
+      configKey,
+      id,
+      entries: Object.fromEntries(contents.entries),
+      ...(contents.output !== undefined ? { output: contents.output } : {}),
+    } satisfies Base<E, O>);
+    writeAtomically(this.file, text);
+    rmSync(this.journal, { force: true });
+    this.baseId = id;
+    this.baseBytes = Buffer.byteLength(text);
+    this.journalBytes = 0;
+    this.journalUsable = true;
+  }
+
+  /** The base this process loaded or wrote is still the file on disk (as far as its size says). */
+  private onDisk(): boolean {
+    try {
+      return statSync(this.file).size === this.baseBytes;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A JSON line, or undefined when it does not parse (a write cut short). */
+function parse(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Configuration: `zhin-gen.config.{ts,mjs,json}` or the `zhin-gen` key of package.json,
+ * validated with Zod. Every path option is resolved against one root: the project root (the
+ * directory given by `--root`, or the bundler's root), never the current working directory.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { locateConfig, readConfigText, relativeName } from './locate.js';
+import { checkConfigPaths, type OutputProblem } from './paths.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { resolveConfiguredPlugins } from '../scan/configured.js';
+
+export const CONFIG_FILES = ['zhin-gen.config.ts', 'zhin-gen.config.mjs', 'zhin-gen.config.json'] as const;
+
+export type { ProviderName, ResolvedOptions, UserConfig } from './schema.js';
+import type { ResolvedOptions, UserConfig } from './schema.js';
+
+/**
+ * The defaults, spelled out so a run without any config needs no Zod. A test asserts this equals
+ * `configSchema.parse({})`, so the two can never drift.
+ */
+export const DEFAULT_OPTIONS = {
+  out: 'zhin-capabilities.gen.ts',
+  modules: ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', '@zhin-gen/runtime', 'zhin-gen/runtime'],
+  plugins: {},
+  pluginEntry: ['plugin.ts', 'plugin.mts', 'plugin.js', 'plugin.mjs'],
+  permits: [],
+  providers: ['anthropic', 'openai'],
+  importExtension: '.js',
+  schemaTimeoutMs: 10_000,
+  allowOutside: [],
+} as const satisfies Omit<ResolvedOptions, 'root' | 'outFile' | 'configFile' | 'adapters'>;
+
+export interface LoadedConfig {
+  readonly options: ResolvedOptions;
+  readonly diagnostics: readonly Diagnostic[];
+  /** What is wrong with the output path, if anything (also among `diagnostics`). */
+  readonly outProblem?: OutputProblem;
+}
+
+/** Define a config with types: `export default defineConfig({ ... })`. */
+export function defineConfig(config: UserConfig): UserConfig {
+  return config;
+}
+
+async function importConfigModule(file: string): Promise<unknown> {
+  const url = pathToFileURL(file).href + `?t=${Date.now()}`;
+  if (file.endsWith('.ts')) {
+    // tsx's loader API imports a TS module without registering a global hook.
+    const { tsImport } = await import('tsx/esm/api');
+    const mod = (await tsImport(url, import.meta.url)) as { default?: unknown };
+    return mod.default;
+  }
+  const mod = (await import(url)) as { default?: unknown };
+  return mod.default;
+}
+
+export { readConfigText };
+
+/**
+ * Finds and validates the config. Never throws: a bad config is reported as ZG1100/ZG1101 and the
+ * defaults are used, so the rest of the run can still report everything else.
+ */
+export async function loadConfig(rootInput: string, overrides: UserConfig = {}): Promise<LoadedConfig> {
+  const root = resolve(rootInput);
+  const diagnostics: Diagnostic[] = [];
+  let raw: unknown = {};
+  let configFile: string | undefined;
+  let sourceFile = 'package.json';
+  for (const name of CONFIG_FILES) {
+    const candidate = join(root, name);
+    if (!existsSync(candidate)) continue;
+    configFile = candidate;
+    sourceFile = name;
+    try {
+      raw = name.endsWith('.json') ? JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, '')) : await importConfigModule(candidate);
+    } catch (error) {
+      diagnostics.push(
+        diag('ZG1101', { file: name, message: `Could not load ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }),
+      );
+      raw = {};
+    }
+    break;
+  }
+  if (!configFile && existsSync(join(root, 'package.json'))) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
+      if (pkg['zhin-gen'] !== undefined) {
+        raw = pkg['zhin-gen'];
+        configFile = join(root, 'package.json');
+      }
+    } catch {
+      // An unparsable package.json is not ours to report; the bundler or npm will.
+    }
+  }
+  if (raw === undefined || raw === null) raw = {};
+  const input = { ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides };
+  if (Object.keys(input).length === 0) {
+    const outFile = join(root, DEFAULT_OPTIONS.out);
+    const options = { ...structuredClone(DEFAULT_OPTIONS), root, outFile, ...(configFile ? { configFile } : {}) } as ResolvedOptions;
+    const paths = pathDiagnostics(options, 'default');
+    diagnostics.push(...paths.diagnostics);
+    return { options, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
+  }
+  const { configSchema } = await import('./schema.js');
+  const parsed = configSchema.safeParse(input);
+  let options: Omit<ResolvedOptions, 'root' | 'outFile' | 'configFile'>;
+  const configText = configFile ? readConfigText(root, configFile) : undefined;
+  if (parsed.success) {
+    options = parsed.data;
+  } else {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+      for (const key of keys) {
+        const where = configText ? locateConfig(configText, path, key) : { file: relativeName(root, join(root, sourceFile)), line: 1, column: 1 };
+        const option = [...path, ...(key !== undefined ? [key] : [])].join('.') || '(root)';
+        diagnostics.push(
+          diag('ZG1100', {
+            ...where,
+            message: key !== undefined ? `Unknown config option \`${option}\`` : `Config option \`${option}\`: ${issue.message}`,
+            ...(key !== undefined ? { hint: `Known options: ${Object.keys(configSchema.shape).join(', ')} (docs/config.md).` } : {}),
+          }),
+        );
+      }
+    }
+    options = configSchema.parse(overrides);
+  }
+  const outFile = isAbsolute(options.out) ? options.out : join(root, options.out);
+  const resolved: ResolvedOptions = { ...options, root, outFile, ...(configFile ? { configFile } : {}) };
+  const outSource = overrides.out !== undefined ? 'caller' : parsed.success && typeof raw === 'object' && raw !== null && 'out' in raw ? 'config' : 'default';
+  const paths = pathDiagnostics(resolved, outSource);
+  diagnostics.push(...paths.diagnostics);
+  return { options: resolved, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
+}
+
+/**
+ * The output path and the configured paths that end up in import specifiers (config/paths.ts).
+ * The configured plugins are resolved here only for their directories; the run resolves them
+ * again and reports their own problems (ZG1008).
+ */
+function pathDiagnostics(options: ResolvedOptions, outSource: 'config' | 'caller' | 'default'): ReturnType<typeof checkConfigPaths> {
+  const configText = options.configFile ? readConfigText(options.root, options.configFile) : undefined;
+  const configuredPlugins = resolveConfiguredPlugins(options.root, options.plugins, configText).plugins;
+  return checkConfigPaths({ root: options.root, out: options.out, outFile: options.outFile, pluginEntry: options.pluginEntry, configuredPlugins, configText, outSource });
+}

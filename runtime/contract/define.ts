@@ -1,0 +1,267 @@
+/**
+ * Authoring helpers. The compiler checks the same rules statically (with file/line/column);
+ * these runtime checks exist for definitions the compiler cannot see (`setup()` with computed
+ * values, seams) and throw clear `TypeError`s. Every definition is frozen so a generation's
+ * capability table cannot be mutated after prepare.
+ */
+import type {
+  ApprovalMode,
+  ChannelScope,
+  HookEvent,
+  JsonSchema,
+  PromptLayer,
+  PromptProfile,
+  PromptRetention,
+} from './manifest.js';
+import { parsePermitSyntax } from './permit-syntax.js';
+import type { ToolCallPolicy } from '../turn/approval.js';
+import type { ImMessage } from '../access/permissions.js';
+
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'on-risk', 'once', 'always'];
+export const CHANNEL_SCOPES: readonly ChannelScope[] = ['private', 'group', 'channel'];
+export const PROMPT_LAYERS: readonly PromptLayer[] = [
+  'system', 'role', 'task', 'context', 'tools', 'safety', 'constraints', 'examples', 'memory',
+];
+export const PROMPT_RETENTIONS: readonly PromptRetention[] = ['required', 'preferred', 'opportunistic'];
+export const PROMPT_PROFILES: readonly PromptProfile[] = ['interactive', 'schedule'];
+export const HOOK_EVENTS: readonly HookEvent[] = ['tool:before', 'tool:after'];
+
+/** Minimal Standard Schema v1 surface (Zod 4 implements it); kept local to avoid a zod import. */
+export interface StandardSchemaLike<TInput = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => unknown;
+    // `| undefined`: Standard Schema declares it so (Zod does), and under a user's
+    // exactOptionalPropertyTypes a schema would otherwise not be assignable here.
+    readonly types?: { readonly input: TInput; readonly output: unknown } | undefined;
+  };
+}
+
+/** The turn-bound question channel a tool sees (the turn's QuestionPort, session filled in). */
+export interface ToolQuestion {
+  ask(request: { readonly question: string; readonly options?: readonly string[] }): Promise<string>;
+}
+
+/**
+ * What a tool's `execute` receives besides its input (SPEC §3.1). `config` and `use(token)`
+ * are always the tool's own owner's, fixed to the generation the turn leased, never the
+ * caller's.
+ */
+export interface ToolExecutionContext {
+  readonly config: Readonly<Record<string, unknown>>;
+  use<T>(token: ResourceToken<T>): T;
+  readonly owner: string;
+  readonly generation: number;
+  readonly signal: AbortSignal;
+  readonly traceId: string;
+  readonly turnId: string;
+  readonly sessionKey: string;
+  /** Where the turn came from: `'im'` for message turns, otherwise what the host passed. */
+  readonly origin: string;
+  readonly principal: unknown;
+  /** How this call passed approval. */
+  readonly policy: ToolCallPolicy;
+  /** Absent in unattended turns; tools must handle that instead of reaching for globals. */
+  readonly question?: ToolQuestion;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  /** The IM message of the turn, when it has one. */
+  readonly message?: ImMessage;
+}
+
+export interface ResourceToken<T> {
+  readonly key: symbol;
+  readonly description: string;
+  /** Phantom: carries T for `use(token)`. */
+  readonly __type?: T;
+}
+
+export function createToken<T>(description: string): ResourceToken<T> {
+  return Object.freeze({ key: Symbol(description), description }) as ResourceToken<T>;
+}
+
+export interface AgentToolInit<TInput> {
+  readonly description: string;
+  readonly inputSchema?: StandardSchemaLike<TInput> | JsonSchema;
+  readonly requiresApproval?: ApprovalMode;
+  readonly platforms?: readonly string[];
+  readonly scopes?: readonly ChannelScope[];
+  readonly permissions?: readonly string[];
+  readonly hidden?: boolean;
+  execute(input: TInput, context: ToolExecutionContext): unknown;
+}
+
+declare const inputBrand: unique symbol;
+
+export interface AgentToolDefinition<TInput = unknown> extends AgentToolInit<TInput> {
+  readonly kind: 'agent-tool';
+  /** Phantom type carrier read by the generated manifest's input-type map. */
+  readonly [inputBrand]?: TInput;
+}
+
+/** Input type of a tool definition (used by generated manifests through `import type`). */
+export type InputOf<T> = T extends AgentToolDefinition<infer I> ? I : unknown;
+
+function fail(what: string, message: string): never {
+  throw new TypeError(`${what}: ${message}`);
+}
+
+function checkStringList(what: string, field: string, value: unknown, allowed?: readonly string[]): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) fail(what, `\`${field}\` must be an array of strings`);
+  const seen = new Set<string>();
+  for (const item of value) {
+    if (typeof item !== 'string' || item.trim() === '') fail(what, `\`${field}\` entries must be non-empty strings`);
+    if (allowed && !allowed.includes(item)) {
+      fail(what, `\`${field}\` entry "${item}" is not one of ${allowed.join(', ')}`);
+    }
+    if (seen.has(item)) fail(what, `\`${field}\` lists "${item}" twice`);
+    seen.add(item);
+  }
+}
+
+function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+export function defineAgentTool<TInput = Record<string, unknown>>(
+  init: AgentToolInit<TInput>,
+): AgentToolDefinition<TInput> {
+  const what = 'defineAgentTool';
+  if (typeof init !== 'object' || init === null) fail(what, 'expected a definition object');
+  if (typeof init.description !== 'string' || init.description.trim() === '') {
+    fail(what, '`description` must be a non-empty string');
+  }
+  if (typeof init.execute !== 'function') fail(what, '`execute` must be a function');
+  if (init.requiresApproval !== undefined && !APPROVAL_MODES.includes(init.requiresApproval)) {
+    fail(what, `\`requiresApproval\` must be one of ${APPROVAL_MODES.join(', ')}`);
+  }
+  checkStringList(what, 'platforms', init.platforms);
+  checkStringList(what, 'scopes', init.scopes, CHANNEL_SCOPES);
+  checkStringList(what, 'permissions', init.permissions);
+  for (const permit of init.permissions ?? []) {
+    const parsed = parsePermitSyntax(permit);
+    if (!parsed.ok) fail(what, `permission "${permit}" does not parse: ${parsed.reason}`);
+  }
+  if (init.hidden !== undefined && typeof init.hidden !== 'boolean') fail(what, '`hidden` must be a boolean');
+  const schema = init.inputSchema;
+  if (schema !== undefined && !isStandardSchema(schema)) {
+    if (typeof schema !== 'object' || schema === null || (schema as JsonSchema).type !== 'object') {
+      fail(what, '`inputSchema` must be a Zod object schema or a JSON Schema with `type: "object"`');
+    }
+  }
+  return Object.freeze({ ...init, kind: 'agent-tool' as const }) as AgentToolDefinition<TInput>;
+}
+
+export interface AgentPromptSectionInit {
+  readonly title: string;
+  readonly content: string;
+  readonly layer?: PromptLayer;
+  readonly order?: number;
+  readonly retention?: PromptRetention;
+  readonly maxChars?: number;
+  readonly profiles?: readonly PromptProfile[];
+  readonly platforms?: readonly string[];
+}
+
+export interface AgentPromptSection extends Required<Omit<AgentPromptSectionInit, 'maxChars' | 'platforms'>> {
+  readonly kind: 'prompt-section';
+  readonly maxChars?: number;
+  readonly platforms: readonly string[];
+}
+
+export function defineAgentPromptSection(init: AgentPromptSectionInit): AgentPromptSection {
+  const what = 'defineAgentPromptSection';
+  if (typeof init !== 'object' || init === null) fail(what, 'expected a definition object');
+  if (typeof init.title !== 'string' || init.title.trim() === '') fail(what, '`title` must be a non-empty string');
+  if (typeof init.content !== 'string') fail(what, '`content` must be a string');
+  if (init.layer !== undefined && !PROMPT_LAYERS.includes(init.layer)) {
+    fail(what, `\`layer\` must be one of ${PROMPT_LAYERS.join(', ')}`);
+  }
+  if (init.order !== undefined && !Number.isSafeInteger(init.order)) fail(what, '`order` must be a safe integer');
+  if (init.retention !== undefined && !PROMPT_RETENTIONS.includes(init.retention)) {
+    fail(what, `\`retention\` must be one of ${PROMPT_RETENTIONS.join(', ')}`);
+  }
+  if (init.maxChars !== undefined && (!Number.isSafeInteger(init.maxChars) || init.maxChars <= 0)) {
+    fail(what, '`maxChars` must be a positive safe integer');
+  }
+  if (init.profiles !== undefined && init.profiles.length === 0) fail(what, '`profiles` must not be empty');
+  checkStringList(what, 'profiles', init.profiles, PROMPT_PROFILES);
+  if (init.platforms !== undefined && init.platforms.length === 0) fail(what, '`platforms` must not be empty when given');
+  checkStringList(what, 'platforms', init.platforms);
+  // Same rule as the compiler's ZG2031: required content is never cut, so it could never render.
+  if (init.retention === 'required' && init.maxChars !== undefined && init.content.length > init.maxChars) {
+    fail(what, `required content is ${init.content.length} characters but \`maxChars\` is ${init.maxChars}`);
+  }
+  return Object.freeze({
+    kind: 'prompt-section' as const,
+    title: init.title,
+    content: init.content,
+    layer: init.layer ?? 'context',
+    order: init.order ?? 50,
+    retention: init.retention ?? 'preferred',
+    ...(init.maxChars !== undefined ? { maxChars: init.maxChars } : {}),
+    profiles: Object.freeze([...(init.profiles ?? ['interactive'])]),
+    platforms: Object.freeze([...(init.platforms ?? [])]),
+  });
+}
+
+/** What a hook sees for one tool call. `tool:before` may veto; hooks never grant anything. */
+export interface ToolHookEvent {
+  readonly event: HookEvent;
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly input: unknown;
+  /** Present on `tool:after`. */
+  readonly outcome?: unknown;
+}
+
+export type ToolHookResult = void | undefined | { readonly veto: string };
+
+export interface AgentHookInit {
+  readonly events: readonly HookEvent[];
+  handle(event: ToolHookEvent): ToolHookResult | Promise<ToolHookResult>;
+}
+
+export interface AgentHook extends AgentHookInit {
+  readonly kind: 'agent-hook';
+}
+
+export function defineAgentHook(init: AgentHookInit): AgentHook {
+  const what = 'defineAgentHook';
+  if (typeof init !== 'object' || init === null) fail(what, 'expected a definition object');
+  if (!Array.isArray(init.events) || init.events.length === 0) fail(what, '`events` must be a non-empty array');
+  checkStringList(what, 'events', init.events, HOOK_EVENTS);
+  if (typeof init.handle !== 'function') fail(what, '`handle` must be a function');
+  return Object.freeze({ ...init, events: Object.freeze([...init.events]), kind: 'agent-hook' as const });
+}
+
+/** The context a plugin's `setup()` receives; writes go to the candidate generation only. */
+export interface PluginSetupContext {
+  readonly owner: string;
+  readonly config: { get(): Record<string, unknown> };
+  addTool(localName: string, tool: AgentToolDefinition<unknown>): void;
+  addPromptSection(localName: string, section: AgentPromptSection): void;
+  readonly resources: {
+    provide<T>(token: ResourceToken<T>, value: T, dispose?: () => void | Promise<void>): void;
+    use<T>(token: ResourceToken<T>): T;
+  };
+}
+
+export interface PluginInit {
+  readonly name: string;
+  setup?(context: PluginSetupContext): void | Promise<void>;
+}
+
+export interface PluginDefinition extends PluginInit {
+  readonly kind: 'plugin';
+}
+
+export function definePlugin(init: PluginInit): PluginDefinition {
+  const what = 'definePlugin';
+  if (typeof init !== 'object' || init === null) fail(what, 'expected a definition object');
+  if (typeof init.name !== 'string' || init.name.trim() === '') fail(what, '`name` must be a non-empty string');
+  if (init.setup !== undefined && typeof init.setup !== 'function') fail(what, '`setup` must be a function');
+  return Object.freeze({ ...init, kind: 'plugin' as const });
+}

@@ -1,0 +1,102 @@
+/**
+ * The naming rules of SPEC §4, defined once. The runtime applies them while it prepares a
+ * generation; the compiler imports this module and applies the same predicates at build time, so
+ * a tree that passes `zhin-gen check` never fails `host.load()` on a name. Patterns, reserved
+ * names, predicates (with the message part that describes the rule) and qualifiedName builders
+ * only: no imports, so it costs the compiler nothing to take.
+ */
+
+/** Joins owner path segments, the enclosing scope and the local name in a qualifiedName. */
+export const NAME_SEPARATOR = '__';
+
+/** What model providers accept as a tool name; every qualifiedName of a tool must match it. */
+export const PROVIDER_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Tool local names: tool directories and `context.addTool()` names (also without `__`). */
+export const TOOL_LOCAL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+/**
+ * Every other name: owner path segments (child-plugin keys), skill, agent, hook and prompt
+ * section directories, `context.addPromptSection()` names. No `_`, so never a `__` either.
+ */
+export const NAME_SEGMENT = /^[a-z0-9][a-z0-9-]*$/;
+
+/** The controller's meta tools (SPEC §7.3). */
+export const DISCOVER = 'discover';
+export const LOAD_TOOL = 'load_tool';
+export const LOAD_SKILL = 'load_skill';
+export const META_TOOL_NAMES = [DISCOVER, LOAD_TOOL, LOAD_SKILL] as const;
+export type MetaToolName = (typeof META_TOOL_NAMES)[number];
+/** Generation-owned tools (runtime/turn/ask-user.ts; `spawn_task` is kept free for the task runner). */
+export const ASK_USER = 'ask_user';
+export const SPAWN_TASK = 'spawn_task';
+
+/**
+ * Names the runtime owns; no manifest, setup or seam tool may take them, nor any name equal to
+ * one of them after case folding (the meta tools never sit in a generation's tool table, so a
+ * clash check against the table alone would let `Discover` through).
+ */
+export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze([DISCOVER, LOAD_TOOL, LOAD_SKILL, ASK_USER, SPAWN_TASK]);
+
+/** The key two names are compared under: names equal after case folding clash (SPEC §4). */
+export function foldName(name: string): string {
+  return name.toLowerCase();
+}
+
+/** The reserved name `name` equals after case folding, or `undefined`. */
+export function reservedToolName(name: string): string | undefined {
+  const folded = foldName(name);
+  return RESERVED_TOOL_NAMES.find((reserved) => reserved === folded);
+}
+
+/** Why a name breaks a rule: `separator` for a `__` inside a local name, `pattern` otherwise. */
+export interface NameProblem {
+  readonly rule: 'separator' | 'pattern';
+  /** Completes "<name> …", e.g. `does not match ^[a-z0-9][a-z0-9_-]*$`. */
+  readonly message: string;
+}
+
+const SEPARATOR_PROBLEM: NameProblem = Object.freeze({
+  rule: 'separator',
+  message: `contains "${NAME_SEPARATOR}", which separates owner segments in qualifiedNames`,
+});
+
+/** A tool local name (directory or `addTool()`), or why it is not one. */
+export function toolLocalNameProblem(name: string): NameProblem | undefined {
+  if (name.includes(NAME_SEPARATOR)) return SEPARATOR_PROBLEM;
+  if (!TOOL_LOCAL_NAME.test(name)) return { rule: 'pattern', message: `does not match ${TOOL_LOCAL_NAME.source}` };
+  return undefined;
+}
+
+/** Any other name (owner segment, skill, agent, hook, prompt section), or why it is not one. */
+export function segmentNameProblem(name: string): NameProblem | undefined {
+  if (!NAME_SEGMENT.test(name)) return { rule: 'pattern', message: `does not match ${NAME_SEGMENT.source}` };
+  return undefined;
+}
+
+/** A tool's qualifiedName, or why providers would refuse it. */
+export function providerSafeProblem(name: string): NameProblem | undefined {
+  if (!PROVIDER_SAFE_NAME.test(name)) return { rule: 'pattern', message: `does not match ${PROVIDER_SAFE_NAME.source}` };
+  return undefined;
+}
+
+/** `''` (the root) or `/`-joined name segments. */
+export function isValidOwner(owner: string): boolean {
+  return owner === '' || owner.split('/').every((segment) => NAME_SEGMENT.test(segment));
+}
+
+/** SPEC §4: owner path segments, then the inner scope names, joined with `__`. */
+export function qualify(owner: string, ...names: readonly string[]): string {
+  const tail = names.join(NAME_SEPARATOR);
+  if (owner === '') return tail;
+  const head = owner.replaceAll('/', NAME_SEPARATOR);
+  return names.length === 0 ? head : `${head}${NAME_SEPARATOR}${tail}`;
+}
+
+/** SPEC §4: `research`, `maps__research`, agent-private `reviewer__review`. */
+export function skillQualifiedName(owner: string, skill: string, agent?: string): string {
+  return agent === undefined ? qualify(owner, skill) : qualify(owner, agent, skill);
+}
+
+/** SPEC §4: `reviewer`, `maps__reviewer`. */
+export function agentQualifiedName(owner: string, name: string): string {
+  return qualify(owner, name);
+}

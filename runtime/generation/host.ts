@@ -1,0 +1,224 @@
+/**
+ * `createCapabilityHost` (SPEC §7.1): loads manifests into atomic generations and starts turns.
+ *
+ * Loading prepares a candidate (runtime tools → manifest tools and prompt sections → plugin
+ * `setup()` → `preparers`, the extension point seams and other later sources use), validates
+ * it, and commits it in one assignment. Loads are serialised; turns never wait for a load, they
+ * lease whatever is committed. Only the manifest is read here: no tool module is imported.
+ */
+import type { ApprovalMemory, ApprovalPort, RiskPolicy } from '../turn/approval.js';
+import { createApprovalMemory } from '../turn/approval.js';
+import { createAskUserBinding } from '../turn/ask-user.js';
+import { bindManifestTool, describeError } from './capability.js';
+import { CandidateBuilder, CandidateRejectedError, type Generation, type HostConfig } from './generation.js';
+import type { JournalSink } from '../turn/journal.js';
+import type { CapabilityManifest, CapabilityRegistry } from '../contract/manifest.js';
+import type { PermissionHost } from '../access/permissions.js';
+import { type CapabilityCatalog, catalogOf } from '../console/catalog.js';
+import { checkPromptGeneration } from '../prompt/system-prompt.js';
+import { projectCapabilitySeam } from '../seam/projection.js';
+import { type PluginDefinitions, runPluginSetups } from './setup.js';
+import { type Turn, type TurnInput, createTurn } from '../turn/turn.js';
+import { generationCatalog } from '../deferred/catalog.js';
+import { createMemorySessionStore, type DeferredToolSessionStore } from '../deferred/session-store.js';
+import type { JsonSchemaValidator } from '../validators/types.js';
+
+/** Extension point: contributes to every candidate after plugin setup (e.g. seam projection). */
+export interface CandidatePreparer {
+  readonly name: string;
+  prepare(candidate: CandidateBuilder): void | Promise<void>;
+}
+
+export interface CapabilityHostOptions {
+  readonly permissions?: PermissionHost;
+  /** Default approval port for turns that do not bring their own. */
+  readonly approval?: ApprovalPort;
+  readonly journal?: JournalSink;
+  readonly config?: HostConfig;
+  /** Dedicated policies that may verify a concrete `on-risk` call (see approval.ts). */
+  readonly riskPolicies?: readonly RiskPolicy[];
+  /** Where `once` approvals are remembered (in memory by default). */
+  readonly approvalMemory?: ApprovalMemory;
+  readonly preparers?: readonly CandidatePreparer[];
+  /** Per-session loaded tools and skills of the deferred catalog (in memory by default; docs/catalog.md). */
+  readonly sessions?: DeferredToolSessionStore;
+  /** Wall clock for `lastTouchedMs` (tests inject one). Default `Date.now`. */
+  readonly clock?: () => number;
+  /**
+   * Compiles the JSON Schemas the compiler never saw: seam tools, `context.addTool()` with a JSON
+   * Schema, hand-made manifests. Not needed for compiled tools (their validators are generated
+   * at build time) and absent by default, because it evaluates code; `host.load` rejects a
+   * generation that needs it (docs/runtime.md "Validation"). `ajvValidator()` from
+   * `@zhin-gen/runtime/ajv` is one.
+   */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
+  /** Non-fatal problems: disposer failures, journal sink failures, `tool:after` hook failures. */
+  readonly onError?: (error: Error) => void;
+}
+
+export interface LoadOptions {
+  /** Plugin definitions by owner path; override or supply what manifest entries would import. */
+  readonly plugins?: PluginDefinitions;
+  /** Replaces the host config for this and later generations. */
+  readonly config?: HostConfig;
+}
+
+export interface LoadSummary {
+  readonly generation: number;
+  readonly tools: number;
+  /** The generation this commit retired, if any. */
+  readonly retired?: number;
+}
+
+export interface CapabilityHost<R = CapabilityRegistry> {
+  /** Number of the committed generation; 0 before the first successful load. */
+  readonly generation: number;
+  /** The committed generation (read-only), for catalogs and later extensions. */
+  readonly current: Generation | undefined;
+  load(manifest: CapabilityManifest, options?: LoadOptions): Promise<LoadSummary>;
+  beginTurn(input: TurnInput): Promise<Turn<R>>;
+  /** Console catalog of the committed generation; never any prompt text (docs/prompt.md). */
+  catalog(): CapabilityCatalog;
+  /** Retires the current generation; disposers run when its last turn ends. */
+  close(): Promise<void>;
+}
+
+function makeIdSource(): (prefix: string) => string {
+  let counter = 0;
+  // Ids only need to be distinct per host instance, not unguessable: Math.random avoids paying the
+  // WebCrypto initialisation (~7 ms in Node) on every start-up.
+  const random = () => Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+  const instance = random();
+  return (prefix) => `${prefix}_${instance}_${(++counter).toString(36)}`;
+}
+
+function checkManifest(manifest: CapabilityManifest): void {
+  if (typeof manifest !== 'object' || manifest === null) throw new TypeError('host.load() expects a capability manifest');
+  if (manifest.version !== 1) throw new TypeError(`unsupported manifest version ${String(manifest.version)}`);
+  for (const key of ['plugins', 'tools', 'skills', 'agents', 'promptSections', 'hooks'] as const) {
+    if (!Array.isArray(manifest[key])) throw new TypeError(`manifest.${key} must be an array`);
+  }
+}
+
+/** Cross-references the compiler also checks; a hand-made or stale manifest must not slip by. */
+function checkReferences(candidate: CandidateBuilder): void {
+  const { manifest } = candidate;
+  for (const agent of manifest.agents) {
+    for (const name of agent.tools) {
+      if (!candidate.hasTool(name)) throw new Error(`agent "${agent.qualifiedName}" lists unknown tool "${name}"`);
+    }
+  }
+  for (const skill of manifest.skills) {
+    for (const name of skill.tools) {
+      if (!candidate.hasTool(name)) throw new Error(`skill "${skill.qualifiedName}" lists unknown tool "${name}"`);
+    }
+  }
+  const hookIds = new Set<string>();
+  for (const hook of manifest.hooks) {
+    if (hookIds.has(hook.id)) throw new Error(`duplicate hook "${hook.id}"`);
+    hookIds.add(hook.id);
+  }
+}
+
+export function createCapabilityHost<R = CapabilityRegistry>(options: CapabilityHostOptions = {}): CapabilityHost<R> {
+  const onError = options.onError ?? (() => {});
+  const approvalMemory = options.approvalMemory ?? createApprovalMemory();
+  const riskPolicies = Object.freeze([...(options.riskPolicies ?? [])]);
+  const nextId = makeIdSource();
+  const sessions = options.sessions ?? createMemorySessionStore();
+  const generationOptions = options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {};
+  let config: HostConfig = options.config ?? {};
+  let current: Generation | undefined;
+  let lastId = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function prepare(manifest: CapabilityManifest, load: LoadOptions): Promise<Generation> {
+    checkManifest(manifest);
+    const id = lastId + 1;
+    const candidate = new CandidateBuilder(id, manifest, load.config ?? config, generationOptions);
+    try {
+      candidate.addTool(createAskUserBinding(), { reserved: true });
+      for (const tool of manifest.tools) candidate.addTool(bindManifestTool(tool));
+      for (const section of manifest.promptSections) {
+        candidate.addPromptSection({ id: section.id, owner: section.owner, name: section.name, source: 'feature', section });
+      }
+      await runPluginSetups(candidate, load.plugins);
+      // The root's capabilitySeamToken, projected into the same tables (runtime/seam/).
+      await projectCapabilitySeam(candidate, { owners: Object.keys(load.plugins ?? {}), onError });
+      for (const preparer of options.preparers ?? []) {
+        try {
+          await preparer.prepare(candidate);
+        } catch (error) {
+          throw new Error(`preparer "${preparer.name}" failed: ${describeError(error)}`, { cause: error });
+        }
+      }
+      checkReferences(candidate);
+      const sealed = candidate.seal();
+      checkPromptGeneration(sealed);
+      // The deferred catalog and its search index: built (and `deferredTools` validated) once per generation.
+      generationCatalog(sealed);
+      return sealed;
+    } catch (error) {
+      // Nothing of the candidate was visible; only what it provided needs undoing.
+      candidate.resources.seal();
+      await candidate.resources.dispose(onError);
+      throw new CandidateRejectedError(id, describeError(error), { cause: error });
+    }
+  }
+
+  async function commit(manifest: CapabilityManifest, load: LoadOptions): Promise<LoadSummary> {
+    const next = await prepare(manifest, load);
+    const previous = current;
+    current = next;
+    lastId = next.id;
+    if (load.config) config = load.config;
+    if (previous) await previous.retire(onError);
+    return { generation: next.id, tools: next.tools.size, ...(previous ? { retired: previous.id } : {}) };
+  }
+
+  const host: CapabilityHost<R> = {
+    get generation() {
+      return current?.id ?? 0;
+    },
+    get current() {
+      return current;
+    },
+    load(manifest, loadOptions = {}) {
+      const run = queue.then(() => commit(manifest, loadOptions));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async beginTurn(input) {
+      if (!current) throw new Error('no capability generation is loaded; await host.load(manifest) first');
+      // Lease synchronously, before any await, so a concurrent commit cannot dispose it first.
+      const lease = current.acquire();
+      try {
+        return await createTurn<R>(input, {
+          lease,
+          ...(options.permissions ? { permissions: options.permissions } : {}),
+          ...(options.approval ? { approval: options.approval } : {}),
+          ...(options.journal ? { journal: options.journal } : {}),
+          approvalMemory,
+          riskPolicies,
+          sessions,
+          ...(options.clock ? { clock: options.clock } : {}),
+          onError,
+          nextId,
+        });
+      } catch (error) {
+        await lease.release();
+        throw error;
+      }
+    },
+    catalog() {
+      return catalogOf(current);
+    },
+    async close() {
+      await queue;
+      const previous = current;
+      current = undefined;
+      if (previous) await previous.retire(onError);
+    },
+  };
+  return Object.freeze(host);
+}

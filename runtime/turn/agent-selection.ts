@@ -1,0 +1,54 @@
+/**
+ * Which agent a turn runs as (SPEC §3.3, §7.3; seed: 平台 Agent 在对应 IM 平台入站时自动选中).
+ *
+ * - `beginTurn({ agent })` selects explicitly (unknown → error). Explicit selection is also how
+ *   a user resolves two platform candidates. A platform agent cannot be selected explicitly for
+ *   an IM turn from an adapter it does not serve: other platforms never see its private skills.
+ * - Otherwise, for IM turns, the platform agent whose `platforms` lists the adapter is selected;
+ *   two or more candidates are a routing error naming them all.
+ * - Non-IM turns (no access message) never auto-select.
+ */
+import type { Generation } from '../generation/generation.js';
+import type { ManifestAgent } from '../contract/manifest.js';
+import type { ImMessage } from '../access/permissions.js';
+
+export type AgentSelection = 'explicit' | 'platform' | 'none';
+
+export class AgentRoutingError extends Error {
+  override readonly name = 'AgentRoutingError';
+  constructor(
+    readonly platform: string,
+    readonly candidates: readonly string[],
+  ) {
+    super(
+      `agent routing conflict: platform "${platform}" has ${candidates.length} platform agents (${candidates.map((c) => `"${c}"`).join(', ')}); merge them or select one explicitly with beginTurn({ agent })`,
+    );
+  }
+}
+
+export interface SelectedAgent {
+  readonly agent: ManifestAgent | undefined;
+  readonly selection: AgentSelection;
+}
+
+/** `platformAgents` maps adapter → platform agents (precomputed per generation). */
+export function selectAgent(
+  generation: Generation,
+  platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>,
+  explicit: string | undefined,
+  accessMessage: ImMessage | undefined,
+): SelectedAgent {
+  const adapter = accessMessage === undefined ? undefined : String(accessMessage.$adapter);
+  if (explicit !== undefined) {
+    const agent = generation.agents.get(explicit);
+    if (!agent) throw new Error(`unknown agent "${explicit}"`);
+    if (adapter !== undefined && agent.platforms.length > 0 && !agent.platforms.includes(adapter)) {
+      throw new Error(`agent "${explicit}" serves platforms [${agent.platforms.join(', ')}] and cannot be selected for a "${adapter}" turn`);
+    }
+    return { agent, selection: 'explicit' };
+  }
+  if (adapter === undefined) return { agent: undefined, selection: 'none' };
+  const candidates = platformAgents.get(adapter) ?? [];
+  if (candidates.length > 1) throw new AgentRoutingError(adapter, candidates.map((agent) => agent.qualifiedName));
+  return candidates.length === 1 ? { agent: candidates[0], selection: 'platform' } : { agent: undefined, selection: 'none' };
+}

@@ -1,0 +1,152 @@
+/**
+ * Declarative approval (SPEC §7.4, seeds: requiresApproval), decided after access and before
+ * execution:
+ * - `never`: no confirmation (it never bypasses access, hooks or dedicated policies);
+ * - `always`: ask every time;
+ * - `once`: ask until approved once, then remembered for this session + tool;
+ * - `on-risk`: ask, unless a dedicated `RiskPolicy` for this tool (bash, file, network…)
+ *   verified the concrete call (command, path, URL) — then it is not asked again.
+ * Asking needs the turn's `ApprovalPort`; an unattended turn or a missing/unavailable port
+ * fails closed.
+ */
+import type { ApprovalMode, ChannelScope, JsonSchema, ToolPlacement } from '../contract/manifest.js';
+import type { ImMessage } from '../access/permissions.js';
+
+export const APPROVAL_UNAVAILABLE = 'approval required but ApprovalPort unavailable';
+
+export interface ApprovalRequest {
+  readonly requestId: string;
+  readonly toolName: string;
+  /** `${sessionKey}:${toolName}` — what a `once` approval is remembered under. */
+  readonly scopeKey: string;
+  /** Human-readable question for the approver. */
+  readonly question: string;
+  /** Aborted when the turn or the call is cancelled: dismiss the prompt. */
+  readonly signal: AbortSignal;
+  readonly mode: ApprovalMode;
+  readonly sessionKey: string;
+  /** The validated input of the call being approved, as a deep-frozen snapshot: changing it changes nothing. */
+  readonly input: unknown;
+}
+
+export interface ApprovalPort {
+  /** `false` means "installed but cannot ask right now" (e.g. no interactive channel). */
+  readonly available?: boolean;
+  requestApproval(request: ApprovalRequest): Promise<boolean>;
+}
+
+/** The tool metadata a policy may look at (never the module). */
+export interface ToolDescriptor {
+  readonly qualifiedName: string;
+  readonly localName: string;
+  readonly owner: string;
+  readonly source: 'feature' | 'setup' | 'seam' | 'runtime';
+  readonly placement: ToolPlacement;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly keywords: readonly string[];
+  readonly requiresApproval: ApprovalMode;
+  readonly platforms: readonly string[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+  readonly hidden: boolean;
+}
+
+export interface RiskPolicyCall {
+  readonly tool: ToolDescriptor;
+  /** A deep-frozen snapshot of the validated input. */
+  readonly input: unknown;
+  readonly sessionKey: string;
+  readonly origin: string;
+  readonly principal: unknown;
+  readonly message?: ImMessage;
+}
+
+/**
+ * A dedicated policy for a class of tools (shell, file system, network). `verify` returns true
+ * only when it has checked the concrete command/path/URL of this call; anything else (false,
+ * a throw) leaves the `on-risk` confirmation in place. Policies only ever remove a prompt for
+ * `on-risk` tools; `always` and `once` are never relaxed by them.
+ */
+export interface RiskPolicy {
+  readonly id: string;
+  appliesTo(tool: ToolDescriptor): boolean;
+  verify(call: RiskPolicyCall): boolean | Promise<boolean>;
+}
+
+/** Where `once` approvals are remembered; in memory per host by default. */
+export interface ApprovalMemory {
+  has(scopeKey: string): boolean;
+  remember(scopeKey: string): void;
+}
+
+export function createApprovalMemory(): ApprovalMemory & { forgetSession(sessionKey: string): void } {
+  const approved = new Set<string>();
+  return {
+    has: (scopeKey) => approved.has(scopeKey),
+    remember: (scopeKey) => void approved.add(scopeKey),
+    forgetSession(sessionKey) {
+      for (const key of [...approved]) if (key.slice(0, key.lastIndexOf(':')) === sessionKey) approved.delete(key);
+    },
+  };
+}
+
+/** Tool names never contain `:`, so the last `:` separates session and tool unambiguously. */
+export function approvalScopeKey(sessionKey: string, toolName: string): string {
+  return `${sessionKey}:${toolName}`;
+}
+
+/** Handed to the tool as `context.policy`: how this call got past approval. */
+export interface ToolCallPolicy {
+  readonly approval: ApprovalMode;
+  readonly decision: 'not-required' | 'approved' | 'remembered' | 'verified';
+  readonly verifiedBy?: string;
+}
+
+export type ApprovalNeed =
+  | { readonly required: false; readonly policy: ToolCallPolicy }
+  | { readonly required: true; readonly scopeKey: string };
+
+export async function decideApproval(
+  call: RiskPolicyCall,
+  memory: ApprovalMemory,
+  policies: readonly RiskPolicy[],
+): Promise<ApprovalNeed> {
+  const mode = call.tool.requiresApproval;
+  const scopeKey = approvalScopeKey(call.sessionKey, call.tool.qualifiedName);
+  switch (mode) {
+    case 'never':
+      return { required: false, policy: { approval: mode, decision: 'not-required' } };
+    case 'once':
+      return memory.has(scopeKey)
+        ? { required: false, policy: { approval: mode, decision: 'remembered' } }
+        : { required: true, scopeKey };
+    case 'on-risk': {
+      for (const policy of policies) {
+        try {
+          if (policy.appliesTo(call.tool) && (await policy.verify(call)) === true) {
+            return { required: false, policy: { approval: mode, decision: 'verified', verifiedBy: policy.id } };
+          }
+        } catch {
+          // A policy that fails has verified nothing.
+        }
+      }
+      return { required: true, scopeKey };
+    }
+    case 'always':
+    default:
+      // Unknown modes (a hand-written manifest) are treated as the strictest.
+      return { required: true, scopeKey };
+  }
+}
+
+export function approvalQuestion(toolName: string, description: string, input: unknown): string {
+  let rendered: string;
+  try {
+    rendered = JSON.stringify(input) ?? 'undefined';
+  } catch {
+    rendered = '[unserialisable input]';
+  }
+  if (rendered.length > 500) rendered = `${rendered.slice(0, 497)}...`;
+  return `Allow tool "${toolName}" (${description}) to run with input ${rendered}?`;
+}

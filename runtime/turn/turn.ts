@@ -1,0 +1,322 @@
+/**
+ * A turn: one agent turn holding a lease on the generation it started on (SPEC §2, §7.1). All
+ * tool calls go through `executeToolCall`; the turn only carries identity, ports, the selected
+ * agent and the active skills (the scope later issues extend: deferred catalog, prompt).
+ */
+import { canAccessTool, type AccessRestrictions } from '../access/access.js';
+import type { ApprovalMemory, ApprovalPort, RiskPolicy, ToolDescriptor } from './approval.js';
+import { describeTool } from '../generation/capability.js';
+import { ASK_USER, type AskUserInput, type QuestionPort } from './ask-user.js';
+import type { GenerationLease } from '../generation/generation.js';
+import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } from './journal.js';
+import type { CapabilityRegistry, ManifestAgent } from '../contract/manifest.js';
+import { isSkillInScope } from '../generation/skills.js';
+import type { ImMessage, PermissionHost } from '../access/permissions.js';
+import { type CallEnvironment, type CallOptions, executeToolCall } from './pipeline.js';
+import { checkTurnOwner, resolveTurnOwner } from '../prompt/sections.js';
+import { type SystemPrompt, buildSystemPrompt } from '../prompt/system-prompt.js';
+import { isInScope, type TurnScope } from '../access/scope.js';
+import { type AgentSelection, selectAgent } from './agent-selection.js';
+import type { ToolBinding } from '../generation/capability.js';
+import { generationCatalog } from '../deferred/catalog.js';
+import { type ControllerSeed, type DeferredToolController, openDeferredController } from '../deferred/controller.js';
+import type { MetaToolInput, MetaToolName } from '../deferred/meta-tools.js';
+import type { ModelProvider, ModelToolsFor, ModelToolsOptions } from '../deferred/providers.js';
+import type { SeamToolInputs } from '../seam/types.js';
+import type { DeferredToolSessionStore } from '../deferred/session-store.js';
+
+type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
+
+/** Tool names of a registry (the generated `CapabilityRegistry` by default), or `string`. */
+export type RegistryToolName<R = CapabilityRegistry> = [InputsOf<R>] extends [never] ? string : keyof InputsOf<R> & string;
+export type RegistryToolInput<R, N extends string> = [InputsOf<R>] extends [never]
+  ? unknown
+  : N extends keyof InputsOf<R>
+    ? InputsOf<R>[N]
+    : unknown;
+
+/** Every name a turn can execute: the manifest's tools plus generation-owned runtime tools. */
+export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER | MetaToolName | (keyof SeamToolInputs & string);
+export type TurnToolInput<R, N extends string> = N extends typeof ASK_USER
+  ? AskUserInput
+  : N extends MetaToolName
+    ? MetaToolInput<N>
+    : N extends keyof SeamToolInputs
+      ? SeamToolInputs[N]
+      : RegistryToolInput<R, N>;
+
+/** A subagent's turn: same generation, identity and session; an isolated copy of the loaded state. */
+export interface TurnForkOptions {
+  /** The subagent's agent (default: the parent's). */
+  readonly agent?: string;
+  readonly unattended?: boolean;
+  readonly approval?: ApprovalPort;
+  readonly question?: QuestionPort;
+}
+
+export interface TurnInput {
+  readonly sessionKey: string;
+  readonly message?: ImMessage;
+  /** Default `'im'` with a message, `'system'` without. Only `'im'` turns use the message for access. */
+  readonly origin?: string;
+  /** Default: `{ adapter, userId }` of the message sender, if any. */
+  readonly principal?: unknown;
+  /** qualifiedName of the selected agent. */
+  readonly agent?: string;
+  /** Plugin (owner path) the host routed this turn to; only used without a selected agent (docs/prompt.md). */
+  readonly owner?: string;
+  /** Schedules and other turns nobody watches: no approval, no questions (fail closed). */
+  readonly unattended?: boolean;
+  /** Overrides the host's approval port for this turn. */
+  readonly approval?: ApprovalPort;
+  readonly question?: QuestionPort;
+  readonly signal?: AbortSignal;
+  /** Skills to activate at start (e.g. restored from a session snapshot); unknown ones are dropped. */
+  readonly skills?: readonly string[];
+  readonly traceId?: string;
+}
+
+export type TurnState = 'active' | 'ending' | 'ended';
+
+export interface Turn<R = CapabilityRegistry> {
+  readonly id: string;
+  readonly traceId: string;
+  readonly sessionKey: string;
+  /** The leased generation's number; fixed for the turn's life. */
+  readonly generation: number;
+  readonly origin: string;
+  readonly principal: unknown;
+  readonly message: ImMessage | undefined;
+  readonly agent: string | undefined;
+  /** Owner path for prompt-section overrides: the selected agent's plugin, else `TurnInput.owner`, else ''. */
+  readonly owner: string;
+  readonly unattended: boolean;
+  readonly signal: AbortSignal;
+  readonly state: TurnState;
+  readonly journal: readonly JournalEntry[];
+  readonly activeSkills: ReadonlySet<string>;
+  /** Activates a skill (its private tools and hooks join the scope). False if not admitted. */
+  activateSkill(qualifiedName: string): Promise<boolean>;
+  /** Tools in scope and accessible to this turn's principal, excluding `hidden` ones. */
+  admittedTools(): Promise<readonly ToolDescriptor[]>;
+  /**
+   * Assembles the system prompt from the leased generation (docs/prompt.md). Call it before each
+   * model call; rejects with `PromptBudgetError` when required text cannot fit (fail the turn then).
+   */
+  systemPrompt(): Promise<SystemPrompt>;
+  execute<N extends TurnToolName<R>>(name: N, input: TurnToolInput<R, N>, options?: CallOptions): Promise<ToolOutcome>;
+  /** How `agent` was chosen: `beginTurn({ agent })`, the adapter's platform agent, or none (docs/catalog.md). */
+  readonly agentSelection: AgentSelection;
+  /** This turn's deferred catalog controller: discover / load_tool / load_skill state (docs/catalog.md). */
+  readonly deferred: DeferredToolController;
+  /** The tools to send to the model now, for one provider's request shape. */
+  modelTools<P extends ModelProvider>(options: ModelToolsOptions<P>): Promise<ModelToolsFor<P>>;
+  /** A subagent turn on the same lease; its loads never write this session. Ended with this turn. */
+  fork(options?: TurnForkOptions): Promise<Turn<R>>;
+  /** Aborts outstanding calls, waits for them (and tools that ignored the abort), releases the lease. */
+  end(): Promise<void>;
+}
+
+export interface TurnDependencies {
+  readonly lease: GenerationLease;
+  readonly permissions?: PermissionHost;
+  readonly approval?: ApprovalPort;
+  readonly journal?: JournalSink;
+  readonly approvalMemory: ApprovalMemory;
+  readonly riskPolicies: readonly RiskPolicy[];
+  readonly onError: (error: Error) => void;
+  nextId(prefix: string): string;
+  /** Where loaded tools persist per session (absent: nothing persists). */
+  readonly sessions?: DeferredToolSessionStore;
+  readonly clock?: () => number;
+  /** Set for forks: start from the parent's loaded state and never write the session. */
+  readonly forkSeed?: ControllerSeed;
+}
+
+function defaultPrincipal(message: ImMessage | undefined): unknown {
+  if (!message?.$sender) return undefined;
+  return Object.freeze({ adapter: String(message.$adapter), userId: String(message.$sender.id) });
+}
+
+export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): Promise<Turn<R>> {
+  if (typeof input?.sessionKey !== 'string' || input.sessionKey === '') throw new TypeError('beginTurn() needs a non-empty sessionKey');
+  const generation = deps.lease.generation;
+  const catalog = generationCatalog(generation);
+  // Only IM turns (origin 'im', the default with a message) route by adapter, as for access.
+  const imMessage = (input.origin ?? (input.message ? 'im' : 'system')) === 'im' ? input.message : undefined;
+  const selected = selectAgent(generation, catalog.platformAgents, input.agent, imMessage);
+  const agent: ManifestAgent | undefined = selected.agent;
+  const ownerProblem = checkTurnOwner(generation, input.owner);
+  if (ownerProblem) throw new Error(ownerProblem);
+  const origin = input.origin ?? (input.message ? 'im' : 'system');
+  const accessMessage = origin === 'im' ? input.message : undefined;
+  const id = deps.nextId('turn');
+  const traceId = input.traceId ?? deps.nextId('trace');
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(input.signal?.reason);
+  if (input.signal?.aborted) controller.abort(input.signal.reason);
+  else input.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const skills = new Set<string>();
+  const scope: TurnScope = { ...(agent ? { agent } : {}), activeSkills: skills };
+  const journal = new TurnJournal({ turnId: id, sessionKey: input.sessionKey, traceId }, deps.journal, deps.onError);
+  const inFlight = new Set<Promise<unknown>>();
+  const turnTools = new Map<string, ToolBinding>();
+  const children = new Set<Turn<R>>();
+  const track = (pending: Promise<unknown>) => {
+    const settled = pending.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+  };
+  const env: CallEnvironment = {
+    generation,
+    turnId: id,
+    traceId,
+    sessionKey: input.sessionKey,
+    origin,
+    principal: input.principal ?? defaultPrincipal(input.message),
+    ...(accessMessage ? { message: accessMessage } : {}),
+    unattended: input.unattended === true,
+    ...(input.approval ?? deps.approval ? { approvalPort: input.approval ?? deps.approval } : {}),
+    ...(input.question ? { questionPort: input.question } : {}),
+    signal: controller.signal,
+    scope,
+    turnTools,
+    journal,
+    ...(deps.permissions ? { permissions: deps.permissions } : {}),
+    approvalMemory: deps.approvalMemory,
+    riskPolicies: deps.riskPolicies,
+    onError: deps.onError,
+    track,
+    nextId: deps.nextId,
+  };
+
+  const admits = async (item: AccessRestrictions) => {
+    try {
+      return await canAccessTool(item, accessMessage, deps.permissions);
+    } catch {
+      return false;
+    }
+  };
+  const activateSkill = async (name: string): Promise<boolean> => {
+    // The generation's skill table holds feature and seam skills alike.
+    const skill = generation.skillTable.get(name);
+    if (!skill || !isSkillInScope(skill, scope) || !(await admits(skill))) return false;
+    skills.add(name);
+    return true;
+  };
+  for (const name of input.skills ?? []) await activateSkill(name);
+  const deferred = await openDeferredController({
+    catalog,
+    view: { scope, message: accessMessage, permissions: deps.permissions, canAsk: !env.unattended && input.question !== undefined },
+    sessionKey: input.sessionKey,
+    store: deps.forkSeed ? undefined : deps.sessions,
+    clock: deps.clock ?? Date.now,
+    activate: (name) => skills.add(name),
+    onError: deps.onError,
+    ...(deps.forkSeed ? { seed: deps.forkSeed } : {}),
+  });
+  for (const binding of deferred.metaTools) turnTools.set(binding.qualifiedName, binding);
+
+  let state: TurnState = 'active';
+  let ending: Promise<void> | undefined;
+  const skillsView: ReadonlySet<string> = {
+    has: (name) => skills.has(name),
+    get size() {
+      return skills.size;
+    },
+    forEach: (callback, thisArg) => skills.forEach((value) => callback.call(thisArg, value, value, skillsView)),
+    entries: () => skills.entries(),
+    keys: () => skills.keys(),
+    values: () => skills.values(),
+    [Symbol.iterator]: () => skills.values(),
+  } as ReadonlySet<string>;
+
+  const turn: Turn<R> = {
+    id,
+    traceId,
+    sessionKey: input.sessionKey,
+    generation: generation.id,
+    origin,
+    principal: env.principal,
+    message: input.message,
+    agent: agent?.qualifiedName,
+    get owner() {
+      return resolveTurnOwner(turn.agent === undefined ? undefined : generation.agents.get(turn.agent), input.owner);
+    },
+    unattended: env.unattended,
+    signal: controller.signal,
+    get state() {
+      return state;
+    },
+    journal: journal.entries,
+    activeSkills: skillsView,
+    activateSkill,
+    async admittedTools() {
+      const admitted: ToolDescriptor[] = [];
+      for (const binding of generation.tools.values()) {
+        if (!binding.hidden && isInScope(binding, scope) && (await admits(binding))) admitted.push(describeTool(binding));
+      }
+      return admitted;
+    },
+    async systemPrompt() {
+      if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
+      // Read from the turn each time: the agent and the loaded skills are the turn's current ones.
+      const prompt = { skills: turn.activeSkills, origin, ...(accessMessage ? { message: accessMessage } : {}) };
+      return buildSystemPrompt(generation, { ...prompt, ...(turn.agent ? { agent: turn.agent } : {}), ...(input.owner !== undefined ? { owner: input.owner } : {}) });
+    },
+    execute(name, toolInput, options) {
+      if (state !== 'active') return Promise.reject(new Error(`turn ${id} has ended; begin a new turn`));
+      const pending = executeToolCall(env, name, toolInput, options);
+      track(pending);
+      pending.then((outcome) => outcome.status === 'completed' && deferred.touch(name), () => undefined);
+      return pending;
+    },
+    agentSelection: selected.selection,
+    deferred,
+    modelTools: (options) => deferred.modelTools(options.provider),
+    async fork(options = {}) {
+      if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
+      const forkAgent = options.agent ?? agent?.qualifiedName;
+      const approval = options.approval ?? input.approval;
+      const question = options.question ?? input.question;
+      const child = await createTurn<R>(
+        {
+          sessionKey: input.sessionKey,
+          ...(input.message ? { message: input.message } : {}),
+          origin,
+          principal: env.principal,
+          ...(forkAgent !== undefined ? { agent: forkAgent } : {}),
+          ...(input.owner !== undefined ? { owner: input.owner } : {}),
+          unattended: options.unattended ?? env.unattended,
+          ...(approval ? { approval } : {}),
+          ...(question ? { question } : {}),
+          signal: controller.signal,
+          skills: [...skills],
+          traceId,
+        },
+        // The fork borrows this turn's lease: this turn ends its forks before releasing it.
+        { ...deps, lease: { generation, release: () => Promise.resolve() }, forkSeed: deferred.forkSeed() },
+      );
+      children.add(child);
+      return child;
+    },
+    end() {
+      ending ??= (async () => {
+        state = 'ending';
+        input.signal?.removeEventListener('abort', onOuterAbort);
+        controller.abort(new Error('turn ended'));
+        await Promise.all([...children].map((child) => child.end()));
+        while (inFlight.size > 0) await Promise.all([...inFlight]);
+        await deferred.flush();
+        state = 'ended';
+        await deps.lease.release();
+      })();
+      return ending;
+    },
+  };
+  return Object.freeze(turn);
+}

@@ -1,0 +1,114 @@
+/**
+ * `zhin-gen catalog` as a subprocess on fixtures/example-bot (needs `node scripts/build.mjs`, as
+ * every CLI test), plus a cross-check that it answers exactly what the runtime answers for the
+ * generated module in-process.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { PermissionHost, createCapabilityHost, type CapabilityManifest } from '../../../runtime/index.js';
+import type { CatalogJson } from '../../../compiler/cli/catalog.js';
+import { cli, copyFixture, removeDir } from '../../helpers.js';
+
+let root: string;
+beforeAll(() => {
+  root = copyFixture('example-bot', 'catalog');
+});
+afterAll(() => removeDir(root));
+
+function catalog(...args: string[]): { status: number; json: CatalogJson; stderr: string } {
+  const result = cli(['catalog', '--root', root, '--json', ...args]);
+  return { status: result.status, json: result.stdout ? (JSON.parse(result.stdout) as CatalogJson) : (undefined as never), stderr: result.stderr };
+}
+const sent = (json: CatalogJson) => json.tools.filter((tool) => tool.sent).map((tool) => `${tool.name}:${tool.state}`);
+const omitted = (json: CatalogJson) => Object.fromEntries(json.omitted.map((o) => [o.name, `${o.code}: ${o.detail}`]));
+
+describe('zhin-gen catalog', () => {
+  it('icqq group turn: the platform agent is auto-selected; every left-out tool has its reason', () => {
+    const { status, json } = catalog('--platform', 'icqq', '--scope', 'group', '--user', 'u1', '--role', 'master');
+    expect(status).toBe(0);
+    expect(json.turn).toEqual({ platform: 'icqq', scope: 'group', user: 'u1', roles: ['master'], agent: 'icqq', agentSelection: 'platform', provider: 'anthropic', generation: 1 });
+    expect(sent(json)).toEqual([
+      'discover:loaded', 'load_tool:loaded', 'load_skill:loaded', 'ask_user:loaded',
+      'echo:deferred', 'maps__get-weather:deferred', 'short-url:deferred',
+    ]);
+    expect(json.skills.map((s) => s.name)).toEqual(['short-url']);
+    expect(json.agents.map((a) => `${a.name}${a.selected ? '*' : ''}`)).toEqual(['icqq*', 'reviewer']);
+    expect(omitted(json)).toEqual({
+      'admin__mute': 'skill-not-loaded: not yet disclosed: skill icqq__admin is not loaded',
+      'review__check-result': 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
+      'reviewer__check-result': 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
+      'short-url__normalize': 'skill-not-loaded: not yet disclosed: skill short-url is not loaded',
+      'icqq__admin': 'permission: permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)',
+      'reviewer__review': 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
+    });
+    expect(json.conditional).toEqual([{ name: 'lottery_sync', source: 'plugin.ts', detail: 'added by setup() at runtime; setup() is not run by catalog' }]);
+  });
+
+  it('another platform never sees the platform agent; --agent and --skill disclose; openai sends only the loaded set', () => {
+    const { status, json } = catalog('--platform', 'discord', '--scope', 'channel', '--agent', 'reviewer', '--skill', 'reviewer__review', '--provider', 'openai');
+    expect(status).toBe(0);
+    expect(json.turn.agentSelection).toBe('explicit');
+    expect(json.agents.map((a) => a.name)).toEqual(['reviewer']);
+    expect(sent(json)).toEqual(['discover:loaded', 'load_tool:loaded', 'load_skill:loaded', 'ask_user:loaded', 'echo:loaded', 'review__check-result:loaded']);
+    expect(json.tools.find((tool) => tool.name === 'echo')).toMatchObject({ reason: 'pinned', sent: true });
+    expect(json.tools.find((tool) => tool.name === 'short-url')).toMatchObject({ state: 'deferred', sent: false });
+    expect(json.requestedSkills).toEqual([{ name: 'reviewer__review', status: 'loaded', detail: null }]);
+    expect(omitted(json)).toMatchObject({
+      'maps__get-weather': 'scope: scope "channel" is not in [group, private]',
+      'admin__mute': 'agent-not-selected: not yet disclosed: agent icqq is not selected',
+      'icqq__admin': 'agent-not-selected: not yet disclosed: agent icqq is not selected',
+    });
+  });
+
+  it('a skill that exists but is not available is reported; an unknown one fails the command', () => {
+    const unavailable = catalog('--platform', 'icqq', '--scope', 'group', '--skill', 'icqq__admin');
+    expect(unavailable.status).toBe(0);
+    expect(unavailable.json.requestedSkills).toEqual([
+      { name: 'icqq__admin', status: 'unavailable', detail: 'permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)' },
+    ]);
+    expect(catalog('--platform', 'icqq', '--scope', 'group', '--skill', 'nope').status).toBe(1);
+  });
+
+  it('usage and routing errors', () => {
+    expect(cli(['catalog', '--root', root, '--platform', 'icqq'])).toMatchObject({ status: 64, stderr: expect.stringContaining('--platform P and --scope S are required') });
+    expect(cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'guild']).status).toBe(64);
+    expect(cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--provider', 'gemini']).status).toBe(64);
+    const wrongPlatform = cli(['catalog', '--root', root, '--platform', 'discord', '--scope', 'group', '--agent', 'icqq']);
+    expect(wrongPlatform).toMatchObject({ status: 1, stderr: expect.stringContaining('agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn') });
+    expect(cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--agent', 'ghost'])).toMatchObject({ status: 1, stderr: expect.stringContaining('unknown agent "ghost"') });
+  });
+
+  it('pretty output names the sent tools and the reasons', () => {
+    const result = cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('agent icqq (platform agent, auto-selected); provider anthropic');
+    expect(result.stdout).toMatch(/Tools sent \(anthropic\): 4 loaded, 3 deferred/);
+    expect(result.stdout).toMatch(/tool {2}reviewer__check-result +not yet disclosed: agent reviewer is not selected/);
+  });
+
+  it('answers exactly what a host answers for the generated module', async () => {
+    const compiler = createCompiler({ root });
+    try {
+      const result = await compiler.run({ write: true });
+      expect(result.errors).toBe(0);
+      const { manifest } = (await import(pathToFileURL(join(root, 'zhin-capabilities.gen.ts')).href)) as { manifest: CapabilityManifest };
+      const host = createCapabilityHost({ permissions: new PermissionHost() });
+      await host.load(manifest);
+      const turn = await host.beginTurn({
+        sessionKey: 'x',
+        message: { $adapter: 'discord', $channel: { id: 'c', type: 'group' }, $sender: { id: 'u' } },
+        question: { ask: async () => '' },
+      });
+      const listing = await turn.deferred.listing();
+      const { json } = catalog('--platform', 'discord', '--scope', 'group', '--user', 'u');
+      expect(json.tools.map((tool) => [tool.name, tool.state])).toEqual(listing.tools.map((tool) => [tool.name, tool.state]));
+      expect(json.skills.map((s) => s.name)).toEqual(listing.skills.map((s) => s.name));
+      expect(json.omitted.map((o) => o.name)).toEqual((await turn.deferred.omissions()).map((o) => o.name));
+      await turn.end();
+    } finally {
+      await compiler.dispose();
+    }
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The CLI as a subprocess (the built bin): exit codes 0 / 1 / 2 / 64 and the machine-readable
+ * outputs (`check --format json|github|sarif`, `inspect --json`) are contracts.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, copyFixture, removeDir } from '../../helpers.js';
+
+let root: string;
+beforeAll(() => {
+  root = copyFixture('example-bot', 'cli');
+});
+afterAll(() => removeDir(root));
+
+function edit(file: string, from: string, to: string): void {
+  const abs = join(root, file);
+  writeFileSync(abs, readFileSync(abs, 'utf8').replace(from, to));
+}
+
+describe('zhin-gen CLI', () => {
+  it('generate writes the manifest and prints a one-line summary', () => {
+    const run = cli(['generate', '--root', root]);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^zhin-gen: 8 tools, 3 skills, 2 agents, 3 prompt sections, 4 hooks → zhin-capabilities\.gen\.ts \(written\) in (\d{1,3} ms|\d+\.\d s)$/);
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toContain('export const manifest');
+  });
+
+  it('check exits 0 on a clean, up-to-date tree', () => {
+    const run = cli(['check', '--root', root, '--format', 'json']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ diagnostics: [], stale: false });
+  });
+
+  it('check exits 2 with a short diff and the fix command when the output is stale', () => {
+    edit('tools/echo/index.ts', 'Echo a message back', 'Echo a message back twice');
+    const pretty = cli(['check', '--root', root]);
+    expect(pretty.status).toBe(2);
+    expect(pretty.stderr).toContain('zhin-capabilities.gen.ts is out of date');
+    expect(pretty.stderr).toContain('"description":"Echo a message back twice"');
+    expect(pretty.stderr).toMatch(/^- .*"description":"Echo a message back"/m);
+    expect(pretty.stderr).toContain('Fix: npx zhin-gen generate');
+    const json = JSON.parse(cli(['check', '--root', root, '--format', 'json']).stdout);
+    expect(json).toEqual({ diagnostics: [], stale: true, missing: false });
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+
+  it('check exits 2 when the output is missing', () => {
+    rmSync(join(root, 'zhin-capabilities.gen.ts'));
+    const run = cli(['check', '--root', root, '--format', 'json']);
+    expect(run.status).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ stale: true, missing: true });
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+  });
+
+  it('check exits 1 on errors (precedence over stale) and points at the exact line with a hint', () => {
+    edit('tools/echo/index.ts', "description: 'Echo a message back twice',", "description: 'Echo',\n  requiresApproval: 'sometimes',");
+    const json = cli(['check', '--root', root, '--format', 'json']);
+    expect(json.status).toBe(1);
+    const parsed = JSON.parse(json.stdout) as { diagnostics: Record<string, unknown>[]; stale: boolean };
+    expect(parsed.stale).toBe(false);
+    expect(parsed.diagnostics).toEqual([
+      {
+        code: 'ZG2006',
+        severity: 'error',
+        message: `tool "echo": requiresApproval "sometimes" is not one of 'never', 'on-risk', 'once', 'always'`,
+        file: 'tools/echo/index.ts',
+        line: 7,
+        column: 21,
+        hint: "`requiresApproval` is one of 'never', 'on-risk', 'once', 'always' (default 'on-risk').",
+      },
+    ]);
+    expect(readFileSync(join(root, 'tools/echo/index.ts'), 'utf8').split('\n')[6]!.slice(20)).toBe("'sometimes',");
+
+    const pretty = cli(['check', '--root', root]);
+    expect(pretty.status).toBe(1);
+    expect(pretty.stderr).toContain("tools/echo/index.ts:7:21  error  ZG2006  tool \"echo\": requiresApproval \"sometimes\"");
+    expect(pretty.stderr).toContain('hint: `requiresApproval` is one of');
+    expect(pretty.stderr).not.toMatch(/\u001b\[/);
+    expect(pretty.stderr).not.toMatch(/at .*\.js:\d+/);
+
+    const github = cli(['check', '--root', root, '--format', 'github']);
+    expect(github.status).toBe(1);
+    expect(github.stdout).toContain('::error file=tools/echo/index.ts,line=7,col=21,title=ZG2006::tool "echo": requiresApproval');
+
+    const sarif = JSON.parse(cli(['check', '--root', root, '--format', 'sarif']).stdout);
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['ZG2006']);
+    expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: 'ZG2006', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'tools/echo/index.ts' }, region: { startLine: 7, startColumn: 21 } } }] });
+
+    // generate refuses to write a broken manifest and exits 1.
+    const before = readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8');
+    expect(cli(['generate', '--root', root]).status).toBe(1);
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toBe(before);
+    edit('tools/echo/index.ts', "  requiresApproval: 'sometimes',\n", '');
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+  });
+
+  it('warnings alone exit 0', () => {
+    edit('tools/echo/index.ts', "description: 'Echo',", "description: 'Echo',\n  colour: 'blue',");
+    cli(['generate', '--root', root]);
+    const run = cli(['check', '--root', root, '--format', 'json']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).diagnostics.map((d: { code: string; severity: string }) => `${d.code}:${d.severity}`)).toEqual(['ZG2010:warning']);
+  });
+
+  it('inspect --json prints the capability tree contract', () => {
+    const run = cli(['inspect', '--root', root, '--json']);
+    expect(run.status).toBe(0);
+    const tree = JSON.parse(run.stdout);
+    expect(Object.keys(tree)).toEqual(['tools', 'skills', 'agents', 'promptSections', 'hooks']);
+    const weather = tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'maps__get-weather');
+    expect(weather).toMatchObject({ localName: 'get-weather', owner: 'maps', placement: 'plugin', agent: null, skill: null, source: 'plugins/maps/tools/get-weather/index.ts', requiresApproval: 'never', scopes: ['group', 'private'], hidden: false, conditional: false });
+    expect(weather.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string', minLength: 1 }, unit: { default: 'c', type: 'string', enum: ['c', 'f'] } }, required: ['city'] });
+    expect(weather.schemaVia).toBe('static');
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync').schemaVia).toBe('none');
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync')).toMatchObject({ conditional: true, source: 'plugin.ts', requiresApproval: 'always' });
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result')).toMatchObject({ placement: 'agent-skill', agent: 'reviewer', skill: 'review' });
+    expect(tree.skills.find((s: { qualifiedName: string }) => s.qualifiedName === 'short-url')).toMatchObject({ name: 'short-url', owner: '', agent: null, tools: ['short-url', 'short-url__normalize'], source: 'skills/short-url/SKILL.md' });
+    expect(tree.agents.find((a: { qualifiedName: string }) => a.qualifiedName === 'icqq')).toMatchObject({ platforms: ['icqq'], tools: [], source: 'agents/icqq/agent.json' });
+    const pretty = cli(['inspect', '--root', root]);
+    expect(pretty.stdout).toContain('plugin maps  plugins/maps');
+    expect(pretty.stdout).toContain('disclosed after load_skill "short-url"');
+    expect(pretty.stdout).toContain('; schema translated statically');
+    // A JSON Schema literal is evaluated (and checked against the meta-schema), not translated.
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result').schemaVia).toBe('inline');
+    expect(pretty.stdout).toContain('; schema evaluated in the VM');
+  });
+
+  it('usage errors exit 64 without a stack trace', () => {
+    const unknown = cli(['frobnicate']);
+    expect(unknown.status).toBe(64);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+    const badRoot = cli(['check', '--root', join(root, 'nope')]);
+    expect(badRoot.status).toBe(64);
+    expect(badRoot.stderr).toContain('is not a directory');
+    const badFlag = cli(['check', '--root', root, '--format', 'xml']);
+    expect(badFlag.status).toBe(64);
+    expect(`${unknown.stderr}${badRoot.stderr}${badFlag.stderr}`).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,62 @@
+/** Config discovery (ts / mjs / json / package.json), Zod validation and path resolution. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler, loadConfig } from '../../../compiler/index.js';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const vipTool = {
+  'tools/vip/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'VIP only', permissions: ['vip', 'tier:gold'], execute: () => 1 });\n",
+};
+
+describe('config', () => {
+  it('reads zhin-gen.config.ts with defineConfig and resolves paths against the root', async () => {
+    const root = writeTree(tempDir('cfg-ts'), {
+      ...vipTool,
+      'zhin-gen.config.ts': "import { defineConfig } from 'zhin-gen';\nexport default defineConfig({ out: 'generated/caps.gen.ts', permits: ['vip', '/^tier:/'] });\n",
+    });
+    dirs.push(root);
+    const result = await createCompiler({ root, cacheFile: false }).run();
+    expect(result.diagnostics).toEqual([]);
+    expect(result.outRel).toBe('generated/caps.gen.ts');
+    expect(existsSync(join(root, 'generated/caps.gen.ts'))).toBe(true);
+    expect(result.code).toContain('from "../tools/vip/index.js"');
+  });
+
+  it('reads zhin-gen.config.mjs and the package.json key', async () => {
+    const mjs = writeTree(tempDir('cfg-mjs'), { ...vipTool, 'zhin-gen.config.mjs': "export default { permits: ['vip', 'tier:gold'], importExtension: '.ts' };\n" });
+    const pkg = writeTree(tempDir('cfg-pkg'), { ...vipTool, 'package.json': JSON.stringify({ name: 'bot', 'zhin-gen': { permits: ['vip', 'tier:gold'], out: 'caps.gen.ts' } }) });
+    dirs.push(mjs, pkg);
+    const a = await createCompiler({ root: mjs, cacheFile: false }).run({ write: false });
+    expect(a.diagnostics).toEqual([]);
+    expect(a.code).toContain('import("./tools/vip/index.ts")');
+    const b = await createCompiler({ root: pkg, cacheFile: false }).run({ write: false });
+    expect(b.diagnostics).toEqual([]);
+    expect(b.outRel).toBe('caps.gen.ts');
+  });
+
+  it('reports invalid options and a throwing config as diagnostics, never a crash', async () => {
+    const bad = writeTree(tempDir('cfg-bad'), { ...vipTool, 'zhin-gen.config.json': '{ "outt": "x.ts", "providers": ["gemini"] }' });
+    const throwing = writeTree(tempDir('cfg-throw'), { ...vipTool, 'zhin-gen.config.mjs': "throw new Error('boom');\n" });
+    dirs.push(bad, throwing);
+    const loaded = await loadConfig(bad);
+    expect(loaded.diagnostics.map((d) => [d.code, `${d.file}:${d.line}:${d.column}`, d.message])).toEqual([
+      ['ZG1100', 'zhin-gen.config.json:1:33', 'Config option `providers.0`: Invalid option: expected one of "anthropic"|"openai"'],
+      ['ZG1100', 'zhin-gen.config.json:1:3', 'Unknown config option `outt`'],
+    ]);
+    expect(loaded.diagnostics[1]!.hint).toContain('Known options: out, modules, plugins');
+    const result = await createCompiler({ root: throwing, cacheFile: false }).run({ write: false });
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['ZG2008', 'ZG2008', 'ZG1101']);
+    expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');
+  });
+});
+
+describe('defaults', () => {
+  it('DEFAULT_OPTIONS (used without any config, so Zod is never loaded) equals the schema defaults', async () => {
+    const { DEFAULT_OPTIONS, configSchema } = await import('../../../compiler/index.js');
+    expect(configSchema.parse({})).toEqual(DEFAULT_OPTIONS);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * The compiler writes one validator module per distinct JSON Schema beside the manifest, and
+ * keeps that folder incremental: a rerun (fresh process or watch mode) writes nothing when no
+ * schema changed, a schema edit writes one module and removes the one no tool uses any more, a
+ * body-only edit touches nothing, and files the compiler did not write are never removed.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { GENERATED_MARK } from '../../../compiler/emit/manifest.js';
+import { cli, copyTree, removeDir, tempDir, writeTree } from '../../helpers.js';
+
+const jsonTool = (schema: string, body = "return 'ok';"): string =>
+  `import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: 'json',\n  requiresApproval: 'never',\n  inputSchema: ${schema},\n  async execute() {\n    ${body}\n  },\n});\n`;
+const CITY = "{ type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'] }";
+const TREE = {
+  'AGENTS.md': '# Bot\n',
+  'tools/json-a/index.ts': jsonTool(CITY),
+  'tools/json-b/index.ts': jsonTool(CITY),
+  'tools/plain/index.ts': "import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({ description: 'no schema', requiresApproval: 'never', execute: () => 1 });\n",
+  'tools/zod/index.ts':
+    "import { z } from 'zod';\nimport { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({ description: 'zod', requiresApproval: 'never', inputSchema: z.object({ n: z.number() }), execute: ({ n }) => n });\n",
+};
+const OUT = 'zhin-capabilities.gen.ts';
+const DIR = 'zhin-capabilities.gen.validators';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+function files(root: string): Record<string, { text: string; mtimeMs: number }> {
+  const out: Record<string, { text: string; mtimeMs: number }> = {};
+  for (const name of readdirSync(join(root, DIR)).sort()) out[name] = { text: readFileSync(join(root, DIR, name), 'utf8'), mtimeMs: statSync(join(root, DIR, name)).mtimeMs };
+  return out;
+}
+
+function toolLine(manifest: string, name: string): string {
+  return manifest.split('\n').find((line) => line.includes(`"qualifiedName":"${name}"`))!;
+}
+
+describe('generated validator files', () => {
+  it('one module per distinct JSON Schema (none for a Zod tool), imported by key, loaded lazily', async () => {
+    const root = writeTree(tempDir('validators-emit'), TREE);
+    dirs.push(root);
+    const result = await createCompiler({ root, cacheFile: false }).run();
+    expect(result.errors).toBe(0);
+    const written = files(root);
+    // json-a and json-b share one schema; plain has the empty-object schema; zod has none.
+    expect(Object.keys(written)).toHaveLength(2);
+    for (const { text } of Object.values(written)) {
+      expect(text.startsWith(GENERATED_MARK)).toBe(true);
+      expect(text).not.toMatch(/\brequire\(|\bimport\b|new Function|\beval\(/);
+    }
+    const manifest = readFileSync(join(root, OUT), 'utf8');
+    const key = /"validator":"([0-9a-f]{16})"/.exec(toolLine(manifest, 'json-a'))![1]!;
+    expect(toolLine(manifest, 'json-b')).toContain(`"validator":"${key}"`);
+    expect(toolLine(manifest, 'plain')).toMatch(/"validator":"[0-9a-f]{16}"/);
+    expect(toolLine(manifest, 'zod')).not.toContain('"validator"');
+    expect(manifest).toContain(`case "${key}": return import("./${DIR}/${key}.js");`);
+    expect(written[`${key}.ts`]).toBeDefined();
+  });
+
+  it('is deterministic and incremental: reruns write nothing, a schema edit writes one module and removes the unused one', async () => {
+    const root = writeTree(tempDir('validators-incremental'), TREE);
+    const twin = copyTree(root, 'validators-twin');
+    dirs.push(root, twin);
+    await createCompiler({ root, cacheFile: false }).run();
+    await createCompiler({ root: twin, cacheFile: false }).run();
+    const first = files(root);
+    // Two trees, two processes' worth of compilers: the same bytes.
+    expect(Object.fromEntries(Object.entries(files(twin)).map(([n, f]) => [n, f.text]))).toEqual(Object.fromEntries(Object.entries(first).map(([n, f]) => [n, f.text])));
+    expect(readFileSync(join(twin, OUT), 'utf8')).toBe(readFileSync(join(root, OUT), 'utf8'));
+
+    // A fresh compiler over an unchanged tree: not one validator written again.
+    const again = await createCompiler({ root, cacheFile: false }).run();
+    expect(again.written).toBe(false);
+    expect(files(root)).toEqual(first);
+
+    // Files the compiler did not write stay, even with a key-shaped name.
+    writeFileSync(join(root, DIR, 'README.md'), 'mine\n');
+    writeFileSync(join(root, DIR, '0123456789abcdef.ts'), 'export const mine = 1;\n');
+
+    // Watch mode: one compiler, file events.
+    const watch = createCompiler({ root, cacheFile: false });
+    await watch.run();
+    writeFileSync(join(root, 'tools/json-a/index.ts'), jsonTool(CITY, "return 'a body-only edit';"));
+    watch.notify([{ type: 'change', path: join(root, 'tools/json-a/index.ts') }]);
+    const bodyOnly = await watch.run();
+    expect(bodyOnly.written).toBe(false);
+    expect(Object.fromEntries(Object.entries(files(root)).filter(([n]) => n in first))).toEqual(first);
+
+    const shared = `${/"validator":"([0-9a-f]{16})"/.exec(toolLine(readFileSync(join(root, OUT), 'utf8'), 'json-a'))![1]!}.ts`;
+    expect(first[shared]).toBeDefined();
+    const EDITED = "{ type: 'object', properties: { city: { type: 'string', minLength: 3 } }, required: ['city'] }";
+    writeFileSync(join(root, 'tools/json-a/index.ts'), jsonTool(EDITED));
+    watch.notify([{ type: 'change', path: join(root, 'tools/json-a/index.ts') }]);
+    await watch.run();
+    const afterA = files(root);
+    // json-b still uses the shared schema: kept, untouched; json-a's new schema: one new module.
+    expect(afterA[shared]).toEqual(first[shared]);
+    const added = Object.keys(afterA).filter((name) => !(name in first) && name !== 'README.md' && name !== '0123456789abcdef.ts');
+    expect(added).toHaveLength(1);
+
+    writeFileSync(join(root, 'tools/json-b/index.ts'), jsonTool(EDITED));
+    watch.notify([{ type: 'change', path: join(root, 'tools/json-b/index.ts') }]);
+    await watch.run();
+    const afterB = files(root);
+    expect(afterB[shared]).toBeUndefined();
+    expect(afterB[added[0]!]).toEqual(afterA[added[0]!]);
+    expect(afterB['README.md']).toBeDefined();
+    expect(afterB['0123456789abcdef.ts']).toBeDefined();
+    await watch.dispose();
+  });
+
+  it('a validator module removed by hand is written again by the next run', async () => {
+    const root = writeTree(tempDir('validators-removed'), TREE);
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    await compiler.run();
+    const [name] = Object.keys(files(root));
+    const text = readFileSync(join(root, DIR, name!), 'utf8');
+    removeDir(join(root, DIR, name!));
+    await compiler.run();
+    expect(readFileSync(join(root, DIR, name!), 'utf8')).toBe(text);
+  });
+});
+
+describe('check and the validators folder', () => {
+  it('check reports a manifest whose validator module is missing as stale; generate writes it again', () => {
+    const root = writeTree(tempDir('validators-check'), TREE);
+    dirs.push(root);
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    expect(cli(['check', '--root', root]).status).toBe(0);
+    const [name] = readdirSync(join(root, DIR));
+    removeDir(join(root, DIR, name!));
+    const check = cli(['check', '--root', root]);
+    expect(check.status, check.stdout + check.stderr).toBe(2);
+    expect(check.stderr).toContain(`imports validator modules that are missing: ${DIR}/${name}`);
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    expect(readdirSync(join(root, DIR))).toContain(name);
+    expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+});
