@@ -67,7 +67,11 @@ export function generateTree(root: string, n: number): string {
   for (let i = 0; i < rootTools; i++) files.set(`tools/lookup-${pad(i)}/index.ts`, toolSource(k++, 0));
   for (let i = 0; i < skillTools; i++) {
     const skill = `skill-${pad(Math.floor(i / perSkill))}`;
-    if (i % perSkill === 0) files.set(`skills/${skill}/SKILL.md`, `---\nname: ${skill}\ndescription: Skill ${skill} for the benchmark.\n---\nUse the tools of ${skill}.\n`);
+    if (i % perSkill === 0)
+      files.set(
+        `skills/${skill}/SKILL.md`,
+        `---\nname: ${skill}\ndescription: Skill ${skill} for the benchmark.\n---\nUse the tools of ${skill}.\n`,
+      );
     files.set(`skills/${skill}/tools/op-${pad(i)}/index.ts`, toolSource(k++, 0));
   }
   if (agentTools > 0) files.set('AGENTS.md', md('Bench bot', 'Main agent.'));
@@ -97,7 +101,10 @@ const median = (values: readonly number[]): number => {
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
 
-export async function benchDevRegen(n: number, options: { root?: string; edits?: number; vite?: boolean } = {}): Promise<DevRegenResult> {
+export async function benchDevRegen(
+  n: number,
+  options: { root?: string; edits?: number; vite?: boolean } = {},
+): Promise<DevRegenResult> {
   // Inside the repository so `zod` and `zhin-gen/runtime` resolve (bench/trees/ is git-ignored).
   const root = options.root ?? join(HERE, 'trees', `dev-regen-${n}`);
   const editsCount = options.edits ?? 10;
@@ -107,7 +114,8 @@ export async function benchDevRegen(n: number, options: { root?: string; edits?:
     const coldStart = performance.now();
     const cold = await compiler.run({ write: true });
     const coldMs = performance.now() - coldStart;
-    if (cold.errors > 0) throw new Error(`benchmark tree has errors: ${cold.diagnostics.find((d) => d.severity === 'error')?.message}`);
+    if (cold.errors > 0)
+      throw new Error(`benchmark tree has errors: ${cold.diagnostics.find((d) => d.severity === 'error')?.message}`);
     if (cold.model.tools.length !== n) throw new Error(`expected ${n} tools, got ${cold.model.tools.length}`);
 
     const edits: number[] = [];
@@ -124,16 +132,29 @@ export async function benchDevRegen(n: number, options: { root?: string; edits?:
     }
     await compiler.dispose();
     const dev = options.vite ? await benchViteDev(root, edited, editsCount) : undefined;
-    return { n, coldMs: round(coldMs), regenMs: round(median(edits)), parsedPerEdit: parsed, edits: edits.map(round), ...(dev ? { devMs: round(dev.devMs), watcherMs: round(dev.watcherMs) } : {}) };
+    return {
+      n,
+      coldMs: round(coldMs),
+      regenMs: round(median(edits)),
+      parsedPerEdit: parsed,
+      edits: edits.map(round),
+      ...(dev ? { devMs: round(dev.devMs), watcherMs: round(dev.watcherMs) } : {}),
+    };
   } finally {
     if (!options.root) rmSync(root, { recursive: true, force: true });
   }
 }
 
 /** File write → manifest rewritten on disk, through a real Vite dev server and its watcher. */
-async function benchViteDev(root: string, edited: string, editsCount: number): Promise<{ devMs: number; watcherMs: number }> {
+async function benchViteDev(
+  root: string,
+  edited: string,
+  editsCount: number,
+): Promise<{ devMs: number; watcherMs: number }> {
   const { createServer } = await import('vite');
-  const { default: zhinGen } = (await import(pathToFileURL(join(HERE, '..', 'vite-plugin', 'vite.ts')).href)) as typeof import('../vite-plugin/vite.js');
+  const { default: zhinGen } = (await import(
+    pathToFileURL(join(HERE, '..', 'vite-plugin', 'vite.ts')).href
+  )) as typeof import('../vite-plugin/vite.js');
   let written: (() => void) | undefined;
   const server = await createServer({
     root,
@@ -170,7 +191,8 @@ async function benchViteDev(root: string, edited: string, editsCount: number): P
       if (i < 1) continue;
       times.push(performance.now() - started);
       latencies.push(eventAt - started);
-      if (!readFileSync(out, 'utf8').includes(`"extra${100 + i}"`)) throw new Error('dev edit missing from the manifest');
+      if (!readFileSync(out, 'utf8').includes(`"extra${100 + i}"`))
+        throw new Error('dev edit missing from the manifest');
     }
     return { devMs: median(times), watcherMs: median(latencies) };
   } finally {

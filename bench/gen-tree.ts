@@ -25,7 +25,28 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = ['weather', 'ticket', 'music', 'lottery', 'search', 'order', 'member', 'channel', 'reminder', 'poll', 'quote', 'image', 'translate', 'stock', 'news', 'map', 'rank', 'badge', 'note', 'timer'];
+const WORDS = [
+  'weather',
+  'ticket',
+  'music',
+  'lottery',
+  'search',
+  'order',
+  'member',
+  'channel',
+  'reminder',
+  'poll',
+  'quote',
+  'image',
+  'translate',
+  'stock',
+  'news',
+  'map',
+  'rank',
+  'badge',
+  'note',
+  'timer',
+];
 const FIELD_KINDS = [
   (n: string) => `${n}: z.string().min(1).max(200).describe('The ${n} to use')`,
   (n: string) => `${n}: z.string().email()`,
@@ -41,15 +62,20 @@ const FIELD_KINDS = [
 
 function toolModule(name: string, random: () => number, variant: number): { files: Record<string, string> } {
   const fieldCount = 3 + Math.floor(random() * 6);
-  const fields = Array.from({ length: fieldCount }, (_, i) => `    ${FIELD_KINDS[Math.floor(random() * FIELD_KINDS.length)]!(`field${i}`)},`);
+  const fields = Array.from(
+    { length: fieldCount },
+    (_, i) => `    ${FIELD_KINDS[Math.floor(random() * FIELD_KINDS.length)]!(`field${i}`)},`,
+  );
   const approval = ['never', 'on-risk', 'once', 'always'][Math.floor(random() * 4)];
   const files: Record<string, string> = {};
-  let imports = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\nimport { format } from './format.js';\n";
+  let imports =
+    "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\nimport { format } from './format.js';\n";
   let schemaExpr: string;
   let preamble = '';
   if (variant % 3 === 0) {
     // Schema fragment from a sibling file.
-    files['fragment.ts'] = `import { z } from 'zod';\n\nexport const paging = z.object({\n  page: z.number().int().min(1).default(1),\n  size: z.number().int().min(1).max(100).default(20),\n});\n`;
+    files['fragment.ts'] =
+      `import { z } from 'zod';\n\nexport const paging = z.object({\n  page: z.number().int().min(1).default(1),\n  size: z.number().int().min(1).max(100).default(20),\n});\n`;
     imports += "import { paging } from './fragment.js';\n";
     schemaExpr = `z.object({\n${fields.join('\n')}\n    paging: paging.optional(),\n  })`;
   } else if (variant % 3 === 1) {
@@ -58,7 +84,8 @@ function toolModule(name: string, random: () => number, variant: number): { file
   } else {
     schemaExpr = `z.object({\n${fields.join('\n')}\n  })`;
   }
-  files['format.ts'] = `/** Helper beside the tool: formats a result for chat. */\nexport function format(value: unknown): string {\n  return typeof value === 'string' ? value : JSON.stringify(value);\n}\n`;
+  files['format.ts'] =
+    `/** Helper beside the tool: formats a result for chat. */\nexport function format(value: unknown): string {\n  return typeof value === 'string' ? value : JSON.stringify(value);\n}\n`;
   files['index.ts'] = `${imports}
 ${preamble}/**
  * ${name}: a synthetic tool for the zhin-gen benchmarks.
@@ -116,20 +143,35 @@ export function generateTree(n: number, root: string): TreeStats {
     write(`${base}docs/guide.md`, '# Guide\n\nNoise the compiler never reads.\n');
     const skillNames = ['alpha', 'beta'];
     for (const skill of skillNames) {
-      write(`${base}skills/${skill}/SKILL.md`, `---\nname: ${skill}\ndescription: Skill ${skill} of ${plugin || 'root'} for synthetic benchmarks.\nkeywords: [${skill}, bench]\n---\n# ${skill}\n\nUse the ${skill} tools step by step.\n`);
+      write(
+        `${base}skills/${skill}/SKILL.md`,
+        `---\nname: ${skill}\ndescription: Skill ${skill} of ${plugin || 'root'} for synthetic benchmarks.\nkeywords: [${skill}, bench]\n---\n# ${skill}\n\nUse the ${skill} tools step by step.\n`,
+      );
     }
-    write(`${base}agents/helper/agent.json`, JSON.stringify({ description: `Helper agent of ${plugin || 'root'}`, maxSteps: 6 }, null, 2));
+    write(
+      `${base}agents/helper/agent.json`,
+      JSON.stringify({ description: `Helper agent of ${plugin || 'root'}`, maxSteps: 6 }, null, 2),
+    );
     write(`${base}agents/helper/system.md`, '# Helper\n\nYou help.\n');
     write(`${base}agents/helper/boundaries.md`, '# Boundaries\n\nNo writes.\n');
     write(`${base}agents/helper/conventions.md`, '# Helper conventions\n\nShort answers.\n');
-    write(`${base}agents/helper/skills/gamma/SKILL.md`, `---\nname: gamma\ndescription: Agent skill gamma.\n---\n# gamma\n\nSteps.\n`);
+    write(
+      `${base}agents/helper/skills/gamma/SKILL.md`,
+      `---\nname: gamma\ndescription: Agent skill gamma.\n---\n# gamma\n\nSteps.\n`,
+    );
     for (let i = 0; i < perPlugin && made < n; i++, made++) {
       const word = WORDS[made % WORDS.length]!;
       const name = `${word}-${made}`;
       // Placements: 55% plugin, 15% agent, 20% skill, 10% agent-skill.
       const roll = made % 20;
       const dir =
-        roll < 11 ? `${base}tools/${name}` : roll < 14 ? `${base}agents/helper/tools/${name}` : roll < 18 ? `${base}skills/${skillNames[made % 2]}/tools/${name}` : `${base}agents/helper/skills/gamma/tools/${name}`;
+        roll < 11
+          ? `${base}tools/${name}`
+          : roll < 14
+            ? `${base}agents/helper/tools/${name}`
+            : roll < 18
+              ? `${base}skills/${skillNames[made % 2]}/tools/${name}`
+              : `${base}agents/helper/skills/gamma/tools/${name}`;
       const { files: toolFiles } = toolModule(name, random, made);
       for (const [file, content] of Object.entries(toolFiles)) write(`${dir}/${file}`, content);
     }

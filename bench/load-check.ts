@@ -33,7 +33,13 @@ function timeCli(args: readonly string[]): number {
     execFileSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? '');
-    throw new Error(`zhin-gen ${args.join(' ')} failed:\n${stderr.split('\n').filter((l) => l.includes(' error ')).slice(0, 5).join('\n')}`);
+    throw new Error(
+      `zhin-gen ${args.join(' ')} failed:\n${stderr
+        .split('\n')
+        .filter((l) => l.includes(' error '))
+        .slice(0, 5)
+        .join('\n')}`,
+    );
   }
   return performance.now() - started;
 }
@@ -66,7 +72,8 @@ export async function benchLoadCheck(n: number, runs: number): Promise<LoadCheck
   const one = await verifyLoad(result, { concurrency: 1 });
   const pool = await verifyLoad(result);
   await compiler.dispose();
-  if (one.errors + pool.errors > 0) throw new Error(`verifyLoad reported errors on the bench tree: ${JSON.stringify(pool.diagnostics.slice(0, 3))}`);
+  if (one.errors + pool.errors > 0)
+    throw new Error(`verifyLoad reported errors on the bench tree: ${JSON.stringify(pool.diagnostics.slice(0, 3))}`);
   const checkMs = median(plain);
   const loadMs = median(load);
   return {
@@ -81,7 +88,9 @@ export async function benchLoadCheck(n: number, runs: number): Promise<LoadCheck
 }
 
 if (process.argv[1]?.endsWith('load-check.ts')) {
-  const sizes = process.argv[2] ? [Number(process.argv[2])] : (process.env.BENCH_SIZES ?? '1000').split(',').map(Number);
+  const sizes = process.argv[2]
+    ? [Number(process.argv[2])]
+    : (process.env.BENCH_SIZES ?? '1000').split(',').map(Number);
   const runs = Number(process.argv[3] ?? process.env.BENCH_RUNS ?? 3);
   const rows: LoadCheckResult[] = [];
   for (const n of sizes) {
@@ -94,6 +103,8 @@ if (process.argv[1]?.endsWith('load-check.ts')) {
   console.log('| N | check | check --load | --load / check | verifyLoad, 1 child | verifyLoad, pool | per module |');
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    console.log(`| ${r.n.toLocaleString('en')} | ${r.checkMs} ms | ${r.loadMs} ms | ${r.ratio}× | ${r.verifyOneChildMs} ms | ${r.verifyPoolMs} ms | ${r.perModuleMs} ms |`);
+    console.log(
+      `| ${r.n.toLocaleString('en')} | ${r.checkMs} ms | ${r.loadMs} ms | ${r.ratio}× | ${r.verifyOneChildMs} ms | ${r.verifyPoolMs} ms | ${r.perModuleMs} ms |`,
+    );
   }
 }

@@ -59,7 +59,11 @@ function timeProcess(args: readonly string[], before?: () => void): Sample {
 }
 
 function medianSample(samples: readonly Sample[]): Sample {
-  return { ms: median(samples.map((s) => s.ms)), rssMb: Math.max(...samples.map((s) => s.rssMb)), workMs: median(samples.map((s) => s.workMs)) };
+  return {
+    ms: median(samples.map((s) => s.ms)),
+    rssMb: Math.max(...samples.map((s) => s.rssMb)),
+    workMs: median(samples.map((s) => s.workMs)),
+  };
 }
 
 // The CLI's own code in a child that also reports its peak RSS (bin/zhin-gen.mjs runs the same main()).
@@ -83,7 +87,15 @@ for (const n of sizes) {
   const floorArgs = [join(HERE, 'children', 'floor.mjs'), root];
   const cliArgs = [BIN, 'generate', '--root', root];
   const workArgs = [BIN, '--work', root];
-  const samples = { floor: [] as Sample[], cold: [] as Sample[], warm: [] as Sample[], oneChange: [] as Sample[], coldWork: [] as Sample[], warmWork: [] as Sample[], oneChangeWork: [] as Sample[] };
+  const samples = {
+    floor: [] as Sample[],
+    cold: [] as Sample[],
+    warm: [] as Sample[],
+    oneChange: [] as Sample[],
+    coldWork: [] as Sample[],
+    warmWork: [] as Sample[],
+    oneChangeWork: [] as Sample[],
+  };
   timeProcess(cliArgs); // the TypeScript code cache exists before the first timed round
   for (let round = 0; round < runs; round++) {
     samples.floor.push(timeProcess(floorArgs));
@@ -103,7 +115,16 @@ for (const n of sizes) {
   const warmWork = medianSample(samples.warmWork);
   const oneChangeWork = medianSample(samples.oneChangeWork);
   writeFileSync(tool, original);
-  const watchRuns = Array.from({ length: Math.min(runs, 3) }, () => JSON.parse(execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '20'], { cwd: REPO, encoding: 'utf8' })) as { regenMs: number; parsedPerEdit: number });
+  const watchRuns = Array.from(
+    { length: Math.min(runs, 3) },
+    () =>
+      JSON.parse(
+        execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '20'], {
+          cwd: REPO,
+          encoding: 'utf8',
+        }),
+      ) as { regenMs: number; parsedPerEdit: number },
+  );
   const watchMs = median(watchRuns.map((r) => r.regenMs));
   const runtime = await benchRuntimeLoad(n, { runs, root });
   const row = {
@@ -125,7 +146,17 @@ for (const n of sizes) {
   console.error(JSON.stringify(row));
 }
 
-type Row = { n: number; floorMs: number; floorWorkMs: number; cold: { ms: number; ratio: number; peakRssMb: number }; warm: { ms: number; ratio: number }; oneChange: { ms: number; ratio: number }; work: Record<'cold' | 'warm' | 'oneChange', { ms: number; ratio: number }>; watch: { ms: number }; runtime: { lazyMs: number; eagerMs: number; ratio: number } };
+type Row = {
+  n: number;
+  floorMs: number;
+  floorWorkMs: number;
+  cold: { ms: number; ratio: number; peakRssMb: number };
+  warm: { ms: number; ratio: number };
+  oneChange: { ms: number; ratio: number };
+  work: Record<'cold' | 'warm' | 'oneChange', { ms: number; ratio: number }>;
+  watch: { ms: number };
+  runtime: { lazyMs: number; eagerMs: number; ratio: number };
+};
 const lines = [
   'Whole process (what a user waits for: Node start, module loading, work):',
   '',
@@ -133,19 +164,44 @@ const lines = [
   '| ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const r of results as Row[]) {
-  lines.push(`| ${r.n.toLocaleString('en')} | ${r.floorMs} ms | ${r.cold.ms} ms (${r.cold.ratio}×) | ${r.warm.ms} ms (${r.warm.ratio}×) | ${r.oneChange.ms} ms (${r.oneChange.ratio}×) | ${r.cold.peakRssMb} MB |`);
+  lines.push(
+    `| ${r.n.toLocaleString('en')} | ${r.floorMs} ms | ${r.cold.ms} ms (${r.cold.ratio}×) | ${r.warm.ms} ms (${r.warm.ratio}×) | ${r.oneChange.ms} ms (${r.oneChange.ratio}×) | ${r.cold.peakRssMb} MB |`,
+  );
 }
-lines.push('', 'Work after module loading (the parsers are loaded first in both):', '', '| N | floor | cold generate | warm, nothing changed | one tool changed | watch regen (in process) |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
+lines.push(
+  '',
+  'Work after module loading (the parsers are loaded first in both):',
+  '',
+  '| N | floor | cold generate | warm, nothing changed | one tool changed | watch regen (in process) |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: |',
+);
 for (const r of results as Row[]) {
-  lines.push(`| ${r.n.toLocaleString('en')} | ${r.floorWorkMs} ms | ${r.work.cold.ms} ms (${r.work.cold.ratio}×) | ${r.work.warm.ms} ms (${r.work.warm.ratio}×) | ${r.work.oneChange.ms} ms (${r.work.oneChange.ratio}×) | ${r.watch.ms} ms |`);
+  lines.push(
+    `| ${r.n.toLocaleString('en')} | ${r.floorWorkMs} ms | ${r.work.cold.ms} ms (${r.work.cold.ratio}×) | ${r.work.warm.ms} ms (${r.work.warm.ratio}×) | ${r.work.oneChange.ms} ms (${r.work.oneChange.ratio}×) | ${r.watch.ms} ms |`,
+  );
 }
-lines.push('', 'Runtime start (import manifest + host.load + first beginTurn) vs importing every tool module:', '', '| N | lazy start | eager import | eager / lazy |', '| ---: | ---: | ---: | ---: |');
-for (const r of results as Row[]) lines.push(`| ${r.n.toLocaleString('en')} | ${Math.round(r.runtime.lazyMs)} ms | ${Math.round(r.runtime.eagerMs)} ms | ${r.runtime.ratio.toFixed(1)}× |`);
+lines.push(
+  '',
+  'Runtime start (import manifest + host.load + first beginTurn) vs importing every tool module:',
+  '',
+  '| N | lazy start | eager import | eager / lazy |',
+  '| ---: | ---: | ---: | ---: |',
+);
+for (const r of results as Row[])
+  lines.push(
+    `| ${r.n.toLocaleString('en')} | ${Math.round(r.runtime.lazyMs)} ms | ${Math.round(r.runtime.eagerMs)} ms | ${r.runtime.ratio.toFixed(1)}× |`,
+  );
 if (results.length >= 2) {
-  const [a, b] = [results.at(-2) as { n: number; cold: { ms: number } }, results.at(-1) as { n: number; cold: { ms: number } }];
+  const [a, b] = [
+    results.at(-2) as { n: number; cold: { ms: number } },
+    results.at(-1) as { n: number; cold: { ms: number } },
+  ];
   const c = a as unknown as Row;
   const d = b as unknown as Row;
-  lines.push('', `Growth ${a.n.toLocaleString('en')} → ${b.n.toLocaleString('en')} tools (×${b.n / a.n}): cold generate ×${(b.cold.ms / a.cold.ms).toFixed(2)}, cold work ×${(d.work.cold.ms / c.work.cold.ms).toFixed(2)}, floor work ×${(d.floorWorkMs / c.floorWorkMs).toFixed(2)}, watch regen ×${(d.watch.ms / c.watch.ms).toFixed(2)}.`);
+  lines.push(
+    '',
+    `Growth ${a.n.toLocaleString('en')} → ${b.n.toLocaleString('en')} tools (×${b.n / a.n}): cold generate ×${(b.cold.ms / a.cold.ms).toFixed(2)}, cold work ×${(d.work.cold.ms / c.work.cold.ms).toFixed(2)}, floor work ×${(d.floorWorkMs / c.floorWorkMs).toFixed(2)}, watch regen ×${(d.watch.ms / c.watch.ms).toFixed(2)}.`,
+  );
 }
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`zhin-gen bench — ${machine}, median of ${runs} fresh processes\n\n${lines.join('\n')}`);

@@ -13,7 +13,16 @@
  *   import { benchRuntimeLoad } from './bench/runtime-load.ts'
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,7 +116,11 @@ function mirrorTree(root: string, dir: string, manifestRel: string, toolSources:
     const out = join(dir, rel.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
     const runtime = relative(dirname(out), join(dir, 'runtime.mjs')).split('\\').join('/');
-    const code = transformSync(readFileSync(join(root, rel), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' }).code.replace(/(["'])@?zhin-gen\/runtime\1/g, JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`));
+    const code = transformSync(readFileSync(join(root, rel), 'utf8'), {
+      loader: 'ts',
+      format: 'esm',
+      target: 'es2022',
+    }).code.replace(/(["'])@?zhin-gen\/runtime\1/g, JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`));
     const counter = toolSources.has(rel) ? 'globalThis.__benchLoaded = (globalThis.__benchLoaded ?? 0) + 1;\n' : '';
     writeFileSync(out, counter + code);
   }
@@ -138,7 +151,10 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
     });
     mirrorTree(root, dir, compiled.outRel, new Set(compiled.model.tools.map((t) => t.source)));
     const manifestRel = compiled.outRel.replace(/\.ts$/, '.js');
-    writeFileSync(join(dir, manifestRel), transformSync(compiled.code, { loader: 'ts', format: 'esm', target: 'es2022' }).code);
+    writeFileSync(
+      join(dir, manifestRel),
+      transformSync(compiled.code, { loader: 'ts', format: 'esm', target: 'es2022' }).code,
+    );
     if (!existsSync(join(dir, manifestRel))) throw new Error('manifest not written');
     writeFileSync(join(dir, 'lazy.mjs'), LAZY.replace('MANIFEST', manifestRel));
     writeFileSync(join(dir, 'eager.mjs'), EAGER.replace('MANIFEST', manifestRel));

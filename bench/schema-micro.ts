@@ -54,7 +54,10 @@ export async function shorten(url: string, options: { alias?: string; days: numb
 `;
 
 const abs = path.resolve('bench/virtual/tools/short-url/index.ts');
-const files = new Map([[abs, TOOL], [path.resolve('bench/virtual/tools/short-url/helper.ts'), HELPER]]);
+const files = new Map([
+  [abs, TOOL],
+  [path.resolve('bench/virtual/tools/short-url/helper.ts'), HELPER],
+]);
 const readFile = (p: string): string | undefined => files.get(p);
 const n = Number(process.argv[2] ?? 2000);
 
@@ -87,19 +90,30 @@ const translated = extractSchemaSnippet(sf, expr, { absPath: abs, readFile });
 if (translated.kind !== 'static') throw new Error(`expected static, got ${translated.kind}`);
 const check = convertSchemaValue((evaluateInlineSnippets([snippet.code])[0] as { value: unknown }).value);
 if (!check?.ok) throw new Error(JSON.stringify(check));
-if (JSON.stringify(check.schema) !== JSON.stringify(translated.schema)) throw new Error('static translation differs from Zod');
+if (JSON.stringify(check.schema) !== JSON.stringify(translated.schema))
+  throw new Error('static translation differs from Zod');
 
 console.log(`schema fast path, ${n} iterations, node ${process.version}`);
 time('parse (parse stage, for scale)', () => void parse());
 time('extract + static translation (no Zod)', () => void extractSchemaSnippet(sf, expr, { absPath: abs, readFile }));
-const extract = time('extract (incl. helper parse)', () => void extractSchemaSnippet(sf, expr, { absPath: abs, readFile, static: false }));
+const extract = time(
+  'extract (incl. helper parse)',
+  () => void extractSchemaSnippet(sf, expr, { absPath: abs, readFile, static: false }),
+);
 const single = time('evaluate + convert, one per vm call', () => {
   const [r] = evaluateInlineSnippets([snippet.code]);
   convertSchemaValue((r as { value: unknown }).value);
 });
-const batch = time('evaluate + convert, batched (50 per call)', () => {
-  const rs = evaluateInlineSnippets(Array.from({ length: 50 }, () => snippet.code));
-  for (const r of rs) convertSchemaValue((r as { value: unknown }).value);
-}, Math.max(1, Math.round(n / 50))) / 50;
+const batch =
+  time(
+    'evaluate + convert, batched (50 per call)',
+    () => {
+      const rs = evaluateInlineSnippets(Array.from({ length: 50 }, () => snippet.code));
+      for (const r of rs) convertSchemaValue((r as { value: unknown }).value);
+    },
+    Math.max(1, Math.round(n / 50)),
+  ) / 50;
 console.log(`${'  → per tool, batched'.padEnd(44)} ${batch.toFixed(3)} ms`);
-console.log(`${'extract + evaluate + convert per tool'.padEnd(44)} ${(extract + batch).toFixed(3)} ms (unbatched ${(extract + single).toFixed(3)} ms)`);
+console.log(
+  `${'extract + evaluate + convert per tool'.padEnd(44)} ${(extract + batch).toFixed(3)} ms (unbatched ${(extract + single).toFixed(3)} ms)`,
+);

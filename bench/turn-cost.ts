@@ -28,9 +28,34 @@ import {
 import { generateTree } from './gen-tree.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const WORDS = ['weather', 'ticket', 'music', 'lottery', 'search', 'order', 'member', 'channel', 'reminder', 'poll', 'quote', 'image', 'translate', 'stock', 'news', 'map', 'rank', 'badge', 'note', 'timer'];
+const WORDS = [
+  'weather',
+  'ticket',
+  'music',
+  'lottery',
+  'search',
+  'order',
+  'member',
+  'channel',
+  'reminder',
+  'poll',
+  'quote',
+  'image',
+  'translate',
+  'stock',
+  'news',
+  'map',
+  'rank',
+  'badge',
+  'note',
+  'timer',
+];
 const VERBS = ['get', 'list', 'create', 'update', 'delete', 'find', 'sync', 'check'];
-const MESSAGE: ImMessage = { $adapter: 'qq', $channel: { id: 'g1', type: 'group' }, $sender: { id: 'u1', role: 'user' } };
+const MESSAGE: ImMessage = {
+  $adapter: 'qq',
+  $channel: { id: 'g1', type: 'group' },
+  $sender: { id: 'u1', role: 'user' },
+};
 
 export function syntheticManifest(n: number): CapabilityManifest {
   const tools: ManifestTool[] = [];
@@ -39,7 +64,12 @@ export function syntheticManifest(n: number): CapabilityManifest {
     const verb = VERBS[Math.floor(i / WORDS.length) % VERBS.length]!;
     const kind = i % 10;
     const placement = kind === 8 ? 'agent' : kind === 9 ? 'skill' : 'plugin';
-    const name = placement === 'agent' ? `agent${i % 5}__${verb}-${noun}-${i}` : placement === 'skill' ? `skill${i % 10}__${verb}-${noun}-${i}` : `${verb}-${noun}-${i}`;
+    const name =
+      placement === 'agent'
+        ? `agent${i % 5}__${verb}-${noun}-${i}`
+        : placement === 'skill'
+          ? `skill${i % 10}__${verb}-${noun}-${i}`
+          : `${verb}-${noun}-${i}`;
     tools.push({
       qualifiedName: name,
       localName: `${verb}-${noun}-${i}`,
@@ -75,11 +105,36 @@ export function syntheticManifest(n: number): CapabilityManifest {
     plugins: [{ owner: '', dir: '.', conditionalTools: [] }],
     tools,
     skills: Array.from({ length: 10 }, (_, s) => ({
-      qualifiedName: `skill${s}`, name: `skill${s}`, owner: '', description: `Workflow ${s} for ${WORDS[s]}`, tools: tools.filter((t) => t.skill === `skill${s}`).map((t) => t.qualifiedName).slice(0, 5),
-      platforms: [], scopes: [], permissions: [], keywords: [WORDS[s]!], tags: [], always: false, instructions: `# Skill ${s}`, source: `skills/skill${s}/SKILL.md`,
+      qualifiedName: `skill${s}`,
+      name: `skill${s}`,
+      owner: '',
+      description: `Workflow ${s} for ${WORDS[s]}`,
+      tools: tools
+        .filter((t) => t.skill === `skill${s}`)
+        .map((t) => t.qualifiedName)
+        .slice(0, 5),
+      platforms: [],
+      scopes: [],
+      permissions: [],
+      keywords: [WORDS[s]!],
+      tags: [],
+      always: false,
+      instructions: `# Skill ${s}`,
+      source: `skills/skill${s}/SKILL.md`,
     })),
     agents: Array.from({ length: 5 }, (_, a) => ({
-      qualifiedName: `agent${a}`, name: `agent${a}`, owner: '', description: `Agent ${a}`, platforms: [], tools: [], system: 's', boundaries: 'b', conventions: 'c', workflows: [], knowledge: [], source: `agents/agent${a}/agent.json`,
+      qualifiedName: `agent${a}`,
+      name: `agent${a}`,
+      owner: '',
+      description: `Agent ${a}`,
+      platforms: [],
+      tools: [],
+      system: 's',
+      boundaries: 'b',
+      conventions: 'c',
+      workflows: [],
+      knowledge: [],
+      source: `agents/agent${a}/agent.json`,
     })),
     promptSections: [],
     hooks: [],
@@ -154,7 +209,11 @@ export async function benchTurnCost(n: number, iterations = 200): Promise<TurnCo
     firstDiscoverMs,
     anthropicTurnUs: Math.round(median(anthropic)),
     openaiTurnUs: Math.round(median(openai)),
-    parts: { beginTurnUs: Math.round(median(begin)), modelToolsUs: Math.round(median(project)), discoverUs: Math.round(median(search)) },
+    parts: {
+      beginTurnUs: Math.round(median(begin)),
+      modelToolsUs: Math.round(median(project)),
+      discoverUs: Math.round(median(search)),
+    },
     anthropicToolsSent: sent,
   };
 }
@@ -175,7 +234,10 @@ export interface PromptBytes {
 }
 
 export async function benchPromptBytes(label: string, manifest: CapabilityManifest): Promise<PromptBytes> {
-  const host = createCapabilityHost({ permissions: new PermissionHost(), config: { deferredTools: { maxLoadedPerSession: 12 } } });
+  const host = createCapabilityHost({
+    permissions: new PermissionHost(),
+    config: { deferredTools: { maxLoadedPerSession: 12 } },
+  });
   await host.load(manifest);
   const turn = await host.beginTurn({ sessionKey: 'bytes', message: MESSAGE });
   const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
@@ -184,11 +246,20 @@ export async function benchPromptBytes(label: string, manifest: CapabilityManife
   const inPrompt = (tools: typeof sent) => tools.filter((tool) => !tool.defer_loading);
   const deferredPromptBytes = bytes(inPrompt(sent));
   const openaiBytes = bytes(await turn.modelTools({ provider: 'openai' }));
-  for (const tool of sent.filter((entry) => entry.defer_loading).slice(0, 5)) await turn.execute('load_tool', { name: tool.name });
+  for (const tool of sent.filter((entry) => entry.defer_loading).slice(0, 5))
+    await turn.execute('load_tool', { name: tool.name });
   const afterFive = bytes(inPrompt(await turn.modelTools({ provider: 'anthropic' })));
   await turn.end();
   await host.close();
-  return { label, tools: all.length, allSchemasBytes: bytes(all), deferredRequestBytes: bytes(sent), deferredPromptBytes, afterFiveLoadsPromptBytes: afterFive, openaiBytes };
+  return {
+    label,
+    tools: all.length,
+    allSchemasBytes: bytes(all),
+    deferredRequestBytes: bytes(sent),
+    deferredPromptBytes,
+    afterFiveLoadsPromptBytes: afterFive,
+    openaiBytes,
+  };
 }
 
 async function compiledManifest(root: string): Promise<CapabilityManifest> {
@@ -222,14 +293,22 @@ if (isMain) {
   const kb = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
   console.log(`turn cost — ${machine}\n`);
-  console.log('| tools | host.load (incl. catalog) | first discover (builds index) | turn, anthropic | turn, openai | beginTurn | modelTools (anthropic) | discover | anthropic tools sent |');
+  console.log(
+    '| tools | host.load (incl. catalog) | first discover (builds index) | turn, anthropic | turn, openai | beginTurn | modelTools (anthropic) | discover | anthropic tools sent |',
+  );
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const c of costs) {
-    console.log(`| ${c.n.toLocaleString('en')} | ${c.loadMs} ms | ${c.firstDiscoverMs} ms | ${c.anthropicTurnUs} µs | ${c.openaiTurnUs} µs | ${c.parts.beginTurnUs} µs | ${c.parts.modelToolsUs} µs | ${c.parts.discoverUs} µs | ${c.anthropicToolsSent} |`);
+    console.log(
+      `| ${c.n.toLocaleString('en')} | ${c.loadMs} ms | ${c.firstDiscoverMs} ms | ${c.anthropicTurnUs} µs | ${c.openaiTurnUs} µs | ${c.parts.beginTurnUs} µs | ${c.parts.modelToolsUs} µs | ${c.parts.discoverUs} µs | ${c.anthropicToolsSent} |`,
+    );
   }
-  console.log('\n| manifest | tools listed | every schema (no deferral) | anthropic request (deferred incl.) | anthropic prompt part | … after 5 load_tool | openai (loaded + meta) |');
+  console.log(
+    '\n| manifest | tools listed | every schema (no deferral) | anthropic request (deferred incl.) | anthropic prompt part | … after 5 load_tool | openai (loaded + meta) |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const b of bytes) {
-    console.log(`| ${b.label} | ${b.tools} | ${kb(b.allSchemasBytes)} | ${kb(b.deferredRequestBytes)} | ${kb(b.deferredPromptBytes)} | ${kb(b.afterFiveLoadsPromptBytes)} | ${kb(b.openaiBytes)} |`);
+    console.log(
+      `| ${b.label} | ${b.tools} | ${kb(b.allSchemasBytes)} | ${kb(b.deferredRequestBytes)} | ${kb(b.deferredPromptBytes)} | ${kb(b.afterFiveLoadsPromptBytes)} | ${kb(b.openaiBytes)} |`,
+    );
   }
 }

@@ -35,7 +35,9 @@ function table(schemas: readonly JsonSchema[]): ValidatorTable {
   return { keys: [...map.keys()].sort(), schemas: map, cases: '', sha: '' };
 }
 
-for (const n of process.argv.slice(2).map(Number).filter(Boolean).length ? process.argv.slice(2).map(Number) : [1000, 20000]) {
+for (const n of process.argv.slice(2).map(Number).filter(Boolean).length
+  ? process.argv.slice(2).map(Number)
+  : [1000, 20000]) {
   const root = join(tmpdir(), `zhin-validators-bench-${n}-${process.pid}`);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
@@ -63,7 +65,10 @@ for (const n of process.argv.slice(2).map(Number).filter(Boolean).length ? proce
   // First validation in a fresh process: import one module (the JS a bundler emits) and validate.
   const probe = join(root, 'probe.mjs');
   writeFileSync(join(root, 'one.mjs'), emitValidatorModule(schema(1), { typescript: false }));
-  writeFileSync(probe, `const t = performance.now(); const { default: v } = await import('./one.mjs'); const ok = v({ city: 'Paris', days: 3 }); const bad = v({ days: 30 }); console.log(JSON.stringify({ ms: performance.now() - t, ok, bad }));`);
+  writeFileSync(
+    probe,
+    `const t = performance.now(); const { default: v } = await import('./one.mjs'); const ok = v({ city: 'Paris', days: 3 }); const bad = v({ days: 30 }); console.log(JSON.stringify({ ms: performance.now() - t, ok, bad }));`,
+  );
   const first = JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' })) as { ms: number };
   console.log(
     JSON.stringify({

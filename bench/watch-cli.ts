@@ -43,7 +43,9 @@ async function measure(n: number): Promise<Record<string, number>> {
   const tool = join(root, 'tools', 'weather-0', 'index.ts');
   const original = readFileSync(tool, 'utf8');
   const started = performance.now();
-  const child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], { env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   while (!stdout.includes('watching for changes')) await sleep(2);
@@ -70,11 +72,21 @@ async function measure(n: number): Promise<Record<string, number>> {
     writeFileSync(tool, original);
   }
   const saveMs = median(latencies);
-  return { n, floorMs: Math.round(floor), startupMs: Math.round(startupMs), startupRatio: +(startupMs / floor).toFixed(2), saveToManifestMs: +saveMs.toFixed(1), saveRatio: +(saveMs / floor).toFixed(3) };
+  return {
+    n,
+    floorMs: Math.round(floor),
+    startupMs: Math.round(startupMs),
+    startupRatio: +(startupMs / floor).toFixed(2),
+    saveToManifestMs: +saveMs.toFixed(1),
+    saveRatio: +(saveMs / floor).toFixed(3),
+  };
 }
 
 const rows: Record<string, number>[] = [];
 for (const n of sizes) rows.push(await measure(n));
 console.log('| N tools | floor | watch start-up (→ "watching") | save by rename → manifest written |');
 console.log('| ---: | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.n!.toLocaleString('en')} | ${r.floorMs} ms | ${r.startupMs} ms (${r.startupRatio}×) | ${r.saveToManifestMs} ms (${r.saveRatio}×) |`);
+for (const r of rows)
+  console.log(
+    `| ${r.n!.toLocaleString('en')} | ${r.floorMs} ms | ${r.startupMs} ms (${r.startupRatio}×) | ${r.saveToManifestMs} ms (${r.saveRatio}×) |`,
+  );

@@ -22,7 +22,14 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js'
 import { UnitCache, type FileReader } from './cache/units.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
 import { readIfExists, writePartsIfChanged, type WrittenParts } from './write/output.js';
-import { missingValidators, removeStaleValidators, validatorsDir, validatorsStamp, writeValidators, type KnownFolders } from './write/validators.js';
+import {
+  missingValidators,
+  removeStaleValidators,
+  validatorsDir,
+  validatorsStamp,
+  writeValidators,
+  type KnownFolders,
+} from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config/paths.js';
 import { unitFiles, unitKey } from './cache/unit-key.js';
@@ -128,7 +135,11 @@ export class Compiler {
     if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) return true;
     if (this.options && (abs === this.options.outFile || abs.startsWith(`${this.options.outFile}.`))) return true;
     // The generated validators beside the output (write/validators.ts) are output too.
-    if (this.options && (abs + sep).startsWith(validatorsDir(this.root, toPosix(relative(this.root, this.options.outFile))) + sep)) return true;
+    if (
+      this.options &&
+      (abs + sep).startsWith(validatorsDir(this.root, toPosix(relative(this.root, this.options.outFile))) + sep)
+    )
+      return true;
     return isIgnoredPath(rel);
   }
 
@@ -227,7 +238,8 @@ export class Compiler {
     }
     if (!sortedHas(this.inventory!, `${parent}/`)) return undefined;
     const grand = parent.lastIndexOf('/');
-    if (parent.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : parent.slice(0, grand))) return 'plugin';
+    if (parent.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : parent.slice(0, grand)))
+      return 'plugin';
     return 'all';
   }
 
@@ -267,12 +279,14 @@ export class Compiler {
       });
       return this.running;
     }
-    this.queued ??= this.running.then(
-      () => this.run(runOptions),
-      () => this.run(runOptions),
-    ).finally(() => {
-      this.queued = undefined;
-    });
+    this.queued ??= this.running
+      .then(
+        () => this.run(runOptions),
+        () => this.run(runOptions),
+      )
+      .finally(() => {
+        this.queued = undefined;
+      });
     return this.queued;
   }
 
@@ -299,15 +313,25 @@ export class Compiler {
     // A fresh walk (first run, config change) verifies every unit by stat instead of by events.
     const walkedNow = !this.inventory;
     if (!this.inventory) {
-      const configured = resolveConfiguredPlugins(this.root, options.plugins, options.configFile ? readConfigText(this.root, options.configFile) : undefined);
+      const configured = resolveConfiguredPlugins(
+        this.root,
+        options.plugins,
+        options.configFile ? readConfigText(this.root, options.configFile) : undefined,
+      );
       this.extra = configured.plugins;
       this.walkOptions = {
         root: this.root,
         pluginEntry: options.pluginEntry,
-        allowed: [...options.allowOutside.map((d) => resolve(this.root, d)), ...configured.plugins.map((p) => resolve(this.root, p.dir))],
+        allowed: [
+          ...options.allowOutside.map((d) => resolve(this.root, d)),
+          ...configured.plugins.map((p) => resolve(this.root, p.dir)),
+        ],
         outFile: options.outFile,
       };
-      const walked = walkTree(this.walkOptions, configured.plugins.map((p) => resolve(this.root, p.dir)));
+      const walked = walkTree(
+        this.walkOptions,
+        configured.plugins.map((p) => resolve(this.root, p.dir)),
+      );
       this.inventory = walked.paths;
       this.derived = undefined;
       this.walkDiagnostics = [...configured.diagnostics, ...walked.diagnostics];
@@ -385,7 +409,17 @@ export class Compiler {
       if (!this.texts.has(path)) this.texts.set(path, reader.read(path));
       return this.texts.get(path);
     };
-    const model = assembleModel({ layout, units, results, entries, schemas: schemaResults, options, hashOf: (key) => this.units.hashOf(key), readText, memos: this.memos.assemble });
+    const model = assembleModel({
+      layout,
+      units,
+      results,
+      entries,
+      schemas: schemaResults,
+      options,
+      hashOf: (key) => this.units.hashOf(key),
+      readText,
+      memos: this.memos.assemble,
+    });
     diagnostics.push(...model.diagnostics);
 
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
@@ -394,15 +428,30 @@ export class Compiler {
     const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
     // The root is part of it: an output outside the root imports the tree through the root's own path.
-    const digest = unchanged || dirty === undefined ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}`, runtimeModule, (key) => this.units.contentOf(key)) : undefined;
+    const digest =
+      unchanged || dirty === undefined
+        ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}`, runtimeModule, (key) =>
+            this.units.contentOf(key),
+          )
+        : undefined;
     // Vouched for: the file on disk is the output; it is read only if someone asks for `code`.
     // The validators folder is output too: a module removed by hand must not be vouched for, so
     // its stamp (the folder's mtime) is part of what the record vouches for.
-    const vouched = unchanged && digest !== undefined && this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
+    const vouched =
+      unchanged &&
+      digest !== undefined &&
+      this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
-    const emitted = reusable === undefined ? emitManifestParts(model.model, { root: this.root, outRel, importExtension: options.importExtension, runtimeModule }, this.memos.emit) : undefined;
+    const emitted =
+      reusable === undefined
+        ? emitManifestParts(
+            model.model,
+            { root: this.root, outRel, importExtension: options.importExtension, runtimeModule },
+            this.memos.emit,
+          )
+        : undefined;
     if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
     let joined: string | undefined;
     const sorted = dedupe(diagnostics).sort(compareDiagnostics);
@@ -425,7 +474,8 @@ export class Compiler {
       }
     }
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)) this.units.recordOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
+    if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false))
+      this.units.recordOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();
@@ -457,7 +507,12 @@ export class Compiler {
    * to keep the first edit fast.
    */
   async warmup(): Promise<void> {
-    await Promise.all([import('./parse/units.js'), import('./util/typescript.js'), import('./schema/index.js'), import('./schema/convert.js')]);
+    await Promise.all([
+      import('./parse/units.js'),
+      import('./util/typescript.js'),
+      import('./schema/index.js'),
+      import('./schema/convert.js'),
+    ]);
     (await import('./util/lazy.js')).preloadLazy();
   }
 
@@ -472,7 +527,9 @@ export class Compiler {
   missingValidators(): readonly string[] {
     const last = this.lastValidators;
     if (!last) return [];
-    return missingValidators(this.root, last.outRel, last.table, this.memos.folders).map((key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`);
+    return missingValidators(this.root, last.outRel, last.table, this.memos.folders).map(
+      (key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`,
+    );
   }
 
   /** The output as it is on disk now (for `check`). */
@@ -511,8 +568,12 @@ function inputsDigest(
   contentOf: (key: string) => string,
 ): string {
   const hash = createHash('sha256').update(`${outRel}\0${runtimeModule}\0`);
-  for (const unit of units) hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
-  for (const plugin of plugins) hash.update(`${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\0${plugin.entrySource ? contentOf(`plugin-entry:${plugin.entrySource}`) : ''}\n`);
+  for (const unit of units)
+    hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
+  for (const plugin of plugins)
+    hash.update(
+      `${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\0${plugin.entrySource ? contentOf(`plugin-entry:${plugin.entrySource}`) : ''}\n`,
+    );
   return hash.digest('hex');
 }
 

@@ -11,7 +11,15 @@ export { configSchema } from './config/schema.js';
 export type { ResolvedOptions, UserConfig } from './config/load.js';
 export { CATALOG, compareDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, RelatedLocation, Severity, SourceLocation } from './diagnostics.js';
-export type { CapabilityModel, ToolModel, SkillModel, AgentModel, PromptSectionModel, HookModel, PluginModel } from './model.js';
+export type {
+  CapabilityModel,
+  ToolModel,
+  SkillModel,
+  AgentModel,
+  PromptSectionModel,
+  HookModel,
+  PluginModel,
+} from './model.js';
 export { watchTree, type TreeWatcher, type TreeWatcherOptions } from './watch/tree.js';
 export { WatchLoop, type WatchLoopOptions } from './watch/loop.js';
 export { verifyLoad, parseDuration, DEFAULT_LOAD_TIMEOUT_MS } from './verify/index.js';

@@ -24,7 +24,9 @@ export function runtimeEntryFile(subpath = '.'): string | undefined {
   } catch {
     return undefined;
   }
-  const manifest = JSON.parse(readFileSync(packageFile, 'utf8')) as { readonly exports?: Readonly<Record<string, ExportTarget>> };
+  const manifest = JSON.parse(readFileSync(packageFile, 'utf8')) as {
+    readonly exports?: Readonly<Record<string, ExportTarget>>;
+  };
   const target = manifest.exports?.[subpath];
   const file = pick(target, fromSource ? ['source', 'default'] : ['default']);
   if (file === undefined) return undefined;

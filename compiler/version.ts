@@ -12,7 +12,10 @@ export function packageVersion(): string {
   if (cached !== undefined) return cached;
   for (const relative of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (pkg.name === 'zhin-gen' && typeof pkg.version === 'string') return (cached = pkg.version);
     } catch {
       // Not this one: try the next.

@@ -3,7 +3,12 @@
  * built-ins and no compiler code are reachable from here (it runs in any JS host).
  */
 export * from './contract/manifest.js';
-export type { JsonSchemaValidator, JsonValidateFunction, JsonValidationError, JsonValidatorModule } from './validators/types.js';
+export type {
+  JsonSchemaValidator,
+  JsonValidateFunction,
+  JsonValidationError,
+  JsonValidatorModule,
+} from './validators/types.js';
 export * from './contract/define.js';
 export { parsePermitSyntax, isBuiltinPermitKind, BUILTIN_PERMIT_KINDS } from './contract/permit-syntax.js';
 export type { PermitSyntax, BuiltinPermitKind } from './contract/permit-syntax.js';
@@ -96,7 +101,13 @@ export type {
 export type { UnrecordedValue } from './turn/snapshot.js';
 
 export { createCapabilityHost } from './generation/host.js';
-export type { CapabilityHost, CapabilityHostOptions, CandidatePreparer, LoadOptions, LoadSummary } from './generation/host.js';
+export type {
+  CapabilityHost,
+  CapabilityHostOptions,
+  CandidatePreparer,
+  LoadOptions,
+  LoadSummary,
+} from './generation/host.js';
 
 export type {
   Turn,

@@ -29,11 +29,25 @@ const common = {
   // Keep `with { type: 'json' }`: Node 20 needs it for JSON modules.
   supported: { 'import-attributes': true },
 };
-const sources = (patterns, cwd) => fg.sync(patterns, { cwd, ignore: ['**/*.d.ts', 'dist/**', 'node_modules/**'], absolute: true });
+const sources = (patterns, cwd) =>
+  fg.sync(patterns, { cwd, ignore: ['**/*.d.ts', 'dist/**', 'node_modules/**'], absolute: true });
 const transpiled = Promise.all([
-  build({ ...common, entryPoints: sources(['compiler/**/*.ts', 'vite-plugin/**/*.ts'], root), outdir: dist, outbase: root, platform: 'node' }),
+  build({
+    ...common,
+    entryPoints: sources(['compiler/**/*.ts', 'vite-plugin/**/*.ts'], root),
+    outdir: dist,
+    outbase: root,
+    platform: 'node',
+  }),
   // The runtime runs in any JS host (no Node built-ins): neutral platform, same ES level.
-  build({ ...common, entryPoints: sources(['**/*.ts'], runtimeDir), outdir: runtimeDist, outbase: runtimeDir, platform: 'neutral', target: 'es2022' }),
+  build({
+    ...common,
+    entryPoints: sources(['**/*.ts'], runtimeDir),
+    outdir: runtimeDist,
+    outbase: runtimeDir,
+    platform: 'neutral',
+    target: 'es2022',
+  }),
 ]);
 // Synchronous TypeScript work while esbuild's own process transpiles (scripts/declarations.mjs).
 await emitDeclarations(root);
@@ -51,7 +65,12 @@ for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cw
 const require = createRequire(import.meta.url);
 const typescriptFile = createRequire(require.resolve('ts-morph')).resolve('@ts-morph/common/dist/typescript.js');
 const typescriptSource = readFileSync(typescriptFile, 'utf8');
-const minified = await transform(typescriptSource, { minify: true, loader: 'js', charset: 'ascii', legalComments: 'inline' });
+const minified = await transform(typescriptSource, {
+  minify: true,
+  loader: 'js',
+  charset: 'ascii',
+  legalComments: 'inline',
+});
 writeFileSync(join(dist, 'compiler', 'util', 'typescript.min.cjs'), minified.code);
 writeFileSync(
   join(dist, 'compiler', 'util', 'typescript.min.json'),

@@ -25,7 +25,12 @@ const parsedFiles = new Map();
 
 /** Emits the declarations of the project `configFile`; throws with every diagnostic on failure. */
 function emitProject(configFile) {
-  const configHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(format([d])); } };
+  const configHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(format([d]));
+    },
+  };
   const parsed = ts.getParsedCommandLineOfConfigFile(configFile, { noCheck: true }, configHost);
   if (!parsed) throw new Error(`cannot read ${configFile}`);
   const host = ts.createCompilerHost(parsed.options);
@@ -35,16 +40,32 @@ function emitProject(configFile) {
     if (!parsedFiles.has(key)) parsedFiles.set(key, read.call(host, fileName, languageVersion, ...rest));
     return parsedFiles.get(key);
   };
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, host });
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    projectReferences: parsed.projectReferences,
+    host,
+  });
   const result = program.emit(undefined, undefined, undefined, true);
-  const diagnostics = [...parsed.errors, ...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics(), ...result.diagnostics];
-  if (diagnostics.length > 0) throw new Error(`declarations of ${relative(process.cwd(), configFile)}:\n${format(diagnostics)}`);
+  const diagnostics = [
+    ...parsed.errors,
+    ...program.getOptionsDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...result.diagnostics,
+  ];
+  if (diagnostics.length > 0)
+    throw new Error(`declarations of ${relative(process.cwd(), configFile)}:\n${format(diagnostics)}`);
   return { outDir: parsed.options.outDir, read: program.getSourceFiles().map((file) => file.fileName) };
 }
 
 /** Every TypeScript source of both packages now: a file added or removed changes the key. */
 function sourceNames(root) {
-  return fg.sync(['runtime/**/*.ts', 'compiler/**/*.ts', 'vite-plugin/**/*.ts'], { cwd: root, ignore: ['**/dist/**', '**/node_modules/**'] }).sort();
+  return fg
+    .sync(['runtime/**/*.ts', 'compiler/**/*.ts', 'vite-plugin/**/*.ts'], {
+      cwd: root,
+      ignore: ['**/dist/**', '**/node_modules/**'],
+    })
+    .sort();
 }
 
 function digestOf(file) {
@@ -56,7 +77,11 @@ function digestOf(file) {
 }
 
 function format(diagnostics) {
-  return ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' });
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => process.cwd(),
+    getNewLine: () => '\n',
+  });
 }
 
 /**
@@ -81,12 +106,14 @@ function pruneUnreachable(packageDir, outDir) {
   while (queue.length > 0) {
     const file = queue.pop();
     if (reachable.has(file)) continue;
-    if (!existsSync(file)) throw new Error(`${relative(packageDir, file)} is referenced by the package's types but was not emitted`);
+    if (!existsSync(file))
+      throw new Error(`${relative(packageDir, file)} is referenced by the package's types but was not emitted`);
     reachable.add(file);
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/(?:from\s+|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const next = join(dirname(file), match[1].replace(/\.js$/, '.d.ts'));
-      if (relative(packageDir, next).startsWith('..')) throw new Error(`${relative(packageDir, file)} imports ${match[1]}, outside the package`);
+      if (relative(packageDir, next).startsWith('..'))
+        throw new Error(`${relative(packageDir, file)} imports ${match[1]}, outside the package`);
       // A hand-written declaration (vite-plugin/virtual.d.ts) is copied, not emitted.
       if (next.startsWith(outDir) || existsSync(next)) queue.push(next);
     }
@@ -106,15 +133,23 @@ export async function emitDeclarations(root) {
   ];
   const cacheDir = join(root, 'node_modules', '.cache', 'zhin-gen-declarations');
   const recordFile = join(cacheDir, 'record.json');
-  const typescriptVersion = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('typescript/package.json'), 'utf8')).version;
-  const key = { typescript: typescriptVersion, script: digestOf(fileURLToPath(import.meta.url)), sources: sourceNames(root) };
+  const typescriptVersion = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve('typescript/package.json'), 'utf8'),
+  ).version;
+  const key = {
+    typescript: typescriptVersion,
+    script: digestOf(fileURLToPath(import.meta.url)),
+    sources: sourceNames(root),
+  };
   const record = existsSync(recordFile) ? JSON.parse(readFileSync(recordFile, 'utf8')) : undefined;
-  const fresh = record !== undefined
-    && JSON.stringify(record.key) === JSON.stringify(key)
-    && Object.entries(record.inputs).every(([file, digest]) => digestOf(file) === digest)
-    && projects.every((p) => existsSync(join(cacheDir, p.name)));
+  const fresh =
+    record !== undefined &&
+    JSON.stringify(record.key) === JSON.stringify(key) &&
+    Object.entries(record.inputs).every(([file, digest]) => digestOf(file) === digest) &&
+    projects.every((p) => existsSync(join(cacheDir, p.name)));
   if (fresh) {
-    for (const project of projects) cpSync(join(cacheDir, project.name), join(project.dir, record.outDirs[project.name]), { recursive: true });
+    for (const project of projects)
+      cpSync(join(cacheDir, project.name), join(project.dir, record.outDirs[project.name]), { recursive: true });
     return { ...record.counts, cached: true };
   }
   ts = (await import('typescript')).default;
@@ -128,7 +163,8 @@ export async function emitDeclarations(root) {
     outputs.push(`${outDir}/`);
     // Declarations an earlier project emitted (zhin-gen's program reads the runtime's) are
     // products of inputs already listed; the build deletes them before this check runs.
-    for (const file of [project.config, ...read]) if (!outputs.some((dir) => file.startsWith(dir))) inputs[file] = digestOf(file);
+    for (const file of [project.config, ...read])
+      if (!outputs.some((dir) => file.startsWith(dir))) inputs[file] = digestOf(file);
     counts[project.name] = pruneUnreachable(project.dir, outDir);
     outDirs[project.name] = relative(project.dir, outDir);
     for (const file of ts.sys.readDirectory(outDir, ['.d.ts'])) {

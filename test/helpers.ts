@@ -29,7 +29,13 @@ export function writeTree(root: string, files: Record<string, string>): string {
  * Never copied, so no test depends on them.
  */
 export function isGeneratedArtifact(name: string): boolean {
-  return (name.endsWith('.gen.ts') && name !== 'expected.gen.ts') || name.endsWith('.gen.validators') || name === 'node_modules' || name === '.zhin-gen-cache' || name === 'dist';
+  return (
+    (name.endsWith('.gen.ts') && name !== 'expected.gen.ts') ||
+    name.endsWith('.gen.validators') ||
+    name === 'node_modules' ||
+    name === '.zhin-gen-cache' ||
+    name === 'dist'
+  );
 }
 
 /** A copy of a directory's own files (see isGeneratedArtifact) in a fresh temp dir. */
@@ -57,9 +63,15 @@ export interface CliResult {
 
 /** Runs the real CLI (the built bin) as a subprocess. */
 export function cli(args: readonly string[], cwd = REPO): CliResult {
-  const result = spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
-export const toolSource = (body: string, imports = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n"): string =>
-  `${imports}\nexport default defineAgentTool(${body});\n`;
+export const toolSource = (
+  body: string,
+  imports = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n",
+): string => `${imports}\nexport default defineAgentTool(${body});\n`;

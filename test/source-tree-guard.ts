@@ -37,9 +37,13 @@ export default function setup(): (() => void) | undefined {
   const before = snapshot();
   return () => {
     const after = snapshot();
-    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((file) => before.get(file) !== after.get(file)).sort();
+    const changed = [...new Set([...before.keys(), ...after.keys()])]
+      .filter((file) => before.get(file) !== after.get(file))
+      .sort();
     if (changed.length === 0) return;
-    const list = changed.map((f) => `  ${before.has(f) ? (after.has(f) ? 'changed' : 'removed') : 'added'}  ${f}`).join('\n');
+    const list = changed
+      .map((f) => `  ${before.has(f) ? (after.has(f) ? 'changed' : 'removed') : 'added'}  ${f}`)
+      .join('\n');
     // A throw here is only logged by vitest ("error during close"); the exit code is what CI reads.
     console.error(`\nFAIL  the test run changed the source tree (tests must work in temp dirs only):\n${list}\n`);
     process.exitCode = 1;

@@ -15,7 +15,10 @@ import { createCompiler, type CompileResult } from '../compiler/index.js';
  * plugin's own watcher started (trigger 'watch'): a bundler rebuilding by its own rules (webpack
  * rebuilds when a file appears in a directory of its graph) starts 'build' runs.
  */
-export function recordRuns(): { readonly onRun: (result: CompileResult, trigger: 'build' | 'watch') => void; readonly observer: WatchObserver } {
+export function recordRuns(): {
+  readonly onRun: (result: CompileResult, trigger: 'build' | 'watch') => void;
+  readonly observer: WatchObserver;
+} {
   const codes: string[] = [];
   let runs = 0;
   return {
@@ -72,7 +75,8 @@ function manifestOnDisk(root: string): string {
 async function until(check: () => boolean, what: string | (() => string), timeoutMs = 20_000): Promise<void> {
   const started = Date.now();
   while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -82,7 +86,10 @@ async function settlesToFresh(root: string, watch: WatchObserver, step: string, 
   const expected = await freshManifest(root);
   expect(expected, `${step}: the tree is valid`).toBeDefined();
   if (wants) expect(expected).toContain(wants);
-  await until(() => manifestOnDisk(root) === expected, () => `${step}: manifest equal to a fresh generate; the watch mode said:\n${watch.output().slice(-3000)}`);
+  await until(
+    () => manifestOnDisk(root) === expected,
+    () => `${step}: manifest equal to a fresh generate; the watch mode said:\n${watch.output().slice(-3000)}`,
+  );
   // No late run may undo it (a stale event replayed, a second writer).
   await new Promise((r) => setTimeout(r, 150));
   expect(manifestOnDisk(root), `${step}: still equal`).toBe(expected);
@@ -141,7 +148,8 @@ export async function runWatchScenario(root: string, watch: WatchObserver): Prom
     writeFileSync(file, tool(`Bulk ${i}`));
   }
   await settlesToFresh(root, watch, '200 files created', '"bulk-199"');
-  for (let i = 0; i < 200; i++) writeFileSync(join(root, `tools/bulk-${String(i).padStart(3, '0')}/index.ts`), tool(`Bulk ${i} changed`));
+  for (let i = 0; i < 200; i++)
+    writeFileSync(join(root, `tools/bulk-${String(i).padStart(3, '0')}/index.ts`), tool(`Bulk ${i} changed`));
   await settlesToFresh(root, watch, '200 files changed', 'Bulk 199 changed');
 
   // Editor leftovers never trigger a run and never enter the tree. (A bundler may still be
@@ -153,10 +161,12 @@ export async function runWatchScenario(root: string, watch: WatchObserver): Prom
     runs = watch.runs();
   }
   const copied = join(root, 'tools/copied');
-  for (const name of ['.index.ts.swp', 'index.ts~', 'index.ts.tmp', '4913', '#index.ts#', 'index.ts___jb_old___']) writeFileSync(join(copied, name), 'x');
+  for (const name of ['.index.ts.swp', 'index.ts~', 'index.ts.tmp', '4913', '#index.ts#', 'index.ts___jb_old___'])
+    writeFileSync(join(copied, name), 'x');
   writeFileSync(join(root, 'tools/.scratch.swx'), 'x');
   await new Promise((r) => setTimeout(r, 400));
   expect(watch.runs(), 'editor swap/backup files trigger no run').toBe(runs);
   await settlesToFresh(root, watch, 'editor files ignored');
-  for (const name of ['.index.ts.swp', 'index.ts~', 'index.ts.tmp', '4913', '#index.ts#', 'index.ts___jb_old___']) unlinkSync(join(copied, name));
+  for (const name of ['.index.ts.swp', 'index.ts~', 'index.ts.tmp', '4913', '#index.ts#', 'index.ts___jb_old___'])
+    unlinkSync(join(copied, name));
 }

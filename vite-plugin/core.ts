@@ -14,13 +14,31 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from 'unplugin';
 import type { CompileResult } from '../compiler/index.js';
-import { errorMessage, errorsOf, esbuildMessage, PLUGIN_NAME, rollupError, rollupWarning, warningMessage, webpackError } from './diagnostics.js';
+import {
+  errorMessage,
+  errorsOf,
+  esbuildMessage,
+  PLUGIN_NAME,
+  rollupError,
+  rollupWarning,
+  warningMessage,
+  webpackError,
+} from './diagnostics.js';
 import { ViteDev } from './dev.js';
 import type { ZhinGenPluginOptions } from './options.js';
 import { startSideWatcher, type SideWatcher } from './side-watcher.js';
 import { ZhinGenState } from './state.js';
 import { loadErrors, loadRollupError } from './verify.js';
-import { isAliasable, isInstalled, isVirtualId, ownRuntimeEntry, RESOLVED_VIRTUAL_ID, RUNTIME_MODULE, VIRTUAL_ID, virtualModuleCode } from './virtual.js';
+import {
+  isAliasable,
+  isInstalled,
+  isVirtualId,
+  ownRuntimeEntry,
+  RESOLVED_VIRTUAL_ID,
+  RUNTIME_MODULE,
+  VIRTUAL_ID,
+  virtualModuleCode,
+} from './virtual.js';
 
 export type { ZhinGenPluginOptions, RunTrigger } from './options.js';
 
@@ -28,7 +46,11 @@ export type { ZhinGenPluginOptions, RunTrigger } from './options.js';
 interface RollupLikeContext {
   error(error: ReturnType<typeof rollupError>): never;
   warn(warning: ReturnType<typeof rollupWarning>): void;
-  resolve(source: string, importer: string | undefined, options: { skipSelf: boolean }): Promise<{ id: string; external: boolean | 'absolute' | 'relative' } | null>;
+  resolve(
+    source: string,
+    importer: string | undefined,
+    options: { skipSelf: boolean },
+  ): Promise<{ id: string; external: boolean | 'absolute' | 'relative' } | null>;
   meta?: { watchMode?: boolean };
 }
 
@@ -37,10 +59,25 @@ interface EsbuildLike {
   initialOptions: { absWorkingDir?: string; outdir?: string; outfile?: string };
   onStart(callback: () => Promise<{ errors?: object[]; warnings?: object[] } | undefined>): void;
   onEnd(callback: (result: { errors: readonly object[] }) => Promise<{ errors?: object[] } | undefined>): void;
-  onResolve(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string; importer: string; resolveDir: string; kind: string; pluginData?: unknown }) => Promise<object | undefined> | object | undefined): void;
-  onLoad(options: { filter: RegExp; namespace?: string }, callback: (args: { path: string }) => object | undefined | Promise<object | undefined>): void;
+  onResolve(
+    options: { filter: RegExp; namespace?: string },
+    callback: (args: {
+      path: string;
+      importer: string;
+      resolveDir: string;
+      kind: string;
+      pluginData?: unknown;
+    }) => Promise<object | undefined> | object | undefined,
+  ): void;
+  onLoad(
+    options: { filter: RegExp; namespace?: string },
+    callback: (args: { path: string }) => object | undefined | Promise<object | undefined>,
+  ): void;
   onDispose?(callback: () => void): void;
-  resolve(path: string, options: { kind: string; resolveDir: string; importer?: string; pluginData?: unknown }): Promise<{ path: string; external: boolean; errors: unknown[] }>;
+  resolve(
+    path: string,
+    options: { kind: string; resolveDir: string; importer?: string; pluginData?: unknown },
+  ): Promise<{ path: string; external: boolean; errors: unknown[] }>;
 }
 
 /** The parts of a webpack/rspack `Compiler` used here. */
@@ -51,7 +88,14 @@ interface WebpackLikeCompiler {
     watchRun: { tap(name: string, fn: () => void): void };
     beforeRun: { tapPromise(name: string, fn: () => Promise<void>): void };
     watchClose: { tap(name: string, fn: () => void): void };
-    normalModuleFactory: { tap(name: string, fn: (factory: { hooks: { beforeResolve: { tap(name: string, fn: (data: { request: string }) => void): void } } }) => void): void };
+    normalModuleFactory: {
+      tap(
+        name: string,
+        fn: (factory: {
+          hooks: { beforeResolve: { tap(name: string, fn: (data: { request: string }) => void): void } };
+        }) => void,
+      ): void;
+    };
   };
 }
 
@@ -120,18 +164,23 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       const errors = await loadErrors(userOptions?.verifyLoad, state.last);
       if (errors.length === 0) return;
       if (webpackLike) {
-        const compilation = (this.getNativeBuildContext?.() as { compilation?: WebpackLikeCompilation } | undefined)?.compilation;
+        const compilation = (this.getNativeBuildContext?.() as { compilation?: WebpackLikeCompilation } | undefined)
+          ?.compilation;
         for (const d of errors) compilation?.errors.push(webpackError(state.root, d));
         if (!compilation) throw new Error(loadRollupError(state.root, errors).message);
         return;
       }
-      (this as unknown as RollupLikeContext).error(loadRollupError(state.root, errors) as ReturnType<typeof rollupError>);
+      (this as unknown as RollupLikeContext).error(
+        loadRollupError(state.root, errors) as ReturnType<typeof rollupError>,
+      );
     },
 
     watchChange(id, change) {
       // Vite dev has its own watcher wiring; elsewhere these are the files in the module graph.
       if (serve) return;
-      state.notify([{ type: change.event === 'create' ? 'add' : change.event === 'delete' ? 'unlink' : 'change', path: id }]);
+      state.notify([
+        { type: change.event === 'create' ? 'add' : change.event === 'delete' ? 'unlink' : 'change', path: id },
+      ]);
     },
 
     resolveId: {
@@ -255,7 +304,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     state.init(bundlerRoot);
     const { outdir, outfile } = build.initialOptions;
     const outputs = outdir ?? (outfile ? dirname(outfile) : undefined);
-    state.addOutputDir(outputs === undefined ? undefined : resolve(build.initialOptions.absWorkingDir ?? process.cwd(), outputs));
+    state.addOutputDir(
+      outputs === undefined ? undefined : resolve(build.initialOptions.absWorkingDir ?? process.cwd(), outputs),
+    );
     build.onStart(async () => {
       const result = await state.run();
       return {
@@ -271,20 +322,36 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     build.onEnd(async (result) => {
       if (ended++ === 0) setTimeout(() => disposed || startWatching(printOutOfBand), 200).unref();
       if (result.errors.length > 0) return undefined;
-      return { errors: (await loadErrors(userOptions?.verifyLoad, state.last)).map((d) => esbuildMessage(state.root, d)) };
+      return {
+        errors: (await loadErrors(userOptions?.verifyLoad, state.last)).map((d) => esbuildMessage(state.root, d)),
+      };
     });
     build.onResolve({ filter: /^virtual:zhin-capabilities$/ }, async () => {
       await firstRun();
       // No HMR in esbuild: resolve straight to the manifest; an empty stub when none exists yet.
       return state.manifestExists() ? { path: state.outFile } : { path: VIRTUAL_ID, namespace: ESBUILD_NAMESPACE };
     });
-    build.onLoad({ filter: /.*/, namespace: ESBUILD_NAMESPACE }, () => ({ contents: virtualModuleCode(state.outFile), loader: 'js', resolveDir: state.root }));
+    build.onLoad({ filter: /.*/, namespace: ESBUILD_NAMESPACE }, () => ({
+      contents: virtualModuleCode(state.outFile),
+      loader: 'js',
+      resolveDir: state.root,
+    }));
     build.onResolve({ filter: /^@zhin\.js\// }, async (args) => {
       if (!isAliasable(args.path, state.modules) || args.pluginData === PLUGIN_NAME) return undefined;
       const resolveDir = args.resolveDir || state.root;
-      const own = await build.resolve(args.path, { kind: args.kind, resolveDir, importer: args.importer, pluginData: PLUGIN_NAME });
+      const own = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir,
+        importer: args.importer,
+        pluginData: PLUGIN_NAME,
+      });
       if (own.errors.length === 0) return undefined;
-      const runtime = await build.resolve(RUNTIME_MODULE, { kind: args.kind, resolveDir, importer: args.importer, pluginData: PLUGIN_NAME });
+      const runtime = await build.resolve(RUNTIME_MODULE, {
+        kind: args.kind,
+        resolveDir,
+        importer: args.importer,
+        pluginData: PLUGIN_NAME,
+      });
       if (runtime.errors.length > 0) return { path: RUNTIME_MODULE, external: true };
       return { path: runtime.path, external: runtime.external };
     });

@@ -53,9 +53,12 @@ export class ViteDev {
     if (this.closed) return;
     this.warmUp();
     const logger = this.server.config.logger;
-    for (const d of this.state.newWarnings(result)) logger.warn(`[${PLUGIN_NAME}] ${warningMessage(d)}`, { timestamp: true });
+    for (const d of this.state.newWarnings(result))
+      logger.warn(`[${PLUGIN_NAME}] ${warningMessage(d)}`, { timestamp: true });
     if (result.errors > 0) {
-      logger.error(`[${PLUGIN_NAME}] ${errorMessage(result)}\n${summary(result)} — last good manifest kept`, { timestamp: true });
+      logger.error(`[${PLUGIN_NAME}] ${errorMessage(result)}\n${summary(result)} — last good manifest kept`, {
+        timestamp: true,
+      });
       this.overlay = overlayPayload(this.state.root, result);
       // With no client connected Vite would buffer the payload; the connect handler sends it instead.
       if (this.server.ws.clients.size > 0) this.server.ws.send(this.overlay);

@@ -51,7 +51,17 @@ export function bundlerLoc(root: string, d: Diagnostic): { file: string; line: n
 }
 
 /** The object handed to Rollup/Vite/Rolldown `this.error()` for a run with errors. */
-export function rollupError(root: string, result: CompileResult): { message: string; id: string; loc: { file: string; line: number; column: number }; frame: string; code: string; plugin: string } {
+export function rollupError(
+  root: string,
+  result: CompileResult,
+): {
+  message: string;
+  id: string;
+  loc: { file: string; line: number; column: number };
+  frame: string;
+  code: string;
+  plugin: string;
+} {
   const first = errorsOf(result)[0]!;
   return {
     message: errorMessage(result),
@@ -63,8 +73,17 @@ export function rollupError(root: string, result: CompileResult): { message: str
   };
 }
 
-export function rollupWarning(root: string, d: Diagnostic): { message: string; id: string; loc: { file: string; line: number; column: number }; code: string; plugin: string } {
-  return { message: warningMessage(d), id: absoluteFile(root, d), loc: bundlerLoc(root, d), code: d.code, plugin: PLUGIN_NAME };
+export function rollupWarning(
+  root: string,
+  d: Diagnostic,
+): { message: string; id: string; loc: { file: string; line: number; column: number }; code: string; plugin: string } {
+  return {
+    message: warningMessage(d),
+    id: absoluteFile(root, d),
+    loc: bundlerLoc(root, d),
+    code: d.code,
+    plugin: PLUGIN_NAME,
+  };
 }
 
 /** Vite's `ErrorPayload` for the dev-server overlay. */
@@ -109,7 +128,10 @@ export interface EsbuildMessage {
 export function esbuildMessage(root: string, d: Diagnostic): EsbuildMessage {
   const file = absoluteFile(root, d);
   const lineText = sourceLine(file, d.line);
-  const notes = [...(d.related ?? []).map((r) => ({ text: relatedText(r) })), ...(d.hint ? [{ text: `hint: ${d.hint}` }] : [])];
+  const notes = [
+    ...(d.related ?? []).map((r) => ({ text: relatedText(r) })),
+    ...(d.hint ? [{ text: `hint: ${d.hint}` }] : []),
+  ];
   return {
     text: `${d.code}  ${d.message}`,
     pluginName: PLUGIN_NAME,
@@ -121,7 +143,11 @@ export function esbuildMessage(root: string, d: Diagnostic): EsbuildMessage {
 
 /** webpack/rspack accept plain `Error`s in `compilation.errors`/`warnings`; `file` and `loc` are shown. */
 export function webpackError(root: string, d: Diagnostic): Error {
-  const error = new Error(`${PLUGIN_NAME}: ${warningMessage(d)}`) as Error & { file?: string; loc?: unknown; hideStack?: boolean };
+  const error = new Error(`${PLUGIN_NAME}: ${warningMessage(d)}`) as Error & {
+    file?: string;
+    loc?: unknown;
+    hideStack?: boolean;
+  };
   error.name = d.severity === 'error' ? 'ZhinGenError' : 'ZhinGenWarning';
   error.file = absoluteFile(root, d);
   error.loc = { start: { line: d.line, column: Math.max(0, d.column - 1) } };

@@ -18,14 +18,19 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
   state.onWatchResult(onResult);
   const watcher = watchTree(state.root, (event) => state.push(event), {
     ignore: (abs) => state.ignores(abs),
-    onError: (error) => console.warn(`[zhin-gen] file watching failed (${error.message}); changes may be missed until the watch restarts`),
+    onError: (error) =>
+      console.warn(
+        `[zhin-gen] file watching failed (${error.message}); changes may be missed until the watch restarts`,
+      ),
   });
   // The build's own run came before the watcher's initial scan: one more run once it is done
   // verifies every file by stat (nothing was notified yet), so an edit made in between is kept.
-  const caughtUp = watcher.ready.then(() => state.run()).then(
-    (result) => (result.written ? onResult(result) : undefined),
-    () => undefined,
-  );
+  const caughtUp = watcher.ready
+    .then(() => state.run())
+    .then(
+      (result) => (result.written ? onResult(result) : undefined),
+      () => undefined,
+    );
   return {
     idle: async () => {
       await caughtUp;

@@ -6,7 +6,14 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { CONVENTION_FOLDERS, createCompiler, WatchLoop, type CompileResult, type Compiler, type FileEvent } from '../compiler/index.js';
+import {
+  CONVENTION_FOLDERS,
+  createCompiler,
+  WatchLoop,
+  type CompileResult,
+  type Compiler,
+  type FileEvent,
+} from '../compiler/index.js';
 import { diagnosticKey, warningsOf } from './diagnostics.js';
 import type { ZhinGenPluginOptions } from './options.js';
 
@@ -43,19 +50,33 @@ export class ZhinGenState {
 
   /** Absolute output path: known after the first run (config decides it). */
   get outFile(): string {
-    return this.compiler.resolved?.outFile ?? this.last?.outFile ?? join(this.root, this.options.config?.out ?? this.options.out ?? 'zhin-capabilities.gen.ts');
+    return (
+      this.compiler.resolved?.outFile ??
+      this.last?.outFile ??
+      join(this.root, this.options.config?.out ?? this.options.out ?? 'zhin-capabilities.gen.ts')
+    );
   }
 
   /** Module names whose `define*` helpers the compiler recognises (from the resolved config). */
   get modules(): readonly string[] {
-    return this.compiler.resolved?.modules ?? this.last?.options.modules ?? ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', '@zhin-gen/runtime', 'zhin-gen/runtime'];
+    return (
+      this.compiler.resolved?.modules ??
+      this.last?.options.modules ?? [
+        '@zhin.js/tool',
+        '@zhin.js/prompt-section',
+        '@zhin.js/agent',
+        '@zhin-gen/runtime',
+        'zhin-gen/runtime',
+      ]
+    );
   }
 
   /** Maps a watcher path onto the compiler's (real) root. */
   normalize(path: string): string {
     const abs = isAbsolute(path) ? path : resolve(this.root, path);
     const given = this.givenRoot;
-    if (given && given !== this.root && (abs === given || abs.startsWith(given + sep))) return join(this.root, relative(given, abs));
+    if (given && given !== this.root && (abs === given || abs.startsWith(given + sep)))
+      return join(this.root, relative(given, abs));
     return abs;
   }
 

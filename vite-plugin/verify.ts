@@ -9,7 +9,10 @@ import { absoluteFile, bundlerLoc, frameOf, PLUGIN_NAME } from './diagnostics.js
 import type { ZhinGenPluginOptions } from './options.js';
 
 /** The error diagnostics of verifying `result`'s modules (none when the option is off). */
-export async function loadErrors(option: ZhinGenPluginOptions['verifyLoad'], result: CompileResult | undefined): Promise<Diagnostic[]> {
+export async function loadErrors(
+  option: ZhinGenPluginOptions['verifyLoad'],
+  result: CompileResult | undefined,
+): Promise<Diagnostic[]> {
   if (!option || !result || result.errors > 0) return [];
   const timeoutMs = typeof option === 'object' ? option.timeoutMs : undefined;
   const verified = await verifyLoad(result, timeoutMs !== undefined ? { timeoutMs } : {});
@@ -22,7 +25,24 @@ export function loadErrorMessage(errors: readonly Diagnostic[]): string {
 }
 
 /** For Rollup/Vite/Rolldown `this.error()`: located at the first error. */
-export function loadRollupError(root: string, errors: readonly Diagnostic[]): { message: string; id: string; loc: { file: string; line: number; column: number }; frame: string; code: string; plugin: string } {
+export function loadRollupError(
+  root: string,
+  errors: readonly Diagnostic[],
+): {
+  message: string;
+  id: string;
+  loc: { file: string; line: number; column: number };
+  frame: string;
+  code: string;
+  plugin: string;
+} {
   const first = errors[0]!;
-  return { message: loadErrorMessage(errors), id: absoluteFile(root, first), loc: bundlerLoc(root, first), frame: frameOf(root, first), code: first.code, plugin: PLUGIN_NAME };
+  return {
+    message: loadErrorMessage(errors),
+    id: absoluteFile(root, first),
+    loc: bundlerLoc(root, first),
+    frame: frameOf(root, first),
+    code: first.code,
+    plugin: PLUGIN_NAME,
+  };
 }

@@ -17,10 +17,16 @@ export const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
 export const RUNTIME_MODULE = RUNTIME_PACKAGE;
 
 export function isVirtualId(id: string): boolean {
-  return id === RESOLVED_VIRTUAL_ID || id === VIRTUAL_ID || id.endsWith(encodeURIComponent(RESOLVED_VIRTUAL_ID)) || id.endsWith(RESOLVED_VIRTUAL_ID);
+  return (
+    id === RESOLVED_VIRTUAL_ID ||
+    id === VIRTUAL_ID ||
+    id.endsWith(encodeURIComponent(RESOLVED_VIRTUAL_ID)) ||
+    id.endsWith(RESOLVED_VIRTUAL_ID)
+  );
 }
 
-const EMPTY_MANIFEST = '{ version: 1, hash: "", plugins: [], tools: [], skills: [], agents: [], promptSections: [], hooks: [] }';
+const EMPTY_MANIFEST =
+  '{ version: 1, hash: "", plugins: [], tools: [], skills: [], agents: [], promptSections: [], hooks: [] }';
 
 export function virtualModuleCode(outFile: string): string {
   if (existsSync(outFile)) return `export * from ${JSON.stringify(outFile.split('\\').join('/'))};\n`;
@@ -46,6 +52,9 @@ export function isInstalled(name: string, fromDir: string): boolean {
 /** The runtime zhin-gen itself depends on (source when running from source, dist otherwise). */
 export function ownRuntimeEntry(): string {
   const entry = runtimeEntryFile();
-  if (entry === undefined) throw new Error(`zhin-gen cannot resolve its runtime package ${RUNTIME_PACKAGE} (a dependency of zhin-gen: reinstall it)`);
+  if (entry === undefined)
+    throw new Error(
+      `zhin-gen cannot resolve its runtime package ${RUNTIME_PACKAGE} (a dependency of zhin-gen: reinstall it)`,
+    );
   return entry;
 }

@@ -16,7 +16,8 @@ const workStarted = performance.now();
 let files = 0;
 function walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'src' || entry.name === 'docs') continue;
+    if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'src' || entry.name === 'docs')
+      continue;
     const abs = join(dir, entry.name);
     if (entry.isDirectory()) walk(abs);
     else if (entry.isFile() && !entry.name.endsWith('.gen.ts')) {
@@ -30,4 +31,6 @@ function walk(dir) {
 }
 walk(root);
 const end = performance.now();
-console.log(JSON.stringify({ ms: end - started, workMs: end - workStarted, files, rssKb: process.resourceUsage().maxRSS }));
+console.log(
+  JSON.stringify({ ms: end - started, workMs: end - workStarted, files, rssKb: process.resourceUsage().maxRSS }),
+);

@@ -16,7 +16,12 @@ const times = [];
 let parsed = 0;
 try {
   for (let i = 1; i <= edits; i++) {
-    writeFileSync(tool, original.replace('inputSchema: ', `inputSchema: /* edit ${i} */ `).replace('z.object({', `z.object({\n    extra${i}: z.string().max(${i}),`));
+    writeFileSync(
+      tool,
+      original
+        .replace('inputSchema: ', `inputSchema: /* edit ${i} */ `)
+        .replace('z.object({', `z.object({\n    extra${i}: z.string().max(${i}),`),
+    );
     const started = performance.now();
     compiler.notify([{ type: 'change', path: tool }]);
     const result = await compiler.run({ write: true });
@@ -24,12 +29,22 @@ try {
     // Checked on the model, not by joining the whole module text (that would leave megabytes of
     // garbage for the next edit's timing to collect); the file itself is checked once at the end.
     const edited = result.model.tools.find((t) => t.source === toolArg || t.source === 'tools/weather-0/index.ts');
-    if (!result.written || !(`extra${i}` in (edited?.inputSchema.properties ?? {}))) throw new Error(`edit ${i} did not reach the manifest`);
+    if (!result.written || !(`extra${i}` in (edited?.inputSchema.properties ?? {})))
+      throw new Error(`edit ${i} did not reach the manifest`);
     parsed = Math.max(parsed, result.stats.parsed);
   }
 } finally {
   writeFileSync(tool, original);
 }
-if (!readFileSync(cold.outFile, 'utf8').includes(`"extra${edits}"`)) throw new Error('the last edit is not in the manifest file');
+if (!readFileSync(cold.outFile, 'utf8').includes(`"extra${edits}"`))
+  throw new Error('the last edit is not in the manifest file');
 times.sort((a, b) => a - b);
-console.log(JSON.stringify({ coldMs, regenMs: times[times.length >> 1], parsedPerEdit: parsed, tools: cold.model.tools.length, rssKb: process.resourceUsage().maxRSS }));
+console.log(
+  JSON.stringify({
+    coldMs,
+    regenMs: times[times.length >> 1],
+    parsedPerEdit: parsed,
+    tools: cold.model.tools.length,
+    rssKb: process.resourceUsage().maxRSS,
+  }),
+);

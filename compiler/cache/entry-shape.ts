@@ -5,12 +5,37 @@
  * manifest. The assertions at the end make a field added to the parse results (units.ts,
  * diagnostics.ts, schema/types.ts) without adding it here a type error.
  */
-import { APPROVAL_MODES, CHANNEL_SCOPES, HOOK_EVENTS, PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/runtime/define';
+import {
+  APPROVAL_MODES,
+  CHANNEL_SCOPES,
+  HOOK_EVENTS,
+  PROMPT_LAYERS,
+  PROMPT_PROFILES,
+  PROMPT_RETENTIONS,
+} from '@zhin-gen/runtime/define';
 import { CATALOG, type Diagnostic, type DiagnosticCode } from '../diagnostics.js';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import type { Entry, OutputRecord } from './units.js';
-import { array, boolean, compile, jsonObject, number, object, oneOf, opaque, optional, record, string, union, variants, type Check, type Infer, type Same, type Shape } from './json-shape.js';
+import {
+  array,
+  boolean,
+  compile,
+  jsonObject,
+  number,
+  object,
+  oneOf,
+  opaque,
+  optional,
+  record,
+  string,
+  union,
+  variants,
+  type Check,
+  type Infer,
+  type Same,
+  type Shape,
+} from './json-shape.js';
 
 const loc = object({ file: string, line: number, column: number });
 
@@ -39,7 +64,14 @@ const snippet = variants('kind', {
   inline: object({ kind: oneOf(['inline']), code: string, files: strings, locations }),
   static: object({ kind: oneOf(['static']), schema: jsonObject, files: strings }),
   fallback: object({ kind: oneOf(['fallback']), reason: string, locations }),
-  refused: object({ kind: oneOf(['refused']), file: string, line: number, column: number, why: string, files: strings }),
+  refused: object({
+    kind: oneOf(['refused']),
+    file: string,
+    line: number,
+    column: number,
+    why: string,
+    files: strings,
+  }),
 });
 
 const unitData = variants('kind', {

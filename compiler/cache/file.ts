@@ -34,7 +34,9 @@ interface Base<E, O> {
 type JournalLine<E, O> = { readonly base: string } | { readonly k: string; readonly e: E } | { readonly o: O };
 
 /** The base's frame; entries and the output record are checked with the caller's shapes. */
-const BASE = compile(object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) }));
+const BASE = compile(
+  object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) }),
+);
 const HEADER = compile(object({ base: string }));
 const ENTRY_LINE = compile(object({ k: string, e: present }));
 const OUTPUT_LINE = compile(object({ o: present }));
@@ -146,11 +148,21 @@ export class CacheFile<E, O> {
    * Persists: the changed entries (and output record) as journal lines when a base of this
    * process's knowledge is on disk and the journal is still small, else everything as a new base.
    */
-  save(configKey: string, all: () => CacheContents<E, O>, changed: readonly (readonly [string, E])[], output: O | undefined): void {
+  save(
+    configKey: string,
+    all: () => CacheContents<E, O>,
+    changed: readonly (readonly [string, E])[],
+    output: O | undefined,
+  ): void {
     const lines = changed.map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
     if (output !== undefined) lines.push(JSON.stringify({ o: output } satisfies JournalLine<E, O>));
     const delta = lines.length > 0 ? `${lines.join('\n')}\n` : '';
-    if (this.baseId !== undefined && this.journalUsable && this.onDisk() && this.journalBytes + Buffer.byteLength(delta) <= this.baseBytes * JOURNAL_SHARE) {
+    if (
+      this.baseId !== undefined &&
+      this.journalUsable &&
+      this.onDisk() &&
+      this.journalBytes + Buffer.byteLength(delta) <= this.baseBytes * JOURNAL_SHARE
+    ) {
       if (this.journalBytes === 0) {
         // A new journal: created (or truncated) with its header, never appended to a stray file.
         const text = `${JSON.stringify({ base: this.baseId } satisfies JournalLine<E, O>)}\n${delta}`;

@@ -47,7 +47,9 @@ type OptionalKeys<P extends Props> = { [K in keyof P]: P[K] extends Optional<unk
 type RequiredKeys<P extends Props> = Exclude<keyof P, OptionalKeys<P>>;
 type Flatten<T> = { [K in keyof T]: T[K] };
 type InferProp<X> = X extends Optional<infer T> ? T : X extends Shape<infer T> ? T : never;
-export type InferObject<P extends Props> = Flatten<{ readonly [K in RequiredKeys<P>]: InferProp<P[K]> } & { readonly [K in OptionalKeys<P>]?: InferProp<P[K]> }>;
+export type InferObject<P extends Props> = Flatten<
+  { readonly [K in RequiredKeys<P>]: InferProp<P[K]> } & { readonly [K in OptionalKeys<P>]?: InferProp<P[K]> }
+>;
 
 const shape = <T>(node: Node): Shape<T> => ({ node });
 
@@ -81,12 +83,17 @@ export function record<T>(item: Shape<T>): Shape<Readonly<Record<string, T>>> {
 export function object<const P extends Props>(props: P): Shape<InferObject<P>> {
   return shape({
     k: 'object',
-    props: Object.entries(props).map(([key, prop]) => ('optional' in prop ? ([key, prop.optional.node, true] as const) : ([key, prop.node, false] as const))),
+    props: Object.entries(props).map(([key, prop]) =>
+      'optional' in prop ? ([key, prop.optional.node, true] as const) : ([key, prop.node, false] as const),
+    ),
   });
 }
 
 /** A union of object shapes told apart by one string discriminant property. */
-export function variants<const V extends Readonly<Record<string, Shape<unknown>>>>(key: string, shapes: V): Shape<Infer<V[keyof V]>> {
+export function variants<const V extends Readonly<Record<string, Shape<unknown>>>>(
+  key: string,
+  shapes: V,
+): Shape<Infer<V[keyof V]>> {
   return shape({ k: 'variants', key, shapes: Object.entries(shapes).map(([tag, s]) => [tag, s.node] as const) });
 }
 
@@ -118,7 +125,8 @@ export function compile<T>(declared: Shape<T>): Check<T> {
       case 'jsonObject':
         return `(${isObject(v)})`;
       case 'oneOf':
-        if (node.values.length <= 8) return `(${node.values.map((value) => `${v} === ${JSON.stringify(value)}`).join(' || ')})`;
+        if (node.values.length <= 8)
+          return `(${node.values.map((value) => `${v} === ${JSON.stringify(value)}`).join(' || ')})`;
         externals.push(new Set(node.values));
         return `x${externals.length - 1}.has(${v})`;
       case 'union':
@@ -141,7 +149,9 @@ export function compile<T>(declared: Shape<T>): Check<T> {
       const lines = node.props.map(([key, prop, opt]) => {
         const read = `x = v[${JSON.stringify(key)}];`;
         // No declared key is an Object.prototype member, and JSON has no undefined: undefined = absent.
-        return opt ? `${read} if (x !== undefined && !(${test(prop, 'x')})) return false;` : `${read} if (!(${test(prop, 'x')})) return false;`;
+        return opt
+          ? `${read} if (x !== undefined && !(${test(prop, 'x')})) return false;`
+          : `${read} if (!(${test(prop, 'x')})) return false;`;
       });
       body = `if (!(${isObject('v')})) return false;\nlet x;\n${lines.join('\n')}\nreturn true;`;
     } else if (node.k === 'variants') {
@@ -158,11 +168,16 @@ export function compile<T>(declared: Shape<T>): Check<T> {
 }
 
 /** Deep readonly view, so a shape's type and a hand-written interface compare modulo mutability. */
-export type DeepReadonly<T> = T extends (...args: never[]) => unknown ? T : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /**
  * True when A and B are the same type (after {@link DeepReadonly}). Used as a compile-time
  * assertion that a shape declaration and the interface it guards have not drifted apart: a
  * field added to one only is a type error, not a cache that silently misses or lets it through.
  */
-export type Same<A, B> = (<X>() => X extends DeepReadonly<A> ? 1 : 2) extends <X>() => X extends DeepReadonly<B> ? 1 : 2 ? true : false;
+export type Same<A, B> =
+  (<X>() => X extends DeepReadonly<A> ? 1 : 2) extends <X>() => X extends DeepReadonly<B> ? 1 : 2 ? true : false;

@@ -78,7 +78,9 @@ export function defaultCacheFile(root: string): string {
 /** The schema snippet is only needed until the schema is evaluated; keep the file small. */
 function persistable(entry: Entry): Entry {
   const data = entry.result.data;
-  return entry.schema && data && data.kind === 'tool' && 'schema' in data ? { ...entry, result: { ...entry.result, data: { ...data, schema: undefined } } } : entry;
+  return entry.schema && data && data.kind === 'tool' && 'schema' in data
+    ? { ...entry, result: { ...entry.result, data: { ...data, schema: undefined } } }
+    : entry;
 }
 
 export class UnitCache {
@@ -96,7 +98,10 @@ export class UnitCache {
     private readonly root: string,
     cacheFile: string | false | undefined,
   ) {
-    this.disk = cacheFile === false ? undefined : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
+    this.disk =
+      cacheFile === false
+        ? undefined
+        : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
@@ -146,7 +151,12 @@ export class UnitCache {
           }
           hashes.set(path, sha(bytes));
         } catch (error) {
-          problems.set(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+          problems.set(
+            path,
+            (error as NodeJS.ErrnoException).code === 'ENOENT'
+              ? 'it does not exist'
+              : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+          );
         }
         if (bytes) {
           try {
@@ -286,7 +296,13 @@ export class UnitCache {
   recordOutput(digest: string, file: string): void {
     const now = this.statAbs(file);
     if (!now) return;
-    if (this.output && this.output.digest === digest && this.output.mtimeMs === now.mtimeMs && this.output.size === now.size) return;
+    if (
+      this.output &&
+      this.output.digest === digest &&
+      this.output.mtimeMs === now.mtimeMs &&
+      this.output.size === now.size
+    )
+      return;
     this.output = { digest, file, ...now };
     this.outputChanged = true;
   }
@@ -310,7 +326,10 @@ export class UnitCache {
     try {
       this.disk.save(
         this.configKey,
-        () => ({ entries: new Map([...this.entries].map(([key, entry]) => [key, persistable(entry)])), output: this.output }),
+        () => ({
+          entries: new Map([...this.entries].map(([key, entry]) => [key, persistable(entry)])),
+          output: this.output,
+        }),
         changed,
         output,
       );

@@ -57,7 +57,13 @@ export interface CatalogJson {
     readonly provider: ModelProvider;
     readonly generation: number;
   };
-  readonly tools: readonly { name: string; state: 'loaded' | 'deferred'; sent: boolean; reason: string | null; description: string }[];
+  readonly tools: readonly {
+    name: string;
+    state: 'loaded' | 'deferred';
+    sent: boolean;
+    reason: string | null;
+    description: string;
+  }[];
   readonly skills: readonly { name: string; description: string; loaded: boolean }[];
   readonly agents: readonly { name: string; description: string; selected: boolean; platforms: readonly string[] }[];
   readonly omitted: readonly { name: string; kind: 'tool' | 'skill'; code: string; detail: string }[];
@@ -72,7 +78,9 @@ const refuse = (what: string) => () => Promise.reject(new Error(`zhin-gen catalo
 /** The generated module, evaluated in memory; loaders replaced, plugin entries dropped. */
 export async function manifestFromCode(code: string): Promise<CapabilityManifest> {
   const { code: js } = await transform(code, { loader: 'ts', format: 'esm', target: 'node20' });
-  const module = (await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`)) as { manifest: CapabilityManifest };
+  const module = (await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`)) as {
+    manifest: CapabilityManifest;
+  };
   const manifest = module.manifest;
   return {
     ...manifest,
@@ -106,7 +114,11 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
   const manifest = await manifestFromCode(result.code);
   const user = values.user ?? 'catalog-user';
   const roles = [...(values.role ?? [])];
-  const message: ImMessage = { $adapter: platform, $channel: { id: 'catalog', type: scope }, $sender: { id: user, ...(roles.length ? { role: roles } : {}) } };
+  const message: ImMessage = {
+    $adapter: platform,
+    $channel: { id: 'catalog', type: scope },
+    $sender: { id: user, ...(roles.length ? { role: roles } : {}) },
+  };
 
   const host = createCapabilityHost({ permissions: new PermissionHost(), sessions: createMemorySessionStore() });
   await host.load(manifest);
@@ -134,24 +146,58 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
         if (!(error instanceof CatalogNotFoundError)) throw error;
         const known = manifest.skills.some((entry) => entry.qualifiedName === name);
         unknownSkill ||= !known;
-        requestedSkills.push({ name, status: 'unavailable', detail: known ? null : 'no skill of this name in the manifest' });
+        requestedSkills.push({
+          name,
+          status: 'unavailable',
+          detail: known ? null : 'no skill of this name in the manifest',
+        });
       }
     }
-    const [listing, sent, omissions] = await Promise.all([turn.deferred.listing(), turn.modelTools({ provider }), turn.deferred.omissions()]);
+    const [listing, sent, omissions] = await Promise.all([
+      turn.deferred.listing(),
+      turn.modelTools({ provider }),
+      turn.deferred.omissions(),
+    ]);
     const sentNames = new Set(sent.map((tool) => ('function' in tool ? tool.function.name : tool.name)));
     for (const request of requestedSkills) {
       if (request.status === 'unavailable' && request.detail === null) {
-        request.detail = omissions.find((o) => o.kind === 'skill' && o.name === request.name)?.reason.detail ?? 'not available in this turn';
+        request.detail =
+          omissions.find((o) => o.kind === 'skill' && o.name === request.name)?.reason.detail ??
+          'not available in this turn';
       }
     }
     const report: CatalogJson = {
-      turn: { platform, scope, user, roles, agent: turn.agent ?? null, agentSelection: turn.agentSelection, provider, generation: turn.generation },
-      tools: listing.tools.map((tool) => ({ name: tool.name, state: tool.state, sent: sentNames.has(tool.name), reason: tool.reason ?? null, description: tool.description })),
+      turn: {
+        platform,
+        scope,
+        user,
+        roles,
+        agent: turn.agent ?? null,
+        agentSelection: turn.agentSelection,
+        provider,
+        generation: turn.generation,
+      },
+      tools: listing.tools.map((tool) => ({
+        name: tool.name,
+        state: tool.state,
+        sent: sentNames.has(tool.name),
+        reason: tool.reason ?? null,
+        description: tool.description,
+      })),
       skills: listing.skills.map((entry) => ({ ...entry })),
       agents: listing.agents.map((entry) => ({ ...entry })),
-      omitted: omissions.map((o: Omission) => ({ name: o.name, kind: o.kind, code: o.reason.code, detail: o.reason.detail })),
+      omitted: omissions.map((o: Omission) => ({
+        name: o.name,
+        kind: o.kind,
+        code: o.reason.code,
+        detail: o.reason.detail,
+      })),
       conditional: manifest.plugins.flatMap((plugin) =>
-        plugin.conditionalTools.map((tool) => ({ name: tool.qualifiedName, source: tool.source, detail: 'added by setup() at runtime; setup() is not run by catalog' })),
+        plugin.conditionalTools.map((tool) => ({
+          name: tool.qualifiedName,
+          source: tool.source,
+          detail: 'added by setup() at runtime; setup() is not run by catalog',
+        })),
       ),
       requestedSkills,
     };
@@ -165,9 +211,13 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
 
 function pretty(report: CatalogJson, listing: TurnListing): string {
   const { turn } = report;
-  const width = Math.max(12, ...report.tools.map((t) => t.name.length), ...report.omitted.map((o) => o.name.length)) + 2;
+  const width =
+    Math.max(12, ...report.tools.map((t) => t.name.length), ...report.omitted.map((o) => o.name.length)) + 2;
   const pad = (text: string, n = width) => text.padEnd(n);
-  const agent = turn.agent === null ? 'no agent' : `agent ${turn.agent} (${turn.agentSelection === 'platform' ? 'platform agent, auto-selected' : 'selected'})`;
+  const agent =
+    turn.agent === null
+      ? 'no agent'
+      : `agent ${turn.agent} (${turn.agentSelection === 'platform' ? 'platform agent, auto-selected' : 'selected'})`;
   const lines = [
     `zhin-gen catalog: platform ${turn.platform}, scope ${turn.scope}, user ${turn.user}${turn.roles.length ? `, roles ${turn.roles.join(', ')}` : ''}; ${agent}; provider ${turn.provider}`,
     '',
@@ -180,12 +230,15 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
     lines.push(`  ${pad(state, 10)}${pad(tool.name)}${pad(tool.reason ?? '', 8)}${tool.description.split('\n')[0]}`);
   }
   lines.push('', `Skills listed (${listing.skills.length})`);
-  for (const entry of report.skills) lines.push(`  ${pad(entry.name)}${entry.loaded ? '[loaded] ' : ''}${entry.description}`);
+  for (const entry of report.skills)
+    lines.push(`  ${pad(entry.name)}${entry.loaded ? '[loaded] ' : ''}${entry.description}`);
   lines.push('', `Agents listed (${listing.agents.length})`);
-  for (const entry of report.agents) lines.push(`  ${pad(entry.name)}${entry.selected ? '[selected] ' : ''}${entry.description}`);
+  for (const entry of report.agents)
+    lines.push(`  ${pad(entry.name)}${entry.selected ? '[selected] ' : ''}${entry.description}`);
   if (report.requestedSkills.some((r) => r.status === 'unavailable')) {
     lines.push('', 'Requested skills not loaded');
-    for (const r of report.requestedSkills.filter((x) => x.status === 'unavailable')) lines.push(`  ${pad(r.name)}${r.detail ?? ''}`);
+    for (const r of report.requestedSkills.filter((x) => x.status === 'unavailable'))
+      lines.push(`  ${pad(r.name)}${r.detail ?? ''}`);
   }
   lines.push('', `Left out (${report.omitted.length})`);
   for (const o of report.omitted) lines.push(`  ${pad(o.kind, 6)}${pad(o.name)}${o.detail}`);
@@ -193,6 +246,7 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
     lines.push('', `Conditional (${report.conditional.length})`);
     for (const c of report.conditional) lines.push(`  ${pad('tool', 6)}${pad(c.name)}${c.detail} (${c.source})`);
   }
-  if (turn.provider !== 'anthropic') lines.push('', `("discover": listed for ${turn.provider} but not sent until load_tool / load_skill loads it)`);
+  if (turn.provider !== 'anthropic')
+    lines.push('', `("discover": listed for ${turn.provider} but not sent until load_tool / load_skill loads it)`);
   return lines.join('\n');
 }

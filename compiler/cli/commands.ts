@@ -29,8 +29,15 @@ export interface CommandSpec {
 }
 
 const root: OptionSpec = { type: 'string', value: 'DIR', description: 'project root (default: the current directory)' };
-const out: OptionSpec = { type: 'string', value: 'FILE', description: 'output module, relative to the root (overrides the config `out`)' };
-const json: OptionSpec = { type: 'boolean', description: 'print JSON on stdout (the documented contract), nothing else' };
+const out: OptionSpec = {
+  type: 'string',
+  value: 'FILE',
+  description: 'output module, relative to the root (overrides the config `out`)',
+};
+const json: OptionSpec = {
+  type: 'boolean',
+  description: 'print JSON on stdout (the documented contract), nothing else',
+};
 
 const EXIT_CODES = 'Exit codes: 0 clean, 1 error diagnostics, 64 usage error.';
 
@@ -52,8 +59,16 @@ Exit codes: 0 done (some files may have been skipped), 1 a file could not be wri
     positionals: '<tool|skill|agent|section> <name>',
     maxPositionals: 2,
     options: {
-      agent: { type: 'string', value: 'A', description: 'inside agent A (tool: agent tool; skill: agent-private skill)' },
-      skill: { type: 'string', value: 'S', description: 'inside skill S (tool only: a skill tool; with --agent, of that agent)' },
+      agent: {
+        type: 'string',
+        value: 'A',
+        description: 'inside agent A (tool: agent tool; skill: agent-private skill)',
+      },
+      skill: {
+        type: 'string',
+        value: 'S',
+        description: 'inside skill S (tool only: a skill tool; with --agent, of that agent)',
+      },
       plugin: { type: 'string', value: 'P', description: 'in child plugin P (a key, or a path of keys: maps/cn)' },
       root,
       json,
@@ -81,7 +96,11 @@ Exit codes: 0 written, 1 it exists already or could not be written, 64 usage (ki
       format: { type: 'string', value: 'pretty|json|github|sarif', description: 'output format (default pretty)' },
       json: { ...json, description: 'the same as --format json' },
       load: { type: 'boolean', description: 'also import every tool, hook and prompt-section module (slow; CI)' },
-      'load-timeout': { type: 'string', value: 'DURATION', description: 'per-module time limit with --load (default 10s; units s or ms)' },
+      'load-timeout': {
+        type: 'string',
+        value: 'DURATION',
+        description: 'per-module time limit with --load (default 10s; units s or ms)',
+      },
     },
     details: 'Exit codes: 0 clean, 1 error diagnostics (takes precedence), 2 output missing or stale, 64 usage error.',
   },
@@ -89,7 +108,11 @@ Exit codes: 0 written, 1 it exists already or could not be written, 64 usage (ki
     name: 'watch',
     summary: 'regenerate on every change',
     maxPositionals: 0,
-    options: { root, out, json: { ...json, description: 'one JSON object per run, one per line (as generate --json)' } },
+    options: {
+      root,
+      out,
+      json: { ...json, description: 'one JSON object per run, one per line (as generate --json)' },
+    },
     details: 'Stops on Ctrl+C or SIGTERM (exit 0).',
   },
   {
@@ -116,7 +139,11 @@ Exit codes: 0 written, 1 it exists already or could not be written, 64 usage (ki
       role: { type: 'string', multiple: true, value: 'R', description: 'sender role (repeatable)' },
       agent: { type: 'string', value: 'A', description: 'select agent A' },
       skill: { type: 'string', multiple: true, value: 'S', description: 'load_skill S (repeatable, in order)' },
-      provider: { type: 'string', value: 'anthropic|openai|generic', description: 'provider projection (default anthropic)' },
+      provider: {
+        type: 'string',
+        value: 'anthropic|openai|generic',
+        description: 'provider projection (default anthropic)',
+      },
       format: { type: 'string', value: 'pretty|json', description: 'output format (default pretty)' },
       json: { ...json, description: 'the same as --format json' },
     },
@@ -144,9 +171,19 @@ export function commandSynopsis(spec: CommandSpec): string {
 
 export function commandUsage(spec: CommandSpec): string {
   const options = Object.entries(spec.options);
-  const rows = [...options.map(([name, o]) => [optionUsage(name, o), o.description] as const), ['-h, --help', 'show this help'] as const];
+  const rows = [
+    ...options.map(([name, o]) => [optionUsage(name, o), o.description] as const),
+    ['-h, --help', 'show this help'] as const,
+  ];
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-  const lines = [commandSynopsis(spec), '', `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`, '', 'Options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`)];
+  const lines = [
+    commandSynopsis(spec),
+    '',
+    `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`,
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),
+  ];
   if (spec.details) lines.push('', spec.details);
   return lines.join('\n');
 }
@@ -169,7 +206,12 @@ export function mainUsage(): string {
 export type ParsedValues = Record<string, string | boolean | string[] | undefined>;
 
 export type Parsed =
-  | { readonly ok: true; readonly values: ParsedValues; readonly positionals: readonly string[]; readonly help: boolean }
+  | {
+      readonly ok: true;
+      readonly values: ParsedValues;
+      readonly positionals: readonly string[];
+      readonly help: boolean;
+    }
   | { readonly ok: false; readonly message: string };
 
 /** The commands (other than `spec`) that have an option of this name. */
@@ -183,24 +225,41 @@ function ownersOf(option: string, spec: CommandSpec): string[] {
  */
 export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed {
   const options = { ...spec.options, help: { type: 'boolean', description: '' } } as Record<string, OptionSpec>;
-  const config = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(name === 'help' ? { short: 'h' } : {}) }]));
+  const config = Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [
+      name,
+      { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(name === 'help' ? { short: 'h' } : {}) },
+    ]),
+  );
   // A loose pass first, for tokens: which options were given, spelled how.
   const loose = parseArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
   // --help wins over everything else on the line, mistakes included: it is what one asks after one.
-  if (loose.tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { ok: true, values: {}, positionals: [], help: true };
+  if (loose.tokens.some((token) => token.kind === 'option' && token.name === 'help'))
+    return { ok: true, values: {}, positionals: [], help: true };
   for (const token of loose.tokens) {
     if (token.kind !== 'option' || token.name in options) continue;
     const written = token.rawName;
     const owners = ownersOf(token.name, spec);
-    const where = owners.length > 0 ? ` (${written.replace(/=.*/, '')} is an option of ${owners.join(', ')})` : didYouMean(token.name, Object.keys(options), (s) => `--${s}`);
+    const where =
+      owners.length > 0
+        ? ` (${written.replace(/=.*/, '')} is an option of ${owners.join(', ')})`
+        : didYouMean(token.name, Object.keys(options), (s) => `--${s}`);
     return { ok: false, message: `unknown option ${written} for ${spec.name}${where}` };
   }
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options: config, strict: true, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: config,
+      strict: true,
+      allowPositionals: true,
+    });
     const { help: _help, ...rest } = values as ParsedValues;
     if (positionals.length > spec.maxPositionals) {
       const extra = positionals[spec.maxPositionals]!;
-      return { ok: false, message: `unexpected argument "${extra}" for ${spec.name}${spec.positionals ? ` (usage: zhin-gen ${spec.name} ${spec.positionals})` : ' (it takes no arguments)'}` };
+      return {
+        ok: false,
+        message: `unexpected argument "${extra}" for ${spec.name}${spec.positionals ? ` (usage: zhin-gen ${spec.name} ${spec.positionals})` : ' (it takes no arguments)'}`,
+      };
     }
     return { ok: true, values: rest, positionals, help: false };
   } catch (error) {

@@ -27,7 +27,9 @@ function packageJsonNote(root: string, report: ScaffoldReport): string | undefin
   if (!report.skipped.includes('package.json')) return undefined;
   try {
     const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { type?: unknown };
-    return pkg.type === 'module' ? undefined : 'package.json was kept and has no "type": "module"; add it (the runtime and the generated manifest are ES modules)';
+    return pkg.type === 'module'
+      ? undefined
+      : 'package.json was kept and has no "type": "module"; add it (the runtime and the generated manifest are ES modules)';
   } catch {
     return 'package.json was kept but is not valid JSON';
   }
@@ -64,21 +66,48 @@ export async function runInit(args: InitArgs, io: Io): Promise<number> {
   const status = report.failed.length > 0 || errors > 0 ? 1 : 0;
 
   if (args.json) {
-    io.out(JSON.stringify({ root, written, skipped, failed: report.failed, manifest: { file: outRel, state: manifest }, notes: note ? [note] : [], diagnostics: toJsonDiagnostics(diagnostics) }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          root,
+          written,
+          skipped,
+          failed: report.failed,
+          manifest: { file: outRel, state: manifest },
+          notes: note ? [note] : [],
+          diagnostics: toJsonDiagnostics(diagnostics),
+        },
+        null,
+        2,
+      ),
+    );
     return status;
   }
   const colors = palette(io.isTTY);
   const lines = [`zhin-gen init: ${root}`];
   for (const path of written) lines.push(`  created  ${path}${path === outRel ? ' (generated)' : ''}`);
-  for (const path of skipped) lines.push(colors.dim(`  skipped  ${path} (exists; kept as it is${path === outRel ? '; zhin-gen generate updates it' : ''})`));
+  for (const path of skipped)
+    lines.push(
+      colors.dim(
+        `  skipped  ${path} (exists; kept as it is${path === outRel ? '; zhin-gen generate updates it' : ''})`,
+      ),
+    );
   for (const { path, reason } of report.failed) lines.push(colors.red(`  failed   ${path}: ${reason}`));
   if (manifest === 'not written') lines.push(colors.red(`  not generated: ${outRel} (the tree has errors, see above)`));
   if (diagnostics.length > 0) io.err(formatPretty(diagnostics, colors, { root }));
   if (note) lines.push(colors.yellow(`note: ${note}`));
-  lines.push(`${written.length} created, ${skipped.length} skipped${report.failed.length ? `, ${report.failed.length} failed` : ''}.`);
+  lines.push(
+    `${written.length} created, ${skipped.length} skipped${report.failed.length ? `, ${report.failed.length} failed` : ''}.`,
+  );
   if (status === 0) {
     const where = relative(process.cwd(), root);
-    lines.push('', 'Next:', ...(where === '' ? [] : [`  cd ${where.includes(' ') ? JSON.stringify(where) : where}`]), '  npm install', '  npm test        # zhin-gen check, tsc, vite build, one turn');
+    lines.push(
+      '',
+      'Next:',
+      ...(where === '' ? [] : [`  cd ${where.includes(' ') ? JSON.stringify(where) : where}`]),
+      '  npm install',
+      '  npm test        # zhin-gen check, tsc, vite build, one turn',
+    );
   }
   io.out(lines.join('\n'));
   return status;

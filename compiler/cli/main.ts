@@ -15,8 +15,30 @@ import { packageVersion } from '../version.js';
 import { loadConfig } from '../config/load.js';
 import { CATALOG } from '../diagnostics.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { COMMAND_NAMES, META_COMMANDS, commandSpec, commandSynopsis, commandUsage, mainUsage, parseCommand, type CommandSpec, type ParsedValues } from './commands.js';
-import { formatDuration, formatGithub, formatPretty, formatSarif, palette, plural, runJson, shortDiff, summary, toJsonDiagnostics, type OutputFormat } from '../report/index.js';
+import {
+  COMMAND_NAMES,
+  META_COMMANDS,
+  commandSpec,
+  commandSynopsis,
+  commandUsage,
+  mainUsage,
+  parseCommand,
+  type CommandSpec,
+  type ParsedValues,
+} from './commands.js';
+import {
+  formatDuration,
+  formatGithub,
+  formatPretty,
+  formatSarif,
+  palette,
+  plural,
+  runJson,
+  shortDiff,
+  summary,
+  toJsonDiagnostics,
+  type OutputFormat,
+} from '../report/index.js';
 import { defaultIo, type Io } from './io.js';
 import { didYouMean } from './suggest.js';
 // inspect, watch, catalog, init and new load on demand: `generate`/`check` on an unchanged tree
@@ -27,7 +49,9 @@ export type { Io } from './io.js';
 
 /** A usage error: the message, the command's usage, exit 64. */
 function usageError(io: Io, message: string, spec?: CommandSpec): number {
-  const more = spec ? `${commandSynopsis(spec)}\nzhin-gen ${spec.name} --help for its options.` : 'zhin-gen --help lists the commands.';
+  const more = spec
+    ? `${commandSynopsis(spec)}\nzhin-gen ${spec.name} --help for its options.`
+    : 'zhin-gen --help lists the commands.';
   io.err(`zhin-gen: ${message}\n${more}`);
   return 64;
 }
@@ -35,9 +59,15 @@ function usageError(io: Io, message: string, spec?: CommandSpec): number {
 /** `--json` and `--format json` are one choice; `--json` with another `--format` is a usage error. */
 function outputFormat(spec: CommandSpec, values: ParsedValues): OutputFormat | { readonly error: string } {
   const format = values.format;
-  const formats = /\|/.test(spec.options.format?.value ?? '') ? spec.options.format!.value!.split('|') : ['pretty', 'json'];
-  if (typeof format === 'string' && !formats.includes(format)) return { error: `unknown --format "${format}" for ${spec.name}: one of ${formats.join(', ')}${didYouMean(format, formats)}` };
-  if (values.json === true && typeof format === 'string' && format !== 'json') return { error: `--json and --format ${format} disagree (--json is --format json)` };
+  const formats = /\|/.test(spec.options.format?.value ?? '')
+    ? spec.options.format!.value!.split('|')
+    : ['pretty', 'json'];
+  if (typeof format === 'string' && !formats.includes(format))
+    return {
+      error: `unknown --format "${format}" for ${spec.name}: one of ${formats.join(', ')}${didYouMean(format, formats)}`,
+    };
+  if (values.json === true && typeof format === 'string' && format !== 'json')
+    return { error: `--json and --format ${format} disagree (--json is --format json)` };
   return values.json === true ? 'json' : typeof format === 'string' ? (format as OutputFormat) : 'pretty';
 }
 
@@ -64,7 +94,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
   const spec = commandSpec(command);
   if (!spec) {
-    const hint = command.startsWith('-') ? ` (options go after the command: zhin-gen <command> ${command})` : didYouMean(command, [...COMMAND_NAMES, ...META_COMMANDS]);
+    const hint = command.startsWith('-')
+      ? ` (options go after the command: zhin-gen <command> ${command})`
+      : didYouMean(command, [...COMMAND_NAMES, ...META_COMMANDS]);
     return usageError(io, `unknown command "${command}"${hint}`);
   }
   const parsed = parseCommand(spec, rest);
@@ -79,7 +111,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 
   if (spec.name === 'init') {
     try {
-      return await (await import('./init.js')).runInit({ ...(positionals[0] !== undefined ? { dir: positionals[0] } : {}), json: format === 'json' }, io);
+      return await (await import('./init.js')).runInit(
+        { ...(positionals[0] !== undefined ? { dir: positionals[0] } : {}), json: format === 'json' },
+        io,
+      );
     } catch (error) {
       return internalError(io, error);
     }
@@ -96,7 +131,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     // A bad --out is a usage error: nothing is compiled or written.
     const { outProblem } = await loadConfig(root, { out: values.out });
     if (outProblem) {
-      io.err(`zhin-gen: --out ${values.out}: ${outProblem.message} [${outProblem.code}]\nhint: ${CATALOG[outProblem.code].hint}`);
+      io.err(
+        `zhin-gen: --out ${values.out}: ${outProblem.message} [${outProblem.code}]\nhint: ${CATALOG[outProblem.code].hint}`,
+      );
       return 64;
     }
   }
@@ -129,7 +166,11 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       case 'watch':
         return await (await import('./watch.js')).runWatch(compiler, io, colors, format === 'json');
       case 'catalog':
-        return await (await import('./catalog.js')).runCatalog(compiler, { ...(values as CatalogArgs), json: format === 'json' }, io);
+        return await (await import('./catalog.js')).runCatalog(
+          compiler,
+          { ...(values as CatalogArgs), json: format === 'json' },
+          io,
+        );
       case 'new':
         return await (await import('./new.js')).runNew(
           compiler,
@@ -153,12 +194,18 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 
 /** Bad input is reported as diagnostics; reaching here is a bug in zhin-gen itself. */
 function internalError(io: Io, error: unknown): number {
-  io.err(`zhin-gen: internal error (ZG9001): ${error instanceof Error ? error.message : String(error)}\nPlease report this with the tree that triggers it.`);
+  io.err(
+    `zhin-gen: internal error (ZG9001): ${error instanceof Error ? error.message : String(error)}\nPlease report this with the tree that triggers it.`,
+  );
   return 1;
 }
 
 /** `--load` / `--load-timeout` (check only): the per-module time limit (`undefined` without `--load`). */
-async function loadArgs(spec: CommandSpec, values: ParsedValues, io: Io): Promise<{ readonly timeoutMs?: number } | 'usage'> {
+async function loadArgs(
+  spec: CommandSpec,
+  values: ParsedValues,
+  io: Io,
+): Promise<{ readonly timeoutMs?: number } | 'usage'> {
   const timeout = values['load-timeout'];
   if (values.load !== true && timeout === undefined) return {};
   const usage = (message: string): 'usage' => {
@@ -169,7 +216,9 @@ async function loadArgs(spec: CommandSpec, values: ParsedValues, io: Io): Promis
   const { DEFAULT_LOAD_TIMEOUT_MS, parseDuration } = await import('../verify/index.js');
   if (typeof timeout !== 'string') return { timeoutMs: DEFAULT_LOAD_TIMEOUT_MS };
   const timeoutMs = parseDuration(timeout);
-  return timeoutMs !== undefined ? { timeoutMs } : usage(`--load-timeout "${timeout}" is not a duration (write e.g. 10s or 500ms)`);
+  return timeoutMs !== undefined
+    ? { timeoutMs }
+    : usage(`--load-timeout "${timeout}" is not a duration (write e.g. 10s or 500ms)`);
 }
 
 /** The compile result with the load-verification diagnostics merged in (sorted, counted). */
@@ -180,9 +229,18 @@ function withLoadDiagnostics(result: CompileResult, extra: readonly Diagnostic[]
   return { ...result, diagnostics, errors, warnings: diagnostics.length - errors };
 }
 
-async function check(compiler: ReturnType<typeof createCompiler>, format: OutputFormat, io: Io, pretty: (diagnostics: readonly Diagnostic[]) => string, loadTimeoutMs?: number): Promise<number> {
+async function check(
+  compiler: ReturnType<typeof createCompiler>,
+  format: OutputFormat,
+  io: Io,
+  pretty: (diagnostics: readonly Diagnostic[]) => string,
+  loadTimeoutMs?: number,
+): Promise<number> {
   const compiled = await compiler.run({ write: false });
-  const loaded = loadTimeoutMs === undefined ? undefined : await (await import('../verify/index.js')).verifyLoad(compiled, { timeoutMs: loadTimeoutMs });
+  const loaded =
+    loadTimeoutMs === undefined
+      ? undefined
+      : await (await import('../verify/index.js')).verifyLoad(compiled, { timeoutMs: loadTimeoutMs });
   const result = loaded ? withLoadDiagnostics(compiled, loaded.diagnostics) : compiled;
   const onDisk = compiler.readOutput();
   // The manifest is current only with the validator modules it imports (compiler/write/validators.ts).
@@ -190,21 +248,42 @@ async function check(compiler: ReturnType<typeof createCompiler>, format: Output
   const stale = compiled.errors === 0 && (onDisk !== result.code || absentValidators.length > 0);
   const missing = onDisk === undefined;
   if (format === 'json') {
-    io.out(JSON.stringify({ diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) }, null, 2));
+    io.out(
+      JSON.stringify(
+        { diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) },
+        null,
+        2,
+      ),
+    );
   } else if (format === 'sarif') {
     io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion()), null, 2));
   } else if (format === 'github') {
     if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
-    if (stale) io.out(`::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`);
+    if (stale)
+      io.out(
+        `::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`,
+      );
   } else {
     if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
     if (stale) {
-      if (absentValidators.length > 0) io.err(`${result.outRel} imports validator modules that are missing: ${absentValidators.join(', ')}`);
-      else io.err(missing ? `${result.outRel} is missing.` : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`);
+      if (absentValidators.length > 0)
+        io.err(`${result.outRel} imports validator modules that are missing: ${absentValidators.join(', ')}`);
+      else
+        io.err(
+          missing
+            ? `${result.outRel} is missing.`
+            : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`,
+        );
       io.err(`Fix: npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${compiler.root}` : ''}`);
     }
-    const verified = loaded ? (loaded.skipped ? '; modules not loaded (fix the errors first)' : `; ${plural(loaded.modules, 'module')} loaded in ${formatDuration(loaded.ms)}`) : '';
-    io.out(`zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${compiled.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}${verified}`);
+    const verified = loaded
+      ? loaded.skipped
+        ? '; modules not loaded (fix the errors first)'
+        : `; ${plural(loaded.modules, 'module')} loaded in ${formatDuration(loaded.ms)}`
+      : '';
+    io.out(
+      `zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${compiled.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}${verified}`,
+    );
   }
   if (result.errors > 0) return 1;
   return stale ? 2 : 0;

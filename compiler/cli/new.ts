@@ -34,14 +34,19 @@ function describe(plan: NewPlan): string {
     case 'skill':
       return plan.kind === 'skill' ? 'skill' : 'skill tool, after load_skill of its skill';
     case 'agent-skill':
-      return plan.kind === 'skill' ? 'agent-private skill' : 'agent-skill tool, when its agent is selected and its skill loaded';
+      return plan.kind === 'skill'
+        ? 'agent-private skill'
+        : 'agent-skill tool, when its agent is selected and its skill loaded';
     case 'section':
       return 'prompt section';
   }
 }
 
 /** Names of the capabilities of one kind already in the tree, with where they are defined. */
-function existing(kind: NewKind, model: CapabilityModel): readonly { readonly name: string; readonly source: string }[] {
+function existing(
+  kind: NewKind,
+  model: CapabilityModel,
+): readonly { readonly name: string; readonly source: string }[] {
   switch (kind) {
     case 'tool':
       return model.tools.map((t) => ({ name: t.qualifiedName, source: t.source }));
@@ -59,26 +64,54 @@ export async function runNew(compiler: Compiler, args: NewArgs, io: Io): Promise
     io.err(`zhin-gen new: ${message}${status === 64 ? '\n(zhin-gen new --help for usage)' : ''}`);
     return status;
   };
-  if (args.kind === undefined || args.name === undefined) return fail(64, 'give a kind and a name: zhin-gen new <tool|skill|agent|section> <name>');
-  if (!(NEW_KINDS as readonly string[]).includes(args.kind)) return fail(64, `unknown kind "${args.kind}"${didYouMean(args.kind, NEW_KINDS)}; one of ${NEW_KINDS.join(', ')}`);
+  if (args.kind === undefined || args.name === undefined)
+    return fail(64, 'give a kind and a name: zhin-gen new <tool|skill|agent|section> <name>');
+  if (!(NEW_KINDS as readonly string[]).includes(args.kind))
+    return fail(64, `unknown kind "${args.kind}"${didYouMean(args.kind, NEW_KINDS)}; one of ${NEW_KINDS.join(', ')}`);
   const kind = args.kind as NewKind;
 
   const result = await compiler.run({ write: false });
   const pluginDirs = new Map(result.model.plugins.map((p) => [p.owner, p.dir] as const));
   const planned = planNew(
-    { kind, name: args.name, ...(args.agent !== undefined ? { agent: args.agent } : {}), ...(args.skill !== undefined ? { skill: args.skill } : {}), ...(args.plugin !== undefined ? { plugin: args.plugin } : {}) },
+    {
+      kind,
+      name: args.name,
+      ...(args.agent !== undefined ? { agent: args.agent } : {}),
+      ...(args.skill !== undefined ? { skill: args.skill } : {}),
+      ...(args.plugin !== undefined ? { plugin: args.plugin } : {}),
+    },
     { exists: (path) => existsSync(join(compiler.root, path)), pluginDirs },
   );
   if ('message' in planned) return fail(planned.kind === 'usage' ? 64 : 1, planned.message);
   // Names equal after case folding clash (SPEC §4), in the tree as at run time.
   const taken = existing(kind, result.model).find((item) => foldName(item.name) === foldName(planned.qualifiedName));
-  if (taken) return fail(1, `${kind} ${planned.qualifiedName} would clash with ${taken.name} (${taken.source}); pick another name`);
+  if (taken)
+    return fail(
+      1,
+      `${kind} ${planned.qualifiedName} would clash with ${taken.name} (${taken.source}); pick another name`,
+    );
 
   const report = writeScaffold(compiler.root, planned.files);
   const status = report.skipped.length > 0 || report.failed.length > 0 ? 1 : 0;
   const label = kind === 'section' ? 'id' : 'qualifiedName';
   if (args.json) {
-    io.out(JSON.stringify({ kind, name: args.name, qualifiedName: planned.qualifiedName, placement: planned.placement, owner: planned.owner, dir: planned.dir, written: report.written, skipped: report.skipped, failed: report.failed }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          kind,
+          name: args.name,
+          qualifiedName: planned.qualifiedName,
+          placement: planned.placement,
+          owner: planned.owner,
+          dir: planned.dir,
+          written: report.written,
+          skipped: report.skipped,
+          failed: report.failed,
+        },
+        null,
+        2,
+      ),
+    );
     return status;
   }
   const lines = [`zhin-gen new: ${kind} "${args.name}" → ${label} ${planned.qualifiedName} (${describe(planned)})`];

@@ -24,7 +24,8 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // Watch first, then generate: a change made while the first run is in flight is queued, not lost.
   const watcher = watchTree(compiler.root, (event) => loop.push(event), {
     ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
-    onError: (error) => io.err(`zhin-gen: warning: file watching failed (${error.message}); changes may be missed until watch restarts`),
+    onError: (error) =>
+      io.err(`zhin-gen: warning: file watching failed (${error.message}); changes may be missed until watch restarts`),
   });
   await watcher.ready;
   report(await loop.request());

@@ -74,10 +74,15 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     configFile = candidate;
     sourceFile = name;
     try {
-      raw = name.endsWith('.json') ? JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, '')) : await importConfigModule(candidate);
+      raw = name.endsWith('.json')
+        ? JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, ''))
+        : await importConfigModule(candidate);
     } catch (error) {
       diagnostics.push(
-        diag('ZG1101', { file: name, message: `Could not load ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }),
+        diag('ZG1101', {
+          file: name,
+          message: `Could not load ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        }),
       );
       raw = {};
     }
@@ -85,7 +90,10 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   }
   if (!configFile && existsSync(join(root, 'package.json'))) {
     try {
-      const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
+      const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8').replace(/^\uFEFF/, '')) as Record<
+        string,
+        unknown
+      >;
       if (pkg['zhin-gen'] !== undefined) {
         raw = pkg['zhin-gen'];
         configFile = join(root, 'package.json');
@@ -98,7 +106,12 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   const input = { ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides };
   if (Object.keys(input).length === 0) {
     const outFile = join(root, DEFAULT_OPTIONS.out);
-    const options = { ...structuredClone(DEFAULT_OPTIONS), root, outFile, ...(configFile ? { configFile } : {}) } as ResolvedOptions;
+    const options = {
+      ...structuredClone(DEFAULT_OPTIONS),
+      root,
+      outFile,
+      ...(configFile ? { configFile } : {}),
+    } as ResolvedOptions;
     const paths = pathDiagnostics(options, 'default');
     diagnostics.push(...paths.diagnostics);
     return { options, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
@@ -114,13 +127,20 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
       const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
       for (const key of keys) {
-        const where = configText ? locateConfig(configText, path, key) : { file: relativeName(root, join(root, sourceFile)), line: 1, column: 1 };
+        const where = configText
+          ? locateConfig(configText, path, key)
+          : { file: relativeName(root, join(root, sourceFile)), line: 1, column: 1 };
         const option = [...path, ...(key !== undefined ? [key] : [])].join('.') || '(root)';
         diagnostics.push(
           diag('ZG1100', {
             ...where,
-            message: key !== undefined ? `Unknown config option \`${option}\`` : `Config option \`${option}\`: ${issue.message}`,
-            ...(key !== undefined ? { hint: `Known options: ${Object.keys(configSchema.shape).join(', ')} (docs/config.md).` } : {}),
+            message:
+              key !== undefined
+                ? `Unknown config option \`${option}\``
+                : `Config option \`${option}\`: ${issue.message}`,
+            ...(key !== undefined
+              ? { hint: `Known options: ${Object.keys(configSchema.shape).join(', ')} (docs/config.md).` }
+              : {}),
           }),
         );
       }
@@ -129,7 +149,12 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   }
   const outFile = isAbsolute(options.out) ? options.out : join(root, options.out);
   const resolved: ResolvedOptions = { ...options, root, outFile, ...(configFile ? { configFile } : {}) };
-  const outSource = overrides.out !== undefined ? 'caller' : parsed.success && typeof raw === 'object' && raw !== null && 'out' in raw ? 'config' : 'default';
+  const outSource =
+    overrides.out !== undefined
+      ? 'caller'
+      : parsed.success && typeof raw === 'object' && raw !== null && 'out' in raw
+        ? 'config'
+        : 'default';
   const paths = pathDiagnostics(resolved, outSource);
   diagnostics.push(...paths.diagnostics);
   return { options: resolved, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
@@ -140,8 +165,19 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
  * The configured plugins are resolved here only for their directories; the run resolves them
  * again and reports their own problems (ZG1008).
  */
-function pathDiagnostics(options: ResolvedOptions, outSource: 'config' | 'caller' | 'default'): ReturnType<typeof checkConfigPaths> {
+function pathDiagnostics(
+  options: ResolvedOptions,
+  outSource: 'config' | 'caller' | 'default',
+): ReturnType<typeof checkConfigPaths> {
   const configText = options.configFile ? readConfigText(options.root, options.configFile) : undefined;
   const configuredPlugins = resolveConfiguredPlugins(options.root, options.plugins, configText).plugins;
-  return checkConfigPaths({ root: options.root, out: options.out, outFile: options.outFile, pluginEntry: options.pluginEntry, configuredPlugins, configText, outSource });
+  return checkConfigPaths({
+    root: options.root,
+    out: options.out,
+    outFile: options.outFile,
+    pluginEntry: options.pluginEntry,
+    configuredPlugins,
+    configText,
+    outSource,
+  });
 }

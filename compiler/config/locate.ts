@@ -37,9 +37,16 @@ export function relativeName(root: string, file: string): string {
 // Loaded on the first config diagnostic: a run over a valid config never needs positions.
 const jsoncParser = lazyRequire<typeof Jsonc>('jsonc-parser');
 
-export function locateConfig(config: ConfigText, path: ConfigPath, unknownKey?: string): { file: string; line: number; column: number } {
+export function locateConfig(
+  config: ConfigText,
+  path: ConfigPath,
+  unknownKey?: string,
+): { file: string; line: number; column: number } {
   const starts = lineStarts(config.text);
-  const at = (offset: number): { file: string; line: number; column: number } => ({ file: config.file, ...positionAt(starts, offset) });
+  const at = (offset: number): { file: string; line: number; column: number } => ({
+    file: config.file,
+    ...positionAt(starts, offset),
+  });
   // jsonc-parser recurses once per level: a JSON config nested deeper than any config is located
   // by option name instead (below), like a config module.
   if (config.file.endsWith('.json') && firstTooDeep(config.text, 'json') === undefined) {

@@ -8,7 +8,13 @@ import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
 export const PROVIDERS = ['anthropic', 'openai'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
-export const DEFAULT_MODULES = ['@zhin.js/tool', '@zhin.js/prompt-section', '@zhin.js/agent', '@zhin-gen/runtime', 'zhin-gen/runtime'];
+export const DEFAULT_MODULES = [
+  '@zhin.js/tool',
+  '@zhin.js/prompt-section',
+  '@zhin.js/agent',
+  '@zhin-gen/runtime',
+  'zhin-gen/runtime',
+];
 
 const childKey = z.string().regex(NAME_SEGMENT, `child plugin keys match ${NAME_SEGMENT.source}`);
 
@@ -46,4 +52,3 @@ export type ResolvedOptions = z.output<typeof configSchema> & {
   /** Absolute config file path, if one was found. */
   readonly configFile?: string;
 };
-

@@ -5,12 +5,18 @@
  * escaped, so the generated module stays valid and inert whatever the input contains.
  */
 export function str(value: string): string {
-  return JSON.stringify(value).replace(/[<>\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** JSON value on one line with the same escaping; object key order is preserved. */
 export function json(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function strList(values: readonly string[]): string {

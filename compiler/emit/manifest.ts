@@ -6,7 +6,15 @@
  */
 import { createHash } from 'node:crypto';
 import { compareStrings } from '../diagnostics.js';
-import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
+import type {
+  AgentModel,
+  CapabilityModel,
+  HookModel,
+  PluginModel,
+  PromptSectionModel,
+  SkillModel,
+  ToolModel,
+} from '../model.js';
 import { str, strList } from './literal.js';
 import { emitTool, layoutBlocks, sameList } from './tool-table.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
@@ -35,7 +43,6 @@ function optional(name: string, value: string | number | undefined): string {
   if (value === undefined) return '';
   return `\n      ${name}: ${typeof value === 'number' ? String(value) : str(value)},`;
 }
-
 
 function emitSkill(skill: SkillModel): string {
   return `    {
@@ -110,7 +117,10 @@ function emitHook(hook: HookModel, spec: string): string {
 
 function emitPlugin(plugin: PluginModel, conditional: readonly ToolModel[], spec: string | undefined): string {
   const tools = conditional
-    .map((t) => `\n        { qualifiedName: ${str(t.qualifiedName)}, localName: ${str(t.localName)}, source: ${str(t.source)} },`)
+    .map(
+      (t) =>
+        `\n        { qualifiedName: ${str(t.qualifiedName)}, localName: ${str(t.localName)}, source: ${str(t.source)} },`,
+    )
     .join('');
   return `    {
       owner: ${str(plugin.owner)},
@@ -141,17 +151,31 @@ export function emitManifest(model: CapabilityModel, options: EmitOptions): stri
  * The generated module. `memos` (the compiler's own, see memo.ts) lets watch-mode runs reuse
  * unchanged pieces by identity; without it nothing is reused and the bytes are the same.
  */
-export function emitManifestParts(model: CapabilityModel, options: EmitOptions, memos: EmitMemo = new EmitMemo()): ManifestParts {
+export function emitManifestParts(
+  model: CapabilityModel,
+  options: EmitOptions,
+  memos: EmitMemo = new EmitMemo(),
+): ManifestParts {
   // Import specifiers by source: path.relative per tool per run adds up, and so did building a
   // composite key per tool. A new root, output path or extension starts over.
   const specifiers = memos.specifiers;
-  if (specifiers.root !== options.root || specifiers.outRel !== options.outRel || specifiers.importExtension !== options.importExtension) {
-    memos.specifiers = { root: options.root, outRel: options.outRel, importExtension: options.importExtension, bySource: new Map() };
+  if (
+    specifiers.root !== options.root ||
+    specifiers.outRel !== options.outRel ||
+    specifiers.importExtension !== options.importExtension
+  ) {
+    memos.specifiers = {
+      root: options.root,
+      outRel: options.outRel,
+      importExtension: options.importExtension,
+      bySource: new Map(),
+    };
   }
   const known = memos.specifiers.bySource;
   const spec = (source: string): string => {
     let value = known.get(source);
-    if (value === undefined) known.set(source, (value = importSpecifier(options.root, options.outRel, source, options.importExtension)));
+    if (value === undefined)
+      known.set(source, (value = importSpecifier(options.root, options.outRel, source, options.importExtension)));
     return value;
   };
   const tools = model.tools.filter((t) => !t.conditional).sort(byName((t) => t.qualifiedName));
@@ -164,7 +188,15 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions, 
 
   const entries = tools.map((t) => emitTool(t, spec(t.source), memos));
   const layout = layoutBlocks(tools, entries, conditional, memos);
-  const pluginsText = list(plugins.map((p) => emitPlugin(p, conditional.filter((t) => t.owner === p.owner), p.entrySource ? spec(p.entrySource) : undefined)));
+  const pluginsText = list(
+    plugins.map((p) =>
+      emitPlugin(
+        p,
+        conditional.filter((t) => t.owner === p.owner),
+        p.entrySource ? spec(p.entrySource) : undefined,
+      ),
+    ),
+  );
   // An unchanged skill, agent, section or hook keeps its model object between watch-mode runs
   // (resolve/assemble.ts), so its text is reused; a skill's resolved tools and a hook's import
   // path can change without the object changing, so they are part of the memo.
@@ -195,7 +227,11 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions, 
   // The digest of every emitted byte of data (tools through their memoised digests). It decides
   // "changed?" and is never written: a line that changed with every edit would make a committed
   // manifest conflict in every two pull requests (see docs/cli.md, "Committing the manifest").
-  const dataHash = createHash('sha256').update(pluginsText).update(entries.map((e) => e.sha).join('')).update(rest).digest('hex');
+  const dataHash = createHash('sha256')
+    .update(pluginsText)
+    .update(entries.map((e) => e.sha).join(''))
+    .update(rest)
+    .digest('hex');
 
   const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
 `;
@@ -205,7 +241,12 @@ export function emitManifestParts(model: CapabilityModel, options: EmitOptions, 
   // them, and the digest covers them through their own hashes (data hash, layout digest).
   // Generated validators (validator-table.ts): a manifest without any (every tool has a Zod
   // schema) is the text it always was.
-  const validators = validatorTable(tools, entries.map((e) => e.validator), options, memos);
+  const validators = validatorTable(
+    tools,
+    entries.map((e) => e.validator),
+    options,
+    memos,
+  );
   const withValidators = validators.keys.length > 0;
   const toolDataType = withValidators
     ? `(Omit<ManifestTool, 'load' | 'validator'> & { load?: ManifestTool['load']; validator?: string | ManifestTool['validator'] })[]`
@@ -248,15 +289,15 @@ const toolData: ${toolDataType} = JSON.parse('[`,
   const tailParts = (plugins: string, items: string, toolNames: string, inputLines: string): string[] => [
     `\\\n]');
 ${
-      withValidators
-        ? `for (let index = 0; index < toolData.length; index++) {
+  withValidators
+    ? `for (let index = 0; index < toolData.length; index++) {
   const tool = toolData[index]!;
   tool.load = () => loadTool(index);
   const key = tool.validator;
   if (typeof key === 'string') tool.validator = () => loadValidator(key);
 }`
-        : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);'
-    }
+    : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);'
+}
 
 export const manifest: CapabilityManifest = {
   version: 1,
@@ -294,10 +335,17 @@ declare module ${str(options.runtimeModule)} {
   // the layout blocks through theirs, and only the small text around them as text: in watch mode
   // this digest is what decides "changed?", and hashing the whole module each edit cost ~1 ms.
   const digest = createHash('sha256');
-  for (const piece of [head, layout.sha, validators.sha, ...loaderParts('', ''), dataHash, ...tailParts('', '', '', '')]) digest.update(`${piece.length}:`).update(piece);
+  for (const piece of [
+    head,
+    layout.sha,
+    validators.sha,
+    ...loaderParts('', ''),
+    dataHash,
+    ...tailParts('', '', '', ''),
+  ])
+    digest.update(`${piece.length}:`).update(piece);
   return { parts, digest: digest.digest('hex'), validators };
 }
-
 
 function union(names: readonly string[]): string {
   return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');

@@ -17,7 +17,9 @@ export function specifierProblem(path: string): string | undefined {
   const found = SPECIFIER_UNSAFE.exec(path);
   if (!found) return undefined;
   const char = found[0];
-  const shown = /[\u0000-\u001f\u007f]/.test(char) ? `U+${char.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : `"${char}"`;
+  const shown = /[\u0000-\u001f\u007f]/.test(char)
+    ? `U+${char.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`
+    : `"${char}"`;
   return `contains ${shown}, which Node reads as URL syntax in an import specifier while tsc and bundlers read it as part of the file name`;
 }
 

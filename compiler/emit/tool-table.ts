@@ -130,13 +130,25 @@ export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 }
 
 /** Type imports, loader cases, the ToolName union and the ToolInputs lines, reused while the layout holds. */
-export function layoutBlocks(tools: readonly ToolModel[], entries: readonly ToolText[], conditional: readonly ToolModel[], memos: EmitMemo): LayoutBlocks {
+export function layoutBlocks(
+  tools: readonly ToolModel[],
+  entries: readonly ToolText[],
+  conditional: readonly ToolModel[],
+  memos: EmitMemo,
+): LayoutBlocks {
   const names = entries.map((e) => e.nameLiteral);
   const specs = entries.map((e) => e.specLiteral);
   const typed = tools.map((t) => t.typed);
   const conditionalNames = conditional.map((t) => t.qualifiedName);
   const memo = memos.layout;
-  if (memo && sameList(memo.names, names) && sameList(memo.specs, specs) && sameList(memo.typed, typed) && sameList(memo.conditional, conditionalNames)) return memo.blocks;
+  if (
+    memo &&
+    sameList(memo.names, names) &&
+    sameList(memo.specs, specs) &&
+    sameList(memo.typed, typed) &&
+    sameList(memo.conditional, conditionalNames)
+  )
+    return memo.blocks;
 
   const typeImports: string[] = [];
   const cases: string[] = [];
@@ -152,7 +164,9 @@ export function layoutBlocks(tools: readonly ToolModel[], entries: readonly Tool
   });
   let toolNames = names;
   if (conditional.length > 0) {
-    inputLines = [...inputLines, ...conditionalNames.map((n) => `  ${str(n)}: Record<string, unknown>;`)].sort(compareStrings);
+    inputLines = [...inputLines, ...conditionalNames.map((n) => `  ${str(n)}: Record<string, unknown>;`)].sort(
+      compareStrings,
+    );
     toolNames = [...tools.map((t) => t.qualifiedName), ...conditionalNames].sort(compareStrings).map(str);
   }
   const blocks = {
@@ -161,7 +175,9 @@ export function layoutBlocks(tools: readonly ToolModel[], entries: readonly Tool
     toolNames: toolNames.length === 0 ? 'never' : toolNames.map((n) => `\n  | ${n}`).join(''),
     inputLines: inputLines.length > 0 ? `${inputLines.join('\n')}\n` : '',
   };
-  const sha = createHash('sha256').update(`${blocks.typeImports}\0${blocks.cases}\0${blocks.toolNames}\0${blocks.inputLines}`).digest('hex');
+  const sha = createHash('sha256')
+    .update(`${blocks.typeImports}\0${blocks.cases}\0${blocks.toolNames}\0${blocks.inputLines}`)
+    .digest('hex');
   const result: LayoutBlocks = { ...blocks, sha };
   memos.layout = { names, specs, typed, conditional: conditionalNames, blocks: result };
   return result;

@@ -65,7 +65,12 @@ export interface ValidatorTableOptions {
 }
 
 /** `keys[i]` is tool i's validator key (or undefined); reused while keys and paths hold. */
-export function validatorTable(tools: readonly ToolModel[], perTool: readonly (string | undefined)[], options: ValidatorTableOptions, memos: EmitMemo): ValidatorTable {
+export function validatorTable(
+  tools: readonly ToolModel[],
+  perTool: readonly (string | undefined)[],
+  options: ValidatorTableOptions,
+  memos: EmitMemo,
+): ValidatorTable {
   const optionsKey = `${options.root}\0${options.outRel}\0${options.importExtension}`;
   const memo = memos.validators;
   if (memo && memo.options === optionsKey && sameKeys(memo.perTool, perTool)) return memo.table;
@@ -77,7 +82,12 @@ export function validatorTable(tools: readonly ToolModel[], perTool: readonly (s
   const dir = validatorsDirRel(options.outRel);
   const cases = keys
     .map((key) => {
-      const spec = importSpecifier(options.root, options.outRel, posix.join(dir, validatorFileName(key, options.outRel)), options.importExtension);
+      const spec = importSpecifier(
+        options.root,
+        options.outRel,
+        posix.join(dir, validatorFileName(key, options.outRel)),
+        options.importExtension,
+      );
       return `    case ${str(key)}: return import(${str(spec)});`;
     })
     .join('\n');

@@ -38,7 +38,8 @@ let instance: AjvLike | undefined;
 
 function ajvModules(): AjvModules {
   if (modules) return modules;
-  const helper = (name: string): string => String((require(`ajv/dist/runtime/${name}`) as { default: unknown }).default);
+  const helper = (name: string): string =>
+    String((require(`ajv/dist/runtime/${name}`) as { default: unknown }).default);
   modules = {
     Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: AjvModules['Ajv2020'] }).Ajv2020,
     ValueScope: (require('ajv/dist/compile/codegen') as { ValueScope: AjvModules['ValueScope'] }).ValueScope,
@@ -61,7 +62,14 @@ function ajvModules(): AjvModules {
  * was checked against the meta-schema when it was converted (schema/convert.ts), so it is not
  * validated again here; `logger: false` keeps "unknown format ignored" out of the build output.
  */
-const AJV_OPTIONS = { allErrors: false, strict: false, addUsedSchema: false, validateSchema: false, logger: false, code: { source: true, esm: true } };
+const AJV_OPTIONS = {
+  allErrors: false,
+  strict: false,
+  addUsedSchema: false,
+  validateSchema: false,
+  logger: false,
+  code: { source: true, esm: true },
+};
 
 function ajv(): AjvLike {
   const { Ajv2020 } = ajvModules();
@@ -82,7 +90,8 @@ export function validatorKey(schemaText: string): string {
 }
 
 /** The type the module's default export is declared with (runtime/validators/types.ts). */
-const EXPORT_TYPE = '{ (data: unknown): boolean; errors?: readonly { readonly instancePath: string; readonly keyword: string; readonly params: Readonly<Record<string, unknown>>; readonly message?: string }[] | null }';
+const EXPORT_TYPE =
+  '{ (data: unknown): boolean; errors?: readonly { readonly instancePath: string; readonly keyword: string; readonly params: Readonly<Record<string, unknown>>; readonly message?: string }[] | null }';
 
 export interface ValidatorModuleOptions {
   /** A `.ts` / `.mts` module (type-checked by nobody: `@ts-nocheck`, an explicitly typed export). */
@@ -126,14 +135,18 @@ function validatorBody(schema: JsonSchema): string {
   let text = code.slice(head[0].length);
   const used: string[] = [];
   text = text.replace(/require\("ajv\/dist\/runtime\/([a-z_0-9]+)"\)\.default/g, (_match, name: string) => {
-    if (!(name in helpers)) throw new Error(`Ajv's validator code needs the runtime helper "${name}", which zhin-gen does not inline`);
+    if (!(name in helpers))
+      throw new Error(`Ajv's validator code needs the runtime helper "${name}", which zhin-gen does not inline`);
     if (!used.includes(name)) used.push(name);
     return `__zhin_${name}`;
   });
   if (/\brequire\s*\(|\bimport\s*\(|\beval\s*\(|\bFunction\s*\(/.test(stripStrings(text))) {
     throw new Error('Ajv produced validator code that loads or evaluates code');
   }
-  const inlined = used.sort().map((name) => `const __zhin_${name} = ${helpers[name]!};\n`).join('');
+  const inlined = used
+    .sort()
+    .map((name) => `const __zhin_${name} = ${helpers[name]!};\n`)
+    .join('');
   return `${inlined}${escapeStrings(text)}\nconst validate = ${head[1]};\n`;
 }
 
@@ -166,7 +179,8 @@ export function escapeStrings(code: string): string {
     if (ch === '/') {
       const regex = REGEX_LITERALS.find((literal) => code.startsWith(literal, i));
       if (regex) special.lastIndex = i + regex.length;
-      else if (code[i + 1] === '/' || code[i + 1] === '*') throw new Error("unexpected comment in Ajv's validator code");
+      else if (code[i + 1] === '/' || code[i + 1] === '*')
+        throw new Error("unexpected comment in Ajv's validator code");
       continue;
     }
     throw new Error("unexpected quote in Ajv's validator code");

@@ -12,7 +12,15 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type * as Jsonc from 'jsonc-parser';
 import { lazyRequire } from '../util/lazy.js';
 import schema from '../schema/agent.schema.json' with { type: 'json' };
-import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
+import {
+  compareDiagnostics,
+  diag,
+  lineStarts,
+  positionAt,
+  type Diagnostic,
+  type DiagnosticCode,
+  type SourceLocation,
+} from '../diagnostics.js';
 import { codePointLength, describeValue, stripBom } from './manifest-values.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
 
@@ -67,7 +75,8 @@ const jsoncParser = lazyRequire<typeof Jsonc>('jsonc-parser');
 export function agentSchemaValidator(): ValidateFunction {
   // validateSchema: false — the schema is ours (a test checks it against the meta-schema);
   // validating it on every start compiled ajv's whole 2020-12 meta-schema, ~75 ms per run.
-  if (!validator) validator = new (ajv2020().Ajv2020)({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
+  if (!validator)
+    validator = new (ajv2020().Ajv2020)({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
   return validator;
 }
 
@@ -100,7 +109,9 @@ export function parseAgentJson(input: AgentJsonInput): AgentJsonResult {
   } catch (error) {
     // Bad input must never stop the run; a throw here is a bug in this parser or a library.
     const message = error instanceof Error ? error.message : String(error);
-    return { diagnostics: [diag('ZG9001', { file: input.file, message: `agent.json could not be parsed: ${message}` })] };
+    return {
+      diagnostics: [diag('ZG9001', { file: input.file, message: `agent.json could not be parsed: ${message}` })],
+    };
   }
 }
 
@@ -139,14 +150,24 @@ function parse(input: AgentJsonInput): AgentJsonResult {
     let message = PARSE_ERROR_TEXT[code] ?? code;
     // jsonc reports a trailing comma at the bracket after it; point at the comma itself.
     const before = /,\s*$/.exec(text.slice(0, offset));
-    if ((code === 'PropertyNameExpected' || code === 'ValueExpected') && before && /^\s*[}\]]/.test(text.slice(offset))) {
+    if (
+      (code === 'PropertyNameExpected' || code === 'ValueExpected') &&
+      before &&
+      /^\s*[}\]]/.test(text.slice(offset))
+    ) {
       offset = before.index;
       message = 'trailing commas are not allowed in agent.json';
     }
     if (reported.has(offset)) continue;
     reported.add(offset);
     const found = text.slice(offset, offset + Math.max(error.length, 1));
-    report('ZG4010', offset, offset >= text.length ? `${message} (at the end of the file)` : `${message}, found ${JSON.stringify(found.slice(0, 20))}`);
+    report(
+      'ZG4010',
+      offset,
+      offset >= text.length
+        ? `${message} (at the end of the file)`
+        : `${message}, found ${JSON.stringify(found.slice(0, 20))}`,
+    );
   }
   if (errors.length > 0 || !root) return done();
 
@@ -162,7 +183,8 @@ function parse(input: AgentJsonInput): AgentJsonResult {
     const keyNode = property.children?.[0];
     if (!keyNode) continue;
     const key = String(keyNode.value);
-    if (seen.has(key)) report('ZG4010', keyNode.offset, `duplicate key ${JSON.stringify(key)} in agent.json; each key may appear once`);
+    if (seen.has(key))
+      report('ZG4010', keyNode.offset, `duplicate key ${JSON.stringify(key)} in agent.json; each key may appear once`);
     seen.add(key);
     if ((AGENT_JSON_KEYS as readonly string[]).includes(key)) keyLocs[key as AgentJsonKey] ??= locAt(keyNode.offset);
   }
@@ -181,7 +203,11 @@ function parse(input: AgentJsonInput): AgentJsonResult {
 
   if (typeof value.name === 'string' && value.name !== dirName) {
     const node = jsonc.findNodeAtLocation(root, ['name']);
-    report('ZG4002', node?.offset ?? root.offset, `"name" is ${JSON.stringify(value.name)} but the agent directory is ${JSON.stringify(dirName)}; they must be equal (or leave "name" out)`);
+    report(
+      'ZG4002',
+      node?.offset ?? root.offset,
+      `"name" is ${JSON.stringify(value.name)} but the agent directory is ${JSON.stringify(dirName)}; they must be equal (or leave "name" out)`,
+    );
   }
 
   const entries = (key: 'tools' | 'platforms'): NamedEntry[] => {
@@ -196,7 +222,8 @@ function parse(input: AgentJsonInput): AgentJsonResult {
     return out;
   };
 
-  const description = typeof value.description === 'string' && !invalid.has('/description') ? value.description.trim() : '';
+  const description =
+    typeof value.description === 'string' && !invalid.has('/description') ? value.description.trim() : '';
   const model = typeof value.model === 'string' && !invalid.has('/model') ? value.model : undefined;
   const maxSteps = typeof value.maxSteps === 'number' && !invalid.has('/maxSteps') ? value.maxSteps : undefined;
   return done({

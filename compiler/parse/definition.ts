@@ -44,7 +44,12 @@ export interface ParseCodeInput {
   readonly extractSchema?: (sf: TS.SourceFile, expression: TS.Expression) => unknown;
 }
 
-const DEFINE_HELPERS: readonly DefineHelper[] = ['defineAgentTool', 'defineAgentPromptSection', 'defineAgentHook', 'definePlugin'];
+const DEFINE_HELPERS: readonly DefineHelper[] = [
+  'defineAgentTool',
+  'defineAgentPromptSection',
+  'defineAgentHook',
+  'definePlugin',
+];
 
 interface ImportBinding {
   readonly module: string;
@@ -57,7 +62,11 @@ function scriptKind(ts: typeof TS, file: string): TS.ScriptKind {
 }
 
 /** Resolves a callee to the define helper it names and the module it comes from. */
-function calleeHelper(ts: typeof TS, callee: TS.Expression, imports: ReadonlyMap<string, ImportBinding>): { helper: string; module?: string } | undefined {
+function calleeHelper(
+  ts: typeof TS,
+  callee: TS.Expression,
+  imports: ReadonlyMap<string, ImportBinding>,
+): { helper: string; module?: string } | undefined {
   if (ts.isIdentifier(callee)) {
     const binding = imports.get(callee.text);
     if (binding && binding.imported !== '*') return { helper: binding.imported, module: binding.module };
@@ -81,10 +90,18 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   if (parsed.tooDeep) return tooDeep(ts, file, text, parsed, scriptKind(ts, file));
   const sf = parsed.sf;
   const diagnostics: Diagnostic[] = [];
-  const parseDiagnostics = (sf as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const parseDiagnostics =
+    (sf as unknown as { parseDiagnostics?: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   for (const error of parseDiagnostics.slice(0, 3)) {
     const { line, character } = sf.getLineAndCharacterOfPosition(error.start);
-    diagnostics.push(diag('ZG2001', { file, line: line + 1, column: character + 1, message: `Syntax error: ${ts.flattenDiagnosticMessageText(error.messageText, ' ')}` }));
+    diagnostics.push(
+      diag('ZG2001', {
+        file,
+        line: line + 1,
+        column: character + 1,
+        message: `Syntax error: ${ts.flattenDiagnosticMessageText(error.messageText, ' ')}`,
+      }),
+    );
   }
   const locals = collectLocals(ts, sf);
   const ctx: LiteralContext = { ts, sf, file, locals };
@@ -150,35 +167,61 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   if (!expr || !ts.isCallExpression(expr)) {
     const named = defaultExpr ? undefined : namedDefinitionExport(ctx, input.expected);
     if (named && parseDiagnostics.length === 0) {
-      diagnostics.push(diag('ZG2002', { ...named.loc, message: `${expectedName}(...) is exported as \`${named.name}\`, but zhin-gen reads the default export; write \`export default ${named.name}\`` }));
+      diagnostics.push(
+        diag('ZG2002', {
+          ...named.loc,
+          message: `${expectedName}(...) is exported as \`${named.name}\`, but zhin-gen reads the default export; write \`export default ${named.name}\``,
+        }),
+      );
     } else if (parseDiagnostics.length === 0) {
-      diagnostics.push(diag('ZG2002', { ...defaultLoc, message: defaultExpr ? `The default export is not a ${expectedName}(...) call` : `${file} has no default export; expected \`export default ${expectedName}({ ... })\`` }));
+      diagnostics.push(
+        diag('ZG2002', {
+          ...defaultLoc,
+          message: defaultExpr
+            ? `The default export is not a ${expectedName}(...) call`
+            : `${file} has no default export; expected \`export default ${expectedName}({ ... })\``,
+        }),
+      );
     }
   } else {
     callLoc = locOf(ctx, expr);
     const resolved = calleeHelper(ts, expr.expression, imports);
     if (!resolved || resolved.helper !== expectedName) {
-      const found = resolved && DEFINE_HELPERS.includes(resolved.helper as DefineHelper) ? `${resolved.helper}(...)` : `a call to ${expr.expression.getText(sf).slice(0, 60)}`;
-      diagnostics.push(diag('ZG2002', { ...callLoc, message: `The default export is ${found}; expected ${expectedName}(...)` }));
+      const found =
+        resolved && DEFINE_HELPERS.includes(resolved.helper as DefineHelper)
+          ? `${resolved.helper}(...)`
+          : `a call to ${expr.expression.getText(sf).slice(0, 60)}`;
+      diagnostics.push(
+        diag('ZG2002', { ...callLoc, message: `The default export is ${found}; expected ${expectedName}(...)` }),
+      );
     } else if (resolved.module === undefined || !input.modules.includes(resolved.module)) {
       diagnostics.push(
         diag('ZG2003', {
           ...callLoc,
-          message: resolved.module === undefined ? `${expectedName} is not imported from a recognised module (${input.modules.join(', ')})` : `${expectedName} is imported from "${resolved.module}", which is not a recognised module (${input.modules.join(', ')})`,
+          message:
+            resolved.module === undefined
+              ? `${expectedName} is not imported from a recognised module (${input.modules.join(', ')})`
+              : `${expectedName} is imported from "${resolved.module}", which is not a recognised module (${input.modules.join(', ')})`,
         }),
       );
     } else {
       helper = expectedName;
       const arg = expr.arguments[0];
       if (!arg) {
-        diagnostics.push(diag('ZG2002', { ...callLoc, message: `${expectedName}() is called without a definition object` }));
+        diagnostics.push(
+          diag('ZG2002', { ...callLoc, message: `${expectedName}() is called without a definition object` }),
+        );
       } else {
         fields = readLiteral(ctx, arg);
         const object = unwrap(ts, arg);
         if (ts.isObjectLiteralExpression(object) && input.extractSchema) {
           for (const prop of object.properties) {
             if (prop.name && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema') {
-              const valueExpr = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+              const valueExpr = ts.isPropertyAssignment(prop)
+                ? prop.initializer
+                : ts.isShorthandPropertyAssignment(prop)
+                  ? prop.name
+                  : undefined;
               if (valueExpr) {
                 schemaLoc = locOf(ctx, valueExpr);
                 schema = input.extractSchema(sf, valueExpr);
@@ -206,7 +249,13 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
  * Inside `inputSchema` it is the schema's problem (ZG2022, like a schema value past the
  * evaluation path's limit); elsewhere the code's (ZG2024).
  */
-function tooDeep(ts: typeof TS, file: string, text: string, parsed: SourceParse & { tooDeep: TooDeep }, kind: TS.ScriptKind): ParsedCode {
+function tooDeep(
+  ts: typeof TS,
+  file: string,
+  text: string,
+  parsed: SourceParse & { tooDeep: TooDeep },
+  kind: TS.ScriptKind,
+): ParsedCode {
   const deep = parsed.tooDeep;
   const at = { file, ...positionAt(lineStarts(text), deep.offset) };
   // When the parser itself gave up, the text up to that point parses (it is within the limit):
@@ -214,11 +263,23 @@ function tooDeep(ts: typeof TS, file: string, text: string, parsed: SourceParse 
   const tree = parsed.sf ?? parseSource(ts, file, text.slice(0, deep.offset), kind).sf;
   const schema = tree ? inputSchemaValue(ts, tree) : undefined;
   // A cut-off tree ends where its last token does, before the whitespace leading to the cut.
-  const inSchema = schema !== undefined && deep.offset >= schema.getStart(tree) && (deep.offset <= schema.end || /^\s*$/.test(text.slice(schema.end, deep.offset)));
+  const inSchema =
+    schema !== undefined &&
+    deep.offset >= schema.getStart(tree) &&
+    (deep.offset <= schema.end || /^\s*$/.test(text.slice(schema.end, deep.offset)));
   const diagnostic = inSchema
-    ? diag('ZG2022', { ...at, message: `inputSchema is nested too deeply to be read (${deep.why})`, hint: 'Flatten the schema: give repeated parts a name, or use z.lazy() / $ref for recursive structures.' })
+    ? diag('ZG2022', {
+        ...at,
+        message: `inputSchema is nested too deeply to be read (${deep.why})`,
+        hint: 'Flatten the schema: give repeated parts a name, or use z.lazy() / $ref for recursive structures.',
+      })
     : diag('ZG2024', { ...at, message: `${file} is nested too deeply to be read (${deep.why})` });
-  return { callLoc: { file, line: 1, column: 1 }, relativeImports: [], conditionalTools: [], diagnostics: [diagnostic] };
+  return {
+    callLoc: { file, line: 1, column: 1 },
+    relativeImports: [],
+    conditionalTools: [],
+    diagnostics: [diagnostic],
+  };
 }
 
 /** The `inputSchema` value of the default-exported `define*({...})` call, found without recursion. */
@@ -235,20 +296,30 @@ function inputSchemaValue(ts: typeof TS, sf: TS.SourceFile): TS.Expression | und
     const object = arg ? unwrap(ts, arg) : undefined;
     if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
     for (const prop of object.properties) {
-      if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema') return prop.initializer;
+      if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema')
+        return prop.initializer;
     }
   }
   return undefined;
 }
 
 /** `export const name = defineAgentTool(...)`: the common slip of a named instead of a default export. */
-function namedDefinitionExport(ctx: LiteralContext, helper: DefineHelper): { name: string; loc: SourceLocation } | undefined {
+function namedDefinitionExport(
+  ctx: LiteralContext,
+  helper: DefineHelper,
+): { name: string; loc: SourceLocation } | undefined {
   const { ts, sf } = ctx;
   for (const statement of sf.statements) {
-    if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))
+      continue;
     for (const decl of statement.declarationList.declarations) {
       const init = decl.initializer ? unwrap(ts, decl.initializer) : undefined;
-      if (ts.isIdentifier(decl.name) && init && ts.isCallExpression(init) && init.expression.getText(sf).endsWith(helper)) {
+      if (
+        ts.isIdentifier(decl.name) &&
+        init &&
+        ts.isCallExpression(init) &&
+        init.expression.getText(sf).endsWith(helper)
+      ) {
         return { name: decl.name.text, loc: locOf(ctx, decl) };
       }
     }
@@ -256,7 +327,10 @@ function namedDefinitionExport(ctx: LiteralContext, helper: DefineHelper): { nam
   return undefined;
 }
 
-const ADD_CALLS: Readonly<Record<string, ConditionalToolRef['kind']>> = { addTool: 'tool', addPromptSection: 'prompt-section' };
+const ADD_CALLS: Readonly<Record<string, ConditionalToolRef['kind']>> = {
+  addTool: 'tool',
+  addPromptSection: 'prompt-section',
+};
 
 /**
  * `context.addTool('name', defineAgentTool({...}))` and `context.addPromptSection('name',
@@ -266,7 +340,10 @@ function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): Condi
   const { ts, sf } = ctx;
   const found: ConditionalToolRef[] = [];
   const visit = (node: TS.Node): void => {
-    const kind = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) ? ADD_CALLS[node.expression.name.text] : undefined;
+    const kind =
+      ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
+        ? ADD_CALLS[node.expression.name.text]
+        : undefined;
     if (kind && ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
       const [nameArg, defArg] = node.arguments;
@@ -277,7 +354,12 @@ function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): Condi
         if (def && ts.isCallExpression(def) && def.arguments[0]) fields = readLiteral(ctx, def.arguments[0]);
         found.push({ kind, localName: nameLit.v, loc: nameLit.loc, ...(fields ? { fields } : {}) });
       } else {
-        diagnostics.push(diag('ZG2050', { ...locOf(ctx, node), message: `${method}() is called with a computed name (${nameArg ? nameArg.getText(sf).slice(0, 40) : 'nothing'}); it cannot be checked for conflicts at build time` }));
+        diagnostics.push(
+          diag('ZG2050', {
+            ...locOf(ctx, node),
+            message: `${method}() is called with a computed name (${nameArg ? nameArg.getText(sf).slice(0, 40) : 'nothing'}); it cannot be checked for conflicts at build time`,
+          }),
+        );
       }
     }
     ts.forEachChild(node, visit);

@@ -46,7 +46,10 @@ export function firstTooDeep(text: string, syntax: 'code' | 'json' | 'yaml', lim
       }
       continue;
     }
-    if ((c === '"' || (c === "'" && syntax !== 'json')) && (syntax !== 'yaml' || i === 0 || /[\s[{,:]/.test(text[i - 1]!))) {
+    if (
+      (c === '"' || (c === "'" && syntax !== 'json')) &&
+      (syntax !== 'yaml' || i === 0 || /[\s[{,:]/.test(text[i - 1]!))
+    ) {
       // A YAML quote opens a scalar only at its start (the one in "don't" is text).
       i = skipString(text, i, c, syntax === 'yaml');
     } else if (syntax === 'code' && c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
@@ -87,13 +90,21 @@ export interface TooDeep {
 }
 
 /** A parsed file, or where it is too deep (with the tree when the parser got through it). */
-export type SourceParse = { readonly sf: TS.SourceFile; readonly tooDeep?: undefined } | { readonly sf: TS.SourceFile | undefined; readonly tooDeep: TooDeep };
+export type SourceParse =
+  | { readonly sf: TS.SourceFile; readonly tooDeep?: undefined }
+  | { readonly sf: TS.SourceFile | undefined; readonly tooDeep: TooDeep };
 
 /**
  * `ts.createSourceFile`, bounded: the parser recurses per nesting level and throws RangeError
  * at a few hundred levels of brackets; the parsed tree is then checked without recursion.
  */
-export function parseSource(ts: typeof TS, file: string, text: string, kind: TS.ScriptKind, onNode?: (node: TS.Node) => void): SourceParse {
+export function parseSource(
+  ts: typeof TS,
+  file: string,
+  text: string,
+  kind: TS.ScriptKind,
+  onNode?: (node: TS.Node) => void,
+): SourceParse {
   let sf: TS.SourceFile;
   try {
     sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
@@ -104,11 +115,16 @@ export function parseSource(ts: typeof TS, file: string, text: string, kind: TS.
     const bracket = firstTooDeep(text, 'code');
     return {
       sf: undefined,
-      tooDeep: bracket !== undefined ? { offset: bracket, why: `more than ${MAX_NESTING} levels of brackets` } : { offset: parserLimit(ts, text, kind), why: 'deeper than the TypeScript parser can follow' },
+      tooDeep:
+        bracket !== undefined
+          ? { offset: bracket, why: `more than ${MAX_NESTING} levels of brackets` }
+          : { offset: parserLimit(ts, text, kind), why: 'deeper than the TypeScript parser can follow' },
     };
   }
   const deep = firstTooDeepNode(ts, sf, onNode);
-  return deep ? { sf, tooDeep: { offset: deep.getStart(sf), why: `more than ${MAX_SYNTAX_DEPTH} syntax levels` } } : { sf };
+  return deep
+    ? { sf, tooDeep: { offset: deep.getStart(sf), why: `more than ${MAX_SYNTAX_DEPTH} syntax levels` } }
+    : { sf };
 }
 
 /**

@@ -12,7 +12,12 @@ export type Lit =
   | { readonly t: 'boolean'; readonly v: boolean; readonly loc: SourceLocation }
   | { readonly t: 'null'; readonly loc: SourceLocation }
   | { readonly t: 'array'; readonly items: readonly Lit[]; readonly loc: SourceLocation }
-  | { readonly t: 'object'; readonly props: Readonly<Record<string, Lit>>; readonly keyLocs: Readonly<Record<string, SourceLocation>>; readonly loc: SourceLocation }
+  | {
+      readonly t: 'object';
+      readonly props: Readonly<Record<string, Lit>>;
+      readonly keyLocs: Readonly<Record<string, SourceLocation>>;
+      readonly loc: SourceLocation;
+    }
   | { readonly t: 'function'; readonly loc: SourceLocation }
   | { readonly t: 'unknown'; readonly text: string; readonly loc: SourceLocation };
 
@@ -34,7 +39,13 @@ export function locOf(ctx: Pick<LiteralContext, 'sf' | 'file'>, node: TS.Node): 
 export function unwrap(ts: typeof TS, node: TS.Expression): TS.Expression {
   let current = node;
   for (;;) {
-    if (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current) || ts.isNonNullExpression(current)) {
+    if (
+      ts.isParenthesizedExpression(current) ||
+      ts.isAsExpression(current) ||
+      ts.isSatisfiesExpression(current) ||
+      ts.isTypeAssertionExpression(current) ||
+      ts.isNonNullExpression(current)
+    ) {
       current = current.expression;
     } else {
       return current;
@@ -58,7 +69,13 @@ export function collectLocals(ts: typeof TS, sf: TS.SourceFile): Map<string, TS.
 }
 
 export function propertyName(ts: typeof TS, name: TS.PropertyName): string | undefined {
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (
+    ts.isIdentifier(name) ||
+    ts.isStringLiteral(name) ||
+    ts.isNumericLiteral(name) ||
+    ts.isNoSubstitutionTemplateLiteral(name)
+  )
+    return name.text;
   return undefined;
 }
 
@@ -69,7 +86,11 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
   const node = unwrap(ts, input as TS.Expression);
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return { t: 'string', v: node.text, loc };
   if (ts.isNumericLiteral(node)) return { t: 'number', v: Number(node.text), loc };
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
+  if (
+    ts.isPrefixUnaryExpression(node) &&
+    node.operator === ts.SyntaxKind.MinusToken &&
+    ts.isNumericLiteral(node.operand)
+  ) {
     return { t: 'number', v: -Number(node.operand.text), loc };
   }
   if (node.kind === ts.SyntaxKind.TrueKeyword) return { t: 'boolean', v: true, loc };
@@ -93,7 +114,8 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
       if (name === undefined) continue;
       keyLocs[name] = locOf(ctx, prop);
       if (ts.isPropertyAssignment(prop)) props[name] = readLiteral(ctx, prop.initializer, seen);
-      else if (ts.isMethodDeclaration(prop) || ts.isGetAccessorDeclaration(prop)) props[name] = { t: 'function', loc: locOf(ctx, prop) };
+      else if (ts.isMethodDeclaration(prop) || ts.isGetAccessorDeclaration(prop))
+        props[name] = { t: 'function', loc: locOf(ctx, prop) };
       else if (ts.isShorthandPropertyAssignment(prop)) props[name] = readLiteral(ctx, prop.name, seen);
     }
     return { t: 'object', props, keyLocs, loc };

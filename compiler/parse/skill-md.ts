@@ -10,7 +10,15 @@ import type { Document, Node as YamlNode } from 'yaml';
 import { lazyRequire } from '../util/lazy.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
 import type { ChannelScope } from '@zhin-gen/runtime';
-import { compareDiagnostics, diag, lineStarts, positionAt, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
+import {
+  compareDiagnostics,
+  diag,
+  lineStarts,
+  positionAt,
+  type Diagnostic,
+  type DiagnosticCode,
+  type SourceLocation,
+} from '../diagnostics.js';
 import {
   CHANNEL_SCOPES,
   MAX_DESCRIPTION_CHARS,
@@ -128,7 +136,8 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   const firstEnd = text.indexOf('\n');
   const firstLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
   if (!/^---[ \t]*$/.test(firstLine)) {
-    const found = text.trim() === '' ? 'the file is empty' : `the first line is ${JSON.stringify(firstLine.slice(0, 60))}`;
+    const found =
+      text.trim() === '' ? 'the file is empty' : `the first line is ${JSON.stringify(firstLine.slice(0, 60))}`;
     report('ZG4001', start, `SKILL.md must start with a "---" line opening the YAML front matter; ${found}`);
     return { diagnostics };
   }
@@ -149,7 +158,11 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   // refused first, at the first bracket too deep.
   const deep = firstTooDeep(yamlText, 'yaml');
   if (deep !== undefined) {
-    report('ZG4011', at(deep), `the front matter is nested too deeply to be read (more than ${MAX_NESTING} levels of brackets)`);
+    report(
+      'ZG4011',
+      at(deep),
+      `the front matter is nested too deeply to be read (more than ${MAX_NESTING} levels of brackets)`,
+    );
     return { diagnostics };
   }
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
@@ -160,9 +173,17 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
       fatal = true;
       report('ZG4011', at(error.pos[0]), 'the front matter is nested too deeply to be read');
     } else if (error.code === 'DUPLICATE_KEY') {
-      const pair = isMap(doc.contents) ? doc.contents.items.find((p) => (p.key as YamlNode | null)?.range?.[0] === error.pos[0]) : undefined;
-      const key = isScalar(pair?.key) ? String(pair.key.value) : yamlText.slice(error.pos[0]).split(/[:\n]/, 1)[0]!.trim();
-      report('ZG4001', at(error.pos[0]), `duplicate key ${JSON.stringify(key)} in the front matter; YAML keys must be unique`);
+      const pair = isMap(doc.contents)
+        ? doc.contents.items.find((p) => (p.key as YamlNode | null)?.range?.[0] === error.pos[0])
+        : undefined;
+      const key = isScalar(pair?.key)
+        ? String(pair.key.value)
+        : yamlText.slice(error.pos[0]).split(/[:\n]/, 1)[0]!.trim();
+      report(
+        'ZG4001',
+        at(error.pos[0]),
+        `duplicate key ${JSON.stringify(key)} in the front matter; YAML keys must be unique`,
+      );
     } else {
       fatal = true;
       report('ZG4001', at(error.pos[0]), `invalid YAML in the front matter: ${error.message}`);
@@ -176,7 +197,11 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
     return { diagnostics };
   }
   if (!isMap(root)) {
-    report('ZG4001', at(root.range?.[0] ?? 0), `the front matter must be a mapping of keys, got ${describeValue(toJS(root, doc as Document))}`);
+    report(
+      'ZG4001',
+      at(root.range?.[0] ?? 0),
+      `the front matter must be a mapping of keys, got ${describeValue(toJS(root, doc as Document))}`,
+    );
     return { diagnostics };
   }
 
@@ -190,7 +215,11 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
     }
     const key = String(keyNode.value);
     if (!(SKILL_KEYS as readonly string[]).includes(key)) {
-      report('ZG4004', keyLoc, `unknown key ${JSON.stringify(key)} in the SKILL.md front matter is ignored; known keys: ${SKILL_KEYS.join(', ')}`);
+      report(
+        'ZG4004',
+        keyLoc,
+        `unknown key ${JSON.stringify(key)} in the SKILL.md front matter is ignored; known keys: ${SKILL_KEYS.join(', ')}`,
+      );
       continue;
     }
     // The first occurrence wins; a duplicate was reported above.
@@ -198,7 +227,11 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
     const written = pair.value as YamlNode | null;
     const node = isAlias(written) ? (written.resolve(doc as Document) ?? null) : written;
     const valueLoc = written?.range ? at(written.range[0]) : keyLoc;
-    fields.set(key as SkillKey, { keyLoc, node: node && isScalar(node) && node.value === null ? null : node, valueLoc });
+    fields.set(key as SkillKey, {
+      keyLoc,
+      node: node && isScalar(node) && node.value === null ? null : node,
+      valueLoc,
+    });
   }
 
   const wrongType = (key: SkillKey, expected: string, node: YamlNode, loc: SourceLocation): void =>
@@ -231,7 +264,11 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
       if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') {
         entries.push({ name: item.value, loc });
       } else {
-        report('ZG4006', loc, `\`${key}\` entry ${index + 1} must be a non-empty string, got ${describeValue(item ? toJS(item, doc as Document) : null)}`);
+        report(
+          'ZG4006',
+          loc,
+          `\`${key}\` entry ${index + 1} must be a non-empty string, got ${describeValue(item ? toJS(item, doc as Document) : null)}`,
+        );
       }
     });
     return entries;
@@ -240,34 +277,55 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   // name: the identity is the directory; a different name would silently rename the skill.
   const nameField = fields.get('name');
   if (!nameField?.node) {
-    report('ZG4002', nameField?.keyLoc ?? start, `\`name\` is missing; it must be ${JSON.stringify(dirName)}, the skill directory name`);
+    report(
+      'ZG4002',
+      nameField?.keyLoc ?? start,
+      `\`name\` is missing; it must be ${JSON.stringify(dirName)}, the skill directory name`,
+    );
   } else {
     const name = scalarString('name');
     if (name !== undefined && name !== dirName) {
-      report('ZG4002', nameField.valueLoc, `\`name\` is ${JSON.stringify(name)} but the skill directory is ${JSON.stringify(dirName)}; they must be equal`);
+      report(
+        'ZG4002',
+        nameField.valueLoc,
+        `\`name\` is ${JSON.stringify(name)} but the skill directory is ${JSON.stringify(dirName)}; they must be equal`,
+      );
     }
   }
 
   let description = '';
   const descField = fields.get('description');
   if (!descField?.node) {
-    report('ZG4003', descField?.keyLoc ?? start, '`description` is missing; give 1 to 1024 characters saying when to use the skill');
+    report(
+      'ZG4003',
+      descField?.keyLoc ?? start,
+      '`description` is missing; give 1 to 1024 characters saying when to use the skill',
+    );
   } else if (!isScalar(descField.node) || typeof descField.node.value !== 'string') {
-    report('ZG4003', descField.valueLoc, `\`description\` must be a string, got ${describeValue(toJS(descField.node, doc as Document))}`);
+    report(
+      'ZG4003',
+      descField.valueLoc,
+      `\`description\` must be a string, got ${describeValue(toJS(descField.node, doc as Document))}`,
+    );
   } else {
     // Trimmed before counting: YAML block scalars (| and >) end with a line break nobody typed.
     const trimmed = descField.node.value.trim();
     const length = codePointLength(trimmed);
     if (length === 0) report('ZG4003', descField.valueLoc, '`description` is empty; give 1 to 1024 characters');
     else if (length > MAX_DESCRIPTION_CHARS) {
-      report('ZG4003', descField.valueLoc, `\`description\` is ${length} characters long; the limit is ${MAX_DESCRIPTION_CHARS}`);
+      report(
+        'ZG4003',
+        descField.valueLoc,
+        `\`description\` is ${length} characters long; the limit is ${MAX_DESCRIPTION_CHARS}`,
+      );
     } else description = trimmed;
   }
 
   const scopes: ChannelScope[] = [];
   for (const entry of stringList('scopes') ?? []) {
     if ((CHANNEL_SCOPES as readonly string[]).includes(entry.name)) scopes.push(entry.name as ChannelScope);
-    else report('ZG2007', entry.loc, `unknown scope ${JSON.stringify(entry.name)}; scopes are private, group or channel`);
+    else
+      report('ZG2007', entry.loc, `unknown scope ${JSON.stringify(entry.name)}; scopes are private, group or channel`);
   }
 
   const permissions: string[] = [];
@@ -289,7 +347,8 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   if (metaField?.node) {
     const value = isMap(metaField.node) ? toJS(metaField.node, doc as Document) : undefined;
     if (value !== undefined) metadata = value as Record<string, unknown>;
-    else if (isMap(metaField.node)) report('ZG4006', metaField.valueLoc, '`metadata` could not be read: it expands too many YAML aliases');
+    else if (isMap(metaField.node))
+      report('ZG4006', metaField.valueLoc, '`metadata` could not be read: it expands too many YAML aliases');
     else wrongType('metadata', 'a mapping', metaField.node, metaField.valueLoc);
   }
 
@@ -302,7 +361,11 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
   const allowedTools = stringList('allowed-tools', true)?.map((e) => e.name);
 
   if (body.trim() === '') {
-    report('ZG4005', locAt(closeOffset), 'SKILL.md has no instructions below the front matter; write them as Markdown after the closing "---"');
+    report(
+      'ZG4005',
+      locAt(closeOffset),
+      'SKILL.md has no instructions below the front matter; write them as Markdown after the closing "---"',
+    );
   }
 
   const keyLocs: Partial<Record<SkillKey, SourceLocation>> = {};

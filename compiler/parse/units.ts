@@ -67,8 +67,22 @@ export interface AgentUnitData {
 export interface PluginEntryData {
   readonly kind: 'plugin-entry';
   /** `context.addPromptSection('<literal>', …)`: checked like directory sections, registered at runtime. */
-  readonly conditionalSections: readonly { localName: string; loc: SourceLocation; platforms: readonly { value: string; loc: SourceLocation }[] }[];
-  readonly conditionalTools: readonly { localName: string; loc: SourceLocation; description: string; descriptionLoc?: SourceLocation; requiresApproval: ToolUnitData['requiresApproval']; platforms: readonly string[]; scopes: readonly ChannelScope[]; permissions: readonly string[]; hidden: boolean }[];
+  readonly conditionalSections: readonly {
+    localName: string;
+    loc: SourceLocation;
+    platforms: readonly { value: string; loc: SourceLocation }[];
+  }[];
+  readonly conditionalTools: readonly {
+    localName: string;
+    loc: SourceLocation;
+    description: string;
+    descriptionLoc?: SourceLocation;
+    requiresApproval: ToolUnitData['requiresApproval'];
+    platforms: readonly string[];
+    scopes: readonly ChannelScope[];
+    permissions: readonly string[];
+    hidden: boolean;
+  }[];
 }
 
 export type UnitData = ToolUnitData | SectionUnitData | HookUnitData | SkillUnitData | AgentUnitData | PluginEntryData;
@@ -102,7 +116,12 @@ const HELPER: Record<'tool' | 'prompt-section' | 'hook', DefineHelper> = {
 };
 
 function unreadable(file: string, env: ParseEnv): UnitResult {
-  return { diagnostics: [diag('ZG1006', { file, message: `Cannot read ${file}: ${env.readProblem(file) ?? 'it cannot be read'}` })], dependencies: [] };
+  return {
+    diagnostics: [
+      diag('ZG1006', { file, message: `Cannot read ${file}: ${env.readProblem(file) ?? 'it cannot be read'}` }),
+    ],
+    dependencies: [],
+  };
 }
 
 function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
@@ -110,19 +129,37 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file, env);
   const kind = unit.kind as 'tool' | 'prompt-section' | 'hook';
-  const extract = kind === 'tool' && env.extractSchema ? (sf: TS.SourceFile, e: TS.Expression) => env.extractSchema!(sf, e, file) : undefined;
-  const parsed = parseCode({ ts: env.ts, file, text, expected: HELPER[kind], modules: env.modules, ...(extract ? { extractSchema: extract } : {}) });
+  const extract =
+    kind === 'tool' && env.extractSchema
+      ? (sf: TS.SourceFile, e: TS.Expression) => env.extractSchema!(sf, e, file)
+      : undefined;
+  const parsed = parseCode({
+    ts: env.ts,
+    file,
+    text,
+    expected: HELPER[kind],
+    modules: env.modules,
+    ...(extract ? { extractSchema: extract } : {}),
+  });
   const diagnostics: Diagnostic[] = [...parsed.diagnostics];
   const allowedRoots = unit.kind === 'tool' || unit.kind === 'hook' ? enclosingRoots(unit) : [];
   diagnostics.push(...checkUpwardImports(file, unit.dir, allowedRoots, parsed.relativeImports));
   if (!parsed.helper || !parsed.fields) return { diagnostics, dependencies: [] };
   const what = `${unit.kind} "${unit.name}"`;
   if (kind === 'tool') {
-    const { value, diagnostics: fieldDiagnostics } = validateToolFields(parsed.fields, what, env.customPermits, { requireExecute: true });
+    const { value, diagnostics: fieldDiagnostics } = validateToolFields(parsed.fields, what, env.customPermits, {
+      requireExecute: true,
+    });
     diagnostics.push(...fieldDiagnostics);
     const schemaDeps = schemaDependencies(parsed.schema);
     return {
-      data: { kind: 'tool', ...value, loc: parsed.callLoc, ...(parsed.schema !== undefined ? { schema: parsed.schema } : {}), ...(parsed.schemaLoc ? { schemaLoc: parsed.schemaLoc } : {}) },
+      data: {
+        kind: 'tool',
+        ...value,
+        loc: parsed.callLoc,
+        ...(parsed.schema !== undefined ? { schema: parsed.schema } : {}),
+        ...(parsed.schemaLoc ? { schemaLoc: parsed.schemaLoc } : {}),
+      },
       diagnostics,
       dependencies: schemaDeps,
     };
@@ -130,7 +167,11 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   if (kind === 'prompt-section') {
     const { value, diagnostics: fieldDiagnostics } = validatePromptSection(parsed.fields, what);
     diagnostics.push(...fieldDiagnostics);
-    return { ...(value ? { data: { kind: 'prompt-section', loc: parsed.callLoc, ...value } } : {}), diagnostics, dependencies: [] };
+    return {
+      ...(value ? { data: { kind: 'prompt-section', loc: parsed.callLoc, ...value } } : {}),
+      diagnostics,
+      dependencies: [],
+    };
   }
   const { events, diagnostics: hookDiagnostics } = validateHook(parsed.fields, what);
   diagnostics.push(...hookDiagnostics);
@@ -139,7 +180,12 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
 
 /** Files a schema snippet read besides the entry (relative imports), as reported by the schema stage. */
 function schemaDependencies(schema: unknown): string[] {
-  if (typeof schema === 'object' && schema !== null && 'files' in schema && Array.isArray((schema as { files: unknown }).files)) {
+  if (
+    typeof schema === 'object' &&
+    schema !== null &&
+    'files' in schema &&
+    Array.isArray((schema as { files: unknown }).files)
+  ) {
     return (schema as { files: unknown[] }).files.filter((f): f is string => typeof f === 'string');
   }
   return [];
@@ -185,15 +231,25 @@ function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
 }
 
 function parseAgentUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
-  const read = (name: string): string | undefined => (unit.files.includes(`${unit.dir}/${name}`) ? env.readFile(`${unit.dir}/${name}`) : undefined);
-  const files = { 'system.md': read('system.md'), 'boundaries.md': read('boundaries.md'), 'conventions.md': read('conventions.md') };
+  const read = (name: string): string | undefined =>
+    unit.files.includes(`${unit.dir}/${name}`) ? env.readFile(`${unit.dir}/${name}`) : undefined;
+  const files = {
+    'system.md': read('system.md'),
+    'boundaries.md': read('boundaries.md'),
+    'conventions.md': read('conventions.md'),
+  };
   const rootAgentsMd = env.agentsMdOf(unit.pluginDir);
   const unreadableMarkdown = (Object.keys(files) as (keyof typeof files)[])
     .filter((name) => files[name] === undefined && unit.files.includes(`${unit.dir}/${name}`))
     .flatMap((name) => unreadable(`${unit.dir}/${name}`, env).diagnostics);
   const diagnostics: Diagnostic[] = [
     ...unreadableMarkdown,
-    ...validateAgentDirectory({ dir: unit.dir, entries: unit.entries, files, ...(rootAgentsMd ? { rootAgentsMd } : {}) }),
+    ...validateAgentDirectory({
+      dir: unit.dir,
+      entries: unit.entries,
+      files,
+      ...(rootAgentsMd ? { rootAgentsMd } : {}),
+    }),
   ];
   const dependencies = rootAgentsMd ? [rootAgentsMd.file] : [];
   if (!unit.entry) return { diagnostics, dependencies };
@@ -240,18 +296,35 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
     let platforms: { value: string; loc: SourceLocation }[] = [];
     if (ref.fields && ref.fields.t === 'object') {
       // setup() builds the section at runtime: computed title / content are fine there.
-      const checked = validatePromptSection(ref.fields, `conditional prompt section "${ref.localName}"`, { literalText: false });
+      const checked = validatePromptSection(ref.fields, `conditional prompt section "${ref.localName}"`, {
+        literalText: false,
+      });
       diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
       platforms = [...(checked.value?.platforms ?? [])];
     }
     conditionalSections.push({ localName: ref.localName, loc: ref.loc, platforms });
   }
   for (const ref of parsed.conditionalTools.filter((r) => r.kind === 'tool')) {
-    let fields = { description: '', requiresApproval: 'on-risk' as const, platforms: [] as string[], scopes: [] as ChannelScope[], permissions: [] as string[], hidden: false };
+    let fields = {
+      description: '',
+      requiresApproval: 'on-risk' as const,
+      platforms: [] as string[],
+      scopes: [] as ChannelScope[],
+      permissions: [] as string[],
+      hidden: false,
+    };
     if (ref.fields && ref.fields.t === 'object') {
-      const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.customPermits, { requireExecute: true });
+      const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.customPermits, {
+        requireExecute: true,
+      });
       diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
-      fields = { ...checked.value, platforms: checked.value.platforms.map((p) => p.value), scopes: [...checked.value.scopes], permissions: [...checked.value.permissions], requiresApproval: checked.value.requiresApproval as 'on-risk' };
+      fields = {
+        ...checked.value,
+        platforms: checked.value.platforms.map((p) => p.value),
+        scopes: [...checked.value.scopes],
+        permissions: [...checked.value.permissions],
+        requiresApproval: checked.value.requiresApproval as 'on-risk',
+      };
     }
     conditionalTools.push({ localName: ref.localName, loc: ref.loc, ...fields });
   }
@@ -266,6 +339,14 @@ export function parseUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
     return parseCodeUnit(unit, env);
   } catch (error) {
     // A parser bug must not take the run down: report it at the unit and go on.
-    return { diagnostics: [diag('ZG9001', { file: unit.entry ?? unit.dir, message: `Internal error while reading ${unit.entry ?? unit.dir}: ${error instanceof Error ? error.message : String(error)}` })], dependencies: [] };
+    return {
+      diagnostics: [
+        diag('ZG9001', {
+          file: unit.entry ?? unit.dir,
+          message: `Internal error while reading ${unit.entry ?? unit.dir}: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      ],
+      dependencies: [],
+    };
   }
 }

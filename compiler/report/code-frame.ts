@@ -69,7 +69,11 @@ export function readSource(file: string): string | undefined {
 }
 
 /** The frame of a diagnostic whose `file` is relative to `root` (`''` when there is none). */
-export function frameOf(root: string, d: Pick<Diagnostic, 'file' | 'line' | 'column'>, options: FrameOptions = {}): string {
+export function frameOf(
+  root: string,
+  d: Pick<Diagnostic, 'file' | 'line' | 'column'>,
+  options: FrameOptions = {},
+): string {
   const source = readSource(join(root, d.file));
   return source === undefined ? '' : codeFrame(source, d.line, d.column, options);
 }

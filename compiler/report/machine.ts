@@ -59,7 +59,14 @@ export function formatSarif(diagnostics: readonly Diagnostic[], version: string)
           ruleId: d.code,
           level: d.severity,
           message: { text: d.hint ? `${d.message}\nhint: ${d.hint}` : d.message },
-          locations: [{ physicalLocation: { artifactLocation: { uri: d.file }, region: { startLine: d.line, startColumn: d.column } } }],
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: d.file },
+                region: { startLine: d.line, startColumn: d.column },
+              },
+            },
+          ],
         })),
       },
     ],

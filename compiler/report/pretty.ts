@@ -27,7 +27,10 @@ export function formatPretty(diagnostics: readonly Diagnostic[], colors: Palette
     .map((d) => {
       const severity = d.severity === 'error' ? colors.red('error') : colors.yellow('warning');
       const lines = [`${colors.bold(`${d.file}:${d.line}:${d.column}`)}  ${severity}  ${d.code}  ${d.message}`];
-      const frame = root === undefined ? '' : frameOf(root, d, { context: 1, colors, accent: d.severity === 'error' ? colors.red : colors.yellow });
+      const frame =
+        root === undefined
+          ? ''
+          : frameOf(root, d, { context: 1, colors, accent: d.severity === 'error' ? colors.red : colors.yellow });
       if (frame !== '') lines.push(indent(frame, '    '));
       for (const r of d.related ?? []) lines.push(colors.dim(`    ${relatedText(r)}`));
       if (d.hint) lines.push(colors.dim(`    hint: ${d.hint}`));

@@ -22,8 +22,17 @@ export function formatDuration(ms: number): string {
 
 export function summary(result: CompileResult): string {
   const m = result.model;
-  const counts = [plural(m.tools.length, 'tool'), plural(m.skills.length, 'skill'), plural(m.agents.length, 'agent'), plural(m.promptSections.length, 'prompt section'), plural(m.hooks.length, 'hook')].join(', ');
-  const problems = result.errors + result.warnings > 0 ? `; ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}` : '';
+  const counts = [
+    plural(m.tools.length, 'tool'),
+    plural(m.skills.length, 'skill'),
+    plural(m.agents.length, 'agent'),
+    plural(m.promptSections.length, 'prompt section'),
+    plural(m.hooks.length, 'hook'),
+  ].join(', ');
+  const problems =
+    result.errors + result.warnings > 0
+      ? `; ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`
+      : '';
   return `zhin-gen: ${counts}${problems} → ${result.outRel} (${outputState(result)}) in ${formatDuration(result.stats.ms)}`;
 }
 
@@ -37,7 +46,13 @@ export function runJson(result: CompileResult): object {
   return {
     out: result.outRel,
     state: outputState(result),
-    counts: { tools: m.tools.length, skills: m.skills.length, agents: m.agents.length, promptSections: m.promptSections.length, hooks: m.hooks.length },
+    counts: {
+      tools: m.tools.length,
+      skills: m.skills.length,
+      agents: m.agents.length,
+      promptSections: m.promptSections.length,
+      hooks: m.hooks.length,
+    },
     errors: result.errors,
     warnings: result.warnings,
     ms: Math.round(result.stats.ms),

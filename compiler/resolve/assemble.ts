@@ -5,7 +5,15 @@
  */
 import type { ResolvedOptions } from '../config/load.js';
 import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
-import type { AgentModel, CapabilityModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
+import type {
+  AgentModel,
+  CapabilityModel,
+  HookModel,
+  PluginModel,
+  PromptSectionModel,
+  SkillModel,
+  ToolModel,
+} from '../model.js';
 import type { PluginEntryData, UnitResult } from '../parse/units.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
@@ -13,7 +21,12 @@ import type { SchemaOutcome } from '../schema/types.js';
 import { validateMainAgent } from '../validate/agents-md.js';
 import { checkProviderProfiles } from '../validate/providers.js';
 import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
-import { agentQualifiedName, segmentNameProblem, skillQualifiedName, toolLocalNameProblem } from '@zhin-gen/runtime/names';
+import {
+  agentQualifiedName,
+  segmentNameProblem,
+  skillQualifiedName,
+  toolLocalNameProblem,
+} from '@zhin-gen/runtime/names';
 import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
 import { unitKey } from '../cache/unit-key.js';
@@ -39,12 +52,19 @@ export interface AssembleInput {
 export class AssembleMemo {
   readonly namedEntries = new WeakMap<ToolModel, NamedEntry>();
   readonly models = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
-  readonly tools = new WeakMap<UnitResult, { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }>();
+  readonly tools = new WeakMap<
+    UnitResult,
+    { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }
+  >();
 }
 
-
 function enclosureOf(unit: CapabilityUnit) {
-  return { owner: unit.owner, placement: unit.placement, ...(unit.agent !== undefined ? { agent: unit.agent } : {}), ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}) };
+  return {
+    owner: unit.owner,
+    placement: unit.placement,
+    ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
+    ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}),
+  };
 }
 
 function sortedFiles(unit: CapabilityUnit, under: string): string[] {
@@ -55,7 +75,11 @@ function sortedFiles(unit: CapabilityUnit, under: string): string[] {
 function namedEntry(namedEntries: AssembleMemo['namedEntries'], t: ToolModel): NamedEntry {
   let entry = namedEntries.get(t);
   if (!entry) {
-    entry = { name: t.qualifiedName, loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column }, origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}` };
+    entry = {
+      name: t.qualifiedName,
+      loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column },
+      origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}`,
+    };
     namedEntries.set(t, entry);
   }
   return entry;
@@ -65,7 +89,13 @@ function namedEntry(namedEntries: AssembleMemo['namedEntries'], t: ToolModel): N
  * The model built for this unit result last run, if its hash and directory are unchanged: an
  * unchanged skill, agent, section or hook keeps its model object, so emit reuses its text.
  */
-function reuse<T extends object>(modelMemo: AssembleMemo['models'], result: UnitResult, unit: CapabilityUnit, hash: string, build: () => T): T {
+function reuse<T extends object>(
+  modelMemo: AssembleMemo['models'],
+  result: UnitResult,
+  unit: CapabilityUnit,
+  hash: string,
+  build: () => T,
+): T {
   const memo = modelMemo.get(result);
   if (memo && memo.hash === hash && memo.dir === unit.dir) return memo.model as T;
   const model = build();
@@ -130,78 +160,135 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       toolMemo.set(result, { outcome, hash, unit, model });
       tools.push(model);
     } else if (data.kind === 'skill') {
-      data.platforms.forEach((name, i) => platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }));
-      skills.push(reuse(memos.models, result, unit, hash, (): SkillModel => ({
-        kind: 'skill',
-        owner: unit.owner,
-        ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
-        name: unit.name,
-        qualifiedName: skillQualifiedName(unit.owner, unit.name, unit.agent),
-        source,
-        loc: data.loc,
-        description: data.description,
-        declaredTools: data.declaredTools,
-        tools: [],
-        platforms: data.platforms,
-        scopes: data.scopes,
-        permissions: data.permissions,
-        keywords: data.keywords,
-        tags: data.tags,
-        always: data.always,
-        instructions: data.instructions,
-        hash,
-      })));
+      data.platforms.forEach((name, i) =>
+        platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }),
+      );
+      skills.push(
+        reuse(
+          memos.models,
+          result,
+          unit,
+          hash,
+          (): SkillModel => ({
+            kind: 'skill',
+            owner: unit.owner,
+            ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
+            name: unit.name,
+            qualifiedName: skillQualifiedName(unit.owner, unit.name, unit.agent),
+            source,
+            loc: data.loc,
+            description: data.description,
+            declaredTools: data.declaredTools,
+            tools: [],
+            platforms: data.platforms,
+            scopes: data.scopes,
+            permissions: data.permissions,
+            keywords: data.keywords,
+            tags: data.tags,
+            always: data.always,
+            instructions: data.instructions,
+            hash,
+          }),
+        ),
+      );
     } else if (data.kind === 'agent') {
       for (const p of data.platforms) platformRefs.push({ name: p.name, loc: p.loc, what: `agent "${unit.name}"` });
-      agents.push(reuse(memos.models, result, unit, hash, (): AgentModel => ({
-        kind: 'agent',
-        owner: unit.owner,
-        name: unit.name,
-        qualifiedName: agentQualifiedName(unit.owner, unit.name),
-        source,
-        loc: data.loc,
-        description: data.description,
-        platforms: data.platforms,
-        declaredTools: data.declaredTools,
-        ...(data.model !== undefined ? { model: data.model } : {}),
-        ...(data.maxSteps !== undefined ? { maxSteps: data.maxSteps } : {}),
-        system: data.system,
-        boundaries: data.boundaries,
-        conventions: data.conventions,
-        workflows: sortedFiles(unit, 'workflows'),
-        knowledge: sortedFiles(unit, 'knowledge'),
-        hash,
-      })));
+      agents.push(
+        reuse(
+          memos.models,
+          result,
+          unit,
+          hash,
+          (): AgentModel => ({
+            kind: 'agent',
+            owner: unit.owner,
+            name: unit.name,
+            qualifiedName: agentQualifiedName(unit.owner, unit.name),
+            source,
+            loc: data.loc,
+            description: data.description,
+            platforms: data.platforms,
+            declaredTools: data.declaredTools,
+            ...(data.model !== undefined ? { model: data.model } : {}),
+            ...(data.maxSteps !== undefined ? { maxSteps: data.maxSteps } : {}),
+            system: data.system,
+            boundaries: data.boundaries,
+            conventions: data.conventions,
+            workflows: sortedFiles(unit, 'workflows'),
+            knowledge: sortedFiles(unit, 'knowledge'),
+            hash,
+          }),
+        ),
+      );
     } else if (data.kind === 'prompt-section') {
-      for (const p of data.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${unit.name}"` });
-      promptSections.push(reuse(memos.models, result, unit, hash, (): PromptSectionModel => ({
-        kind: 'prompt-section',
-        owner: unit.owner,
-        name: unit.name,
-        source,
-        loc: data.loc,
-        title: data.title,
-        content: data.content,
-        layer: data.layer,
-        order: data.order,
-        retention: data.retention,
-        ...(data.maxChars !== undefined ? { maxChars: data.maxChars } : {}),
-        profiles: data.profiles,
-        platforms: data.platforms.map((p) => p.value),
-        hash,
-      })));
+      for (const p of data.platforms)
+        platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${unit.name}"` });
+      promptSections.push(
+        reuse(
+          memos.models,
+          result,
+          unit,
+          hash,
+          (): PromptSectionModel => ({
+            kind: 'prompt-section',
+            owner: unit.owner,
+            name: unit.name,
+            source,
+            loc: data.loc,
+            title: data.title,
+            content: data.content,
+            layer: data.layer,
+            order: data.order,
+            retention: data.retention,
+            ...(data.maxChars !== undefined ? { maxChars: data.maxChars } : {}),
+            profiles: data.profiles,
+            platforms: data.platforms.map((p) => p.value),
+            hash,
+          }),
+        ),
+      );
     } else if (data.kind === 'hook') {
-      hooks.push(reuse(memos.models, result, unit, hash, (): HookModel => ({ kind: 'hook', ...enclosureOf(unit), name: unit.name, source, loc: data.loc, events: data.events, hash })));
+      hooks.push(
+        reuse(
+          memos.models,
+          result,
+          unit,
+          hash,
+          (): HookModel => ({
+            kind: 'hook',
+            ...enclosureOf(unit),
+            name: unit.name,
+            source,
+            loc: data.loc,
+            events: data.events,
+            hash,
+          }),
+        ),
+      );
     }
   }
 
   const plugins: PluginModel[] = [];
   for (const plugin of input.layout.plugins) {
     const agentsMdText = plugin.agentsMd ? input.readText(plugin.agentsMd) : undefined;
-    const agentsMd = plugin.agentsMd && agentsMdText !== undefined ? { source: plugin.agentsMd, text: agentsMdText.replace(/\r\n?/g, '\n') } : undefined;
+    const agentsMd =
+      plugin.agentsMd && agentsMdText !== undefined
+        ? { source: plugin.agentsMd, text: agentsMdText.replace(/\r\n?/g, '\n') }
+        : undefined;
     const pluginAgents = plugin.caps.filter((c) => c.kind === 'agent').map((c) => c.name);
-    diagnostics.push(...validateMainAgent({ pluginDir: plugin.dir, agents: pluginAgents, ...(agentsMd ? { agentsMd: { file: agentsMd.source, text: agentsMd.text } } : {}) }));
-    plugins.push({ owner: plugin.owner, dir: plugin.dir, ...(agentsMd ? { agentsMd } : {}), ...(plugin.entry ? { entrySource: plugin.entry } : {}) });
+    diagnostics.push(
+      ...validateMainAgent({
+        pluginDir: plugin.dir,
+        agents: pluginAgents,
+        ...(agentsMd ? { agentsMd: { file: agentsMd.source, text: agentsMd.text } } : {}),
+      }),
+    );
+    plugins.push({
+      owner: plugin.owner,
+      dir: plugin.dir,
+      ...(agentsMd ? { agentsMd } : {}),
+      ...(plugin.entry ? { entrySource: plugin.entry } : {}),
+    });
     const entry = plugin.entry ? input.entries.get(plugin.dir) : undefined;
     if (!entry) continue;
     diagnostics.push(...entry.diagnostics);
@@ -212,14 +299,26 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       // reported, so one run names every problem of the call.
       const problem = segmentNameProblem(ref.localName);
       if (problem) {
-        diagnostics.push(diag('ZG3011', { ...ref.loc, message: `addPromptSection("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it` }));
+        diagnostics.push(
+          diag('ZG3011', {
+            ...ref.loc,
+            message: `addPromptSection("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it`,
+          }),
+        );
       }
       const earlier = addedSections.get(ref.localName);
       if (earlier) {
-        diagnostics.push(diag('ZG3010', { ...ref.loc, message: `addPromptSection("${ref.localName}") is called twice in ${plugin.entry}`, related: [{ ...earlier, message: 'first added here' }] }));
+        diagnostics.push(
+          diag('ZG3010', {
+            ...ref.loc,
+            message: `addPromptSection("${ref.localName}") is called twice in ${plugin.entry}`,
+            related: [{ ...earlier, message: 'first added here' }],
+          }),
+        );
       }
       addedSections.set(ref.localName, ref.loc);
-      for (const p of ref.platforms) platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${ref.localName}"` });
+      for (const p of ref.platforms)
+        platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${ref.localName}"` });
       const clash = promptSections.find((s) => s.owner === plugin.owner && s.name === ref.localName);
       if (clash) {
         diagnostics.push(
@@ -243,7 +342,12 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         continue;
       }
       if (problem) {
-        diagnostics.push(diag('ZG3011', { ...ref.loc, message: `addTool("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it` }));
+        diagnostics.push(
+          diag('ZG3011', {
+            ...ref.loc,
+            message: `addTool("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it`,
+          }),
+        );
       }
       tools.push({
         kind: 'tool',
@@ -272,14 +376,36 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   const toolEntries: NamedEntry[] = tools.map((t) => namedEntry(memos.namedEntries, t));
   diagnostics.push(...checkToolNames(toolEntries));
   diagnostics.push(...findConflicts('Tool', toolEntries, 'ZG3001'));
-  diagnostics.push(...findConflicts('Skill', skills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })), 'ZG3008'));
-  diagnostics.push(...findConflicts('Agent', agents.map((a) => ({ name: a.qualifiedName, loc: a.loc, origin: `agent ${a.source}` })), 'ZG3009'));
+  diagnostics.push(
+    ...findConflicts(
+      'Skill',
+      skills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })),
+      'ZG3008',
+    ),
+  );
+  diagnostics.push(
+    ...findConflicts(
+      'Agent',
+      agents.map((a) => ({ name: a.qualifiedName, loc: a.loc, origin: `agent ${a.source}` })),
+      'ZG3009',
+    ),
+  );
   diagnostics.push(...resolveReferences(tools, skills, agents));
-  diagnostics.push(...checkProviderProfiles(tools.filter((t) => !t.conditional), options.providers));
+  diagnostics.push(
+    ...checkProviderProfiles(
+      tools.filter((t) => !t.conditional),
+      options.providers,
+    ),
+  );
   if (options.adapters) {
     for (const ref of platformRefs) {
       if (!options.adapters.includes(ref.name)) {
-        diagnostics.push(diag('ZG2032', { ...ref.loc, message: `${ref.what}: platform "${ref.name}" is not one of the configured adapters (${options.adapters.join(', ')})` }));
+        diagnostics.push(
+          diag('ZG2032', {
+            ...ref.loc,
+            message: `${ref.what}: platform "${ref.name}" is not one of the configured adapters (${options.adapters.join(', ')})`,
+          }),
+        );
       }
     }
   }

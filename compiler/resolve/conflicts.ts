@@ -13,7 +13,9 @@ export interface NamedEntry {
 }
 
 function sortedLocs(entries: readonly NamedEntry[]): NamedEntry[] {
-  return [...entries].sort((a, b) => compareStrings(a.loc.file, b.loc.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column);
+  return [...entries].sort(
+    (a, b) => compareStrings(a.loc.file, b.loc.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column,
+  );
 }
 
 /**
@@ -31,7 +33,14 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
   }
   const where = (s: NamedEntry): string => `${s.origin} (${s.loc.file}:${s.loc.line})`;
   const related = (sorted: readonly NamedEntry[], entry: NamedEntry) =>
-    sorted.filter((o) => o !== entry).map((o) => ({ file: o.loc.file, line: o.loc.line, column: o.loc.column, message: `also declared here (${o.origin})` }));
+    sorted
+      .filter((o) => o !== entry)
+      .map((o) => ({
+        file: o.loc.file,
+        line: o.loc.line,
+        column: o.loc.column,
+        message: `also declared here (${o.origin})`,
+      }));
   for (const group of byFolded.values()) {
     if (group.length < 2) continue;
     const sorted = sortedLocs(group);
@@ -40,7 +49,13 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
       const same = sorted.filter((s) => s.name === name);
       if (same.length < 2) continue;
       for (const entry of same) {
-        out.push(diag(dupCode, { ...entry.loc, message: `${kind} name "${name}" is declared ${same.length} times: ${same.map(where).join(', ')}`, related: related(same, entry) }));
+        out.push(
+          diag(dupCode, {
+            ...entry.loc,
+            message: `${kind} name "${name}" is declared ${same.length} times: ${same.map(where).join(', ')}`,
+            related: related(same, entry),
+          }),
+        );
       }
     }
     if (exactNames.length < 2) continue;
@@ -65,9 +80,19 @@ export function checkToolNames(entries: readonly NamedEntry[]): Diagnostic[] {
     const unsafe = providerSafeProblem(entry.name);
     if (reserved !== undefined) {
       const how = reserved === entry.name ? '' : `: it equals "${reserved}" after case folding`;
-      out.push(diag('ZG3003', { ...entry.loc, message: `Tool name "${entry.name}" is reserved by the runtime${how} (${RESERVED_TOOL_NAMES.join(', ')})` }));
+      out.push(
+        diag('ZG3003', {
+          ...entry.loc,
+          message: `Tool name "${entry.name}" is reserved by the runtime${how} (${RESERVED_TOOL_NAMES.join(', ')})`,
+        }),
+      );
     } else if (unsafe) {
-      out.push(diag('ZG3004', { ...entry.loc, message: `Tool name "${entry.name}" (${entry.name.length} characters) ${unsafe.message}` }));
+      out.push(
+        diag('ZG3004', {
+          ...entry.loc,
+          message: `Tool name "${entry.name}" (${entry.name.length} characters) ${unsafe.message}`,
+        }),
+      );
     }
   }
   return out;

@@ -8,6 +8,11 @@ import type { Enclosure } from '../model.js';
 
 /** Owner segments, then the innermost enclosing scope (skill or agent), then the local name. */
 export function toolQualifiedName(enclosure: Enclosure, localName: string): string {
-  const scope = enclosure.placement === 'skill' || enclosure.placement === 'agent-skill' ? enclosure.skill : enclosure.placement === 'agent' ? enclosure.agent : undefined;
+  const scope =
+    enclosure.placement === 'skill' || enclosure.placement === 'agent-skill'
+      ? enclosure.skill
+      : enclosure.placement === 'agent'
+        ? enclosure.agent
+        : undefined;
   return scope !== undefined ? qualify(enclosure.owner, scope, localName) : qualify(enclosure.owner, localName);
 }

@@ -9,7 +9,11 @@ function skillKey(owner: string, agent: string | undefined, skill: string | unde
   return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
 }
 
-export function resolveReferences(tools: readonly ToolModel[], skills: SkillModel[], agents: readonly AgentModel[]): Diagnostic[] {
+export function resolveReferences(
+  tools: readonly ToolModel[],
+  skills: SkillModel[],
+  agents: readonly AgentModel[],
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const publicTools = new Set(tools.filter((t) => t.placement === 'plugin').map((t) => t.qualifiedName));
   // Only a reference error needs to know which tool a name is, so the map is built then.
@@ -31,18 +35,29 @@ export function resolveReferences(tools: readonly ToolModel[], skills: SkillMode
     else privateBySkill.set(key, [t.qualifiedName]);
   }
   for (const skill of skills) {
-    const privateTools = [...(privateBySkill.get(skillKey(skill.owner, skill.agent, skill.name)) ?? [])].sort(compareStrings);
+    const privateTools = [...(privateBySkill.get(skillKey(skill.owner, skill.agent, skill.name)) ?? [])].sort(
+      compareStrings,
+    );
     const declared: string[] = [];
     for (const ref of skill.declaredTools) {
       if (publicTools.has(ref.name)) declared.push(ref.name);
-      else out.push(diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `Skill "${skill.qualifiedName}" lists tool`) }));
+      else
+        out.push(
+          diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `Skill "${skill.qualifiedName}" lists tool`) }),
+        );
     }
     skill.tools = [...new Set([...declared, ...privateTools])];
   }
   const platformOwners = new Map<string, AgentModel[]>();
   for (const agent of agents) {
     for (const ref of agent.declaredTools) {
-      if (!publicTools.has(ref.name)) out.push(diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `agent.json of "${agent.qualifiedName}" lists tool`) }));
+      if (!publicTools.has(ref.name))
+        out.push(
+          diag('ZG3006', {
+            ...ref.loc,
+            message: unknown(ref.name, `agent.json of "${agent.qualifiedName}" lists tool`),
+          }),
+        );
     }
     for (const platform of agent.platforms) {
       const list = platformOwners.get(platform.name) ?? [];
@@ -59,7 +74,10 @@ export function resolveReferences(tools: readonly ToolModel[], skills: SkillMode
         diag('ZG3007', {
           ...loc,
           message: `Platform "${platform}" has ${list.length} auto-selected agents: ${list.map((a) => `"${a.qualifiedName}" (${a.source})`).join(', ')}`,
-          related: others.map((o) => ({ ...o.platforms.find((p) => p.name === platform)!.loc, message: `platform agent "${o.qualifiedName}"` })),
+          related: others.map((o) => ({
+            ...o.platforms.find((p) => p.name === platform)!.loc,
+            message: `platform agent "${o.qualifiedName}"`,
+          })),
         }),
       );
     }

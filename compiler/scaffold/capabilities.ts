@@ -119,7 +119,10 @@ export interface SectionTemplate {
 }
 
 export function defaultSection(name: string): SectionTemplate {
-  return { title: titleOf(name), content: `Say here what every turn should know about ${titleOf(name).toLowerCase()}.` };
+  return {
+    title: titleOf(name),
+    content: `Say here what every turn should know about ${titleOf(name).toLowerCase()}.`,
+  };
 }
 
 export function sectionFile(dir: string, template: SectionTemplate): ScaffoldFile {

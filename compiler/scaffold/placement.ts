@@ -4,12 +4,31 @@
  * with the same builders the compiler uses (compiler/resolve/names.ts), so what `new` prints is
  * what `inspect` will list. Pure: the caller says which files exist and which plugins there are.
  */
-import { agentQualifiedName, providerSafeProblem, reservedToolName, segmentNameProblem, skillQualifiedName, toolLocalNameProblem, type NameProblem } from '@zhin-gen/runtime/names';
+import {
+  agentQualifiedName,
+  providerSafeProblem,
+  reservedToolName,
+  segmentNameProblem,
+  skillQualifiedName,
+  toolLocalNameProblem,
+  type NameProblem,
+} from '@zhin-gen/runtime/names';
 import type { ToolPlacement } from '@zhin-gen/runtime';
 import type { Enclosure } from '../model.js';
 import { promptSectionId } from '../emit/manifest.js';
 import { toolQualifiedName } from '../resolve/names.js';
-import { agentFiles, agentsMdFile, defaultAgent, defaultSection, defaultSkill, defaultTool, sectionFile, skillFile, titleOf, toolFile } from './capabilities.js';
+import {
+  agentFiles,
+  agentsMdFile,
+  defaultAgent,
+  defaultSection,
+  defaultSkill,
+  defaultTool,
+  sectionFile,
+  skillFile,
+  titleOf,
+  toolFile,
+} from './capabilities.js';
 import type { ScaffoldFile } from './types.js';
 
 export const NEW_KINDS = ['tool', 'skill', 'agent', 'section'] as const;
@@ -73,9 +92,14 @@ function pluginDir(owner: string, tree: TreeView): string {
 /** Flags that do not apply to a kind. */
 function flagProblem(request: NewRequest): NewProblem | undefined {
   const { kind } = request;
-  if (request.skill !== undefined && kind !== 'tool') return usage(`--skill applies to new tool only (a ${kind} cannot live inside a skill)`);
+  if (request.skill !== undefined && kind !== 'tool')
+    return usage(`--skill applies to new tool only (a ${kind} cannot live inside a skill)`);
   if (request.agent !== undefined && (kind === 'agent' || kind === 'section')) {
-    return usage(kind === 'agent' ? '--agent does not apply to new agent (agents do not nest)' : '--agent does not apply to new section (prompt sections belong to a plugin)');
+    return usage(
+      kind === 'agent'
+        ? '--agent does not apply to new agent (agents do not nest)'
+        : '--agent does not apply to new section (prompt sections belong to a plugin)',
+    );
   }
   return undefined;
 }
@@ -91,62 +115,135 @@ export function planNew(request: NewRequest, tree: TreeView): NewPlan | NewProbl
     }
   }
   const { name, agent, skill } = request;
-  const localProblem = request.kind === 'tool' ? nameProblem('tool name', name, toolLocalNameProblem(name)) : nameProblem(`${request.kind} name`, name, segmentNameProblem(name));
+  const localProblem =
+    request.kind === 'tool'
+      ? nameProblem('tool name', name, toolLocalNameProblem(name))
+      : nameProblem(`${request.kind} name`, name, segmentNameProblem(name));
   if (localProblem) return localProblem;
-  for (const [flag, value] of [['--agent', agent], ['--skill', skill]] as const) {
+  for (const [flag, value] of [
+    ['--agent', agent],
+    ['--skill', skill],
+  ] as const) {
     if (value === undefined) continue;
     const problem = nameProblem(flag, value, segmentNameProblem(value));
     if (problem) return problem;
   }
 
   const base = pluginDir(owner, tree);
-  if (base.split('/').includes('node_modules')) return conflict(`plugin "${owner}" is an installed package (${base}); add capabilities to its sources instead`);
+  if (base.split('/').includes('node_modules'))
+    return conflict(`plugin "${owner}" is an installed package (${base}); add capabilities to its sources instead`);
   // The scope a tool or skill lives in: the agent's directory, then the skill's.
   const agentDir = agent === undefined ? undefined : join(base, `agents/${agent}`);
   if (agentDir !== undefined && !tree.exists(`${agentDir}/agent.json`)) {
-    return conflict(`agent "${agent}" does not exist (no ${agentDir}/agent.json); create it first: zhin-gen new agent ${agent}${owner ? ` --plugin ${owner}` : ''}`);
+    return conflict(
+      `agent "${agent}" does not exist (no ${agentDir}/agent.json); create it first: zhin-gen new agent ${agent}${owner ? ` --plugin ${owner}` : ''}`,
+    );
   }
   const skillDir = skill === undefined ? undefined : join(agentDir ?? base, `skills/${skill}`);
   if (skillDir !== undefined && !tree.exists(`${skillDir}/SKILL.md`)) {
-    return conflict(`skill "${skill}" does not exist (no ${skillDir}/SKILL.md); create it first: zhin-gen new skill ${skill}${agent ? ` --agent ${agent}` : ''}${owner ? ` --plugin ${owner}` : ''}`);
+    return conflict(
+      `skill "${skill}" does not exist (no ${skillDir}/SKILL.md); create it first: zhin-gen new skill ${skill}${agent ? ` --agent ${agent}` : ''}${owner ? ` --plugin ${owner}` : ''}`,
+    );
   }
 
   const planned = place(request, owner, base, agentDir, skillDir);
-  const qualifiedProblem = request.kind === 'section' ? undefined : nameProblem('qualifiedName', planned.qualifiedName, providerSafeProblem(planned.qualifiedName));
+  const qualifiedProblem =
+    request.kind === 'section'
+      ? undefined
+      : nameProblem('qualifiedName', planned.qualifiedName, providerSafeProblem(planned.qualifiedName));
   if (qualifiedProblem) return qualifiedProblem;
   const reserved = request.kind === 'tool' ? reservedToolName(planned.qualifiedName) : undefined;
-  if (reserved !== undefined) return usage(`tool "${planned.qualifiedName}" would take the reserved name "${reserved}" (the runtime owns discover, load_tool, load_skill, ask_user and spawn_task)`);
+  if (reserved !== undefined)
+    return usage(
+      `tool "${planned.qualifiedName}" would take the reserved name "${reserved}" (the runtime owns discover, load_tool, load_skill, ask_user and spawn_task)`,
+    );
   if (tree.exists(planned.dir)) return conflict(`${planned.dir} already exists; nothing was written`);
   // A plugin with a sub-agent needs its AGENTS.md (ZG4016): the agent's conventions.md extends it.
   const agentsMd = join(base, 'AGENTS.md');
   if (planned.kind === 'agent' && !tree.exists(agentsMd)) {
     const title = owner === '' ? 'Main agent' : titleOf(owner.split('/').pop()!);
-    return { ...planned, files: [...planned.files, agentsMdFile(base, title, 'Say here how the main agent of this plugin works: tone, rules, which tools to prefer.')] };
+    return {
+      ...planned,
+      files: [
+        ...planned.files,
+        agentsMdFile(
+          base,
+          title,
+          'Say here how the main agent of this plugin works: tone, rules, which tools to prefer.',
+        ),
+      ],
+    };
   }
   return planned;
 }
 
-function place(request: NewRequest, owner: string, base: string, agentDir: string | undefined, skillDir: string | undefined): NewPlan {
+function place(
+  request: NewRequest,
+  owner: string,
+  base: string,
+  agentDir: string | undefined,
+  skillDir: string | undefined,
+): NewPlan {
   const { name, agent, skill } = request;
   switch (request.kind) {
     case 'tool': {
-      const placement: ToolPlacement = skill !== undefined ? (agent !== undefined ? 'agent-skill' : 'skill') : agent !== undefined ? 'agent' : 'plugin';
-      const enclosure: Enclosure = { owner, placement, ...(agent !== undefined ? { agent } : {}), ...(skill !== undefined ? { skill } : {}) };
+      const placement: ToolPlacement =
+        skill !== undefined
+          ? agent !== undefined
+            ? 'agent-skill'
+            : 'skill'
+          : agent !== undefined
+            ? 'agent'
+            : 'plugin';
+      const enclosure: Enclosure = {
+        owner,
+        placement,
+        ...(agent !== undefined ? { agent } : {}),
+        ...(skill !== undefined ? { skill } : {}),
+      };
       const dir = join(skillDir ?? agentDir ?? base, `tools/${name}`);
-      return { kind: 'tool', placement, owner, dir, qualifiedName: toolQualifiedName(enclosure, name), files: [toolFile(dir, defaultTool(name))] };
+      return {
+        kind: 'tool',
+        placement,
+        owner,
+        dir,
+        qualifiedName: toolQualifiedName(enclosure, name),
+        files: [toolFile(dir, defaultTool(name))],
+      };
     }
     case 'skill': {
       const dir = join(agentDir ?? base, `skills/${name}`);
       const qualifiedName = skillQualifiedName(owner, name, agent);
-      return { kind: 'skill', placement: agent !== undefined ? 'agent-skill' : 'skill', owner, dir, qualifiedName, files: [skillFile(dir, name, defaultSkill(name, qualifiedName))] };
+      return {
+        kind: 'skill',
+        placement: agent !== undefined ? 'agent-skill' : 'skill',
+        owner,
+        dir,
+        qualifiedName,
+        files: [skillFile(dir, name, defaultSkill(name, qualifiedName))],
+      };
     }
     case 'agent': {
       const dir = join(base, `agents/${name}`);
-      return { kind: 'agent', placement: 'agent', owner, dir, qualifiedName: agentQualifiedName(owner, name), files: agentFiles(dir, name, defaultAgent(name)) };
+      return {
+        kind: 'agent',
+        placement: 'agent',
+        owner,
+        dir,
+        qualifiedName: agentQualifiedName(owner, name),
+        files: agentFiles(dir, name, defaultAgent(name)),
+      };
     }
     case 'section': {
       const dir = join(base, `prompt-sections/${name}`);
-      return { kind: 'section', placement: 'section', owner, dir, qualifiedName: promptSectionId({ owner, name }), files: [sectionFile(dir, defaultSection(name))] };
+      return {
+        kind: 'section',
+        placement: 'section',
+        owner,
+        dir,
+        qualifiedName: promptSectionId({ owner, name }),
+        files: [sectionFile(dir, defaultSection(name))],
+      };
     }
   }
 }

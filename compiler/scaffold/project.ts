@@ -150,7 +150,10 @@ export const GITIGNORE: ScaffoldFile = { path: '.gitignore', content: 'node_modu
 /** The example capability tree: what each kind of capability looks like, all of it type-checked. */
 export function exampleTree(title: string): ScaffoldPlan {
   return [
-    agentsMdFile('', title, `You are the assistant of this bot. Answer in the user's language.
+    agentsMdFile(
+      '',
+      title,
+      `You are the assistant of this bot. Answer in the user's language.
 
 ## Tone
 
@@ -158,7 +161,8 @@ Friendly, short, concrete.
 
 ## Tools
 
-Use \`${EXAMPLE_TOOL}\` to repeat a message back. Load the \`${EXAMPLE_SKILL}\` skill to count words.`),
+Use \`${EXAMPLE_TOOL}\` to repeat a message back. Load the \`${EXAMPLE_SKILL}\` skill to count words.`,
+    ),
     toolFile(`tools/${EXAMPLE_TOOL}`, {
       description: 'Echo a message back',
       fields: ['message: z.string().min(1)'],

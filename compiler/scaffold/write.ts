@@ -8,7 +8,9 @@ import { dirname, join } from 'node:path';
 import type { ScaffoldPlan, ScaffoldReport } from './types.js';
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 function reason(error: unknown): string {
@@ -26,7 +28,10 @@ export function writeScaffold(root: string, plan: ScaffoldPlan): ScaffoldReport 
     } catch (error) {
       // EEXIST here means a parent is a file (mkdir -p accepts existing directories).
       const code = errorCode(error);
-      failed.push({ path: file.path, reason: code === 'EEXIST' || code === 'ENOTDIR' ? 'a parent path is a file' : reason(error) });
+      failed.push({
+        path: file.path,
+        reason: code === 'EEXIST' || code === 'ENOTDIR' ? 'a parent path is a file' : reason(error),
+      });
       continue;
     }
     try {

@@ -15,7 +15,11 @@ function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
-export function resolveConfiguredPlugins(root: string, plugins: Readonly<Record<string, string>>, config: ConfigText | undefined): { plugins: ExtraPlugin[]; diagnostics: Diagnostic[] } {
+export function resolveConfiguredPlugins(
+  root: string,
+  plugins: Readonly<Record<string, string>>,
+  config: ConfigText | undefined,
+): { plugins: ExtraPlugin[]; diagnostics: Diagnostic[] } {
   const out: ExtraPlugin[] = [];
   const diagnostics: Diagnostic[] = [];
   const require = createRequire(join(root, 'package.json'));
@@ -24,7 +28,13 @@ export function resolveConfiguredPlugins(root: string, plugins: Readonly<Record<
   for (const key of Object.keys(plugins).sort(compareStrings)) {
     const spec = plugins[key]!;
     if (isDirectory(join(root, 'plugins', key))) {
-      diagnostics.push(diag('ZG1008', { ...where(key), message: `Configured child plugin "${key}" duplicates the directory plugins/${key}/, which is already the child plugin "${key}"`, hint: 'Every plugins/<key>/ directory is a child plugin already; remove the config entry or use another key.' }));
+      diagnostics.push(
+        diag('ZG1008', {
+          ...where(key),
+          message: `Configured child plugin "${key}" duplicates the directory plugins/${key}/, which is already the child plugin "${key}"`,
+          hint: 'Every plugins/<key>/ directory is a child plugin already; remove the config entry or use another key.',
+        }),
+      );
       continue;
     }
     let dir: string | undefined;
@@ -38,7 +48,12 @@ export function resolveConfiguredPlugins(root: string, plugins: Readonly<Record<
       }
     }
     if (!dir) {
-      diagnostics.push(diag('ZG1008', { ...where(key), message: `Configured child plugin "${key}" → "${spec}" is neither a directory (relative to the root) nor an installed package` }));
+      diagnostics.push(
+        diag('ZG1008', {
+          ...where(key),
+          message: `Configured child plugin "${key}" → "${spec}" is neither a directory (relative to the root) nor an installed package`,
+        }),
+      );
       continue;
     }
     out.push({ owner: key, dir: toPosix(relative(root, dir)) });

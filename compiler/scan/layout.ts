@@ -126,11 +126,21 @@ class LayoutBuilder {
 
   private stray(path: string, folder: string): void {
     this.diagnostics.push(
-      diag('ZG1009', { file: path, message: `"${path}" is a file directly inside ${folder}/; capabilities live in their own directory (${folder}/<name>/)` }),
+      diag('ZG1009', {
+        file: path,
+        message: `"${path}" is a file directly inside ${folder}/; capabilities live in their own directory (${folder}/<name>/)`,
+      }),
     );
   }
 
-  private insertInto(list: CapabilityDir[], folderDir: string, kind: CapabilityKind, rest: string[], isDir: boolean, path: string): void {
+  private insertInto(
+    list: CapabilityDir[],
+    folderDir: string,
+    kind: CapabilityKind,
+    rest: string[],
+    isDir: boolean,
+    path: string,
+  ): void {
     if (rest.length === 0) return;
     if (rest.length === 1 && !isDir) {
       this.stray(path, folderDir.split('/').pop()!);
@@ -160,7 +170,11 @@ class LayoutBuilder {
  * Builds the layout. Plugins are the root, every `plugins/<key>/` directory (recursively) and
  * the configured extra plugins.
  */
-export function buildLayout(input: readonly string[], pluginEntry: readonly string[], extra: readonly ExtraPlugin[] = []): Layout {
+export function buildLayout(
+  input: readonly string[],
+  pluginEntry: readonly string[],
+  extra: readonly ExtraPlugin[] = [],
+): Layout {
   // Whatever order the inventory arrives in, the layout (and so the output) is the same. The
   // walk's inventory is already sorted: checking is one pass, sorting again was a second sort.
   const paths = isSorted(input) ? input : [...input].sort(compareStrings);
@@ -176,7 +190,9 @@ export function buildLayout(input: readonly string[], pluginEntry: readonly stri
     if (!parent || parent.rest.length !== 1) continue;
     const key = segments[segments.length - 1]!;
     if (segmentNameProblem(key)) {
-      builder.diagnostics.push(diag('ZG1002', { file: path.slice(0, -1), message: `Child plugin key "${key}" is not a valid name` }));
+      builder.diagnostics.push(
+        diag('ZG1002', { file: path.slice(0, -1), message: `Child plugin key "${key}" is not a valid name` }),
+      );
       continue;
     }
     const owner = parent.plugin.owner === '' ? key : `${parent.plugin.owner}/${key}`;
@@ -216,7 +232,12 @@ function entryOf(cap: CapabilityDir): string | undefined {
 export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnostics: Diagnostic[] } {
   const units: CapabilityUnit[] = [];
   const diagnostics: Diagnostic[] = [];
-  const visit = (plugin: PluginLayout, cap: CapabilityDir, agent: string | undefined, skill: string | undefined): void => {
+  const visit = (
+    plugin: PluginLayout,
+    cap: CapabilityDir,
+    agent: string | undefined,
+    skill: string | undefined,
+  ): void => {
     const file = cap.dir;
     // The rules the runtime applies to the same names (runtime/contract/names.ts).
     const problem = cap.kind === 'tool' ? toolLocalNameProblem(cap.name) : segmentNameProblem(cap.name);
@@ -227,7 +248,8 @@ export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnos
       return;
     }
     const entry = entryOf(cap);
-    const placement: ToolPlacement = agent !== undefined ? (skill !== undefined ? 'agent-skill' : 'agent') : skill !== undefined ? 'skill' : 'plugin';
+    const placement: ToolPlacement =
+      agent !== undefined ? (skill !== undefined ? 'agent-skill' : 'agent') : skill !== undefined ? 'skill' : 'plugin';
     if (!entry && cap.kind !== 'agent') {
       const expected = cap.kind === 'skill' ? 'SKILL.md' : 'index.ts (or index.mts / index.js / index.mjs)';
       diagnostics.push(diag('ZG1003', { file, message: `${cap.kind} directory "${cap.dir}" has no ${expected}` }));

@@ -70,7 +70,8 @@ class Walker {
     // Paths below the root are built by join() from it: slicing is exact and far cheaper than
     // path.relative, which matters at thousands of entries.
     const root = this.options.root;
-    if (abs.length > root.length && abs.startsWith(root) && abs[root.length] === sep) return toPosix(abs.slice(root.length + 1));
+    if (abs.length > root.length && abs.startsWith(root) && abs[root.length] === sep)
+      return toPosix(abs.slice(root.length + 1));
     return toPosix(relative(root, abs));
   }
 
@@ -78,7 +79,12 @@ class Walker {
     try {
       return readdirSync(abs, { withFileTypes: true }).sort((a, b) => compareStrings(a.name, b.name));
     } catch (error) {
-      this.diagnostics.push(diag('ZG1006', { file: this.rel(abs) || '.', message: `Cannot read directory: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }));
+      this.diagnostics.push(
+        diag('ZG1006', {
+          file: this.rel(abs) || '.',
+          message: `Cannot read directory: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        }),
+      );
       return [];
     }
   }
@@ -88,7 +94,12 @@ class Walker {
    * symbolic links cost a realpath call: a plain directory's real path is its parent's plus its
    * name, so the walk needs no per-directory syscalls beyond readdir.
    */
-  private kind(abs: string, entry: Dirent, parentReal: string, chain: readonly string[]): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
+  private kind(
+    abs: string,
+    entry: Dirent,
+    parentReal: string,
+    chain: readonly string[],
+  ): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
     if (!entry.isSymbolicLink()) {
       const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
       return kind ? { kind, real: child(parentReal, entry.name), chain } : undefined;
@@ -98,12 +109,19 @@ class Walker {
     try {
       real = realpathSync(abs);
     } catch {
-      this.diagnostics.push(diag('ZG1005', { file: this.rel(abs), message: `Broken symbolic link "${this.rel(abs)}" is not followed` }));
+      this.diagnostics.push(
+        diag('ZG1005', { file: this.rel(abs), message: `Broken symbolic link "${this.rel(abs)}" is not followed` }),
+      );
       return undefined;
     }
     const inside = isInside(this.realRoot, real) || this.allowedReal.some((dir) => isInside(dir, real));
     if (!inside) {
-      this.diagnostics.push(diag('ZG1005', { file: this.rel(abs), message: `Symbolic link "${this.rel(abs)}" points outside the project root and is not followed` }));
+      this.diagnostics.push(
+        diag('ZG1005', {
+          file: this.rel(abs),
+          message: `Symbolic link "${this.rel(abs)}" points outside the project root and is not followed`,
+        }),
+      );
       return undefined;
     }
     const stat = statSync(real);
@@ -111,7 +129,12 @@ class Walker {
     // real paths only grow, so the enclosing directories are the prefixes of `parentReal` and of
     // the parent of every link followed so far (`chain`).
     if (stat.isDirectory() && [parentReal, ...chain].some((dir) => dir === real || dir.startsWith(real + sep))) {
-      this.diagnostics.push(diag('ZG1005', { file: this.rel(abs), message: `Symbolic link "${this.rel(abs)}" loops back to an enclosing directory and is not followed` }));
+      this.diagnostics.push(
+        diag('ZG1005', {
+          file: this.rel(abs),
+          message: `Symbolic link "${this.rel(abs)}" loops back to an enclosing directory and is not followed`,
+        }),
+      );
       return undefined;
     }
     return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
@@ -201,7 +224,11 @@ export type WalkMode = 'plugin' | 'plugins' | 'all';
  * `exact` is false when the subtree holds a symbolic link or an unreadable directory: their
  * rules and diagnostics belong to the whole walk, which the caller then repeats.
  */
-export function walkBelow(input: WalkOptions, abs: string, mode: WalkMode): { readonly paths: readonly string[]; readonly exact: boolean } {
+export function walkBelow(
+  input: WalkOptions,
+  abs: string,
+  mode: WalkMode,
+): { readonly paths: readonly string[]; readonly exact: boolean } {
   const options = { ...input, root: resolve(input.root) };
   const walker = new Walker(options);
   const real = safeRealpath(abs);

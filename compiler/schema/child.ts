@@ -36,7 +36,9 @@ class Stalled extends Error {}
 
 /** Rejects when the event loop runs dry while an import is pending: its top-level await can never settle. */
 let stalled: ((error: Stalled) => void) | undefined;
-process.on('beforeExit', () => stalled?.(new Stalled('top-level await never settled (nothing left that could resolve it)')));
+process.on('beforeExit', () =>
+  stalled?.(new Stalled('top-level await never settled (nothing left that could resolve it)')),
+);
 
 function importModule(file: string): Promise<unknown> {
   const drained = new Promise<never>((_, reject) => {

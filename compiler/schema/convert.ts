@@ -40,23 +40,46 @@ export function finishProjection(projection: Projection): ConvertResult | undefi
 export function convertJsonSchema(value: JsonValue): ConvertResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    return { ok: false, code: 'ZG2020', message: `inputSchema is ${what}; expected z.object({ ... }) or a JSON Schema with type: "object"` };
+    return {
+      ok: false,
+      code: 'ZG2020',
+      message: `inputSchema is ${what}; expected z.object({ ... }) or a JSON Schema with type: "object"`,
+    };
   }
   const instance = getAjv();
   if (!instance.validateSchema(value)) {
     const errors = instance.errors ?? [];
     const best = mostSpecific(errors);
-    const path = best && best.instancePath !== '' ? best.instancePath.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
-    return { ok: false, code: 'ZG2022', message: `Invalid JSON Schema: ${describeErrors(errors)}`, ...(path ? { path } : {}) };
+    const path =
+      best && best.instancePath !== ''
+        ? best.instancePath
+            .slice(1)
+            .split('/')
+            .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        : undefined;
+    return {
+      ok: false,
+      code: 'ZG2022',
+      message: `Invalid JSON Schema: ${describeErrors(errors)}`,
+      ...(path ? { path } : {}),
+    };
   }
   if (value.type !== 'object') {
-    return { ok: false, code: 'ZG2020', message: `inputSchema has type ${JSON.stringify(value.type ?? null)}; the root must have type: "object"` };
+    return {
+      ok: false,
+      code: 'ZG2020',
+      message: `inputSchema has type ${JSON.stringify(value.type ?? null)}; the root must have type: "object"`,
+    };
   }
   const cleaned = cleanSchema(value);
   try {
     instance.compile(cleaned as object);
   } catch (error) {
-    return { ok: false, code: 'ZG2022', message: `Invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      code: 'ZG2022',
+      message: `Invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     // Keep the instance from accumulating every tool's schema (and clashing `$id`s in watch mode).
     instance.removeSchema(cleaned as object);
@@ -69,7 +92,9 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
  * over the `anyOf`/`oneOf` wrappers that repeat it.
  */
 function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
-  const score = (e: ErrorObject): number => e.instancePath.split('/').length * 10 + (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : e.keyword === 'type' ? 1 : 2);
+  const score = (e: ErrorObject): number =>
+    e.instancePath.split('/').length * 10 +
+    (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : e.keyword === 'type' ? 1 : 2);
   return [...errors].sort((a, b) => score(b) - score(a))[0];
 }
 

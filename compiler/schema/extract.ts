@@ -11,7 +11,16 @@ import vm from 'node:vm';
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../util/typescript.js';
 import { LruMap } from '../util/lru.js';
-import { DEFAULT_LOCAL, isRelativeSpecifier, ModuleTooDeep, parseModule, resolutionCandidates, analyzeModule, type ModuleInfo, type TopDecl } from './modules.js';
+import {
+  DEFAULT_LOCAL,
+  isRelativeSpecifier,
+  ModuleTooDeep,
+  parseModule,
+  resolutionCandidates,
+  analyzeModule,
+  type ModuleInfo,
+  type TopDecl,
+} from './modules.js';
 import { findMutation, scanReferences } from './scope.js';
 import { stripTypes } from './strip.js';
 import { translateStatic, type StaticResolution, type StaticScope } from './translate.js';
@@ -39,7 +48,6 @@ export function createSchemaModuleCache(capacity = 256): SchemaModuleCache {
   return { modules: new LruMap(capacity) };
 }
 
-
 export interface SchemaExtractContext {
   /** Absolute path of the file `sourceFile` was parsed from (relative imports resolve from it). */
   readonly absPath: string;
@@ -56,16 +64,51 @@ export interface SchemaExtractContext {
 }
 
 /** Names a module may bind in sloppy-mode JavaScript (and TypeScript parses) but strict mode may not. */
-const STRICT_RESERVED = new Set(['implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static', 'yield', 'eval', 'arguments']);
+const STRICT_RESERVED = new Set([
+  'implements',
+  'interface',
+  'let',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'yield',
+  'eval',
+  'arguments',
+]);
 
 /** Name of the only global the snippet needs; evaluate.ts provides it. */
 export const ZOD_GLOBAL = '__zhinGenZod';
 
 /** Pure built-ins a schema expression may use; anything else free sends the tool to the fallback. */
 const SAFE_GLOBALS = new Set([
-  'undefined', 'NaN', 'Infinity', 'Object', 'Array', 'String', 'Number', 'Boolean', 'RegExp', 'JSON', 'Math', 'Symbol',
-  'Error', 'TypeError', 'RangeError', 'SyntaxError', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Date', 'BigInt',
-  'parseInt', 'parseFloat', 'isNaN', 'isFinite',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'Object',
+  'Array',
+  'String',
+  'Number',
+  'Boolean',
+  'RegExp',
+  'JSON',
+  'Math',
+  'Symbol',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'Date',
+  'BigInt',
+  'parseInt',
+  'parseFloat',
+  'isNaN',
+  'isFinite',
 ]);
 
 class Bail extends Error {}
@@ -80,9 +123,15 @@ interface ModState {
   readonly deps: Set<ModState>;
 }
 
-type Resolved = { readonly kind: 'zod'; readonly imported: string } | { readonly kind: 'decl'; readonly mod: ModState; readonly local: string };
+type Resolved =
+  | { readonly kind: 'zod'; readonly imported: string }
+  | { readonly kind: 'decl'; readonly mod: ModState; readonly local: string };
 
-export function extractSchemaSnippet(sourceFile: TS.SourceFile, expression: TS.Expression, ctx: SchemaExtractContext): SchemaSnippet {
+export function extractSchemaSnippet(
+  sourceFile: TS.SourceFile,
+  expression: TS.Expression,
+  ctx: SchemaExtractContext,
+): SchemaSnippet {
   let extractor: Extractor | undefined;
   try {
     extractor = new Extractor(ctx, sourceFile);
@@ -93,7 +142,10 @@ export function extractSchemaSnippet(sourceFile: TS.SourceFile, expression: TS.E
       return { kind: 'refused', file: error.file, ...error.at, why: error.why, files };
     }
     // Any surprise here must cost speed, never correctness: the fallback runs the real module.
-    const reason = error instanceof Bail ? error.message : `extractor error: ${error instanceof Error ? error.message : String(error)}`;
+    const reason =
+      error instanceof Bail
+        ? error.message
+        : `extractor error: ${error instanceof Error ? error.message : String(error)}`;
     return { kind: 'fallback', reason };
   }
 }
@@ -103,7 +155,10 @@ class Extractor implements StaticScope<ModState> {
   private readonly states = new Map<string, ModState>();
   private readonly entry: ModState;
 
-  constructor(private readonly ctx: SchemaExtractContext, sourceFile: TS.SourceFile) {
+  constructor(
+    private readonly ctx: SchemaExtractContext,
+    sourceFile: TS.SourceFile,
+  ) {
     this.zodModules = ctx.zodModules ?? ['zod', 'zod/v4'];
     this.entry = this.state(analyzeModule(sourceFile, ctx.absPath));
   }
@@ -128,7 +183,12 @@ class Extractor implements StaticScope<ModState> {
       // Enums, namespaces and the like need a real transform; rare enough to pay ~3 ms.
       const source = `(() => {\n"use strict";\n${this.emit(order, expression, false)!}\n})()`;
       const out = ts.transpileModule(source, {
-        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, isolatedModules: true, alwaysStrict: false },
+        compilerOptions: {
+          target: ts.ScriptTarget.ES2022,
+          module: ts.ModuleKind.ESNext,
+          isolatedModules: true,
+          alwaysStrict: false,
+        },
         reportDiagnostics: false,
       });
       code = `return ${out.outputText.trim().replace(/;$/, '')};`;
@@ -151,11 +211,14 @@ class Extractor implements StaticScope<ModState> {
       if (decl.kind === 'const' && ts.isIdentifier(decl.node.name) && decl.node.initializer) {
         return { kind: 'value', mod, expression: decl.node.initializer, declaredAt: decl.node.pos };
       }
-      return decl.kind === 'default' ? { kind: 'value', mod, expression: decl.node, declaredAt: decl.node.pos } : undefined;
+      return decl.kind === 'default'
+        ? { kind: 'value', mod, expression: decl.node, declaredAt: decl.node.pos }
+        : undefined;
     }
     const binding = mod.bindings.get(name);
     if (!binding) return undefined;
-    if ('zod' in binding) return binding.zod === '*' || binding.zod === 'default' || binding.zod === 'z' ? { kind: 'zod' } : undefined;
+    if ('zod' in binding)
+      return binding.zod === '*' || binding.zod === 'default' || binding.zod === 'z' ? { kind: 'zod' } : undefined;
     return this.resolve(binding.mod, binding.local);
   }
 
@@ -277,18 +340,23 @@ class Extractor implements StaticScope<ModState> {
       if (known !== undefined) return known;
       memo.set(name, false);
       const decl = st.info.decls.get(name);
-      const found = decl !== undefined && (decl.kind === 'function' || decl.kind === 'const') &&
+      const found =
+        decl !== undefined &&
+        (decl.kind === 'function' || decl.kind === 'const') &&
         [...scanReferences(decl.node, st.info.sf).names].some((n) => n !== name && (watched.has(n) || reads(n)));
       memo.set(name, found);
       return found;
     };
     const scope = { watched, pure, reads, ...(skip ? { skip } : {}) };
     for (const statement of st.info.sf.statements) {
-      if (ts.isImportDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) continue;
+      if (ts.isImportDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement))
+        continue;
       if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
       const nodes: TS.Node[] = ts.isVariableStatement(statement)
         ? statement.declarationList.declarations.filter((d) => !isCopied(st, d))
-        : ts.isExportAssignment(statement) && st.needed.has(DEFAULT_LOCAL) ? [] : [statement];
+        : ts.isExportAssignment(statement) && st.needed.has(DEFAULT_LOCAL)
+          ? []
+          : [statement];
       for (const node of nodes) {
         const found = findMutation(node, scope, st.info.sf);
         if (found) throw new Bail(`${st.info.path}: ${found}`);

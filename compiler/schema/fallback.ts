@@ -34,7 +34,6 @@ export interface FallbackOptions {
   readonly tempDir?: string;
 }
 
-
 /** First existing file among candidates relative to this module (sources: .ts, dist/: .js). */
 function sibling(...candidates: string[]): string {
   for (const candidate of candidates) {
@@ -75,7 +74,11 @@ interface Bundle {
   readonly metafile: Metafile;
 }
 
-async function bundle(entries: readonly { in: string; out: string }[], outdir: string, plug: Plugin[]): Promise<Bundle> {
+async function bundle(
+  entries: readonly { in: string; out: string }[],
+  outdir: string,
+  plug: Plugin[],
+): Promise<Bundle> {
   const result = await build({
     entryPoints: [...entries],
     bundle: true,
@@ -89,11 +92,15 @@ async function bundle(entries: readonly { in: string; out: string }[], outdir: s
     logLevel: 'silent',
     plugins: plug,
   });
-  return { outputs: new Map(entries.map((e) => [e.out, path.join(outdir, `${e.out}.mjs`)])), metafile: result.metafile };
+  return {
+    outputs: new Map(entries.map((e) => [e.out, path.join(outdir, `${e.out}.mjs`)])),
+    metafile: result.metafile,
+  };
 }
 
 function buildError(error: unknown): string {
-  const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
+  const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] })
+    .errors?.[0];
   if (!first) return error instanceof Error ? error.message : String(error);
   return `bundling failed: ${first.text}${first.location ? ` (${first.location.file}:${first.location.line})` : ''}`;
 }
@@ -118,7 +125,10 @@ function sourcesOf(meta: Metafile, outFile: string, exclude: readonly string[]):
   return [...out].sort();
 }
 
-export async function runFallback(tasks: readonly FallbackTask[], options: FallbackOptions): Promise<Map<string, FallbackResult>> {
+export async function runFallback(
+  tasks: readonly FallbackTask[],
+  options: FallbackOptions,
+): Promise<Map<string, FallbackResult>> {
   const results = new Map<string, FallbackResult>();
   if (tasks.length === 0) return results;
   const dir = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), 'zhin-gen-schema-'));
@@ -132,15 +142,20 @@ export async function runFallback(tasks: readonly FallbackTask[], options: Fallb
     }
     const childEntry = sibling('./child.ts', './child.js');
     const shim = path.join(dir, 'runtime-shim.mjs');
-    await writeFile(shim, [
-      `export * from ${JSON.stringify(runtime)};`,
-      'const identity = (init) => init;',
-      'export { identity as defineAgentTool, identity as defineAgentPromptSection, identity as defineAgentHook, identity as definePlugin };',
-      '',
-    ].join('\n'));
+    await writeFile(
+      shim,
+      [
+        `export * from ${JSON.stringify(runtime)};`,
+        'const identity = (init) => init;',
+        'export { identity as defineAgentTool, identity as defineAgentPromptSection, identity as defineAgentHook, identity as definePlugin };',
+        '',
+      ].join('\n'),
+    );
     const plug = plugins(options.runtimeModules, shim);
     // zhin-gen's own files (runtime behind the shim, the child runner) are not the tool's sources.
-    const exclude = [path.dirname(runtime), path.dirname(path.dirname(childEntry)), dir].map((p) => path.resolve(p) + path.sep);
+    const exclude = [path.dirname(runtime), path.dirname(path.dirname(childEntry)), dir].map(
+      (p) => path.resolve(p) + path.sep,
+    );
     const entries = tasks.map((t, i) => ({ in: t.absPath, out: `t${i}` }));
 
     let childFile: string;
@@ -154,19 +169,25 @@ export async function runFallback(tasks: readonly FallbackTask[], options: Fallb
       });
     } catch {
       // One unbundleable module fails the whole build: rebuild each alone to isolate it.
-      childFile = (await bundle([{ in: childEntry, out: 'child' }], path.join(dir, 'child'), plug)).outputs.get('child')!;
-      await Promise.all(tasks.map(async (t, i) => {
-        try {
-          const one = await bundle([entries[i]!], path.join(dir, `one${i}`), plug);
-          const file = one.outputs.get(`t${i}`)!;
-          outputs.set(t.id, { file, sources: sourcesOf(one.metafile, file, exclude) });
-        } catch (error) {
-          results.set(t.id, { ok: false, message: buildError(error) });
-        }
-      }));
+      childFile = (await bundle([{ in: childEntry, out: 'child' }], path.join(dir, 'child'), plug)).outputs.get(
+        'child',
+      )!;
+      await Promise.all(
+        tasks.map(async (t, i) => {
+          try {
+            const one = await bundle([entries[i]!], path.join(dir, `one${i}`), plug);
+            const file = one.outputs.get(`t${i}`)!;
+            outputs.set(t.id, { file, sources: sourcesOf(one.metafile, file, exclude) });
+          } catch (error) {
+            results.set(t.id, { ok: false, message: buildError(error) });
+          }
+        }),
+      );
     }
 
-    const runnable: ChildTask[] = tasks.filter((t) => outputs.has(t.id)).map((t) => ({ id: t.id, file: outputs.get(t.id)!.file }));
+    const runnable: ChildTask[] = tasks
+      .filter((t) => outputs.has(t.id))
+      .map((t) => ({ id: t.id, file: outputs.get(t.id)!.file }));
     const raw = await runChildren(childFile, runnable, options.timeoutMs);
     for (const [id, r] of raw) {
       results.set(id, r.ok ? { ok: true, projection: r.projection, sources: outputs.get(id)!.sources } : r);
@@ -177,10 +198,16 @@ export async function runFallback(tasks: readonly FallbackTask[], options: Fallb
   return results;
 }
 
-type RawResult = { readonly ok: true; readonly projection: Projection } | { readonly ok: false; readonly message: string };
+type RawResult =
+  | { readonly ok: true; readonly projection: Projection }
+  | { readonly ok: false; readonly message: string };
 
 /** Runs children until every task has a result, restarting after a hang or an exit. */
-async function runChildren(childFile: string, tasks: readonly ChildTask[], timeoutMs: number): Promise<Map<string, RawResult>> {
+async function runChildren(
+  childFile: string,
+  tasks: readonly ChildTask[],
+  timeoutMs: number,
+): Promise<Map<string, RawResult>> {
   const results = new Map<string, RawResult>();
   let pending = [...tasks];
   while (pending.length > 0) {
@@ -197,13 +224,22 @@ async function runChildren(childFile: string, tasks: readonly ChildTask[], timeo
 }
 
 /** One child; resolves when it finished all tasks, or with the task to blame when it did not. */
-function runChild(childFile: string, tasks: readonly ChildTask[], timeoutMs: number, results: Map<string, RawResult>): Promise<{ blamed?: string; message: string }> {
+function runChild(
+  childFile: string,
+  tasks: readonly ChildTask[],
+  timeoutMs: number,
+  results: Map<string, RawResult>,
+): Promise<{ blamed?: string; message: string }> {
   return new Promise((resolve) => {
     let current: string | undefined;
     let stderr = '';
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const child: ChildProcess = fork(childFile, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    const child: ChildProcess = fork(childFile, [], {
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
     const finish = (outcome: { blamed?: string; message: string }): void => {
       if (settled) return;
       settled = true;
@@ -213,7 +249,10 @@ function runChild(childFile: string, tasks: readonly ChildTask[], timeoutMs: num
     };
     const arm = (): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ blamed: current, message: `timed out after ${timeoutMs} ms (top-level code did not finish)` }), timeoutMs);
+      timer = setTimeout(
+        () => finish({ blamed: current, message: `timed out after ${timeoutMs} ms (top-level code did not finish)` }),
+        timeoutMs,
+      );
     };
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
@@ -233,7 +272,10 @@ function runChild(childFile: string, tasks: readonly ChildTask[], timeoutMs: num
     child.on('error', (error) => finish({ blamed: current, message: `schema process failed: ${error.message}` }));
     child.on('exit', (code, signal) => {
       const last = stderr.trim().split('\n').pop();
-      finish({ blamed: current, message: `the module ended the schema process (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}` });
+      finish({
+        blamed: current,
+        message: `the module ended the schema process (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`,
+      });
     });
     arm();
     child.send(tasks);

@@ -11,23 +11,63 @@ import { evaluateInlineSnippets } from './evaluate.js';
 // The fallback (esbuild + a child process) loads only when some schema needs it.
 import type { FallbackTask } from './fallback.js';
 import { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
-import { refusedMessage, type ConvertResult, type SchemaOutcome, type SchemaRequest, type SchemaStageOptions } from './types.js';
+import {
+  refusedMessage,
+  type ConvertResult,
+  type SchemaOutcome,
+  type SchemaRequest,
+  type SchemaStageOptions,
+} from './types.js';
 
-export { createSchemaModuleCache, extractSchemaSnippet, type SchemaExtractContext, type SchemaModuleCache } from './extract.js';
+export {
+  createSchemaModuleCache,
+  extractSchemaSnippet,
+  type SchemaExtractContext,
+  type SchemaModuleCache,
+} from './extract.js';
 export { EMPTY_INPUT_SCHEMA } from './convert.js';
 export { DEFAULT_RUNTIME_MODULES } from './runtime-modules.js';
-export type { ConvertResult, JsonSchema, SchemaOrigin, SchemaOutcome, SchemaRequest, SchemaSnippet, SchemaStageOptions } from './types.js';
+export type {
+  ConvertResult,
+  JsonSchema,
+  SchemaOrigin,
+  SchemaOutcome,
+  SchemaRequest,
+  SchemaSnippet,
+  SchemaStageOptions,
+} from './types.js';
 
-function fromResult(request: SchemaRequest, result: ConvertResult | undefined, via: 'inline' | 'bundle', sources?: readonly string[]): SchemaOutcome {
-  if (result === undefined) return { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via, ...(sources ? { sources } : {}) };
-  if (result.ok) return { ok: true, schema: result.schema, origin: result.origin, via, ...(sources ? { sources } : {}) };
+function fromResult(
+  request: SchemaRequest,
+  result: ConvertResult | undefined,
+  via: 'inline' | 'bundle',
+  sources?: readonly string[],
+): SchemaOutcome {
+  if (result === undefined)
+    return { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via, ...(sources ? { sources } : {}) };
+  if (result.ok)
+    return { ok: true, schema: result.schema, origin: result.origin, via, ...(sources ? { sources } : {}) };
   return failure(request, result.code, result.message, result.hint, result.path);
 }
 
-function failure(request: SchemaRequest, code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, hint?: string, path?: readonly (string | number)[]): SchemaOutcome {
+function failure(
+  request: SchemaRequest,
+  code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023',
+  message: string,
+  hint?: string,
+  path?: readonly (string | number)[],
+): SchemaOutcome {
   return {
     ok: false,
-    diagnostics: [diag(code, { file: request.file, line: request.line, column: request.column, message, ...(hint ? { hint } : {}) })],
+    diagnostics: [
+      diag(code, {
+        file: request.file,
+        line: request.line,
+        column: request.column,
+        message,
+        ...(hint ? { hint } : {}),
+      }),
+    ],
     ...(path ? { path } : {}),
   };
 }
@@ -37,26 +77,37 @@ function safeConvert(value: unknown): ConvertResult | undefined {
   try {
     return convertSchemaValue(value);
   } catch (error) {
-    return { ok: false, code: 'ZG2023', message: `Converting inputSchema failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      code: 'ZG2023',
+      message: `Converting inputSchema failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
 /** Snippets evaluated per vm run (one watchdog thread each; see evaluate.ts). */
 const EVALUATION_CHUNK = 50;
 
-export async function evaluateSchemas(requests: readonly SchemaRequest[], options: SchemaStageOptions = {}): Promise<Map<string, SchemaOutcome>> {
+export async function evaluateSchemas(
+  requests: readonly SchemaRequest[],
+  options: SchemaStageOptions = {},
+): Promise<Map<string, SchemaOutcome>> {
   const outcomes = new Map<string, SchemaOutcome>();
   const inline: SchemaRequest[] = [];
   const bundled: SchemaRequest[] = [];
   for (const request of requests) {
-    if (!request.snippet) outcomes.set(request.id, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
-    else if (request.snippet.kind === 'static') outcomes.set(request.id, { ok: true, schema: request.snippet.schema, origin: 'zod', via: 'static' });
+    if (!request.snippet)
+      outcomes.set(request.id, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
+    else if (request.snippet.kind === 'static')
+      outcomes.set(request.id, { ok: true, schema: request.snippet.schema, origin: 'zod', via: 'static' });
     else if (request.snippet.kind === 'inline') inline.push(request);
     else if (request.snippet.kind === 'refused') {
       const { file, line, column, why } = request.snippet;
-      outcomes.set(request.id, { ok: false, diagnostics: [diag('ZG2024', { file, line, column, message: refusedMessage(file, why) })] });
-    }
-    else bundled.push(request);
+      outcomes.set(request.id, {
+        ok: false,
+        diagnostics: [diag('ZG2024', { file, line, column, message: refusedMessage(file, why) })],
+      });
+    } else bundled.push(request);
   }
 
   // A chunk at a time, each value converted right after its chunk ran: the Zod objects die young
@@ -64,11 +115,15 @@ export async function evaluateSchemas(requests: readonly SchemaRequest[], option
   // garbage collection per 1,000 tools).
   for (let start = 0; start < inline.length; start += EVALUATION_CHUNK) {
     const chunk = inline.slice(start, start + EVALUATION_CHUNK);
-    const values = evaluateInlineSnippets(chunk.map((r) => (r.snippet as { code: string }).code), options.inlineTimeoutMs ?? 1000);
+    const values = evaluateInlineSnippets(
+      chunk.map((r) => (r.snippet as { code: string }).code),
+      options.inlineTimeoutMs ?? 1000,
+    );
     chunk.forEach((request, i) => {
       const evaluation = values[i]!;
       if (evaluation.ok) outcomes.set(request.id, fromResult(request, safeConvert(evaluation.value), 'inline'));
-      else if (evaluation.timedOut) outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating inputSchema ${evaluation.message}`));
+      else if (evaluation.timedOut)
+        outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating inputSchema ${evaluation.message}`));
       else bundled.push(request);
     });
   }
@@ -83,14 +138,20 @@ export async function evaluateSchemas(requests: readonly SchemaRequest[], option
     });
     for (const request of bundled) {
       const result = results.get(request.id);
-      if (!result) outcomes.set(request.id, failure(request, 'ZG2023', 'Evaluating the tool module produced no result'));
-      else if (!result.ok) outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating the tool module failed: ${result.message}`));
+      if (!result)
+        outcomes.set(request.id, failure(request, 'ZG2023', 'Evaluating the tool module produced no result'));
+      else if (!result.ok)
+        outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating the tool module failed: ${result.message}`));
       else {
         let converted: ConvertResult | undefined;
         try {
           converted = finishProjection(result.projection);
         } catch (error) {
-          converted = { ok: false, code: 'ZG2023', message: `Converting inputSchema failed: ${error instanceof Error ? error.message : String(error)}` };
+          converted = {
+            ok: false,
+            code: 'ZG2023',
+            message: `Converting inputSchema failed: ${error instanceof Error ? error.message : String(error)}`,
+          };
         }
         outcomes.set(request.id, fromResult(request, converted, 'bundle', result.sources));
       }

@@ -12,7 +12,13 @@ import type { SchemaLocation, SchemaLocations } from './locate.js';
 
 function unwrap(node: TS.Node): TS.Node {
   let current = node;
-  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isNonNullExpression(current)) current = current.expression;
+  while (
+    ts.isParenthesizedExpression(current) ||
+    ts.isAsExpression(current) ||
+    ts.isSatisfiesExpression(current) ||
+    ts.isNonNullExpression(current)
+  )
+    current = current.expression;
   return current;
 }
 
@@ -20,7 +26,8 @@ function topLevelConsts(sf: TS.SourceFile): Map<string, TS.Expression> {
   const out = new Map<string, TS.Expression>();
   for (const statement of sf.statements) {
     if (!ts.isVariableStatement(statement) || (statement.declarationList.flags & ts.NodeFlags.Const) === 0) continue;
-    for (const decl of statement.declarationList.declarations) if (ts.isIdentifier(decl.name) && decl.initializer) out.set(decl.name.text, decl.initializer);
+    for (const decl of statement.declarationList.declarations)
+      if (ts.isIdentifier(decl.name) && decl.initializer) out.set(decl.name.text, decl.initializer);
   }
   return out;
 }
@@ -33,7 +40,9 @@ export function schemaLocations(sf: TS.SourceFile, expression: TS.Expression): S
     return { line: line + 1, column: character + 1 };
   };
   const keyOf = (prop: TS.ObjectLiteralElementLike): string | undefined =>
-    prop.name && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name) || ts.isNumericLiteral(prop.name)) ? prop.name.text : undefined;
+    prop.name && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name) || ts.isNumericLiteral(prop.name))
+      ? prop.name.text
+      : undefined;
   const visit = (input: TS.Node, path: readonly string[], seen: ReadonlySet<string>, json: boolean): void => {
     const node = unwrap(input);
     if (ts.isIdentifier(node) && !seen.has(node.text)) {

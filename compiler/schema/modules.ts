@@ -77,7 +77,13 @@ export function analyzeModule(sf: TS.SourceFile, filePath: string): ModuleInfo {
       const isConst = (flags & ts.NodeFlags.Const) !== 0 && (flags & ts.NodeFlags.Using) === 0;
       const ambient = hasModifier(st, ts.SyntaxKind.DeclareKeyword);
       for (const decl of st.declarationList.declarations) {
-        const what = ambient ? 'a `declare` binding' : !isConst ? 'a `let`/`var` binding (it may change)' : !decl.initializer ? 'a binding without initializer' : undefined;
+        const what = ambient
+          ? 'a `declare` binding'
+          : !isConst
+            ? 'a `let`/`var` binding (it may change)'
+            : !decl.initializer
+              ? 'a binding without initializer'
+              : undefined;
         for (const name of bindingNames(decl.name)) {
           declare(name, what ? { kind: 'unsupported', what } : { kind: 'const', node: decl }, st);
         }
@@ -92,15 +98,24 @@ export function analyzeModule(sf: TS.SourceFile, filePath: string): ModuleInfo {
     } else if (ts.isClassDeclaration(st)) {
       declare(st.name?.text ?? DEFAULT_LOCAL, { kind: 'unsupported', what: 'a class' }, st);
     } else if (ts.isEnumDeclaration(st)) {
-      const what = hasModifier(st, ts.SyntaxKind.DeclareKeyword) ? 'a `declare enum`' : decls.has(st.name.text) ? 'a merged enum' : undefined;
+      const what = hasModifier(st, ts.SyntaxKind.DeclareKeyword)
+        ? 'a `declare enum`'
+        : decls.has(st.name.text)
+          ? 'a merged enum'
+          : undefined;
       declare(st.name.text, what ? { kind: 'unsupported', what } : { kind: 'enum', node: st }, st);
-    } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name) && !hasModifier(st, ts.SyntaxKind.DeclareKeyword)) {
+    } else if (
+      ts.isModuleDeclaration(st) &&
+      ts.isIdentifier(st.name) &&
+      !hasModifier(st, ts.SyntaxKind.DeclareKeyword)
+    ) {
       declare(st.name.text, { kind: 'unsupported', what: 'a namespace' }, st);
     } else if (ts.isExportAssignment(st) && !st.isExportEquals) {
       decls.set(DEFAULT_LOCAL, { kind: 'default', node: st.expression });
       exports.set('default', { kind: 'local', local: DEFAULT_LOCAL });
     } else if (ts.isExportDeclaration(st) && !st.isTypeOnly) {
-      const specifier = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      const specifier =
+        st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
       const clause = st.exportClause;
       if (!clause) {
         if (specifier) stars.push(specifier);
@@ -110,7 +125,10 @@ export function analyzeModule(sf: TS.SourceFile, filePath: string): ModuleInfo {
         for (const el of clause.elements) {
           if (el.isTypeOnly) continue;
           const imported = (el.propertyName ?? el.name).text;
-          exports.set(el.name.text, specifier ? { kind: 'from', specifier, imported } : { kind: 'local', local: imported });
+          exports.set(
+            el.name.text,
+            specifier ? { kind: 'from', specifier, imported } : { kind: 'local', local: imported },
+          );
         }
       }
     }
@@ -160,11 +178,17 @@ export class ModuleTooDeep extends Error {
 }
 
 export function parseModule(filePath: string, text: string): ModuleInfo {
-  const kind = /\.[mc]?jsx?$/.test(filePath) ? (filePath.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS)
-    : filePath.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const kind = /\.[mc]?jsx?$/.test(filePath)
+    ? filePath.endsWith('x')
+      ? ts.ScriptKind.JSX
+      : ts.ScriptKind.JS
+    : filePath.endsWith('.tsx')
+      ? ts.ScriptKind.TSX
+      : ts.ScriptKind.TS;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // Bounded like the tool files themselves; the extractor reports it (a `refused` snippet).
   const parsed = parseSource(ts, filePath, body, kind);
-  if (parsed.tooDeep) throw new ModuleTooDeep(filePath, positionAt(lineStarts(body), parsed.tooDeep.offset), parsed.tooDeep.why);
+  if (parsed.tooDeep)
+    throw new ModuleTooDeep(filePath, positionAt(lineStarts(body), parsed.tooDeep.offset), parsed.tooDeep.why);
   return analyzeModule(parsed.sf, filePath);
 }

@@ -16,13 +16,22 @@ export type Projection =
   | { readonly kind: 'json'; readonly value: JsonValue };
 
 interface ZodLike {
-  readonly _zod: { readonly def: { readonly type: string; readonly in?: unknown; readonly getter?: () => unknown; readonly shape?: Record<string, unknown> } };
+  readonly _zod: {
+    readonly def: {
+      readonly type: string;
+      readonly in?: unknown;
+      readonly getter?: () => unknown;
+      readonly shape?: Record<string, unknown>;
+    };
+  };
 }
 
 export function isZodSchema(value: unknown): value is ZodLike {
   if (typeof value !== 'object' || value === null || !('_zod' in value)) return false;
   const internals = (value as { _zod: unknown })._zod;
-  return typeof internals === 'object' && internals !== null && typeof (internals as { def?: unknown }).def === 'object';
+  return (
+    typeof internals === 'object' && internals !== null && typeof (internals as { def?: unknown }).def === 'object'
+  );
 }
 
 function fail(code: 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023', message: string, hint?: string): Projection {
@@ -34,8 +43,11 @@ export function project(value: unknown): Projection {
   if (isZodSchema(value)) return { kind: 'done', result: projectZod(value) };
   if (isForeignStandardSchema(value)) {
     const vendor = String((value as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor ?? 'unknown');
-    return fail('ZG2020', `inputSchema is a Standard Schema from "${vendor}", not a Zod 4 schema or a JSON Schema`,
-      'zhin-gen projects Zod 4 schemas (import { z } from "zod") and plain JSON Schema objects; Zod 3 and other libraries cannot be converted.');
+    return fail(
+      'ZG2020',
+      `inputSchema is a Standard Schema from "${vendor}", not a Zod 4 schema or a JSON Schema`,
+      'zhin-gen projects Zod 4 schemas (import { z } from "zod") and plain JSON Schema objects; Zod 3 and other libraries cannot be converted.',
+    );
   }
   try {
     return { kind: 'json', value: toJson(withoutInternals(value), 'inputSchema', []) };
@@ -75,7 +87,11 @@ function inputRootType(schema: ZodLike): string {
 function projectZod(schema: ZodLike): ConvertResult {
   const rootType = inputRootType(schema);
   if (rootType !== 'object') {
-    return { ok: false, code: 'ZG2020', message: `inputSchema is a Zod ${rootType} schema; the root must be z.object({ ... })` };
+    return {
+      ok: false,
+      code: 'ZG2020',
+      message: `inputSchema is a Zod ${rootType} schema; the root must be z.object({ ... })`,
+    };
   }
   let site: { path: readonly (string | number)[]; message: string } | undefined;
   let json: unknown;
@@ -92,12 +108,22 @@ function projectZod(schema: ZodLike): ConvertResult {
   } catch (error) {
     // Zod converts recursively: a schema built nested thousands of levels deep (in a loop, say)
     // runs it out of stack. That is the schema's depth, not a failure to evaluate.
-    if (error instanceof RangeError && site === undefined) return { ok: false, code: 'ZG2022', message: 'inputSchema is nested too deeply to convert to JSON Schema (a schema may nest at most 256 levels)' };
+    if (error instanceof RangeError && site === undefined)
+      return {
+        ok: false,
+        code: 'ZG2022',
+        message: 'inputSchema is nested too deeply to convert to JSON Schema (a schema may nest at most 256 levels)',
+      };
     const message = error instanceof Error ? error.message : String(error);
     const path = site?.path ?? findUnrepresentable(schema);
     if (site || path || /represent/i.test(message)) {
       const where = path && path.length > 0 ? path.join('.') : '(root)';
-      return { ok: false, code: 'ZG2021', message: `\`${where}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}`, ...(path && path.length > 0 ? { path } : {}) };
+      return {
+        ok: false,
+        code: 'ZG2021',
+        message: `\`${where}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}`,
+        ...(path && path.length > 0 ? { path } : {}),
+      };
     }
     return { ok: false, code: 'ZG2023', message: `z.toJSONSchema failed: ${message}` };
   }
@@ -107,7 +133,8 @@ function projectZod(schema: ZodLike): ConvertResult {
     // defaults through JSON; this keeps that a checked guarantee rather than an assumption.
     cleaned = cleanSchema(toJson(json, 'inputSchema', []));
   } catch (error) {
-    if (error instanceof NotJson) return { ok: false, code: 'ZG2021', message: `${error.message} (from .meta() or .describe())` };
+    if (error instanceof NotJson)
+      return { ok: false, code: 'ZG2021', message: `${error.message} (from .meta() or .describe())` };
     throw error;
   }
   if (!isObject(cleaned) || cleaned.type !== 'object') {
@@ -117,7 +144,11 @@ function projectZod(schema: ZodLike): ConvertResult {
 }
 
 /** For errors Zod raises without a path: the first object property that fails on its own. */
-function findUnrepresentable(schema: ZodLike, path: (string | number)[] = [], depth = 0): (string | number)[] | undefined {
+function findUnrepresentable(
+  schema: ZodLike,
+  path: (string | number)[] = [],
+  depth = 0,
+): (string | number)[] | undefined {
   const shape = schema._zod.def.type === 'object' ? schema._zod.def.shape : undefined;
   if (!shape || depth > 16) return undefined;
   for (const [key, child] of Object.entries(shape)) {
@@ -172,7 +203,8 @@ function toJson(value: unknown, path: string, stack: unknown[]): JsonValue {
       });
     }
     const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== null && Object.getPrototypeOf(proto) !== null) throw new NotJson(`${path} is ${describe(value)}, not a JSON value`);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null)
+      throw new NotJson(`${path} is ${describe(value)}, not a JSON value`);
     const out: { [key: string]: JsonValue } = {};
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
@@ -190,14 +222,25 @@ function isObject(value: JsonValue | undefined): value is { [key: string]: JsonV
 
 /** Own data property even for "__proto__" (a plain assignment would change the prototype). */
 function setKey(target: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SCHEMA_VALUES = new Set([
-  'items', 'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties', 'not', 'if', 'then',
-  'else', 'contains', 'propertyNames', 'contentSchema',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'contentSchema',
 ]);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 

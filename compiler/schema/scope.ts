@@ -23,7 +23,13 @@ export interface ReferenceScan {
  * around "only `z` is visible"; such code takes the child-process path instead.
  */
 const REALM_ESCAPES = new Set([
-  'constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
+  'constructor',
+  '__proto__',
+  'prototype',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
 ]);
 
 type FunctionLike =
@@ -37,8 +43,12 @@ type FunctionLike =
 
 function isFunctionLike(node: TS.Node): node is FunctionLike {
   return (
-    ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) ||
-    ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) ||
+    ts.isFunctionDeclaration(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isArrowFunction(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node) ||
     ts.isConstructorDeclaration(node)
   );
 }
@@ -81,7 +91,8 @@ export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan 
     if (ts.isIdentifier(name)) return;
     for (const element of name.elements) {
       if (ts.isOmittedExpression(element)) continue;
-      if (element.propertyName && ts.isComputedPropertyName(element.propertyName)) visit(element.propertyName.expression);
+      if (element.propertyName && ts.isComputedPropertyName(element.propertyName))
+        visit(element.propertyName.expression);
       visitBinding(element.name);
       if (element.initializer) visit(element.initializer);
     }
@@ -110,7 +121,8 @@ export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan 
     }
     // Type syntax never reads a runtime value.
     if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
-    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isTypeParameterDeclaration(node)) return;
+    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isTypeParameterDeclaration(node))
+      return;
     if (isFunctionLike(node)) return visitFunction(node);
     if (ts.isClassLike(node)) return problem(node, 'uses a class');
     if (ts.isPropertyAccessExpression(node)) {
@@ -223,20 +235,30 @@ export function findMutation(statement: TS.Node, scope: MutationScope, sf: TS.So
   };
   const visit = (node: TS.Node): void => {
     if (found || node === skip || isFunctionLike(node) || ts.isTypeNode(node)) return;
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      node.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+    ) {
       const name = rootName(node.left);
       if (name) report(node, name, 'assigned');
-    } else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
-      (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) {
+    } else if (
+      (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+      (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)
+    ) {
       const name = rootName(node.operand);
       if (name) report(node, name, 'updated');
     } else if (ts.isDeleteExpression(node)) {
       const name = rootName(node.expression);
       if (name) report(node, name, 'modified');
-    } else if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && !pure.has(chainRoot(node.expression)?.text ?? '')) {
-      const callee = ts.isPropertyAccessExpression(node.expression) || ts.isElementAccessExpression(node.expression)
-        ? rootName(node.expression.expression)
-        : undefined;
+    } else if (
+      (ts.isCallExpression(node) || ts.isNewExpression(node)) &&
+      !pure.has(chainRoot(node.expression)?.text ?? '')
+    ) {
+      const callee =
+        ts.isPropertyAccessExpression(node.expression) || ts.isElementAccessExpression(node.expression)
+          ? rootName(node.expression.expression)
+          : undefined;
       if (callee) report(node, callee, 'modified by a method call');
       const called = chainRoot(node.expression)?.text;
       if (!found && called !== undefined && reads?.(called)) {
@@ -245,7 +267,8 @@ export function findMutation(statement: TS.Node, scope: MutationScope, sf: TS.So
       }
       for (const arg of node.arguments ?? []) {
         const name = rootName(arg);
-        if (name && (ts.isIdentifier(arg) || ts.isParenthesizedExpression(arg))) report(node, name, 'modified by a call');
+        if (name && (ts.isIdentifier(arg) || ts.isParenthesizedExpression(arg)))
+          report(node, name, 'modified by a call');
       }
     }
     ts.forEachChild(node, visit);

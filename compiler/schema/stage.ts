@@ -22,10 +22,14 @@ export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: str
 
 export interface SchemaStage {
   extractor(reader: FileReader): Promise<Extractor>;
-  evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>>;
+  evaluate(
+    units: readonly CapabilityUnit[],
+    results: ReadonlyMap<CapabilityUnit, UnitResult>,
+    cache: UnitCache,
+    options: ResolvedOptions,
+  ): Promise<Map<CapabilityUnit, SchemaOutcome>>;
   readonly evaluated: number;
 }
-
 
 /** Moves a schema error from the `inputSchema` value to the property its path names, if known. */
 function relocate(outcome: SchemaOutcome, locations: SchemaLocations): SchemaOutcome {
@@ -71,13 +75,21 @@ export class SchemaCache implements SchemaStage {
       // Dependencies are recorded relative to the root for the unit cache; property positions
       // let schema errors point at the offending property later (a static schema has none).
       if (snippet.kind === 'static') return { ...snippet, files: snippet.files.map((f) => this.rel(f)) };
-      if (snippet.kind === 'refused') return { ...snippet, file: this.rel(snippet.file), files: snippet.files.map((f) => this.rel(f)) };
+      if (snippet.kind === 'refused')
+        return { ...snippet, file: this.rel(snippet.file), files: snippet.files.map((f) => this.rel(f)) };
       const locations = schemaLocations(sf, expression);
-      return snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => this.rel(f)), locations } : { ...snippet, locations };
+      return snippet.kind === 'inline'
+        ? { ...snippet, files: snippet.files.map((f) => this.rel(f)), locations }
+        : { ...snippet, locations };
     };
   }
 
-  async evaluate(units: readonly CapabilityUnit[], results: ReadonlyMap<CapabilityUnit, UnitResult>, cache: UnitCache, options: ResolvedOptions): Promise<Map<CapabilityUnit, SchemaOutcome>> {
+  async evaluate(
+    units: readonly CapabilityUnit[],
+    results: ReadonlyMap<CapabilityUnit, UnitResult>,
+    cache: UnitCache,
+    options: ResolvedOptions,
+  ): Promise<Map<CapabilityUnit, SchemaOutcome>> {
     const outcomes = new Map<CapabilityUnit, SchemaOutcome>();
     this.evaluated = 0;
     const pending: { unit: CapabilityUnit; key: string; locations: SchemaLocations; request: SchemaRequest }[] = [];
@@ -107,17 +119,37 @@ export class SchemaCache implements SchemaStage {
       }
       if (snippet.kind === 'refused') {
         // A module too deep to read: the diagnostic is its own (file, position), not the tool's.
-        const outcome: SchemaOutcome = { ok: false, diagnostics: [diag('ZG2024', { file: snippet.file, line: snippet.line, column: snippet.column, message: refusedMessage(snippet.file, snippet.why) })] };
+        const outcome: SchemaOutcome = {
+          ok: false,
+          diagnostics: [
+            diag('ZG2024', {
+              file: snippet.file,
+              line: snippet.line,
+              column: snippet.column,
+              message: refusedMessage(snippet.file, snippet.why),
+            }),
+          ],
+        };
         outcomes.set(unit, outcome);
         cache.setSchema(key, outcome, [], reader());
         continue;
       }
-      const absSnippet: SchemaSnippet = snippet.kind === 'inline' ? { ...snippet, files: snippet.files.map((f) => (isAbsolute(f) ? f : join(this.root, f))) } : snippet;
+      const absSnippet: SchemaSnippet =
+        snippet.kind === 'inline'
+          ? { ...snippet, files: snippet.files.map((f) => (isAbsolute(f) ? f : join(this.root, f))) }
+          : snippet;
       pending.push({
         unit,
         key,
         locations: (snippet as { locations?: SchemaLocations }).locations ?? {},
-        request: { id: key, file: unit.entry!, absPath: join(this.root, unit.entry!), snippet: absSnippet, line: tool.schemaLoc?.line ?? tool.loc.line, column: tool.schemaLoc?.column ?? tool.loc.column },
+        request: {
+          id: key,
+          file: unit.entry!,
+          absPath: join(this.root, unit.entry!),
+          snippet: absSnippet,
+          line: tool.schemaLoc?.line ?? tool.loc.line,
+          column: tool.schemaLoc?.column ?? tool.loc.column,
+        },
       });
     }
     this.evaluated = pending.length;
@@ -130,7 +162,12 @@ export class SchemaCache implements SchemaStage {
     for (const { unit, key, locations } of pending) {
       const outcome = relocate(evaluated.get(key) ?? { ok: false as const, diagnostics: [] }, locations);
       outcomes.set(unit, outcome);
-      const extra = outcome.ok && outcome.sources ? outcome.sources.map((s: string) => this.rel(s)).filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/')) : [];
+      const extra =
+        outcome.ok && outcome.sources
+          ? outcome.sources
+              .map((s: string) => this.rel(s))
+              .filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/'))
+          : [];
       cache.setSchema(key, outcome, extra, reader());
     }
     return outcomes;

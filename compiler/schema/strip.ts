@@ -54,15 +54,22 @@ export function stripTypes(root: TS.Node, sf: TS.SourceFile): string | undefined
     cut(lt, gt + 1);
   };
   const cutModifiers = (node: TS.Node): void => {
-    for (const mod of ts.canHaveModifiers(node) ? ts.getModifiers(node) ?? [] : []) {
-      if (mod.kind === ts.SyntaxKind.ExportKeyword || mod.kind === ts.SyntaxKind.DefaultKeyword) cut(mod.getStart(sf), mod.end);
-      else if (mod.kind !== ts.SyntaxKind.AsyncKeyword && mod.kind !== ts.SyntaxKind.ConstKeyword) throw new Unsupported();
+    for (const mod of ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : []) {
+      if (mod.kind === ts.SyntaxKind.ExportKeyword || mod.kind === ts.SyntaxKind.DefaultKeyword)
+        cut(mod.getStart(sf), mod.end);
+      else if (mod.kind !== ts.SyntaxKind.AsyncKeyword && mod.kind !== ts.SyntaxKind.ConstKeyword)
+        throw new Unsupported();
     }
     if (ts.canHaveDecorators(node) && ts.getDecorators(node)?.length) throw new Unsupported();
   };
 
   const visit = (node: TS.Node): void => {
-    if (ts.isEnumDeclaration(node) || ts.isModuleDeclaration(node) || ts.isClassLike(node) || ts.isImportEqualsDeclaration(node)) {
+    if (
+      ts.isEnumDeclaration(node) ||
+      ts.isModuleDeclaration(node) ||
+      ts.isClassLike(node) ||
+      ts.isImportEqualsDeclaration(node)
+    ) {
       throw new Unsupported();
     }
     if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) {
@@ -114,8 +121,13 @@ export function stripTypes(root: TS.Node, sf: TS.SourceFile): string | undefined
       if (body) visit(body);
       return;
     }
-    if ((ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) ||
-      ts.isExpressionWithTypeArguments(node)) && node.typeArguments) {
+    if (
+      (ts.isCallExpression(node) ||
+        ts.isNewExpression(node) ||
+        ts.isTaggedTemplateExpression(node) ||
+        ts.isExpressionWithTypeArguments(node)) &&
+      node.typeArguments
+    ) {
       cutAngleList(node.typeArguments);
       const skip = node.typeArguments;
       ts.forEachChild(node, visit, (list) => {

@@ -36,7 +36,13 @@ function fail(): never {
 /** Parentheses and type-only wrappers (`as`, `satisfies`, `!`) do not change the value. */
 function unwrap(node: TS.Expression): TS.Expression {
   let e = node;
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) {
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isTypeAssertionExpression(e)
+  ) {
     e = e.expression;
   }
   return e;
@@ -54,13 +60,21 @@ function plainEntries(literal: TS.ObjectLiteralExpression): [string, TS.Expressi
     let key: string | undefined;
     let value: TS.Expression | undefined;
     if (ts.isPropertyAssignment(p)) {
-      if (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNoSubstitutionTemplateLiteral(p.name)) key = p.name.text;
+      if (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNoSubstitutionTemplateLiteral(p.name))
+        key = p.name.text;
       value = p.initializer;
     } else if (ts.isShorthandPropertyAssignment(p) && !p.objectAssignmentInitializer) {
       key = p.name.text;
       value = p.name;
     }
-    if (key === undefined || value === undefined || key === '__proto__' || /^(?:0|[1-9]\d*)$/.test(key) || seen.has(key)) fail();
+    if (
+      key === undefined ||
+      value === undefined ||
+      key === '__proto__' ||
+      /^(?:0|[1-9]\d*)$/.test(key) ||
+      seen.has(key)
+    )
+      fail();
     seen.add(key);
     entries.push([key, value]);
   }
@@ -93,12 +107,15 @@ class Translator<M> {
     const e = unwrap(node);
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return e.text;
     if (ts.isNumericLiteral(e)) return finite(Number(e.text));
-    if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return finite(-Number(e.operand.text));
+    if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand))
+      return finite(-Number(e.operand.text));
     if (e.kind === ts.SyntaxKind.TrueKeyword) return true;
     if (e.kind === ts.SyntaxKind.FalseKeyword) return false;
     if (e.kind === ts.SyntaxKind.NullKeyword) return null;
     if (ts.isArrayLiteralExpression(e)) {
-      return e.elements.map((item) => (ts.isSpreadElement(item) || ts.isOmittedExpression(item) ? fail() : this.literal(item, mod, before)));
+      return e.elements.map((item) =>
+        ts.isSpreadElement(item) || ts.isOmittedExpression(item) ? fail() : this.literal(item, mod, before),
+      );
     }
     if (ts.isObjectLiteralExpression(e)) {
       const out: { [key: string]: Json } = {};
@@ -117,7 +134,9 @@ class Translator<M> {
     if (ts.isPropertyAccessExpression(e) && !e.questionDotToken && ts.isIdentifier(e.name)) {
       const target = this.literal(e.expression, mod, before);
       // Own data of a plain object only: `LIMITS.toString` is not a value the subset knows.
-      return isPlainObject(target) && Object.prototype.hasOwnProperty.call(target, e.name.text) ? target[e.name.text]! : fail();
+      return isPlainObject(target) && Object.prototype.hasOwnProperty.call(target, e.name.text)
+        ? target[e.name.text]!
+        : fail();
     }
     return fail();
   }
@@ -160,12 +179,18 @@ class Translator<M> {
     if (ts.isIdentifier(e)) return this.value(e.text, mod, before);
     if (!ts.isCallExpression(e) || e.questionDotToken || e.typeArguments?.length) return fail();
     const callee = unwrap(e.expression);
-    if (!ts.isPropertyAccessExpression(callee) || callee.questionDotToken || !ts.isIdentifier(callee.name)) return fail();
+    if (!ts.isPropertyAccessExpression(callee) || callee.questionDotToken || !ts.isIdentifier(callee.name))
+      return fail();
     const method = callee.name.text;
     const receiver = unwrap(callee.expression);
     if (this.isZod(receiver, mod)) return this.factory(method, e.arguments, mod, before);
     // `z.coerce.string()` and friends: the same JSON Schema as the plain type on the input side.
-    if (ts.isPropertyAccessExpression(receiver) && receiver.name.text === 'coerce' && this.isZod(unwrap(receiver.expression), mod) && COERCIBLE.has(method)) {
+    if (
+      ts.isPropertyAccessExpression(receiver) &&
+      receiver.name.text === 'coerce' &&
+      this.isZod(unwrap(receiver.expression), mod) &&
+      COERCIBLE.has(method)
+    ) {
       return this.factory(method, e.arguments, mod, before);
     }
     return this.method(this.node(receiver, mod, before), method, e.arguments, mod, before);
@@ -219,7 +244,12 @@ class Translator<M> {
         if (args.length !== 1) return fail();
         const list = unwrap(args[0]!);
         if (!ts.isArrayLiteralExpression(list) || list.elements.length === 0) return fail();
-        return { kind: 'union', options: list.elements.map((item) => (ts.isSpreadElement(item) || ts.isOmittedExpression(item) ? fail() : this.node(item, mod, before))) };
+        return {
+          kind: 'union',
+          options: list.elements.map((item) =>
+            ts.isSpreadElement(item) || ts.isOmittedExpression(item) ? fail() : this.node(item, mod, before),
+          ),
+        };
       }
       case 'record': {
         // String keys only: a plain `z.string()` key schema, nothing else about the keys.
@@ -231,7 +261,8 @@ class Translator<M> {
       case 'enum': {
         if (args.length !== 1) return fail();
         const values = this.literal(args[0]!, mod, before);
-        if (!Array.isArray(values) || values.length === 0 || !values.every((v): v is string => typeof v === 'string')) return fail();
+        if (!Array.isArray(values) || values.length === 0 || !values.every((v): v is string => typeof v === 'string'))
+          return fail();
         if (new Set(values).size !== values.length) return fail();
         // Zod keys its entries by value and reads them back with Object.entries: values that are
         // array indices ("0", "10") come first, in numeric order, in this engine as in Zod.
@@ -268,22 +299,36 @@ class Translator<M> {
         if (args.length !== 1) return fail();
         return { kind: 'union', options: [node, this.node(args[0]!, mod, before)] };
     }
-    if (node.kind === 'string') return { ...node, checks: [...node.checks, this.stringCheck(node.checks, name, args, mod, before)] };
+    if (node.kind === 'string')
+      return { ...node, checks: [...node.checks, this.stringCheck(node.checks, name, args, mod, before)] };
     if (node.kind === 'number') return { ...node, checks: [...node.checks, this.numberCheck(name, args, mod, before)] };
     if (node.kind === 'array') return { ...node, checks: [...node.checks, this.sizeCheck(name, args, mod, before)] };
     return fail();
   }
 
-  private stringCheck(existing: readonly StringCheck[], name: string, args: TS.NodeArray<TS.Expression>, mod: M, before: number): StringCheck {
+  private stringCheck(
+    existing: readonly StringCheck[],
+    name: string,
+    args: TS.NodeArray<TS.Expression>,
+    mod: M,
+    before: number,
+  ): StringCheck {
     switch (name) {
-      case 'min': return { check: 'min_length', value: this.numbers(args, 1, mod, before)[0]! };
-      case 'max': return { check: 'max_length', value: this.numbers(args, 1, mod, before)[0]! };
-      case 'length': return { check: 'length_equals', value: this.numbers(args, 1, mod, before)[0]! };
-      case 'nonempty': this.none(args, mod, before, true); return { check: 'min_length', value: 1 };
+      case 'min':
+        return { check: 'min_length', value: this.numbers(args, 1, mod, before)[0]! };
+      case 'max':
+        return { check: 'max_length', value: this.numbers(args, 1, mod, before)[0]! };
+      case 'length':
+        return { check: 'length_equals', value: this.numbers(args, 1, mod, before)[0]! };
+      case 'nonempty':
+        this.none(args, mod, before, true);
+        return { check: 'min_length', value: 1 };
       // Input normalisation: it changes the parsed value, not the JSON Schema of the input.
       case 'trim':
       case 'toLowerCase':
-      case 'toUpperCase': this.none(args, mod, before); return { check: 'overwrite' };
+      case 'toUpperCase':
+        this.none(args, mod, before);
+        return { check: 'overwrite' };
     }
     // One format or pattern per string: two would need Zod's `allOf` of patterns and its
     // last-format-wins rule, which the subset leaves to Zod.
@@ -308,34 +353,55 @@ class Translator<M> {
   }
 
   private numberCheck(name: string, args: TS.NodeArray<TS.Expression>, mod: M, before: number): NumberCheck {
-    const bound = (check: 'greater_than' | 'less_than', inclusive: boolean): NumberCheck => ({ check, value: this.numbers(args, 1, mod, before)[0]!, inclusive });
+    const bound = (check: 'greater_than' | 'less_than', inclusive: boolean): NumberCheck => ({
+      check,
+      value: this.numbers(args, 1, mod, before)[0]!,
+      inclusive,
+    });
     const zero = (check: 'greater_than' | 'less_than', inclusive: boolean): NumberCheck => {
       this.none(args, mod, before, true);
       return { check, value: 0, inclusive };
     };
     switch (name) {
-      case 'int': this.none(args, mod, before, true); return { check: 'safeint' };
+      case 'int':
+        this.none(args, mod, before, true);
+        return { check: 'safeint' };
       case 'min':
-      case 'gte': return bound('greater_than', true);
-      case 'gt': return bound('greater_than', false);
+      case 'gte':
+        return bound('greater_than', true);
+      case 'gt':
+        return bound('greater_than', false);
       case 'max':
-      case 'lte': return bound('less_than', true);
-      case 'lt': return bound('less_than', false);
-      case 'positive': return zero('greater_than', false);
-      case 'nonnegative': return zero('greater_than', true);
-      case 'negative': return zero('less_than', false);
-      case 'nonpositive': return zero('less_than', true);
-      default: return fail();
+      case 'lte':
+        return bound('less_than', true);
+      case 'lt':
+        return bound('less_than', false);
+      case 'positive':
+        return zero('greater_than', false);
+      case 'nonnegative':
+        return zero('greater_than', true);
+      case 'negative':
+        return zero('less_than', false);
+      case 'nonpositive':
+        return zero('less_than', true);
+      default:
+        return fail();
     }
   }
 
   private sizeCheck(name: string, args: TS.NodeArray<TS.Expression>, mod: M, before: number): SizeCheck {
     switch (name) {
-      case 'min': return { check: 'min_size', value: this.numbers(args, 1, mod, before)[0]! };
-      case 'max': return { check: 'max_size', value: this.numbers(args, 1, mod, before)[0]! };
-      case 'length': return { check: 'size_equals', value: this.numbers(args, 1, mod, before)[0]! };
-      case 'nonempty': this.none(args, mod, before, true); return { check: 'min_size', value: 1 };
-      default: return fail();
+      case 'min':
+        return { check: 'min_size', value: this.numbers(args, 1, mod, before)[0]! };
+      case 'max':
+        return { check: 'max_size', value: this.numbers(args, 1, mod, before)[0]! };
+      case 'length':
+        return { check: 'size_equals', value: this.numbers(args, 1, mod, before)[0]! };
+      case 'nonempty':
+        this.none(args, mod, before, true);
+        return { check: 'min_size', value: 1 };
+      default:
+        return fail();
     }
   }
 }
@@ -344,7 +410,11 @@ class Translator<M> {
  * The root `z.object(...)` an expression builds, or `undefined` when it is outside the subset
  * (or not an object at the root: the evaluation path reports that with its own diagnostic).
  */
-export function translateStatic<M>(expression: TS.Expression, mod: M, scope: StaticScope<M>): (ZodNode & { readonly kind: 'object' }) | undefined {
+export function translateStatic<M>(
+  expression: TS.Expression,
+  mod: M,
+  scope: StaticScope<M>,
+): (ZodNode & { readonly kind: 'object' }) | undefined {
   try {
     const node = new Translator(scope).node(expression, mod, Number.POSITIVE_INFINITY);
     return node.kind === 'object' ? node : undefined;

@@ -103,6 +103,12 @@ export interface SchemaStageOptions {
  */
 export type ConvertResult =
   | { readonly ok: true; readonly schema: JsonSchema; readonly origin: 'zod' | 'json' }
-  | { readonly ok: false; readonly code: SchemaErrorCode; readonly message: string; readonly hint?: string; readonly path?: readonly (string | number)[] };
+  | {
+      readonly ok: false;
+      readonly code: SchemaErrorCode;
+      readonly message: string;
+      readonly hint?: string;
+      readonly path?: readonly (string | number)[];
+    };
 
 export type SchemaErrorCode = 'ZG2020' | 'ZG2021' | 'ZG2022' | 'ZG2023';

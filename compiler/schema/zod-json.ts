@@ -53,7 +53,12 @@ export type WrapperNode = Extract<ZodNode, { readonly inner: ZodNode }>;
 const SAFE_INT: readonly [number, number] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 
 const FORMAT_KEYWORD: Readonly<Record<StringFormat, string>> = {
-  email: 'email', url: 'uri', uuid: 'uuid', guid: 'uuid', datetime: 'date-time', date: 'date',
+  email: 'email',
+  url: 'uri',
+  uuid: 'uuid',
+  guid: 'uuid',
+  datetime: 'date-time',
+  date: 'date',
 };
 
 /** Zod's `narrowMin` / `narrowMax`: the tightest bound wins. */
@@ -101,9 +106,11 @@ function numberJson(checks: readonly NumberCheck[]): JsonObject {
   }
   const json: JsonObject = { type: isInt ? 'integer' : 'number' };
   // Both kinds of bound: the more restrictive one is emitted (an equal exclusive one wins).
-  if (exclusive.min !== undefined && exclusive.min >= (inclusive.min ?? Number.NEGATIVE_INFINITY)) json.exclusiveMinimum = exclusive.min;
+  if (exclusive.min !== undefined && exclusive.min >= (inclusive.min ?? Number.NEGATIVE_INFINITY))
+    json.exclusiveMinimum = exclusive.min;
   else if (inclusive.min !== undefined) json.minimum = inclusive.min;
-  if (exclusive.max !== undefined && exclusive.max <= (inclusive.max ?? Number.POSITIVE_INFINITY)) json.exclusiveMaximum = exclusive.max;
+  if (exclusive.max !== undefined && exclusive.max <= (inclusive.max ?? Number.POSITIVE_INFINITY))
+    json.exclusiveMaximum = exclusive.max;
   else if (inclusive.max !== undefined) json.maximum = inclusive.max;
   return json;
 }
@@ -120,14 +127,21 @@ function optional(node: ZodNode): boolean {
 /** The keys a schema's own processor writes (before metadata and before flattening). */
 function own(node: ZodNode): JsonObject {
   switch (node.kind) {
-    case 'string': return stringJson(node.checks);
-    case 'number': return numberJson(node.checks);
-    case 'boolean': return { type: 'boolean' };
-    case 'null': return { type: 'null' };
+    case 'string':
+      return stringJson(node.checks);
+    case 'number':
+      return numberJson(node.checks);
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'null':
+      return { type: 'null' };
     case 'any':
-    case 'unknown': return {};
-    case 'enum': return { type: 'string', enum: [...node.values] };
-    case 'literal': return { type: node.value === null ? 'null' : typeof node.value, const: node.value };
+    case 'unknown':
+      return {};
+    case 'enum':
+      return { type: 'string', enum: [...node.values] };
+    case 'literal':
+      return { type: node.value === null ? 'null' : typeof node.value, const: node.value };
     case 'array': {
       const json: JsonObject = {};
       const { min, max } = sizeBounds(node.checks);
@@ -149,11 +163,16 @@ function own(node: ZodNode): JsonObject {
       if (node.strict) json.additionalProperties = false;
       return json;
     }
-    case 'optional': return {};
-    case 'default': return { default: copy(node.value) };
-    case 'nullable': return { anyOf: [emit(node.inner), { type: 'null' }] };
-    case 'union': return { anyOf: node.options.map(emit) };
-    case 'record': return { type: 'object', propertyNames: { type: 'string' }, additionalProperties: emit(node.value) };
+    case 'optional':
+      return {};
+    case 'default':
+      return { default: copy(node.value) };
+    case 'nullable':
+      return { anyOf: [emit(node.inner), { type: 'null' }] };
+    case 'union':
+      return { anyOf: node.options.map(emit) };
+    case 'record':
+      return { type: 'object', propertyNames: { type: 'string' }, additionalProperties: emit(node.value) };
   }
 }
 

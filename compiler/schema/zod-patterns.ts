@@ -41,8 +41,12 @@ function zodRegexes(): ZodRegexes {
  */
 function builtSources(): Partial<Record<StringFormat, string>> | undefined {
   try {
-    const built = JSON.parse(readFileSync(fileURLToPath(new URL('./zod-patterns.json', import.meta.url)), 'utf8')) as { zod?: unknown; patterns?: Partial<Record<StringFormat, string>> };
-    const installed = (JSON.parse(readFileSync(join(zodDir(), 'package.json'), 'utf8')) as { version?: unknown }).version;
+    const built = JSON.parse(readFileSync(fileURLToPath(new URL('./zod-patterns.json', import.meta.url)), 'utf8')) as {
+      zod?: unknown;
+      patterns?: Partial<Record<StringFormat, string>>;
+    };
+    const installed = (JSON.parse(readFileSync(join(zodDir(), 'package.json'), 'utf8')) as { version?: unknown })
+      .version;
     return built.zod === installed ? built.patterns : undefined;
   } catch {
     return undefined;
@@ -53,13 +57,19 @@ let built: Partial<Record<StringFormat, string>> | undefined | null = null;
 
 function patternOf(format: StringFormat): RegExp | undefined {
   switch (format) {
-    case 'email': return zodRegexes().email;
-    case 'guid': return zodRegexes().guid;
-    case 'uuid': return zodRegexes().uuid();
-    case 'date': return zodRegexes().date;
+    case 'email':
+      return zodRegexes().email;
+    case 'guid':
+      return zodRegexes().guid;
+    case 'uuid':
+      return zodRegexes().uuid();
+    case 'date':
+      return zodRegexes().date;
     // `z.string().datetime()` without options: no offset, no local time, any precision.
-    case 'datetime': return zodRegexes().datetime({ precision: null, offset: false, local: false });
-    case 'url': return undefined;
+    case 'datetime':
+      return zodRegexes().datetime({ precision: null, offset: false, local: false });
+    case 'url':
+      return undefined;
   }
 }
 

@@ -17,7 +17,10 @@ import vm from 'node:vm';
 
 function cacheFileFor(file: string): string {
   const stat = statSync(file);
-  const key = createHash('sha256').update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)
+    .digest('hex')
+    .slice(0, 16);
   return join(tmpdir(), 'zhin-gen-cache', `code-${key}.v8`);
 }
 
@@ -53,12 +56,21 @@ export function loadWithCodeCache(file: string): unknown {
     // TypeScript's bundle is pure ASCII: read as Latin-1 it needs no UTF-8 decoding (~0.1 s).
     const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     // The CommonJS wrapper, as Node's own loader builds it.
-    script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
+    script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      ...(cachedData ? { cachedData } : {}),
+    });
   } catch {
     return require(file);
   }
   const module = { exports: {} as unknown };
-  const run = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: { exports: unknown }, filename: string, dirname: string) => void;
+  const run = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeRequire,
+    module: { exports: unknown },
+    filename: string,
+    dirname: string,
+  ) => void;
   run.call(module.exports, module.exports, require, module, file, dirname(file));
   if (!cachedData || script.cachedDataRejected) storeAtExit(script, cacheFile);
   return module.exports;

@@ -33,7 +33,9 @@ function typescriptFile(): string | undefined {
 function minifiedCopy(file: string): string | undefined {
   try {
     const copy = fileURLToPath(new URL('./typescript.min.cjs', import.meta.url));
-    const made = JSON.parse(readFileSync(fileURLToPath(new URL('./typescript.min.json', import.meta.url)), 'utf8')) as { size?: unknown };
+    const made = JSON.parse(readFileSync(fileURLToPath(new URL('./typescript.min.json', import.meta.url)), 'utf8')) as {
+      size?: unknown;
+    };
     return made.size === statSync(file).size && statSync(copy).isFile() ? copy : undefined;
   } catch {
     return undefined;

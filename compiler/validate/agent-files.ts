@@ -53,7 +53,12 @@ export function validateAgentDirectory(input: AgentDirectoryInput): Diagnostic[]
     if (!entry) {
       diagnostics.push(diag('ZG4014', { file: dir, message: `agent "${agentName}" is missing ${required}` }));
     } else if (entry.isDirectory) {
-      diagnostics.push(diag('ZG4014', { file: joinPosix(dir, required), message: `agent "${agentName}": ${required} is a directory, expected a file` }));
+      diagnostics.push(
+        diag('ZG4014', {
+          file: joinPosix(dir, required),
+          message: `agent "${agentName}": ${required} is a directory, expected a file`,
+        }),
+      );
     }
   }
 
@@ -63,7 +68,9 @@ export function validateAgentDirectory(input: AgentDirectoryInput): Diagnostic[]
     // Missing files were reported above; unreadable ones are the scanner's (ZG1006).
     if (!entry || entry.isDirectory || text === undefined) continue;
     if (stripBom(text).trim() === '') {
-      diagnostics.push(diag('ZG4015', { file: joinPosix(dir, name), message: `${name} of agent "${agentName}" is empty` }));
+      diagnostics.push(
+        diag('ZG4015', { file: joinPosix(dir, name), message: `${name} of agent "${agentName}" is empty` }),
+      );
     }
   }
 
@@ -92,7 +99,11 @@ export function validateAgentDirectory(input: AgentDirectoryInput): Diagnostic[]
 }
 
 /** ZG4017: conventions.md headings equal (case/whitespace-insensitively, any level) to AGENTS.md's. */
-function restatedHeadings(file: string, conventions: string, agentsMd: { readonly file: string; readonly text: string }): Diagnostic[] {
+function restatedHeadings(
+  file: string,
+  conventions: string,
+  agentsMd: { readonly file: string; readonly text: string },
+): Diagnostic[] {
   const main = new Map<string, MarkdownHeading>();
   for (const heading of markdownHeadings(agentsMd.text)) {
     const key = headingKey(heading.text);
@@ -108,7 +119,14 @@ function restatedHeadings(file: string, conventions: string, agentsMd: { readonl
         line: heading.line,
         column: heading.column,
         message: `conventions.md restates the AGENTS.md heading "${original.text}" (AGENTS.md line ${original.line}); extend AGENTS.md instead of redefining its sections`,
-        related: [{ file: agentsMd.file, line: original.line, column: original.column, message: `AGENTS.md heading "${original.text}"` }],
+        related: [
+          {
+            file: agentsMd.file,
+            line: original.line,
+            column: original.column,
+            message: `AGENTS.md heading "${original.text}"`,
+          },
+        ],
       }),
     );
   }
@@ -142,18 +160,30 @@ export function markdownHeadings(source: string): MarkdownHeading[] {
   lines.forEach((line, index) => {
     const fenceMatch = FENCE.exec(line);
     if (fence) {
-      if (fenceMatch && fenceMatch[1]![0] === fence.char && fenceMatch[1]!.length >= fence.length && line.trim() === fenceMatch[1]) fence = undefined;
+      if (
+        fenceMatch &&
+        fenceMatch[1]![0] === fence.char &&
+        fenceMatch[1]!.length >= fence.length &&
+        line.trim() === fenceMatch[1]
+      )
+        fence = undefined;
       paragraph = undefined;
       return;
     }
-    if (fenceMatch && !(fenceMatch[1]![0] === '`' && line.slice(line.indexOf('`') + fenceMatch[1]!.length).includes('`'))) {
+    if (
+      fenceMatch &&
+      !(fenceMatch[1]![0] === '`' && line.slice(line.indexOf('`') + fenceMatch[1]!.length).includes('`'))
+    ) {
       fence = { char: fenceMatch[1]![0]!, length: fenceMatch[1]!.length };
       paragraph = undefined;
       return;
     }
     const atx = ATX.exec(line);
     if (atx) {
-      const text = atx[3]!.trim().replace(/(?:^|[ \t]+)#+$/, '').trim();
+      const text = atx[3]!
+        .trim()
+        .replace(/(?:^|[ \t]+)#+$/, '')
+        .trim();
       if (text !== '') headings.push({ text, level: atx[2]!.length, line: index + 1, column: atx[1]!.length + 1 });
       paragraph = undefined;
       return;
@@ -167,7 +197,8 @@ export function markdownHeadings(source: string): MarkdownHeading[] {
       return;
     }
     // A "---" with no paragraph above is a thematic break, not text.
-    if (line.trim() === '' || underline || INTERRUPTS_PARAGRAPH.test(line) || (!paragraph && INDENTED_CODE.test(line))) paragraph = undefined;
+    if (line.trim() === '' || underline || INTERRUPTS_PARAGRAPH.test(line) || (!paragraph && INDENTED_CODE.test(line)))
+      paragraph = undefined;
     else if (paragraph) paragraph.lines.push(line);
     else paragraph = { lines: [line], index };
   });

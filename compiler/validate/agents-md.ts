@@ -24,7 +24,12 @@ export function validateMainAgent(input: MainAgentInput): Diagnostic[] {
     if (agents.length === 0) return [];
     const names = [...agents].sort(compareStrings);
     // Listing every dependant agent tells the author why the file is needed.
-    const related: RelatedLocation[] = names.map((name) => ({ file: joinPosix(agentsDir, name), line: 1, column: 1, message: `sub-agent "${name}" extends AGENTS.md` }));
+    const related: RelatedLocation[] = names.map((name) => ({
+      file: joinPosix(agentsDir, name),
+      line: 1,
+      column: 1,
+      message: `sub-agent "${name}" extends AGENTS.md`,
+    }));
     const where = joinPosix(pluginDir, 'AGENTS.md');
     return [
       diag('ZG4016', {

@@ -15,7 +15,12 @@ export class FieldReader {
   ) {}
 
   private notStatic(name: string, lit: Lit): void {
-    this.diagnostics.push(diag('ZG2011', { ...lit.loc, message: `${this.what}: \`${name}\` is not a literal value and cannot be checked at build time` }));
+    this.diagnostics.push(
+      diag('ZG2011', {
+        ...lit.loc,
+        message: `${this.what}: \`${name}\` is not a literal value and cannot be checked at build time`,
+      }),
+    );
   }
 
   private wrong(name: string, lit: Lit, expected: string, code: DiagnosticCode = 'ZG2005'): void {
@@ -50,7 +55,11 @@ export class FieldReader {
   }
 
   /** A string array; with `allowed`, entries outside it are reported with `code`. */
-  strings(name: string, allowed?: readonly string[], code: DiagnosticCode = 'ZG2005'): { value: string; loc: SourceLocation }[] | undefined {
+  strings(
+    name: string,
+    allowed?: readonly string[],
+    code: DiagnosticCode = 'ZG2005',
+  ): { value: string; loc: SourceLocation }[] | undefined {
     const lit = this.props[name];
     if (!lit) return undefined;
     if (lit.t === 'unknown') {
@@ -72,7 +81,12 @@ export class FieldReader {
         continue;
       }
       if (allowed && !allowed.includes(item.v)) {
-        this.diagnostics.push(diag(code, { ...item.loc, message: `${this.what}: \`${name}\` entry "${item.v}" is not one of ${allowed.map((a) => `'${a}'`).join(', ')}` }));
+        this.diagnostics.push(
+          diag(code, {
+            ...item.loc,
+            message: `${this.what}: \`${name}\` entry "${item.v}" is not one of ${allowed.map((a) => `'${a}'`).join(', ')}`,
+          }),
+        );
         continue;
       }
       if (out.some((o) => o.value === item.v)) {
@@ -87,7 +101,13 @@ export class FieldReader {
   /** Reports keys not in `known` as ZG2010 warnings. */
   unknownKeys(known: readonly string[], keyLocs: Readonly<Record<string, SourceLocation>>): void {
     for (const key of Object.keys(this.props)) {
-      if (!known.includes(key)) this.diagnostics.push(diag('ZG2010', { ...(keyLocs[key] ?? this.props[key]!.loc), message: `${this.what}: unknown field \`${key}\`` }));
+      if (!known.includes(key))
+        this.diagnostics.push(
+          diag('ZG2010', {
+            ...(keyLocs[key] ?? this.props[key]!.loc),
+            message: `${this.what}: unknown field \`${key}\``,
+          }),
+        );
     }
   }
 }

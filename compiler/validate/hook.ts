@@ -6,15 +6,27 @@ import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
 
 export function validateHook(fields: Lit, what: string): { events: HookEvent[]; diagnostics: Diagnostic[] } {
-  if (fields.t !== 'object') return { events: [], diagnostics: [diag('ZG2040', { ...fields.loc, message: `${what}: the definition must be an object literal` })] };
+  if (fields.t !== 'object')
+    return {
+      events: [],
+      diagnostics: [diag('ZG2040', { ...fields.loc, message: `${what}: the definition must be an object literal` })],
+    };
   const reader = new FieldReader(fields.props, what);
   reader.unknownKeys(['events', 'handle'], fields.keyLocs);
   const events = reader.strings('events', HOOK_EVENTS, 'ZG2040') ?? [];
   const diagnostics = reader.diagnostics;
   if (!fields.props.events || (fields.props.events.t === 'array' && fields.props.events.items.length === 0)) {
-    diagnostics.push(diag('ZG2040', { ...(fields.props.events?.loc ?? fields.loc), message: `${what}: \`events\` must list at least one of ${HOOK_EVENTS.join(', ')}` }));
+    diagnostics.push(
+      diag('ZG2040', {
+        ...(fields.props.events?.loc ?? fields.loc),
+        message: `${what}: \`events\` must list at least one of ${HOOK_EVENTS.join(', ')}`,
+      }),
+    );
   }
   const handle = fields.props.handle;
-  if (!handle || (handle.t !== 'function' && handle.t !== 'unknown')) diagnostics.push(diag('ZG2040', { ...(handle?.loc ?? fields.loc), message: `${what}: \`handle\` must be a function` }));
+  if (!handle || (handle.t !== 'function' && handle.t !== 'unknown'))
+    diagnostics.push(
+      diag('ZG2040', { ...(handle?.loc ?? fields.loc), message: `${what}: \`handle\` must be a function` }),
+    );
   return { events: events.map((e) => e.value as HookEvent), diagnostics };
 }

@@ -7,11 +7,18 @@
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { permitProblem } from '../parse/manifest-values.js';
 
-export function validatePermits(what: string, permits: readonly { value: string; loc: SourceLocation }[], customPermits: readonly string[]): Diagnostic[] {
+export function validatePermits(
+  what: string,
+  permits: readonly { value: string; loc: SourceLocation }[],
+  customPermits: readonly string[],
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const permit of permits) {
     const problem = permitProblem(permit.value, customPermits);
-    if (problem) out.push(diag('ZG2008', { ...permit.loc, message: `${what}: permit "${permit.value}" can never pass: ${problem}` }));
+    if (problem)
+      out.push(
+        diag('ZG2008', { ...permit.loc, message: `${what}: permit "${permit.value}" can never pass: ${problem}` }),
+      );
   }
   return out;
 }

@@ -12,12 +12,19 @@ const WHY = 'definePlugin() rejects it when plugin.ts is imported, so host.load(
 export function validatePluginFields(fields: Lit): Diagnostic[] {
   // Not a literal (a variable, a spread): the runtime checks it.
   if (fields.t !== 'object') {
-    return fields.t === 'unknown' ? [] : [diag('ZG2005', { ...fields.loc, message: `definePlugin: the definition must be an object (${WHY})` })];
+    return fields.t === 'unknown'
+      ? []
+      : [diag('ZG2005', { ...fields.loc, message: `definePlugin: the definition must be an object (${WHY})` })];
   }
   const out: Diagnostic[] = [];
   const name = fields.props.name;
   if (!name) {
-    out.push(diag('ZG2005', { ...fields.loc, message: `definePlugin: \`name\` is missing; it must be a non-empty string (${WHY})` }));
+    out.push(
+      diag('ZG2005', {
+        ...fields.loc,
+        message: `definePlugin: \`name\` is missing; it must be a non-empty string (${WHY})`,
+      }),
+    );
   } else if (name.t === 'string' ? name.v.trim() === '' : name.t !== 'unknown' && name.t !== 'function') {
     // 'function' covers a getter, which may well return a string.
     out.push(diag('ZG2005', { ...name.loc, message: `definePlugin: \`name\` must be a non-empty string (${WHY})` }));

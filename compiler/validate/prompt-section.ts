@@ -26,9 +26,20 @@ export interface PromptSectionFields {
  * computed `title` / `content` is checked there; a directory section's text is compiled into
  * the manifest and must be literal.
  */
-export function validatePromptSection(fields: Lit, what: string, options: { literalText?: boolean } = {}): { value?: PromptSectionFields; diagnostics: Diagnostic[] } {
+export function validatePromptSection(
+  fields: Lit,
+  what: string,
+  options: { literalText?: boolean } = {},
+): { value?: PromptSectionFields; diagnostics: Diagnostic[] } {
   if (fields.t !== 'object') {
-    return { diagnostics: [diag('ZG2030', { ...fields.loc, message: `${what}: the definition must be an object literal so its content can be compiled into the manifest` })] };
+    return {
+      diagnostics: [
+        diag('ZG2030', {
+          ...fields.loc,
+          message: `${what}: the definition must be an object literal so its content can be compiled into the manifest`,
+        }),
+      ],
+    };
   }
   const reader = new FieldReader(fields.props, what);
   reader.unknownKeys(FIELDS, fields.keyLocs);
@@ -38,33 +49,58 @@ export function validatePromptSection(fields: Lit, what: string, options: { lite
   };
   const computed = (name: string): boolean => options.literalText === false && fields.props[name]?.t === 'unknown';
   const title = reader.string('title');
-  if ((!title || title.value.trim() === '') && !computed('title')) bad(title?.loc ?? fields.loc, '`title` must be a non-empty string');
+  if ((!title || title.value.trim() === '') && !computed('title'))
+    bad(title?.loc ?? fields.loc, '`title` must be a non-empty string');
   const content = reader.string('content');
   if (!content && !computed('content')) bad(fields.loc, '`content` must be a string literal');
   const layer = reader.string('layer');
-  if (layer && !(PROMPT_LAYERS as readonly string[]).includes(layer.value)) bad(layer.loc, `\`layer\` "${layer.value}" is not one of ${PROMPT_LAYERS.join(', ')}`);
+  if (layer && !(PROMPT_LAYERS as readonly string[]).includes(layer.value))
+    bad(layer.loc, `\`layer\` "${layer.value}" is not one of ${PROMPT_LAYERS.join(', ')}`);
   const order = reader.number('order');
   if (order && !Number.isSafeInteger(order.value)) bad(order.loc, '`order` must be a safe integer');
   const retention = reader.string('retention');
-  if (retention && !(PROMPT_RETENTIONS as readonly string[]).includes(retention.value)) bad(retention.loc, `\`retention\` "${retention.value}" is not one of ${PROMPT_RETENTIONS.join(', ')}`);
+  if (retention && !(PROMPT_RETENTIONS as readonly string[]).includes(retention.value))
+    bad(retention.loc, `\`retention\` "${retention.value}" is not one of ${PROMPT_RETENTIONS.join(', ')}`);
   const maxChars = reader.number('maxChars');
-  if (maxChars && (!Number.isSafeInteger(maxChars.value) || maxChars.value <= 0)) bad(maxChars.loc, '`maxChars` must be a positive safe integer');
+  if (maxChars && (!Number.isSafeInteger(maxChars.value) || maxChars.value <= 0))
+    bad(maxChars.loc, '`maxChars` must be a positive safe integer');
   const profiles = reader.strings('profiles', PROMPT_PROFILES, 'ZG2030');
-  if (profiles && profiles.length === 0 && fields.props.profiles?.t === 'array' && fields.props.profiles.items.length === 0) bad(fields.props.profiles.loc, '`profiles` must not be empty');
+  if (
+    profiles &&
+    profiles.length === 0 &&
+    fields.props.profiles?.t === 'array' &&
+    fields.props.profiles.items.length === 0
+  )
+    bad(fields.props.profiles.loc, '`profiles` must not be empty');
   const platforms = reader.strings('platforms');
-  if (platforms && platforms.length === 0 && fields.props.platforms?.t === 'array' && fields.props.platforms.items.length === 0) bad(fields.props.platforms.loc, '`platforms` must not be empty when given');
+  if (
+    platforms &&
+    platforms.length === 0 &&
+    fields.props.platforms?.t === 'array' &&
+    fields.props.platforms.items.length === 0
+  )
+    bad(fields.props.platforms.loc, '`platforms` must not be empty when given');
   const value: PromptSectionFields = {
     title: title?.value ?? '',
     content: content?.value ?? '',
-    layer: (layer && (PROMPT_LAYERS as readonly string[]).includes(layer.value) ? layer.value : 'context') as PromptLayer,
+    layer: (layer && (PROMPT_LAYERS as readonly string[]).includes(layer.value)
+      ? layer.value
+      : 'context') as PromptLayer,
     order: order && Number.isSafeInteger(order.value) ? order.value : 50,
-    retention: (retention && (PROMPT_RETENTIONS as readonly string[]).includes(retention.value) ? retention.value : 'preferred') as PromptRetention,
+    retention: (retention && (PROMPT_RETENTIONS as readonly string[]).includes(retention.value)
+      ? retention.value
+      : 'preferred') as PromptRetention,
     ...(maxChars && Number.isSafeInteger(maxChars.value) && maxChars.value > 0 ? { maxChars: maxChars.value } : {}),
     profiles: profiles && profiles.length > 0 ? profiles.map((p) => p.value as PromptProfile) : ['interactive'],
     platforms: platforms ?? [],
   };
   if (value.retention === 'required' && value.maxChars !== undefined && value.content.length > value.maxChars) {
-    diagnostics.push(diag('ZG2031', { ...(maxChars?.loc ?? fields.loc), message: `${what}: required content is ${value.content.length} characters but maxChars is ${value.maxChars}` }));
+    diagnostics.push(
+      diag('ZG2031', {
+        ...(maxChars?.loc ?? fields.loc),
+        message: `${what}: required content is ${value.content.length} characters but maxChars is ${value.maxChars}`,
+      }),
+    );
   }
   return { value, diagnostics };
 }

@@ -18,7 +18,13 @@ interface ProviderProfile {
 
 export const PROVIDER_PROFILES: Readonly<Record<ProviderName, ProviderProfile>> = {
   anthropic: { label: 'Anthropic', maxName: 64, maxDescription: 10_000, maxTools: 10_000, unsupportedKeywords: [] },
-  openai: { label: 'OpenAI', maxName: 64, maxDescription: 1_024, maxTools: 128, unsupportedKeywords: ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'patternProperties'] },
+  openai: {
+    label: 'OpenAI',
+    maxName: 64,
+    maxDescription: 1_024,
+    maxTools: 128,
+    unsupportedKeywords: ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'patternProperties'],
+  },
 };
 
 /** Keywords whose values are data, not schemas: `{ default: { oneOf: 1 } }` uses no `oneOf`. */
@@ -58,10 +64,20 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[]): Diagnos
     const profile = PROVIDER_PROFILES[provider];
     // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
     if (tool.qualifiedName.length > profile.maxName && PROVIDER_SAFE_NAME.test(tool.qualifiedName)) {
-      out.push(diag('ZG5004', { ...tool.loc, message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})` }));
+      out.push(
+        diag('ZG5004', {
+          ...tool.loc,
+          message: `${profile.label}: tool name "${tool.qualifiedName}" has ${tool.qualifiedName.length} characters (limit ${profile.maxName})`,
+        }),
+      );
     }
     if (tool.description.length > profile.maxDescription) {
-      out.push(diag('ZG5001', { ...(tool.descriptionLoc ?? tool.loc), message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})` }));
+      out.push(
+        diag('ZG5001', {
+          ...(tool.descriptionLoc ?? tool.loc),
+          message: `${profile.label}: description of "${tool.qualifiedName}" has ${tool.description.length} characters (limit ${profile.maxDescription})`,
+        }),
+      );
     }
     if (profile.unsupportedKeywords.length > 0) {
       if (!keywords) {
@@ -70,7 +86,13 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[]): Diagnos
       }
       const found = keywords;
       const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
-      if (bad.length > 0) out.push(diag('ZG5003', { ...(tool.schemaLoc ?? tool.loc), message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}` }));
+      if (bad.length > 0)
+        out.push(
+          diag('ZG5003', {
+            ...(tool.schemaLoc ?? tool.loc),
+            message: `${profile.label}: the input schema of "${tool.qualifiedName}" uses ${bad.join(', ')}`,
+          }),
+        );
     }
   }
   perTool.set(tool, { providers: key, diagnostics: out });
@@ -84,7 +106,14 @@ export function checkProviderProfiles(tools: readonly ToolModel[], providers: re
     const profile = PROVIDER_PROFILES[provider];
     const listed = tools.filter((t) => !t.hidden);
     if (listed.length > profile.maxTools && listed[0]) {
-      out.push(diag('ZG5002', { file: listed[0].loc.file, line: 1, column: 1, message: `${profile.label}: ${listed.length} listed tools exceed the limit of ${profile.maxTools} per request; the deferred catalog keeps requests below it, but eager hosts will fail` }));
+      out.push(
+        diag('ZG5002', {
+          file: listed[0].loc.file,
+          line: 1,
+          column: 1,
+          message: `${profile.label}: ${listed.length} listed tools exceed the limit of ${profile.maxTools} per request; the deferred catalog keeps requests below it, but eager hosts will fail`,
+        }),
+      );
     }
   }
   return out;

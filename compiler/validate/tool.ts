@@ -10,7 +10,16 @@ import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
 import { validatePermits } from './permits.js';
 
-export const TOOL_FIELDS = ['description', 'inputSchema', 'requiresApproval', 'platforms', 'scopes', 'permissions', 'hidden', 'execute'] as const;
+export const TOOL_FIELDS = [
+  'description',
+  'inputSchema',
+  'requiresApproval',
+  'platforms',
+  'scopes',
+  'permissions',
+  'hidden',
+  'execute',
+] as const;
 
 export interface ToolFields {
   readonly description: string;
@@ -32,9 +41,24 @@ export function validateToolFields(
   if (fields.t !== 'object') {
     const diagnostics =
       fields.t === 'unknown'
-        ? [diag('ZG2011', { ...fields.loc, message: `${what}: the definition is not an object literal and cannot be checked at build time` })]
+        ? [
+            diag('ZG2011', {
+              ...fields.loc,
+              message: `${what}: the definition is not an object literal and cannot be checked at build time`,
+            }),
+          ]
         : [diag('ZG2005', { ...fields.loc, message: `${what}: the definition must be an object` })];
-    return { value: { description: '', requiresApproval: 'on-risk', platforms: [], scopes: [], permissions: [], hidden: false }, diagnostics };
+    return {
+      value: {
+        description: '',
+        requiresApproval: 'on-risk',
+        platforms: [],
+        scopes: [],
+        permissions: [],
+        hidden: false,
+      },
+      diagnostics,
+    };
   }
   const reader = new FieldReader(fields.props, what);
   reader.unknownKeys(TOOL_FIELDS, fields.keyLocs);
@@ -48,13 +72,21 @@ export function validateToolFields(
   const execute = fields.props.execute;
   if (options.requireExecute) {
     if (!execute) diagnostics.push(diag('ZG2009', { ...fields.loc, message: `${what}: \`execute\` is missing` }));
-    else if (execute.t !== 'function' && execute.t !== 'unknown') diagnostics.push(diag('ZG2009', { ...execute.loc, message: `${what}: \`execute\` must be a function` }));
+    else if (execute.t !== 'function' && execute.t !== 'unknown')
+      diagnostics.push(diag('ZG2009', { ...execute.loc, message: `${what}: \`execute\` must be a function` }));
   }
   let requiresApproval: ApprovalMode = 'on-risk';
   const approval = reader.string('requiresApproval');
   if (approval) {
-    if ((APPROVAL_MODES as readonly string[]).includes(approval.value)) requiresApproval = approval.value as ApprovalMode;
-    else diagnostics.push(diag('ZG2006', { ...approval.loc, message: `${what}: requiresApproval "${approval.value}" is not one of ${APPROVAL_MODES.map((m) => `'${m}'`).join(', ')}` }));
+    if ((APPROVAL_MODES as readonly string[]).includes(approval.value))
+      requiresApproval = approval.value as ApprovalMode;
+    else
+      diagnostics.push(
+        diag('ZG2006', {
+          ...approval.loc,
+          message: `${what}: requiresApproval "${approval.value}" is not one of ${APPROVAL_MODES.map((m) => `'${m}'`).join(', ')}`,
+        }),
+      );
   }
   const platforms = reader.strings('platforms') ?? [];
   const scopes = (reader.strings('scopes', CHANNEL_SCOPES, 'ZG2007') ?? []).map((s) => s.value as ChannelScope);

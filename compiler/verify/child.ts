@@ -8,7 +8,15 @@
 import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { project, type Projection } from '../schema/project.js';
-import type { ChildMessage, ChildSetup, DefinitionReport, JsonValue, ParentMessage, Shown, VerifyTask } from './protocol.js';
+import type {
+  ChildMessage,
+  ChildSetup,
+  DefinitionReport,
+  JsonValue,
+  ParentMessage,
+  Shown,
+  VerifyTask,
+} from './protocol.js';
 
 /**
  * Seed define-module names (`@zhin.js/tool`, ...) that are not installed resolve to
@@ -41,7 +49,10 @@ function send(message: ChildMessage): Promise<void> {
 }
 
 class ImportFailure extends Error {
-  constructor(message: string, readonly stalled: boolean) {
+  constructor(
+    message: string,
+    readonly stalled: boolean,
+  ) {
     super(message);
   }
 }
@@ -57,11 +68,17 @@ function messageOf(error: unknown): string {
 let failCurrent: ((error: ImportFailure) => void) | undefined;
 
 // The event loop ran dry while an import is pending: its top-level await can never settle.
-process.on('beforeExit', () => failCurrent?.(new ImportFailure('its top-level await never settles (nothing is left that could settle it)', true)));
+process.on('beforeExit', () =>
+  failCurrent?.(new ImportFailure('its top-level await never settles (nothing is left that could settle it)', true)),
+);
 // Thrown from a timer or an unawaited promise the module started: in the bot this crashes the
 // process too. Blamed on the module being imported; stray ones after that cannot be attributed.
-process.on('uncaughtException', (error) => failCurrent?.(new ImportFailure(`threw asynchronously while loading: ${messageOf(error)}`, false)));
-process.on('unhandledRejection', (error) => failCurrent?.(new ImportFailure(`rejected a promise nobody handles while loading: ${messageOf(error)}`, false)));
+process.on('uncaughtException', (error) =>
+  failCurrent?.(new ImportFailure(`threw asynchronously while loading: ${messageOf(error)}`, false)),
+);
+process.on('unhandledRejection', (error) =>
+  failCurrent?.(new ImportFailure(`rejected a promise nobody handles while loading: ${messageOf(error)}`, false)),
+);
 
 function importModule(file: string): Promise<unknown> {
   const failed = new Promise<never>((_, reject) => {
@@ -119,12 +136,14 @@ function show(value: unknown): Shown {
   return copied === FAIL ? { t: 'other', what: describe(value) } : { t: 'json', v: copied };
 }
 
-
 function projectSchema(value: unknown): Projection {
   try {
     return project(value);
   } catch (error) {
-    return { kind: 'done', result: { ok: false, code: 'ZG2023', message: `converting the real inputSchema failed: ${messageOf(error)}` } };
+    return {
+      kind: 'done',
+      result: { ok: false, code: 'ZG2023', message: `converting the real inputSchema failed: ${messageOf(error)}` },
+    };
   }
 }
 
@@ -134,7 +153,9 @@ function reportOf(task: VerifyTask, definition: unknown): DefinitionReport {
   for (const key of Object.keys(definition)) {
     if (key !== 'inputSchema') fields[key] = show((definition as Record<string, unknown>)[key]);
   }
-  return task.kind === 'tool' ? { fields, schema: projectSchema((definition as { inputSchema?: unknown }).inputSchema) } : { fields };
+  return task.kind === 'tool'
+    ? { fields, schema: projectSchema((definition as { inputSchema?: unknown }).inputSchema) }
+    : { fields };
 }
 
 async function verify(task: VerifyTask): Promise<void> {
@@ -142,7 +163,12 @@ async function verify(task: VerifyTask): Promise<void> {
   try {
     module = (await importModule(task.file)) as { default?: unknown };
   } catch (error) {
-    await send({ type: 'error', id: task.id, message: messageOf(error), stalled: error instanceof ImportFailure && error.stalled });
+    await send({
+      type: 'error',
+      id: task.id,
+      message: messageOf(error),
+      stalled: error instanceof ImportFailure && error.stalled,
+    });
     return;
   }
   let report: DefinitionReport;
@@ -150,7 +176,12 @@ async function verify(task: VerifyTask): Promise<void> {
     report = reportOf(task, module.default);
   } catch (error) {
     // A getter on the definition that throws.
-    await send({ type: 'error', id: task.id, message: `reading its default export threw: ${messageOf(error)}`, stalled: false });
+    await send({
+      type: 'error',
+      id: task.id,
+      message: `reading its default export threw: ${messageOf(error)}`,
+      stalled: false,
+    });
     return;
   }
   await send({ type: 'result', id: task.id, report });

@@ -39,7 +39,12 @@ export function toolExpectation(tool: ToolModel): Expectation {
     what: `tool "${tool.qualifiedName}"`,
     loc: tool.loc,
     fields: [
-      { name: 'description', expected: tool.description, normalise: trim, ...(tool.descriptionLoc ? { loc: tool.descriptionLoc } : {}) },
+      {
+        name: 'description',
+        expected: tool.description,
+        normalise: trim,
+        ...(tool.descriptionLoc ? { loc: tool.descriptionLoc } : {}),
+      },
       { name: 'requiresApproval', expected: tool.requiresApproval, absent: 'on-risk' },
       { name: 'platforms', expected: [...tool.platforms], absent: [] },
       { name: 'scopes', expected: [...tool.scopes], absent: [] },
@@ -85,7 +90,13 @@ const DIFFERS_HINT =
 
 export function compareReport(expected: Expectation, file: string, report: DefinitionReport): Diagnostic[] {
   if (report.notObject !== undefined) {
-    return [diag('ZG2053', { ...expected.loc, file, message: `${expected.what}: the loaded module's default export is ${report.notObject}, not a definition object` })];
+    return [
+      diag('ZG2053', {
+        ...expected.loc,
+        file,
+        message: `${expected.what}: the loaded module's default export is ${report.notObject}, not a definition object`,
+      }),
+    ];
   }
   const out: Diagnostic[] = [];
   const shape = expected.shape;
@@ -93,21 +104,36 @@ export function compareReport(expected: Expectation, file: string, report: Defin
     const tag = report.fields.kind;
     const fn = report.fields[shape.fn];
     if (tag?.t !== 'json' || tag.v !== shape.tag || fn?.t !== 'other' || fn.what !== 'a function') {
-      out.push(diag('ZG2053', {
-        ...expected.loc,
-        file,
-        message: `${expected.what}: the loaded default export is not what ${shape.helper}(...) returns (kind ${shown(tag ?? { t: 'absent' })}, ${shape.fn} ${shown(fn ?? { t: 'absent' })}); the runtime rejects it`,
-      }));
+      out.push(
+        diag('ZG2053', {
+          ...expected.loc,
+          file,
+          message: `${expected.what}: the loaded default export is not what ${shape.helper}(...) returns (kind ${shown(tag ?? { t: 'absent' })}, ${shape.fn} ${shown(fn ?? { t: 'absent' })}); the runtime rejects it`,
+        }),
+      );
       return out;
     }
   }
   for (const rule of expected.fields) {
     const actual = actualValue(report.fields[rule.name] ?? { t: 'absent' }, rule);
-    const want = rule.expected === undefined ? undefined : rule.normalise ? rule.normalise(rule.expected) : rule.expected;
+    const want =
+      rule.expected === undefined ? undefined : rule.normalise ? rule.normalise(rule.expected) : rule.expected;
     if (actual.kind === 'value' && deepEqual(actual.value, want)) continue;
-    const real = actual.kind === 'value' ? (actual.value === undefined ? 'leaves it out' : `has ${preview(actual.value)}`) : `has ${actual.what}`;
+    const real =
+      actual.kind === 'value'
+        ? actual.value === undefined
+          ? 'leaves it out'
+          : `has ${preview(actual.value)}`
+        : `has ${actual.what}`;
     const manifest = want === undefined ? 'leaves it out' : `has ${preview(want)}`;
-    out.push(diag('ZG2054', { ...(rule.loc ?? expected.loc), file, message: `${expected.what}: \`${rule.name}\` differs: the loaded module ${real}, the manifest ${manifest}`, hint: DIFFERS_HINT }));
+    out.push(
+      diag('ZG2054', {
+        ...(rule.loc ?? expected.loc),
+        file,
+        message: `${expected.what}: \`${rule.name}\` differs: the loaded module ${real}, the manifest ${manifest}`,
+        hint: DIFFERS_HINT,
+      }),
+    );
   }
   if (expected.schema) out.push(...compareSchema(expected, file, report));
   return out;
@@ -123,20 +149,29 @@ function compareSchema(expected: Expectation, file: string, report: DefinitionRe
   }
   const at = { ...schema.loc, file };
   if (converted !== undefined && !converted.ok) {
-    return [diag('ZG2054', { ...at, message: `${expected.what}: the loaded module's inputSchema cannot be converted (${converted.message}); the manifest has ${preview(schema.value)}` })];
+    return [
+      diag('ZG2054', {
+        ...at,
+        message: `${expected.what}: the loaded module's inputSchema cannot be converted (${converted.message}); the manifest has ${preview(schema.value)}`,
+      }),
+    ];
   }
   const real = (converted?.schema ?? EMPTY_INPUT_SCHEMA) as JsonValue;
   const where = firstDifference(real, schema.value, []);
   if (where === undefined) return [];
   const path = where.path.length > 0 ? ` at ${where.path.join('.')}` : '';
-  return [diag('ZG2054', {
-    ...at,
-    message: `${expected.what}: \`inputSchema\` differs${path}: the loaded module has ${where.real === undefined ? 'nothing' : preview(where.real)}, the manifest ${where.manifest === undefined ? 'nothing' : preview(where.manifest)}`,
-    hint: 'The manifest schema was obtained without running the module (statically or in an isolated VM with the relatively imported consts and functions it reads). Something the module does when it loads changes the schema; build the schema from literals and Zod calls only, or from values nothing modifies.',
-  })];
+  return [
+    diag('ZG2054', {
+      ...at,
+      message: `${expected.what}: \`inputSchema\` differs${path}: the loaded module has ${where.real === undefined ? 'nothing' : preview(where.real)}, the manifest ${where.manifest === undefined ? 'nothing' : preview(where.manifest)}`,
+      hint: 'The manifest schema was obtained without running the module (statically or in an isolated VM with the relatively imported consts and functions it reads). Something the module does when it loads changes the schema; build the schema from literals and Zod calls only, or from values nothing modifies.',
+    }),
+  ];
 }
 
-type Actual = { readonly kind: 'value'; readonly value: JsonValue | undefined } | { readonly kind: 'other'; readonly what: string };
+type Actual =
+  | { readonly kind: 'value'; readonly value: JsonValue | undefined }
+  | { readonly kind: 'other'; readonly what: string };
 
 function actualValue(field: Shown, rule: FieldRule): Actual {
   if (field.t === 'other') return { kind: 'other', what: field.what };
@@ -162,7 +197,11 @@ function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
   return firstDifference(a, b, []) === undefined;
 }
 
-function firstDifference(real: JsonValue | undefined, manifest: JsonValue | undefined, path: string[]): { path: string[]; real: JsonValue | undefined; manifest: JsonValue | undefined } | undefined {
+function firstDifference(
+  real: JsonValue | undefined,
+  manifest: JsonValue | undefined,
+  path: string[],
+): { path: string[]; real: JsonValue | undefined; manifest: JsonValue | undefined } | undefined {
   if (Array.isArray(real) && Array.isArray(manifest)) {
     if (real.length !== manifest.length) return { path, real, manifest };
     for (let i = 0; i < real.length; i++) {

@@ -71,10 +71,13 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
     entries.push({ task: { id, kind, file: join(root, source) }, file: source, expectation });
   };
   // Tools added by `context.addTool()` in plugin.ts have no module of their own.
-  for (const tool of model.tools) if (!tool.conditional) add(`tool:${tool.qualifiedName}:${tool.source}`, 'tool', tool.source, toolExpectation(tool));
+  for (const tool of model.tools)
+    if (!tool.conditional) add(`tool:${tool.qualifiedName}:${tool.source}`, 'tool', tool.source, toolExpectation(tool));
   for (const hook of model.hooks) add(`hook:${hook.source}`, 'hook', hook.source, hookExpectation(hook));
-  for (const section of model.promptSections) add(`section:${section.source}`, 'prompt-section', section.source, sectionExpectation(section));
-  if (entries.length === 0) return { diagnostics: [], errors: 0, modules: 0, skipped: false, ms: performance.now() - started };
+  for (const section of model.promptSections)
+    add(`section:${section.source}`, 'prompt-section', section.source, sectionExpectation(section));
+  if (entries.length === 0)
+    return { diagnostics: [], errors: 0, modules: 0, skipped: false, ms: performance.now() - started };
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const diagnostics: Diagnostic[] = [];
@@ -87,19 +90,30 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
     loader = undefined;
   }
   if (!childFile || !runtime || !loader) {
-    const missing = !loader ? 'tsx (a dependency of zhin-gen) cannot be resolved' : `zhin-gen is incomplete (${childFile ? `${RUNTIME_PACKAGE} cannot be resolved` : 'verify/child is missing'})`;
-    diagnostics.push(diag('ZG2055', { ...entries[0]!.expectation.loc, file: entries[0]!.file, message: `Load verification could not run: ${missing}` }));
+    const missing = !loader
+      ? 'tsx (a dependency of zhin-gen) cannot be resolved'
+      : `zhin-gen is incomplete (${childFile ? `${RUNTIME_PACKAGE} cannot be resolved` : 'verify/child is missing'})`;
+    diagnostics.push(
+      diag('ZG2055', {
+        ...entries[0]!.expectation.loc,
+        file: entries[0]!.file,
+        message: `Load verification could not run: ${missing}`,
+      }),
+    );
   } else {
     const { runPool } = await import('./pool.js');
     const aliases = result.options.modules.filter((m) => m.startsWith('@zhin.js/'));
-    const outcomes = await runPool(entries.map((e) => e.task), {
-      childFile,
-      loader,
-      cwd: root,
-      setup: { aliases, runtimeUrl: pathToFileURL(runtime).href },
-      timeoutMs,
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    });
+    const outcomes = await runPool(
+      entries.map((e) => e.task),
+      {
+        childFile,
+        loader,
+        cwd: root,
+        setup: { aliases, runtimeUrl: pathToFileURL(runtime).href },
+        timeoutMs,
+        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      },
+    );
     // A process that cannot start blames no module: one diagnostic for all it could not load.
     const unstarted: Entry[] = [];
     let startMessage = '';
@@ -114,11 +128,23 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
     const first = unstarted[0];
     if (first) {
       const count = `${unstarted.length} module${unstarted.length === 1 ? '' : 's'}`;
-      diagnostics.push(diag('ZG2055', { ...first.expectation.loc, file: first.file, message: `Load verification could not run for ${count} (from ${first.file} on): ${startMessage}` }));
+      diagnostics.push(
+        diag('ZG2055', {
+          ...first.expectation.loc,
+          file: first.file,
+          message: `Load verification could not run for ${count} (from ${first.file} on): ${startMessage}`,
+        }),
+      );
     }
   }
   diagnostics.sort(compareDiagnostics);
-  return { diagnostics, errors: diagnostics.filter((d) => d.severity === 'error').length, modules: entries.length, skipped: false, ms: performance.now() - started };
+  return {
+    diagnostics,
+    errors: diagnostics.filter((d) => d.severity === 'error').length,
+    modules: entries.length,
+    skipped: false,
+    ms: performance.now() - started,
+  };
 }
 
 function failure(entry: Entry, outcome: Extract<TaskOutcome, { ok: false }>, timeoutMs: number): Diagnostic {
@@ -128,7 +154,11 @@ function failure(entry: Entry, outcome: Extract<TaskOutcome, { ok: false }>, tim
     return diag('ZG2052', {
       ...at,
       message: `${what}: ${entry.file} hangs while loading: ${outcome.message}`,
-      ...(outcome.why === 'timeout' ? { hint: `Top-level code must finish quickly (limit ${timeoutMs} ms per module: --load-timeout, or verifyLoad.timeoutMs in the build plugin). Move network calls, waits and loops into execute(), or start them lazily.` } : {}),
+      ...(outcome.why === 'timeout'
+        ? {
+            hint: `Top-level code must finish quickly (limit ${timeoutMs} ms per module: --load-timeout, or verifyLoad.timeoutMs in the build plugin). Move network calls, waits and loops into execute(), or start them lazily.`,
+          }
+        : {}),
     });
   }
   return diag('ZG2051', { ...at, message: `${what}: importing ${entry.file} fails: ${outcome.message}` });

@@ -11,7 +11,11 @@ import type { ChildMessage, ChildSetup, DefinitionReport, ParentMessage, VerifyT
 
 export type TaskOutcome =
   | { readonly ok: true; readonly report: DefinitionReport }
-  | { readonly ok: false; readonly why: 'threw' | 'exited' | 'timeout' | 'stalled' | 'start'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly why: 'threw' | 'exited' | 'timeout' | 'stalled' | 'start';
+      readonly message: string;
+    };
 
 export interface PoolOptions {
   /** The child entry (child.ts / child.js). */
@@ -62,20 +66,40 @@ class ChildWorker {
         if (message.type === 'ready') {
           clearTimeout(timer);
           resolve();
-        } else this.settle(message.id, message.type === 'result' ? { ok: true, report: message.report } : { ok: false, why: message.stalled ? 'stalled' : 'threw', message: message.message });
+        } else
+          this.settle(
+            message.id,
+            message.type === 'result'
+              ? { ok: true, report: message.report }
+              : { ok: false, why: message.stalled ? 'stalled' : 'threw', message: message.message },
+          );
       });
       this.child.on('error', (error) => {
         clearTimeout(timer);
         this.dead = true;
         reject(error);
-        if (this.pending) this.settle(this.pending.id, { ok: false, why: 'exited', message: `the verification process failed: ${error.message}` });
+        if (this.pending)
+          this.settle(this.pending.id, {
+            ok: false,
+            why: 'exited',
+            message: `the verification process failed: ${error.message}`,
+          });
       });
       this.child.on('exit', (code, signal) => {
         clearTimeout(timer);
         this.dead = true;
         const last = this.lastStderrLine();
-        reject(new Error(`the verification process ended before it was ready (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
-        if (this.pending) this.settle(this.pending.id, { ok: false, why: 'exited', message: `it ended the process while loading (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}` });
+        reject(
+          new Error(
+            `the verification process ended before it was ready (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`,
+          ),
+        );
+        if (this.pending)
+          this.settle(this.pending.id, {
+            ok: false,
+            why: 'exited',
+            message: `it ended the process while loading (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`,
+          });
       });
     });
     // Rejections are taken by whoever awaits `ready`; this only keeps Node from reporting them.
@@ -89,7 +113,11 @@ class ChildWorker {
   run(task: VerifyTask): Promise<TaskOutcome> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.settle(task.id, { ok: false, why: 'timeout', message: `it did not finish loading within ${formatMs(this.options.timeoutMs)}` });
+        this.settle(task.id, {
+          ok: false,
+          why: 'timeout',
+          message: `it did not finish loading within ${formatMs(this.options.timeoutMs)}`,
+        });
         // The import may still be running (a busy loop, a pending timer): only a kill stops it.
         this.kill();
       }, this.options.timeoutMs);
@@ -141,7 +169,8 @@ export async function runPool(tasks: readonly VerifyTask[], options: PoolOptions
             // Twice in a row: the process cannot start at all; no module is to blame.
             if (++startFailures < 2) continue;
             const message = error instanceof Error ? error.message : String(error);
-            for (let t: VerifyTask | undefined = task; t; t = queue.shift()) outcomes.set(t.id, { ok: false, why: 'start', message });
+            for (let t: VerifyTask | undefined = task; t; t = queue.shift())
+              outcomes.set(t.id, { ok: false, why: 'start', message });
             return;
           }
         }

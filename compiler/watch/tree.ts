@@ -63,7 +63,16 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     if (!check) return;
     const now = stateOf(path);
     if (now === check.state) return;
-    const type: FileEvent['type'] = now === '' ? (check.state.startsWith('d') ? 'unlinkDir' : 'unlink') : now.startsWith('d') ? 'addDir' : check.state === '' ? 'add' : 'change';
+    const type: FileEvent['type'] =
+      now === ''
+        ? check.state.startsWith('d')
+          ? 'unlinkDir'
+          : 'unlink'
+        : now.startsWith('d')
+          ? 'addDir'
+          : check.state === ''
+            ? 'add'
+            : 'change';
     report({ type, path });
   };
   const report = (event: FileEvent): void => {

@@ -3,7 +3,18 @@
  * same directory + rename), so a reader — a bundler, tsc, a running bot — never sees a
  * half-written manifest.
  */
-import { close, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writevSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writevSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 export function readIfExists(file: string): string | undefined {
@@ -87,12 +98,16 @@ const KEEP_BYTES = 256;
  * bytes, by position (between edits most parts are the very same strings at the same index).
  * The compiler owns one (it dies with the compiler); without it every write compares bytes.
  */
-export type WrittenParts = Map<string, { digest: string; mtimeMs: number; size: number; parts: readonly string[]; buffers: readonly Buffer[] }>;
+export type WrittenParts = Map<
+  string,
+  { digest: string; mtimeMs: number; size: number; parts: readonly string[]; buffers: readonly Buffer[] }
+>;
 
 function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
   let offset = 0;
   for (const buffer of buffers) {
-    if (offset + buffer.length > disk.length || !buffer.equals(disk.subarray(offset, offset + buffer.length))) return false;
+    if (offset + buffer.length > disk.length || !buffer.equals(disk.subarray(offset, offset + buffer.length)))
+      return false;
     offset += buffer.length;
   }
   return offset === disk.length;
@@ -115,7 +130,9 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
   const previous = last?.parts;
   const previousBuffers = last?.buffers;
   const buffers = output.parts.map((part, index) =>
-    part.length >= KEEP_BYTES && previous !== undefined && previous[index] === part ? previousBuffers![index]! : Buffer.from(part),
+    part.length >= KEEP_BYTES && previous !== undefined && previous[index] === part
+      ? previousBuffers![index]!
+      : Buffer.from(part),
   );
   if (!trusted && now !== undefined) {
     let disk: Buffer | undefined;

@@ -11,7 +11,12 @@ import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/manifest.js';
 import { writeNewAtomically } from './output.js';
-import { validatorExtension, validatorFileName, validatorsDirRel, type ValidatorTable } from '../emit/validator-table.js';
+import {
+  validatorExtension,
+  validatorFileName,
+  validatorsDirRel,
+  type ValidatorTable,
+} from '../emit/validator-table.js';
 import { emitValidatorModule } from '../emit/validators.js';
 
 /**
@@ -63,7 +68,12 @@ export function validatorsStamp(root: string, outRel: string): string {
 }
 
 /** Writes the modules the table names that are not on disk; returns how many it wrote. */
-export function writeValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): number {
+export function writeValidators(
+  root: string,
+  outRel: string,
+  table: ValidatorTable,
+  known: KnownFolders = new Map(),
+): number {
   if (table.keys.length === 0) return 0;
   const dir = validatorsDir(root, outRel);
   const names = listing(dir, known);
@@ -97,7 +107,12 @@ function isGenerated(file: string): boolean {
 }
 
 /** Removes the generated modules the table no longer names (after the manifest was written). */
-export function removeStaleValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): number {
+export function removeStaleValidators(
+  root: string,
+  outRel: string,
+  table: ValidatorTable,
+  known: KnownFolders = new Map(),
+): number {
   const dir = validatorsDir(root, outRel);
   if (!known.has(dir) && mtimeOf(dir) === undefined) return 0;
   const names = listing(dir, known);
@@ -116,7 +131,12 @@ export function removeStaleValidators(root: string, outRel: string, table: Valid
 }
 
 /** Keys whose module is not on disk (for `check`: a manifest is only current with its validators). */
-export function missingValidators(root: string, outRel: string, table: ValidatorTable, known: KnownFolders = new Map()): readonly string[] {
+export function missingValidators(
+  root: string,
+  outRel: string,
+  table: ValidatorTable,
+  known: KnownFolders = new Map(),
+): readonly string[] {
   if (table.keys.length === 0) return [];
   const names = listing(validatorsDir(root, outRel), known);
   return table.keys.filter((key) => !names.has(validatorFileName(key, outRel)));

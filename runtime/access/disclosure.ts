@@ -24,7 +24,12 @@ export type OmissionReason =
   | { readonly code: 'skill-not-loaded'; readonly skill: string; readonly detail: string }
   | { readonly code: 'excluded-for-agent'; readonly agent: string; readonly detail: string }
   | { readonly code: 'no-message'; readonly detail: string }
-  | { readonly code: 'platform'; readonly platforms: readonly string[]; readonly actual: string; readonly detail: string }
+  | {
+      readonly code: 'platform';
+      readonly platforms: readonly string[];
+      readonly actual: string;
+      readonly detail: string;
+    }
   | { readonly code: 'scope'; readonly scopes: readonly string[]; readonly actual: string; readonly detail: string }
   | { readonly code: 'permission'; readonly permit: string; readonly detail: string }
   | { readonly code: 'hidden'; readonly detail: string }
@@ -76,7 +81,8 @@ export class TurnAdmission {
 function decideStatic(tool: AccessRestrictions, message: ImMessage | undefined): boolean {
   if (!message) return isUnrestricted(tool);
   if (tool.platforms?.length && !tool.platforms.includes(String(message.$adapter))) return false;
-  if (tool.scopes?.length && !(tool.scopes as readonly string[]).includes(message.$channel?.type || 'private')) return false;
+  if (tool.scopes?.length && !(tool.scopes as readonly string[]).includes(message.$channel?.type || 'private'))
+    return false;
   return true;
 }
 
@@ -89,13 +95,21 @@ export function skillDisclosed(entry: CatalogSkill, scope: TurnScope): boolean {
 }
 
 /** Disclosed, admitted, not hidden, askable: the one predicate behind every model-facing list. */
-export function toolListed(entry: CatalogTool, view: DisclosureView, admission: TurnAdmission): boolean | Promise<boolean> {
+export function toolListed(
+  entry: CatalogTool,
+  view: DisclosureView,
+  admission: TurnAdmission,
+): boolean | Promise<boolean> {
   if (entry.binding.hidden || !toolDisclosed(entry, view.scope)) return false;
   if (entry.needsQuestionPort && !view.canAsk) return false;
   return admission.admits(entry.access);
 }
 
-export function skillListed(entry: CatalogSkill, view: DisclosureView, admission: TurnAdmission): boolean | Promise<boolean> {
+export function skillListed(
+  entry: CatalogSkill,
+  view: DisclosureView,
+  admission: TurnAdmission,
+): boolean | Promise<boolean> {
   if (!skillDisclosed(entry, view.scope)) return false;
   return admission.admits(entry.access);
 }
@@ -109,21 +123,37 @@ export async function explainAccess(
   if (!message) {
     return isUnrestricted(restrictions)
       ? undefined
-      : { code: 'no-message', detail: 'restricted, and this turn has no IM message (non-IM turns only see unrestricted tools)' };
+      : {
+          code: 'no-message',
+          detail: 'restricted, and this turn has no IM message (non-IM turns only see unrestricted tools)',
+        };
   }
   const adapter = String(message.$adapter);
   if (restrictions.platforms?.length && !restrictions.platforms.includes(adapter)) {
-    return { code: 'platform', platforms: restrictions.platforms, actual: adapter, detail: `platform "${adapter}" is not in [${restrictions.platforms.join(', ')}]` };
+    return {
+      code: 'platform',
+      platforms: restrictions.platforms,
+      actual: adapter,
+      detail: `platform "${adapter}" is not in [${restrictions.platforms.join(', ')}]`,
+    };
   }
   const scene = message.$channel?.type || 'private';
   if (restrictions.scopes?.length && !(restrictions.scopes as readonly string[]).includes(scene)) {
-    return { code: 'scope', scopes: restrictions.scopes, actual: scene, detail: `scope "${scene}" is not in [${restrictions.scopes.join(', ')}]` };
+    return {
+      code: 'scope',
+      scopes: restrictions.scopes,
+      actual: scene,
+      detail: `scope "${scene}" is not in [${restrictions.scopes.join(', ')}]`,
+    };
   }
   for (const permit of restrictions.permissions ?? []) {
-    if (!permissions) return { code: 'permission', permit, detail: `permit ${permit} failed: no permission host is installed` };
+    if (!permissions)
+      return { code: 'permission', permit, detail: `permit ${permit} failed: no permission host is installed` };
     const ok = await permissions.check(permit, toPermissionSubject(message)).catch(() => false);
     if (ok !== true) {
-      const why = permit.startsWith('platform(') ? ' (decided by the platform checker registered for that adapter)' : '';
+      const why = permit.startsWith('platform(')
+        ? ' (decided by the platform checker registered for that adapter)'
+        : '';
       return { code: 'permission', permit, detail: `permit ${permit} failed${why}` };
     }
   }
@@ -135,17 +165,33 @@ export async function explainTool(entry: CatalogTool, view: DisclosureView): Pro
   const binding = entry.binding;
   const selected = view.scope.agent?.qualifiedName;
   if (selected !== undefined && binding.exceptAgents?.includes(selected)) {
-    return { code: 'excluded-for-agent', agent: selected, detail: `replaced for agent ${selected} by a scoped provider` };
+    return {
+      code: 'excluded-for-agent',
+      agent: selected,
+      detail: `replaced for agent ${selected} by a scoped provider`,
+    };
   }
   const disclosure = entry.disclosure;
   if (disclosure.kind === 'agent' && !toolDisclosed(entry, view.scope)) {
-    return { code: 'agent-not-selected', agent: disclosure.agent, detail: `not yet disclosed: agent ${disclosure.agent} is not selected` };
+    return {
+      code: 'agent-not-selected',
+      agent: disclosure.agent,
+      detail: `not yet disclosed: agent ${disclosure.agent} is not selected`,
+    };
   }
   if (disclosure.kind === 'skill' && !toolDisclosed(entry, view.scope)) {
     if (disclosure.agent !== undefined && view.scope.agent?.qualifiedName !== disclosure.agent) {
-      return { code: 'agent-not-selected', agent: disclosure.agent, detail: `not yet disclosed: agent ${disclosure.agent} is not selected` };
+      return {
+        code: 'agent-not-selected',
+        agent: disclosure.agent,
+        detail: `not yet disclosed: agent ${disclosure.agent} is not selected`,
+      };
     }
-    return { code: 'skill-not-loaded', skill: disclosure.skill, detail: `not yet disclosed: skill ${disclosure.skill} is not loaded` };
+    return {
+      code: 'skill-not-loaded',
+      skill: disclosure.skill,
+      detail: `not yet disclosed: skill ${disclosure.skill} is not loaded`,
+    };
   }
   const access = await explainAccess(binding, view.message, view.permissions);
   if (access) return access;
@@ -159,10 +205,18 @@ export async function explainTool(entry: CatalogTool, view: DisclosureView): Pro
 export async function explainSkill(entry: CatalogSkill, view: DisclosureView): Promise<OmissionReason | undefined> {
   const selected = view.scope.agent?.qualifiedName;
   if (selected !== undefined && entry.skill.exceptAgents?.includes(selected)) {
-    return { code: 'excluded-for-agent', agent: selected, detail: `replaced for agent ${selected} by a scoped provider` };
+    return {
+      code: 'excluded-for-agent',
+      agent: selected,
+      detail: `replaced for agent ${selected} by a scoped provider`,
+    };
   }
   if (entry.agent !== undefined && !skillDisclosed(entry, view.scope)) {
-    return { code: 'agent-not-selected', agent: entry.agent, detail: `not yet disclosed: agent ${entry.agent} is not selected` };
+    return {
+      code: 'agent-not-selected',
+      agent: entry.agent,
+      detail: `not yet disclosed: agent ${entry.agent} is not selected`,
+    };
   }
   return explainAccess(entry.skill, view.message, view.permissions);
 }

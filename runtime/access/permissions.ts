@@ -90,9 +90,7 @@ export function toPermissionSubject(message: ImMessage): PermissionSubject {
     adapter: String(message.$adapter),
     // A message without a channel type is a private conversation (seeds: 缺省 private).
     scene: { id: String(message.$channel?.id ?? ''), type: message.$channel?.type || 'private' },
-    ...(sender
-      ? { sender: { id: String(sender.id), roles, permissions: [...(sender.permissions ?? [])] } }
-      : {}),
+    ...(sender ? { sender: { id: String(sender.id), roles, permissions: [...(sender.permissions ?? [])] } } : {}),
   };
 }
 

@@ -133,7 +133,9 @@ export async function aiSdkTurnSettings<R>(
 
 function loadedIn(step: StepResult<TurnToolSet>): boolean {
   return step.toolResults.some(
-    (result) => (result.toolName === 'load_tool' || result.toolName === 'load_skill') && (result.output as ToolOutcome | undefined)?.status === 'completed',
+    (result) =>
+      (result.toolName === 'load_tool' || result.toolName === 'load_skill') &&
+      (result.output as ToolOutcome | undefined)?.status === 'completed',
   );
 }
 
@@ -144,7 +146,9 @@ export interface AiSdkLoopOptions<R> extends AiSdkToolOptions<R> {
   /** Use `streamText`; `onText` receives text deltas. */
   readonly stream?: boolean | { readonly onText?: (delta: string) => void };
   /** Other call settings (`temperature`, `maxOutputTokens`, `providerOptions`, …). */
-  readonly settings?: CallSettings & { readonly providerOptions?: Parameters<typeof generateText>[0]['providerOptions'] };
+  readonly settings?: CallSettings & {
+    readonly providerOptions?: Parameters<typeof generateText>[0]['providerOptions'];
+  };
 }
 
 export type AiSdkLoopResult = ToolLoopResult<ModelMessage>;
@@ -163,17 +167,32 @@ function loopStep(
     if (part.type === 'tool-call') calls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
   }
   for (const call of calls) {
-    const part = step.content.find((entry) => (entry.type === 'tool-result' || entry.type === 'tool-error') && entry.toolCallId === call.id);
+    const part = step.content.find(
+      (entry) => (entry.type === 'tool-result' || entry.type === 'tool-error') && entry.toolCallId === call.id,
+    );
     if (part?.type === 'tool-result') {
       const outcome = part.output as ToolOutcome;
       results.push({ call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) });
     } else if (part?.type === 'tool-error') {
-      const outcome = refused.get(call.id) ?? { status: 'failed' as const, error: { code: 'execution_error' as const, message: String(part.error) }, retryable: false };
-      results.push({ call, outcome, text: part.error instanceof Error ? part.error.message : String(part.error), isError: true });
+      const outcome = refused.get(call.id) ?? {
+        status: 'failed' as const,
+        error: { code: 'execution_error' as const, message: String(part.error) },
+        retryable: false,
+      };
+      results.push({
+        call,
+        outcome,
+        text: part.error instanceof Error ? part.error.message : String(part.error),
+        isError: true,
+      });
     }
   }
   const usage = { inputTokens: step.usage.inputTokens ?? 0, outputTokens: step.usage.outputTokens ?? 0 };
-  return Object.freeze({ index, reply: { messages, text: step.text, calls, usage, stopReason: step.finishReason }, results });
+  return Object.freeze({
+    index,
+    reply: { messages, text: step.text, calls, usage, stopReason: step.finishReason },
+    results,
+  });
 }
 
 /** Runs the turn's loop with `generateText` (or `streamText`) and reports it like the other bridges. */
@@ -186,12 +205,24 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
   const onStepFinish = async (step: StepResult<TurnToolSet>) => {
     // `response.messages` accumulates over the steps: this step's messages are the new tail.
     const all = step.response.messages;
-    const mapped = loopStep(step, steps.length, refused, all.slice(seen), options.resultText ?? ((_call, outcome) => outcomeText(outcome)));
+    const mapped = loopStep(
+      step,
+      steps.length,
+      refused,
+      all.slice(seen),
+      options.resultText ?? ((_call, outcome) => outcomeText(outcome)),
+    );
     seen = all.length;
     steps.push(mapped);
     await options.onStep?.(mapped);
   };
-  const call = { ...options.settings, ...settings, model: options.model, messages: [...options.messages], onStepFinish };
+  const call = {
+    ...options.settings,
+    ...settings,
+    model: options.model,
+    messages: [...options.messages],
+    onStepFinish,
+  };
   const finish = (finishReason: LoopFinishReason): AiSdkLoopResult => {
     const usage = steps.reduce((sum, step) => addUsage(sum, step.reply.usage), NO_USAGE);
     const messages = [...options.messages, ...steps.flatMap((step) => step.reply.messages)];

@@ -10,13 +10,24 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicToolReferences, LOAD_SKILL, LOAD_TOOL, type LoadToolOutput } from '../index.js';
-import { type LoopModel, type ModelReply, type ModelToolCall, runToolLoop, type ToolCallResult, type ToolLoopOptions, type ToolLoopResult } from './loop.js';
+import {
+  type LoopModel,
+  type ModelReply,
+  type ModelToolCall,
+  runToolLoop,
+  type ToolCallResult,
+  type ToolLoopOptions,
+  type ToolLoopResult,
+} from './loop.js';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ToolResultBlockParam = Anthropic.Messages.ToolResultBlockParam;
 
 /** Everything of a Messages request but what the loop owns (messages, tools, stream; system by default). */
-export type AnthropicRequest = Omit<Anthropic.Messages.MessageCreateParamsNonStreaming, 'messages' | 'tools' | 'stream' | 'system'>;
+export type AnthropicRequest = Omit<
+  Anthropic.Messages.MessageCreateParamsNonStreaming,
+  'messages' | 'tools' | 'stream' | 'system'
+>;
 
 /** The part of the client the loop uses (a `new Anthropic()` is one). */
 export interface AnthropicClient {
@@ -54,21 +65,32 @@ function reply(message: Anthropic.Messages.Message): ModelReply<MessageParam> {
 /** One `tool_result` block per call, in call order; loads also reference the tools they loaded. */
 export function anthropicToolResults(results: readonly ToolCallResult[]): ToolResultBlockParam[] {
   return results.map((result) => {
-    const loads = (result.call.name === LOAD_TOOL || result.call.name === LOAD_SKILL) && result.outcome.status === 'completed';
+    const loads =
+      (result.call.name === LOAD_TOOL || result.call.name === LOAD_SKILL) && result.outcome.status === 'completed';
     const content: ToolResultBlockParam['content'] = loads
-      ? [{ type: 'text', text: result.text }, ...anthropicToolReferences((result.outcome as { output: LoadToolOutput }).output)]
+      ? [
+          { type: 'text', text: result.text },
+          ...anthropicToolReferences((result.outcome as { output: LoadToolOutput }).output),
+        ]
       : result.text;
     return { type: 'tool_result', tool_use_id: result.call.id, content, ...(result.isError ? { is_error: true } : {}) };
   });
 }
 
 /** The `LoopModel` for Anthropic Messages (for hosts that drive `runToolLoop` themselves). */
-export function anthropicModel(options: Pick<AnthropicLoopOptions<unknown>, 'client' | 'request' | 'stream'>): LoopModel<'anthropic', MessageParam> {
+export function anthropicModel(
+  options: Pick<AnthropicLoopOptions<unknown>, 'client' | 'request' | 'stream'>,
+): LoopModel<'anthropic', MessageParam> {
   const { client, request, stream } = options;
   return {
     provider: 'anthropic',
     async request({ tools, messages, system, signal }) {
-      const body: Anthropic.Messages.MessageCreateParamsNonStreaming = { ...request, ...(system !== undefined ? { system } : {}), messages: [...messages], tools };
+      const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
+        ...request,
+        ...(system !== undefined ? { system } : {}),
+        messages: [...messages],
+        tools,
+      };
       if (!stream) return reply(await client.messages.create(body, { signal }));
       const live = client.messages.stream(body, { signal });
       const onText = typeof stream === 'object' ? stream.onText : undefined;

@@ -15,7 +15,14 @@
  * No SDK is imported here: other transports (MCP sampling, a custom HTTP model) plug in a
  * `LoopModel` of their own.
  */
-import { LOAD_SKILL, LOAD_TOOL, type ModelProvider, type ModelToolsFor, type ToolOutcome, type Turn } from '../index.js';
+import {
+  LOAD_SKILL,
+  LOAD_TOOL,
+  type ModelProvider,
+  type ModelToolsFor,
+  type ToolOutcome,
+  type Turn,
+} from '../index.js';
 import { linkSignals } from '../turn/abort.js';
 import { isErrorOutcome, outcomeText } from './results.js';
 
@@ -113,8 +120,12 @@ export interface ToolLoopOptions<R> {
 
 /** The smaller of the host's and the selected agent's limit; `DEFAULT_MAX_STEPS` when neither. */
 export function stepLimit(turn: { readonly maxSteps: number | undefined }, requested: number | undefined): number {
-  for (const [label, value] of [['maxSteps', requested], ['agent maxSteps', turn.maxSteps]] as const) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new TypeError(`${label} must be an integer ≥ 1, got ${String(value)}`);
+  for (const [label, value] of [
+    ['maxSteps', requested],
+    ['agent maxSteps', turn.maxSteps],
+  ] as const) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
+      throw new TypeError(`${label} must be an integer ≥ 1, got ${String(value)}`);
   }
   const limits = [requested, turn.maxSteps].filter((value): value is number => value !== undefined);
   return limits.length === 0 ? DEFAULT_MAX_STEPS : Math.min(...limits);
@@ -136,7 +147,11 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 
 export const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
-type UntypedExecute = (name: string, input: unknown, options: { toolUseId: string; signal: AbortSignal }) => Promise<ToolOutcome>;
+type UntypedExecute = (
+  name: string,
+  input: unknown,
+  options: { toolUseId: string; signal: AbortSignal },
+) => Promise<ToolOutcome>;
 
 /**
  * Runs one reply's calls in parallel through `turn.execute`. A model's names are untyped by
@@ -167,11 +182,18 @@ export async function executeCalls<R>(
 
 /** True when a result loaded tools or a skill: the next request needs a fresh tool list. */
 export function loadedSomething(results: readonly ToolCallResult[]): boolean {
-  return results.some((result) => (result.call.name === LOAD_TOOL || result.call.name === LOAD_SKILL) && result.outcome.status === 'completed');
+  return results.some(
+    (result) =>
+      (result.call.name === LOAD_TOOL || result.call.name === LOAD_SKILL) && result.outcome.status === 'completed',
+  );
 }
 
 /** The turn's tools for a provider, deferral on or off. */
-export function turnTools<R, P extends ModelProvider>(turn: Turn<R>, provider: P, defer: boolean | undefined): Promise<ModelToolsFor<P>> {
+export function turnTools<R, P extends ModelProvider>(
+  turn: Turn<R>,
+  provider: P,
+  defer: boolean | undefined,
+): Promise<ModelToolsFor<P>> {
   return turn.modelTools({ provider, ...(defer === false ? { defer: false } : {}) });
 }
 
@@ -204,7 +226,13 @@ export async function runToolLoop<R, P extends ModelProvider, M>(
       if (signal.aborted) return finish('aborted');
       let reply: ModelReply<M>;
       try {
-        reply = await model.request({ step: index, tools, messages: conversation, system: await systemText(turn, options.system), signal });
+        reply = await model.request({
+          step: index,
+          tools,
+          messages: conversation,
+          system: await systemText(turn, options.system),
+          signal,
+        });
       } catch (error) {
         // The SDK rejects an aborted request with its own error type; the signal says why.
         if (signal.aborted) return finish('aborted');

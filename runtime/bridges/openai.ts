@@ -8,7 +8,15 @@
  */
 import type OpenAI from 'openai';
 import type { OpenAIModelTool } from '../index.js';
-import { type LoopModel, type ModelReply, type ModelToolCall, parseArguments, runToolLoop, type ToolLoopOptions, type ToolLoopResult } from './loop.js';
+import {
+  type LoopModel,
+  type ModelReply,
+  type ModelToolCall,
+  parseArguments,
+  runToolLoop,
+  type ToolLoopOptions,
+  type ToolLoopResult,
+} from './loop.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatCompletion = OpenAI.Chat.Completions.ChatCompletion;
@@ -18,7 +26,10 @@ type Response = OpenAI.Responses.Response;
 // ---- Chat Completions ----------------------------------------------------------------------
 
 /** Everything of a chat request but what the loop owns. */
-export type OpenAIChatRequest = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'messages' | 'tools' | 'stream'>;
+export type OpenAIChatRequest = Omit<
+  OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+  'messages' | 'tools' | 'stream'
+>;
 
 export interface OpenAIChatClient {
   readonly chat: { readonly completions: Pick<OpenAI['chat']['completions'], 'create' | 'stream'> };
@@ -42,35 +53,53 @@ function chatReply(completion: ChatCompletion): ModelReply<ChatMessage> {
   const message = choice?.message;
   const calls: ModelToolCall[] = [];
   for (const call of message?.tool_calls ?? []) {
-    if (call.type === 'function') calls.push({ id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+    if (call.type === 'function')
+      calls.push({ id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
   }
   const toolCalls = message?.tool_calls?.filter((call) => call.type === 'function');
-  const assistant: ChatMessage = { role: 'assistant', content: message?.content ?? null, ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  const assistant: ChatMessage = {
+    role: 'assistant',
+    content: message?.content ?? null,
+    ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
   return {
     messages: [assistant],
     text: message?.content ?? '',
     calls,
-    usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
     stopReason: choice?.finish_reason ?? null,
   };
 }
 
 /** The `LoopModel` for Chat Completions. */
-export function openAIChatModel(options: Pick<OpenAIChatLoopOptions<unknown>, 'client' | 'request' | 'stream' | 'systemRole'>): LoopModel<'openai', ChatMessage> {
+export function openAIChatModel(
+  options: Pick<OpenAIChatLoopOptions<unknown>, 'client' | 'request' | 'stream' | 'systemRole'>,
+): LoopModel<'openai', ChatMessage> {
   const { client, request, stream } = options;
   const role = options.systemRole ?? 'system';
   return {
     provider: 'openai',
     async request({ tools, messages, system, signal }) {
       const sent: ChatMessage[] = system === undefined ? [...messages] : [{ role, content: system }, ...messages];
-      const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = { ...request, messages: sent, ...(tools.length > 0 ? { tools } : {}) };
+      const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+        ...request,
+        messages: sent,
+        ...(tools.length > 0 ? { tools } : {}),
+      };
       if (!stream) return chatReply(await client.chat.completions.create(body, { signal }));
-      const live = client.chat.completions.stream({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+      const live = client.chat.completions.stream(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
       const onText = typeof stream === 'object' ? stream.onText : undefined;
       if (onText) live.on('content.delta', (event) => onText(event.delta));
       return chatReply(await live.finalChatCompletion());
     },
-    results: (results) => results.map((result): ChatMessage => ({ role: 'tool', tool_call_id: result.call.id, content: result.text })),
+    results: (results) =>
+      results.map((result): ChatMessage => ({ role: 'tool', tool_call_id: result.call.id, content: result.text })),
   };
 }
 
@@ -82,7 +111,10 @@ export function runOpenAIChatTurn<R>(options: OpenAIChatLoopOptions<R>): Promise
 // ---- Responses -----------------------------------------------------------------------------
 
 /** Everything of a Responses request but what the loop owns (`instructions` carries the system prompt). */
-export type OpenAIResponsesRequest = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'input' | 'tools' | 'stream' | 'instructions'>;
+export type OpenAIResponsesRequest = Omit<
+  OpenAI.Responses.ResponseCreateParamsNonStreaming,
+  'input' | 'tools' | 'stream' | 'instructions'
+>;
 
 export interface OpenAIResponsesClient {
   readonly responses: Pick<OpenAI['responses'], 'create' | 'stream'>;
@@ -107,7 +139,13 @@ export function responsesTool(tool: OpenAIModelTool): OpenAI.Responses.FunctionT
   let converted = functionTools.get(tool);
   if (!converted) {
     const fn = tool.function;
-    converted = Object.freeze({ type: 'function' as const, name: fn.name, description: fn.description, parameters: fn.parameters, strict: false });
+    converted = Object.freeze({
+      type: 'function' as const,
+      name: fn.name,
+      description: fn.description,
+      parameters: fn.parameters,
+      strict: false,
+    });
     functionTools.set(tool, converted);
   }
   return converted;
@@ -117,8 +155,10 @@ function responsesReply(response: Response): ModelReply<ResponseItem> {
   const calls: ModelToolCall[] = [];
   let text = '';
   for (const item of response.output) {
-    if (item.type === 'function_call') calls.push({ id: item.call_id, name: item.name, input: parseArguments(item.arguments) });
-    else if (item.type === 'message') for (const part of item.content) if (part.type === 'output_text') text += part.text;
+    if (item.type === 'function_call')
+      calls.push({ id: item.call_id, name: item.name, input: parseArguments(item.arguments) });
+    else if (item.type === 'message')
+      for (const part of item.content) if (part.type === 'output_text') text += part.text;
   }
   return {
     // Output items go back as input items as they are (the documented way to continue without previous_response_id).
@@ -131,7 +171,9 @@ function responsesReply(response: Response): ModelReply<ResponseItem> {
 }
 
 /** The `LoopModel` for the Responses API. */
-export function openAIResponsesModel(options: Pick<OpenAIResponsesLoopOptions<unknown>, 'client' | 'request' | 'stream'>): LoopModel<'openai', ResponseItem> {
+export function openAIResponsesModel(
+  options: Pick<OpenAIResponsesLoopOptions<unknown>, 'client' | 'request' | 'stream'>,
+): LoopModel<'openai', ResponseItem> {
   const { client, request, stream } = options;
   return {
     provider: 'openai',
@@ -148,12 +190,16 @@ export function openAIResponsesModel(options: Pick<OpenAIResponsesLoopOptions<un
       if (onText) live.on('response.output_text.delta', (event) => onText(event.delta));
       return responsesReply(await live.finalResponse());
     },
-    results: (results) => results.map((result): ResponseItem => ({ type: 'function_call_output', call_id: result.call.id, output: result.text })),
+    results: (results) =>
+      results.map(
+        (result): ResponseItem => ({ type: 'function_call_output', call_id: result.call.id, output: result.text }),
+      ),
   };
 }
 
 /** Runs the turn's tool-use loop against the Responses API until the model answers. */
 export function runOpenAIResponsesTurn<R>(options: OpenAIResponsesLoopOptions<R>): Promise<OpenAIResponsesLoopResult> {
-  const input: readonly ResponseItem[] = typeof options.input === 'string' ? [{ role: 'user', content: options.input }] : options.input;
+  const input: readonly ResponseItem[] =
+    typeof options.input === 'string' ? [{ role: 'user', content: options.input }] : options.input;
   return runToolLoop(openAIResponsesModel(options), input, options);
 }

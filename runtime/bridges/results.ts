@@ -32,10 +32,12 @@ export function outcomeText(outcome: ToolOutcome): string {
       if (outcome.policy === 'approval') {
         return outcome.reason === APPROVAL_DECLINED
           ? 'The user did not approve this call.'
-          : 'This call needs the user\'s approval, which cannot be asked for in this conversation.';
+          : "This call needs the user's approval, which cannot be asked for in this conversation.";
       }
       // A hook's veto is the plugin's message to the model; a hook that failed is not.
-      return outcome.reason.startsWith('vetoed by hook ') ? `The call was refused: ${outcome.reason}` : 'The call was refused by a policy.';
+      return outcome.reason.startsWith('vetoed by hook ')
+        ? `The call was refused: ${outcome.reason}`
+        : 'The call was refused by a policy.';
     case 'cancelled':
       return `The call was cancelled (${outcome.reason}).`;
     case 'failed':

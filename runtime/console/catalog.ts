@@ -158,69 +158,94 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
   const fileFor = (origin: ToolSourceKind, owner: string, feature: string | undefined) =>
     origin === 'feature' ? feature : origin === 'setup' ? entryOf.get(owner) : undefined;
   const seamOf = (seam: SeamOrigin | undefined) =>
-    seam === undefined ? {} : { seam: Object.freeze({ provider: seam.provider, scope: seam.scope, name: seam.name, ...optional('source', seam.source) }) };
-  const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+    seam === undefined
+      ? {}
+      : {
+          seam: Object.freeze({
+            provider: seam.provider,
+            scope: seam.scope,
+            name: seam.name,
+            ...optional('source', seam.source),
+          }),
+        };
+  const optional = <K extends string, V>(key: K, value: V | undefined) =>
+    value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 
-  const plugins = manifest.plugins.map((plugin): CatalogPlugin => ({
-    owner: plugin.owner,
-    dir: plugin.dir,
-    ...optional('file', plugin.entrySource),
-    generation: id,
-    ...optional('agentsMdChars', plugin.agentsMd?.length),
-  }));
-  const tools = [...generation.tools.values()].map((tool): CatalogTool => ({
-    qualifiedName: tool.qualifiedName,
-    localName: tool.localName,
-    owner: tool.owner,
-    origin: tool.source,
-    placement: tool.placement,
-    ...optional('agent', tool.agent),
-    ...optional('skill', tool.skill),
-    ...optional('file', fileFor(tool.source, tool.owner, featureFile.get(tool.qualifiedName))),
-    ...seamOf(tool.seam),
-    generation: id,
-    description: tool.description,
-    requiresApproval: tool.requiresApproval,
-    platforms: [...tool.platforms],
-    scopes: [...tool.scopes],
-    permissions: [...tool.permissions],
-    hidden: tool.hidden,
-  }));
+  const plugins = manifest.plugins.map(
+    (plugin): CatalogPlugin => ({
+      owner: plugin.owner,
+      dir: plugin.dir,
+      ...optional('file', plugin.entrySource),
+      generation: id,
+      ...optional('agentsMdChars', plugin.agentsMd?.length),
+    }),
+  );
+  const tools = [...generation.tools.values()].map(
+    (tool): CatalogTool => ({
+      qualifiedName: tool.qualifiedName,
+      localName: tool.localName,
+      owner: tool.owner,
+      origin: tool.source,
+      placement: tool.placement,
+      ...optional('agent', tool.agent),
+      ...optional('skill', tool.skill),
+      ...optional('file', fileFor(tool.source, tool.owner, featureFile.get(tool.qualifiedName))),
+      ...seamOf(tool.seam),
+      generation: id,
+      description: tool.description,
+      requiresApproval: tool.requiresApproval,
+      platforms: [...tool.platforms],
+      scopes: [...tool.scopes],
+      permissions: [...tool.permissions],
+      hidden: tool.hidden,
+    }),
+  );
   // The skill table holds feature and seam skills; only manifest skills have their text at hand.
-  const skills = [...generation.skillTable.values()].map((skill): CatalogSkill => ({
-    qualifiedName: skill.qualifiedName,
-    name: skill.name,
-    owner: skill.owner,
-    ...optional('agent', skill.agent),
-    origin: skill.source,
-    ...optional('file', skill.file),
-    ...seamOf(skill.seam),
-    generation: id,
-    description: skill.description,
-    tools: [...skill.tools],
-    platforms: [...skill.platforms],
-    scopes: [...skill.scopes],
-    permissions: [...skill.permissions],
-    always: skill.always,
-    retention: 'preferred',
-    ...optional('instructionsChars', skill.source === 'feature' ? generation.skills.get(skill.qualifiedName)?.instructions.length : undefined),
-  }));
-  const agents = [...generation.agents.values()].map((agent): CatalogAgent => ({
-    qualifiedName: agent.qualifiedName,
-    name: agent.name,
-    owner: agent.owner,
-    file: agent.source,
-    generation: id,
-    description: agent.description,
-    platforms: [...agent.platforms],
-    tools: [...agent.tools],
-    ...optional('model', agent.model),
-    ...optional('maxSteps', agent.maxSteps),
-    workflows: [...agent.workflows],
-    knowledge: [...agent.knowledge],
-    retention: 'required',
-    promptChars: { system: agent.system.length, boundaries: agent.boundaries.length, conventions: agent.conventions.length },
-  }));
+  const skills = [...generation.skillTable.values()].map(
+    (skill): CatalogSkill => ({
+      qualifiedName: skill.qualifiedName,
+      name: skill.name,
+      owner: skill.owner,
+      ...optional('agent', skill.agent),
+      origin: skill.source,
+      ...optional('file', skill.file),
+      ...seamOf(skill.seam),
+      generation: id,
+      description: skill.description,
+      tools: [...skill.tools],
+      platforms: [...skill.platforms],
+      scopes: [...skill.scopes],
+      permissions: [...skill.permissions],
+      always: skill.always,
+      retention: 'preferred',
+      ...optional(
+        'instructionsChars',
+        skill.source === 'feature' ? generation.skills.get(skill.qualifiedName)?.instructions.length : undefined,
+      ),
+    }),
+  );
+  const agents = [...generation.agents.values()].map(
+    (agent): CatalogAgent => ({
+      qualifiedName: agent.qualifiedName,
+      name: agent.name,
+      owner: agent.owner,
+      file: agent.source,
+      generation: id,
+      description: agent.description,
+      platforms: [...agent.platforms],
+      tools: [...agent.tools],
+      ...optional('model', agent.model),
+      ...optional('maxSteps', agent.maxSteps),
+      workflows: [...agent.workflows],
+      knowledge: [...agent.knowledge],
+      retention: 'required',
+      promptChars: {
+        system: agent.system.length,
+        boundaries: agent.boundaries.length,
+        conventions: agent.conventions.length,
+      },
+    }),
+  );
   const sections = [...generation.promptSections.values()].map((entry): CatalogPromptSection => {
     const { section } = entry;
     const file = fileFor(entry.source, entry.owner, sectionFile.get(entry.id));

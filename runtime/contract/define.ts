@@ -20,7 +20,15 @@ import type { ImMessage } from '../access/permissions.js';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'on-risk', 'once', 'always'];
 export const CHANNEL_SCOPES: readonly ChannelScope[] = ['private', 'group', 'channel'];
 export const PROMPT_LAYERS: readonly PromptLayer[] = [
-  'system', 'role', 'task', 'context', 'tools', 'safety', 'constraints', 'examples', 'memory',
+  'system',
+  'role',
+  'task',
+  'context',
+  'tools',
+  'safety',
+  'constraints',
+  'examples',
+  'memory',
 ];
 export const PROMPT_RETENTIONS: readonly PromptRetention[] = ['required', 'preferred', 'opportunistic'];
 export const PROMPT_PROFILES: readonly PromptProfile[] = ['interactive', 'schedule'];
@@ -188,7 +196,8 @@ export function defineAgentPromptSection(init: AgentPromptSectionInit): AgentPro
   }
   if (init.profiles !== undefined && init.profiles.length === 0) fail(what, '`profiles` must not be empty');
   checkStringList(what, 'profiles', init.profiles, PROMPT_PROFILES);
-  if (init.platforms !== undefined && init.platforms.length === 0) fail(what, '`platforms` must not be empty when given');
+  if (init.platforms !== undefined && init.platforms.length === 0)
+    fail(what, '`platforms` must not be empty when given');
   checkStringList(what, 'platforms', init.platforms);
   // Same rule as the compiler's ZG2031: required content is never cut, so it could never render.
   if (init.retention === 'required' && init.maxChars !== undefined && init.content.length > init.maxChars) {

@@ -34,7 +34,13 @@ export const SPAWN_TASK = 'spawn_task';
  * one of them after case folding (the meta tools never sit in a generation's tool table, so a
  * clash check against the table alone would let `Discover` through).
  */
-export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze([DISCOVER, LOAD_TOOL, LOAD_SKILL, ASK_USER, SPAWN_TASK]);
+export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze([
+  DISCOVER,
+  LOAD_TOOL,
+  LOAD_SKILL,
+  ASK_USER,
+  SPAWN_TASK,
+]);
 
 /** The key two names are compared under: names equal after case folding clash (SPEC §4). */
 export function foldName(name: string): string {
@@ -74,7 +80,8 @@ export function segmentNameProblem(name: string): NameProblem | undefined {
 
 /** A tool's qualifiedName, or why providers would refuse it. */
 export function providerSafeProblem(name: string): NameProblem | undefined {
-  if (!PROVIDER_SAFE_NAME.test(name)) return { rule: 'pattern', message: `does not match ${PROVIDER_SAFE_NAME.source}` };
+  if (!PROVIDER_SAFE_NAME.test(name))
+    return { rule: 'pattern', message: `does not match ${PROVIDER_SAFE_NAME.source}` };
   return undefined;
 }
 

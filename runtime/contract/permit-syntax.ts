@@ -8,8 +8,20 @@ export const BUILTIN_PERMIT_KINDS = ['adapter', 'group', 'private', 'channel', '
 export type BuiltinPermitKind = (typeof BUILTIN_PERMIT_KINDS)[number];
 
 export type PermitSyntax =
-  | { readonly ok: true; readonly form: 'call'; readonly kind: string; readonly builtin: boolean; readonly args: readonly string[] }
-  | { readonly ok: true; readonly form: 'bare'; readonly kind: string; readonly builtin: false; readonly args: readonly [] }
+  | {
+      readonly ok: true;
+      readonly form: 'call';
+      readonly kind: string;
+      readonly builtin: boolean;
+      readonly args: readonly string[];
+    }
+  | {
+      readonly ok: true;
+      readonly form: 'bare';
+      readonly kind: string;
+      readonly builtin: false;
+      readonly args: readonly [];
+    }
   | { readonly ok: false; readonly reason: string };
 
 const CALL = /^([a-z][a-z0-9_-]*)\(([^()]*)\)$/;
@@ -24,7 +36,8 @@ export function isBuiltinPermitKind(kind: string): kind is BuiltinPermitKind {
  * Kind names are exact and lowercase, with no space before `(`.
  */
 export function parsePermitSyntax(text: string): PermitSyntax {
-  if (typeof text !== 'string' || text.length === 0) return { ok: false, reason: 'a permit must be a non-empty string' };
+  if (typeof text !== 'string' || text.length === 0)
+    return { ok: false, reason: 'a permit must be a non-empty string' };
   if (text !== text.trim()) return { ok: false, reason: 'a permit must not start or end with whitespace' };
   const call = CALL.exec(text);
   if (call) {

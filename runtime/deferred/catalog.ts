@@ -143,7 +143,11 @@ class ToolEntry implements CatalogTool {
   }
 
   get projected(): ProjectedTool {
-    return (this.#projected ??= new ProjectedTool(this.binding.qualifiedName, this.binding.description, this.binding.inputSchema));
+    return (this.#projected ??= new ProjectedTool(
+      this.binding.qualifiedName,
+      this.binding.description,
+      this.binding.inputSchema,
+    ));
   }
 }
 
@@ -160,18 +164,35 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     let id = signatureIds.get(key);
     if (id === undefined) {
       id = signatures.length;
-      signatures.push(Object.freeze({ platforms: item.platforms ?? [], scopes: item.scopes ?? [], permissions: item.permissions ?? [] }));
+      signatures.push(
+        Object.freeze({
+          platforms: item.platforms ?? [],
+          scopes: item.scopes ?? [],
+          permissions: item.permissions ?? [],
+        }),
+      );
       signatureIds.set(key, id);
     }
     return id;
   };
   signature({}); // id 0: unrestricted
 
-  const bindings = [...generation.tools.values()].sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0));
-  const tools: CatalogTool[] = bindings.map((binding, doc) =>
-    Object.freeze(new ToolEntry(doc, binding, signature(binding), isAlwaysLoaded(config, binding.qualifiedName, binding.seam?.mcpServer))),
+  const bindings = [...generation.tools.values()].sort((a, b) =>
+    a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0,
   );
-  const skillBindings = [...generation.skillTable.values()].sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
+  const tools: CatalogTool[] = bindings.map((binding, doc) =>
+    Object.freeze(
+      new ToolEntry(
+        doc,
+        binding,
+        signature(binding),
+        isAlwaysLoaded(config, binding.qualifiedName, binding.seam?.mcpServer),
+      ),
+    ),
+  );
+  const skillBindings = [...generation.skillTable.values()].sort((a, b) =>
+    compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }),
+  );
   const skills: CatalogSkill[] = skillBindings.map((skill, index) =>
     Object.freeze({
       kind: 'skill' as const,
@@ -213,7 +234,8 @@ function buildCatalog(generation: Generation): GenerationCatalog {
       platformAgents.set(platform, list);
     }
   }
-  for (const list of platformAgents.values()) list.sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
+  for (const list of platformAgents.values())
+    list.sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
 
   const entries: readonly (CatalogTool | CatalogSkill)[] = [...tools, ...skills];
   // Lazy: host.load stays cheap (HMR commits generations often); the first discover builds it once.

@@ -23,7 +23,13 @@ export interface ResolvedDeferredConfig {
   readonly mcpServers: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-export const DEFAULT_ALWAYS_LOADED_TOOLS: readonly string[] = Object.freeze([ASK_USER, SPAWN_TASK, DISCOVER, LOAD_TOOL, LOAD_SKILL]);
+export const DEFAULT_ALWAYS_LOADED_TOOLS: readonly string[] = Object.freeze([
+  ASK_USER,
+  SPAWN_TASK,
+  DISCOVER,
+  LOAD_TOOL,
+  LOAD_SKILL,
+]);
 export const DEFAULT_MAX_LOADED_PER_SESSION = 12;
 export const DEFAULT_DISCOVER_TOP_K = 5;
 
@@ -40,7 +46,8 @@ function names(value: unknown, path: string): ReadonlySet<string> {
 
 function integer(value: unknown, path: string, min: number, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) fail(path, `must be an integer ≥ ${min}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    fail(path, `must be an integer ≥ ${min}`);
   return value;
 }
 
@@ -50,20 +57,28 @@ export function resolveDeferredConfig(section: unknown): ResolvedDeferredConfig 
   if (typeof section !== 'object' || Array.isArray(section)) fail('', 'must be an object');
   const raw = section as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
-    if (!['maxLoadedPerSession', 'discoverTopK', 'alwaysLoadedTools', 'mcpServers'].includes(key)) fail(`.${key}`, 'is not a known option');
+    if (!['maxLoadedPerSession', 'discoverTopK', 'alwaysLoadedTools', 'mcpServers'].includes(key))
+      fail(`.${key}`, 'is not a known option');
   }
   const mcpServers = new Map<string, ReadonlySet<string>>();
   if (raw.mcpServers !== undefined) {
-    if (typeof raw.mcpServers !== 'object' || raw.mcpServers === null || Array.isArray(raw.mcpServers)) fail('.mcpServers', 'must be an object');
+    if (typeof raw.mcpServers !== 'object' || raw.mcpServers === null || Array.isArray(raw.mcpServers))
+      fail('.mcpServers', 'must be an object');
     for (const [server, entry] of Object.entries(raw.mcpServers as Record<string, unknown>)) {
       if (typeof entry !== 'object' || entry === null) fail(`.mcpServers.${server}`, 'must be an object');
-      mcpServers.set(server, names((entry as { alwaysLoaded?: unknown }).alwaysLoaded ?? [], `.mcpServers.${server}.alwaysLoaded`));
+      mcpServers.set(
+        server,
+        names((entry as { alwaysLoaded?: unknown }).alwaysLoaded ?? [], `.mcpServers.${server}.alwaysLoaded`),
+      );
     }
   }
   return Object.freeze({
     maxLoadedPerSession: integer(raw.maxLoadedPerSession, '.maxLoadedPerSession', 0, DEFAULT_MAX_LOADED_PER_SESSION),
     discoverTopK: integer(raw.discoverTopK, '.discoverTopK', 1, DEFAULT_DISCOVER_TOP_K),
-    alwaysLoadedTools: raw.alwaysLoadedTools === undefined ? new Set(DEFAULT_ALWAYS_LOADED_TOOLS) : names(raw.alwaysLoadedTools, '.alwaysLoadedTools'),
+    alwaysLoadedTools:
+      raw.alwaysLoadedTools === undefined
+        ? new Set(DEFAULT_ALWAYS_LOADED_TOOLS)
+        : names(raw.alwaysLoadedTools, '.alwaysLoadedTools'),
     mcpServers,
   });
 }

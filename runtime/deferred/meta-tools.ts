@@ -26,7 +26,11 @@ export interface LoadToolInput {
 export interface LoadSkillInput {
   readonly name: string;
 }
-export type MetaToolInput<N extends MetaToolName> = N extends 'discover' ? DiscoverInput : N extends 'load_tool' ? LoadToolInput : LoadSkillInput;
+export type MetaToolInput<N extends MetaToolName> = N extends 'discover'
+  ? DiscoverInput
+  : N extends 'load_tool'
+    ? LoadToolInput
+    : LoadSkillInput;
 
 export interface DiscoverResult {
   readonly name: string;
@@ -72,7 +76,11 @@ const SCHEMAS: Record<MetaToolName, JsonSchema> = {
     type: 'object',
     properties: {
       query: { type: 'string', minLength: 1, description: 'What you need, in a few words' },
-      kind: { type: 'string', enum: ['tool', 'skill', 'all'], description: 'Restrict to tools or skills (default all)' },
+      kind: {
+        type: 'string',
+        enum: ['tool', 'skill', 'all'],
+        description: 'Restrict to tools or skills (default all)',
+      },
       mcp_server: { type: 'string', description: 'Only capabilities of this MCP server' },
     },
     required: ['query'],
@@ -86,7 +94,8 @@ const DESCRIPTIONS: Record<MetaToolName, string> = {
   discover:
     'Search the tools and skills available in this conversation that are not loaded yet. Returns names with a one-line brief; then call load_tool or load_skill.',
   load_tool: 'Load one tool by its exact name (from discover) so it can be called. Returns its input schema.',
-  load_skill: 'Load one skill by its exact name (from discover): returns its full instructions and loads the tools it uses.',
+  load_skill:
+    'Load one skill by its exact name (from discover): returns its full instructions and loads the tools it uses.',
 };
 
 /** Projected once per process: meta tools are the same in every generation. */
@@ -99,14 +108,17 @@ export const META_PROJECTED: Readonly<Record<MetaToolName, ProjectedTool>> = Obj
 type Issue = { readonly message: string; readonly path: readonly string[] };
 
 function objectInput(value: unknown, allowed: readonly string[]): Issue | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { message: 'expected an object', path: [] };
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) return { message: `unexpected property "${key}"`, path: [key] };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { message: 'expected an object', path: [] };
+  for (const key of Object.keys(value))
+    if (!allowed.includes(key)) return { message: `unexpected property "${key}"`, path: [key] };
   return undefined;
 }
 
 function text(value: unknown, key: string, required: boolean): Issue | undefined {
   if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string' || (required && value.trim() === '')) return { message: 'expected a non-empty string', path: [key] };
+  if (typeof value !== 'string' || (required && value.trim() === ''))
+    return { message: 'expected a non-empty string', path: [key] };
   return undefined;
 }
 
@@ -135,8 +147,12 @@ const VALIDATORS: Record<MetaToolName, StandardSchemaLike> = {
       text(input.mcp_server, 'mcp_server', false)
     );
   }),
-  load_tool: standard((value) => objectInput(value, ['name']) ?? text((value as Record<string, unknown>).name, 'name', true)),
-  load_skill: standard((value) => objectInput(value, ['name']) ?? text((value as Record<string, unknown>).name, 'name', true)),
+  load_tool: standard(
+    (value) => objectInput(value, ['name']) ?? text((value as Record<string, unknown>).name, 'name', true),
+  ),
+  load_skill: standard(
+    (value) => objectInput(value, ['name']) ?? text((value as Record<string, unknown>).name, 'name', true),
+  ),
 };
 
 export interface MetaHandlers {
@@ -153,7 +169,10 @@ export function metaToolBindings(handlers: MetaHandlers, enabled: (name: MetaToo
     load_skill: (input) => handlers.loadSkill((input as LoadSkillInput).name),
   };
   return META_TOOL_NAMES.filter(enabled).map((name) => {
-    const executable: ExecutableTool = Object.freeze({ execute: (input: unknown) => run[name](input), standardSchema: VALIDATORS[name] });
+    const executable: ExecutableTool = Object.freeze({
+      execute: (input: unknown) => run[name](input),
+      standardSchema: VALIDATORS[name],
+    });
     return Object.freeze({
       qualifiedName: name,
       localName: name,

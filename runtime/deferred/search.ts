@@ -158,7 +158,8 @@ export class SearchIndex {
       add(token, 1);
       if (token.length >= 3 && !CJK.test(token)) for (const longer of this.#expand(token)) add(longer, PREFIX_WEIGHT);
     }
-    for (const doc of this.#names.get(query.trim().toLowerCase()) ?? []) scores.set(doc, (scores.get(doc) ?? 0) + EXACT_NAME_BONUS);
+    for (const doc of this.#names.get(query.trim().toLowerCase()) ?? [])
+      scores.set(doc, (scores.get(doc) ?? 0) + EXACT_NAME_BONUS);
     const hits: SearchHit[] = [];
     for (const [doc, score] of scores) hits.push({ doc, score });
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);

@@ -15,7 +15,10 @@ export interface DeferredToolSessionStore {
   set(sessionKey: string, snapshot: DeferredToolSessionSnapshot): void | Promise<void>;
 }
 
-export const EMPTY_SNAPSHOT: DeferredToolSessionSnapshot = Object.freeze({ loadedTools: Object.freeze({}), loadedSkills: Object.freeze([]) });
+export const EMPTY_SNAPSHOT: DeferredToolSessionSnapshot = Object.freeze({
+  loadedTools: Object.freeze({}),
+  loadedSkills: Object.freeze([]),
+});
 
 /** Copies on the way in and out, so no caller can mutate what another turn will read. */
 export function createMemorySessionStore(): DeferredToolSessionStore {
@@ -28,8 +31,12 @@ export function createMemorySessionStore(): DeferredToolSessionStore {
   };
 }
 
-export function freezeSnapshot(tools: Readonly<Record<string, number>> | ReadonlyMap<string, number>, skills: Iterable<string>): DeferredToolSessionSnapshot {
-  const entries = tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Readonly<Record<string, number>>);
+export function freezeSnapshot(
+  tools: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
+  skills: Iterable<string>,
+): DeferredToolSessionSnapshot {
+  const entries =
+    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Readonly<Record<string, number>>);
   return Object.freeze({
     loadedTools: Object.freeze(Object.fromEntries(entries)),
     loadedSkills: Object.freeze([...new Set(skills)]),
@@ -47,7 +54,8 @@ export function readSnapshot(value: unknown): { tools: Map<string, number>; skil
       if (typeof at === 'number' && Number.isFinite(at)) tools.set(name, at);
     }
   }
-  if (Array.isArray(raw.loadedSkills)) for (const name of raw.loadedSkills) if (typeof name === 'string') skills.push(name);
+  if (Array.isArray(raw.loadedSkills))
+    for (const name of raw.loadedSkills) if (typeof name === 'string') skills.push(name);
   return { tools, skills };
 }
 

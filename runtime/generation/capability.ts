@@ -120,22 +120,54 @@ class ManifestToolBinding implements ToolBinding {
     this.#tool = tool;
   }
 
-  get qualifiedName() { return this.#tool.qualifiedName; }
-  get localName() { return this.#tool.localName; }
-  get owner() { return this.#tool.owner; }
-  get source() { return 'feature' as const; }
-  get placement() { return this.#tool.placement; }
-  get agent() { return this.#tool.agent; }
-  get skill() { return this.#tool.skill; }
-  get description() { return this.#tool.description; }
-  get inputSchema() { return this.#tool.inputSchema; }
-  get requiresApproval() { return this.#tool.requiresApproval; }
-  get platforms() { return this.#tool.platforms; }
-  get scopes() { return this.#tool.scopes; }
-  get permissions() { return this.#tool.permissions; }
-  get hidden() { return this.#tool.hidden; }
-  get keywords() { return this.#tool.keywords; }
-  get validator() { return this.#tool.validator; }
+  get qualifiedName() {
+    return this.#tool.qualifiedName;
+  }
+  get localName() {
+    return this.#tool.localName;
+  }
+  get owner() {
+    return this.#tool.owner;
+  }
+  get source() {
+    return 'feature' as const;
+  }
+  get placement() {
+    return this.#tool.placement;
+  }
+  get agent() {
+    return this.#tool.agent;
+  }
+  get skill() {
+    return this.#tool.skill;
+  }
+  get description() {
+    return this.#tool.description;
+  }
+  get inputSchema() {
+    return this.#tool.inputSchema;
+  }
+  get requiresApproval() {
+    return this.#tool.requiresApproval;
+  }
+  get platforms() {
+    return this.#tool.platforms;
+  }
+  get scopes() {
+    return this.#tool.scopes;
+  }
+  get permissions() {
+    return this.#tool.permissions;
+  }
+  get hidden() {
+    return this.#tool.hidden;
+  }
+  get keywords() {
+    return this.#tool.keywords;
+  }
+  get validator() {
+    return this.#tool.validator;
+  }
 
   resolve(): Promise<ExecutableTool> {
     const tool = this.#tool;

@@ -74,7 +74,8 @@ export class CandidateBuilder {
    */
   addTool(binding: ToolBinding, options: { reserved?: boolean } = {}): void {
     const name = binding.qualifiedName;
-    if (!PROVIDER_SAFE_NAME.test(name)) throw new Error(`tool name "${name}" is not provider-safe (${PROVIDER_SAFE_NAME.source})`);
+    if (!PROVIDER_SAFE_NAME.test(name))
+      throw new Error(`tool name "${name}" is not provider-safe (${PROVIDER_SAFE_NAME.source})`);
     const reserved = options.reserved ? undefined : reservedToolName(name);
     if (reserved !== undefined) {
       const how = reserved === name ? '' : `: it equals "${reserved}" after case folding`;
@@ -87,7 +88,11 @@ export class CandidateBuilder {
       throw new Error(`${how} "${clash}": ${describeBinding(other)} and ${describeBinding(binding)}`);
     }
     // Fail closed at load, not at the first call: a JSON Schema nobody can check is refused here.
-    if (binding.inputCheck === 'json' && binding.validator === undefined && this.options.jsonSchemaValidator === undefined) {
+    if (
+      binding.inputCheck === 'json' &&
+      binding.validator === undefined &&
+      this.options.jsonSchemaValidator === undefined
+    ) {
       throw new Error(missingValidatorMessage(name, describeBinding(binding)));
     }
     this.#tools.set(name, binding);
@@ -110,7 +115,16 @@ export class CandidateBuilder {
 
   seal(): Generation {
     this.resources.seal();
-    return new Generation(this.id, this.manifest, this.config, this.#tools, this.#sections, this.resources, this.#skillTable?.build(), this.options);
+    return new Generation(
+      this.id,
+      this.manifest,
+      this.config,
+      this.#tools,
+      this.#sections,
+      this.resources,
+      this.#skillTable?.build(),
+      this.options,
+    );
   }
 }
 

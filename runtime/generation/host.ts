@@ -93,7 +93,8 @@ function makeIdSource(): (prefix: string) => string {
 }
 
 function checkManifest(manifest: CapabilityManifest): void {
-  if (typeof manifest !== 'object' || manifest === null) throw new TypeError('host.load() expects a capability manifest');
+  if (typeof manifest !== 'object' || manifest === null)
+    throw new TypeError('host.load() expects a capability manifest');
   if (manifest.version !== 1) throw new TypeError(`unsupported manifest version ${String(manifest.version)}`);
   for (const key of ['plugins', 'tools', 'skills', 'agents', 'promptSections', 'hooks'] as const) {
     if (!Array.isArray(manifest[key])) throw new TypeError(`manifest.${key} must be an array`);
@@ -140,7 +141,13 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
       candidate.addTool(createAskUserBinding(), { reserved: true });
       for (const tool of manifest.tools) candidate.addTool(bindManifestTool(tool));
       for (const section of manifest.promptSections) {
-        candidate.addPromptSection({ id: section.id, owner: section.owner, name: section.name, source: 'feature', section });
+        candidate.addPromptSection({
+          id: section.id,
+          owner: section.owner,
+          name: section.name,
+          source: 'feature',
+          section,
+        });
       }
       await runPluginSetups(candidate, load.plugins);
       // The root's capabilitySeamToken, projected into the same tables (runtime/seam/).

@@ -6,7 +6,13 @@
  * Plugin entries are few, so importing them at load is the setup path, unlike tool modules.
  * Parents run before children, so a child may `use()` what its ancestors provided.
  */
-import type { AgentPromptSection, AgentToolDefinition, PluginDefinition, PluginSetupContext, ResourceToken } from '../contract/define.js';
+import type {
+  AgentPromptSection,
+  AgentToolDefinition,
+  PluginDefinition,
+  PluginSetupContext,
+  ResourceToken,
+} from '../contract/define.js';
 import { bindDefinition, describeError, isAgentToolDefinition } from './capability.js';
 import type { CandidateBuilder } from './generation.js';
 import { isValidOwner, segmentNameProblem, toolLocalNameProblem } from '../contract/names.js';
@@ -38,7 +44,8 @@ async function resolveDefinition(
 ): Promise<PluginDefinition | undefined> {
   if (explicit && Object.prototype.hasOwnProperty.call(explicit, owner)) {
     const definition = explicit[owner];
-    if (!isPluginDefinition(definition)) throw new Error(`${ownerLabel(owner)}: options.plugins entry is not a definePlugin(...) value`);
+    if (!isPluginDefinition(definition))
+      throw new Error(`${ownerLabel(owner)}: options.plugins entry is not a definePlugin(...) value`);
     return definition;
   }
   const plugin = candidate.manifest.plugins.find((entry) => entry.owner === owner);
@@ -47,10 +54,14 @@ async function resolveDefinition(
   try {
     module = await plugin.entry();
   } catch (error) {
-    throw new Error(`${ownerLabel(owner)}: entry ${plugin.entrySource ?? ''} failed to load: ${describeError(error)}`, { cause: error });
+    throw new Error(`${ownerLabel(owner)}: entry ${plugin.entrySource ?? ''} failed to load: ${describeError(error)}`, {
+      cause: error,
+    });
   }
   if (!isPluginDefinition(module?.default)) {
-    throw new Error(`${ownerLabel(owner)}: entry ${plugin.entrySource ?? ''} does not default-export definePlugin(...)`);
+    throw new Error(
+      `${ownerLabel(owner)}: entry ${plugin.entrySource ?? ''} does not default-export definePlugin(...)`,
+    );
   }
   return module.default;
 }
@@ -73,7 +84,10 @@ export async function runPluginSetups(candidate: CandidateBuilder, explicit?: Pl
   }
 }
 
-function createSetupContext(candidate: CandidateBuilder, owner: string): { context: PluginSetupContext; close(): void } {
+function createSetupContext(
+  candidate: CandidateBuilder,
+  owner: string,
+): { context: PluginSetupContext; close(): void } {
   let open = true;
   const label = ownerLabel(owner);
   // A late call (a timer that outlives setup) must not mutate a candidate that may be sealed.
@@ -89,7 +103,8 @@ function createSetupContext(candidate: CandidateBuilder, owner: string): { conte
       // The compiler applies these same predicates to literal names (ZG3005, ZG3011).
       const problem = typeof localName === 'string' ? toolLocalNameProblem(localName) : { message: 'is not a string' };
       if (problem) throw new TypeError(`${label}: addTool() name "${String(localName)}" ${problem.message}`);
-      if (!isAgentToolDefinition(tool)) throw new TypeError(`${label}: addTool("${localName}") expects defineAgentTool(...)`);
+      if (!isAgentToolDefinition(tool))
+        throw new TypeError(`${label}: addTool("${localName}") expects defineAgentTool(...)`);
       candidate.addTool(bindDefinition(owner, localName, tool, 'setup'));
     },
     addPromptSection(localName: string, section: AgentPromptSection): void {

@@ -18,7 +18,13 @@ export const MIN_KEPT_CHARS = 64;
 /** `ai.agent.systemPromptMaxChars` when the host config does not set it. */
 export const DEFAULT_SYSTEM_PROMPT_MAX_CHARS = 100_000;
 
-export type PromptPartKind = 'agents-md' | 'agent-system' | 'agent-boundaries' | 'agent-conventions' | 'skill' | 'section';
+export type PromptPartKind =
+  | 'agents-md'
+  | 'agent-system'
+  | 'agent-boundaries'
+  | 'agent-conventions'
+  | 'skill'
+  | 'section';
 
 export interface PromptPart {
   readonly kind: PromptPartKind;
@@ -185,7 +191,12 @@ function checkRequired(states: readonly PartState[], budget: number): void {
   const required = states.filter((state) => state.part.retention === 'required' && !state.dropped);
   const needed = totalChars(required);
   if (needed <= budget) return;
-  const parts = required.map((state) => ({ kind: state.part.kind, id: state.part.id, owner: state.part.owner, chars: blockChars(state) }));
+  const parts = required.map((state) => ({
+    kind: state.part.kind,
+    id: state.part.id,
+    owner: state.part.owner,
+    chars: blockChars(state),
+  }));
   const listed = parts.map((part) => `${describePromptPart(part)} ${part.chars}`).join(', ');
   throw new PromptBudgetError(
     'over-budget',
@@ -202,7 +213,10 @@ function fitBudget(states: readonly PartState[], budget: number): void {
   for (const state of yielders) {
     const excess = totalChars(states) - budget;
     if (excess <= 0) return;
-    const keep = safeCut(state.part.content, blockChars(state) - excess - state.headingChars - TRUNCATION_MARKER.length);
+    const keep = safeCut(
+      state.part.content,
+      blockChars(state) - excess - state.headingChars - TRUNCATION_MARKER.length,
+    );
     state.reason = 'budget';
     if (keep >= MIN_KEPT_CHARS) {
       state.kept = keep;
@@ -227,7 +241,8 @@ function render(state: PartState): string {
  *    included), or dropped when fewer than `MIN_KEPT_CHARS` content characters would remain.
  */
 export function assemblePrompt(parts: readonly PromptPart[], budget: number): AssembledPrompt {
-  if (!Number.isSafeInteger(budget) || budget <= 0) throw new TypeError(`prompt budget must be a positive safe integer, got ${String(budget)}`);
+  if (!Number.isSafeInteger(budget) || budget <= 0)
+    throw new TypeError(`prompt budget must be a positive safe integer, got ${String(budget)}`);
   const states: PartState[] = parts.map((part, index) => ({
     part,
     index,
@@ -239,7 +254,10 @@ export function assemblePrompt(parts: readonly PromptPart[], budget: number): As
   for (const state of states) applyMaxChars(state);
   checkRequired(states, budget);
   fitBudget(states, budget);
-  const text = states.filter((state) => !state.dropped).map(render).join(PROMPT_SEPARATOR);
+  const text = states
+    .filter((state) => !state.dropped)
+    .map(render)
+    .join(PROMPT_SEPARATOR);
   const reports = states.map((state): PromptPartReport => {
     const { part } = state;
     const status: PromptPartStatus = state.dropped ? 'dropped' : state.truncated ? 'truncated' : 'full';

@@ -32,7 +32,15 @@ export interface SectionSelection {
  * the last word over anything a skill says; `examples` and `memory` close it.
  */
 export const LAYER_ORDER: readonly PromptLayer[] = [
-  'system', 'role', 'task', 'context', 'tools', 'safety', 'constraints', 'examples', 'memory',
+  'system',
+  'role',
+  'task',
+  'context',
+  'tools',
+  'safety',
+  'constraints',
+  'examples',
+  'memory',
 ];
 
 /** `schedule`-origin turns use the `schedule` profile; every other turn is `interactive`. */
@@ -102,7 +110,10 @@ export function selectSections(entries: Iterable<PromptSectionEntry>, filter: Se
     let reason: SectionHiddenReason | undefined;
     if (isOverridden(entry, byName.get(entry.name)!, filter.owner)) reason = 'overridden';
     else if (!section.profiles.includes(filter.profile)) reason = 'profile';
-    else if (section.platforms.length > 0 && (filter.platform === undefined || !section.platforms.includes(filter.platform))) {
+    else if (
+      section.platforms.length > 0 &&
+      (filter.platform === undefined || !section.platforms.includes(filter.platform))
+    ) {
       reason = 'platform';
     } else if (section.content === '') reason = 'empty';
     if (reason) hidden.push(Object.freeze({ id: entry.id, reason }));
@@ -124,7 +135,8 @@ export function layerOf(layer: string): PromptLayer {
 export function sortSections(entries: readonly PromptSectionEntry[]): PromptSectionEntry[] {
   const rank = (layer: string) => LAYER_ORDER.indexOf(layerOf(layer));
   return [...entries].sort(
-    (x, y) => rank(x.section.layer) - rank(y.section.layer) || y.section.order - x.section.order || compareText(x.id, y.id),
+    (x, y) =>
+      rank(x.section.layer) - rank(y.section.layer) || y.section.order - x.section.order || compareText(x.id, y.id),
   );
 }
 
@@ -135,7 +147,11 @@ export function sortSections(entries: readonly PromptSectionEntry[]): PromptSect
 export function checkSectionLimits(generation: Generation): void {
   for (const entry of generation.promptSections.values()) {
     const { section } = entry;
-    if (section.retention === 'required' && section.maxChars !== undefined && section.content.length > section.maxChars) {
+    if (
+      section.retention === 'required' &&
+      section.maxChars !== undefined &&
+      section.content.length > section.maxChars
+    ) {
       throw new Error(
         `required prompt section "${entry.id}" has ${section.content.length} characters of content but maxChars is ${section.maxChars}; required content is never cut`,
       );

@@ -82,7 +82,9 @@ export function systemPromptMaxChars(config: HostConfig): number {
   const value = isRecord(agent) ? agent['systemPromptMaxChars'] : undefined;
   if (value === undefined) return DEFAULT_SYSTEM_PROMPT_MAX_CHARS;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`config ai.agent.systemPromptMaxChars must be a positive safe integer, got ${JSON.stringify(value)}`);
+    throw new TypeError(
+      `config ai.agent.systemPromptMaxChars must be a positive safe integer, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -108,7 +110,14 @@ function sectionPart(entry: PromptSectionEntry): PromptPart {
 }
 
 /** File-based instructions: surrounding whitespace is layout, not content; empty files add nothing. */
-function textPart(kind: PromptPart['kind'], id: string, owner: string, text: string | undefined, retention: PromptPart['retention'], order = 0): PromptPart[] {
+function textPart(
+  kind: PromptPart['kind'],
+  id: string,
+  owner: string,
+  text: string | undefined,
+  retention: PromptPart['retention'],
+  order = 0,
+): PromptPart[] {
   const content = text?.trim() ?? '';
   return content === '' ? [] : [{ kind, id, owner, retention, content, order }];
 }
@@ -125,7 +134,8 @@ function agentParts(agent: ManifestAgent | undefined): PromptPart[] {
 
 export async function buildSystemPrompt(generation: Generation, input: TurnPromptInput): Promise<SystemPrompt> {
   const agent = input.agent === undefined ? undefined : generation.agents.get(input.agent);
-  if (input.agent !== undefined && !agent) throw new Error(`unknown agent "${input.agent}" in generation ${generation.id}`);
+  if (input.agent !== undefined && !agent)
+    throw new Error(`unknown agent "${input.agent}" in generation ${generation.id}`);
   const owner = resolveTurnOwner(agent, input.owner);
   const profile = promptProfileOf(input.origin);
   const platform = input.origin === 'im' && input.message ? String(input.message.$adapter) : undefined;
@@ -134,12 +144,15 @@ export async function buildSystemPrompt(generation: Generation, input: TurnPromp
     profile,
     ...(platform !== undefined ? { platform } : {}),
   });
-  const sections = (...layers: PromptLayer[]) => visible.filter((entry) => layers.includes(layerOf(entry.section.layer))).map(sectionPart);
+  const sections = (...layers: PromptLayer[]) =>
+    visible.filter((entry) => layers.includes(layerOf(entry.section.layer))).map(sectionPart);
 
   const plugins = new Map(generation.manifest.plugins.map((plugin) => [plugin.owner, plugin]));
   const agentsMd = [...ownerChain(owner)]
     .reverse()
-    .flatMap((chainOwner) => textPart('agents-md', chainOwner, chainOwner, plugins.get(chainOwner)?.agentsMd, 'required'));
+    .flatMap((chainOwner) =>
+      textPart('agents-md', chainOwner, chainOwner, plugins.get(chainOwner)?.agentsMd, 'required'),
+    );
   // Feature and seam skills alike (the generation's skill table), in activation order.
   const entries = [...input.skills].flatMap((name) => {
     const entry = generation.skillTable.get(name);

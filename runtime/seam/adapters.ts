@@ -11,7 +11,14 @@ import type { Generation, GenerationLease } from '../generation/generation.js';
 import type { SkillEntry, SkillTable } from '../generation/skills.js';
 import { validateInput } from '../turn/validation.js';
 import { QUESTION_SCHEMA } from '../validators/builtin-schemas.js';
-import type { SeamScope, SkillCatalogEntry, SkillService, ToolExecutionResult, ToolSchema, ToolService } from './types.js';
+import type {
+  SeamScope,
+  SkillCatalogEntry,
+  SkillService,
+  ToolExecutionResult,
+  ToolSchema,
+  ToolService,
+} from './types.js';
 
 export interface BuiltinToolServiceOptions {
   readonly id?: string;
@@ -53,10 +60,18 @@ export class BuiltinToolService implements ToolService {
     ];
   }
 
-  async execute(_scope: SeamScope, toolName: string, input: unknown, context?: ToolExecutionContext): Promise<ToolExecutionResult> {
+  async execute(
+    _scope: SeamScope,
+    toolName: string,
+    input: unknown,
+    context?: ToolExecutionContext,
+  ): Promise<ToolExecutionResult> {
     if (toolName !== this.toolName) return { success: false, error: `Unknown tool: ${toolName}` };
     if (!context?.question) {
-      return { success: false, error: `${toolName} is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)` };
+      return {
+        success: false,
+        error: `${toolName} is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)`,
+      };
     }
     const { question, options } = input as { question: string; options?: readonly string[] };
     const answer = await context.question.ask({ question, ...(options ? { options } : {}) });
@@ -120,7 +135,12 @@ export class ToolRegistryAsService implements ToolService {
     }));
   }
 
-  async execute(_scope: SeamScope, toolName: string, input: unknown, context?: ToolExecutionContext): Promise<ToolExecutionResult> {
+  async execute(
+    _scope: SeamScope,
+    toolName: string,
+    input: unknown,
+    context?: ToolExecutionContext,
+  ): Promise<ToolExecutionResult> {
     if (!context) return { success: false, error: 'Turn context required' };
     const registry = this.#registry;
     let lease: GenerationLease | undefined;
@@ -138,17 +158,24 @@ export class ToolRegistryAsService implements ToolService {
       // The definition's own Standard Schema (Zod transforms, defaults) still applies.
       // A bare map of bindings has no host options: only generated and built-in validators apply.
       const validation = await validateInput(binding, executable, input, lease?.generation ?? NO_RUNTIME_VALIDATOR);
-      if (!validation.ok) return { success: false, error: `invalid input at ${validation.path}: ${validation.message}` };
+      if (!validation.ok)
+        return { success: false, error: `invalid input at ${validation.path}: ${validation.message}` };
       const source = lease?.generation;
       const owner = binding.owner;
       const bridged: ToolExecutionContext = Object.freeze({
         ...context,
         owner,
-        ...(source ? { config: source.ownerConfig(owner), use: <T>(token: ResourceToken<T>): T => source.use(owner, token) } : {}),
+        ...(source
+          ? { config: source.ownerConfig(owner), use: <T>(token: ResourceToken<T>): T => source.use(owner, token) }
+          : {}),
       });
       return { success: true, output: await executable.execute(validation.value, bridged) };
     } catch (error) {
-      return { success: false, error: describeError(error), ...((error as { retryable?: unknown })?.retryable === true ? { retryable: true } : {}) };
+      return {
+        success: false,
+        error: describeError(error),
+        ...((error as { retryable?: unknown })?.retryable === true ? { retryable: true } : {}),
+      };
     } finally {
       await lease?.release();
     }

@@ -39,8 +39,10 @@ function list(what: string, field: string, value: unknown, allowed?: readonly st
   if (!Array.isArray(value)) throw new TypeError(`${what}: \`${field}\` must be an array of strings`);
   const seen = new Set<string>();
   for (const item of value) {
-    if (typeof item !== 'string' || item.trim() === '') throw new TypeError(`${what}: \`${field}\` entries must be non-empty strings`);
-    if (allowed && !allowed.includes(item)) throw new TypeError(`${what}: \`${field}\` entry "${item}" is not one of ${allowed.join(', ')}`);
+    if (typeof item !== 'string' || item.trim() === '')
+      throw new TypeError(`${what}: \`${field}\` entries must be non-empty strings`);
+    if (allowed && !allowed.includes(item))
+      throw new TypeError(`${what}: \`${field}\` entry "${item}" is not one of ${allowed.join(', ')}`);
     if (seen.has(item)) throw new TypeError(`${what}: \`${field}\` lists "${item}" twice`);
     seen.add(item);
   }
@@ -58,7 +60,8 @@ function permits(what: string, value: unknown): readonly string[] {
 
 function optionalSource(what: string, value: unknown): { source?: string } {
   if (value === undefined) return {};
-  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${what}: \`source\` must be a non-empty string`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new TypeError(`${what}: \`source\` must be a non-empty string`);
   return { source: value };
 }
 
@@ -66,20 +69,31 @@ export function checkToolSchema(provider: string, schema: ToolSchema): SeamToolS
   const fn = (schema as { function?: ToolSchema['function'] } | null)?.function;
   const rawName = typeof fn === 'object' && fn !== null ? fn.name : undefined;
   const what = `tool provider "${provider}"${typeof rawName === 'string' ? `, tool "${rawName}"` : ''}`;
-  if (typeof schema !== 'object' || schema === null || schema.type !== 'function' || typeof fn !== 'object' || fn === null) {
-    throw new TypeError(`${what}: a tool schema must be { type: 'function', function: { name, description, parameters? } }`);
+  if (
+    typeof schema !== 'object' ||
+    schema === null ||
+    schema.type !== 'function' ||
+    typeof fn !== 'object' ||
+    fn === null
+  ) {
+    throw new TypeError(
+      `${what}: a tool schema must be { type: 'function', function: { name, description, parameters? } }`,
+    );
   }
   if (typeof fn.name !== 'string' || !PROVIDER_SAFE_NAME.test(fn.name)) {
     throw new TypeError(`${what}: tool name must be provider-safe (${PROVIDER_SAFE_NAME.source})`);
   }
-  if (typeof fn.description !== 'string' || fn.description.trim() === '') throw new TypeError(`${what}: \`description\` must be a non-empty string`);
+  if (typeof fn.description !== 'string' || fn.description.trim() === '')
+    throw new TypeError(`${what}: \`description\` must be a non-empty string`);
   const parameters = fn.parameters ?? { type: 'object' };
   if (typeof parameters !== 'object' || parameters === null || (parameters as JsonSchema).type !== 'object') {
     throw new TypeError(`${what}: \`parameters\` must be a JSON Schema with type: "object"`);
   }
   const approval = schema.approval ?? 'on-risk';
-  if (!APPROVAL_MODES.includes(approval)) throw new TypeError(`${what}: \`approval\` must be one of ${APPROVAL_MODES.join(', ')}`);
-  if (schema.hidden !== undefined && typeof schema.hidden !== 'boolean') throw new TypeError(`${what}: \`hidden\` must be a boolean`);
+  if (!APPROVAL_MODES.includes(approval))
+    throw new TypeError(`${what}: \`approval\` must be one of ${APPROVAL_MODES.join(', ')}`);
+  if (schema.hidden !== undefined && typeof schema.hidden !== 'boolean')
+    throw new TypeError(`${what}: \`hidden\` must be a boolean`);
   return Object.freeze({
     name: fn.name,
     description: fn.description,
@@ -97,7 +111,8 @@ export function checkToolSchema(provider: string, schema: ToolSchema): SeamToolS
 export function checkSkillEntry(provider: string, entry: SkillCatalogEntry): SeamSkillSpec {
   const rawName = typeof entry === 'object' && entry !== null ? entry.name : undefined;
   const what = `skill provider "${provider}"${typeof rawName === 'string' ? `, skill "${rawName}"` : ''}`;
-  if (typeof entry !== 'object' || entry === null) throw new TypeError(`${what}: a catalog entry must be { name, description }`);
+  if (typeof entry !== 'object' || entry === null)
+    throw new TypeError(`${what}: a catalog entry must be { name, description }`);
   if (typeof entry.name !== 'string' || !PROVIDER_SAFE_NAME.test(entry.name)) {
     throw new TypeError(`${what}: skill name must be provider-safe (${PROVIDER_SAFE_NAME.source})`);
   }

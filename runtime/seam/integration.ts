@@ -44,7 +44,8 @@ export const capabilitySeamToken: ResourceToken<SeamIntegration> = Object.freeze
  * @deprecated Kept for source compatibility only: nothing consumes it. Provide
  * `capabilitySeamToken` instead (the host reports a root that still provides this one).
  */
-export const seamIntegrationToken: ResourceToken<SeamIntegration> = createToken<SeamIntegration>('seamIntegration (legacy)');
+export const seamIntegrationToken: ResourceToken<SeamIntegration> =
+  createToken<SeamIntegration>('seamIntegration (legacy)');
 
 const SCOPE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
@@ -69,7 +70,9 @@ class Registration<S> implements SeamRegistration<S> {
 
 function checkScope(scope: unknown): asserts scope is SeamScope {
   if (typeof scope !== 'string' || !SCOPE.test(scope)) {
-    throw new TypeError(`seam scope must be 'global' or an owner id (an agent qualifiedName), got ${JSON.stringify(scope)}`);
+    throw new TypeError(
+      `seam scope must be 'global' or an owner id (an agent qualifiedName), got ${JSON.stringify(scope)}`,
+    );
   }
 }
 
@@ -77,8 +80,10 @@ function checkService(kind: SeamProviderKind, service: unknown): void {
   const label = kind === 'tool' ? 'registerToolService' : 'registerSkillService';
   if (typeof service !== 'object' || service === null) throw new TypeError(`${label}() expects a service object`);
   const { id, description } = service as { id?: unknown; description?: unknown };
-  if (typeof id !== 'string' || id.trim() === '') throw new TypeError(`${label}(): service \`id\` must be a non-empty string`);
-  if (typeof description !== 'string') throw new TypeError(`${label}(): service "${id}" needs a \`description\` string`);
+  if (typeof id !== 'string' || id.trim() === '')
+    throw new TypeError(`${label}(): service \`id\` must be a non-empty string`);
+  if (typeof description !== 'string')
+    throw new TypeError(`${label}(): service "${id}" needs a \`description\` string`);
   const methods = kind === 'tool' ? ['schema', 'execute'] : ['catalog', 'describe'];
   for (const method of methods) {
     if (typeof (service as Record<string, unknown>)[method] !== 'function') {
@@ -111,7 +116,8 @@ export class SeamIntegration {
     if (this.#disposed) return;
     this.#disposed = true;
     for (const byScope of [this.#tools, this.#skills]) {
-      for (const registrations of byScope.values()) for (const registration of registrations.values()) registration.release();
+      for (const registrations of byScope.values())
+        for (const registration of registrations.values()) registration.release();
       byScope.clear();
     }
   }
@@ -159,7 +165,12 @@ export class SeamIntegration {
     return Object.freeze({ tools: flatten(this.#tools), skills: flatten(this.#skills) });
   }
 
-  #register<S>(kind: SeamProviderKind, byScope: Map<string, Map<string, Registration<S>>>, scope: SeamScope, service: S): SeamDisposer {
+  #register<S>(
+    kind: SeamProviderKind,
+    byScope: Map<string, Map<string, Registration<S>>>,
+    scope: SeamScope,
+    service: S,
+  ): SeamDisposer {
     if (this.#disposed) throw new Error(`cannot register a ${kind} service: the SeamIntegration is disposed`);
     checkScope(scope);
     checkService(kind, service);

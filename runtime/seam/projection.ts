@@ -60,7 +60,11 @@ function tryUse<T>(candidate: CandidateBuilder, owner: string, token: ResourceTo
   }
 }
 
-function origin(registration: SeamRegistration<{ readonly id: string }>, name: string, source: string | undefined): SeamOrigin {
+function origin(
+  registration: SeamRegistration<{ readonly id: string }>,
+  name: string,
+  source: string | undefined,
+): SeamOrigin {
   const mcp = source?.startsWith('mcp:') ? source.slice(4) : '';
   return Object.freeze({
     provider: registration.service.id,
@@ -86,9 +90,15 @@ async function read<Spec, S extends { readonly id: string }>(
     try {
       items = await list(registration.service, registration.scope);
     } catch (error) {
-      throw new Error(`${kind} provider "${provider}" (scope ${registration.scope}): ${method} failed: ${describeError(error)}`, { cause: error });
+      throw new Error(
+        `${kind} provider "${provider}" (scope ${registration.scope}): ${method} failed: ${describeError(error)}`,
+        { cause: error },
+      );
     }
-    if (!Array.isArray(items)) throw new TypeError(`${kind} provider "${provider}" (scope ${registration.scope}): ${method} must return an array`);
+    if (!Array.isArray(items))
+      throw new TypeError(
+        `${kind} provider "${provider}" (scope ${registration.scope}): ${method} must return an array`,
+      );
     const specs = items.map((item) => check(provider, item as never));
     const names = new Set<string>();
     for (const spec of specs) {
@@ -116,7 +126,8 @@ function checkViews<Spec extends { readonly name: string }, S>(
   for (const owner of owners) {
     const own = projected.filter((p) => p.registration.scope === owner);
     const ids = new Set(own.map((p) => p.provider));
-    for (const id of ids) if (global.some((p) => p.provider === id)) replaced.set(id, [...(replaced.get(id) ?? []), owner]);
+    for (const id of ids)
+      if (global.some((p) => p.provider === id)) replaced.set(id, [...(replaced.get(id) ?? []), owner]);
     views.push([`owner "${owner}"`, [...own, ...global.filter((p) => !ids.has(p.provider))]]);
   }
   for (const [label, visible] of views) {
@@ -143,26 +154,43 @@ function isResult(value: unknown): value is ToolExecutionResult {
   return success === true || (success === false && typeof error === 'string');
 }
 
-function seamExecutable(registration: SeamRegistration<ToolService>, name: string, state: ProjectionState): ExecutableTool {
+function seamExecutable(
+  registration: SeamRegistration<ToolService>,
+  name: string,
+  state: ProjectionState,
+): ExecutableTool {
   const provider = registration.service.id;
   return Object.freeze({
     async execute(input: unknown, context: Parameters<ExecutableTool['execute']>[1]): Promise<unknown> {
       // Checked on every call: the provider is reachable only from a running pipeline call of
       // its own, still-alive generation, and only while its registration is not disposed.
-      if (state.released) throw new ToolUnavailableError(`seam tool "${name}" of provider "${provider}" is unavailable: its generation ${state.generation} was disposed`);
+      if (state.released)
+        throw new ToolUnavailableError(
+          `seam tool "${name}" of provider "${provider}" is unavailable: its generation ${state.generation} was disposed`,
+        );
       if (!isLiveCall(context) || context.generation !== state.generation) {
-        throw new ToolUnavailableError(`seam tool "${name}" of provider "${provider}" runs only inside a turn tool call (turn.execute)`);
+        throw new ToolUnavailableError(
+          `seam tool "${name}" of provider "${provider}" runs only inside a turn tool call (turn.execute)`,
+        );
       }
-      if (!registration.active) throw new ToolUnavailableError(`seam tool "${name}" is unavailable: provider "${provider}" was released`);
+      if (!registration.active)
+        throw new ToolUnavailableError(`seam tool "${name}" is unavailable: provider "${provider}" was released`);
       const result: unknown = await registration.service.execute(registration.scope, name, input, context);
-      if (!isResult(result)) throw new Error(`provider "${provider}" returned no valid ToolExecutionResult for "${name}"`);
+      if (!isResult(result))
+        throw new Error(`provider "${provider}" returned no valid ToolExecutionResult for "${name}"`);
       if (result.success) return result.output;
       throw Object.assign(new Error(result.error), { retryable: result.retryable === true });
     },
   });
 }
 
-function toolBinding(spec: SeamToolSpec, registration: SeamRegistration<ToolService>, agent: ManifestAgent | undefined, except: readonly string[], state: ProjectionState): ToolBinding {
+function toolBinding(
+  spec: SeamToolSpec,
+  registration: SeamRegistration<ToolService>,
+  agent: ManifestAgent | undefined,
+  except: readonly string[],
+  state: ProjectionState,
+): ToolBinding {
   const executable = seamExecutable(registration, spec.name, state);
   // A provider's JSON Schema: a built-in validator when it is one of the runtime's own schemas,
   // otherwise the host's jsonSchemaValidator (CandidateBuilder.addTool refuses the tool without).
@@ -190,7 +218,13 @@ function toolBinding(spec: SeamToolSpec, registration: SeamRegistration<ToolServ
   });
 }
 
-function skillEntry(spec: SeamSkillSpec, registration: SeamRegistration<SkillService>, agent: ManifestAgent | undefined, except: readonly string[], state: ProjectionState): SkillEntry {
+function skillEntry(
+  spec: SeamSkillSpec,
+  registration: SeamRegistration<SkillService>,
+  agent: ManifestAgent | undefined,
+  except: readonly string[],
+  state: ProjectionState,
+): SkillEntry {
   const provider = registration.service.id;
   return Object.freeze({
     qualifiedName: agent ? qualify(agent.owner, agent.name, spec.name) : spec.name,
@@ -209,17 +243,23 @@ function skillEntry(spec: SeamSkillSpec, registration: SeamRegistration<SkillSer
     seam: origin(registration, spec.name, spec.source),
     ...(except.length > 0 ? { exceptAgents: Object.freeze([...except]) } : {}),
     async instructions(): Promise<string> {
-      if (state.released) throw new Error(`seam skill "${spec.name}" is unavailable: its generation ${state.generation} was disposed`);
-      if (!registration.active) throw new Error(`seam skill "${spec.name}" is unavailable: provider "${provider}" was released`);
+      if (state.released)
+        throw new Error(`seam skill "${spec.name}" is unavailable: its generation ${state.generation} was disposed`);
+      if (!registration.active)
+        throw new Error(`seam skill "${spec.name}" is unavailable: provider "${provider}" was released`);
       const text: unknown = await registration.service.describe(registration.scope, spec.name);
-      if (typeof text !== 'string') throw new TypeError(`skill provider "${provider}" returned no instructions for "${spec.name}"`);
+      if (typeof text !== 'string')
+        throw new TypeError(`skill provider "${provider}" returned no instructions for "${spec.name}"`);
       return text;
     },
   });
 }
 
 /** Projects the root's seam (if any) into the candidate. Throws to reject the candidate. */
-export async function projectCapabilitySeam(candidate: CandidateBuilder, options: SeamProjectionOptions = {}): Promise<void> {
+export async function projectCapabilitySeam(
+  candidate: CandidateBuilder,
+  options: SeamProjectionOptions = {},
+): Promise<void> {
   try {
     await project(candidate, options);
   } catch (error) {
@@ -232,11 +272,17 @@ async function project(candidate: CandidateBuilder, options: SeamProjectionOptio
   const owners = new Set([...candidate.manifest.plugins.map((plugin) => plugin.owner), ...(options.owners ?? [])]);
   for (const owner of owners) {
     if (owner !== '' && tryUse(candidate, owner, capabilitySeamToken) !== seams) {
-      throw new Error(`capabilitySeamToken is a root resource; plugin "${owner}" provided it (move it to the root plugin's setup())`);
+      throw new Error(
+        `capabilitySeamToken is a root resource; plugin "${owner}" provided it (move it to the root plugin's setup())`,
+      );
     }
   }
   if (tryUse(candidate, '', seamIntegrationToken) !== undefined) {
-    options.onError?.(new Error('the root plugin provides the legacy seamIntegrationToken, which nothing consumes; provide capabilitySeamToken instead (docs/seam.md)'));
+    options.onError?.(
+      new Error(
+        'the root plugin provides the legacy seamIntegrationToken, which nothing consumes; provide capabilitySeamToken instead (docs/seam.md)',
+      ),
+    );
   }
   if (seams === undefined) return;
   if (!isSeamIntegration(seams)) throw new TypeError('capabilitySeamToken must be provided with a SeamIntegration');
@@ -247,11 +293,15 @@ async function project(candidate: CandidateBuilder, options: SeamProjectionOptio
   candidate.resources.provide('', projectionToken, state, () => void (state.released = true));
 
   const agents = new Map(candidate.manifest.agents.map((agent) => [agent.qualifiedName, agent]));
-  const scoped = [...new Set([...snapshot.tools, ...snapshot.skills].map((r) => r.scope).filter((s) => s !== 'global'))].sort();
+  const scoped = [
+    ...new Set([...snapshot.tools, ...snapshot.skills].map((r) => r.scope).filter((s) => s !== 'global')),
+  ].sort();
   for (const scope of scoped) {
     if (!agents.has(scope)) {
       const known = [...agents.keys()].join(', ') || 'none';
-      throw new Error(`seam providers are registered for owner "${scope}", which is not an agent of this generation (agents: ${known})`);
+      throw new Error(
+        `seam providers are registered for owner "${scope}", which is not an agent of this generation (agents: ${known})`,
+      );
     }
   }
 
@@ -262,12 +312,12 @@ async function project(candidate: CandidateBuilder, options: SeamProjectionOptio
 
   for (const { registration, provider, specs } of tools) {
     const agent = registration.scope === 'global' ? undefined : agents.get(registration.scope);
-    const except = agent ? [] : toolsReplaced.get(provider) ?? [];
+    const except = agent ? [] : (toolsReplaced.get(provider) ?? []);
     for (const spec of specs) candidate.addTool(toolBinding(spec, registration, agent, except, state));
   }
   for (const { registration, provider, specs } of skills) {
     const agent = registration.scope === 'global' ? undefined : agents.get(registration.scope);
-    const except = agent ? [] : skillsReplaced.get(provider) ?? [];
+    const except = agent ? [] : (skillsReplaced.get(provider) ?? []);
     for (const spec of specs) candidate.skillTable.add(skillEntry(spec, registration, agent, except, state));
   }
 }

@@ -43,12 +43,20 @@ export function selectAgent(
     const agent = generation.agents.get(explicit);
     if (!agent) throw new Error(`unknown agent "${explicit}"`);
     if (adapter !== undefined && agent.platforms.length > 0 && !agent.platforms.includes(adapter)) {
-      throw new Error(`agent "${explicit}" serves platforms [${agent.platforms.join(', ')}] and cannot be selected for a "${adapter}" turn`);
+      throw new Error(
+        `agent "${explicit}" serves platforms [${agent.platforms.join(', ')}] and cannot be selected for a "${adapter}" turn`,
+      );
     }
     return { agent, selection: 'explicit' };
   }
   if (adapter === undefined) return { agent: undefined, selection: 'none' };
   const candidates = platformAgents.get(adapter) ?? [];
-  if (candidates.length > 1) throw new AgentRoutingError(adapter, candidates.map((agent) => agent.qualifiedName));
-  return candidates.length === 1 ? { agent: candidates[0], selection: 'platform' } : { agent: undefined, selection: 'none' };
+  if (candidates.length > 1)
+    throw new AgentRoutingError(
+      adapter,
+      candidates.map((agent) => agent.qualifiedName),
+    );
+  return candidates.length === 1
+    ? { agent: candidates[0], selection: 'platform' }
+    : { agent: undefined, selection: 'none' };
 }

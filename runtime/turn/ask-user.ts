@@ -59,22 +59,22 @@ const executable: ExecutableTool = Object.freeze({
 /** One per generation, so per-generation caches (compiled validators) die with it. */
 export function createAskUserBinding(): ToolBinding {
   return Object.freeze({
-  qualifiedName: ASK_USER,
-  localName: ASK_USER,
-  owner: '',
-  source: 'runtime' as const,
-  placement: 'plugin' as const,
-  description: 'Ask the user a question in this conversation and wait for the answer.',
-  inputSchema: ASK_USER_SCHEMA,
-  inputCheck: 'json' as const,
-  validator: builtinValidator('ask-user'),
-  // Asking the user is itself the interaction; confirming it first would be circular.
-  requiresApproval: 'never' as const,
-  platforms: Object.freeze([]),
-  scopes: Object.freeze([]),
-  permissions: Object.freeze([]),
-  hidden: false,
-  keywords: Object.freeze(['question', 'ask', 'user', 'clarify']),
-  resolve: () => Promise.resolve(executable),
+    qualifiedName: ASK_USER,
+    localName: ASK_USER,
+    owner: '',
+    source: 'runtime' as const,
+    placement: 'plugin' as const,
+    description: 'Ask the user a question in this conversation and wait for the answer.',
+    inputSchema: ASK_USER_SCHEMA,
+    inputCheck: 'json' as const,
+    validator: builtinValidator('ask-user'),
+    // Asking the user is itself the interaction; confirming it first would be circular.
+    requiresApproval: 'never' as const,
+    platforms: Object.freeze([]),
+    scopes: Object.freeze([]),
+    permissions: Object.freeze([]),
+    hidden: false,
+    keywords: Object.freeze(['question', 'ask', 'user', 'clarify']),
+    resolve: () => Promise.resolve(executable),
   });
 }

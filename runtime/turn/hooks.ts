@@ -25,7 +25,8 @@ function loadHook(hook: ManifestHook): Promise<AgentHook> {
   let pending = loaded.get(hook);
   if (!pending) {
     pending = hook.load().then((module) => {
-      if (!isAgentHook(module?.default)) throw new TypeError(`hook module ${hook.source} does not default-export defineAgentHook(...)`);
+      if (!isAgentHook(module?.default))
+        throw new TypeError(`hook module ${hook.source} does not default-export defineAgentHook(...)`);
       return module.default;
     });
     // Do not cache a failure: the next call retries the import.
@@ -35,11 +36,17 @@ function loadHook(hook: ManifestHook): Promise<AgentHook> {
   return pending;
 }
 
-export function hooksInScope(hooks: readonly ManifestHook[], scope: TurnScope, event: HookEvent): readonly ManifestHook[] {
+export function hooksInScope(
+  hooks: readonly ManifestHook[],
+  scope: TurnScope,
+  event: HookEvent,
+): readonly ManifestHook[] {
   return hooks.filter((hook) => hook.events.includes(event) && isInScope(hook, scope));
 }
 
-export type BeforeHookVerdict = { readonly vetoed: false } | { readonly vetoed: true; readonly hookId: string; readonly reason: string };
+export type BeforeHookVerdict =
+  | { readonly vetoed: false }
+  | { readonly vetoed: true; readonly hookId: string; readonly reason: string };
 
 export async function runBeforeHooks(hooks: readonly ManifestHook[], event: ToolHookEvent): Promise<BeforeHookVerdict> {
   for (const hook of hooks) {

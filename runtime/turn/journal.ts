@@ -11,11 +11,7 @@ import { snapshot } from './snapshot.js';
 /** Which gate said no. `capability`: unknown or inaccessible (indistinguishable on purpose). */
 export type DenialPolicy = 'capability' | 'approval' | 'hook';
 
-export type ToolErrorCode =
-  | 'invalid_input'
-  | 'load_failed'
-  | 'execution_error'
-  | 'unavailable';
+export type ToolErrorCode = 'invalid_input' | 'load_failed' | 'execution_error' | 'unavailable';
 
 export interface ToolError {
   readonly code: ToolErrorCode;
@@ -61,16 +57,22 @@ export type ToolResultEntry = EntryBase &
     /** The call was aborted but the tool finished anyway; the caller was told `cancelled`. */
     readonly afterAbort: boolean;
   };
-export type ToolDeniedEntry = EntryBase & TerminalTiming & { readonly type: 'tool_denied'; readonly policy: DenialPolicy; readonly reason: string };
+export type ToolDeniedEntry = EntryBase &
+  TerminalTiming & { readonly type: 'tool_denied'; readonly policy: DenialPolicy; readonly reason: string };
 export type ToolFailedEntry = EntryBase &
   TerminalTiming & { readonly type: 'tool_failed'; readonly error: ToolError; readonly retryable: boolean };
-export type ToolCancelledEntry = EntryBase & TerminalTiming & { readonly type: 'tool_cancelled'; readonly reason: string };
+export type ToolCancelledEntry = EntryBase &
+  TerminalTiming & { readonly type: 'tool_cancelled'; readonly reason: string };
 
 export type JournalEntry = ToolCallEntry | ToolResultEntry | ToolDeniedEntry | ToolFailedEntry | ToolCancelledEntry;
 export type JournalEntryType = JournalEntry['type'];
 
 /** Distributive Omit, so each union member keeps its own fields. */
-export type JournalEntryInit = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, keyof EntryBase> : never) : never;
+export type JournalEntryInit = JournalEntry extends infer E
+  ? E extends JournalEntry
+    ? Omit<E, keyof EntryBase>
+    : never
+  : never;
 
 /** Host-level observer of every turn's journal (persistence, tracing). */
 export interface JournalSink {
@@ -102,7 +104,10 @@ export class TurnJournal {
     return this.#view;
   }
 
-  append(base: { readonly toolName: string; readonly toolUseId: string; readonly generation: number }, init: JournalEntryInit): JournalEntry {
+  append(
+    base: { readonly toolName: string; readonly toolUseId: string; readonly generation: number },
+    init: JournalEntryInit,
+  ): JournalEntry {
     // A deep snapshot, not a shallow freeze: an entry shares no object with the caller's input
     // or the tool's output, so changing those afterwards cannot rewrite the audit trail.
     const entry = snapshot({

@@ -95,7 +95,12 @@ async function admit(env: CallEnvironment, binding: ToolBinding, signal: AbortSi
   return decided.kind === 'value' && decided.value;
 }
 
-export async function executeToolCall(env: CallEnvironment, name: string, input: unknown, options: CallOptions = {}): Promise<ToolOutcome> {
+export async function executeToolCall(
+  env: CallEnvironment,
+  name: string,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<ToolOutcome> {
   const link = linkSignals([env.signal, options.signal]);
   try {
     return await runCall(env, name, input, options.toolUseId ?? env.nextId('toolu'), link.signal);
@@ -104,7 +109,13 @@ export async function executeToolCall(env: CallEnvironment, name: string, input:
   }
 }
 
-async function runCall(env: CallEnvironment, name: string, input: unknown, toolUseId: string, signal: AbortSignal): Promise<ToolOutcome> {
+async function runCall(
+  env: CallEnvironment,
+  name: string,
+  input: unknown,
+  toolUseId: string,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
   const binding = env.turnTools?.get(name) ?? env.generation.tools.get(name);
   const base = { toolName: name, toolUseId, generation: env.generation.id };
 
@@ -140,13 +151,22 @@ async function runCall(env: CallEnvironment, name: string, input: unknown, toolU
   const checked = await raceAbort(() => validateInput(binding, executable, recorded, env.generation), signal);
   if (checked.kind === 'aborted') return cancelled('aborted during input validation');
   // No validator for a JSON Schema in this host: the tool cannot run here (not the input's fault).
-  if (checked.kind === 'error' && checked.error instanceof ToolUnavailableError) return failed({ code: 'unavailable', message: checked.error.message });
+  if (checked.kind === 'error' && checked.error instanceof ToolUnavailableError)
+    return failed({ code: 'unavailable', message: checked.error.message });
   const validation =
     checked.kind === 'value'
       ? checked.value
-      : { ok: false as const, path: '(root)', message: `schema could not be evaluated: ${describeError(checked.error)}` };
+      : {
+          ok: false as const,
+          path: '(root)',
+          message: `schema could not be evaluated: ${describeError(checked.error)}`,
+        };
   if (!validation.ok) {
-    return failed({ code: 'invalid_input', path: validation.path, message: `invalid input at ${validation.path}: ${validation.message}` });
+    return failed({
+      code: 'invalid_input',
+      path: validation.path,
+      message: `invalid input at ${validation.path}: ${validation.message}`,
+    });
   }
   // `value` is what `execute` receives (Zod transforms and defaults included); hooks, risk
   // policies and the approval port get a frozen snapshot of it, so they cannot change what runs.
@@ -168,12 +188,28 @@ async function runCall(env: CallEnvironment, name: string, input: unknown, toolU
   // runBeforeHooks turns a failing hook into a veto; should it throw itself, that fails closed too.
   else if (verdict.kind === 'error') outcome = hookDenied(`tool:before hooks failed: ${describeError(verdict.error)}`);
   else if (verdict.value.vetoed) outcome = hookDenied(verdict.value.reason);
-  else outcome = await approveAndRun(env, binding, executable, { value, observed }, { ...base, signal, since, finish, cancelled });
+  else
+    outcome = await approveAndRun(
+      env,
+      binding,
+      executable,
+      { value, observed },
+      { ...base, signal, since, finish, cancelled },
+    );
   if (!reachedBefore) return outcome;
   // Every call that reached tool:before is also shown to tool:after, whatever its outcome. The
   // hooks always run; after an abort the caller just stops waiting for them (they get no signal).
-  const after: ToolHookEvent = Object.freeze({ event: 'tool:after', toolName: name, toolUseId, input: observed, outcome });
-  await raceAbort(runAfterHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:after'), after, env.onError), signal);
+  const after: ToolHookEvent = Object.freeze({
+    event: 'tool:after',
+    toolName: name,
+    toolUseId,
+    input: observed,
+    outcome,
+  });
+  await raceAbort(
+    runAfterHooks(hooksInScope(env.generation.hooks, env.scope, 'tool:after'), after, env.onError),
+    signal,
+  );
   return outcome;
 }
 
@@ -312,7 +348,10 @@ async function execute(
       return { status: 'completed', output: result.value, durationMs: executionMs };
     }
     if (afterAbort || result.kind === 'aborted') {
-      const reason = result.kind === 'error' ? `aborted during execution: ${describeError(result.error)}` : 'aborted during execution';
+      const reason =
+        result.kind === 'error'
+          ? `aborted during execution: ${describeError(result.error)}`
+          : 'aborted during execution';
       run.finish({ type: 'tool_cancelled', reason, durationMs: run.since() });
       return { status: 'cancelled', reason };
     }
@@ -321,7 +360,8 @@ async function execute(
       error instanceof ToolUnavailableError
         ? { code: 'unavailable' as const, message: error.message }
         : { code: 'execution_error' as const, message: describeError(error) };
-    const retryable = typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
+    const retryable =
+      typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
     run.finish({ type: 'tool_failed', error: toolError, retryable, durationMs: run.since() });
     return { status: 'failed', error: toolError, retryable };
   }

@@ -35,7 +35,8 @@ interface Pending {
 
 export function snapshot<T>(value: T): T;
 export function snapshot(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return typeof value === 'function' ? unrecorded(describe(value)) : value;
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'function' ? unrecorded(describe(value)) : value;
   if (snapshots.has(value)) return value;
   const copies = new Map<object, unknown>();
   const pending: Pending[] = [];
@@ -52,7 +53,7 @@ export function snapshot(value: unknown): unknown {
     try {
       if (typeof input === 'function' || !isPlainData(input)) return remember(input, unrecorded(describe(input)));
       keys = Object.keys(input);
-      target = Array.isArray(input) ? new Array<unknown>((input as unknown[]).length) as unknown as Container : {};
+      target = Array.isArray(input) ? (new Array<unknown>((input as unknown[]).length) as unknown as Container) : {};
     } catch (error) {
       // A hostile proxy can throw from any trap; what it holds cannot be recorded.
       return remember(input, unrecorded(`unreadable value: ${messageOf(error)}`));
@@ -77,7 +78,13 @@ export function snapshot(value: unknown): unknown {
         child = unrecorded(`unreadable property: ${messageOf(error)}`);
       }
       // An own `__proto__` key (JSON.parse makes those) must stay data, not set the prototype.
-      if (key === '__proto__') Object.defineProperty(target, key, { value: copy(child), enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(target, key, {
+          value: copy(child),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else target[key] = copy(child);
     }
     Object.freeze(target);

@@ -30,7 +30,10 @@ export function formatPath(segments: readonly unknown[]): string {
   if (segments.length === 0) return '(root)';
   return segments
     .map((segment) => {
-      const key = typeof segment === 'object' && segment !== null && 'key' in segment ? (segment as { key: unknown }).key : segment;
+      const key =
+        typeof segment === 'object' && segment !== null && 'key' in segment
+          ? (segment as { key: unknown }).key
+          : segment;
       return `/${String(key)}`;
     })
     .join('');
@@ -49,7 +52,10 @@ export function missingValidatorMessage(name: string, origin: string): string {
   );
 }
 
-async function validateStandard(executable: Required<Pick<ExecutableTool, 'standardSchema'>>, input: unknown): Promise<ValidationResult> {
+async function validateStandard(
+  executable: Required<Pick<ExecutableTool, 'standardSchema'>>,
+  input: unknown,
+): Promise<ValidationResult> {
   const result = (await executable.standardSchema['~standard'].validate(input)) as {
     readonly value?: unknown;
     readonly issues?: readonly { readonly message: string; readonly path?: readonly unknown[] }[];

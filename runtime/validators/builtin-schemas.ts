@@ -11,7 +11,11 @@ export const ASK_USER_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',
   properties: Object.freeze({
     question: Object.freeze({ type: 'string', minLength: 1, description: 'The question to ask' }),
-    options: Object.freeze({ type: 'array', items: Object.freeze({ type: 'string' }), description: 'Optional suggested answers' }),
+    options: Object.freeze({
+      type: 'array',
+      items: Object.freeze({ type: 'string' }),
+      description: 'Optional suggested answers',
+    }),
   }),
   required: Object.freeze(['question']),
   additionalProperties: false,

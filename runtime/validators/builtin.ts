@@ -24,7 +24,9 @@ export function builtinValidator(name: BuiltinName): LazyModule<JsonValidateFunc
 
 /** The built-in validator of a schema with exactly this JSON text, if there is one. */
 export function builtinValidatorFor(schema: JsonSchema): LazyModule<JsonValidateFunction> | undefined {
-  byText ??= new Map(Object.entries(BUILTIN_SCHEMAS).map(([name, known]) => [JSON.stringify(known), LOADERS[name as BuiltinName]]));
+  byText ??= new Map(
+    Object.entries(BUILTIN_SCHEMAS).map(([name, known]) => [JSON.stringify(known), LOADERS[name as BuiltinName]]),
+  );
   let text: string;
   try {
     text = JSON.stringify(schema);

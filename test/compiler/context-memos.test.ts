@@ -62,4 +62,3 @@ describe('compiler-owned memos', () => {
     await cb.dispose();
   });
 });
-

@@ -35,7 +35,8 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }
 
-const TOOL_HEAD = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n\nexport default defineAgentTool({\n";
+const TOOL_HEAD =
+  "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n\nexport default defineAgentTool({\n";
 const tool = (fields: string): string => `${TOOL_HEAD}${fields}\n  async execute() { return 1; },\n});\n`;
 
 // `defineAgentTool({` opens two brackets; each level of this schema opens two more.
@@ -91,25 +92,57 @@ describe('input nested 10,000 levels deep', () => {
     const { run, diagnostics } = check(root);
     expect(run.status).toBe(1);
     const byFile = new Map(diagnostics.map((d) => [d.file, d]));
-    expect(diagnostics.map((d) => d.file).sort()).toEqual(['agents/deep/agent.json', 'plugin.ts', 'skills/block/SKILL.md', 'skills/deep/SKILL.md', 'tools/calls/index.ts', 'tools/chain/index.ts', 'tools/schema/index.ts', 'tools/sib/schema.ts', 'tools/unary/index.ts']);
+    expect(diagnostics.map((d) => d.file).sort()).toEqual([
+      'agents/deep/agent.json',
+      'plugin.ts',
+      'skills/block/SKILL.md',
+      'skills/deep/SKILL.md',
+      'tools/calls/index.ts',
+      'tools/chain/index.ts',
+      'tools/schema/index.ts',
+      'tools/sib/schema.ts',
+      'tools/unary/index.ts',
+    ]);
     for (const d of diagnostics) expect(d.hint, d.code).toBeTruthy();
 
     // The schema literal: the TypeScript parser cannot take it; the first bracket past 256.
-    expect(byFile.get('tools/schema/index.ts')).toMatchObject({ code: 'ZG2022', ...deepSchemaAt, message: expect.stringContaining('inputSchema is nested too deeply') });
+    expect(byFile.get('tools/schema/index.ts')).toMatchObject({
+      code: 'ZG2022',
+      ...deepSchemaAt,
+      message: expect.stringContaining('inputSchema is nested too deeply'),
+    });
     // Chains the parser builds without recursion: the tree is checked (the chain starts at the value).
-    expect(byFile.get('tools/chain/index.ts')).toMatchObject({ code: 'ZG2024', ...position(deepChain, TOOL_HEAD.length + chainPrefix.length) });
-    expect(byFile.get('tools/calls/index.ts')).toMatchObject({ code: 'ZG2022', ...position(deepCalls, TOOL_HEAD.length + callPrefix.length) });
+    expect(byFile.get('tools/chain/index.ts')).toMatchObject({
+      code: 'ZG2024',
+      ...position(deepChain, TOOL_HEAD.length + chainPrefix.length),
+    });
+    expect(byFile.get('tools/calls/index.ts')).toMatchObject({
+      code: 'ZG2022',
+      ...position(deepCalls, TOOL_HEAD.length + callPrefix.length),
+    });
     // No brackets: located where the parser runs out, on the `hidden` line.
     expect(byFile.get('tools/unary/index.ts')).toMatchObject({ code: 'ZG2024', line: 6 });
     expect(byFile.get('plugin.ts')).toMatchObject({ code: 'ZG2024', line: 6 });
-    expect(byFile.get('agents/deep/agent.json')).toMatchObject({ code: 'ZG4011', ...position(deepAgent, agentPrefix.length + 255) });
-    expect(byFile.get('skills/deep/SKILL.md')).toMatchObject({ code: 'ZG4011', ...position(deepSkill, skillPrefix.length + 256) });
+    expect(byFile.get('agents/deep/agent.json')).toMatchObject({
+      code: 'ZG4011',
+      ...position(deepAgent, agentPrefix.length + 255),
+    });
+    expect(byFile.get('skills/deep/SKILL.md')).toMatchObject({
+      code: 'ZG4011',
+      ...position(deepSkill, skillPrefix.length + 256),
+    });
     expect(byFile.get('skills/block/SKILL.md')).toMatchObject({ code: 'ZG4011', line: 5 });
     // The imported module is reported itself (not bundled: esbuild and Node recurse as well).
-    expect(byFile.get('tools/sib/schema.ts')).toMatchObject({ code: 'ZG2024', ...position(deepSibling, siblingPrefix.length + 128 * SCHEMA_LEVEL.length) });
+    expect(byFile.get('tools/sib/schema.ts')).toMatchObject({
+      code: 'ZG2024',
+      ...position(deepSibling, siblingPrefix.length + 128 * SCHEMA_LEVEL.length),
+    });
 
     // It is a dependency of the tool: fixing it is seen by the next run (the cache holds the rest).
-    writeFileSync(join(root, 'tools/sib/schema.ts'), "export const schema = { type: 'object', properties: { a: { type: 'string' } } };\n");
+    writeFileSync(
+      join(root, 'tools/sib/schema.ts'),
+      "export const schema = { type: 'object', properties: { a: { type: 'string' } } };\n",
+    );
     expect(check(root).diagnostics.map((d) => d.file)).not.toContain('tools/sib/schema.ts');
   });
 
@@ -130,7 +163,9 @@ describe('input nested 10,000 levels deep', () => {
     // 100 schema levels (the evaluation path's limit is 256 JSON levels, two per level here)
     // and a 900-term chain.
     writeTree(root, {
-      'tools/schema/index.ts': tool(`${schemaPrefix}${SCHEMA_LEVEL.repeat(100)}{ type: 'string' }${' } }'.repeat(100)},`),
+      'tools/schema/index.ts': tool(
+        `${schemaPrefix}${SCHEMA_LEVEL.repeat(100)}{ type: 'string' }${' } }'.repeat(100)},`,
+      ),
       'tools/chain/index.ts': tool(`${chainPrefix}${Array.from({ length: 900 }, () => "'a'").join(' + ')},`),
     });
     const generate = cli(['generate', '--root', root]);

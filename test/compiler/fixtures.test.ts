@@ -13,20 +13,33 @@ const update = process.env.UPDATE_GOLDEN === '1';
 const cases = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
-  .filter((name) => existsSync(join(FIXTURES, name, 'expected.gen.ts')) || existsSync(join(FIXTURES, name, 'expected-diagnostics.json')))
+  .filter(
+    (name) =>
+      existsSync(join(FIXTURES, name, 'expected.gen.ts')) ||
+      existsSync(join(FIXTURES, name, 'expected-diagnostics.json')),
+  )
   .sort();
 
 describe('golden fixtures', () => {
   it('has at least 25 invalid fixtures and the example bot', () => {
     expect(cases).toContain('example-bot');
-    expect(cases.filter((c) => existsSync(join(FIXTURES, c, 'expected-diagnostics.json'))).length).toBeGreaterThanOrEqual(25);
+    expect(
+      cases.filter((c) => existsSync(join(FIXTURES, c, 'expected-diagnostics.json'))).length,
+    ).toBeGreaterThanOrEqual(25);
   });
 
   for (const name of cases) {
     it(name, async () => {
       const root = join(FIXTURES, name);
       const result = await createCompiler({ root, cacheFile: false }).run({ write: false });
-      const diagnostics = result.diagnostics.map(({ code, severity, file, line, column, message }) => ({ code, severity, file, line, column, message }));
+      const diagnostics = result.diagnostics.map(({ code, severity, file, line, column, message }) => ({
+        code,
+        severity,
+        file,
+        line,
+        column,
+        message,
+      }));
       const goldenGen = join(root, 'expected.gen.ts');
       const goldenDiag = join(root, 'expected-diagnostics.json');
       if (existsSync(goldenDiag) || diagnostics.some((d) => d.severity === 'error')) {

@@ -19,7 +19,9 @@ function tree(files: Record<string, string>): string {
   return writeTree(root, files);
 }
 
-const PLUGIN = (calls: string) => `import { defineAgentPromptSection, defineAgentTool, definePlugin } from 'zhin-gen/runtime';
+const PLUGIN = (
+  calls: string,
+) => `import { defineAgentPromptSection, defineAgentTool, definePlugin } from 'zhin-gen/runtime';
 
 export default definePlugin({
   name: 'bot',
@@ -28,8 +30,10 @@ ${calls}
   },
 });
 `;
-const addTool = (name: string) => `    context.addTool(${JSON.stringify(name)}, defineAgentTool({ description: 'A tool', execute: () => 1 }));`;
-const addSection = (name: string) => `    context.addPromptSection(${JSON.stringify(name)}, defineAgentPromptSection({ title: 'Rules', content: 'Be kind.' }));`;
+const addTool = (name: string) =>
+  `    context.addTool(${JSON.stringify(name)}, defineAgentTool({ description: 'A tool', execute: () => 1 }));`;
+const addSection = (name: string) =>
+  `    context.addPromptSection(${JSON.stringify(name)}, defineAgentPromptSection({ title: 'Rules', content: 'Be kind.' }));`;
 
 interface JsonDiagnostic {
   readonly code: string;
@@ -44,18 +48,55 @@ interface JsonDiagnostic {
 describe('zhin-gen check on setup() names', () => {
   it('exits 1 with a located error for each name host.load() would reject', () => {
     const root = tree({
-      'plugin.ts': PLUGIN([addTool('Discover'), addTool('Sync'), addTool('a__b'), addTool('lottery_sync'), addSection('Intro'), addSection('rules')].join('\n')),
+      'plugin.ts': PLUGIN(
+        [
+          addTool('Discover'),
+          addTool('Sync'),
+          addTool('a__b'),
+          addTool('lottery_sync'),
+          addSection('Intro'),
+          addSection('rules'),
+        ].join('\n'),
+      ),
     });
     const run = cli(['check', '--root', root, '--format', 'json']);
     expect(run.status).toBe(1);
     const { diagnostics } = JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] };
-    const located = diagnostics.map(({ code, file, line, column, message }) => ({ code, at: `${file}:${line}:${column}`, message }));
+    const located = diagnostics.map(({ code, file, line, column, message }) => ({
+      code,
+      at: `${file}:${line}:${column}`,
+      message,
+    }));
     expect(located).toEqual([
-      { code: 'ZG3003', at: 'plugin.ts:6:21', message: 'Tool name "Discover" is reserved by the runtime: it equals "discover" after case folding (discover, load_tool, load_skill, ask_user, spawn_task)' },
-      { code: 'ZG3011', at: 'plugin.ts:6:21', message: 'addTool("Discover") in plugin.ts: the name does not match ^[a-z0-9][a-z0-9_-]*$, so host.load() rejects it' },
-      { code: 'ZG3011', at: 'plugin.ts:7:21', message: 'addTool("Sync") in plugin.ts: the name does not match ^[a-z0-9][a-z0-9_-]*$, so host.load() rejects it' },
-      { code: 'ZG3005', at: 'plugin.ts:8:21', message: 'addTool("a__b") contains "__", which separates owner segments in qualifiedNames' },
-      { code: 'ZG3011', at: 'plugin.ts:10:30', message: 'addPromptSection("Intro") in plugin.ts: the name does not match ^[a-z0-9][a-z0-9-]*$, so host.load() rejects it' },
+      {
+        code: 'ZG3003',
+        at: 'plugin.ts:6:21',
+        message:
+          'Tool name "Discover" is reserved by the runtime: it equals "discover" after case folding (discover, load_tool, load_skill, ask_user, spawn_task)',
+      },
+      {
+        code: 'ZG3011',
+        at: 'plugin.ts:6:21',
+        message:
+          'addTool("Discover") in plugin.ts: the name does not match ^[a-z0-9][a-z0-9_-]*$, so host.load() rejects it',
+      },
+      {
+        code: 'ZG3011',
+        at: 'plugin.ts:7:21',
+        message:
+          'addTool("Sync") in plugin.ts: the name does not match ^[a-z0-9][a-z0-9_-]*$, so host.load() rejects it',
+      },
+      {
+        code: 'ZG3005',
+        at: 'plugin.ts:8:21',
+        message: 'addTool("a__b") contains "__", which separates owner segments in qualifiedNames',
+      },
+      {
+        code: 'ZG3011',
+        at: 'plugin.ts:10:30',
+        message:
+          'addPromptSection("Intro") in plugin.ts: the name does not match ^[a-z0-9][a-z0-9-]*$, so host.load() rejects it',
+      },
     ]);
     for (const d of diagnostics) {
       expect(d.severity).toBe('error');
@@ -68,7 +109,9 @@ describe('zhin-gen check on setup() names', () => {
   });
 
   it('exits 0 once the names are valid', () => {
-    const root = tree({ 'plugin.ts': PLUGIN([addTool('discover_docs'), addTool('sync'), addTool('a_b'), addSection('intro')].join('\n')) });
+    const root = tree({
+      'plugin.ts': PLUGIN([addTool('discover_docs'), addTool('sync'), addTool('a_b'), addSection('intro')].join('\n')),
+    });
     expect(cli(['generate', '--root', root]).status).toBe(0);
     const run = cli(['check', '--root', root, '--format', 'json']);
     expect(JSON.parse(run.stdout)).toEqual({ diagnostics: [], stale: false });
@@ -80,7 +123,10 @@ describe('zhin-gen check on setup() names', () => {
 async function runtimeRejects(owner: string, kind: 'tool' | 'section', name: string): Promise<boolean> {
   const manifest: CapabilityManifest = {
     version: 1,
-    plugins: [{ owner: '', dir: '.', conditionalTools: [] }, ...(owner === '' ? [] : [{ owner, dir: `plugins/${owner}`, conditionalTools: [] }])],
+    plugins: [
+      { owner: '', dir: '.', conditionalTools: [] },
+      ...(owner === '' ? [] : [{ owner, dir: `plugins/${owner}`, conditionalTools: [] }]),
+    ],
     tools: [],
     skills: [],
     agents: [],
@@ -96,7 +142,10 @@ async function runtimeRejects(owner: string, kind: 'tool' | 'section', name: str
   });
   return createCapabilityHost()
     .load(manifest, { plugins: { [owner]: definition } })
-    .then(() => false, () => true);
+    .then(
+      () => false,
+      () => true,
+    );
 }
 
 async function compilerRejects(owner: string, kind: 'tool' | 'section', name: string): Promise<boolean> {
@@ -108,9 +157,27 @@ async function compilerRejects(owner: string, kind: 'tool' | 'section', name: st
 
 describe('the compiler and the runtime agree on every setup() name', () => {
   const cases: readonly (readonly [owner: string, kind: 'tool' | 'section', name: string])[] = [
-    ...['sync', 'lottery_sync', 'get-weather', '9lives', 'Discover', 'Sync', 'a__b', '__x', 'discover', 'ask_user', 'spawn_task', 'load_tool', '-x', '_x', 'x y', 'x.y', 'é', 'a'.repeat(64), 'a'.repeat(65)].map(
-      (name) => ['', 'tool', name] as const,
-    ),
+    ...[
+      'sync',
+      'lottery_sync',
+      'get-weather',
+      '9lives',
+      'Discover',
+      'Sync',
+      'a__b',
+      '__x',
+      'discover',
+      'ask_user',
+      'spawn_task',
+      'load_tool',
+      '-x',
+      '_x',
+      'x y',
+      'x.y',
+      'é',
+      'a'.repeat(64),
+      'a'.repeat(65),
+    ].map((name) => ['', 'tool', name] as const),
     ['maps', 'tool', 'discover'],
     ['maps', 'tool', 'Discover'],
     ['maps', 'tool', 'a'.repeat(58)],

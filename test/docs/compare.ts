@@ -34,33 +34,51 @@ function declarationsOf(code: string): Map<string, Declared> {
   const argsOf = (params: ts.NodeArray<ts.TypeParameterDeclaration> | undefined, name: string): string => {
     if (!params?.length) return '';
     const defaults = params.map((p) => {
-      if (!p.default) throw new Error(`type parameter ${p.name.text} of documented ${name} needs a default to be compared`);
+      if (!p.default)
+        throw new Error(`type parameter ${p.name.text} of documented ${name} needs a default to be compared`);
       return p.default.getText(file);
     });
     return `<${defaults.join(', ')}>`;
   };
   const lineOf = (node: ts.Node): number => file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
   for (const statement of file.statements) {
-    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement)) {
+    if (
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) ||
+      ts.isClassDeclaration(statement)
+    ) {
       const name = statement.name;
-      if (name) found.set(name.text, { kind: 'type', line: lineOf(name), args: argsOf(statement.typeParameters, name.text) });
+      if (name)
+        found.set(name.text, { kind: 'type', line: lineOf(name), args: argsOf(statement.typeParameters, name.text) });
     } else if (ts.isFunctionDeclaration(statement) && statement.name) {
       found.set(statement.name.text, { kind: 'value', line: lineOf(statement.name), args: '' });
     } else if (ts.isVariableStatement(statement)) {
-      for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) found.set(d.name.text, { kind: 'value', line: lineOf(d.name), args: '' });
+      for (const d of statement.declarationList.declarations)
+        if (ts.isIdentifier(d.name)) found.set(d.name.text, { kind: 'value', line: lineOf(d.name), args: '' });
     }
   }
   return found;
 }
 
 /** The comparison an appendix line makes, for reporting: the name, its line, and which way. */
-export function describeComparison(code: string, appendixLine: string): { name: string; line: number; way: string } | undefined {
+export function describeComparison(
+  code: string,
+  appendixLine: string,
+): { name: string; line: number; way: string } | undefined {
   const imported = /as __Real_(\w+) \}/.exec(appendixLine);
-  if (imported?.[1]) return { name: imported[1], line: declarationsOf(code).get(imported[1])?.line ?? 0, way: 'no such export' };
+  if (imported?.[1])
+    return { name: imported[1], line: declarationsOf(code).get(imported[1])?.line ?? 0, way: 'no such export' };
   const match = /const __(doc|realv)_(\w+)/.exec(appendixLine);
   if (!match?.[2]) return undefined;
   const line = declarationsOf(code).get(match[2])?.line ?? 0;
-  return { name: match[2], line, way: match[1] === 'doc' ? 'the real one is not assignable to the documented one' : 'the documented one is not assignable to the real one' };
+  return {
+    name: match[2],
+    line,
+    way:
+      match[1] === 'doc'
+        ? 'the real one is not assignable to the documented one'
+        : 'the documented one is not assignable to the real one',
+  };
 }
 
 const names = (value: string | undefined): string[] => (value ? value.split(',').filter(Boolean) : []);
@@ -79,8 +97,13 @@ export function comparisonAppendix(snippet: Snippet): string {
     const real = `__Real_${name}`;
     if (doc.kind === 'type') {
       lines.push(`import type { ${name} as ${real} } from '${from}';`);
-      lines.push(`declare const __real_${name}: ${real}${doc.args}; const __doc_${name}: ${name}${doc.args} = __real_${name}; void __doc_${name};`);
-      if (both) lines.push(`declare const __docv_${name}: ${name}${doc.args}; const __realv_${name}: ${real}${doc.args} = __docv_${name}; void __realv_${name};`);
+      lines.push(
+        `declare const __real_${name}: ${real}${doc.args}; const __doc_${name}: ${name}${doc.args} = __real_${name}; void __doc_${name};`,
+      );
+      if (both)
+        lines.push(
+          `declare const __docv_${name}: ${name}${doc.args}; const __realv_${name}: ${real}${doc.args} = __docv_${name}; void __realv_${name};`,
+        );
     } else {
       lines.push(`import { ${name} as ${real} } from '${from}';`);
       lines.push(`const __doc_${name}: typeof ${name} = ${real}; void __doc_${name};`);

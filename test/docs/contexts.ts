@@ -69,7 +69,10 @@ export function contextPrelude(names: string | undefined): string {
     .split(',')
     .map((name) => {
       const text = CONTEXTS[name];
-      if (text === undefined) throw new Error(`unknown snippet context "${name}" (defined in test/docs/contexts.ts: ${Object.keys(CONTEXTS).join(', ')})`);
+      if (text === undefined)
+        throw new Error(
+          `unknown snippet context "${name}" (defined in test/docs/contexts.ts: ${Object.keys(CONTEXTS).join(', ')})`,
+        );
       return text;
     })
     .join('');

@@ -63,10 +63,17 @@ export function extractSnippets(doc: string, text: string): Snippet[] {
     const lang = (open[2] ?? '').trim().split(/\s+/)[0] ?? '';
     const body: string[] = [];
     let j = i + 1;
-    const closes = (l: string): boolean => new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(l);
+    const closes = (l: string): boolean =>
+      new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(l);
     while (j < lines.length && !closes(lines[j] ?? '')) body.push(lines[j++] ?? '');
     if (j >= lines.length) throw new Error(`${doc}:${i + 1}: code block is never closed`);
-    snippets.push({ doc, line: i + 1, lang, code: body.length ? `${body.join('\n')}\n` : '', directives: pending ?? {} });
+    snippets.push({
+      doc,
+      line: i + 1,
+      lang,
+      code: body.length ? `${body.join('\n')}\n` : '',
+      directives: pending ?? {},
+    });
     pending = undefined;
     i = j;
   }

@@ -23,7 +23,9 @@ function groups(snippets: readonly Snippet[]): Snippet[][] {
   const out: Snippet[][] = [];
   for (const snippet of snippets) {
     const path = snippet.directives['file'];
-    const group = isConfig(path) ? undefined : out.find((g) => !g.some((s) => s.directives['file'] === path || isConfig(s.directives['file'])));
+    const group = isConfig(path)
+      ? undefined
+      : out.find((g) => !g.some((s) => s.directives['file'] === path || isConfig(s.directives['file'])));
     if (group) group.push(snippet);
     else out.push([snippet]);
   }
@@ -47,7 +49,8 @@ export async function compileFileSnippets(snippets: readonly Snippet[]): Promise
         if (owner) problems.push(`${where(owner, d.line)}: zhin-gen: ${text}`);
         // Elsewhere in the example bot: only errors can come from the blocks (the bot's own
         // warnings are the fixture's business).
-        else if (d.severity === 'error') problems.push(`${group.map((s) => where(s)).join(', ')} (written into the example bot): zhin-gen: ${text}`);
+        else if (d.severity === 'error')
+          problems.push(`${group.map((s) => where(s)).join(', ')} (written into the example bot): zhin-gen: ${text}`);
       }
     } finally {
       removeDir(root);
@@ -67,7 +70,10 @@ let agentSchemaValidator: ValidateFunction | undefined;
 /** `json` (strict) and `jsonc` blocks; an agent.json block is validated against the shipped schema. */
 export function checkJsonSnippet(snippet: Snippet, repo: string): string[] {
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(snippet.code, errors, { allowTrailingComma: snippet.lang === 'jsonc', disallowComments: snippet.lang === 'json' });
+  const value: unknown = parseJsonc(snippet.code, errors, {
+    allowTrailingComma: snippet.lang === 'jsonc',
+    disallowComments: snippet.lang === 'json',
+  });
   if (errors.length > 0) return errorsOf(errors, snippet, snippet.code);
   if (snippet.lang === 'json') {
     try {
@@ -83,7 +89,12 @@ export function checkJsonSnippet(snippet: Snippet, repo: string): string[] {
     JSON.parse(readFileSync(join(repo, 'compiler', 'schema', 'agent.schema.json'), 'utf8')) as object,
   );
   if (agentSchemaValidator(value)) return problems;
-  return [...problems, ...(agentSchemaValidator.errors ?? []).map((e) => `${where(snippet)}: agent.schema.json: ${e.instancePath || '/'} ${e.message ?? ''}`)];
+  return [
+    ...problems,
+    ...(agentSchemaValidator.errors ?? []).map(
+      (e) => `${where(snippet)}: agent.schema.json: ${e.instancePath || '/'} ${e.message ?? ''}`,
+    ),
+  ];
 }
 
 /** A `$schema` into `node_modules/zhin-gen/…` must name a file the package ships. */
@@ -93,5 +104,7 @@ function schemaPathProblems(snippet: Snippet, value: unknown, repo: string): str
   if (!match?.[1]) return [];
   const shipped = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { files?: string[] }).files ?? [];
   const top = match[1].split('/')[0] ?? '';
-  return existsSync(join(repo, match[1])) && shipped.includes(top) ? [] : [`${where(snippet)}: $schema names ${match[1]}, which the zhin-gen package does not ship`];
+  return existsSync(join(repo, match[1])) && shipped.includes(top)
+    ? []
+    : [`${where(snippet)}: $schema names ${match[1]}, which the zhin-gen package does not ship`];
 }

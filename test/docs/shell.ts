@@ -44,7 +44,8 @@ function splitComment(text: string): [string, string] {
     if (quote) {
       if (c === quote) quote = '';
     } else if (c === '"' || c === "'") quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) return [text.slice(0, i).trimEnd(), text.slice(i + 1).trim()];
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? '')))
+      return [text.slice(0, i).trimEnd(), text.slice(i + 1).trim()];
   }
   return [text, ''];
 }
@@ -75,7 +76,9 @@ interface PackageJson {
 }
 
 const readPackage = (dir: string): PackageJson | undefined =>
-  existsSync(join(dir, 'package.json')) ? (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson) : undefined;
+  existsSync(join(dir, 'package.json'))
+    ? (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson)
+    : undefined;
 
 /** Names `npm i` in the docs may install: this repository's packages and what it depends on. */
 export function knownPackages(repo: string): Set<string> {
@@ -83,12 +86,14 @@ export function knownPackages(repo: string): Set<string> {
   const names = new Set<string>();
   for (const pkg of [root, ...(root.workspaces ?? []).map((w) => readPackage(join(repo, w)) ?? {})]) {
     if (pkg.name) names.add(pkg.name);
-    for (const deps of [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies, pkg.optionalDependencies]) for (const n of Object.keys(deps ?? {})) names.add(n);
+    for (const deps of [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies, pkg.optionalDependencies])
+      for (const n of Object.keys(deps ?? {})) names.add(n);
   }
   return names;
 }
 
-const packageName = (spec: string): string => (spec.startsWith('@') ? `@${spec.slice(1).split('@')[0]}` : (spec.split('@')[0] ?? spec));
+const packageName = (spec: string): string =>
+  spec.startsWith('@') ? `@${spec.slice(1).split('@')[0]}` : (spec.split('@')[0] ?? spec);
 
 /** Checks one npm command; returns the problem or undefined. */
 export function checkNpmCommand(command: string, dir: string, repo: string): string | undefined {
@@ -97,16 +102,24 @@ export function checkNpmCommand(command: string, dir: string, repo: string): str
   const args = rest.filter((w) => !w.startsWith('-'));
   if (verb === 'i' || verb === 'install' || verb === 'add' || verb === 'ci') {
     if (args.length === 0) {
-      return verb === 'ci' && !existsSync(join(dir, 'package-lock.json')) ? `"${command}" needs a package-lock.json in ${dir}` : undefined;
+      return verb === 'ci' && !existsSync(join(dir, 'package-lock.json'))
+        ? `"${command}" needs a package-lock.json in ${dir}`
+        : undefined;
     }
     const known = knownPackages(repo);
     const unknown = args.map(packageName).filter((n) => !known.has(n));
-    return unknown.length ? `"${command}" installs ${unknown.join(', ')}: not a package of this repository nor one it depends on` : undefined;
+    return unknown.length
+      ? `"${command}" installs ${unknown.join(', ')}: not a package of this repository nor one it depends on`
+      : undefined;
   }
-  const script = verb === 'start' || verb === 'test' ? verb : verb === 'run' || verb === 'run-script' ? args[0] : undefined;
-  if (script === undefined) return `"${command}": npm ${verb ?? ''} is neither an install nor a script (extend the rule in test/docs/shell.ts)`;
+  const script =
+    verb === 'start' || verb === 'test' ? verb : verb === 'run' || verb === 'run-script' ? args[0] : undefined;
+  if (script === undefined)
+    return `"${command}": npm ${verb ?? ''} is neither an install nor a script (extend the rule in test/docs/shell.ts)`;
   const scripts = readPackage(dir)?.scripts ?? {};
-  return scripts[script] === undefined ? `"${command}": no script "${script}" in ${join(dir, 'package.json')}` : undefined;
+  return scripts[script] === undefined
+    ? `"${command}": no script "${script}" in ${join(dir, 'package.json')}`
+    : undefined;
 }
 
 /** `&&`-separated commands of a line (quotes respected). */
@@ -158,7 +171,8 @@ export function runShellSnippet(snippet: Snippet, options: ShellOptions): string
     const commands = andList(line.text);
     const npm = commands.filter((c) => /^npm\s/.test(c));
     if (npm.length > 0) {
-      if (npm.length !== commands.length) problems.push(`${at}: "${line.text}" mixes npm with other commands (write them on separate lines)`);
+      if (npm.length !== commands.length)
+        problems.push(`${at}: "${line.text}" mixes npm with other commands (write them on separate lines)`);
       for (const c of npm) {
         const problem = checkNpmCommand(c, scriptsDir, options.repo);
         if (problem) problems.push(`${at}: ${problem}`);
@@ -175,7 +189,9 @@ export function runShellSnippet(snippet: Snippet, options: ShellOptions): string
     const status = result.status ?? -1;
     if (status !== line.expectedStatus) {
       const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n    ');
-      problems.push(`${at}: "${line.text}" exited ${status}${result.signal ? ` (${result.signal})` : ''}, expected ${line.expectedStatus}\n    ${output}`);
+      problems.push(
+        `${at}: "${line.text}" exited ${status}${result.signal ? ` (${result.signal})` : ''}, expected ${line.expectedStatus}\n    ${output}`,
+      );
     }
   }
   return problems;

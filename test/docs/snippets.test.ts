@@ -89,16 +89,23 @@ describe('documentation code blocks', () => {
     const problems: string[] = [];
     for (const s of snippets) {
       const kind = KINDS[s.lang];
-      if (s.lang === '') problems.push(`${where(s)}: code block without an info string (write \`\`\`text for trees, grammars and sample output)`);
-      else if (!kind) problems.push(`${where(s)}: unknown info string "${s.lang}" (known: ${Object.keys(KINDS).join(', ')})`);
-      if (kind === 'markdown' && !s.directives['file']) problems.push(`${where(s)}: a markdown block must name the bot file it is (file=…), else tag it text`);
+      if (s.lang === '')
+        problems.push(
+          `${where(s)}: code block without an info string (write \`\`\`text for trees, grammars and sample output)`,
+        );
+      else if (!kind)
+        problems.push(`${where(s)}: unknown info string "${s.lang}" (known: ${Object.keys(KINDS).join(', ')})`);
+      if (kind === 'markdown' && !s.directives['file'])
+        problems.push(`${where(s)}: a markdown block must name the bot file it is (file=…), else tag it text`);
       for (const key of Object.keys(s.directives)) {
         const allowed = DIRECTIVES[key];
         if (!allowed) problems.push(`${where(s)}: unknown snippet directive "${key}"`);
-        else if (kind && !allowed.includes(kind)) problems.push(`${where(s)}: directive "${key}" does not apply to a ${s.lang} block`);
+        else if (kind && !allowed.includes(kind))
+          problems.push(`${where(s)}: directive "${key}" does not apply to a ${s.lang} block`);
       }
       const dir = s.directives['dir'];
-      if (dir !== undefined && !['bot', 'example-bot', 'repo'].includes(dir)) problems.push(`${where(s)}: dir=${dir}: use dir=bot, dir=example-bot or dir=repo`);
+      if (dir !== undefined && !['bot', 'example-bot', 'repo'].includes(dir))
+        problems.push(`${where(s)}: dir=${dir}: use dir=bot, dir=example-bot or dir=repo`);
     }
     expect(problems).toEqual([]);
   });
@@ -110,8 +117,12 @@ describe('documentation code blocks', () => {
     const problems: string[] = [];
     for (const s of ofKind('ts')) {
       s.code.split('\n').forEach((text, i) => {
-        const spec = /(?:\bfrom\s*|\bimport\s*\(\s*|\bdeclare module\s*)['"]((?:zhin-gen\/runtime|@zhin\.js\/[^'"]*))['"]/.exec(text)?.[1];
-        if (spec) problems.push(`${where(s, i + 1)}: imports '${spec}': import the runtime API from '@zhin-gen/runtime'`);
+        const spec =
+          /(?:\bfrom\s*|\bimport\s*\(\s*|\bdeclare module\s*)['"]((?:zhin-gen\/runtime|@zhin\.js\/[^'"]*))['"]/.exec(
+            text,
+          )?.[1];
+        if (spec)
+          problems.push(`${where(s, i + 1)}: imports '${spec}': import the runtime API from '@zhin-gen/runtime'`);
       });
     }
     expect(problems).toEqual([]);
@@ -127,14 +138,17 @@ describe('documentation code blocks', () => {
   });
 
   it('blocks that name a bot file draw no diagnostic from zhin-gen in the example bot', async () => {
-    expect(await compileFileSnippets(snippets.filter((s) => s.directives['file'] && KINDS[s.lang] !== 'text'))).toEqual([]);
+    expect(await compileFileSnippets(snippets.filter((s) => s.directives['file'] && KINDS[s.lang] !== 'text'))).toEqual(
+      [],
+    );
   }, 180_000);
 
   describe('sh blocks run through the built CLI', () => {
     /** Where each `dir=` kind starts (shell.ts): copied fresh for every block. */
     const templates = new Map<string, string>();
     beforeAll(async () => {
-      if (!existsSync(join(REPO, 'dist', 'compiler', 'cli', 'main.js'))) throw new Error('run `node scripts/build.mjs` first: the shell blocks use the built CLI');
+      if (!existsSync(join(REPO, 'dist', 'compiler', 'cli', 'main.js')))
+        throw new Error('run `node scripts/build.mjs` first: the shell blocks use the built CLI');
       const kinds = new Set(ofKind('sh').map((s) => s.directives['dir'] ?? 'bot'));
       if (kinds.has('bot')) templates.set('bot', scaffoldedBot());
       if (kinds.has('example-bot')) templates.set('example-bot', await generatedBot('docs-sh-example'));
@@ -149,7 +163,10 @@ describe('documentation code blocks', () => {
         if (template) cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
         else {
           mkdirSync(join(dir, 'fixtures'));
-          cpSync(FIXTURES, join(dir, 'fixtures'), { recursive: true, filter: (src) => src === FIXTURES || !isGeneratedArtifact(basename(src)) });
+          cpSync(FIXTURES, join(dir, 'fixtures'), {
+            recursive: true,
+            filter: (src) => src === FIXTURES || !isGeneratedArtifact(basename(src)),
+          });
         }
         expect(runShellSnippet(snippet, { repo: REPO, dir, scriptsDir: kind === 'repo' ? REPO : dir })).toEqual([]);
       }, 240_000);

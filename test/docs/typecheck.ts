@@ -49,7 +49,10 @@ const slug = (snippet: Snippet): string => `${snippet.doc.replace(/[^a-z0-9]+/gi
 export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): string[] {
   const problems: string[] = [];
   for (const entry of ['dist/compiler/index.d.ts', 'dist/vite-plugin/vite.d.ts', 'runtime/dist/index.d.ts']) {
-    if (!existsSync(join(REPO, entry))) return [`${entry} is missing: run \`node scripts/build.mjs\` first (ts blocks are checked against the declaration files)`];
+    if (!existsSync(join(REPO, entry)))
+      return [
+        `${entry} is missing: run \`node scripts/build.mjs\` first (ts blocks are checked against the declaration files)`,
+      ];
   }
   const files: BlockFile[] = [];
   for (const snippet of snippets) {
@@ -72,7 +75,10 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
     writeFileSync(path, text);
     // The generated manifest, reachable as `./zhin-capabilities.gen.js` from the block.
     const genRel = relative(dirname(path), join(bot, 'zhin-capabilities.gen.js')).split('\\').join('/');
-    writeFileSync(join(dirname(path), 'zhin-capabilities.gen.ts'), `export * from '${genRel.startsWith('.') ? genRel : `./${genRel}`}';\n`);
+    writeFileSync(
+      join(dirname(path), 'zhin-capabilities.gen.ts'),
+      `export * from '${genRel.startsWith('.') ? genRel : `./${genRel}`}';\n`,
+    );
     files.push({ snippet, path, offset, blockEnd: offset + snippet.code.split('\n').length - 1 });
   }
   // Installed as in a bot (`npm i -D zhin-gen`), so type references (`/// <reference
@@ -83,7 +89,8 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
   writeFileSync(tsconfig, `${JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: ['**/*.ts'] }, null, 2)}\n`);
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
     ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => problems.push(`tsconfig: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+    onUnRecoverableConfigFileDiagnostic: (d) =>
+      problems.push(`tsconfig: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
   });
   if (!parsed) return problems;
   for (const d of parsed.errors) problems.push(`tsconfig: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
@@ -91,7 +98,9 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
   const byPath = new Map(files.map((f) => [ts.sys.resolvePath(f.path), f]));
   for (const d of ts.getPreEmitDiagnostics(program)) {
     // `import("/abs/runtime/turn", { with: … }).TurnInput` is the real type: say so, shortly.
-    const message = ts.flattenDiagnosticMessageText(d.messageText, '\n  ').replace(/import\("[^"]*"(?:, \{ with: \{ "resolution-mode": "\w+" \} \})?\)\./g, 'real ');
+    const message = ts
+      .flattenDiagnosticMessageText(d.messageText, '\n  ')
+      .replace(/import\("[^"]*"(?:, \{ with: \{ "resolution-mode": "\w+" \} \})?\)\./g, 'real ');
     if (!d.file || d.start === undefined) {
       problems.push(`TS${d.code} ${message}`);
       continue;
@@ -100,7 +109,10 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
     // Diagnostics of the runtime, the generated manifest etc. are other tests' business.
     if (!block) continue;
     const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-    if (line < block.offset) problems.push(`${where(block.snippet)}: in context "${block.snippet.directives['context']}": TS${d.code} ${message}`);
+    if (line < block.offset)
+      problems.push(
+        `${where(block.snippet)}: in context "${block.snippet.directives['context']}": TS${d.code} ${message}`,
+      );
     else if (line >= block.blockEnd) {
       const comparison = describeComparison(block.snippet.code, d.file.text.split('\n')[line] ?? '');
       problems.push(
@@ -108,8 +120,7 @@ export function typeCheckSnippets(snippets: readonly Snippet[], bot: string): st
           ? `${where(block.snippet, comparison.line)}: documented ${comparison.name} differs from the real export (${comparison.way}): TS${d.code} ${message}`
           : `${where(block.snippet)}: comparison with the real exports: TS${d.code} ${message}`,
       );
-    }
-    else problems.push(`${where(block.snippet, line - block.offset + 1)}:${character + 1}: TS${d.code} ${message}`);
+    } else problems.push(`${where(block.snippet, line - block.offset + 1)}:${character + 1}: TS${d.code} ${message}`);
   }
   return problems;
 }

@@ -34,11 +34,14 @@ function references(path: string, text: string): string[] {
   if (/\.(m?js|d\.ts)$/.test(path)) {
     // TypeScript's import scanner: real import/export/import() only, not code inside a string
     // (the scaffold's templates hold import lines of the files they write).
-    for (const ref of ts.preProcessFile(text, true, true).importedFiles) if (ref.fileName.startsWith('.')) out.push(ref.fileName);
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles)
+      if (ref.fileName.startsWith('.')) out.push(ref.fileName);
     const map = /\/\/# sourceMappingURL=([^\s]+)\s*$/.exec(text);
     if (map && !map[1]!.startsWith('data:')) out.push(`./${map[1]}`);
   }
-  if (path.endsWith('.map')) for (const source of (JSON.parse(text) as { sources: string[] }).sources) out.push(source.startsWith('.') ? source : `./${source}`);
+  if (path.endsWith('.map'))
+    for (const source of (JSON.parse(text) as { sources: string[] }).sources)
+      out.push(source.startsWith('.') ? source : `./${source}`);
   if (path.endsWith('.md')) {
     // Markdown links and images to files (not URLs, not in-page anchors).
     for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -55,7 +58,10 @@ describe.each(['zhinGen', 'runtime'] as const)('%s tarball', (which) => {
 
   it('ships every exports target and bin file', () => {
     const { manifest } = pkg();
-    const targets = [...exportTargets(manifest.exports ?? null), ...Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))];
+    const targets = [
+      ...exportTargets(manifest.exports ?? null),
+      ...Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {})),
+    ];
     expect(targets.length).toBeGreaterThan(3);
     const missing = targets.map((t) => normalize(t)).filter((t) => !shipped().has(t));
     expect(missing).toEqual([]);
@@ -79,7 +85,9 @@ describe.each(['zhinGen', 'runtime'] as const)('%s tarball', (which) => {
 
   it('runs nothing at install time (no prepare/install scripts in the published package.json)', () => {
     const scripts = pkg().manifest.scripts ?? {};
-    expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    expect(
+      Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name)),
+    ).toEqual([]);
   });
 });
 
@@ -87,7 +95,8 @@ describe('the dependency split', () => {
   it('the runtime has no dependencies, only optional peers if any, and no compiler or bundler code', () => {
     const { manifest, files } = packages.runtime;
     expect(manifest.dependencies ?? {}).toEqual({});
-    for (const peer of Object.keys(manifest.peerDependencies ?? {})) expect(manifest.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+    for (const peer of Object.keys(manifest.peerDependencies ?? {}))
+      expect(manifest.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
     expect(files.map((f) => f.path).filter((p) => /^(compiler|vite-plugin|bin)\//.test(p))).toEqual([]);
     const pkg = manifest as { readonly type?: string; readonly sideEffects?: boolean };
     expect(pkg.type).toBe('module');
@@ -98,6 +107,8 @@ describe('the dependency split', () => {
     const { manifest, files } = packages.zhinGen;
     expect(manifest.dependencies?.['@zhin-gen/runtime']).toBe(packages.runtime.version);
     expect(packages.runtime.version).toBe(manifest.version);
-    expect(files.map((f) => f.path).filter((p) => p.startsWith('runtime/') || p.startsWith('dist/runtime/'))).toEqual([]);
+    expect(files.map((f) => f.path).filter((p) => p.startsWith('runtime/') || p.startsWith('dist/runtime/'))).toEqual(
+      [],
+    );
   });
 });

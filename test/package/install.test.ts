@@ -22,7 +22,11 @@ beforeAll(() => {
   dir = outsideTempDir('install');
   packages = packAll(join(dir, 'tarballs'));
   bot = join(dir, 'bot');
-  writeFiles(bot, { ...BOT_FILES, 'tsconfig.nodenext.json': tsconfigFor('nodenext'), 'tsconfig.bundler.json': tsconfigFor('bundler') });
+  writeFiles(bot, {
+    ...BOT_FILES,
+    'tsconfig.nodenext.json': tsconfigFor('nodenext'),
+    'tsconfig.bundler.json': tsconfigFor('bundler'),
+  });
   // The tarballs stand where a README says `@zhin-gen/runtime` and `zhin-gen`.
   run('npm', ['install', packages.runtime.tarball, 'zod', ...NPM_FLAGS], bot);
   run('npm', ['install', '--save-dev', packages.zhinGen.tarball, 'vite', '@types/node@20', ...NPM_FLAGS], bot);
@@ -39,7 +43,9 @@ function installedPackages(modules: string): string[] {
     if (!existsSync(nodeModules)) return;
     for (const entry of readdirSync(nodeModules)) {
       if (entry.startsWith('.')) continue;
-      const dirs = entry.startsWith('@') ? readdirSync(join(nodeModules, entry)).map((name) => join(entry, name)) : [entry];
+      const dirs = entry.startsWith('@')
+        ? readdirSync(join(nodeModules, entry)).map((name) => join(entry, name))
+        : [entry];
       for (const name of dirs) {
         const manifest = join(nodeModules, name, 'package.json');
         if (!existsSync(manifest)) continue;
@@ -78,54 +84,75 @@ describe('installed from the tarballs', () => {
     { label: 'installed TypeScript', tsc: (): string => join(REPO, 'node_modules', 'typescript', 'bin', 'tsc') },
     { label: 'newest TypeScript on the registry', tsc: (): string => latestTypeScript().tsc },
   ] as const;
-  const cases = compilers.flatMap((compiler) => (Object.keys(RESOLUTIONS) as Resolution[]).map((resolution) => ({ ...compiler, resolution })));
+  const cases = compilers.flatMap((compiler) =>
+    (Object.keys(RESOLUTIONS) as Resolution[]).map((resolution) => ({ ...compiler, resolution })),
+  );
 
-  it.each(cases)('type-checks under the strictest user options with the $label, $resolution resolution (declarations, skipLibCheck: false)', ({ tsc, resolution }) => {
-    const binary = tsc();
-    const version = JSON.parse(readFileSync(join(binary, '..', '..', 'package.json'), 'utf8')) as { version: string };
-    const result = run(process.execPath, [binary, '-p', `tsconfig.${resolution}.json`], bot);
-    expect(result.stdout + result.stderr).toBe('');
-    // The number the issue asks for (a busy machine inflates it).
-    console.log(`bot tsc (TypeScript ${version.version}, ${resolution}): ${Math.round(result.ms)} ms`);
-  }, INSTALL_TIMEOUT);
+  it.each(cases)(
+    'type-checks under the strictest user options with the $label, $resolution resolution (declarations, skipLibCheck: false)',
+    ({ tsc, resolution }) => {
+      const binary = tsc();
+      const version = JSON.parse(readFileSync(join(binary, '..', '..', 'package.json'), 'utf8')) as { version: string };
+      const result = run(process.execPath, [binary, '-p', `tsconfig.${resolution}.json`], bot);
+      expect(result.stdout + result.stderr).toBe('');
+      // The number the issue asks for (a busy machine inflates it).
+      console.log(`bot tsc (TypeScript ${version.version}, ${resolution}): ${Math.round(result.ms)} ms`);
+    },
+    INSTALL_TIMEOUT,
+  );
 
   it('type-checks the runtime from its declarations, not its sources', () => {
-    const listed = run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.nodenext.json', '--listFilesOnly'], bot).stdout.split('\n');
+    const listed = run(
+      process.execPath,
+      [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.nodenext.json', '--listFilesOnly'],
+      bot,
+    ).stdout.split('\n');
     const ours = listed.filter((file) => /node_modules\/(@zhin-gen\/runtime|zhin-gen)\//.test(file));
     expect(ours.length).toBeGreaterThan(0);
     expect(ours.filter((file) => !file.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('builds with Vite, runs with plain node after `npm prune --omit=dev`, and ships no compiler dependency', () => {
-    run(process.execPath, [join(bot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], bot);
-    run('npm', ['prune', '--omit=dev', ...NPM_FLAGS], bot);
+  it(
+    'builds with Vite, runs with plain node after `npm prune --omit=dev`, and ships no compiler dependency',
+    () => {
+      run(process.execPath, [join(bot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], bot);
+      run('npm', ['prune', '--omit=dev', ...NPM_FLAGS], bot);
 
-    const installed = installedPackages(join(bot, 'node_modules'));
-    const names = installed.map((entry) => entry.slice(0, entry.lastIndexOf('@')));
-    // The runtime (which needs nothing) and the bot's own zod: nothing of the compiler's.
-    expect(names).toEqual(['@zhin-gen/runtime', 'zod']);
-    const own = Object.keys((JSON.parse(readFileSync(join(bot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-    const compilerDependencies = Object.keys(packages.zhinGen.manifest.dependencies ?? {}).filter((name) => !own.includes(name));
-    expect(compilerDependencies.length).toBeGreaterThan(3);
-    expect(names.filter((name) => compilerDependencies.includes(name) || name === 'zhin-gen' || name === 'vite')).toEqual([]);
+      const installed = installedPackages(join(bot, 'node_modules'));
+      const names = installed.map((entry) => entry.slice(0, entry.lastIndexOf('@')));
+      // The runtime (which needs nothing) and the bot's own zod: nothing of the compiler's.
+      expect(names).toEqual(['@zhin-gen/runtime', 'zod']);
+      const own = Object.keys(
+        (JSON.parse(readFileSync(join(bot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+          .dependencies,
+      );
+      const compilerDependencies = Object.keys(packages.zhinGen.manifest.dependencies ?? {}).filter(
+        (name) => !own.includes(name),
+      );
+      expect(compilerDependencies.length).toBeGreaterThan(3);
+      expect(
+        names.filter((name) => compilerDependencies.includes(name) || name === 'zhin-gen' || name === 'vite'),
+      ).toEqual([]);
 
-    const served = run(process.execPath, [join('dist', 'main.js')], bot);
-    const report = JSON.parse(served.stdout.trim().split('\n').at(-1) ?? '') as {
-      tools: string[];
-      skills: string[];
-      outcomes: { status: string; output?: unknown; error?: unknown }[];
-    };
-    expect(report.tools.sort()).toEqual(['add', 'echo', 'greet__hello']);
-    expect(report.skills).toEqual(['greet']);
-    expect(report.outcomes.map((o) => [o.status, o.output ?? o.error])).toEqual([
-      ['completed', 'echo: hi'],
-      ['completed', 5],
-    ]);
+      const served = run(process.execPath, [join('dist', 'main.js')], bot);
+      const report = JSON.parse(served.stdout.trim().split('\n').at(-1) ?? '') as {
+        tools: string[];
+        skills: string[];
+        outcomes: { status: string; output?: unknown; error?: unknown }[];
+      };
+      expect(report.tools.sort()).toEqual(['add', 'echo', 'greet__hello']);
+      expect(report.skills).toEqual(['greet']);
+      expect(report.outcomes.map((o) => [o.status, o.output ?? o.error])).toEqual([
+        ['completed', 'echo: hi'],
+        ['completed', 5],
+      ]);
 
-    const runtimeBytes = treeBytes(join(bot, 'node_modules', '@zhin-gen', 'runtime'));
-    console.log(
-      `tarballs: zhin-gen ${packages.zhinGen.size} B (${packages.zhinGen.unpackedSize} B unpacked), @zhin-gen/runtime ${packages.runtime.size} B (${packages.runtime.unpackedSize} B unpacked); ` +
-        `production node_modules: ${installed.length} packages (${installed.join(', ')}), ${treeBytes(join(bot, 'node_modules'))} B, of which the runtime ${runtimeBytes} B`,
-    );
-  }, INSTALL_TIMEOUT);
+      const runtimeBytes = treeBytes(join(bot, 'node_modules', '@zhin-gen', 'runtime'));
+      console.log(
+        `tarballs: zhin-gen ${packages.zhinGen.size} B (${packages.zhinGen.unpackedSize} B unpacked), @zhin-gen/runtime ${packages.runtime.size} B (${packages.runtime.unpackedSize} B unpacked); ` +
+          `production node_modules: ${installed.length} packages (${installed.join(', ')}), ${treeBytes(join(bot, 'node_modules'))} B, of which the runtime ${runtimeBytes} B`,
+      );
+    },
+    INSTALL_TIMEOUT,
+  );
 });

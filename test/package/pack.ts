@@ -45,8 +45,16 @@ export type ExportsValue = string | null | { readonly [key: string]: ExportsValu
 
 /** What the tests build on: built output of both packages (`npm test` builds before vitest runs). */
 export function assertBuilt(): void {
-  const missing = ['dist/compiler/index.js', 'dist/compiler/index.d.ts', 'runtime/dist/index.js', 'runtime/dist/index.d.ts'].filter((file) => !existsSync(join(REPO, file)));
-  if (missing.length > 0) throw new Error(`the packages are not built (${missing.join(', ')} missing): run \`node scripts/build.mjs\` first (npm test does)`);
+  const missing = [
+    'dist/compiler/index.js',
+    'dist/compiler/index.d.ts',
+    'runtime/dist/index.js',
+    'runtime/dist/index.d.ts',
+  ].filter((file) => !existsSync(join(REPO, file)));
+  if (missing.length > 0)
+    throw new Error(
+      `the packages are not built (${missing.join(', ')} missing): run \`node scripts/build.mjs\` first (npm test does)`,
+    );
 }
 
 /**
@@ -56,12 +64,23 @@ export function assertBuilt(): void {
 export function packAll(dest: string): { readonly zhinGen: Packed; readonly runtime: Packed } {
   assertBuilt();
   mkdirSync(dest, { recursive: true });
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest, '--workspaces', '--include-workspace-root'], {
-    cwd: REPO,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const reports = JSON.parse(out) as { name: string; version: string; filename: string; size: number; unpackedSize: number; files: PackedFile[] }[];
+  const out = execFileSync(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', dest, '--workspaces', '--include-workspace-root'],
+    {
+      cwd: REPO,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const reports = JSON.parse(out) as {
+    name: string;
+    version: string;
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: PackedFile[];
+  }[];
   const packed = (name: string, dir: string): Packed => {
     const report = reports.find((r) => r.name === name);
     if (!report) throw new Error(`npm pack did not pack ${name}: ${out}`);
@@ -98,11 +117,27 @@ export interface Run {
 }
 
 /** Runs a command; a failure throws with its output (a test reads why, not just an exit code). */
-export function run(command: string, args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Run {
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Run {
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
-  const done: Run = { status: result.status ?? -1, stdout: result.stdout ?? '', stderr: result.stderr ?? String(result.error ?? ''), ms: performance.now() - started };
-  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${done.status}) in ${cwd}:\n${done.stdout}\n${done.stderr}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const done: Run = {
+    status: result.status ?? -1,
+    stdout: result.stdout ?? '',
+    stderr: result.stderr ?? String(result.error ?? ''),
+    ms: performance.now() - started,
+  };
+  if (done.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${done.status}) in ${cwd}:\n${done.stdout}\n${done.stderr}`);
   return done;
 }
 

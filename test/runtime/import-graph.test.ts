@@ -106,14 +106,18 @@ describe('the built runtime import graph', () => {
     expect(entries.map(([subpath]) => subpath)).toContain('.');
   });
 
-  it.each(entries)('from %s reaches no Node built-in, no compiler module, no eval, no package it does not integrate', (subpath, entry) => {
-    expect(walk(entry, subpath).problems).toEqual([]);
-  });
+  it.each(entries)(
+    'from %s reaches no Node built-in, no compiler module, no eval, no package it does not integrate',
+    (subpath, entry) => {
+      expect(walk(entry, subpath).problems).toEqual([]);
+    },
+  );
 
   it('every integrated package is an optional peer, except Ajv behind ./ajv', () => {
     const peers = new Set(Object.keys(pkg.peerDependencies ?? {}));
     for (const [subpath, packages] of Object.entries(INTEGRATIONS)) {
-      for (const name of packages) if (subpath !== './ajv') expect(peers.has(name), `${subpath} integrates ${name}`).toBe(true);
+      for (const name of packages)
+        if (subpath !== './ajv') expect(peers.has(name), `${subpath} integrates ${name}`).toBe(true);
     }
   });
 

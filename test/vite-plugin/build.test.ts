@@ -34,7 +34,8 @@ const bot = (prefix: string, extra: Record<string, string> = {}): string => {
 };
 afterAll(() => dirs.forEach(removeDir));
 
-const importBuilt = async (file: string): Promise<BuiltBot> => (await import(`${pathToFileURL(file).href}?t=${Date.now()}`)) as BuiltBot;
+const importBuilt = async (file: string): Promise<BuiltBot> =>
+  (await import(`${pathToFileURL(file).href}?t=${Date.now()}`)) as BuiltBot;
 
 /** An invalid tool: empty description at line 4, column 16 (1-based) of tools/bad/index.ts. */
 const BAD_TOOL = `import { defineAgentTool } from '@zhin.js/tool';
@@ -55,7 +56,13 @@ function viteConfig(root: string, extra: InlineConfig = {}, runs?: CompileResult
     plugins: [zhinVite({ onRun: (result) => runs?.push(result) })],
     // Bundle everything (runtime from its TypeScript source, like the rest of the test suite).
     ssr: { noExternal: true, resolve: { conditions: ['source'], externalConditions: ['source'] } },
-    build: { ssr: 'src/main.ts', outDir: 'dist', emptyOutDir: true, minify: false, rolldownOptions: { output: { format: 'es' } } },
+    build: {
+      ssr: 'src/main.ts',
+      outDir: 'dist',
+      emptyOutDir: true,
+      minify: false,
+      rolldownOptions: { output: { format: 'es' } },
+    },
     ...extra,
   };
 }
@@ -87,7 +94,14 @@ describe('vite build', () => {
     );
     expect(error).toBeDefined();
     // Vite 8 (Rolldown) wraps plugin errors in an aggregate `errors` list.
-    const first = (error!.errors?.[0] ?? error) as { message: string; id: string; loc: { file: string; line: number; column: number }; frame: string; plugin: string; pluginCode: string };
+    const first = (error!.errors?.[0] ?? error) as {
+      message: string;
+      id: string;
+      loc: { file: string; line: number; column: number };
+      frame: string;
+      plugin: string;
+      pluginCode: string;
+    };
     const file = join(root, 'tools', 'bad', 'index.ts');
     expect(first.plugin).toBe('zhin-gen');
     expect(first.pluginCode).toBe('ZG2004');
@@ -102,7 +116,10 @@ describe('vite build', () => {
   });
 
   it('prints a warning once and still builds', async () => {
-    const root = bot('vite-build-warn', { 'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people politely.\ncolour: blue\n---\nSay hello.\n' });
+    const root = bot('vite-build-warn', {
+      'skills/greet/SKILL.md':
+        '---\nname: greet\ndescription: Greets people politely.\ncolour: blue\n---\nSay hello.\n',
+    });
     const warnings: string[] = [];
     const logger = createLogger('warn', { allowClearScreen: false });
     logger.warn = (msg) => void warnings.push(msg);
@@ -127,16 +144,37 @@ describe('esbuild', () => {
 
   it('fails with esbuild locations (file, line, 0-based column, line text, hint note)', async () => {
     const root = bot('esbuild-bad', { 'tools/bad/index.ts': BAD_TOOL });
-    const failure = await esbuild({ absWorkingDir: root, entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outdir: 'dist', logLevel: 'silent', plugins: [zhinEsbuild()] }).then(
+    const failure = await esbuild({
+      absWorkingDir: root,
+      entryPoints: ['src/main.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outdir: 'dist',
+      logLevel: 'silent',
+      plugins: [zhinEsbuild()],
+    }).then(
       () => undefined,
-      (e: { errors: { text: string; pluginName: string; location: { file: string; line: number; column: number; lineText: string } | null; notes: { text: string }[] }[] }) => e,
+      (e: {
+        errors: {
+          text: string;
+          pluginName: string;
+          location: { file: string; line: number; column: number; lineText: string } | null;
+          notes: { text: string }[];
+        }[];
+      }) => e,
     );
     expect(failure?.errors).toHaveLength(1);
     const [error] = failure!.errors;
     expect(error!.pluginName).toBe('zhin-gen');
     expect(error!.text).toContain('ZG2004');
     // esbuild prints location files relative to absWorkingDir.
-    expect(error!.location).toMatchObject({ file: 'tools/bad/index.ts', line: 4, column: 15, lineText: "  description: '   '," });
+    expect(error!.location).toMatchObject({
+      file: 'tools/bad/index.ts',
+      line: 4,
+      column: 15,
+      lineText: "  description: '   ',",
+    });
     expect(error!.notes.some((n) => n.text.startsWith('hint:'))).toBe(true);
   });
 });
@@ -147,7 +185,12 @@ describe('rollup and rolldown', () => {
     const cwd = process.cwd();
     process.chdir(root); // Rollup has no root option: the plugin defaults to process.cwd().
     try {
-      const bundle = await rollup({ input: join(root, 'src', 'main.ts'), plugins: [zhinRollup(), rollupTs], external: ['zod', /^ajv/], onwarn: () => undefined });
+      const bundle = await rollup({
+        input: join(root, 'src', 'main.ts'),
+        plugins: [zhinRollup(), rollupTs],
+        external: ['zod', /^ajv/],
+        onwarn: () => undefined,
+      });
       await bundle.write({ dir: join(root, 'dist'), format: 'es' });
       await bundle.close();
     } finally {
@@ -160,11 +203,21 @@ describe('rollup and rolldown', () => {
 
   it('rollup: a root option and an invalid tool fail with this.error and loc', async () => {
     const root = bot('rollup-bad', { 'tools/bad/index.ts': BAD_TOOL });
-    const error = await rollup({ input: join(root, 'src', 'main.ts'), plugins: [zhinRollup({ root }), rollupTs], external: ['zod'], onwarn: () => undefined }).then(
+    const error = await rollup({
+      input: join(root, 'src', 'main.ts'),
+      plugins: [zhinRollup({ root }), rollupTs],
+      external: ['zod'],
+      onwarn: () => undefined,
+    }).then(
       () => undefined,
       (e: { plugin: string; hook: string; loc: unknown; id: string }) => e,
     );
-    expect(error).toMatchObject({ plugin: 'zhin-gen', hook: 'buildStart', id: join(root, 'tools', 'bad', 'index.ts'), loc: { file: join(root, 'tools', 'bad', 'index.ts'), line: 4, column: 15 } });
+    expect(error).toMatchObject({
+      plugin: 'zhin-gen',
+      hook: 'buildStart',
+      id: join(root, 'tools', 'bad', 'index.ts'),
+      loc: { file: join(root, 'tools', 'bad', 'index.ts'), line: 4, column: 15 },
+    });
   });
 
   it('rolldown bundles the same bot (root from its cwd option)', async () => {
@@ -215,7 +268,9 @@ export const count: number = manifest.tools.length;
       paths: { '@zhin.js/tool': ['./node_modules/zhin-gen/runtime/index.ts'] },
       baseUrl: root,
     });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     expect(diagnostics).toEqual([]);
     rmSync(join(root, 'src', 'check.ts'));
   });

@@ -12,7 +12,18 @@ import { createServer, type ViteDevServer } from 'vite';
 import type { CompileResult } from '../../compiler/index.js';
 import zhinVite from '../../vite-plugin/vite.js';
 import { removeDir, writeTree } from '../helpers.js';
-import { BOT_TOOLS, connectHmr, makeBot, manifestTools, plainTool, readManifest, sleep, tool, waitFor, type HmrClient } from './fixture.js';
+import {
+  BOT_TOOLS,
+  connectHmr,
+  makeBot,
+  manifestTools,
+  plainTool,
+  readManifest,
+  sleep,
+  tool,
+  waitFor,
+  type HmrClient,
+} from './fixture.js';
 
 interface Run {
   readonly result: CompileResult;
@@ -45,7 +56,8 @@ async function browse(port: number): Promise<void> {
   }
 }
 
-const updatesOf = (hmr: HmrClient, from: number): { type: string; updates?: { path: string }[] }[] => hmr.messages.slice(from).filter((m) => m.type === 'update' || m.type === 'full-reload') as never;
+const updatesOf = (hmr: HmrClient, from: number): { type: string; updates?: { path: string }[] }[] =>
+  hmr.messages.slice(from).filter((m) => m.type === 'update' || m.type === 'full-reload') as never;
 
 describe('vite dev server', () => {
   let root: string;
@@ -70,7 +82,9 @@ describe('vite dev server', () => {
   it('generates on start and serves the manifest through the virtual module (SSR module runner)', async () => {
     expect(runs[0]?.trigger).toBe('build');
     expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
-    const main = (await server.ssrLoadModule('/src/main.ts')) as { call(name: string, input: unknown): Promise<unknown> };
+    const main = (await server.ssrLoadModule('/src/main.ts')) as {
+      call(name: string, input: unknown): Promise<unknown>;
+    };
     expect(await main.call('echo', { message: 'dev' })).toBe('echo: dev');
   });
 
@@ -79,19 +93,31 @@ describe('vite dev server', () => {
     const runsBefore = watchRuns().length;
     writeTree(root, { 'tools/ping/index.ts': plainTool('Ping the bot') });
     await waitFor(() => manifestTools(root).includes('ping'), 'ping in the manifest');
-    const run = await waitFor(() => watchRuns().find((r, i) => i >= runsBefore && r.result.written), 'a written watch run');
+    const run = await waitFor(
+      () => watchRuns().find((r, i) => i >= runsBefore && r.result.written),
+      'a written watch run',
+    );
     expect(run.result.stats.parsed).toBe(1); // only the new unit was parsed
     const updates = await waitFor(() => updatesOf(hmr, before).length > 0 && updatesOf(hmr, before), 'an HMR update');
     expect(updates[0]).toMatchObject({ type: 'update', updates: [expect.objectContaining({ path: '/src/main.ts' })] });
-    const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as { manifest: { tools: { qualifiedName: string }[] } };
+    const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as {
+      manifest: { tools: { qualifiedName: string }[] };
+    };
     expect(virtual.manifest.tools.map((t) => t.qualifiedName)).toContain('ping');
   });
 
   it('changing a schema re-parses that tool only and rewrites the manifest', async () => {
     const runsBefore = watchRuns().length;
-    writeTree(root, { 'tools/echo/index.ts': tool('Echo a message back', 'z.object({ message: z.string(), times: z.number().int().min(1).optional() })') });
+    writeTree(root, {
+      'tools/echo/index.ts': tool(
+        'Echo a message back',
+        'z.object({ message: z.string(), times: z.number().int().min(1).optional() })',
+      ),
+    });
     await waitFor(() => readManifest(root).includes('"times":{"type":"integer"'), 'the new property in the schema');
-    const written = watchRuns().slice(runsBefore).find((r) => r.result.written)!;
+    const written = watchRuns()
+      .slice(runsBefore)
+      .find((r) => r.result.written)!;
     expect(written.result.stats.parsed).toBe(1);
     expect(written.result.errors).toBe(0);
   });
@@ -100,17 +126,36 @@ describe('vite dev server', () => {
     const before = hmr.messages.length;
     const good = readManifest(root);
     writeTree(root, { 'tools/ping/index.ts': plainTool('   ') });
-    const payload = (await waitFor(() => hmr.messages.slice(before).find((m) => m.type === 'error'), 'an error payload')) as unknown as {
-      err: { message: string; id: string; plugin: string; pluginCode: string; loc: { file: string; line: number; column: number }; frame: string; stack: string };
+    const payload = (await waitFor(
+      () => hmr.messages.slice(before).find((m) => m.type === 'error'),
+      'an error payload',
+    )) as unknown as {
+      err: {
+        message: string;
+        id: string;
+        plugin: string;
+        pluginCode: string;
+        loc: { file: string; line: number; column: number };
+        frame: string;
+        stack: string;
+      };
     };
     const file = join(root, 'tools', 'ping', 'index.ts');
-    expect(payload.err).toMatchObject({ plugin: 'zhin-gen', pluginCode: 'ZG2004', id: file, stack: '', loc: { file, line: 4, column: 15 } });
+    expect(payload.err).toMatchObject({
+      plugin: 'zhin-gen',
+      pluginCode: 'ZG2004',
+      id: file,
+      stack: '',
+      loc: { file, line: 4, column: 15 },
+    });
     expect(payload.err.message).toContain('tools/ping/index.ts:4:16  error  ZG2004');
     expect(payload.err.message).toContain('hint:');
     expect(payload.err.frame).toContain('> 4 |   description: "   ",');
     // Nothing written; the server still serves the last good manifest.
     expect(readManifest(root)).toBe(good);
-    const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as { manifest: { tools: { qualifiedName: string }[] } };
+    const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as {
+      manifest: { tools: { qualifiedName: string }[] };
+    };
     expect(virtual.manifest.tools.map((t) => t.qualifiedName)).toContain('ping');
     const response = await fetch(`http://127.0.0.1:${port}/src/main.ts`);
     expect(response.status).toBe(200);
@@ -119,7 +164,10 @@ describe('vite dev server', () => {
   it('a client connecting while the error persists gets the overlay too', async () => {
     const late = await connectHmr(`ws://127.0.0.1:${port}/?token=${server.config.webSocketToken}`);
     try {
-      const payload = await waitFor(() => late.messages.find((m) => m.type === 'error'), 'the overlay for a late client');
+      const payload = await waitFor(
+        () => late.messages.find((m) => m.type === 'error'),
+        'the overlay for a late client',
+      );
       expect(JSON.stringify(payload)).toContain('ZG2004');
     } finally {
       late.close();
@@ -130,7 +178,10 @@ describe('vite dev server', () => {
     const before = hmr.messages.length;
     writeTree(root, { 'tools/ping/index.ts': plainTool('Ping the bot') });
     // The manifest bytes equal the last good ones: nothing is rewritten, the overlay still clears.
-    const clear = await waitFor(() => hmr.messages.slice(before).find((m) => m.type === 'update' || m.type === 'full-reload'), 'an overlay-clearing message');
+    const clear = await waitFor(
+      () => hmr.messages.slice(before).find((m) => m.type === 'update' || m.type === 'full-reload'),
+      'an overlay-clearing message',
+    );
     expect(clear).toMatchObject({ type: 'update' });
     expect(hmr.messages.slice(before).some((m) => m.type === 'error')).toBe(false);
     expect(watchRuns().at(-1)!.result.errors).toBe(0);
@@ -157,9 +208,15 @@ describe('vite dev server', () => {
 
   it('a config file change regenerates with the new options', async () => {
     writeTree(root, { 'zhin-gen.config.json': JSON.stringify({ importExtension: '.ts' }) });
-    await waitFor(() => readManifest(root).includes('import("./tools/echo/index.ts")'), 'the manifest with .ts imports');
+    await waitFor(
+      () => readManifest(root).includes('import("./tools/echo/index.ts")'),
+      'the manifest with .ts imports',
+    );
     rmSync(join(root, 'zhin-gen.config.json'));
-    await waitFor(() => readManifest(root).includes('import("./tools/echo/index.js")'), 'the manifest back to .js imports');
+    await waitFor(
+      () => readManifest(root).includes('import("./tools/echo/index.js")'),
+      'the manifest back to .js imports',
+    );
   });
 
   it('a burst of 200 files (a branch checkout) coalesces into at most three runs', async () => {
@@ -172,13 +229,18 @@ describe('vite dev server', () => {
       files[`tools/${name}/helper.ts`] = `export const n = ${i};\n`;
     }
     writeTree(root, files);
-    await waitFor(() => manifestTools(root).filter((n) => n.startsWith('bulk-')).length === 100, 'all 100 bulk tools', 60_000);
+    await waitFor(
+      () => manifestTools(root).filter((n) => n.startsWith('bulk-')).length === 100,
+      'all 100 bulk tools',
+      60_000,
+    );
     await sleep(300);
     const burstRuns = watchRuns().slice(before);
     expect(burstRuns.length).toBeGreaterThanOrEqual(1);
     expect(burstRuns.length).toBeLessThanOrEqual(3);
     // Cleanup as one burst too.
-    for (let i = 0; i < 100; i++) rmSync(join(root, 'tools', `bulk-${String(i).padStart(3, '0')}`), { recursive: true });
+    for (let i = 0; i < 100; i++)
+      rmSync(join(root, 'tools', `bulk-${String(i).padStart(3, '0')}`), { recursive: true });
     await waitFor(() => manifestTools(root).length === BOT_TOOLS.length, 'bulk tools removed', 60_000);
   });
 });
@@ -190,7 +252,10 @@ describe('vite dev server started on an invalid tree', () => {
     const { server, hmr, port } = await startDev(root, runs);
     try {
       expect(runs[0]!.result.errors).toBeGreaterThan(0);
-      const overlay = await waitFor(() => hmr.messages.find((m) => m.type === 'error'), 'the startup error in the overlay');
+      const overlay = await waitFor(
+        () => hmr.messages.find((m) => m.type === 'error'),
+        'the startup error in the overlay',
+      );
       expect(JSON.stringify(overlay)).toContain('tools/echo/index.ts');
       await browse(port).catch(() => undefined);
       const stub = await (await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`)).text();
@@ -199,7 +264,13 @@ describe('vite dev server started on an invalid tree', () => {
       mkdirSync(join(root, 'tools', 'echo'), { recursive: true });
       writeFileSync(join(root, 'tools', 'echo', 'index.ts'), plainTool('Echo'));
       await waitFor(() => manifestTools(root).includes('echo'), 'the first manifest');
-      await waitFor(() => updatesOf(hmr, before).some((m) => m.type === 'full-reload' || m.updates?.some((u) => u.path === '/src/main.ts')), 'the importer of the virtual module updated');
+      await waitFor(
+        () =>
+          updatesOf(hmr, before).some(
+            (m) => m.type === 'full-reload' || m.updates?.some((u) => u.path === '/src/main.ts'),
+          ),
+        'the importer of the virtual module updated',
+      );
       const response = await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`);
       const real = await response.text();
       expect(response.status, real).toBe(200);

@@ -11,7 +11,11 @@ import { transform } from 'esbuild';
 import type { Plugin as RollupPlugin } from 'rollup';
 import { REPO, tempDir, writeTree } from '../helpers.js';
 
-export const tool = (description: string, schema = 'z.object({ message: z.string() })', result = '`echo: ${(input as { message: string }).message}`'): string =>
+export const tool = (
+  description: string,
+  schema = 'z.object({ message: z.string() })',
+  result = '`echo: ${(input as { message: string }).message}`',
+): string =>
   `import { defineAgentTool } from '@zhin.js/tool';
 import { z } from 'zod';
 
@@ -54,13 +58,21 @@ export const BOT: Record<string, string> = {
   'AGENTS.md': '# Bot\n\nBe helpful.\n',
   'tools/echo/index.ts': tool('Echo a message back'),
   'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people politely.\n---\nSay hello, then wave.\n',
-  'skills/greet/tools/wave/index.ts': tool('Wave at someone', 'z.object({ to: z.string() })', '`*waves at ${(input as { to: string }).to}*`'),
+  'skills/greet/tools/wave/index.ts': tool(
+    'Wave at someone',
+    'z.object({ to: z.string() })',
+    '`*waves at ${(input as { to: string }).to}*`',
+  ),
   'agents/helper/agent.json': JSON.stringify({ description: 'Helps with chores.' }, null, 2),
   'agents/helper/system.md': '# System\n\nYou help.\n',
   'agents/helper/boundaries.md': '# Boundaries\n\nNo harm.\n',
   'agents/helper/conventions.md': '# Helper conventions\n\nBe brief.\n',
   'agents/helper/tools/sweep/index.ts': plainTool('Sweep the floor'),
-  'plugins/maps/tools/get-weather/index.ts': tool('Current weather for a city', 'z.object({ city: z.string() })', '`sunny in ${(input as { city: string }).city}`'),
+  'plugins/maps/tools/get-weather/index.ts': tool(
+    'Current weather for a city',
+    'z.object({ city: z.string() })',
+    '`sunny in ${(input as { city: string }).city}`',
+  ),
   'src/main.ts': ENTRY,
 };
 
@@ -83,7 +95,11 @@ export function manifestTools(root: string): string[] {
   return [...tools.matchAll(/^,?\{"qualifiedName":"([^"]+)"/gm)].map((m) => m[1]!).sort();
 }
 
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await check();
@@ -107,7 +123,19 @@ export interface HmrClient {
 
 export async function connectHmr(url: string): Promise<HmrClient> {
   const messages: HmrClient['messages'] = [];
-  const Native = (globalThis as { WebSocket?: new (url: string, protocol: string) => { onmessage: ((e: { data: unknown }) => void) | null; onopen: (() => void) | null; onerror: ((e: unknown) => void) | null; close(): void } }).WebSocket;
+  const Native = (
+    globalThis as {
+      WebSocket?: new (
+        url: string,
+        protocol: string,
+      ) => {
+        onmessage: ((e: { data: unknown }) => void) | null;
+        onopen: (() => void) | null;
+        onerror: ((e: unknown) => void) | null;
+        close(): void;
+      };
+    }
+  ).WebSocket;
   if (Native) {
     const socket = new Native(url, 'vite-hmr');
     socket.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
@@ -124,7 +152,11 @@ ws.onmessage = (e) => console.log(String(e.data));
 ws.onerror = (e) => { console.error(String(e.message || e)); process.exit(1); };
 process.stdin.on('end', () => { ws.close(); process.exit(0); });
 process.stdin.resume();`;
-  const child: ChildProcess = spawn(process.execPath, ['--experimental-websocket', '--no-warnings', '-e', script, url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--experimental-websocket', '--no-warnings', '-e', script, url],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   let buffer = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {
@@ -148,8 +180,28 @@ process.stdin.resume();`;
 
 /** Rollup has no TypeScript support of its own: strip types with esbuild, map `.js` to `.ts`. */
 /** esbuild options that bundle a bot's `src/main.ts` (plugins are the caller's). */
-export function esbuildBotOptions(root: string): { absWorkingDir: string; entryPoints: string[]; bundle: true; splitting: true; platform: 'node'; format: 'esm'; outdir: string; conditions: string[]; logLevel: 'silent' } {
-  return { absWorkingDir: root, entryPoints: ['src/main.ts'], bundle: true, splitting: true, platform: 'node', format: 'esm', outdir: 'dist', conditions: ['source'], logLevel: 'silent' };
+export function esbuildBotOptions(root: string): {
+  absWorkingDir: string;
+  entryPoints: string[];
+  bundle: true;
+  splitting: true;
+  platform: 'node';
+  format: 'esm';
+  outdir: string;
+  conditions: string[];
+  logLevel: 'silent';
+} {
+  return {
+    absWorkingDir: root,
+    entryPoints: ['src/main.ts'],
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    outdir: 'dist',
+    conditions: ['source'],
+    logLevel: 'silent',
+  };
 }
 
 export const rollupTs: RollupPlugin = {

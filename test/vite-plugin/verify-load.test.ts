@@ -42,7 +42,13 @@ function viteConfig(root: string, options: ZhinGenPluginOptions): InlineConfig {
     logLevel: 'silent',
     plugins: [zhinVite(options)],
     ssr: { noExternal: true, resolve: { conditions: ['source'], externalConditions: ['source'] } },
-    build: { ssr: 'src/main.ts', outDir: 'dist', emptyOutDir: true, minify: false, rolldownOptions: { output: { format: 'es' } } },
+    build: {
+      ssr: 'src/main.ts',
+      outDir: 'dist',
+      emptyOutDir: true,
+      minify: false,
+      rolldownOptions: { output: { format: 'es' } },
+    },
   };
 }
 
@@ -58,7 +64,13 @@ describe('verifyLoad build option', () => {
     );
     expect(error).toBeDefined();
     // Vite 8 (Rolldown) wraps plugin errors in an aggregate `errors` list.
-    const first = (error!.errors?.[0] ?? error) as { message: string; id: string; loc: { file: string; line: number; column: number }; plugin: string; pluginCode: string };
+    const first = (error!.errors?.[0] ?? error) as {
+      message: string;
+      id: string;
+      loc: { file: string; line: number; column: number };
+      plugin: string;
+      pluginCode: string;
+    };
     const file = join(root, 'tools', 'boom', 'index.ts');
     expect(first.plugin).toBe('zhin-gen');
     expect(first.pluginCode).toBe('ZG2051');
@@ -72,14 +84,30 @@ describe('verifyLoad build option', () => {
   it('esbuild: the error comes back in the build result with its location', async () => {
     const root = bot('verify-esbuild');
     const run = (options: ZhinGenPluginOptions) =>
-      esbuild({ absWorkingDir: root, entryPoints: ['src/main.ts'], bundle: true, splitting: true, platform: 'node', format: 'esm', outdir: 'dist', conditions: ['source'], logLevel: 'silent', plugins: [zhinEsbuild(options)] }).then(
+      esbuild({
+        absWorkingDir: root,
+        entryPoints: ['src/main.ts'],
+        bundle: true,
+        splitting: true,
+        platform: 'node',
+        format: 'esm',
+        outdir: 'dist',
+        conditions: ['source'],
+        logLevel: 'silent',
+        plugins: [zhinEsbuild(options)],
+      }).then(
         (result) => result.errors,
         (e: { errors: unknown[] }) => e.errors,
       );
     expect(await run({})).toEqual([]);
-    const errors = (await run({ verifyLoad: true })) as { text: string; location: { file: string; line: number; column: number } | null }[];
+    const errors = (await run({ verifyLoad: true })) as {
+      text: string;
+      location: { file: string; line: number; column: number } | null;
+    }[];
     expect(errors).toHaveLength(1);
-    expect(errors[0]!.text).toMatch(/^ZG2051 {2}tool "boom": importing tools\/boom\/index\.ts fails: Error: boom at import/);
+    expect(errors[0]!.text).toMatch(
+      /^ZG2051 {2}tool "boom": importing tools\/boom\/index\.ts fails: Error: boom at import/,
+    );
     expect(errors[0]!.location).toMatchObject({ file: join(root, 'tools', 'boom', 'index.ts'), line: 4, column: 15 });
   });
 });

@@ -21,7 +21,11 @@ import { ENTRY, esbuildBotOptions, makeBot, manifestTools, plainTool, sleep, wai
  * bundles outside the tree (`outDir`), so the only file events under the root are the
  * scenario's own: "editor files trigger no run" must not depend on when a rebuild lands.
  */
-function rollupWatch(root: string, onRun: (result: CompileResult, trigger: RunTrigger) => void, outDir = join(root, 'dist')): { readonly watcher: RollupWatcher; readonly bundles: () => number } {
+function rollupWatch(
+  root: string,
+  onRun: (result: CompileResult, trigger: RunTrigger) => void,
+  outDir = join(root, 'dist'),
+): { readonly watcher: RollupWatcher; readonly bundles: () => number } {
   let bundles = 0;
   const watcher = watch({
     input: join(root, 'src', 'main.ts'),
@@ -73,7 +77,10 @@ describe('rollup watch mode', () => {
       await sleep(600);
       expect(observer.runs(), 'writing dist/main.js started no watch run').toBe(0);
       writeTree(root, { 'tools/echo/index.ts': plainTool('Echo, edited') });
-      await waitFor(() => started.bundles() >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Echo, edited'), 'a rebuild with the edit');
+      await waitFor(
+        () => started.bundles() >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Echo, edited'),
+        'a rebuild with the edit',
+      );
       const afterRebuild = observer.runs();
       await sleep(600);
       expect(observer.runs(), 'the rebuilt bundle started no run of its own').toBe(afterRebuild);
@@ -95,12 +102,25 @@ describe('rollup watch mode', () => {
     writeTree(root, { 'tools/created/index.ts': plainTool('Created while watching') });
     await waitFor(() => manifestTools(root).includes('created'), 'the new tool in the manifest');
     expect(runs.some((r) => r.trigger === 'watch' && r.result.written)).toBe(true);
-    await waitFor(() => bundles() >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Created while watching'), 'a rebuilt bundle with the new tool');
+    await waitFor(
+      () => bundles() >= 2 && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Created while watching'),
+      'a rebuilt bundle with the new tool',
+    );
 
     const bundlesBefore = bundles();
-    writeTree(root, { 'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello, then wave.\n' });
-    await waitFor(() => readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8').includes('Greets people warmly.'), 'the skill edit in the manifest');
-    await waitFor(() => bundles() > bundlesBefore && readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Greets people warmly.'), 'a rebuilt bundle with the skill edit');
+    writeTree(root, {
+      'skills/greet/SKILL.md': '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello, then wave.\n',
+    });
+    await waitFor(
+      () => readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8').includes('Greets people warmly.'),
+      'the skill edit in the manifest',
+    );
+    await waitFor(
+      () =>
+        bundles() > bundlesBefore &&
+        readFileSync(join(root, 'dist', 'main.js'), 'utf8').includes('Greets people warmly.'),
+      'a rebuilt bundle with the skill edit',
+    );
   });
 });
 
@@ -119,7 +139,10 @@ describe('esbuild watch mode', () => {
       await waitFor(() => builds >= 1, 'the first esbuild build');
       await runWatchScenario(root, observer);
       // The rewritten manifest is in esbuild's graph: its own watcher rebuilt the bundle.
-      await waitFor(() => readFileSync(join(`${root}-dist`, 'main.js'), 'utf8').includes('tools/bulk-199/index'), 'a rebuild with the bulk tools');
+      await waitFor(
+        () => readFileSync(join(`${root}-dist`, 'main.js'), 'utf8').includes('tools/bulk-199/index'),
+        'a rebuild with the bulk tools',
+      );
     } finally {
       await ctx.dispose();
       removeDir(root);

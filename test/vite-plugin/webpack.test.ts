@@ -18,7 +18,11 @@ import { BOT_TOOLS, ENTRY, makeBot, manifestTools, plainTool, waitFor } from './
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-function config(root: string, onRun?: (result: CompileResult, trigger: 'build' | 'watch') => void, outDir = join(root, 'dist')): Configuration {
+function config(
+  root: string,
+  onRun?: (result: CompileResult, trigger: 'build' | 'watch') => void,
+  outDir = join(root, 'dist'),
+): Configuration {
   return {
     mode: 'development',
     devtool: false,
@@ -41,7 +45,9 @@ function config(root: string, onRun?: (result: CompileResult, trigger: 'build' |
 }
 
 function run(compiler: webpack.Compiler): Promise<Stats> {
-  return new Promise((resolve, reject) => compiler.run((error, stats) => (error ? reject(error) : compiler.close(() => resolve(stats!)))));
+  return new Promise((resolve, reject) =>
+    compiler.run((error, stats) => (error ? reject(error) : compiler.close(() => resolve(stats!)))),
+  );
 }
 
 describe('webpack', () => {
@@ -51,13 +57,21 @@ describe('webpack', () => {
     const stats = await run(webpack(config(root)));
     expect(stats.toJson({ all: false, errors: true }).errors ?? []).toEqual([]);
     expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
-    const built = (await import(`${pathToFileURL(join(root, 'dist', 'main.cjs')).href}?t=${Date.now()}`)) as { default: { manifest: { tools: { qualifiedName: string }[] }; call(name: string, input: unknown): Promise<unknown> } };
+    const built = (await import(`${pathToFileURL(join(root, 'dist', 'main.cjs')).href}?t=${Date.now()}`)) as {
+      default: {
+        manifest: { tools: { qualifiedName: string }[] };
+        call(name: string, input: unknown): Promise<unknown>;
+      };
+    };
     expect(built.default.manifest.tools.map((t) => t.qualifiedName).sort()).toEqual([...BOT_TOOLS].sort());
     expect(await built.default.call('echo', { message: 'webpack' })).toBe('echo: webpack');
   });
 
   it('fails the build with the diagnostic file, line and column', async () => {
-    const root = makeBot('webpack-bad', { 'tools/bad/index.ts': "import { defineAgentTool } from '@zhin.js/tool';\n\nexport default defineAgentTool({\n  description: '   ',\n  async execute() {\n    return 1;\n  },\n});\n" });
+    const root = makeBot('webpack-bad', {
+      'tools/bad/index.ts':
+        "import { defineAgentTool } from '@zhin.js/tool';\n\nexport default defineAgentTool({\n  description: '   ',\n  async execute() {\n    return 1;\n  },\n});\n",
+    });
     dirs.push(root);
     const stats = await run(webpack(config(root)));
     const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
@@ -101,7 +115,11 @@ describe('webpack', () => {
       const bundle = join(root, 'dist', 'main.cjs');
       // The new tool reaches the manifest (side watcher), then webpack rebuilds the bundle with it.
       await waitFor(() => manifestTools(root).includes('ping'), 'the new tool in the manifest', 60_000);
-      await waitFor(() => readFileSync(bundle, 'utf8').includes('tools/ping/index'), 'a rebuild with the new tool', 60_000);
+      await waitFor(
+        () => readFileSync(bundle, 'utf8').includes('tools/ping/index'),
+        'a rebuild with the new tool',
+        60_000,
+      );
       // webpack writes the bundle before it calls the watch callback of that build.
       await waitFor(() => builds.length >= 2, 'the rebuild reported to the watch callback', 60_000);
       for (const stats of builds) expect(stats.toJson({ all: false, errors: true }).errors ?? []).toEqual([]);

@@ -23,7 +23,10 @@ let manifestFile: string;
 const fresh = new Map<string, string>();
 let state: 'Version 0' | 'Version A' = 'Version 0';
 
-const toolA = (description: string): string => toolSource(`{ description: '${description}', inputSchema: z.object({ q: z.string() }), async execute() { return 1; } }`);
+const toolA = (description: string): string =>
+  toolSource(
+    `{ description: '${description}', inputSchema: z.object({ q: z.string() }), async execute() { return 1; } }`,
+  );
 
 function run(command: 'generate' | 'check'): CliResult {
   const result = cli([command, '--root', root]);
@@ -50,7 +53,9 @@ beforeAll(() => {
   mkdirSync(join(root, 'node_modules'));
   writeTree(root, {
     'tools/a/index.ts': toolA(state),
-    'tools/warned/index.ts': toolSource(`{ description: 'Has an unknown field', timeoutMs: 5000, async execute() { return 1; } }`),
+    'tools/warned/index.ts': toolSource(
+      `{ description: 'Has an unknown field', timeoutMs: 5000, async execute() { return 1; } }`,
+    ),
   });
   cacheFile = join(root, 'node_modules/.cache/zhin-gen/units.json');
   manifestFile = join(root, 'zhin-capabilities.gen.ts');
@@ -78,7 +83,8 @@ function readBase(): JsonObject {
   // Only a journal of this base, and only its well-formed lines (a case may have left bad ones).
   if (header?.base === base.id) {
     for (const change of lines) {
-      if (typeof change?.k === 'string' && typeof change.e === 'object' && change.e !== null) entries(base)[change.k] = change.e;
+      if (typeof change?.k === 'string' && typeof change.e === 'object' && change.e !== null)
+        entries(base)[change.k] = change.e;
       else if (typeof change?.o === 'object' && change.o !== null) base.output = change.o;
     }
   }
@@ -135,7 +141,10 @@ function inEntry(prefix: string, path: readonly (string | number)[], to: Json | 
 function journal(lines: (base: JsonObject) => readonly string[], header?: string): () => void {
   return () => {
     const base = readBase();
-    writeFileSync(`${cacheFile}.journal`, `${header ?? JSON.stringify({ base: base.id })}\n${lines(base).join('\n')}\n`);
+    writeFileSync(
+      `${cacheFile}.journal`,
+      `${header ?? JSON.stringify({ base: base.id })}\n${lines(base).join('\n')}\n`,
+    );
   };
 }
 
@@ -181,7 +190,10 @@ const corruptions: readonly (readonly [string, () => void])[] = [
   ['tool: platforms of numbers', inEntry('tool:tools/echo', ['result', 'data', 'platforms'], [42])],
   ['tool: an unknown approval mode', inEntry('tool:tools/echo', ['result', 'data', 'requiresApproval'], 'sometimes')],
   ['tool: loc.line a string', inEntry('tool:tools/echo', ['result', 'data', 'loc', 'line'], '4')],
-  ['tool: a schema snippet of no known kind', inEntry('tool:tools/echo', ['result', 'data', 'schema'], { kind: 'magic' })],
+  [
+    'tool: a schema snippet of no known kind',
+    inEntry('tool:tools/echo', ['result', 'data', 'schema'], { kind: 'magic' }),
+  ],
   ['schema outcome: ok a string', inEntry('tool:tools/echo', ['schema', 'ok'], 'yes')],
   ['schema outcome: schema an array', inEntry('tool:tools/echo', ['schema', 'schema'], [])],
   ['schema outcome: an unknown via', inEntry('tool:tools/echo', ['schema', 'via'], 'telepathy')],
@@ -189,13 +201,27 @@ const corruptions: readonly (readonly [string, () => void])[] = [
   ['diagnostic: hint a number', inEntry('tool:tools/warned', ['result', 'diagnostics', 0, 'hint'], 3)],
   ['skill: keywords a string', inEntry('skill:skills/short-url', ['result', 'data', 'keywords'], 'link')],
   ['agent: maxSteps a string', inEntry('agent:agents/reviewer', ['result', 'data', 'maxSteps'], '8')],
-  ['prompt section: order null', inEntry('prompt-section:prompt-sections/project-rules', ['result', 'data', 'order'], null)],
+  [
+    'prompt section: order null',
+    inEntry('prompt-section:prompt-sections/project-rules', ['result', 'data', 'order'], null),
+  ],
   ['hook: an unknown event', inEntry('hook:hooks/audit', ['result', 'data', 'events'], ['tool:during'])],
-  ['plugin entry: hidden a string', inEntry('plugin-entry:plugin.ts', ['result', 'data', 'conditionalTools', 0, 'hidden'], 'no')],
+  [
+    'plugin entry: hidden a string',
+    inEntry('plugin-entry:plugin.ts', ['result', 'data', 'conditionalTools', 0, 'hidden'], 'no'),
+  ],
   ['output record: digest a number', inEntry('', ['output', 'digest'], 1)],
   ['output record: null', inEntry('', ['output'], null)],
   ['journal: an entry that is a number', journal(() => ['{"k":"tool:tools/a","e":42}'])],
-  ['journal: an entry with a null result', journal((base) => [JSON.stringify({ k: entryKey(base, 'tool:tools/echo'), e: { ...(entries(base)[entryKey(base, 'tool:tools/echo')] as JsonObject), result: null } })])],
+  [
+    'journal: an entry with a null result',
+    journal((base) => [
+      JSON.stringify({
+        k: entryKey(base, 'tool:tools/echo'),
+        e: { ...(entries(base)[entryKey(base, 'tool:tools/echo')] as JsonObject), result: null },
+      }),
+    ]),
+  ],
   ['journal: a key that is a number', journal(() => ['{"k":42,"e":{}}'])],
   ['journal: lines of no known shape', journal(() => ['null', '[1,2]', '"text"', '{"x":1}', '{"k":"tool:tools/a"}'])],
   ['journal: output records of the wrong shape', journal(() => ['{"o":"x"}', '{"o":{"digest":1}}'])],

@@ -8,7 +8,20 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { isEntry, isOutputRecord } from '../../../compiler/cache/entry-shape.js';
-import { array, boolean, compile, jsonObject, number, object, oneOf, optional, record, string, union, variants } from '../../../compiler/cache/json-shape.js';
+import {
+  array,
+  boolean,
+  compile,
+  jsonObject,
+  number,
+  object,
+  oneOf,
+  optional,
+  record,
+  string,
+  union,
+  variants,
+} from '../../../compiler/cache/json-shape.js';
 import { FIXTURES, removeDir, tempDir } from '../../helpers.js';
 
 const dirs: string[] = [];
@@ -25,7 +38,12 @@ describe('compiled shapes', () => {
     ['a key of the wrong type', isLoc, { file: 'a', line: '1' }, false],
     ['an undeclared key (ignored, never read)', isLoc, { file: 'a', line: 1, extra: true }, true],
     ['an own __proto__ key (ignored)', isLoc, JSON.parse('{"file":"a","line":1,"__proto__":{"x":1}}'), true],
-    ['an own __proto__ key does not stand in for a declared one', isLoc, JSON.parse('{"__proto__":{"file":"a","line":1}}'), false],
+    [
+      'an own __proto__ key does not stand in for a declared one',
+      isLoc,
+      JSON.parse('{"__proto__":{"file":"a","line":1}}'),
+      false,
+    ],
     ['an array for an object', isLoc, [], false],
     ['null for an object', isLoc, null, false],
     ['an array of objects', compile(array(loc)), [{ file: 'a', line: 1 }], true],
@@ -39,9 +57,34 @@ describe('compiled shapes', () => {
     ['an unlisted value (many, a set)', compile(oneOf(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'])), 'k', false],
     ['a union member', compile(union(string, number)), 3, true],
     ['not a union member', compile(union(string, number)), true, false],
-    ['a variant', compile(variants('kind', { a: object({ kind: oneOf(['a']), n: number }), b: object({ kind: oneOf(['b']), s: string }) })), { kind: 'b', s: 'x' }, true],
-    ['a variant with the other variant’s fields', compile(variants('kind', { a: object({ kind: oneOf(['a']), n: number }), b: object({ kind: oneOf(['b']), s: string }) })), { kind: 'b', n: 1 }, false],
-    ['an unknown variant tag', compile(variants('kind', { a: object({ kind: oneOf(['a']) }) })), { kind: 'toString' }, false],
+    [
+      'a variant',
+      compile(
+        variants('kind', {
+          a: object({ kind: oneOf(['a']), n: number }),
+          b: object({ kind: oneOf(['b']), s: string }),
+        }),
+      ),
+      { kind: 'b', s: 'x' },
+      true,
+    ],
+    [
+      'a variant with the other variant’s fields',
+      compile(
+        variants('kind', {
+          a: object({ kind: oneOf(['a']), n: number }),
+          b: object({ kind: oneOf(['b']), s: string }),
+        }),
+      ),
+      { kind: 'b', n: 1 },
+      false,
+    ],
+    [
+      'an unknown variant tag',
+      compile(variants('kind', { a: object({ kind: oneOf(['a']) }) })),
+      { kind: 'toString' },
+      false,
+    ],
     ['a JSON object', compile(jsonObject), { type: 'object', x: [1] }, true],
     ['a JSON array for a JSON object', compile(jsonObject), [], false],
     ['a boolean', compile(boolean), false, true],
@@ -64,7 +107,9 @@ describe('every entry the compiler writes matches the declaration', () => {
     const result = await createCompiler({ root: join(FIXTURES, name), cacheFile }).run({ write: false });
     // A tree refused at the layout (a bad directory name) parses nothing and writes no cache.
     if (result.stats.parsed === 0) return expect(existsSync(cacheFile)).toBe(false);
-    const lines = existsSync(`${cacheFile}.journal`) ? readFileSync(`${cacheFile}.journal`, 'utf8').split('\n').filter(Boolean) : [];
+    const lines = existsSync(`${cacheFile}.journal`)
+      ? readFileSync(`${cacheFile}.journal`, 'utf8').split('\n').filter(Boolean)
+      : [];
     const base = JSON.parse(readFileSync(cacheFile, 'utf8')) as { entries: Record<string, unknown>; output?: unknown };
     const entries = Object.entries(base.entries);
     expect(entries.length).toBeGreaterThan(0);

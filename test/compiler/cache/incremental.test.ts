@@ -14,7 +14,10 @@ afterAll(() => dirs.forEach(removeDir));
 
 /** The persisted unit cache as text: the base file and its journal, if any. */
 function persistedText(cacheFile: string): string {
-  return readFileSync(cacheFile, 'utf8') + (existsSync(`${cacheFile}.journal`) ? readFileSync(`${cacheFile}.journal`, 'utf8') : '');
+  return (
+    readFileSync(cacheFile, 'utf8') +
+    (existsSync(`${cacheFile}.journal`) ? readFileSync(`${cacheFile}.journal`, 'utf8') : '')
+  );
 }
 
 function mkdir(root: string, rel: string): string {
@@ -104,8 +107,14 @@ describe('write discipline and cache', () => {
     const dir = join(root, 'tools/ping');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'index.ts'), "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Ping', execute: () => 'pong' });\n");
-    compiler.notify([{ type: 'addDir', path: dir }, { type: 'add', path: join(dir, 'index.ts') }]);
+    writeFileSync(
+      join(dir, 'index.ts'),
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Ping', execute: () => 'pong' });\n",
+    );
+    compiler.notify([
+      { type: 'addDir', path: dir },
+      { type: 'add', path: join(dir, 'index.ts') },
+    ]);
     const added = await compiler.run();
     expect(added.stats.parsed).toBe(1);
     expect(added.model.tools.map((t) => t.qualifiedName)).toContain('ping');
@@ -176,7 +185,10 @@ describe('write discipline and cache', () => {
     expect(cut.code).toContain('Echo twice');
 
     // A journal written for another base is not applied at all.
-    writeFileSync(journal, `${JSON.stringify({ base: 'another' })}\n${JSON.stringify({ k: 'tool:tools/echo', e: {} })}\n`);
+    writeFileSync(
+      journal,
+      `${JSON.stringify({ base: 'another' })}\n${JSON.stringify({ k: 'tool:tools/echo', e: {} })}\n`,
+    );
     const foreign = await createCompiler({ root, cacheFile }).run();
     expect(foreign.code).toContain('Echo twice');
 
@@ -266,14 +278,18 @@ describe('write discipline and cache', () => {
   it('in watch mode sees an edited schema fragment (helper modules are kept between runs only while unchanged)', async () => {
     const root = tempDir('fragment-edit');
     dirs.push(root);
-    const tool = (name: string): string => `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\nimport { Shared } from '../shared.js';\nexport default defineAgentTool({ description: '${name}', inputSchema: z.object({ s: Shared }), execute: async () => 'ok' });\n`;
+    const tool = (name: string): string =>
+      `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\nimport { Shared } from '../shared.js';\nexport default defineAgentTool({ description: '${name}', inputSchema: z.object({ s: Shared }), execute: async () => 'ok' });\n`;
     const shared = join(root, 'tools/shared.ts');
     writeFileSync(join(mkdir(root, 'tools/a'), 'index.ts'), tool('a'));
     writeFileSync(join(mkdir(root, 'tools/b'), 'index.ts'), tool('b'));
     writeFileSync(shared, "import { z } from 'zod';\nexport const Shared = z.string().max(5);\n");
     const compiler = createCompiler({ root, cacheFile: false });
     const cold = await compiler.run();
-    expect(cold.model.tools.map((t) => t.inputSchema.properties)).toEqual([{ s: { type: 'string', maxLength: 5 } }, { s: { type: 'string', maxLength: 5 } }]);
+    expect(cold.model.tools.map((t) => t.inputSchema.properties)).toEqual([
+      { s: { type: 'string', maxLength: 5 } },
+      { s: { type: 'string', maxLength: 5 } },
+    ]);
     // Only tool a's event names a file of its unit; the fragment itself changed too.
     writeFileSync(shared, "import { z } from 'zod';\nexport const Shared = z.string().max(9).describe('edited');\n");
     compiler.notify([{ type: 'change', path: shared }]);
@@ -294,7 +310,10 @@ describe('write discipline and cache', () => {
     // A copied tool folder: the watcher may report the folder before a watch on it exists.
     const dir = join(root, 'tools/ping');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'index.ts'), "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Ping back', execute: async () => 'pong' });\n");
+    writeFileSync(
+      join(dir, 'index.ts'),
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Ping back', execute: async () => 'pong' });\n",
+    );
     compiler.notify([{ type: 'addDir', path: dir }]);
     const next = await compiler.run();
     expect(next.model.tools.map((t) => t.qualifiedName)).toContain('ping');

@@ -19,7 +19,11 @@ afterAll(() => removeDir(root));
 
 function catalog(...args: string[]): { status: number; json: CatalogJson; stderr: string } {
   const result = cli(['catalog', '--root', root, '--json', ...args]);
-  return { status: result.status, json: result.stdout ? (JSON.parse(result.stdout) as CatalogJson) : (undefined as never), stderr: result.stderr };
+  return {
+    status: result.status,
+    json: result.stdout ? (JSON.parse(result.stdout) as CatalogJson) : (undefined as never),
+    stderr: result.stderr,
+  };
 }
 const sent = (json: CatalogJson) => json.tools.filter((tool) => tool.sent).map((tool) => `${tool.name}:${tool.state}`);
 const omitted = (json: CatalogJson) => Object.fromEntries(json.omitted.map((o) => [o.name, `${o.code}: ${o.detail}`]));
@@ -28,37 +32,76 @@ describe('zhin-gen catalog', () => {
   it('icqq group turn: the platform agent is auto-selected; every left-out tool has its reason', () => {
     const { status, json } = catalog('--platform', 'icqq', '--scope', 'group', '--user', 'u1', '--role', 'master');
     expect(status).toBe(0);
-    expect(json.turn).toEqual({ platform: 'icqq', scope: 'group', user: 'u1', roles: ['master'], agent: 'icqq', agentSelection: 'platform', provider: 'anthropic', generation: 1 });
+    expect(json.turn).toEqual({
+      platform: 'icqq',
+      scope: 'group',
+      user: 'u1',
+      roles: ['master'],
+      agent: 'icqq',
+      agentSelection: 'platform',
+      provider: 'anthropic',
+      generation: 1,
+    });
     expect(sent(json)).toEqual([
-      'discover:loaded', 'load_tool:loaded', 'load_skill:loaded', 'ask_user:loaded',
-      'echo:deferred', 'maps__get-weather:deferred', 'short-url:deferred',
+      'discover:loaded',
+      'load_tool:loaded',
+      'load_skill:loaded',
+      'ask_user:loaded',
+      'echo:deferred',
+      'maps__get-weather:deferred',
+      'short-url:deferred',
     ]);
     expect(json.skills.map((s) => s.name)).toEqual(['short-url']);
     expect(json.agents.map((a) => `${a.name}${a.selected ? '*' : ''}`)).toEqual(['icqq*', 'reviewer']);
     expect(omitted(json)).toEqual({
-      'admin__mute': 'skill-not-loaded: not yet disclosed: skill icqq__admin is not loaded',
+      admin__mute: 'skill-not-loaded: not yet disclosed: skill icqq__admin is not loaded',
       'review__check-result': 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
       'reviewer__check-result': 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
       'short-url__normalize': 'skill-not-loaded: not yet disclosed: skill short-url is not loaded',
-      'icqq__admin': 'permission: permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)',
-      'reviewer__review': 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
+      icqq__admin:
+        'permission: permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)',
+      reviewer__review: 'agent-not-selected: not yet disclosed: agent reviewer is not selected',
     });
-    expect(json.conditional).toEqual([{ name: 'lottery_sync', source: 'plugin.ts', detail: 'added by setup() at runtime; setup() is not run by catalog' }]);
+    expect(json.conditional).toEqual([
+      {
+        name: 'lottery_sync',
+        source: 'plugin.ts',
+        detail: 'added by setup() at runtime; setup() is not run by catalog',
+      },
+    ]);
   });
 
   it('another platform never sees the platform agent; --agent and --skill disclose; openai sends only the loaded set', () => {
-    const { status, json } = catalog('--platform', 'discord', '--scope', 'channel', '--agent', 'reviewer', '--skill', 'reviewer__review', '--provider', 'openai');
+    const { status, json } = catalog(
+      '--platform',
+      'discord',
+      '--scope',
+      'channel',
+      '--agent',
+      'reviewer',
+      '--skill',
+      'reviewer__review',
+      '--provider',
+      'openai',
+    );
     expect(status).toBe(0);
     expect(json.turn.agentSelection).toBe('explicit');
     expect(json.agents.map((a) => a.name)).toEqual(['reviewer']);
-    expect(sent(json)).toEqual(['discover:loaded', 'load_tool:loaded', 'load_skill:loaded', 'ask_user:loaded', 'echo:loaded', 'review__check-result:loaded']);
+    expect(sent(json)).toEqual([
+      'discover:loaded',
+      'load_tool:loaded',
+      'load_skill:loaded',
+      'ask_user:loaded',
+      'echo:loaded',
+      'review__check-result:loaded',
+    ]);
     expect(json.tools.find((tool) => tool.name === 'echo')).toMatchObject({ reason: 'pinned', sent: true });
     expect(json.tools.find((tool) => tool.name === 'short-url')).toMatchObject({ state: 'deferred', sent: false });
     expect(json.requestedSkills).toEqual([{ name: 'reviewer__review', status: 'loaded', detail: null }]);
     expect(omitted(json)).toMatchObject({
       'maps__get-weather': 'scope: scope "channel" is not in [group, private]',
-      'admin__mute': 'agent-not-selected: not yet disclosed: agent icqq is not selected',
-      'icqq__admin': 'agent-not-selected: not yet disclosed: agent icqq is not selected',
+      admin__mute: 'agent-not-selected: not yet disclosed: agent icqq is not selected',
+      icqq__admin: 'agent-not-selected: not yet disclosed: agent icqq is not selected',
     });
   });
 
@@ -66,18 +109,44 @@ describe('zhin-gen catalog', () => {
     const unavailable = catalog('--platform', 'icqq', '--scope', 'group', '--skill', 'icqq__admin');
     expect(unavailable.status).toBe(0);
     expect(unavailable.json.requestedSkills).toEqual([
-      { name: 'icqq__admin', status: 'unavailable', detail: 'permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)' },
+      {
+        name: 'icqq__admin',
+        status: 'unavailable',
+        detail: 'permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)',
+      },
     ]);
     expect(catalog('--platform', 'icqq', '--scope', 'group', '--skill', 'nope').status).toBe(1);
   });
 
   it('usage and routing errors', () => {
-    expect(cli(['catalog', '--root', root, '--platform', 'icqq'])).toMatchObject({ status: 64, stderr: expect.stringContaining('--platform P and --scope S are required') });
+    expect(cli(['catalog', '--root', root, '--platform', 'icqq'])).toMatchObject({
+      status: 64,
+      stderr: expect.stringContaining('--platform P and --scope S are required'),
+    });
     expect(cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'guild']).status).toBe(64);
-    expect(cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--provider', 'gemini']).status).toBe(64);
-    const wrongPlatform = cli(['catalog', '--root', root, '--platform', 'discord', '--scope', 'group', '--agent', 'icqq']);
-    expect(wrongPlatform).toMatchObject({ status: 1, stderr: expect.stringContaining('agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn') });
-    expect(cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--agent', 'ghost'])).toMatchObject({ status: 1, stderr: expect.stringContaining('unknown agent "ghost"') });
+    expect(
+      cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--provider', 'gemini']).status,
+    ).toBe(64);
+    const wrongPlatform = cli([
+      'catalog',
+      '--root',
+      root,
+      '--platform',
+      'discord',
+      '--scope',
+      'group',
+      '--agent',
+      'icqq',
+    ]);
+    expect(wrongPlatform).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining(
+        'agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn',
+      ),
+    });
+    expect(
+      cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--agent', 'ghost']),
+    ).toMatchObject({ status: 1, stderr: expect.stringContaining('unknown agent "ghost"') });
   });
 
   it('pretty output names the sent tools and the reasons', () => {
@@ -93,7 +162,9 @@ describe('zhin-gen catalog', () => {
     try {
       const result = await compiler.run({ write: true });
       expect(result.errors).toBe(0);
-      const { manifest } = (await import(pathToFileURL(join(root, 'zhin-capabilities.gen.ts')).href)) as { manifest: CapabilityManifest };
+      const { manifest } = (await import(pathToFileURL(join(root, 'zhin-capabilities.gen.ts')).href)) as {
+        manifest: CapabilityManifest;
+      };
       const host = createCapabilityHost({ permissions: new PermissionHost() });
       await host.load(manifest);
       const turn = await host.beginTurn({
@@ -103,7 +174,9 @@ describe('zhin-gen catalog', () => {
       });
       const listing = await turn.deferred.listing();
       const { json } = catalog('--platform', 'discord', '--scope', 'group', '--user', 'u');
-      expect(json.tools.map((tool) => [tool.name, tool.state])).toEqual(listing.tools.map((tool) => [tool.name, tool.state]));
+      expect(json.tools.map((tool) => [tool.name, tool.state])).toEqual(
+        listing.tools.map((tool) => [tool.name, tool.state]),
+      );
       expect(json.skills.map((s) => s.name)).toEqual(listing.skills.map((s) => s.name));
       expect(json.omitted.map((o) => o.name)).toEqual((await turn.deferred.omissions()).map((o) => o.name));
       await turn.end();

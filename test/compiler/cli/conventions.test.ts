@@ -43,9 +43,14 @@ describe('--help and --version', () => {
       expect(run.status, `${spec.name} --help`).toBe(0);
       expect(run.stderr).toBe('');
       expect(run.stdout.startsWith(`Usage: zhin-gen ${spec.name}`)).toBe(true);
-      for (const option of Object.keys(spec.options)) expect(run.stdout, `${spec.name} --${option}`).toContain(`--${option}`);
+      for (const option of Object.keys(spec.options))
+        expect(run.stdout, `${spec.name} --${option}`).toContain(`--${option}`);
       // -h, `help <command>`, and --help after anything else on the line (even a usage error).
-      for (const args of [[spec.name, '-h'], ['help', spec.name], [spec.name, '--bogus', 'extra', 'args', '--help']]) {
+      for (const args of [
+        [spec.name, '-h'],
+        ['help', spec.name],
+        [spec.name, '--bogus', 'extra', 'args', '--help'],
+      ]) {
         expect(cli(args), args.join(' ')).toEqual(run);
       }
     }
@@ -56,7 +61,8 @@ describe('--help and --version', () => {
 
   it('--version prints the package version', () => {
     const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-    for (const flag of ['--version', '-v', 'version']) expect(cli([flag])).toMatchObject({ status: 0, stdout: `${version}\n` });
+    for (const flag of ['--version', '-v', 'version'])
+      expect(cli([flag])).toMatchObject({ status: 0, stdout: `${version}\n` });
   });
 });
 
@@ -72,7 +78,10 @@ describe('did you mean', () => {
       [['check', '--jsn'], 'unknown option --jsn for check (did you mean --json?)'],
       [['generate', '--platform', 'qq'], 'unknown option --platform for generate (--platform is an option of catalog)'],
       [['generate', '--load'], 'unknown option --load for generate (--load is an option of check)'],
-      [['inspect', '--format', 'jsn'], 'unknown --format "jsn" for inspect: one of pretty, json (did you mean "json"?)'],
+      [
+        ['inspect', '--format', 'jsn'],
+        'unknown --format "jsn" for inspect: one of pretty, json (did you mean "json"?)',
+      ],
       [['check', 'extra'], 'unexpected argument "extra" for check (it takes no arguments)'],
     ];
     for (const [args, message] of cases) {
@@ -122,9 +131,19 @@ describe('--json is --format json', () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
     const parsed = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ out: 'zhin-capabilities.gen.ts', state: 'written', counts: { tools: 8, skills: 3, agents: 2, promptSections: 3, hooks: 4 }, errors: 0, warnings: 0, diagnostics: [] });
+    expect(parsed).toMatchObject({
+      out: 'zhin-capabilities.gen.ts',
+      state: 'written',
+      counts: { tools: 8, skills: 3, agents: 2, promptSections: 3, hooks: 4 },
+      errors: 0,
+      warnings: 0,
+      diagnostics: [],
+    });
     expect(Number.isInteger(parsed.ms)).toBe(true);
-    const failed = JSON.parse(cli(['generate', '--root', bad, '--json']).stdout) as { state: string; diagnostics: { code: string; line: number; column: number }[] };
+    const failed = JSON.parse(cli(['generate', '--root', bad, '--json']).stdout) as {
+      state: string;
+      diagnostics: { code: string; line: number; column: number }[];
+    };
     expect(failed.state).toBe('not written');
     expect(failed.diagnostics).toEqual([expect.objectContaining({ code: 'ZG2004', line: 4, column: 16 })]);
   });
@@ -132,7 +151,9 @@ describe('--json is --format json', () => {
   it('watch --json prints one JSON object per run, one per line', async () => {
     const root = copyFixture('example-bot', 'conventions-watch');
     dirs.push(root);
-    const child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root, '--json'], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root, '--json'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const line = await new Promise<string>((resolve, reject) => {
       let buffered = '';
       child.stdout.on('data', (chunk: Buffer) => {
@@ -151,7 +172,15 @@ describe('--json is --format json', () => {
 
 describe('durations', () => {
   it('whole milliseconds under a second, seconds with one decimal above', () => {
-    expect([0.2, 42.4, 999.4, 999.6, 1000, 1342, 12_345].map(formatDuration)).toEqual(['0 ms', '42 ms', '999 ms', '1.0 s', '1.0 s', '1.3 s', '12.3 s']);
+    expect([0.2, 42.4, 999.4, 999.6, 1000, 1342, 12_345].map(formatDuration)).toEqual([
+      '0 ms',
+      '42 ms',
+      '999 ms',
+      '1.0 s',
+      '1.0 s',
+      '1.3 s',
+      '12.3 s',
+    ]);
   });
 
   it('the summary line carries a rounded duration', () => {
@@ -175,7 +204,7 @@ describe('code frames', () => {
     ]);
     expect(lines[head + 5]).toMatch(/^ {4}hint: /);
     // The caret sits under column 16 of the source line.
-    const caret = lines[head + 3]!.indexOf('^') - lines[head + 2]!.indexOf("  description");
+    const caret = lines[head + 3]!.indexOf('^') - lines[head + 2]!.indexOf('  description');
     expect(caret).toBe(15);
     // Machine formats carry no frame.
     expect(cli(['check', '--root', bad, '--format', 'github']).stdout).not.toContain(' | ');

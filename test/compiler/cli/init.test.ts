@@ -32,7 +32,11 @@ function linkZhinGen(bot: string): void {
   symlinkSync(join(REPO, 'bin', 'zhin-gen.mjs'), join(bot, 'node_modules', '.bin', 'zhin-gen'));
 }
 
-function run(command: string, args: readonly string[], cwd: string): { status: number; stdout: string; stderr: string } {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+): { status: number; stdout: string; stderr: string } {
   const result = spawnSync(command, [...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
@@ -89,7 +93,10 @@ describe('zhin-gen init', () => {
     expect(init.stdout).toContain(`${SCAFFOLD.length} created, 0 skipped.`);
     expect(filesOf(bot).sort()).toEqual([...SCAFFOLD].sort());
 
-    const pkg = JSON.parse(readFileSync(join(bot, 'package.json'), 'utf8')) as Record<string, Record<string, string> & string>;
+    const pkg = JSON.parse(readFileSync(join(bot, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> & string
+    >;
     const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
     expect(pkg.name).toBe('my-bot');
     expect(pkg.type).toBe('module');
@@ -145,7 +152,8 @@ describe('zhin-gen init', () => {
     const bot = fresh('init-existing');
     const mine = {
       'package.json': '{ "name": "mine", "type": "commonjs" }\n',
-      'tools/echo/index.ts': "// my own echo\nimport { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: 'My echo',\n  async execute() {\n    return 'mine';\n  },\n});\n",
+      'tools/echo/index.ts':
+        "// my own echo\nimport { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: 'My echo',\n  async execute() {\n    return 'mine';\n  },\n});\n",
       'AGENTS.md': '# Mine\n\nMy rules.\n',
     };
     for (const [file, text] of Object.entries(mine)) {

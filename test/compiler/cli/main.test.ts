@@ -22,7 +22,9 @@ describe('zhin-gen CLI', () => {
   it('generate writes the manifest and prints a one-line summary', () => {
     const run = cli(['generate', '--root', root]);
     expect(run.status).toBe(0);
-    expect(run.stdout.trim()).toMatch(/^zhin-gen: 8 tools, 3 skills, 2 agents, 3 prompt sections, 4 hooks → zhin-capabilities\.gen\.ts \(written\) in (\d{1,3} ms|\d+\.\d s)$/);
+    expect(run.stdout.trim()).toMatch(
+      /^zhin-gen: 8 tools, 3 skills, 2 agents, 3 prompt sections, 4 hooks → zhin-capabilities\.gen\.ts \(written\) in (\d{1,3} ms|\d+\.\d s)$/,
+    );
     expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toContain('export const manifest');
   });
 
@@ -55,7 +57,11 @@ describe('zhin-gen CLI', () => {
   });
 
   it('check exits 1 on errors (precedence over stale) and points at the exact line with a hint', () => {
-    edit('tools/echo/index.ts', "description: 'Echo a message back twice',", "description: 'Echo',\n  requiresApproval: 'sometimes',");
+    edit(
+      'tools/echo/index.ts',
+      "description: 'Echo a message back twice',",
+      "description: 'Echo',\n  requiresApproval: 'sometimes',",
+    );
     const json = cli(['check', '--root', root, '--format', 'json']);
     expect(json.status).toBe(1);
     const parsed = JSON.parse(json.stdout) as { diagnostics: Record<string, unknown>[]; stale: boolean };
@@ -75,19 +81,34 @@ describe('zhin-gen CLI', () => {
 
     const pretty = cli(['check', '--root', root]);
     expect(pretty.status).toBe(1);
-    expect(pretty.stderr).toContain("tools/echo/index.ts:7:21  error  ZG2006  tool \"echo\": requiresApproval \"sometimes\"");
+    expect(pretty.stderr).toContain(
+      'tools/echo/index.ts:7:21  error  ZG2006  tool "echo": requiresApproval "sometimes"',
+    );
     expect(pretty.stderr).toContain('hint: `requiresApproval` is one of');
     expect(pretty.stderr).not.toMatch(/\u001b\[/);
     expect(pretty.stderr).not.toMatch(/at .*\.js:\d+/);
 
     const github = cli(['check', '--root', root, '--format', 'github']);
     expect(github.status).toBe(1);
-    expect(github.stdout).toContain('::error file=tools/echo/index.ts,line=7,col=21,title=ZG2006::tool "echo": requiresApproval');
+    expect(github.stdout).toContain(
+      '::error file=tools/echo/index.ts,line=7,col=21,title=ZG2006::tool "echo": requiresApproval',
+    );
 
     const sarif = JSON.parse(cli(['check', '--root', root, '--format', 'sarif']).stdout);
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['ZG2006']);
-    expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: 'ZG2006', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'tools/echo/index.ts' }, region: { startLine: 7, startColumn: 21 } } }] });
+    expect(sarif.runs[0].results[0]).toMatchObject({
+      ruleId: 'ZG2006',
+      level: 'error',
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'tools/echo/index.ts' },
+            region: { startLine: 7, startColumn: 21 },
+          },
+        },
+      ],
+    });
 
     // generate refuses to write a broken manifest and exits 1.
     const before = readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8');
@@ -102,7 +123,9 @@ describe('zhin-gen CLI', () => {
     cli(['generate', '--root', root]);
     const run = cli(['check', '--root', root, '--format', 'json']);
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout).diagnostics.map((d: { code: string; severity: string }) => `${d.code}:${d.severity}`)).toEqual(['ZG2010:warning']);
+    expect(
+      JSON.parse(run.stdout).diagnostics.map((d: { code: string; severity: string }) => `${d.code}:${d.severity}`),
+    ).toEqual(['ZG2010:warning']);
   });
 
   it('inspect --json prints the capability tree contract', () => {
@@ -111,20 +134,55 @@ describe('zhin-gen CLI', () => {
     const tree = JSON.parse(run.stdout);
     expect(Object.keys(tree)).toEqual(['tools', 'skills', 'agents', 'promptSections', 'hooks']);
     const weather = tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'maps__get-weather');
-    expect(weather).toMatchObject({ localName: 'get-weather', owner: 'maps', placement: 'plugin', agent: null, skill: null, source: 'plugins/maps/tools/get-weather/index.ts', requiresApproval: 'never', scopes: ['group', 'private'], hidden: false, conditional: false });
-    expect(weather.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string', minLength: 1 }, unit: { default: 'c', type: 'string', enum: ['c', 'f'] } }, required: ['city'] });
+    expect(weather).toMatchObject({
+      localName: 'get-weather',
+      owner: 'maps',
+      placement: 'plugin',
+      agent: null,
+      skill: null,
+      source: 'plugins/maps/tools/get-weather/index.ts',
+      requiresApproval: 'never',
+      scopes: ['group', 'private'],
+      hidden: false,
+      conditional: false,
+    });
+    expect(weather.inputSchema).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string', minLength: 1 }, unit: { default: 'c', type: 'string', enum: ['c', 'f'] } },
+      required: ['city'],
+    });
     expect(weather.schemaVia).toBe('static');
-    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync').schemaVia).toBe('none');
-    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync')).toMatchObject({ conditional: true, source: 'plugin.ts', requiresApproval: 'always' });
-    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result')).toMatchObject({ placement: 'agent-skill', agent: 'reviewer', skill: 'review' });
-    expect(tree.skills.find((s: { qualifiedName: string }) => s.qualifiedName === 'short-url')).toMatchObject({ name: 'short-url', owner: '', agent: null, tools: ['short-url', 'short-url__normalize'], source: 'skills/short-url/SKILL.md' });
-    expect(tree.agents.find((a: { qualifiedName: string }) => a.qualifiedName === 'icqq')).toMatchObject({ platforms: ['icqq'], tools: [], source: 'agents/icqq/agent.json' });
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync').schemaVia).toBe(
+      'none',
+    );
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'lottery_sync')).toMatchObject({
+      conditional: true,
+      source: 'plugin.ts',
+      requiresApproval: 'always',
+    });
+    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result')).toMatchObject(
+      { placement: 'agent-skill', agent: 'reviewer', skill: 'review' },
+    );
+    expect(tree.skills.find((s: { qualifiedName: string }) => s.qualifiedName === 'short-url')).toMatchObject({
+      name: 'short-url',
+      owner: '',
+      agent: null,
+      tools: ['short-url', 'short-url__normalize'],
+      source: 'skills/short-url/SKILL.md',
+    });
+    expect(tree.agents.find((a: { qualifiedName: string }) => a.qualifiedName === 'icqq')).toMatchObject({
+      platforms: ['icqq'],
+      tools: [],
+      source: 'agents/icqq/agent.json',
+    });
     const pretty = cli(['inspect', '--root', root]);
     expect(pretty.stdout).toContain('plugin maps  plugins/maps');
     expect(pretty.stdout).toContain('disclosed after load_skill "short-url"');
     expect(pretty.stdout).toContain('; schema translated statically');
     // A JSON Schema literal is evaluated (and checked against the meta-schema), not translated.
-    expect(tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result').schemaVia).toBe('inline');
+    expect(
+      tree.tools.find((t: { qualifiedName: string }) => t.qualifiedName === 'review__check-result').schemaVia,
+    ).toBe('inline');
     expect(pretty.stdout).toContain('; schema evaluated in the VM');
   });
 

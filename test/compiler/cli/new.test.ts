@@ -30,7 +30,14 @@ interface NewJson {
 }
 
 interface InspectJson {
-  tools: { qualifiedName: string; placement: string; owner: string; agent: string | null; skill: string | null; source: string }[];
+  tools: {
+    qualifiedName: string;
+    placement: string;
+    owner: string;
+    agent: string | null;
+    skill: string | null;
+    source: string;
+  }[];
   skills: { qualifiedName: string; owner: string; agent: string | null; source: string }[];
   agents: { qualifiedName: string; owner: string; source: string }[];
   promptSections: { id: string; owner: string; source: string }[];
@@ -53,21 +60,108 @@ describe('zhin-gen new: every placement', () => {
   let root: string;
   const made: { args: string[]; json: NewJson }[] = [];
   const cases: readonly { args: string[]; qualifiedName: string; placement: string; dir: string; files: string[] }[] = [
-    { args: ['tool', 'lookup'], qualifiedName: 'lookup', placement: 'plugin', dir: 'tools/lookup', files: ['tools/lookup/index.ts'] },
-    { args: ['tool', 'check', '--agent', 'reviewer'], qualifiedName: 'reviewer__check', placement: 'agent', dir: 'agents/reviewer/tools/check', files: ['agents/reviewer/tools/check/index.ts'] },
-    { args: ['tool', 'normalize', '--skill', 'words'], qualifiedName: 'words__normalize', placement: 'skill', dir: 'skills/words/tools/normalize', files: ['skills/words/tools/normalize/index.ts'] },
-    { args: ['skill', 'review', '--agent', 'reviewer'], qualifiedName: 'reviewer__review', placement: 'agent-skill', dir: 'agents/reviewer/skills/review', files: ['agents/reviewer/skills/review/SKILL.md'] },
-    { args: ['tool', 'verdict', '--agent', 'reviewer', '--skill', 'review'], qualifiedName: 'review__verdict', placement: 'agent-skill', dir: 'agents/reviewer/skills/review/tools/verdict', files: ['agents/reviewer/skills/review/tools/verdict/index.ts'] },
-    { args: ['skill', 'research'], qualifiedName: 'research', placement: 'skill', dir: 'skills/research', files: ['skills/research/SKILL.md'] },
-    { args: ['agent', 'planner'], qualifiedName: 'planner', placement: 'agent', dir: 'agents/planner', files: ['agent.json', 'system.md', 'boundaries.md', 'conventions.md'].map((f) => `agents/planner/${f}`) },
-    { args: ['section', 'tone'], qualifiedName: ':tone', placement: 'section', dir: 'prompt-sections/tone', files: ['prompt-sections/tone/index.ts'] },
+    {
+      args: ['tool', 'lookup'],
+      qualifiedName: 'lookup',
+      placement: 'plugin',
+      dir: 'tools/lookup',
+      files: ['tools/lookup/index.ts'],
+    },
+    {
+      args: ['tool', 'check', '--agent', 'reviewer'],
+      qualifiedName: 'reviewer__check',
+      placement: 'agent',
+      dir: 'agents/reviewer/tools/check',
+      files: ['agents/reviewer/tools/check/index.ts'],
+    },
+    {
+      args: ['tool', 'normalize', '--skill', 'words'],
+      qualifiedName: 'words__normalize',
+      placement: 'skill',
+      dir: 'skills/words/tools/normalize',
+      files: ['skills/words/tools/normalize/index.ts'],
+    },
+    {
+      args: ['skill', 'review', '--agent', 'reviewer'],
+      qualifiedName: 'reviewer__review',
+      placement: 'agent-skill',
+      dir: 'agents/reviewer/skills/review',
+      files: ['agents/reviewer/skills/review/SKILL.md'],
+    },
+    {
+      args: ['tool', 'verdict', '--agent', 'reviewer', '--skill', 'review'],
+      qualifiedName: 'review__verdict',
+      placement: 'agent-skill',
+      dir: 'agents/reviewer/skills/review/tools/verdict',
+      files: ['agents/reviewer/skills/review/tools/verdict/index.ts'],
+    },
+    {
+      args: ['skill', 'research'],
+      qualifiedName: 'research',
+      placement: 'skill',
+      dir: 'skills/research',
+      files: ['skills/research/SKILL.md'],
+    },
+    {
+      args: ['agent', 'planner'],
+      qualifiedName: 'planner',
+      placement: 'agent',
+      dir: 'agents/planner',
+      files: ['agent.json', 'system.md', 'boundaries.md', 'conventions.md'].map((f) => `agents/planner/${f}`),
+    },
+    {
+      args: ['section', 'tone'],
+      qualifiedName: ':tone',
+      placement: 'section',
+      dir: 'prompt-sections/tone',
+      files: ['prompt-sections/tone/index.ts'],
+    },
     // A child plugin: new ones are created under plugins/<key>; an agent brings the plugin's AGENTS.md.
-    { args: ['tool', 'get-weather', '--plugin', 'maps'], qualifiedName: 'maps__get-weather', placement: 'plugin', dir: 'plugins/maps/tools/get-weather', files: ['plugins/maps/tools/get-weather/index.ts'] },
-    { args: ['agent', 'guide', '--plugin', 'maps'], qualifiedName: 'maps__guide', placement: 'agent', dir: 'plugins/maps/agents/guide', files: [...['agent.json', 'system.md', 'boundaries.md', 'conventions.md'].map((f) => `plugins/maps/agents/guide/${f}`), 'plugins/maps/AGENTS.md'] },
-    { args: ['tool', 'route', '--plugin', 'maps', '--agent', 'guide'], qualifiedName: 'maps__guide__route', placement: 'agent', dir: 'plugins/maps/agents/guide/tools/route', files: ['plugins/maps/agents/guide/tools/route/index.ts'] },
-    { args: ['skill', 'cities', '--plugin', 'maps'], qualifiedName: 'maps__cities', placement: 'skill', dir: 'plugins/maps/skills/cities', files: ['plugins/maps/skills/cities/SKILL.md'] },
-    { args: ['tool', 'list', '--plugin', 'maps', '--skill', 'cities'], qualifiedName: 'maps__cities__list', placement: 'skill', dir: 'plugins/maps/skills/cities/tools/list', files: ['plugins/maps/skills/cities/tools/list/index.ts'] },
-    { args: ['section', 'units', '--plugin', 'maps/cn'], qualifiedName: 'maps/cn:units', placement: 'section', dir: 'plugins/maps/plugins/cn/prompt-sections/units', files: ['plugins/maps/plugins/cn/prompt-sections/units/index.ts'] },
+    {
+      args: ['tool', 'get-weather', '--plugin', 'maps'],
+      qualifiedName: 'maps__get-weather',
+      placement: 'plugin',
+      dir: 'plugins/maps/tools/get-weather',
+      files: ['plugins/maps/tools/get-weather/index.ts'],
+    },
+    {
+      args: ['agent', 'guide', '--plugin', 'maps'],
+      qualifiedName: 'maps__guide',
+      placement: 'agent',
+      dir: 'plugins/maps/agents/guide',
+      files: [
+        ...['agent.json', 'system.md', 'boundaries.md', 'conventions.md'].map((f) => `plugins/maps/agents/guide/${f}`),
+        'plugins/maps/AGENTS.md',
+      ],
+    },
+    {
+      args: ['tool', 'route', '--plugin', 'maps', '--agent', 'guide'],
+      qualifiedName: 'maps__guide__route',
+      placement: 'agent',
+      dir: 'plugins/maps/agents/guide/tools/route',
+      files: ['plugins/maps/agents/guide/tools/route/index.ts'],
+    },
+    {
+      args: ['skill', 'cities', '--plugin', 'maps'],
+      qualifiedName: 'maps__cities',
+      placement: 'skill',
+      dir: 'plugins/maps/skills/cities',
+      files: ['plugins/maps/skills/cities/SKILL.md'],
+    },
+    {
+      args: ['tool', 'list', '--plugin', 'maps', '--skill', 'cities'],
+      qualifiedName: 'maps__cities__list',
+      placement: 'skill',
+      dir: 'plugins/maps/skills/cities/tools/list',
+      files: ['plugins/maps/skills/cities/tools/list/index.ts'],
+    },
+    {
+      args: ['section', 'units', '--plugin', 'maps/cn'],
+      qualifiedName: 'maps/cn:units',
+      placement: 'section',
+      dir: 'plugins/maps/plugins/cn/prompt-sections/units',
+      files: ['plugins/maps/plugins/cn/prompt-sections/units/index.ts'],
+    },
   ];
 
   beforeAll(() => {
@@ -78,7 +172,19 @@ describe('zhin-gen new: every placement', () => {
   it('writes the folder and files of each placement and prints its qualifiedName', () => {
     for (const [index, c] of cases.entries()) {
       const { json } = made[index]!;
-      expect({ args: c.args, qualifiedName: json.qualifiedName, placement: json.placement, dir: json.dir, written: json.written }).toEqual({ args: c.args, qualifiedName: c.qualifiedName, placement: c.placement, dir: c.dir, written: c.files });
+      expect({
+        args: c.args,
+        qualifiedName: json.qualifiedName,
+        placement: json.placement,
+        dir: json.dir,
+        written: json.written,
+      }).toEqual({
+        args: c.args,
+        qualifiedName: c.qualifiedName,
+        placement: c.placement,
+        dir: c.dir,
+        written: c.files,
+      });
     }
   });
 
@@ -104,7 +210,11 @@ describe('zhin-gen new: every placement', () => {
       expect(listed, `${c.args.join(' ')} → ${printed}`).toBeDefined();
       expect(listed!.source.startsWith(c.dir), printed).toBe(true);
     }
-    expect(tree.tools.find((t) => t.qualifiedName === 'review__verdict')).toMatchObject({ placement: 'agent-skill', agent: 'reviewer', skill: 'review' });
+    expect(tree.tools.find((t) => t.qualifiedName === 'review__verdict')).toMatchObject({
+      placement: 'agent-skill',
+      agent: 'reviewer',
+      skill: 'review',
+    });
   });
 
   it('the pretty output names the qualifiedName and the next step', () => {
@@ -165,7 +275,9 @@ describe('zhin-gen new: refusals', () => {
   it('an agent or skill named by a flag must exist; a name another placement already takes is refused', () => {
     const ghost = cli(['new', 'tool', 'x', '--agent', 'ghost', '--root', root]);
     expect(ghost.status).toBe(1);
-    expect(ghost.stderr).toContain('agent "ghost" does not exist (no agents/ghost/agent.json); create it first: zhin-gen new agent ghost');
+    expect(ghost.stderr).toContain(
+      'agent "ghost" does not exist (no agents/ghost/agent.json); create it first: zhin-gen new agent ghost',
+    );
     const noSkill = cli(['new', 'tool', 'x', '--skill', 'nope', '--agent', 'reviewer', '--root', root]);
     expect(noSkill.status).toBe(1);
     expect(noSkill.stderr).toContain('skill "nope" does not exist (no agents/reviewer/skills/nope/SKILL.md)');

@@ -9,14 +9,16 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 const vipTool = {
-  'tools/vip/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'VIP only', permissions: ['vip', 'tier:gold'], execute: () => 1 });\n",
+  'tools/vip/index.ts':
+    "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'VIP only', permissions: ['vip', 'tier:gold'], execute: () => 1 });\n",
 };
 
 describe('config', () => {
   it('reads zhin-gen.config.ts with defineConfig and resolves paths against the root', async () => {
     const root = writeTree(tempDir('cfg-ts'), {
       ...vipTool,
-      'zhin-gen.config.ts': "import { defineConfig } from 'zhin-gen';\nexport default defineConfig({ out: 'generated/caps.gen.ts', permits: ['vip', '/^tier:/'] });\n",
+      'zhin-gen.config.ts':
+        "import { defineConfig } from 'zhin-gen';\nexport default defineConfig({ out: 'generated/caps.gen.ts', permits: ['vip', '/^tier:/'] });\n",
     });
     dirs.push(root);
     const result = await createCompiler({ root, cacheFile: false }).run();
@@ -27,8 +29,17 @@ describe('config', () => {
   });
 
   it('reads zhin-gen.config.mjs and the package.json key', async () => {
-    const mjs = writeTree(tempDir('cfg-mjs'), { ...vipTool, 'zhin-gen.config.mjs': "export default { permits: ['vip', 'tier:gold'], importExtension: '.ts' };\n" });
-    const pkg = writeTree(tempDir('cfg-pkg'), { ...vipTool, 'package.json': JSON.stringify({ name: 'bot', 'zhin-gen': { permits: ['vip', 'tier:gold'], out: 'caps.gen.ts' } }) });
+    const mjs = writeTree(tempDir('cfg-mjs'), {
+      ...vipTool,
+      'zhin-gen.config.mjs': "export default { permits: ['vip', 'tier:gold'], importExtension: '.ts' };\n",
+    });
+    const pkg = writeTree(tempDir('cfg-pkg'), {
+      ...vipTool,
+      'package.json': JSON.stringify({
+        name: 'bot',
+        'zhin-gen': { permits: ['vip', 'tier:gold'], out: 'caps.gen.ts' },
+      }),
+    });
     dirs.push(mjs, pkg);
     const a = await createCompiler({ root: mjs, cacheFile: false }).run({ write: false });
     expect(a.diagnostics).toEqual([]);
@@ -39,12 +50,22 @@ describe('config', () => {
   });
 
   it('reports invalid options and a throwing config as diagnostics, never a crash', async () => {
-    const bad = writeTree(tempDir('cfg-bad'), { ...vipTool, 'zhin-gen.config.json': '{ "outt": "x.ts", "providers": ["gemini"] }' });
-    const throwing = writeTree(tempDir('cfg-throw'), { ...vipTool, 'zhin-gen.config.mjs': "throw new Error('boom');\n" });
+    const bad = writeTree(tempDir('cfg-bad'), {
+      ...vipTool,
+      'zhin-gen.config.json': '{ "outt": "x.ts", "providers": ["gemini"] }',
+    });
+    const throwing = writeTree(tempDir('cfg-throw'), {
+      ...vipTool,
+      'zhin-gen.config.mjs': "throw new Error('boom');\n",
+    });
     dirs.push(bad, throwing);
     const loaded = await loadConfig(bad);
     expect(loaded.diagnostics.map((d) => [d.code, `${d.file}:${d.line}:${d.column}`, d.message])).toEqual([
-      ['ZG1100', 'zhin-gen.config.json:1:33', 'Config option `providers.0`: Invalid option: expected one of "anthropic"|"openai"'],
+      [
+        'ZG1100',
+        'zhin-gen.config.json:1:33',
+        'Config option `providers.0`: Invalid option: expected one of "anthropic"|"openai"',
+      ],
       ['ZG1100', 'zhin-gen.config.json:1:3', 'Unknown config option `outt`'],
     ]);
     expect(loaded.diagnostics[1]!.hint).toContain('Known options: out, modules, plugins');

@@ -5,7 +5,16 @@
  * output outside the root imports the tree by paths that resolve wherever the command runs;
  * paths that Node and tsc would read differently in an import specifier are refused.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
@@ -16,11 +25,15 @@ import { cli, REPO, removeDir, tempDir, toolSource, writeTree } from '../../help
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-const tool = (description: string): string => toolSource(`{ description: '${description}', inputSchema: z.object({ text: z.string() }), async execute({ text }) { return text; } }`);
+const tool = (description: string): string =>
+  toolSource(
+    `{ description: '${description}', inputSchema: z.object({ text: z.string() }), async execute({ text }) { return text; } }`,
+  );
 
 const TREE = {
   'AGENTS.md': '# Bot\n\nBe brief.\n',
-  'plugin.ts': "import { definePlugin } from 'zhin-gen/runtime';\n\nexport default definePlugin({ name: 'bot', setup() {} });\n",
+  'plugin.ts':
+    "import { definePlugin } from 'zhin-gen/runtime';\n\nexport default definePlugin({ name: 'bot', setup() {} });\n",
   'tools/ok/index.ts': tool('Says ok'),
   'tools/ok/helper.ts': 'export const helper = 1;\n',
   'ext/child/tools/extra/index.ts': tool('Child tool'),
@@ -46,8 +59,16 @@ function snapshot(dir: string): Map<string, string> {
   return files;
 }
 
-function project(prefix: string, config: Record<string, unknown> | undefined, extra: Record<string, string> = {}): string {
-  const root = writeTree(tempDir(prefix), { ...TREE, ...extra, ...(config ? { 'zhin-gen.config.json': `${JSON.stringify(config, null, 2)}\n` } : {}) });
+function project(
+  prefix: string,
+  config: Record<string, unknown> | undefined,
+  extra: Record<string, string> = {},
+): string {
+  const root = writeTree(tempDir(prefix), {
+    ...TREE,
+    ...extra,
+    ...(config ? { 'zhin-gen.config.json': `${JSON.stringify(config, null, 2)}\n` } : {}),
+  });
   dirs.push(root);
   return root;
 }
@@ -88,14 +109,18 @@ describe('an output that is an input of the tree', () => {
   }
 
   it('locates `out` in a zhin-gen.config.ts and in the "zhin-gen" key of package.json', () => {
-    const ts = project('out-ts', undefined, { 'zhin-gen.config.ts': "export default {\n  permits: [],\n  out: 'tools/ok/helper.ts',\n};\n" });
+    const ts = project('out-ts', undefined, {
+      'zhin-gen.config.ts': "export default {\n  permits: [],\n  out: 'tools/ok/helper.ts',\n};\n",
+    });
     const before = snapshot(ts);
     const run = cli(['generate', '--root', ts]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('zhin-gen.config.ts:3:3  error  ZG1102');
     expect(snapshot(ts)).toEqual(before);
 
-    const pkg = project('out-pkg', undefined, { 'package.json': '{\n  "name": "bot",\n  "zhin-gen": { "out": "AGENTS.md" }\n}\n' });
+    const pkg = project('out-pkg', undefined, {
+      'package.json': '{\n  "name": "bot",\n  "zhin-gen": { "out": "AGENTS.md" }\n}\n',
+    });
     const pkgBefore = snapshot(pkg);
     const inPkg = cli(['generate', '--root', pkg]);
     expect(inPkg.status).toBe(1);
@@ -172,7 +197,9 @@ describe('--out on the command line', () => {
       compiler.notify([{ type: 'change', path: join(root, 'tools/ok/index.ts') }]);
       const result = await compiler.run();
       expect(result.written).toBe(false);
-      expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual(['zhin-gen.config.json:2:10 ZG1104']);
+      expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual([
+        'zhin-gen.config.json:2:10 ZG1104',
+      ]);
       expect(statSync(join(root, 'caps.gen.ts')).isDirectory()).toBe(true);
     } finally {
       await compiler.dispose();
@@ -198,7 +225,9 @@ describe('an output outside the root', () => {
     const code = [...outputs][0]!;
     expect(code).toContain('import("../bot/tools/ok/index.js")');
     const { manifest } = (await import(`${out}?t=${Date.now()}`)) as { manifest: CapabilityManifest };
-    const loaded = (await manifest.tools.find((t) => t.qualifiedName === 'ok')!.load()) as { default: { description: string } };
+    const loaded = (await manifest.tools.find((t) => t.qualifiedName === 'ok')!.load()) as {
+      default: { description: string };
+    };
     expect(loaded.default.description).toBe('Says ok');
   });
 });
@@ -206,14 +235,18 @@ describe('an output outside the root', () => {
 describe('paths that become import specifiers', () => {
   it('names the characters Node and tsc read differently', () => {
     for (const bad of ['a#b', 'a?b', 'a%20b', 'a\\b', 'a\tb', 'a\nb']) expect(specifierProblem(bad), bad).toBeDefined();
-    for (const good of ['ext/my plugin', 'ext/ünïcode', 'ext/a+b@c', '../ext/(x)']) expect(specifierProblem(good), good).toBeUndefined();
+    for (const good of ['ext/my plugin', 'ext/ünïcode', 'ext/a+b@c', '../ext/(x)'])
+      expect(specifierProblem(good), good).toBeUndefined();
   });
 
   it('refuses a configured child plugin whose directory has #, % or ?; check is never green for it', () => {
     const root = project('out-spec', { out: 'caps.gen.ts' }, { 'ext/a#b%20c?d/tools/odd/index.ts': tool('Odd tool') });
     // A manifest from before the plugin was configured is on disk: check must not pass it.
     expect(cli(['generate', '--root', root]).status).toBe(0);
-    writeFileSync(join(root, 'zhin-gen.config.json'), '{\n  "out": "caps.gen.ts",\n  "plugins": { "odd": "ext/a#b%20c?d" }\n}\n');
+    writeFileSync(
+      join(root, 'zhin-gen.config.json'),
+      '{\n  "out": "caps.gen.ts",\n  "plugins": { "odd": "ext/a#b%20c?d" }\n}\n',
+    );
     const before = snapshot(root);
     for (const command of ['generate', 'check']) {
       const run = cli([command, '--root', root]);
@@ -227,7 +260,10 @@ describe('paths that become import specifiers', () => {
   it('refuses an output outside the root when its imports would pass through such a directory', () => {
     const base = tempDir('out-spec-root');
     dirs.push(base);
-    const root = writeTree(join(base, 'b#ot'), { ...TREE, 'zhin-gen.config.json': '{\n  "out": "../gen/caps.gen.ts"\n}\n' });
+    const root = writeTree(join(base, 'b#ot'), {
+      ...TREE,
+      'zhin-gen.config.json': '{\n  "out": "../gen/caps.gen.ts"\n}\n',
+    });
     const run = cli(['generate', '--root', root]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('zhin-gen.config.json:2:10  error  ZG1106');
@@ -236,17 +272,28 @@ describe('paths that become import specifiers', () => {
   });
 
   it('accepts child plugin directories with spaces, non-ASCII letters or a leading dot, and their loaders load', async () => {
-    const root = project('out-spec-ok', { out: 'caps.gen.ts', plugins: { wide: 'ext/my plügin', dot: '.ext/dot' } }, {
-      'ext/my plügin/tools/wide/index.ts': tool('Wide tool'),
-      '.ext/dot/tools/hidden/index.ts': tool('Dotted tool'),
-    });
+    const root = project(
+      'out-spec-ok',
+      { out: 'caps.gen.ts', plugins: { wide: 'ext/my plügin', dot: '.ext/dot' } },
+      {
+        'ext/my plügin/tools/wide/index.ts': tool('Wide tool'),
+        '.ext/dot/tools/hidden/index.ts': tool('Dotted tool'),
+      },
+    );
     const run = cli(['generate', '--root', root]);
     expect(run.status, run.stderr).toBe(0);
     // "./.ext/…", not ".ext/…": a specifier starting with a dot directory would be a bare package name.
     expect(readFileSync(join(root, 'caps.gen.ts'), 'utf8')).toContain('import("./.ext/dot/tools/hidden/index.js")');
-    const { manifest } = (await import(`${join(root, 'caps.gen.ts')}?t=${Date.now()}`)) as { manifest: CapabilityManifest };
-    for (const [name, description] of [['wide__wide', 'Wide tool'], ['dot__hidden', 'Dotted tool']] as const) {
-      const loaded = (await manifest.tools.find((t) => t.qualifiedName === name)!.load()) as { default: { description: string } };
+    const { manifest } = (await import(`${join(root, 'caps.gen.ts')}?t=${Date.now()}`)) as {
+      manifest: CapabilityManifest;
+    };
+    for (const [name, description] of [
+      ['wide__wide', 'Wide tool'],
+      ['dot__hidden', 'Dotted tool'],
+    ] as const) {
+      const loaded = (await manifest.tools.find((t) => t.qualifiedName === name)!.load()) as {
+        default: { description: string };
+      };
       expect(loaded.default.description).toBe(description);
     }
   });

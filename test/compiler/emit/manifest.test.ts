@@ -15,7 +15,9 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 function tsc(project: string): { status: number; output: string } {
-  const run = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
+    encoding: 'utf8',
+  });
   return { status: run.status ?? -1, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -58,7 +60,10 @@ export const count: number = manifest.tools.length;
           skipLibCheck: true,
           types: [],
           // The seed imports these names; in a real bot they are installed packages.
-          paths: { '@zhin.js/tool': [join(REPO, 'runtime/index.ts')], '@zhin.js/prompt-section': [join(REPO, 'runtime/index.ts')] },
+          paths: {
+            '@zhin.js/tool': [join(REPO, 'runtime/index.ts')],
+            '@zhin.js/prompt-section': [join(REPO, 'runtime/index.ts')],
+          },
         },
         files: ['zhin-capabilities.gen.ts', 'types-check.ts'],
       }),
@@ -70,7 +75,7 @@ export const count: number = manifest.tools.length;
   });
 
   it('stays valid and inert whatever descriptions, instructions and JSON contain', async () => {
-    const hostile = "q' d\" b` ${process.exit(1)} */ /* </script><script>alert(1)</script> \u2028 \u2029 \\ end";
+    const hostile = 'q\' d" b` ${process.exit(1)} */ /* </script><script>alert(1)</script> \u2028 \u2029 \\ end';
     const root = writeTree(tempDir('inert'), {
       'AGENTS.md': `# Main\n\n${hostile}\n`,
       'tools/evil/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({\n  description: ${JSON.stringify(hostile)},\n  inputSchema: { type: 'object', properties: { ${JSON.stringify(hostile)}: { type: 'string', description: ${JSON.stringify(hostile)} } } },\n  execute() { return 1; },\n});\n`,
@@ -86,7 +91,14 @@ export const count: number = manifest.tools.length;
     expect(result.code).not.toContain('</script>');
     expect(result.code).not.toContain('\u2028');
     // Importing the module evaluates it: the payload must come back as data, not run as code.
-    const mod = (await import(`${result.outFile}?t=${Date.now()}`)) as { manifest: { tools: { description: string; inputSchema: { properties: Record<string, { description: string }> } }[]; skills: { description: string; instructions: string }[]; agents: { description: string; system: string }[]; plugins: { agentsMd?: string }[] } };
+    const mod = (await import(`${result.outFile}?t=${Date.now()}`)) as {
+      manifest: {
+        tools: { description: string; inputSchema: { properties: Record<string, { description: string }> } }[];
+        skills: { description: string; instructions: string }[];
+        agents: { description: string; system: string }[];
+        plugins: { agentsMd?: string }[];
+      };
+    };
     expect(mod.manifest.tools[0]!.description).toBe(hostile.trim());
     expect(mod.manifest.tools[0]!.inputSchema.properties[hostile]!.description).toBe(hostile);
     expect(mod.manifest.skills[0]!.description).toBe(hostile.trim());
@@ -111,7 +123,9 @@ export const count: number = manifest.tools.length;
     expect(js).not.toMatch(/JSON\.parse\(`/);
     const tableFile = join(root, 'table.mjs');
     writeFileSync(tableFile, js.replace(/^import .*$/gm, ''));
-    const mod = (await import(`${tableFile}?t=${Date.now()}`)) as { manifest: { tools: { description: string; inputSchema: { properties: Record<string, unknown> } }[] } };
+    const mod = (await import(`${tableFile}?t=${Date.now()}`)) as {
+      manifest: { tools: { description: string; inputSchema: { properties: Record<string, unknown> } }[] };
+    };
     expect(mod.manifest.tools[0]!.description).toBe("It's the user's quote");
     expect(Object.keys(mod.manifest.tools[0]!.inputSchema.properties)).toEqual(["it's"]);
   });
@@ -127,8 +141,14 @@ export const count: number = manifest.tools.length;
       }
     };
     walk(source);
-    const forward = writeTree(tempDir('order-a'), Object.fromEntries(files.map((f) => [f, readFileSync(join(source, f), 'utf8')])));
-    const backward = writeTree(tempDir('order-b'), Object.fromEntries([...files].reverse().map((f) => [f, readFileSync(join(source, f), 'utf8')])));
+    const forward = writeTree(
+      tempDir('order-a'),
+      Object.fromEntries(files.map((f) => [f, readFileSync(join(source, f), 'utf8')])),
+    );
+    const backward = writeTree(
+      tempDir('order-b'),
+      Object.fromEntries([...files].reverse().map((f) => [f, readFileSync(join(source, f), 'utf8')])),
+    );
     dirs.push(forward, backward);
     const a = await createCompiler({ root: forward, cacheFile: false }).run({ write: false });
     const b = await createCompiler({ root: backward, cacheFile: false }).run({ write: false });
@@ -137,9 +157,22 @@ export const count: number = manifest.tools.length;
     expect(a.code).not.toMatch(/\r/);
 
     // The layout itself does not depend on inventory order.
-    const paths = ['tools/', 'tools/b/', 'tools/b/index.ts', 'tools/a/', 'tools/a/index.ts', 'plugins/', 'plugins/m/', 'plugins/m/tools/', 'plugins/m/tools/x/', 'plugins/m/tools/x/index.ts'];
+    const paths = [
+      'tools/',
+      'tools/b/',
+      'tools/b/index.ts',
+      'tools/a/',
+      'tools/a/index.ts',
+      'plugins/',
+      'plugins/m/',
+      'plugins/m/tools/',
+      'plugins/m/tools/x/',
+      'plugins/m/tools/x/index.ts',
+    ];
     const sorted = collectUnits(buildLayout([...paths].sort(), ['plugin.ts'])).units.map((u) => `${u.owner}:${u.dir}`);
-    const shuffled = collectUnits(buildLayout([...paths].reverse(), ['plugin.ts'])).units.map((u) => `${u.owner}:${u.dir}`);
+    const shuffled = collectUnits(buildLayout([...paths].reverse(), ['plugin.ts'])).units.map(
+      (u) => `${u.owner}:${u.dir}`,
+    );
     expect(shuffled).toEqual(sorted);
     expect(sorted).toContain('m:plugins/m/tools/x');
   });

@@ -18,7 +18,8 @@ const TREE = {
   'tools/alpha/helper.ts': 'export const greeting = "hi";\n',
   'tools/beta/index.ts': tool('Beta', "return 'b';"),
   'skills/notes/SKILL.md': '---\nname: notes\ndescription: Take notes.\n---\nWrite them down.\n',
-  'hooks/audit/index.ts': "import { defineAgentHook } from 'zhin-gen/runtime';\n\nexport default defineAgentHook({\n  events: ['tool:after'],\n  handle() {\n    return undefined;\n  },\n});\n",
+  'hooks/audit/index.ts':
+    "import { defineAgentHook } from 'zhin-gen/runtime';\n\nexport default defineAgentHook({\n  events: ['tool:after'],\n  handle() {\n    return undefined;\n  },\n});\n",
 };
 
 const dirs: string[] = [];
@@ -38,7 +39,13 @@ describe('manifest stability', () => {
     expect(before).not.toMatch(/"hash"|hash:/);
     writeFileSync(join(root, 'tools/alpha/index.ts'), tool('Alpha', "return 'a, but computed differently';"));
     writeFileSync(join(root, 'tools/alpha/helper.ts'), 'export const greeting = "hello";\n');
-    writeFileSync(join(root, 'hooks/audit/index.ts'), readFileSync(join(root, 'hooks/audit/index.ts'), 'utf8').replace('return undefined;', 'console.log("audited");\n    return undefined;'));
+    writeFileSync(
+      join(root, 'hooks/audit/index.ts'),
+      readFileSync(join(root, 'hooks/audit/index.ts'), 'utf8').replace(
+        'return undefined;',
+        'console.log("audited");\n    return undefined;',
+      ),
+    );
     const check = cli(['check', '--root', root]);
     expect(check.status, check.stdout + check.stderr).toBe(0);
     const after = cli(['generate', '--root', root]);
@@ -54,7 +61,10 @@ describe('manifest stability', () => {
     const theirs = copyTree(base, 'merge-theirs');
     dirs.push(ours, theirs);
     writeFileSync(join(ours, 'tools/alpha/index.ts'), tool('Alpha, described anew', "return 'a';"));
-    writeFileSync(join(theirs, 'skills/notes/SKILL.md'), '---\nname: notes\ndescription: Take careful notes.\n---\nWrite them down.\n');
+    writeFileSync(
+      join(theirs, 'skills/notes/SKILL.md'),
+      '---\nname: notes\ndescription: Take careful notes.\n---\nWrite them down.\n',
+    );
     const oursText = generate(ours);
     const theirsText = generate(theirs);
     expect(oursText).not.toBe(baseText);
@@ -63,12 +73,19 @@ describe('manifest stability', () => {
     dirs.push(scratch);
     const files = { base: baseText, ours: oursText, theirs: theirsText };
     for (const [name, text] of Object.entries(files)) writeFileSync(join(scratch, name), text);
-    const merged = spawnSync('git', ['merge-file', '-p', join(scratch, 'ours'), join(scratch, 'base'), join(scratch, 'theirs')], { encoding: 'utf8' });
+    const merged = spawnSync(
+      'git',
+      ['merge-file', '-p', join(scratch, 'ours'), join(scratch, 'base'), join(scratch, 'theirs')],
+      { encoding: 'utf8' },
+    );
     expect(merged.status, merged.stdout).toBe(0);
     // The merge is what regenerating with both edits writes.
     const both = copyTree(ours, 'merge-both');
     dirs.push(both);
-    writeFileSync(join(both, 'skills/notes/SKILL.md'), '---\nname: notes\ndescription: Take careful notes.\n---\nWrite them down.\n');
+    writeFileSync(
+      join(both, 'skills/notes/SKILL.md'),
+      '---\nname: notes\ndescription: Take careful notes.\n---\nWrite them down.\n',
+    );
     expect(merged.stdout).toBe(generate(both));
   });
 });

@@ -27,33 +27,53 @@ async function load(schema: JsonSchema): Promise<JsonValidateFunction> {
 /** The module as a classic script in a context that refuses `eval` and `new Function`. */
 function runStrictCsp(code: string, inputs: readonly unknown[]): unknown[] {
   // Inputs are parsed inside the context: objects of another realm have another `Object`.
-  const context = vm.createContext({ inputs: JSON.stringify(inputs), results: [] as unknown[] }, { codeGeneration: { strings: false, wasm: false } });
-  const script = code.replace(/^export default validate(?: as [^\n]*)?;$/m, 'for (const input of JSON.parse(inputs)) results.push([validate(input), validate.errors?.[0]?.message ?? null]);');
+  const context = vm.createContext(
+    { inputs: JSON.stringify(inputs), results: [] as unknown[] },
+    { codeGeneration: { strings: false, wasm: false } },
+  );
+  const script = code.replace(
+    /^export default validate(?: as [^\n]*)?;$/m,
+    'for (const input of JSON.parse(inputs)) results.push([validate(input), validate.errors?.[0]?.message ?? null]);',
+  );
   vm.runInContext(script, context);
   return (context as { results: unknown[] }).results;
 }
 
-const HOSTILE = "a\"b'`${x}*/</script><!-- \u2028\u2029\\";
+const HOSTILE = 'a"b\'`${x}*/</script><!-- \u2028\u2029\\';
 const hostileSchema: JsonSchema = {
   type: 'object',
   $comment: `*/ ${HOSTILE} /*`,
   description: HOSTILE,
   properties: {
-    [HOSTILE]: { type: 'string', minLength: 2, pattern: String.raw`^</script>.*\*/` + '`\\$\\{x\\}', description: '*/ eval("x") /*' },
+    [HOSTILE]: {
+      type: 'string',
+      minLength: 2,
+      pattern: String.raw`^</script>.*\*/` + '`\\$\\{x\\}',
+      description: '*/ eval("x") /*',
+    },
     'a/b~c': { enum: [HOSTILE, { '</script>': HOSTILE }, null, JSON.parse('{"__proto__":{"x":1}}')] },
     ref: { $ref: '#/$defs/odd%20name~1x' },
     nested: { const: { [HOSTILE]: [HOSTILE] } },
   },
   required: [HOSTILE, 'a/b~c'],
-  $defs: { 'odd name/x': { type: 'array', items: { type: 'string', default: '`${process.exit()}`' }, uniqueItems: true } },
+  $defs: {
+    'odd name/x': { type: 'array', items: { type: 'string', default: '`${process.exit()}`' }, uniqueItems: true },
+  },
   additionalProperties: false,
 };
 
 describe('generated validator modules', () => {
   it('are self-contained: no require, import, eval or new Function', () => {
-    for (const schema of [hostileSchema, { type: 'object', properties: { s: { type: 'string', maxLength: 3 }, e: { enum: [[1], { a: 1 }] } } }, { $async: true, type: 'object' }]) {
+    for (const schema of [
+      hostileSchema,
+      { type: 'object', properties: { s: { type: 'string', maxLength: 3 }, e: { enum: [[1], { a: 1 }] } } },
+      { $async: true, type: 'object' },
+    ]) {
       // What is code, not a string literal (the schema's own text may say `eval(`).
-      const code = emitValidatorModule(schema as JsonSchema, { typescript: true }).replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+      const code = emitValidatorModule(schema as JsonSchema, { typescript: true }).replace(
+        /"(?:[^"\\\n]|\\.)*"/g,
+        '""',
+      );
       expect(code).not.toMatch(/\brequire\s*\(|\bimport\b|\beval\s*\(|new Function|\bFunction\s*\(/);
       // The inlined helpers instead of Ajv's runtime modules.
       expect(code).not.toContain('ajv/dist');
@@ -61,7 +81,10 @@ describe('generated validator modules', () => {
   });
 
   it('are deterministic: the same schema gives the same bytes whatever was compiled before', () => {
-    const a = { type: 'object', properties: { n: { type: 'number', minimum: 1 }, p: { type: 'string', pattern: '^x' } } } as JsonSchema;
+    const a = {
+      type: 'object',
+      properties: { n: { type: 'number', minimum: 1 }, p: { type: 'string', pattern: '^x' } },
+    } as JsonSchema;
     const first = emitValidatorModule(a, { typescript: true });
     emitValidatorModule(hostileSchema, { typescript: true });
     emitValidatorModule({ type: 'object', properties: { q: { type: 'string', pattern: '^y' } } }, { typescript: true });
@@ -78,25 +101,62 @@ describe('generated validator modules', () => {
     // The generated text parses as a module, and nothing in it ran on import.
     const validate = await load(hostileSchema);
     expect(validate({ [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': null })).toBe(true);
-    expect(validate({ [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': { '</script>': HOSTILE }, ref: ['a', 'b'], nested: { [HOSTILE]: [HOSTILE] } })).toBe(true);
+    expect(
+      validate({
+        [HOSTILE]: '</script>zz*/`${x}',
+        'a/b~c': { '</script>': HOSTILE },
+        ref: ['a', 'b'],
+        nested: { [HOSTILE]: [HOSTILE] },
+      }),
+    ).toBe(true);
     expect(validate({ 'a/b~c': null })).toBe(false);
     // An own `__proto__` key in a schema value stays an own key (not the literal's prototype).
     expect(validate({ [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': JSON.parse('{"__proto__":{"x":1}}') })).toBe(true);
     expect(validate({ [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': {} })).toBe(false);
-    expect(checkJson(validate, { 'a/b~c': null })).toEqual({ ok: false, path: `/${HOSTILE}`, message: `must have required property '${HOSTILE}'` });
-    expect(checkJson(validate, { [HOSTILE]: 'nope', 'a/b~c': null })).toMatchObject({ ok: false, message: expect.stringContaining('must match pattern') });
-    expect(checkJson(validate, { [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': null, ref: ['a', 'a'] })).toMatchObject({ ok: false, path: '/ref' });
+    expect(checkJson(validate, { 'a/b~c': null })).toEqual({
+      ok: false,
+      path: `/${HOSTILE}`,
+      message: `must have required property '${HOSTILE}'`,
+    });
+    expect(checkJson(validate, { [HOSTILE]: 'nope', 'a/b~c': null })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('must match pattern'),
+    });
+    expect(checkJson(validate, { [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': null, ref: ['a', 'a'] })).toMatchObject({
+      ok: false,
+      path: '/ref',
+    });
     // JSON pointer escaping of the property name is Ajv's: `/` → `~1`, `~` → `~0`.
-    expect(checkJson(validate, { [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': 'other' })).toMatchObject({ ok: false, path: '/a~1b~0c' });
+    expect(checkJson(validate, { [HOSTILE]: '</script>zz*/`${x}', 'a/b~c': 'other' })).toMatchObject({
+      ok: false,
+      path: '/a~1b~0c',
+    });
   });
 
   it('run where code generation from strings is forbidden (a CSP-like vm context)', () => {
     // The control: this context really refuses string compilation.
     const context = vm.createContext({}, { codeGeneration: { strings: false, wasm: false } });
-    expect(() => vm.runInContext('new Function("return 1")', context)).toThrow(/Code generation from strings disallowed/);
-    const schema = { type: 'object', properties: { city: { type: 'string', minLength: 2, pattern: '^[A-Z]' }, tags: { type: 'array', uniqueItems: true }, kind: { enum: [{ a: 1 }, 'b'] } }, required: ['city'] } as JsonSchema;
+    expect(() => vm.runInContext('new Function("return 1")', context)).toThrow(
+      /Code generation from strings disallowed/,
+    );
+    const schema = {
+      type: 'object',
+      properties: {
+        city: { type: 'string', minLength: 2, pattern: '^[A-Z]' },
+        tags: { type: 'array', uniqueItems: true },
+        kind: { enum: [{ a: 1 }, 'b'] },
+      },
+      required: ['city'],
+    } as JsonSchema;
     const code = emitValidatorModule(schema, { typescript: false });
-    expect(runStrictCsp(code, [{ city: 'Paris', tags: [1, 2], kind: { a: 1 } }, { city: 'p' }, { city: 'Paris', tags: [{ x: 1 }, { x: 1 }] }, {}])).toEqual([
+    expect(
+      runStrictCsp(code, [
+        { city: 'Paris', tags: [1, 2], kind: { a: 1 } },
+        { city: 'p' },
+        { city: 'Paris', tags: [{ x: 1 }, { x: 1 }] },
+        {},
+      ]),
+    ).toEqual([
       [true, null],
       [false, 'must NOT have fewer than 2 characters'],
       [false, 'must NOT have duplicate items (items ## 0 and 1 are identical)'],

@@ -30,19 +30,97 @@ function zodCorpus(): string[] {
 
 /** JSON Schema literals: every keyword family Ajv compiles, and names that are hard to print. */
 const JSON_SCHEMAS: readonly JsonSchema[] = [
-  { type: 'object', properties: { s: { type: 'string', minLength: 2, maxLength: 5, pattern: '^[a-z]+$' }, n: { type: 'number', exclusiveMinimum: 0, maximum: 10, multipleOf: 0.5 } }, required: ['s'] },
-  { type: 'object', properties: { i: { type: 'integer', minimum: -3 }, b: { type: 'boolean' }, z: { type: 'null' }, m: { type: ['string', 'number'] } }, additionalProperties: false },
-  { type: 'object', properties: { a: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3, uniqueItems: true }, t: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false } } },
-  { type: 'object', properties: { c: { contains: { type: 'number' }, minContains: 2 }, e: { enum: ['x', 1, null, { k: [1] }] }, k: { const: { deep: [true, null] } } } },
-  { type: 'object', properties: { u: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, o: { oneOf: [{ type: 'number' }, { type: 'integer' }] }, all: { allOf: [{ minLength: 1 }, { maxLength: 3 }] }, no: { not: { type: 'string' } } } },
-  { type: 'object', properties: { kind: { enum: ['a', 'b'] } }, if: { properties: { kind: { const: 'a' } } }, then: { required: ['x'] }, else: { required: ['y'] } },
-  { type: 'object', patternProperties: { '^x-': { type: 'string' } }, propertyNames: { maxLength: 4 }, minProperties: 1, maxProperties: 3 },
-  { type: 'object', dependentRequired: { a: ['b'] }, dependentSchemas: { c: { required: ['d'] } }, properties: { a: {}, c: {} } },
-  { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, allOf: [{ properties: { b: { type: 'number' } } }] },
-  { type: 'object', properties: { tree: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { v: { type: 'number' }, kids: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['v'] } } },
+  {
+    type: 'object',
+    properties: {
+      s: { type: 'string', minLength: 2, maxLength: 5, pattern: '^[a-z]+$' },
+      n: { type: 'number', exclusiveMinimum: 0, maximum: 10, multipleOf: 0.5 },
+    },
+    required: ['s'],
+  },
+  {
+    type: 'object',
+    properties: {
+      i: { type: 'integer', minimum: -3 },
+      b: { type: 'boolean' },
+      z: { type: 'null' },
+      m: { type: ['string', 'number'] },
+    },
+    additionalProperties: false,
+  },
+  {
+    type: 'object',
+    properties: {
+      a: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3, uniqueItems: true },
+      t: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false },
+    },
+  },
+  {
+    type: 'object',
+    properties: {
+      c: { contains: { type: 'number' }, minContains: 2 },
+      e: { enum: ['x', 1, null, { k: [1] }] },
+      k: { const: { deep: [true, null] } },
+    },
+  },
+  {
+    type: 'object',
+    properties: {
+      u: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      o: { oneOf: [{ type: 'number' }, { type: 'integer' }] },
+      all: { allOf: [{ minLength: 1 }, { maxLength: 3 }] },
+      no: { not: { type: 'string' } },
+    },
+  },
+  {
+    type: 'object',
+    properties: { kind: { enum: ['a', 'b'] } },
+    if: { properties: { kind: { const: 'a' } } },
+    then: { required: ['x'] },
+    else: { required: ['y'] },
+  },
+  {
+    type: 'object',
+    patternProperties: { '^x-': { type: 'string' } },
+    propertyNames: { maxLength: 4 },
+    minProperties: 1,
+    maxProperties: 3,
+  },
+  {
+    type: 'object',
+    dependentRequired: { a: ['b'] },
+    dependentSchemas: { c: { required: ['d'] } },
+    properties: { a: {}, c: {} },
+  },
+  {
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    unevaluatedProperties: false,
+    allOf: [{ properties: { b: { type: 'number' } } }],
+  },
+  {
+    type: 'object',
+    properties: { tree: { $ref: '#/$defs/node' } },
+    $defs: {
+      node: {
+        type: 'object',
+        properties: { v: { type: 'number' }, kids: { type: 'array', items: { $ref: '#/$defs/node' } } },
+        required: ['v'],
+      },
+    },
+  },
   // Parsed, so `__proto__` is an own key as in a schema read from JSON.
-  JSON.parse(String.raw`{ "type": "object", "properties": { "__proto__": { "type": "integer" }, "constructor": { "type": "string" }, "a/b~c": { "type": "string" }, "q\"'${'`'}*/</script>": { "type": "number" }, "ключ": { "type": "boolean" } }, "required": ["a/b~c"] }`) as JsonSchema,
-  { type: 'object', properties: { f: { type: 'string', format: 'email' }, emoji: { type: 'string', minLength: 2, maxLength: 2 }, r: { type: 'object', additionalProperties: { type: 'number' } } } },
+  JSON.parse(
+    String.raw`{ "type": "object", "properties": { "__proto__": { "type": "integer" }, "constructor": { "type": "string" }, "a/b~c": { "type": "string" }, "q\"'${'`'}*/</script>": { "type": "number" }, "ключ": { "type": "boolean" } }, "required": ["a/b~c"] }`,
+  ) as JsonSchema,
+  {
+    type: 'object',
+    properties: {
+      f: { type: 'string', format: 'email' },
+      emoji: { type: 'string', minLength: 2, maxLength: 2 },
+      r: { type: 'object', additionalProperties: { type: 'number' } },
+    },
+  },
   { type: 'object', properties: { e: { enum: [JSON.parse('{"__proto__":{"x":1}}'), [1, 2]] } } },
 ];
 
@@ -55,7 +133,15 @@ interface Probe {
 function probe(validate: JsonValidateFunction, input: unknown): Probe {
   const valid = validate(input);
   const error = validate.errors?.[0];
-  const first = valid || !error ? undefined : { instancePath: error.instancePath, keyword: error.keyword, params: JSON.stringify(error.params), message: error.message };
+  const first =
+    valid || !error
+      ? undefined
+      : {
+          instancePath: error.instancePath,
+          keyword: error.keyword,
+          params: JSON.stringify(error.params),
+          message: error.message,
+        };
   return { valid, first, result: checkJson(validate, input) };
 }
 
@@ -64,14 +150,42 @@ function namesOf(schema: unknown, into = new Set<string>(['extra', 'x-a', 'x', '
   if (Array.isArray(schema)) for (const item of schema) namesOf(item, into);
   else if (schema && typeof schema === 'object') {
     for (const [key, value] of Object.entries(schema)) {
-      if ((key === 'properties' || key === 'dependentRequired' || key === 'dependentSchemas') && value && typeof value === 'object') for (const name of Object.keys(value)) into.add(name);
+      if (
+        (key === 'properties' || key === 'dependentRequired' || key === 'dependentSchemas') &&
+        value &&
+        typeof value === 'object'
+      )
+        for (const name of Object.keys(value)) into.add(name);
       namesOf(value, into);
     }
   }
   return into;
 }
 
-const SCALARS: readonly unknown[] = [null, true, false, 0, -1, 1, 2.5, 7, -0.5, 1e21, '', 'a', 'ab', 'abc', 'Hello', 'x-y', 'a@b.co', '😀😀', 'é', '2024-01-31', '00000000-0000-0000-0000-000000000000', 'https://x.io/p'];
+const SCALARS: readonly unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1,
+  2.5,
+  7,
+  -0.5,
+  1e21,
+  '',
+  'a',
+  'ab',
+  'abc',
+  'Hello',
+  'x-y',
+  'a@b.co',
+  '😀😀',
+  'é',
+  '2024-01-31',
+  '00000000-0000-0000-0000-000000000000',
+  'https://x.io/p',
+];
 
 function value(random: () => number, names: readonly string[], depth: number): unknown {
   const roll = random();
@@ -82,7 +196,14 @@ function value(random: () => number, names: readonly string[], depth: number): u
 
 function object(random: () => number, names: readonly string[], depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of names) if (random() < 0.45) Object.defineProperty(out, name, { value: value(random, names, depth), enumerable: true, writable: true, configurable: true });
+  for (const name of names)
+    if (random() < 0.45)
+      Object.defineProperty(out, name, {
+        value: value(random, names, depth),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   return out;
 }
 
@@ -90,7 +211,11 @@ function inputsFor(schema: JsonSchema, seed: number): unknown[] {
   const random = rng(seed);
   const names = [...namesOf(schema)];
   const fixed: unknown[] = [undefined, null, 'text', 42, [], {}, { [names[0]!]: 'a' }];
-  return [...fixed, ...Array.from({ length: 60 }, () => object(random, names, 0)), ...Array.from({ length: 10 }, () => value(random, names, 0))];
+  return [
+    ...fixed,
+    ...Array.from({ length: 60 }, () => object(random, names, 0)),
+    ...Array.from({ length: 10 }, () => value(random, names, 0)),
+  ];
 }
 
 const dir = tempDir('validators-differential');
@@ -100,7 +225,8 @@ beforeAll(async () => {
   // The Zod corpus as the compiler emits it: one tool per field.
   const files: Record<string, string> = {};
   zodCorpus().forEach((field, i) => {
-    files[`tools/z${i}/index.ts`] = `import { z } from 'zod';\nimport { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'z${i}', inputSchema: z.object({ f: ${field}, g: z.string().optional() }), execute: () => 1 });\n`;
+    files[`tools/z${i}/index.ts`] =
+      `import { z } from 'zod';\nimport { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'z${i}', inputSchema: z.object({ f: ${field}, g: z.string().optional() }), execute: () => 1 });\n`;
   });
   const zodTree = writeTree(join(dir, 'zod'), files);
   const example = copyFixture('example-bot', 'validators-differential-example');
@@ -108,7 +234,12 @@ beforeAll(async () => {
     for (const root of [zodTree, example]) {
       const result = await createCompiler({ root, cacheFile: false }).run({ write: false });
       expect(result.errors).toBe(0);
-      for (const tool of result.model.tools) if (!tool.conditional) schemas.push({ label: `${root === example ? 'example-bot' : 'zod'}:${tool.qualifiedName}`, schema: tool.inputSchema });
+      for (const tool of result.model.tools)
+        if (!tool.conditional)
+          schemas.push({
+            label: `${root === example ? 'example-bot' : 'zod'}:${tool.qualifiedName}`,
+            schema: tool.inputSchema,
+          });
     }
   } finally {
     removeDir(example);

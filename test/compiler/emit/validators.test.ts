@@ -18,7 +18,8 @@ const TREE = {
   'AGENTS.md': '# Bot\n',
   'tools/json-a/index.ts': jsonTool(CITY),
   'tools/json-b/index.ts': jsonTool(CITY),
-  'tools/plain/index.ts': "import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({ description: 'no schema', requiresApproval: 'never', execute: () => 1 });\n",
+  'tools/plain/index.ts':
+    "import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({ description: 'no schema', requiresApproval: 'never', execute: () => 1 });\n",
   'tools/zod/index.ts':
     "import { z } from 'zod';\nimport { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({ description: 'zod', requiresApproval: 'never', inputSchema: z.object({ n: z.number() }), execute: ({ n }) => n });\n",
 };
@@ -30,7 +31,8 @@ afterAll(() => dirs.forEach(removeDir));
 
 function files(root: string): Record<string, { text: string; mtimeMs: number }> {
   const out: Record<string, { text: string; mtimeMs: number }> = {};
-  for (const name of readdirSync(join(root, DIR)).sort()) out[name] = { text: readFileSync(join(root, DIR, name), 'utf8'), mtimeMs: statSync(join(root, DIR, name)).mtimeMs };
+  for (const name of readdirSync(join(root, DIR)).sort())
+    out[name] = { text: readFileSync(join(root, DIR, name), 'utf8'), mtimeMs: statSync(join(root, DIR, name)).mtimeMs };
   return out;
 }
 
@@ -68,7 +70,9 @@ describe('generated validator files', () => {
     await createCompiler({ root: twin, cacheFile: false }).run();
     const first = files(root);
     // Two trees, two processes' worth of compilers: the same bytes.
-    expect(Object.fromEntries(Object.entries(files(twin)).map(([n, f]) => [n, f.text]))).toEqual(Object.fromEntries(Object.entries(first).map(([n, f]) => [n, f.text])));
+    expect(Object.fromEntries(Object.entries(files(twin)).map(([n, f]) => [n, f.text]))).toEqual(
+      Object.fromEntries(Object.entries(first).map(([n, f]) => [n, f.text])),
+    );
     expect(readFileSync(join(twin, OUT), 'utf8')).toBe(readFileSync(join(root, OUT), 'utf8'));
 
     // A fresh compiler over an unchanged tree: not one validator written again.
@@ -98,7 +102,9 @@ describe('generated validator files', () => {
     const afterA = files(root);
     // json-b still uses the shared schema: kept, untouched; json-a's new schema: one new module.
     expect(afterA[shared]).toEqual(first[shared]);
-    const added = Object.keys(afterA).filter((name) => !(name in first) && name !== 'README.md' && name !== '0123456789abcdef.ts');
+    const added = Object.keys(afterA).filter(
+      (name) => !(name in first) && name !== 'README.md' && name !== '0123456789abcdef.ts',
+    );
     expect(added).toHaveLength(1);
 
     writeFileSync(join(root, 'tools/json-b/index.ts'), jsonTool(EDITED));

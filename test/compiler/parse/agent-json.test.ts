@@ -52,7 +52,9 @@ describe('parseAgentJson: valid documents', () => {
   });
 
   it('accepts a $schema editor hint without reading it', () => {
-    const { agent, diagnostics } = parse('{"$schema": "../../node_modules/zhin-gen/compiler/schema/agent.schema.json", "description": "d"}');
+    const { agent, diagnostics } = parse(
+      '{"$schema": "../../node_modules/zhin-gen/compiler/schema/agent.schema.json", "description": "d"}',
+    );
     expect(diagnostics).toEqual([]);
     expect(agent?.keyLocs).not.toHaveProperty('$schema');
   });
@@ -212,7 +214,9 @@ describe('agent.schema.json agrees with parseAgentJson', () => {
   it('is a valid draft 2020-12 schema describing exactly the documented keys', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(ajv.validateSchema(schema)).toBe(true);
-    expect(Object.keys(schema.properties as object).sort()).toEqual([...AGENT_JSON_KEYS, ...AGENT_JSON_IGNORED_KEYS].sort());
+    expect(Object.keys(schema.properties as object).sort()).toEqual(
+      [...AGENT_JSON_KEYS, ...AGENT_JSON_IGNORED_KEYS].sort(),
+    );
   });
 
   const documents: unknown[] = [
@@ -254,7 +258,19 @@ describe('agent.schema.json agrees with parseAgentJson', () => {
 
 describe('parseAgentJson: robustness', () => {
   it('never throws', () => {
-    for (const text of ['{', '}', '"', '{"a":', '\uFEFF', '[[[[', '{"description": "\\ud800"}', 'nul', '{"tools": [null]}', '{"": 1, "description": "d"}', '{"~1/": 1, "description": "d"}']) {
+    for (const text of [
+      '{',
+      '}',
+      '"',
+      '{"a":',
+      '\uFEFF',
+      '[[[[',
+      '{"description": "\\ud800"}',
+      'nul',
+      '{"tools": [null]}',
+      '{"": 1, "description": "d"}',
+      '{"~1/": 1, "description": "d"}',
+    ]) {
       const result = parse(text);
       expect(result.agent !== undefined || result.diagnostics.length > 0).toBe(true);
       for (const d of result.diagnostics) expect(d.line >= 1 && d.column >= 1).toBe(true);

@@ -8,12 +8,19 @@ const MODULES = ['zhin-gen/runtime', '@zhin.js/tool'];
 
 function read(text: string) {
   // The compiler's reader strips the BOM before parsing (see compiler/cache/units.ts).
-  return parseCode({ ts, file: 'tools/x/index.ts', text: text.replace(/^\uFEFF/, ''), expected: 'defineAgentTool', modules: MODULES });
+  return parseCode({
+    ts,
+    file: 'tools/x/index.ts',
+    text: text.replace(/^\uFEFF/, ''),
+    expected: 'defineAgentTool',
+    modules: MODULES,
+  });
 }
 
 describe('parseCode', () => {
   it('reports exact positions in a CRLF file with a BOM', () => {
-    const text = "\uFEFFimport { defineAgentTool } from 'zhin-gen/runtime';\r\n\r\nexport default defineAgentTool({\r\n  description: 'x',\r\n  requiresApproval: 'maybe',\r\n  execute() {},\r\n});\r\n";
+    const text =
+      "\uFEFFimport { defineAgentTool } from 'zhin-gen/runtime';\r\n\r\nexport default defineAgentTool({\r\n  description: 'x',\r\n  requiresApproval: 'maybe',\r\n  execute() {},\r\n});\r\n";
     const parsed = read(text);
     expect(parsed.diagnostics).toEqual([]);
     const { diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
@@ -27,16 +34,25 @@ describe('parseCode', () => {
     expect(parsed.diagnostics).toEqual([]);
     const { value, diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
     expect(diagnostics).toEqual([]);
-    expect(value).toMatchObject({ description: 'Look up', scopes: ['group'], hidden: true, requiresApproval: 'on-risk' });
+    expect(value).toMatchObject({
+      description: 'Look up',
+      scopes: ['group'],
+      hidden: true,
+      requiresApproval: 'on-risk',
+    });
   });
 
   it('reports syntax errors with their position and never throws', () => {
-    const parsed = read("import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'x', execute() { return ( }, });\n");
+    const parsed = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'x', execute() { return ( }, });\n",
+    );
     expect(parsed.diagnostics[0]).toMatchObject({ code: 'ZG2001', line: 2 });
   });
 
   it('marks values that are not statically known instead of guessing', () => {
-    const parsed = read("import { defineAgentTool } from 'zhin-gen/runtime';\nimport { desc } from './desc.js';\nexport default defineAgentTool({ description: desc, execute() {} });\n");
+    const parsed = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { desc } from './desc.js';\nexport default defineAgentTool({ description: desc, execute() {} });\n",
+    );
     const { diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
     expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column])).toEqual([['ZG2011', 'warning', 3, 47]]);
     expect(parsed.relativeImports.map((i) => i.specifier)).toEqual(['./desc.js']);

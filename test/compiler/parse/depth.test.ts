@@ -14,7 +14,9 @@ describe('firstTooDeep', () => {
     expect(firstTooDeep(deep('[', ']', MAX_NESTING), 'json')).toBeUndefined();
     expect(firstTooDeep(deep('[', ']'), 'json')).toBe(MAX_NESTING);
     // The root and 255 nested objects are within it: the 256th nested `{` is the first past it.
-    expect(firstTooDeep(`{"a": ${'{"b": '.repeat(300)}1${'}'.repeat(301)}`, 'json')).toBe('{"a": '.length + 255 * '{"b": '.length);
+    expect(firstTooDeep(`{"a": ${'{"b": '.repeat(300)}1${'}'.repeat(301)}`, 'json')).toBe(
+      '{"a": '.length + 255 * '{"b": '.length,
+    );
   });
 
   it('does not count brackets inside strings', () => {
@@ -31,7 +33,12 @@ describe('firstTooDeep', () => {
 
   it('yaml: a quote opens a scalar only at its start; comments are skipped', () => {
     expect(firstTooDeep(`description: don't ${'['.repeat(300)}\n`, 'yaml')).toBeDefined();
-    expect(firstTooDeep(`description: "${'['.repeat(300)}"\nname: 'it''s ${'{'.repeat(300)}'\n# ${'['.repeat(300)}\n`, 'yaml')).toBeUndefined();
+    expect(
+      firstTooDeep(
+        `description: "${'['.repeat(300)}"\nname: 'it''s ${'{'.repeat(300)}'\n# ${'['.repeat(300)}\n`,
+        'yaml',
+      ),
+    ).toBeUndefined();
     expect(firstTooDeep(`keywords: ${deep('[', ']')}\n`, 'yaml')).toBe('keywords: '.length + MAX_NESTING);
   });
 });
@@ -48,7 +55,10 @@ describe('parseSource', () => {
 
   it('stops a chain past the limit at its start, with the tree', () => {
     const parsed = parseSource(ts, 'a.ts', chain(10_000), ts.ScriptKind.TS);
-    expect(parsed.tooDeep).toMatchObject({ offset: 'export default '.length, why: `more than ${MAX_SYNTAX_DEPTH} syntax levels` });
+    expect(parsed.tooDeep).toMatchObject({
+      offset: 'export default '.length,
+      why: `more than ${MAX_SYNTAX_DEPTH} syntax levels`,
+    });
     expect(parsed.sf).toBeDefined();
   });
 

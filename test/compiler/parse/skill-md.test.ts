@@ -74,7 +74,15 @@ describe('parseSkillMd: valid documents', () => {
   it('applies defaults for a minimal skill', () => {
     const { skill, diagnostics } = parse(skillMd('name: short-url\ndescription: d\n'));
     expect(diagnostics).toEqual([]);
-    expect(skill).toMatchObject({ declaredTools: [], platforms: [], scopes: [], permissions: [], keywords: [], tags: [], always: false });
+    expect(skill).toMatchObject({
+      declaredTools: [],
+      platforms: [],
+      scopes: [],
+      permissions: [],
+      keywords: [],
+      tags: [],
+      always: false,
+    });
     expect(skill).not.toHaveProperty('license');
     expect(skill).not.toHaveProperty('metadata');
   });
@@ -156,7 +164,9 @@ describe('parseSkillMd: name (ZG4002)', () => {
   it('reports a name that differs from the directory at the value', () => {
     const { skill, diagnostics } = parse(skillMd('name:   shorturl\ndescription: d\n'));
     expect(at(diagnostics)).toEqual([['ZG4002', 2, 9]]);
-    expect(diagnostics[0]!.message).toBe('`name` is "shorturl" but the skill directory is "short-url"; they must be equal');
+    expect(diagnostics[0]!.message).toBe(
+      '`name` is "shorturl" but the skill directory is "short-url"; they must be equal',
+    );
     expect(skill?.name).toBe('short-url');
   });
 
@@ -218,7 +228,9 @@ describe('parseSkillMd: other keys', () => {
   });
 
   it('reports permits that can never pass (ZG2008) at the entry', () => {
-    const text = skillMd('name: short-url\ndescription: d\npermissions:\n  - role (master)\n  - undeclared\n  - feature:export\n  - "vip(gold)"\n');
+    const text = skillMd(
+      'name: short-url\ndescription: d\npermissions:\n  - role (master)\n  - undeclared\n  - feature:export\n  - "vip(gold)"\n',
+    );
     const { skill, diagnostics } = parse(text, { customPermits: ['/^feature:[a-z]+$/'] });
     expect(at(diagnostics)).toEqual([
       ['ZG2008', 5, 5],
@@ -363,7 +375,12 @@ describe('parseSkillMd: robustness', () => {
 
   it('reports metadata that expands an alias bomb instead of throwing', () => {
     const lines = ['  a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 8; i++) lines.push(`  b${i}: &b${i} [${Array(9).fill(i === 1 ? '*a' : `*b${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 8; i++)
+      lines.push(
+        `  b${i}: &b${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*b${i - 1}`)
+          .join(', ')}]`,
+      );
     const { diagnostics } = parse(skillMd(`name: short-url\ndescription: d\nmetadata:\n${lines.join('\n')}\n`));
     expect(at(diagnostics)).toEqual([['ZG4006', 5, 3]]);
   });

@@ -45,7 +45,10 @@ describe('inline Zod schemas', () => {
         tags: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 5 },
         owner: {
           type: 'object',
-          properties: { id: { type: 'string', format: 'uuid', pattern: expect.any(String) }, admin: { type: 'boolean' } },
+          properties: {
+            id: { type: 'string', format: 'uuid', pattern: expect.any(String) },
+            admin: { type: 'boolean' },
+          },
           required: ['id', 'admin'],
         },
       },
@@ -69,7 +72,10 @@ describe('inline Zod schemas', () => {
 
   it('reports a non-object root (ZG2020) at the inputSchema position', async () => {
     const outcome = await single({ 'tools/a/index.ts': tool(Z, 'z.string()') });
-    expect(outcome).toMatchObject({ ok: false, diagnostic: { code: 'ZG2020', file: 'tools/a/index.ts', line: 6, column: 16 } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      diagnostic: { code: 'ZG2020', file: 'tools/a/index.ts', line: 6, column: 16 },
+    });
     expect(!outcome.ok && outcome.diagnostic.message).toMatch(/Zod string schema/);
   });
 
@@ -77,12 +83,16 @@ describe('inline Zod schemas', () => {
     const outcome = await single({ 'tools/a/index.ts': tool(Z, 'z.object({ title: z.string(), when: z.date() })') });
     expect(outcome).toMatchObject({ ok: false, diagnostic: { code: 'ZG2021', severity: 'error' } });
     expect(!outcome.ok && outcome.diagnostic.message).toContain('`properties.when`: Date cannot be represented');
-    const nested = await single({ 'tools/a/index.ts': tool(Z, 'z.object({ meta: z.object({ big: z.bigint() }).optional() })') });
+    const nested = await single({
+      'tools/a/index.ts': tool(Z, 'z.object({ meta: z.object({ big: z.bigint() }).optional() })'),
+    });
     expect(!nested.ok && nested.diagnostic.message).toContain('`properties.meta.properties.big`');
   });
 
   it('emits .meta() values as plain JSON of the compiler realm', async () => {
-    const good = await single({ 'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ 'x-example': { x: 'y' } }) })") });
+    const good = await single({
+      'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ 'x-example': { x: 'y' } }) })"),
+    });
     const example = good.ok && (good.schema.properties as { a: { 'x-example': object } }).a['x-example'];
     expect(Object.getPrototypeOf(example)).toBe(Object.prototype);
   });
@@ -91,11 +101,19 @@ describe('inline Zod schemas', () => {
     const outcome = await single({
       'tools/a/index.ts': tool(Z, 'z.object({ n: z.string().transform((s) => s.length) }).refine((v) => v.n > 0)'),
     });
-    expect(outcome).toMatchObject({ ok: true, schema: { type: 'object', properties: { n: { type: 'string' } }, required: ['n'] } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      schema: { type: 'object', properties: { n: { type: 'string' } }, required: ['n'] },
+    });
   });
 
   it('emits no $schema or ~standard and is byte-identical across runs', async () => {
-    const files = { 'tools/a/index.ts': tool(Z, "z.object({ b: z.string(), a: z.number().describe('x'), c: z.object({ z: z.null(), y: z.literal(1) }) })") };
+    const files = {
+      'tools/a/index.ts': tool(
+        Z,
+        "z.object({ b: z.string(), a: z.number().describe('x'), c: z.object({ z: z.null(), y: z.literal(1) }) })",
+      ),
+    };
     const first = await single(files);
     const second = await single(files);
     const text = JSON.stringify(first.ok && first.schema);
@@ -127,13 +145,17 @@ describe('JSON Schema literals', () => {
   });
 
   it('reports an invalid keyword value (ZG2022) naming the keyword and path', async () => {
-    const outcome = await single({ 'tools/a/index.ts': tool('', "{ type: 'object', properties: { name: { type: 'strnig' } } }") });
+    const outcome = await single({
+      'tools/a/index.ts': tool('', "{ type: 'object', properties: { name: { type: 'strnig' } } }"),
+    });
     expect(outcome).toMatchObject({ ok: false, diagnostic: { code: 'ZG2022' } });
     expect(!outcome.ok && outcome.diagnostic.message).toMatch(/keyword `type` at \/properties\/name\/type/);
   });
 
   it('reports an unresolvable $ref (ZG2022)', async () => {
-    const outcome = await single({ 'tools/a/index.ts': tool('', "{ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }") });
+    const outcome = await single({
+      'tools/a/index.ts': tool('', "{ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }"),
+    });
     expect(outcome).toMatchObject({ ok: false, diagnostic: { code: 'ZG2022' } });
   });
 
@@ -152,7 +174,10 @@ describe('JSON Schema literals', () => {
 
 describe('tools without inputSchema', () => {
   it('get the projection of z.object({})', async () => {
-    const root = project({ 'tools/a/index.ts': "import { defineAgentTool } from '@zhin.js/tool';\nexport default defineAgentTool({ description: 'd', execute: () => 1 });\n" });
+    const root = project({
+      'tools/a/index.ts':
+        "import { defineAgentTool } from '@zhin.js/tool';\nexport default defineAgentTool({ description: 'd', execute: () => 1 });\n",
+    });
     const { request } = extract(root, 'tools/a/index.ts');
     expect(request.snippet).toBeUndefined();
     const outcome = (await evaluateSchemas([request])).get('tools/a/index.ts');

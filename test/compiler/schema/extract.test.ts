@@ -44,10 +44,16 @@ describe('extractSchemaSnippet', () => {
     const root = project({
       'tools/a/fields.ts': `${Z}\nconst inner = z.string().min(2);\nexport const Name = inner.describe('who');\nexport const Shared = z.object({ id: z.string().uuid() });\n`,
       'tools/a/schema.ts': "export { Name as PersonName } from './fields.js';\nexport * from './fields';\n",
-      'tools/a/index.ts': tool(`${Z}\nimport { PersonName, Shared } from './schema.js';`, 'z.object({ name: PersonName, shared: Shared })'),
+      'tools/a/index.ts': tool(
+        `${Z}\nimport { PersonName, Shared } from './schema.js';`,
+        'z.object({ name: PersonName, shared: Shared })',
+      ),
     });
     const { snippet } = extract(root, 'tools/a/index.ts');
-    expect(snippet).toMatchObject({ kind: 'inline', files: [path.join(root, 'tools/a/fields.ts'), path.join(root, 'tools/a/schema.ts')] });
+    expect(snippet).toMatchObject({
+      kind: 'inline',
+      files: [path.join(root, 'tools/a/fields.ts'), path.join(root, 'tools/a/schema.ts')],
+    });
     expect(await schemaOf(root, 'tools/a/index.ts')).toEqual({
       type: 'object',
       properties: {
@@ -102,7 +108,11 @@ describe('extractSchemaSnippet', () => {
   it('keeps equal names of different files apart', async () => {
     const root = project({
       'tools/a/other.ts': `${Z}\nconst field = z.number();\nexport const Other = z.object({ n: field });\n`,
-      'tools/a/index.ts': tool(`${Z}\nimport { Other } from './other';`, 'z.object({ s: field, o: Other })', 'const field = z.string();'),
+      'tools/a/index.ts': tool(
+        `${Z}\nimport { Other } from './other';`,
+        'z.object({ s: field, o: Other })',
+        'const field = z.string();',
+      ),
     });
     expect(await schemaOf(root, 'tools/a/index.ts')).toMatchObject({
       properties: { s: { type: 'string' }, o: { properties: { n: { type: 'number' } } } },
@@ -116,7 +126,11 @@ describe('extractSchemaSnippet', () => {
     ["import { z as zod } from 'zod';", 'zod'],
   ])('accepts %s', async (imports, name) => {
     const root = project({ 'tools/a/index.ts': tool(imports, `${name}.object({ q: ${name}.string() })`) });
-    expect(await schemaOf(root, 'tools/a/index.ts')).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
+    expect(await schemaOf(root, 'tools/a/index.ts')).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+    });
   });
 
   it('accepts named Zod imports, enums and shorthand `inputSchema`', async () => {
@@ -137,13 +151,43 @@ describe('extractSchemaSnippet', () => {
   });
 
   it.each([
-    ['a package import', "import { z } from 'zod';\nimport { helper } from 'some-helper';", 'z.object({ a: helper() })', '', /imports "some-helper"/],
+    [
+      'a package import',
+      "import { z } from 'zod';\nimport { helper } from 'some-helper';",
+      'z.object({ a: helper() })',
+      '',
+      /imports "some-helper"/,
+    ],
     ['process', Z, 'z.object({ a: z.string().default(process.env.HOME ?? "") })', '', /`process`/],
     ['a let binding', Z, 'Input', 'let Input = z.object({});', /let/],
-    ['a const mutated at top level', Z, 'z.object(shape)', 'const shape: Record<string, z.ZodType> = {};\nshape.a = z.string();', /`shape` may be assigned/],
-    ['a const passed to a call', Z, 'z.object(shape)', 'const shape = {};\nregister(shape);\nfunction register(s: object) { Object.assign(s, { a: z.string() }); }', /modified by a call/],
-    ['a same-module function called at top level that modifies a copied const', Z, 'z.object(shape)', 'const shape: Record<string, z.ZodType> = { q: z.string() };\nfunction addLimit() { shape.limit = z.number(); }\naddLimit();', /`addLimit`, called by top-level code \(line \d+\), reads values the schema uses/],
-    ['such a call through another function or const', Z, 'z.object(shape)', 'const shape: Record<string, z.ZodType> = {};\nfunction add() { shape.a = z.string(); }\nconst setup = () => add();\nif (true) setup();', /`setup`, called by top-level code/],
+    [
+      'a const mutated at top level',
+      Z,
+      'z.object(shape)',
+      'const shape: Record<string, z.ZodType> = {};\nshape.a = z.string();',
+      /`shape` may be assigned/,
+    ],
+    [
+      'a const passed to a call',
+      Z,
+      'z.object(shape)',
+      'const shape = {};\nregister(shape);\nfunction register(s: object) { Object.assign(s, { a: z.string() }); }',
+      /modified by a call/,
+    ],
+    [
+      'a same-module function called at top level that modifies a copied const',
+      Z,
+      'z.object(shape)',
+      'const shape: Record<string, z.ZodType> = { q: z.string() };\nfunction addLimit() { shape.limit = z.number(); }\naddLimit();',
+      /`addLimit`, called by top-level code \(line \d+\), reads values the schema uses/,
+    ],
+    [
+      'such a call through another function or const',
+      Z,
+      'z.object(shape)',
+      'const shape: Record<string, z.ZodType> = {};\nfunction add() { shape.a = z.string(); }\nconst setup = () => add();\nif (true) setup();',
+      /`setup`, called by top-level code/,
+    ],
     ['a class', Z, 'z.object({ a: z.instanceof(Thing) })', 'class Thing {}', /class/],
     ['a realm escape', Z, 'z.object({ a: z.string().default(z.constructor.name) })', '', /constructor/],
     ['import.meta', Z, 'z.object({ a: z.string().default(import.meta.url) })', '', /import\.meta/],
@@ -157,14 +201,22 @@ describe('extractSchemaSnippet', () => {
 
   it('does not treat reads of a copied const in execute() or other consts as mutations', () => {
     const root = project({
-      'tools/a/index.ts': tool(Z, 'Input', 'const Input = z.object({ a: z.string() });\nconst Other = z.object({ b: z.number() });\nconst parse = (v: unknown) => Input.parse(v);'),
+      'tools/a/index.ts': tool(
+        Z,
+        'Input',
+        'const Input = z.object({ a: z.string() });\nconst Other = z.object({ b: z.number() });\nconst parse = (v: unknown) => Input.parse(v);',
+      ),
     });
     expect(extract(root, 'tools/a/index.ts').snippet?.kind).toBe('inline');
   });
 
   it('does not treat top-level calls of functions that never read a copied value as mutations', () => {
     const root = project({
-      'tools/a/index.ts': tool(Z, 'Input', "const Input = z.object({ a: z.string() });\nconst log: string[] = [];\nfunction note(text: string) { log.push(text); }\nnote('loaded');"),
+      'tools/a/index.ts': tool(
+        Z,
+        'Input',
+        "const Input = z.object({ a: z.string() });\nconst log: string[] = [];\nfunction note(text: string) { log.push(text); }\nnote('loaded');",
+      ),
     });
     expect(extract(root, 'tools/a/index.ts').snippet?.kind).toBe('inline');
   });

@@ -20,7 +20,11 @@ const schemaKit = {
   ].join('\n'),
 };
 
-async function runAll(files: Record<string, string>, rels: string[], timeoutMs = 10_000): Promise<{ root: string; requests: SchemaRequest[]; outcomes: Map<string, SchemaOutcome> }> {
+async function runAll(
+  files: Record<string, string>,
+  rels: string[],
+  timeoutMs = 10_000,
+): Promise<{ root: string; requests: SchemaRequest[]; outcomes: Map<string, SchemaOutcome> }> {
   const root = project({ ...schemaKit, ...files });
   const requests = rels.map((rel) => extract(root, rel).request);
   return { root, requests, outcomes: await evaluateSchemas(requests, { fallbackTimeoutMs: timeoutMs }) };
@@ -35,8 +39,12 @@ describe('bundle fallback', () => {
   it('evaluates a schema built by a package helper in the real module', async () => {
     const { root, requests, outcomes } = await runAll(
       {
-        'tools/list/helper.ts': "export const LIMIT = 20;\nexport function track() { return 'side effect in helper'; }\n",
-        'tools/list/index.ts': tool(`${Z}\n${KIT}\nimport { LIMIT } from './helper.js';`, 'paged({ q: z.string().max(LIMIT) })'),
+        'tools/list/helper.ts':
+          "export const LIMIT = 20;\nexport function track() { return 'side effect in helper'; }\n",
+        'tools/list/index.ts': tool(
+          `${Z}\n${KIT}\nimport { LIMIT } from './helper.js';`,
+          'paged({ q: z.string().max(LIMIT) })',
+        ),
       },
       ['tools/list/index.ts'],
     );
@@ -50,7 +58,13 @@ describe('bundle fallback', () => {
         type: 'object',
         properties: {
           q: { type: 'string', maxLength: 20 },
-          page: { default: 1, description: 'Page number', type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+          page: {
+            default: 1,
+            description: 'Page number',
+            type: 'integer',
+            minimum: 1,
+            maximum: Number.MAX_SAFE_INTEGER,
+          },
         },
         required: ['q'],
       },
@@ -82,7 +96,12 @@ describe('bundle fallback', () => {
       },
       ['tools/a/index.ts', 'tools/boom/index.ts', 'tools/c/index.ts', 'tools/inline/index.ts'],
     );
-    expect([...outcomes.keys()]).toEqual(['tools/a/index.ts', 'tools/boom/index.ts', 'tools/c/index.ts', 'tools/inline/index.ts']);
+    expect([...outcomes.keys()]).toEqual([
+      'tools/a/index.ts',
+      'tools/boom/index.ts',
+      'tools/c/index.ts',
+      'tools/inline/index.ts',
+    ]);
     const d = diagnostic(outcomes.get('tools/boom/index.ts'));
     expect(d).toMatchObject({ code: 'ZG2023', file: 'tools/boom/index.ts', line: 7 });
     expect(d.message).toContain('Error: boom at load');
@@ -94,7 +113,11 @@ describe('bundle fallback', () => {
 
   it.each([
     ['an endless loop', 'while (true) {}', 'timed out after 4000 ms'],
-    ['a slow top-level await', 'await new Promise((resolve) => setTimeout(resolve, 60_000));', 'timed out after 4000 ms'],
+    [
+      'a slow top-level await',
+      'await new Promise((resolve) => setTimeout(resolve, 60_000));',
+      'timed out after 4000 ms',
+    ],
     ['an unresolved top-level await', 'await new Promise(() => {});', 'top-level await never settled'],
   ])('stops a module with %s (ZG2023) and keeps the other results', async (_label, hang, message) => {
     const started = Date.now();
@@ -108,7 +131,10 @@ describe('bundle fallback', () => {
       4000,
     );
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(diagnostic(outcomes.get('tools/hang/index.ts'))).toMatchObject({ code: 'ZG2023', message: expect.stringContaining(message) });
+    expect(diagnostic(outcomes.get('tools/hang/index.ts'))).toMatchObject({
+      code: 'ZG2023',
+      message: expect.stringContaining(message),
+    });
     expect(outcomes.get('tools/a/index.ts')).toMatchObject({ ok: true, schema: { required: ['a'] } });
     expect(outcomes.get('tools/z/index.ts')).toMatchObject({ ok: true, schema: { required: ['z'] } });
   });
@@ -122,7 +148,10 @@ describe('bundle fallback', () => {
       },
       ['tools/exit/index.ts', 'tools/missing/index.ts', 'tools/ok/index.ts'],
     );
-    expect(diagnostic(outcomes.get('tools/exit/index.ts'))).toMatchObject({ code: 'ZG2023', message: expect.stringContaining('exit code 3') });
+    expect(diagnostic(outcomes.get('tools/exit/index.ts'))).toMatchObject({
+      code: 'ZG2023',
+      message: expect.stringContaining('exit code 3'),
+    });
     expect(diagnostic(outcomes.get('tools/missing/index.ts'))).toMatchObject({
       code: 'ZG2023',
       message: expect.stringContaining('Could not resolve "not-installed-anywhere"'),
@@ -145,12 +174,19 @@ describe('bundle fallback', () => {
   it('reports schema errors from bundled modules with the schema codes, not as "module threw"', async () => {
     const { outcomes } = await runAll(
       {
-        'tools/json/index.ts': tool(`import { defineAgentTool as d } from 'zhin-gen/runtime';\n${KIT}`, "{ type: 'string' } as const", 'void paged;'),
+        'tools/json/index.ts': tool(
+          `import { defineAgentTool as d } from 'zhin-gen/runtime';\n${KIT}`,
+          "{ type: 'string' } as const",
+          'void paged;',
+        ),
         'tools/date/index.ts': tool(`${Z}\n${KIT}`, 'paged({ when: z.date() })'),
       },
       ['tools/json/index.ts', 'tools/date/index.ts'],
     );
     expect(diagnostic(outcomes.get('tools/json/index.ts')).code).toBe('ZG2020');
-    expect(diagnostic(outcomes.get('tools/date/index.ts'))).toMatchObject({ code: 'ZG2021', message: expect.stringContaining('`properties.when`') });
+    expect(diagnostic(outcomes.get('tools/date/index.ts'))).toMatchObject({
+      code: 'ZG2021',
+      message: expect.stringContaining('`properties.when`'),
+    });
   });
 });

@@ -56,16 +56,26 @@ export function extract(root: string, rel: string, cache?: SchemaModuleCache, tr
   let value: ts.Expression | undefined;
   const visit = (node: ts.Node): void => {
     if (value) return;
-    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'inputSchema') value = node.initializer;
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'inputSchema')
+      value = node.initializer;
     else if (ts.isShorthandPropertyAssignment(node) && node.name.text === 'inputSchema') value = node.name;
     else ts.forEachChild(node, visit);
   };
   visit(sf);
-  const snippet = value ? extractSchemaSnippet(sf, value, { absPath, readFile, static: translate, ...(cache ? { cache } : {}) }) : undefined;
+  const snippet = value
+    ? extractSchemaSnippet(sf, value, { absPath, readFile, static: translate, ...(cache ? { cache } : {}) })
+    : undefined;
   const pos = value ? sf.getLineAndCharacterOfPosition(value.getStart(sf)) : { line: 0, character: 0 };
   return {
     ...(snippet ? { snippet } : {}),
-    request: { id: rel, file: rel, absPath, line: pos.line + 1, column: pos.character + 1, ...(snippet ? { snippet } : {}) },
+    request: {
+      id: rel,
+      file: rel,
+      absPath,
+      line: pos.line + 1,
+      column: pos.character + 1,
+      ...(snippet ? { snippet } : {}),
+    },
   };
 }
 

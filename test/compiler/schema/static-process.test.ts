@@ -36,13 +36,20 @@ function generate(root: string, env: Record<string, string> = {}): { zod: string
   const hooks = join(root, 'hooks.mjs');
   writeFileSync(hooks, HOOKS);
   const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`;
-  const run = spawnSync(process.execPath, ['--import', register, join(REPO, 'bin/zhin-gen.mjs'), 'generate', '--root', root], {
-    encoding: 'utf8',
-    // A fresh TMPDIR: no unit cache from an earlier run (the tree has no node_modules).
-    env: { ...process.env, ...env, ZG_ZOD_LOG: log, TMPDIR: tmp },
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', register, join(REPO, 'bin/zhin-gen.mjs'), 'generate', '--root', root],
+    {
+      encoding: 'utf8',
+      // A fresh TMPDIR: no unit cache from an earlier run (the tree has no node_modules).
+      env: { ...process.env, ...env, ZG_ZOD_LOG: log, TMPDIR: tmp },
+    },
+  );
   expect(run.status, run.stderr).toBe(0);
-  return { zod: readFileSync(log, 'utf8').split('\n').filter(Boolean), output: readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8') };
+  return {
+    zod: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    output: readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8'),
+  };
 }
 
 describe('static schemas in a real CLI process', () => {
@@ -50,10 +57,17 @@ describe('static schemas in a real CLI process', () => {
     const root = tempDir('static-cli');
     dirs.push(root);
     writeTree(root, {
-      'tools/weather/index.ts': toolFile("z.object({ city: z.string().min(1).describe('City'), days: z.number().int().min(1).max(7).default(3) })"),
-      'tools/remind/index.ts': toolFile('Input', "const When = z.string().datetime();\nconst Input = z.object({ at: When, text: z.string().max(200), tags: z.array(z.enum(['a', 'b'])).optional() });"),
+      'tools/weather/index.ts': toolFile(
+        "z.object({ city: z.string().min(1).describe('City'), days: z.number().int().min(1).max(7).default(3) })",
+      ),
+      'tools/remind/index.ts': toolFile(
+        'Input',
+        "const When = z.string().datetime();\nconst Input = z.object({ at: When, text: z.string().max(200), tags: z.array(z.enum(['a', 'b'])).optional() });",
+      ),
       // Every format with a pattern: the built process takes them from dist (zod-patterns.json).
-      'tools/formats/index.ts': toolFile('z.object({ e: z.string().email(), u: z.string().uuid(), g: z.string().guid(), d: z.string().date(), t: z.string().datetime(), l: z.url() })'),
+      'tools/formats/index.ts': toolFile(
+        'z.object({ e: z.string().email(), u: z.string().uuid(), g: z.string().guid(), d: z.string().date(), t: z.string().datetime(), l: z.url() })',
+      ),
     });
     const translated = generate(root);
     expect(translated.zod).toEqual([]);
@@ -66,7 +80,7 @@ describe('static schemas in a real CLI process', () => {
   it('ZHIN_GEN_STATIC_SCHEMAS=0 evaluates again even with a warm unit cache (the setting is part of its key)', async () => {
     const root = tempDir('static-switch');
     dirs.push(root);
-    writeTree(root, { 'tools/weather/index.ts': toolFile("z.object({ city: z.string().min(1) })") });
+    writeTree(root, { 'tools/weather/index.ts': toolFile('z.object({ city: z.string().min(1) })') });
     const cacheFile = join(root, 'units.json');
     const first = await createCompiler({ root, cacheFile }).run();
     expect(first.model.tools[0]!.schemaVia).toBe('static');
@@ -91,6 +105,8 @@ describe('static schemas in a real CLI process', () => {
     });
     const run = generate(root);
     expect(run.zod.length).toBeGreaterThan(0);
-    expect(run.output).toContain('"v":{"type":"object","propertyNames":{"type":"string","enum":["a","b"]},"additionalProperties":{"type":"number"},"required":["a","b"]}');
+    expect(run.output).toContain(
+      '"v":{"type":"object","propertyNames":{"type":"string","enum":["a","b"]},"additionalProperties":{"type":"number"},"required":["a","b"]}',
+    );
   });
 });

@@ -17,7 +17,10 @@ const sf = ts.createSourceFile('a.ts', 'export const a: number = 1;', ts.ScriptT
 console.log(sf.statements.length);`;
 
 function parseInFreshProcess(tmp: string): string {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', PARSE], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', PARSE], {
+    encoding: 'utf8',
+    env: { ...process.env, TMPDIR: tmp },
+  });
   expect(run.stderr).toBe('');
   return run.stdout.trim();
 }
@@ -54,8 +57,14 @@ const dump = (t) => { const out = []; const sf = t.createSourceFile('a.ts', text
 console.log(JSON.stringify({ version: ts.version === original.version, same: dump(ts) === dump(original), minified: ts.createSourceFile.toString().length < original.createSourceFile.toString().length }));`;
 
 function compareIn(dist: string, tmp: string): unknown {
-  const script = COMPARE.replace(JSON.stringify(join(REPO, 'dist/compiler/util/typescript.js')), JSON.stringify(join(dist, 'typescript.js')));
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+  const script = COMPARE.replace(
+    JSON.stringify(join(REPO, 'dist/compiler/util/typescript.js')),
+    JSON.stringify(join(dist, 'typescript.js')),
+  );
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, TMPDIR: tmp },
+  });
   expect(run.stderr).toBe('');
   return JSON.parse(run.stdout);
 }
@@ -73,7 +82,8 @@ describe('the minified TypeScript copy (scripts/build.mjs)', () => {
     // A copy of the built loader beside a sidecar that names a different source size.
     const dist = join(tmp, 'dist', 'compiler');
     mkdirSync(dist, { recursive: true });
-    for (const file of ['typescript.js', 'code-cache.js', 'typescript.min.cjs']) copyFileSync(join(REPO, 'dist/compiler/util', file), join(dist, file));
+    for (const file of ['typescript.js', 'code-cache.js', 'typescript.min.cjs'])
+      copyFileSync(join(REPO, 'dist/compiler/util', file), join(dist, file));
     writeFileSync(join(dist, 'package.json'), '{"type":"module"}');
     writeFileSync(join(dist, 'typescript.min.json'), JSON.stringify({ size: 1 }));
     expect(compareIn(dist, tmp)).toEqual({ version: true, same: true, minified: false });

@@ -9,7 +9,10 @@ import { validateMainAgent } from '../../../compiler/validate/agents-md.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
 
 const DIR = 'agents/reviewer';
-const AGENTS_MD = { file: 'AGENTS.md', text: '# Main agent\n\n## Tone\n\nBe brief.\n\n## Safety rules\n\nNever leak.\n' };
+const AGENTS_MD = {
+  file: 'AGENTS.md',
+  text: '# Main agent\n\n## Tone\n\nBe brief.\n\n## Safety rules\n\nNever leak.\n',
+};
 
 const file = (name: string): DirectoryEntry => ({ name, isDirectory: false });
 const folder = (name: string): DirectoryEntry => ({ name, isDirectory: true });
@@ -18,7 +21,11 @@ function input(overrides: Partial<AgentDirectoryInput> = {}): AgentDirectoryInpu
   return {
     dir: DIR,
     entries: [file('agent.json'), file('system.md'), file('boundaries.md'), file('conventions.md')],
-    files: { 'system.md': 'You review.\n', 'boundaries.md': 'Only review.\n', 'conventions.md': '## Review checklist\n\n- tests\n' },
+    files: {
+      'system.md': 'You review.\n',
+      'boundaries.md': 'Only review.\n',
+      'conventions.md': '## Review checklist\n\n- tests\n',
+    },
     rootAgentsMd: AGENTS_MD,
     ...overrides,
   };
@@ -42,7 +49,12 @@ describe('validateAgentDirectory', () => {
   });
 
   it('reports each missing required file at the directory (ZG4014)', () => {
-    const diagnostics = validateAgentDirectory(input({ entries: [file('system.md')], files: { 'system.md': 'x', 'boundaries.md': undefined, 'conventions.md': undefined } }));
+    const diagnostics = validateAgentDirectory(
+      input({
+        entries: [file('system.md')],
+        files: { 'system.md': 'x', 'boundaries.md': undefined, 'conventions.md': undefined },
+      }),
+    );
     expect(at(diagnostics)).toEqual([
       ['ZG4014', DIR, 1, 1],
       ['ZG4014', DIR, 1, 1],
@@ -74,7 +86,9 @@ describe('validateAgentDirectory', () => {
   });
 
   it('leaves unreadable files (text undefined) to the scanner', () => {
-    expect(validateAgentDirectory(input({ files: { 'system.md': undefined, 'boundaries.md': 'b', 'conventions.md': 'c' } }))).toEqual([]);
+    expect(
+      validateAgentDirectory(input({ files: { 'system.md': undefined, 'boundaries.md': 'b', 'conventions.md': 'c' } })),
+    ).toEqual([]);
   });
 
   it('warns about unexpected entries (ZG1004), naming each', () => {
@@ -107,14 +121,18 @@ describe('validateAgentDirectory', () => {
     expect(diagnostics[0]!.message).toBe(
       'conventions.md restates the AGENTS.md heading "Safety rules" (AGENTS.md line 7); extend AGENTS.md instead of redefining its sections',
     );
-    expect(diagnostics[0]!.related).toEqual([{ file: 'AGENTS.md', line: 7, column: 1, message: 'AGENTS.md heading "Safety rules"' }]);
+    expect(diagnostics[0]!.related).toEqual([
+      { file: 'AGENTS.md', line: 7, column: 1, message: 'AGENTS.md heading "Safety rules"' },
+    ]);
     expect(diagnostics[1]!.related![0]!.line).toBe(3);
   });
 
   it('finds restated headings at the right line in CRLF files with a BOM, outside code fences only', () => {
     const conventions = '\uFEFF# Conventions\r\n\r\n```md\r\n## Tone\r\n```\r\n\r\n## Tone\r\n';
     const agentsMd = { file: 'AGENTS.md', text: `\uFEFF${AGENTS_MD.text.replace(/\n/g, '\r\n')}` };
-    const diagnostics = validateAgentDirectory(input({ files: { ...input().files, 'conventions.md': conventions }, rootAgentsMd: agentsMd }));
+    const diagnostics = validateAgentDirectory(
+      input({ files: { ...input().files, 'conventions.md': conventions }, rootAgentsMd: agentsMd }),
+    );
     expect(at(diagnostics)).toEqual([['ZG4017', `${DIR}/conventions.md`, 7, 1]]);
     expect(diagnostics[0]!.related![0]).toMatchObject({ line: 3, column: 1 });
   });
@@ -173,7 +191,9 @@ describe('validateMainAgent', () => {
   it('requires AGENTS.md when the plugin has an agent (ZG4016 at agents/)', () => {
     const diagnostics = validateMainAgent({ pluginDir: '', agents: ['reviewer', 'guide'] });
     expect(at(diagnostics)).toEqual([['ZG4016', 'agents', 1, 1]]);
-    expect(diagnostics[0]!.message).toBe('AGENTS.md is missing, but the 2 agents under agents/ extend it (guide, reviewer)');
+    expect(diagnostics[0]!.message).toBe(
+      'AGENTS.md is missing, but the 2 agents under agents/ extend it (guide, reviewer)',
+    );
     expect(diagnostics[0]!.related?.map((r) => r.file)).toEqual(['agents/guide', 'agents/reviewer']);
   });
 
@@ -188,7 +208,11 @@ describe('validateMainAgent', () => {
   });
 
   it('reports an empty AGENTS.md (ZG4015)', () => {
-    const diagnostics = validateMainAgent({ pluginDir: '', agents: ['reviewer'], agentsMd: { file: 'AGENTS.md', text: '\uFEFF \r\n' } });
+    const diagnostics = validateMainAgent({
+      pluginDir: '',
+      agents: ['reviewer'],
+      agentsMd: { file: 'AGENTS.md', text: '\uFEFF \r\n' },
+    });
     expect(at(diagnostics)).toEqual([['ZG4015', 'AGENTS.md', 1, 1]]);
     expect(diagnostics[0]!.hint).toContain('AGENTS.md');
   });

@@ -8,15 +8,35 @@ import { checkProviderProfiles } from '../../../compiler/validate/providers.js';
 
 function tool(inputSchema: Record<string, unknown>): ToolModel {
   return {
-    kind: 'tool', owner: '', placement: 'plugin', localName: 't', qualifiedName: 't', source: 'tools/t/index.ts', related: [],
-    loc: { file: 'tools/t/index.ts', line: 1, column: 1 }, description: 'T', inputSchema: inputSchema as ToolModel['inputSchema'], schemaOrigin: 'json', schemaVia: 'inline',
-    requiresApproval: 'never', platforms: [], scopes: [], permissions: [], hidden: false, conditional: false, typed: true, hash: 'h',
+    kind: 'tool',
+    owner: '',
+    placement: 'plugin',
+    localName: 't',
+    qualifiedName: 't',
+    source: 'tools/t/index.ts',
+    related: [],
+    loc: { file: 'tools/t/index.ts', line: 1, column: 1 },
+    description: 'T',
+    inputSchema: inputSchema as ToolModel['inputSchema'],
+    schemaOrigin: 'json',
+    schemaVia: 'inline',
+    requiresApproval: 'never',
+    platforms: [],
+    scopes: [],
+    permissions: [],
+    hidden: false,
+    conditional: false,
+    typed: true,
+    hash: 'h',
   };
 }
 
 describe('provider schema keywords', () => {
   it('reports a keyword used in a nested schema', () => {
-    const found = checkProviderProfiles([tool({ type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } } })], ['openai']);
+    const found = checkProviderProfiles(
+      [tool({ type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } } })],
+      ['openai'],
+    );
     expect(found.map((d) => d.code)).toEqual(['ZG5003']);
     expect(found[0]!.message).toContain('oneOf');
   });

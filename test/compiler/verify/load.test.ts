@@ -30,10 +30,15 @@ function checkJson(root: string, ...extra: string[]): { status: number; diagnost
   const run = cli(['check', '--root', root, '--format', 'json', ...extra]);
   const ms = performance.now() - started;
   expect(run.stderr).not.toMatch(/internal error|ZG9001|\n\s+at /);
-  return { status: run.status, diagnostics: (JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics, ms };
+  return {
+    status: run.status,
+    diagnostics: (JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics,
+    ms,
+  };
 }
 
-const errorsOf = (diagnostics: readonly JsonDiagnostic[]): JsonDiagnostic[] => diagnostics.filter((d) => d.severity === 'error');
+const errorsOf = (diagnostics: readonly JsonDiagnostic[]): JsonDiagnostic[] =>
+  diagnostics.filter((d) => d.severity === 'error');
 
 /** A tool whose schema comes from a relatively imported helper function and whose module throws at import. */
 const BOOM = {
@@ -84,27 +89,40 @@ describe('zhin-gen check --load', () => {
     const loaded = checkJson(root, '--load');
     expect(loaded.status).toBe(1);
     expect(errorsOf(loaded.diagnostics)).toEqual([
-      expect.objectContaining({ code: 'ZG2051', file: 'tools/boom/index.ts', line: 6, column: 16, message: expect.stringContaining('Error: boom: ZHIN_GEN_TEST_NEVER_SET is not set') as string }),
+      expect.objectContaining({
+        code: 'ZG2051',
+        file: 'tools/boom/index.ts',
+        line: 6,
+        column: 16,
+        message: expect.stringContaining('Error: boom: ZHIN_GEN_TEST_NEVER_SET is not set') as string,
+      }),
     ]);
     expect(loaded.diagnostics[0]!.hint).toContain('execute()');
 
     const pretty = cli(['check', '--root', root, '--load']);
     expect(pretty.status).toBe(1);
     expect(pretty.stderr).toContain('tools/boom/index.ts:6:16  error  ZG2051');
-    expect(pretty.stdout).toMatch(/zhin-gen check: 1 error, 0 warnings, output up to date; 2 modules loaded in (\d{1,3} ms|\d+\.\d s)/);
+    expect(pretty.stdout).toMatch(
+      /zhin-gen check: 1 error, 0 warnings, output up to date; 2 modules loaded in (\d{1,3} ms|\d+\.\d s)/,
+    );
   });
 
   it('modules that hang are reported within the time limit, and every other module is still verified', () => {
     const root = tree('load-hang', {
       // Never settles and nothing is pending: detected as soon as the event loop runs dry.
-      'tools/a-stall/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\n\nawait new Promise(() => {});\n\nexport default defineAgentTool({ description: 'Stalls', async execute() { return 1; } });\n",
+      'tools/a-stall/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\n\nawait new Promise(() => {});\n\nexport default defineAgentTool({ description: 'Stalls', async execute() { return 1; } });\n",
       // A pending timer keeps the process busy: only the time limit (and a kill) ends it.
-      'tools/b-wait/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\n\nawait new Promise((resolve) => setTimeout(resolve, 120_000));\n\nexport default defineAgentTool({ description: 'Waits', async execute() { return 1; } });\n",
-      'tools/c-spin/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\n\nfor (;;) {}\n\nexport default defineAgentTool({ description: 'Spins', async execute() { return 1; } });\n",
-      'tools/d-exit/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\n\nprocess.exit(3);\n\nexport default defineAgentTool({ description: 'Exits', async execute() { return 1; } });\n",
+      'tools/b-wait/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\n\nawait new Promise((resolve) => setTimeout(resolve, 120_000));\n\nexport default defineAgentTool({ description: 'Waits', async execute() { return 1; } });\n",
+      'tools/c-spin/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\n\nfor (;;) {}\n\nexport default defineAgentTool({ description: 'Spins', async execute() { return 1; } });\n",
+      'tools/d-exit/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\n\nprocess.exit(3);\n\nexport default defineAgentTool({ description: 'Exits', async execute() { return 1; } });\n",
       'tools/e-ok/index.ts': OK_TOOL,
       // After the bad ones in queue order: its divergence must still be found.
-      'tools/f-late/index.ts': "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { MODE } from './mode.js';\n\nexport default defineAgentTool({ description: 'Late', requiresApproval: MODE, async execute() { return 1; } });\n",
+      'tools/f-late/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { MODE } from './mode.js';\n\nexport default defineAgentTool({ description: 'Late', requiresApproval: MODE, async execute() { return 1; } });\n",
       'tools/f-late/mode.ts': "export const MODE = 'always';\n",
     });
     expect(cli(['generate', '--root', root]).status).toBe(0);
@@ -117,7 +135,13 @@ describe('zhin-gen check --load', () => {
       ['tools/b-wait/index.ts', 'ZG2052', expect.stringContaining('did not finish loading within 2 s')],
       ['tools/c-spin/index.ts', 'ZG2052', expect.stringContaining('did not finish loading within 2 s')],
       ['tools/d-exit/index.ts', 'ZG2051', expect.stringContaining('ended the process while loading (exit code 3)')],
-      ['tools/f-late/index.ts', 'ZG2054', expect.stringContaining('`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"')],
+      [
+        'tools/f-late/index.ts',
+        'ZG2054',
+        expect.stringContaining(
+          '`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"',
+        ),
+      ],
     ]);
     // Two time-outs of 2 s each (in parallel or not) plus start-up; far below a 120 s wait.
     expect(loaded.ms).toBeLessThan(30_000);
@@ -143,7 +167,8 @@ export default defineAgentTool({
   },
 });
 `,
-      'tools/weather/text.ts': "export function describeTool(name: string): string {\n  return `Look up the ${name}`;\n}\n\nexport const MODE = 'always';\n",
+      'tools/weather/text.ts':
+        "export function describeTool(name: string): string {\n  return `Look up the ${name}`;\n}\n\nexport const MODE = 'always';\n",
       // A function of another module, called at top level, adds a field to the copied \`shape\`:
       // the static read cannot see that (a same-module function is seen, and sends the schema to
       // the bundle path, which imports the module: tools/search-local stays exact).
@@ -161,7 +186,8 @@ export default defineAgentTool({
   },
 });
 `,
-      'tools/search/shape.ts': "import { z } from 'zod';\n\nexport const shape: Record<string, z.ZodType> = { query: z.string() };\n\nexport function addLimit() {\n  shape.limit = z.number().int();\n}\n",
+      'tools/search/shape.ts':
+        "import { z } from 'zod';\n\nexport const shape: Record<string, z.ZodType> = { query: z.string() };\n\nexport function addLimit() {\n  shape.limit = z.number().int();\n}\n",
       'tools/search-local/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';
 import { z } from 'zod';
 
@@ -179,25 +205,61 @@ export default defineAgentTool({
   },
 });
 `,
-      'hooks/audit/index.ts': "import { defineAgentHook } from 'zhin-gen/runtime';\n\nconst EVENTS: ('tool:before' | 'tool:after')[] = ['tool:before'];\nEVENTS.push('tool:after');\n\nexport default defineAgentHook({ events: EVENTS, handle() {} });\n",
-      'prompt-sections/rules/index.ts': "import { defineAgentPromptSection } from 'zhin-gen/runtime';\nimport { ORDER } from './order.js';\n\nexport default defineAgentPromptSection({ title: 'Rules', content: 'Be kind.', order: ORDER });\n",
+      'hooks/audit/index.ts':
+        "import { defineAgentHook } from 'zhin-gen/runtime';\n\nconst EVENTS: ('tool:before' | 'tool:after')[] = ['tool:before'];\nEVENTS.push('tool:after');\n\nexport default defineAgentHook({ events: EVENTS, handle() {} });\n",
+      'prompt-sections/rules/index.ts':
+        "import { defineAgentPromptSection } from 'zhin-gen/runtime';\nimport { ORDER } from './order.js';\n\nexport default defineAgentPromptSection({ title: 'Rules', content: 'Be kind.', order: ORDER });\n",
       'prompt-sections/rules/order.ts': 'export const ORDER = 10;\n',
     });
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(checkJson(root).status).toBe(0);
-    const tools = (JSON.parse(cli(['inspect', '--root', root, '--json']).stdout) as { tools: { qualifiedName: string; schemaVia: string; inputSchema: { properties: object } }[] }).tools;
+    const tools = (
+      JSON.parse(cli(['inspect', '--root', root, '--json']).stdout) as {
+        tools: { qualifiedName: string; schemaVia: string; inputSchema: { properties: object } }[];
+      }
+    ).tools;
     const local = tools.find((t) => t.qualifiedName === 'search-local')!;
     expect([local.schemaVia, Object.keys(local.inputSchema.properties)]).toEqual(['bundle', ['query', 'limit']]);
     const loaded = checkJson(root, '--load');
     expect(loaded.status).toBe(1);
     const errors = errorsOf(loaded.diagnostics).map((d) => [`${d.file}:${d.line}:${d.column}`, d.code, d.message]);
     expect(errors).toEqual([
-      ['hooks/audit/index.ts:6:16', 'ZG2054', expect.stringContaining('`events` differs: the loaded module has ["tool:before","tool:after"], the manifest has ["tool:before"]')],
-      ['prompt-sections/rules/index.ts:4:16', 'ZG2054', expect.stringContaining('`order` differs: the loaded module has 10, the manifest has 50')],
-      ['tools/search/index.ts:9:16', 'ZG2054', expect.stringContaining('`inputSchema` differs at properties.limit: the loaded module has {"type":"integer"')],
-      ['tools/weather/index.ts:8:16', 'ZG2054', expect.stringContaining('`description` differs: the loaded module has "Look up the weather", the manifest has ""')],
-      ['tools/weather/index.ts:8:16', 'ZG2054', expect.stringContaining('`platforms` differs: the loaded module has ["qq","discord"], the manifest has ["qq"]')],
-      ['tools/weather/index.ts:8:16', 'ZG2054', expect.stringContaining('`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"')],
+      [
+        'hooks/audit/index.ts:6:16',
+        'ZG2054',
+        expect.stringContaining(
+          '`events` differs: the loaded module has ["tool:before","tool:after"], the manifest has ["tool:before"]',
+        ),
+      ],
+      [
+        'prompt-sections/rules/index.ts:4:16',
+        'ZG2054',
+        expect.stringContaining('`order` differs: the loaded module has 10, the manifest has 50'),
+      ],
+      [
+        'tools/search/index.ts:9:16',
+        'ZG2054',
+        expect.stringContaining('`inputSchema` differs at properties.limit: the loaded module has {"type":"integer"'),
+      ],
+      [
+        'tools/weather/index.ts:8:16',
+        'ZG2054',
+        expect.stringContaining(
+          '`description` differs: the loaded module has "Look up the weather", the manifest has ""',
+        ),
+      ],
+      [
+        'tools/weather/index.ts:8:16',
+        'ZG2054',
+        expect.stringContaining('`platforms` differs: the loaded module has ["qq","discord"], the manifest has ["qq"]'),
+      ],
+      [
+        'tools/weather/index.ts:8:16',
+        'ZG2054',
+        expect.stringContaining(
+          '`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"',
+        ),
+      ],
     ]);
   });
 
@@ -215,7 +277,11 @@ export default defineAgentTool({
 
   it('usage errors: --load-timeout without a unit, without --load, or --load on another command', () => {
     const root = tree('load-usage', { 'tools/ok/index.ts': OK_TOOL });
-    for (const args of [['check', '--load', '--load-timeout', '10'], ['check', '--load-timeout', '5s'], ['generate', '--load']]) {
+    for (const args of [
+      ['check', '--load', '--load-timeout', '10'],
+      ['check', '--load-timeout', '5s'],
+      ['generate', '--load'],
+    ]) {
       const run = cli([...args, '--root', root]);
       expect(run.status).toBe(64);
       expect(run.stderr).toMatch(/--load/);

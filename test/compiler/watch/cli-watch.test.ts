@@ -23,7 +23,9 @@ afterEach(async () => {
 function startWatch(root: string): { stdout: () => string; stderr: () => string } {
   let stdout = '';
   let stderr = '';
-  child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], { env: { ...process.env, NO_COLOR: '1' } });
+  child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return { stdout: () => stdout, stderr: () => stderr };
@@ -44,7 +46,11 @@ describe('zhin-gen watch', () => {
     const io = startWatch(root);
     await waitForText(io.stdout, 'watching for changes');
     await runWatchScenario(root, {
-      runs: () => io.stdout().split('\n').filter((line) => line.startsWith('zhin-gen: ') && line.includes(' in ') && line.endsWith(' ms')).length,
+      runs: () =>
+        io
+          .stdout()
+          .split('\n')
+          .filter((line) => line.startsWith('zhin-gen: ') && line.includes(' in ') && line.endsWith(' ms')).length,
       output: () => io.stdout() + io.stderr(),
     });
     expect(io.stderr()).not.toMatch(/at .+\.js:\d+|ZG9001/);

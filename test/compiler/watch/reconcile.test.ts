@@ -36,31 +36,81 @@ const write = (root: string, rel: string, text: string): void => {
 };
 
 const CASES: readonly Case[] = [
-  { name: 'a new tool reported as "change"', change: (r) => (write(r, 'tools/c/index.ts', tool('Tool c')), [{ type: 'change', path: 'tools/c/index.ts' }]), wants: '"Tool c"' },
-  { name: 'a deleted tool reported as "add"', change: (r) => (rmSync(join(r, 'tools/b'), { recursive: true }), [{ type: 'add', path: 'tools/b' }]), lacks: '"Tool b"' },
-  { name: 'a copied folder reported only as its directory', change: (r) => (cpSync(join(r, 'tools/a'), join(r, 'tools/copy'), { recursive: true }), [{ type: 'addDir', path: 'tools/copy' }]), wants: '"copy"' },
+  {
+    name: 'a new tool reported as "change"',
+    change: (r) => (write(r, 'tools/c/index.ts', tool('Tool c')), [{ type: 'change', path: 'tools/c/index.ts' }]),
+    wants: '"Tool c"',
+  },
+  {
+    name: 'a deleted tool reported as "add"',
+    change: (r) => (rmSync(join(r, 'tools/b'), { recursive: true }), [{ type: 'add', path: 'tools/b' }]),
+    lacks: '"Tool b"',
+  },
+  {
+    name: 'a copied folder reported only as its directory',
+    change: (r) => (
+      cpSync(join(r, 'tools/a'), join(r, 'tools/copy'), { recursive: true }), [{ type: 'addDir', path: 'tools/copy' }]
+    ),
+    wants: '"copy"',
+  },
   {
     name: 'a renamed directory reported only by its new name',
-    change: (r) => (renameSync(join(r, 'tools/a'), join(r, 'tools/moved')), [{ type: 'addDir', path: 'tools/moved' }, { type: 'change', path: 'tools/a' }]),
+    change: (r) => (
+      renameSync(join(r, 'tools/a'), join(r, 'tools/moved')),
+      [
+        { type: 'addDir', path: 'tools/moved' },
+        { type: 'change', path: 'tools/a' },
+      ]
+    ),
     wants: '"moved"',
     lacks: '"qualifiedName":"a"',
   },
   {
     name: 'a child plugin copied in (its src/ stays out of the inventory)',
     change: (r) => {
-      writeTree(join(r, 'plugins/geo'), { 'tools/find/index.ts': tool('Find'), 'src/internal.ts': 'export {};\n', 'README.md': '# geo\n' });
+      writeTree(join(r, 'plugins/geo'), {
+        'tools/find/index.ts': tool('Find'),
+        'src/internal.ts': 'export {};\n',
+        'README.md': '# geo\n',
+      });
       return [{ type: 'addDir', path: 'plugins/geo' }];
     },
     wants: '"geo__find"',
   },
-  { name: 'a file replaced by a directory', change: (r) => (rmSync(join(r, 'tools/b/index.ts')), mkdirSync(join(r, 'tools/b/index.ts')), writeFileSync(join(r, 'tools/b/index.mts'), tool('Tool b mts')), [{ type: 'change', path: 'tools/b/index.ts' }, { type: 'add', path: 'tools/b/index.mts' }]), wants: '"Tool b mts"' },
-  { name: 'a shared fragment outside the convention folders', change: (r) => (writeFileSync(join(r, 'src/shared.ts'), 'export const x = 2;\n'), [{ type: 'change', path: 'src/shared.ts' }]), wants: '"Tool a"' },
-  { name: 'a symbolic link (left to a full walk)', change: (r) => (symlinkSync(join(r, 'tools/a'), join(r, 'tools/linked')), [{ type: 'add', path: 'tools/linked' }]), wants: '"linked"' },
+  {
+    name: 'a file replaced by a directory',
+    change: (r) => (
+      rmSync(join(r, 'tools/b/index.ts')),
+      mkdirSync(join(r, 'tools/b/index.ts')),
+      writeFileSync(join(r, 'tools/b/index.mts'), tool('Tool b mts')),
+      [
+        { type: 'change', path: 'tools/b/index.ts' },
+        { type: 'add', path: 'tools/b/index.mts' },
+      ]
+    ),
+    wants: '"Tool b mts"',
+  },
+  {
+    name: 'a shared fragment outside the convention folders',
+    change: (r) => (
+      writeFileSync(join(r, 'src/shared.ts'), 'export const x = 2;\n'), [{ type: 'change', path: 'src/shared.ts' }]
+    ),
+    wants: '"Tool a"',
+  },
+  {
+    name: 'a symbolic link (left to a full walk)',
+    change: (r) => (symlinkSync(join(r, 'tools/a'), join(r, 'tools/linked')), [{ type: 'add', path: 'tools/linked' }]),
+    wants: '"linked"',
+  },
   {
     name: 'editor leftovers',
     change: (r) => {
-      for (const name of ['index.ts~', '.index.ts.swp', 'index.ts.tmp', '4913']) writeFileSync(join(r, 'tools/a', name), 'x');
-      return ['index.ts~', '.index.ts.swp', 'index.ts.tmp', '4913'].map((name) => ({ type: 'add', path: `tools/a/${name}` }));
+      for (const name of ['index.ts~', '.index.ts.swp', 'index.ts.tmp', '4913'])
+        writeFileSync(join(r, 'tools/a', name), 'x');
+      return ['index.ts~', '.index.ts.swp', 'index.ts.tmp', '4913'].map((name) => ({
+        type: 'add',
+        path: `tools/a/${name}`,
+      }));
     },
     wants: '"Tool a"',
   },
@@ -86,7 +136,9 @@ describe('Compiler.notify reconciles with the disk', () => {
       if (c.wants) expect(fresh).toContain(c.wants);
       if (c.lacks) expect(fresh).not.toContain(c.lacks);
       expect(result.code).toBe(fresh);
-      expect(result.diagnostics).toEqual((await createCompiler({ root, cacheFile: false }).run({ write: false })).diagnostics);
+      expect(result.diagnostics).toEqual(
+        (await createCompiler({ root, cacheFile: false }).run({ write: false })).diagnostics,
+      );
       await compiler.dispose();
     });
   }

@@ -13,7 +13,10 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 function parts(count: number, edit = ''): { parts: string[]; digest: string } {
-  const list = Array.from({ length: count }, (_, i) => `${i === 7 ? edit : ''}line ${i} ${'x'.repeat(300 + (i % 5))}\n`);
+  const list = Array.from(
+    { length: count },
+    (_, i) => `${i === 7 ? edit : ''}line ${i} ${'x'.repeat(300 + (i % 5))}\n`,
+  );
   return { parts: list, digest: `${count}:${edit}` };
 }
 

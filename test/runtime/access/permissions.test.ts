@@ -11,7 +11,11 @@ const subject = (overrides: Partial<PermissionSubject> = {}): PermissionSubject 
 
 describe('parsePermit', () => {
   it('parses every builtin kind', () => {
-    expect(parsePermit('adapter(qq,icqq)')).toEqual({ kind: 'adapter', text: 'adapter(qq,icqq)', values: ['qq', 'icqq'] });
+    expect(parsePermit('adapter(qq,icqq)')).toEqual({
+      kind: 'adapter',
+      text: 'adapter(qq,icqq)',
+      values: ['qq', 'icqq'],
+    });
     expect(parsePermit('group(g1, g2)')).toMatchObject({ kind: 'group', values: ['g1', 'g2'] });
     expect(parsePermit('private(p1)')).toMatchObject({ kind: 'private', values: ['p1'] });
     expect(parsePermit('channel(c1)')).toMatchObject({ kind: 'channel', values: ['c1'] });
@@ -241,7 +245,9 @@ describe('PermissionHost.check — custom and unknown permits', () => {
       throw new Error('nope');
     });
     for (const permit of ['totally_unknown', 'Role(master)', 'role (master)', 'role()', '', 'throws', 'a(b(c))']) {
-      expect(await host.check(permit, subject({ sender: { id: 'u1', roles: ['master'], permissions: [] } }))).toBe(false);
+      expect(await host.check(permit, subject({ sender: { id: 'u1', roles: ['master'], permissions: [] } }))).toBe(
+        false,
+      );
     }
   });
 

@@ -13,7 +13,16 @@ import type { ToolLoopResult } from '../../../runtime/bridges/loop.js';
 import { runOpenAIChatTurn, runOpenAIResponsesTurn } from '../../../runtime/bridges/openai.js';
 import type { FakeModelServer, RecordedRequest } from './fake-models.js';
 
-export const BRIDGES = ['anthropic', 'anthropic-stream', 'openai-chat', 'openai-chat-stream', 'openai-responses', 'openai-responses-stream', 'ai-sdk', 'ai-sdk-stream'] as const;
+export const BRIDGES = [
+  'anthropic',
+  'anthropic-stream',
+  'openai-chat',
+  'openai-chat-stream',
+  'openai-responses',
+  'openai-responses-stream',
+  'ai-sdk',
+  'ai-sdk-stream',
+] as const;
 export type Bridge = (typeof BRIDGES)[number];
 /** The bridges whose loop is the shared core (the AI SDK runs its own). */
 export const CORE_BRIDGES = BRIDGES.filter((bridge) => !bridge.startsWith('ai-sdk'));
@@ -35,23 +44,52 @@ export interface BridgeRun {
 
 const KEY = 'test-key';
 
-export async function runBridge(bridge: Bridge, turn: Turn, server: FakeModelServer, options: RunOptions = {}): Promise<BridgeRun> {
+export async function runBridge(
+  bridge: Bridge,
+  turn: Turn,
+  server: FakeModelServer,
+  options: RunOptions = {},
+): Promise<BridgeRun> {
   const deltas: string[] = [];
   const stream = bridge.endsWith('-stream') ? { onText: (delta: string) => deltas.push(delta) } : false;
   const common = { turn, system: options.system ?? 'You are a test bot.', ...options };
   let result: ToolLoopResult<unknown>;
   if (bridge.startsWith('anthropic')) {
     const client = new Anthropic({ apiKey: KEY, baseURL: server.baseURL, maxRetries: 0 });
-    result = await runAnthropicTurn({ ...common, client, request: { model: 'claude-test', max_tokens: 256 }, messages: [{ role: 'user', content: USER_TEXT }], stream });
+    result = await runAnthropicTurn({
+      ...common,
+      client,
+      request: { model: 'claude-test', max_tokens: 256 },
+      messages: [{ role: 'user', content: USER_TEXT }],
+      stream,
+    });
   } else if (bridge.startsWith('openai-chat')) {
     const client = new OpenAI({ apiKey: KEY, baseURL: `${server.baseURL}/v1`, maxRetries: 0 });
-    result = await runOpenAIChatTurn({ ...common, client, request: { model: 'gpt-test' }, messages: [{ role: 'user', content: USER_TEXT }], stream });
+    result = await runOpenAIChatTurn({
+      ...common,
+      client,
+      request: { model: 'gpt-test' },
+      messages: [{ role: 'user', content: USER_TEXT }],
+      stream,
+    });
   } else if (bridge.startsWith('openai-responses')) {
     const client = new OpenAI({ apiKey: KEY, baseURL: `${server.baseURL}/v1`, maxRetries: 0 });
-    result = await runOpenAIResponsesTurn({ ...common, client, request: { model: 'gpt-test' }, input: USER_TEXT, stream });
+    result = await runOpenAIResponsesTurn({
+      ...common,
+      client,
+      request: { model: 'gpt-test' },
+      input: USER_TEXT,
+      stream,
+    });
   } else {
     const provider = createOpenAI({ apiKey: KEY, baseURL: `${server.baseURL}/v1` });
-    result = await runAiSdkTurn({ ...common, model: provider.chat('gpt-test'), messages: [{ role: 'user', content: USER_TEXT }], stream, settings: { maxRetries: 0 } });
+    result = await runAiSdkTurn({
+      ...common,
+      model: provider.chat('gpt-test'),
+      messages: [{ role: 'user', content: USER_TEXT }],
+      stream,
+      settings: { maxRetries: 0 },
+    });
   }
   return { result, deltas };
 }
@@ -93,13 +131,25 @@ export function sentResults(bridge: Bridge, request: RecordedRequest): SentResul
     const messages = request.body.messages as Json[];
     const last = messages[messages.length - 1]!;
     if (last.role !== 'user' || typeof last.content === 'string') return [];
-    return (last.content as Json[]).filter((block) => block.type === 'tool_result').map((block) => {
-      const content = block.content as string | Json[];
-      const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-      const text = blocks.filter((part) => part.type === 'text').map((part) => part.text).join('');
-      const references = blocks.filter((part) => part.type === 'tool_reference').map((part) => part.tool_name as string);
-      return { id: block.tool_use_id as string, text, ...(block.is_error === true ? { isError: true } : {}), ...(references.length > 0 ? { references } : {}) };
-    });
+    return (last.content as Json[])
+      .filter((block) => block.type === 'tool_result')
+      .map((block) => {
+        const content = block.content as string | Json[];
+        const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+        const text = blocks
+          .filter((part) => part.type === 'text')
+          .map((part) => part.text)
+          .join('');
+        const references = blocks
+          .filter((part) => part.type === 'tool_reference')
+          .map((part) => part.tool_name as string);
+        return {
+          id: block.tool_use_id as string,
+          text,
+          ...(block.is_error === true ? { isError: true } : {}),
+          ...(references.length > 0 ? { references } : {}),
+        };
+      });
   }
   if (wire(bridge) === 'chat') {
     const messages = request.body.messages as Json[];

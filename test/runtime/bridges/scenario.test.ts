@@ -34,7 +34,8 @@ afterEach(async () => {
 
 function expectedTools(bridge: Bridge, loaded: boolean): { name: string; deferred: boolean }[] {
   const meta = META.map((name) => ({ name, deferred: false }));
-  if (bridge.startsWith('anthropic')) return [...meta, ...LISTED.map((name) => ({ name, deferred: !(loaded && name === 'weather') }))];
+  if (bridge.startsWith('anthropic'))
+    return [...meta, ...LISTED.map((name) => ({ name, deferred: !(loaded && name === 'weather') }))];
   return loaded ? [...meta, { name: 'weather', deferred: false }] : meta;
 }
 
@@ -120,8 +121,13 @@ describe.each(BRIDGES)('%s', (bridge) => {
     expect(forbidden!.text.replaceAll('payroll', 'X')).toBe(unknown!.text.replaceAll('no_such_tool', 'X'));
     expect(forbidden!.isError).toBe(unknown!.isError);
     // Parallel calls: the journal order is completion order; each call has exactly one entry.
-    const denials = turn.journal.map((entry) => (entry.type === 'tool_denied' ? `${entry.toolUseId}:${entry.policy}:${entry.reason}` : entry.type));
-    expect(denials.sort()).toEqual(['call_1:capability:tool "payroll" is not available', 'call_2:capability:tool "no_such_tool" is not available']);
+    const denials = turn.journal.map((entry) =>
+      entry.type === 'tool_denied' ? `${entry.toolUseId}:${entry.policy}:${entry.reason}` : entry.type,
+    );
+    expect(denials.sort()).toEqual([
+      'call_1:capability:tool "payroll" is not available',
+      'call_2:capability:tool "no_such_tool" is not available',
+    ]);
     expect(result.steps[0]!.results.map((entry) => entry.outcome)).toEqual([
       { status: 'denied', policy: 'capability', reason: 'tool "payroll" is not available' },
       { status: 'denied', policy: 'capability', reason: 'tool "no_such_tool" is not available' },

@@ -25,7 +25,13 @@ export const executed: string[] = [];
 
 type Execute = (input: Record<string, unknown>, context: { readonly signal: AbortSignal }) => unknown;
 
-function tool(name: string, description: string, schema: Record<string, unknown>, execute: Execute, meta: Partial<ManifestTool> = {}): ManifestTool {
+function tool(
+  name: string,
+  description: string,
+  schema: Record<string, unknown>,
+  execute: Execute,
+  meta: Partial<ManifestTool> = {},
+): ManifestTool {
   const definition = defineAgentTool({
     description,
     async execute(input: Record<string, unknown>, context) {
@@ -52,42 +58,96 @@ function tool(name: string, description: string, schema: Record<string, unknown>
   };
 }
 
-const city = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+const city = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+  additionalProperties: false,
+};
 
 /** Resolves the running `slow` call's promise when its signal aborts (it honours the abort). */
 export const slowStarted: { notify?: () => void } = {};
 
 export const TOOLS: readonly ManifestTool[] = [
-  tool('weather', 'Weather forecast for a city', city, (input) => ({ city: input.city, forecast: 'sunny', celsius: 21 }), { keywords: ['forecast', 'rain'] }),
-  tool('payroll', 'Monthly payroll report for a staff member', { type: 'object', properties: { month: { type: 'string' } } }, () => ({ total: 1_000_000 }), {
-    permissions: ['role(master)'],
-  }),
-  tool('echo', 'Echo a message back', { type: 'object', properties: { text: { type: 'string' } } }, (input) => input.text),
+  tool(
+    'weather',
+    'Weather forecast for a city',
+    city,
+    (input) => ({ city: input.city, forecast: 'sunny', celsius: 21 }),
+    { keywords: ['forecast', 'rain'] },
+  ),
+  tool(
+    'payroll',
+    'Monthly payroll report for a staff member',
+    { type: 'object', properties: { month: { type: 'string' } } },
+    () => ({ total: 1_000_000 }),
+    {
+      permissions: ['role(master)'],
+    },
+  ),
+  tool(
+    'echo',
+    'Echo a message back',
+    { type: 'object', properties: { text: { type: 'string' } } },
+    (input) => input.text,
+  ),
   tool('flaky', 'Call the flaky upstream', { type: 'object' }, () => {
     throw Object.assign(new Error('upstream timed out'), { retryable: true });
   }),
-  tool('transfer', 'Transfer money to an account', { type: 'object', properties: { amount: { type: 'number' } } }, () => ({ ok: true }), { requiresApproval: 'always' }),
+  tool(
+    'transfer',
+    'Transfer money to an account',
+    { type: 'object', properties: { amount: { type: 'number' } } },
+    () => ({ ok: true }),
+    { requiresApproval: 'always' },
+  ),
   tool('slow', 'A long report', { type: 'object' }, (_input, context) => {
     slowStarted.notify?.();
-    return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
+    return new Promise((_resolve, reject) =>
+      context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+    );
   }),
 ];
 
 export function botManifest(agents: readonly ManifestAgent[] = []): CapabilityManifest {
-  return { version: 1, plugins: [{ owner: '', dir: '.', conditionalTools: [] }], tools: [...TOOLS], skills: [], agents: [...agents], promptSections: [], hooks: [] };
+  return {
+    version: 1,
+    plugins: [{ owner: '', dir: '.', conditionalTools: [] }],
+    tools: [...TOOLS],
+    skills: [],
+    agents: [...agents],
+    promptSections: [],
+    hooks: [],
+  };
 }
 
-export const MEMBER: ImMessage = { $adapter: 'qq', $channel: { id: 'g1', type: 'group' }, $sender: { id: 'u1', role: 'member' } };
+export const MEMBER: ImMessage = {
+  $adapter: 'qq',
+  $channel: { id: 'g1', type: 'group' },
+  $sender: { id: 'u1', role: 'member' },
+};
 
 export interface BotTurn {
   readonly host: CapabilityHost;
   readonly turn: Turn;
 }
 
-export async function botTurn(options: { config?: HostConfig; approval?: ApprovalPort; question?: QuestionPort; agent?: string; agents?: readonly ManifestAgent[] } = {}): Promise<BotTurn> {
+export async function botTurn(
+  options: {
+    config?: HostConfig;
+    approval?: ApprovalPort;
+    question?: QuestionPort;
+    agent?: string;
+    agents?: readonly ManifestAgent[];
+  } = {},
+): Promise<BotTurn> {
   executed.length = 0;
   const permissions = new PermissionHost();
-  const host = createCapabilityHost({ permissions, jsonSchemaValidator: ajvValidator(), ...(options.config ? { config: options.config } : {}) });
+  const host = createCapabilityHost({
+    permissions,
+    jsonSchemaValidator: ajvValidator(),
+    ...(options.config ? { config: options.config } : {}),
+  });
   await host.load(botManifest(options.agents));
   const turn = await host.beginTurn({
     sessionKey: 'qq:group:g1',

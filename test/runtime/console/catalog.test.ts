@@ -25,9 +25,24 @@ const SECRET = {
   conventions: 'SECRET-CONVENTIONS-quote lines',
 };
 
-const sectionOf = (owner: string, name: string, content: string, extra: Partial<ManifestPromptSection> = {}): ManifestPromptSection => ({
-  id: `${owner}:${name}`, name, owner, title: `Title ${name}`, content, layer: 'context', order: 50, retention: 'preferred',
-  profiles: ['interactive'], platforms: [], source: `prompt-sections/${name}/index.ts`, ...extra,
+const sectionOf = (
+  owner: string,
+  name: string,
+  content: string,
+  extra: Partial<ManifestPromptSection> = {},
+): ManifestPromptSection => ({
+  id: `${owner}:${name}`,
+  name,
+  owner,
+  title: `Title ${name}`,
+  content,
+  layer: 'context',
+  order: 50,
+  retention: 'preferred',
+  profiles: ['interactive'],
+  platforms: [],
+  source: `prompt-sections/${name}/index.ts`,
+  ...extra,
 });
 
 const fullManifest = () =>
@@ -36,24 +51,50 @@ const fullManifest = () =>
     plugins: [plugin('', { agentsMd: SECRET.agentsMd, entrySource: 'plugin.ts' }), plugin('maps')],
     tools: [fx.tool('echo', echo, { keywords: ['k'] })],
     skills: [skill('research', { instructions: SECRET.skill, tools: ['echo'], source: 'skills/research/SKILL.md' })],
-    agents: [agent('reviewer', { system: SECRET.system, boundaries: SECRET.boundaries, conventions: SECRET.conventions, source: 'agents/reviewer/agent.json', maxSteps: 8 })],
+    agents: [
+      agent('reviewer', {
+        system: SECRET.system,
+        boundaries: SECRET.boundaries,
+        conventions: SECRET.conventions,
+        source: 'agents/reviewer/agent.json',
+        maxSteps: 8,
+      }),
+    ],
     promptSections: [
       sectionOf('', 'rules', SECRET.section, { retention: 'required', maxChars: 1000, order: 70, layer: 'safety' }),
-      sectionOf('maps', 'digest', SECRET.schedule, { profiles: ['schedule'], platforms: ['qq'], retention: 'opportunistic', source: 'plugins/maps/prompt-sections/digest/index.ts' }),
+      sectionOf('maps', 'digest', SECRET.schedule, {
+        profiles: ['schedule'],
+        platforms: ['qq'],
+        retention: 'opportunistic',
+        source: 'plugins/maps/prompt-sections/digest/index.ts',
+      }),
     ],
   });
 
 const setup = definePlugin({
   name: 'root',
   setup(context) {
-    context.addTool('sync', defineAgentTool({ description: 'Sync things', requiresApproval: 'always', execute: () => 1 }));
-    context.addPromptSection('pricing', defineAgentPromptSection({ title: 'Pricing', content: SECRET.setup, retention: 'preferred', order: 10 }));
+    context.addTool(
+      'sync',
+      defineAgentTool({ description: 'Sync things', requiresApproval: 'always', execute: () => 1 }),
+    );
+    context.addPromptSection(
+      'pricing',
+      defineAgentPromptSection({ title: 'Pricing', content: SECRET.setup, retention: 'preferred', order: 10 }),
+    );
   },
 });
 
 describe('host.catalog()', () => {
   it('is empty before the first load', () => {
-    expect(createCapabilityHost().catalog()).toEqual({ generation: 0, plugins: [], tools: [], skills: [], agents: [], promptSections: [] });
+    expect(createCapabilityHost().catalog()).toEqual({
+      generation: 0,
+      plugins: [],
+      tools: [],
+      skills: [],
+      agents: [],
+      promptSections: [],
+    });
   });
 
   it('lists tools, skills, agents, plugins and prompt sections with owner, file, generation and policy', async () => {
@@ -72,34 +113,105 @@ describe('host.catalog()', () => {
       ['sync', 'setup', 'plugin.ts', 'always'],
     ]);
     expect(catalog.tools[1]).toEqual({
-      qualifiedName: 'echo', localName: 'echo', owner: '', origin: 'feature', placement: 'plugin', file: 'tools/echo/index.ts',
-      generation: 2, description: 'tool echo', requiresApproval: 'never', platforms: [], scopes: [], permissions: [], hidden: false,
+      qualifiedName: 'echo',
+      localName: 'echo',
+      owner: '',
+      origin: 'feature',
+      placement: 'plugin',
+      file: 'tools/echo/index.ts',
+      generation: 2,
+      description: 'tool echo',
+      requiresApproval: 'never',
+      platforms: [],
+      scopes: [],
+      permissions: [],
+      hidden: false,
     });
     expect(catalog.skills).toEqual([
       {
-        qualifiedName: 'research', name: 'research', owner: '', origin: 'feature', file: 'skills/research/SKILL.md', generation: 2, description: 'skill research',
-        tools: ['echo'], platforms: [], scopes: [], permissions: [], always: false, retention: 'preferred', instructionsChars: SECRET.skill.length,
+        qualifiedName: 'research',
+        name: 'research',
+        owner: '',
+        origin: 'feature',
+        file: 'skills/research/SKILL.md',
+        generation: 2,
+        description: 'skill research',
+        tools: ['echo'],
+        platforms: [],
+        scopes: [],
+        permissions: [],
+        always: false,
+        retention: 'preferred',
+        instructionsChars: SECRET.skill.length,
       },
     ]);
     expect(catalog.agents).toEqual([
       {
-        qualifiedName: 'reviewer', name: 'reviewer', owner: '', file: 'agents/reviewer/agent.json', generation: 2, description: 'agent reviewer',
-        platforms: [], tools: [], maxSteps: 8, workflows: [], knowledge: [], retention: 'required',
-        promptChars: { system: SECRET.system.length, boundaries: SECRET.boundaries.length, conventions: SECRET.conventions.length },
+        qualifiedName: 'reviewer',
+        name: 'reviewer',
+        owner: '',
+        file: 'agents/reviewer/agent.json',
+        generation: 2,
+        description: 'agent reviewer',
+        platforms: [],
+        tools: [],
+        maxSteps: 8,
+        workflows: [],
+        knowledge: [],
+        retention: 'required',
+        promptChars: {
+          system: SECRET.system.length,
+          boundaries: SECRET.boundaries.length,
+          conventions: SECRET.conventions.length,
+        },
       },
     ]);
     expect(catalog.promptSections).toEqual([
       {
-        id: ':pricing', name: 'pricing', owner: '', title: 'Pricing', origin: 'setup', file: 'plugin.ts', generation: 2,
-        layer: 'context', order: 10, retention: 'preferred', profiles: ['interactive'], platforms: [], contentChars: SECRET.setup.length,
+        id: ':pricing',
+        name: 'pricing',
+        owner: '',
+        title: 'Pricing',
+        origin: 'setup',
+        file: 'plugin.ts',
+        generation: 2,
+        layer: 'context',
+        order: 10,
+        retention: 'preferred',
+        profiles: ['interactive'],
+        platforms: [],
+        contentChars: SECRET.setup.length,
       },
       {
-        id: ':rules', name: 'rules', owner: '', title: 'Title rules', origin: 'feature', file: 'prompt-sections/rules/index.ts', generation: 2,
-        layer: 'safety', order: 70, retention: 'required', maxChars: 1000, profiles: ['interactive'], platforms: [], contentChars: SECRET.section.length,
+        id: ':rules',
+        name: 'rules',
+        owner: '',
+        title: 'Title rules',
+        origin: 'feature',
+        file: 'prompt-sections/rules/index.ts',
+        generation: 2,
+        layer: 'safety',
+        order: 70,
+        retention: 'required',
+        maxChars: 1000,
+        profiles: ['interactive'],
+        platforms: [],
+        contentChars: SECRET.section.length,
       },
       {
-        id: 'maps:digest', name: 'digest', owner: 'maps', title: 'Title digest', origin: 'feature', file: 'plugins/maps/prompt-sections/digest/index.ts',
-        generation: 2, layer: 'context', order: 50, retention: 'opportunistic', profiles: ['schedule'], platforms: ['qq'], contentChars: SECRET.schedule.length,
+        id: 'maps:digest',
+        name: 'digest',
+        owner: 'maps',
+        title: 'Title digest',
+        origin: 'feature',
+        file: 'plugins/maps/prompt-sections/digest/index.ts',
+        generation: 2,
+        layer: 'context',
+        order: 50,
+        retention: 'opportunistic',
+        profiles: ['schedule'],
+        platforms: ['qq'],
+        contentChars: SECRET.schedule.length,
       },
     ]);
   });
@@ -120,7 +232,15 @@ describe('host.catalog()', () => {
     expect(Object.isFrozen(catalog.promptSections[0])).toBe(true);
     // The prompt itself, of course, still has it.
     const turn = await host.beginTurn({ sessionKey: 's', agent: 'reviewer', skills: ['research'] });
-    for (const text of [SECRET.section, SECRET.setup, SECRET.skill, SECRET.agentsMd, SECRET.system, SECRET.boundaries, SECRET.conventions]) {
+    for (const text of [
+      SECRET.section,
+      SECRET.setup,
+      SECRET.skill,
+      SECRET.agentsMd,
+      SECRET.system,
+      SECRET.boundaries,
+      SECRET.conventions,
+    ]) {
       expect((await turn.systemPrompt()).text).toContain(text);
     }
   });

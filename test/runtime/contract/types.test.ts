@@ -10,7 +10,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createCapabilityHost, type AskUserInput, type ToolOutcome, type Turn, type TurnToolInput, type TurnToolName } from '../../../runtime/index.js';
+import {
+  createCapabilityHost,
+  type AskUserInput,
+  type ToolOutcome,
+  type Turn,
+  type TurnToolInput,
+  type TurnToolName,
+} from '../../../runtime/index.js';
 import { Fixture, manifest } from '../fixture.js';
 
 interface FixtureRegistry {
@@ -22,7 +29,9 @@ interface FixtureRegistry {
 
 describe('execute typed by a registry', () => {
   it('accepts known names with their input types and rejects others', async () => {
-    expectTypeOf<TurnToolName<FixtureRegistry>>().toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user' | 'discover' | 'load_tool' | 'load_skill'>();
+    expectTypeOf<TurnToolName<FixtureRegistry>>().toEqualTypeOf<
+      'maps__get-weather' | 'echo' | 'ask_user' | 'discover' | 'load_tool' | 'load_skill'
+    >();
     expectTypeOf<TurnToolInput<FixtureRegistry, 'echo'>>().toEqualTypeOf<{ readonly message: string }>();
     expectTypeOf<TurnToolInput<FixtureRegistry, 'ask_user'>>().toEqualTypeOf<AskUserInput>();
     // Without a registry, names are strings and inputs unknown.
@@ -33,12 +42,19 @@ describe('execute typed by a registry', () => {
     await host.load(manifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
     expectTypeOf(turn).toEqualTypeOf<Turn<FixtureRegistry>>();
-    expectTypeOf(turn.execute).parameter(0).toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user' | 'discover' | 'load_tool' | 'load_skill'>();
-    expectTypeOf(turn.execute<'echo'>).parameter(1).toEqualTypeOf<{ readonly message: string }>();
+    expectTypeOf(turn.execute)
+      .parameter(0)
+      .toEqualTypeOf<'maps__get-weather' | 'echo' | 'ask_user' | 'discover' | 'load_tool' | 'load_skill'>();
+    expectTypeOf(turn.execute<'echo'>)
+      .parameter(1)
+      .toEqualTypeOf<{ readonly message: string }>();
     expectTypeOf(turn.execute('echo', { message: 'hi' })).resolves.toEqualTypeOf<ToolOutcome>();
 
     // Runtime behaviour is unaffected by the types: unknown to this manifest → denied.
-    expect(await turn.execute('maps__get-weather', { city: 'Paris' })).toMatchObject({ status: 'denied', policy: 'capability' });
+    expect(await turn.execute('maps__get-weather', { city: 'Paris' })).toMatchObject({
+      status: 'denied',
+      policy: 'capability',
+    });
     // @ts-expect-error unknown tool name
     await turn.execute('nope', {});
     // @ts-expect-error wrong input type
@@ -71,7 +87,9 @@ describe('module augmentation of @zhin-gen/runtime (as generated manifests do)',
       customConditions: ['source'],
     });
     return ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${d.file.fileName.slice(fx.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+      const where = d.file
+        ? `${d.file.fileName.slice(fx.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+        : '';
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
   }

@@ -22,18 +22,49 @@ const tools = [
   catalogTool('secret', { description: 'Secret master tool', permissions: ['role(master)'] }),
   catalogTool('ghost', { description: 'Hidden maintenance tool', hidden: true }),
   catalogTool('qq-only', { description: 'Only on icqq', platforms: ['icqq'] }),
-  catalogTool('reviewer__check', { placement: 'agent', agent: 'reviewer', description: 'Check a result (reviewer only)' }),
-  catalogTool('review__deep', { placement: 'agent-skill', agent: 'reviewer', skill: 'review', description: 'Deep review check' }),
-  catalogTool('admin__mute', { placement: 'agent-skill', agent: 'icqq', skill: 'admin', description: 'Mute a group member' }),
+  catalogTool('reviewer__check', {
+    placement: 'agent',
+    agent: 'reviewer',
+    description: 'Check a result (reviewer only)',
+  }),
+  catalogTool('review__deep', {
+    placement: 'agent-skill',
+    agent: 'reviewer',
+    skill: 'review',
+    description: 'Deep review check',
+  }),
+  catalogTool('admin__mute', {
+    placement: 'agent-skill',
+    agent: 'icqq',
+    skill: 'admin',
+    description: 'Mute a group member',
+  }),
   catalogTool('short__normalize', { placement: 'skill', skill: 'short', description: 'Normalise a URL' }),
 ];
 const skills = [
-  skill('short', { description: 'Short links', tools: ['shorten', 'short__normalize'], instructions: '# Short\nNormalise, then shorten.' }),
-  skill('reviewer__review', { agent: 'reviewer', description: 'Review workflow', tools: ['review__deep'], instructions: '# Review' }),
-  skill('icqq__admin', { agent: 'icqq', description: 'Group administration', tools: ['admin__mute'], instructions: '# Admin' }),
+  skill('short', {
+    description: 'Short links',
+    tools: ['shorten', 'short__normalize'],
+    instructions: '# Short\nNormalise, then shorten.',
+  }),
+  skill('reviewer__review', {
+    agent: 'reviewer',
+    description: 'Review workflow',
+    tools: ['review__deep'],
+    instructions: '# Review',
+  }),
+  skill('icqq__admin', {
+    agent: 'icqq',
+    description: 'Group administration',
+    tools: ['admin__mute'],
+    instructions: '# Admin',
+  }),
   skill('master-only', { description: 'Master skill', permissions: ['role(master)'] }),
 ];
-const agents = [agent('reviewer', { tools: ['echo'] }), agent('icqq', { platforms: ['icqq'], description: 'QQ platform agent' })];
+const agents = [
+  agent('reviewer', { tools: ['echo'] }),
+  agent('icqq', { platforms: ['icqq'], description: 'QQ platform agent' }),
+];
 const bot = () => manifest({ tools, skills, agents });
 
 async function hostFor(parts = bot()) {
@@ -52,11 +83,15 @@ async function listed(turn: Turn) {
 }
 
 const discover = async (turn: Turn, query: string, kind?: 'tool' | 'skill' | 'all') =>
-  output<DiscoverOutput>(await turn.execute('discover', { query, ...(kind ? { kind } : {}) })).results.map((r) => `${r.kind}:${r.name}`);
+  output<DiscoverOutput>(await turn.execute('discover', { query, ...(kind ? { kind } : {}) })).results.map(
+    (r) => `${r.kind}:${r.name}`,
+  );
 
 const ALL_NAMES = [...tools.map((tool) => tool.qualifiedName), ...skills.map((entry) => entry.qualifiedName)];
 /** Every word of every name and description: a query set that would surface anything indexed. */
-const PROBES = [...new Set([...ALL_NAMES, ...tools.map((tool) => tool.description), ...skills.map((entry) => entry.description)])];
+const PROBES = [
+  ...new Set([...ALL_NAMES, ...tools.map((tool) => tool.description), ...skills.map((entry) => entry.description)]),
+];
 
 describe('start of a turn', () => {
   it('lists root tools, root skill summaries and agents, filtered by access and hidden', async () => {
@@ -65,7 +100,14 @@ describe('start of a turn', () => {
     expect(turn.agent).toBeUndefined();
     expect(turn.agentSelection).toBe('none');
     expect(await listed(turn)).toEqual({
-      tools: ['discover:loaded:meta', 'load_tool:loaded:meta', 'load_skill:loaded:meta', 'echo:deferred', 'shorten:deferred', 'weather:deferred'],
+      tools: [
+        'discover:loaded:meta',
+        'load_tool:loaded:meta',
+        'load_skill:loaded:meta',
+        'echo:deferred',
+        'shorten:deferred',
+        'weather:deferred',
+      ],
       skills: ['short'],
       // The icqq platform agent is not offered on discord.
       agents: ['reviewer'],
@@ -77,7 +119,10 @@ describe('start of a turn', () => {
     const host = await hostFor();
     const privateTurn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }) });
     expect((await listed(privateTurn)).tools).not.toContain('weather:deferred');
-    const master = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord', type: 'group', role: 'master' }) });
+    const master = await host.beginTurn({
+      sessionKey: 's',
+      message: im({ adapter: 'discord', type: 'group', role: 'master' }),
+    });
     expect((await listed(master)).tools).toContain('secret:deferred');
     expect((await listed(master)).skills).toEqual(['master-only', 'short']);
     await Promise.all([privateTurn.end(), master.end()]);
@@ -89,7 +134,8 @@ describe('start of a turn', () => {
     const withPort = await host.beginTurn({ sessionKey: 's', question });
     const noPort = await host.beginTurn({ sessionKey: 's' });
     const unattended = await host.beginTurn({ sessionKey: 's', question, unattended: true });
-    const names = async (turn: Turn) => (await turn.modelTools({ provider: 'openai' })).map((tool) => tool.function.name);
+    const names = async (turn: Turn) =>
+      (await turn.modelTools({ provider: 'openai' })).map((tool) => tool.function.name);
     expect(await names(withPort)).toEqual(['discover', 'load_tool', 'load_skill', 'ask_user']);
     expect(await names(noPort)).toEqual(['discover', 'load_tool', 'load_skill']);
     expect(await names(unattended)).toEqual(['discover', 'load_tool', 'load_skill']);
@@ -102,12 +148,21 @@ describe('start of a turn', () => {
 describe('agent selection', () => {
   it('explicit selection adds private tools (deferred), agent.json tools (pinned) and private skill summaries', async () => {
     const host = await hostFor();
-    const turn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord', type: 'group' }), agent: 'reviewer' });
+    const turn = await host.beginTurn({
+      sessionKey: 's',
+      message: im({ adapter: 'discord', type: 'group' }),
+      agent: 'reviewer',
+    });
     expect(turn.agentSelection).toBe('explicit');
     const view = await listed(turn);
     expect(view.tools).toEqual([
-      'discover:loaded:meta', 'load_tool:loaded:meta', 'load_skill:loaded:meta',
-      'echo:loaded:pinned', 'reviewer__check:deferred', 'shorten:deferred', 'weather:deferred',
+      'discover:loaded:meta',
+      'load_tool:loaded:meta',
+      'load_skill:loaded:meta',
+      'echo:loaded:pinned',
+      'reviewer__check:deferred',
+      'shorten:deferred',
+      'weather:deferred',
     ]);
     expect(view.skills).toEqual(['reviewer__review', 'short']);
     // The agent-skill tool stays undisclosed until the skill is loaded.
@@ -118,9 +173,17 @@ describe('agent selection', () => {
   it('load_skill returns the instructions and unlocks the associated tools (loaded, executable)', async () => {
     const host = await hostFor();
     const turn = await host.beginTurn({ sessionKey: 's', agent: 'reviewer' });
-    expect(await turn.execute('review__deep', {})).toMatchObject({ status: 'denied', reason: 'tool "review__deep" is not available' });
+    expect(await turn.execute('review__deep', {})).toMatchObject({
+      status: 'denied',
+      reason: 'tool "review__deep" is not available',
+    });
     const loaded = output<LoadSkillOutput>(await turn.execute('load_skill', { name: 'reviewer__review' }));
-    expect(loaded).toEqual({ name: 'reviewer__review', description: 'Review workflow', instructions: '# Review', loaded: ['review__deep'] });
+    expect(loaded).toEqual({
+      name: 'reviewer__review',
+      description: 'Review workflow',
+      instructions: '# Review',
+      loaded: ['review__deep'],
+    });
     expect(turn.activeSkills.has('reviewer__review')).toBe(true);
     expect(turn.deferred.isLoaded('review__deep')).toBe(true);
     expect((await listed(turn)).tools).toContain('review__deep:loaded:loaded');
@@ -140,18 +203,22 @@ describe('agent selection', () => {
     expect(qq.agentSelection).toBe('platform');
     expect((await listed(qq)).skills).toEqual(['icqq__admin', 'short']);
     expect(await discover(qq, 'group administration', 'skill')).toEqual(['skill:icqq__admin']);
-    expect(output<LoadSkillOutput>(await qq.execute('load_skill', { name: 'icqq__admin' })).loaded).toEqual(['admin__mute']);
+    expect(output<LoadSkillOutput>(await qq.execute('load_skill', { name: 'icqq__admin' })).loaded).toEqual([
+      'admin__mute',
+    ]);
 
     const discord = await host.beginTurn({ sessionKey: 'dc', message: im({ adapter: 'discord', type: 'group' }) });
     expect(discord.agent).toBeUndefined();
     expect((await listed(discord)).skills).toEqual(['short']);
     expect(await discover(discord, 'group administration mute')).toEqual([]);
     const unknown = failure(await discord.execute('load_skill', { name: 'no-such-skill' }));
-    expect(failure(await discord.execute('load_skill', { name: 'icqq__admin' }))).toBe(unknown.replace('no-such-skill', 'icqq__admin'));
-    // Not even an explicit selection makes it visible on discord.
-    await expect(host.beginTurn({ sessionKey: 'dc', message: im({ adapter: 'discord' }), agent: 'icqq' })).rejects.toThrow(
-      'agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn',
+    expect(failure(await discord.execute('load_skill', { name: 'icqq__admin' }))).toBe(
+      unknown.replace('no-such-skill', 'icqq__admin'),
     );
+    // Not even an explicit selection makes it visible on discord.
+    await expect(
+      host.beginTurn({ sessionKey: 'dc', message: im({ adapter: 'discord' }), agent: 'icqq' }),
+    ).rejects.toThrow('agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn');
     // Non-IM turns never auto-select.
     const system = await host.beginTurn({ sessionKey: 'sys' });
     expect(system.agentSelection).toBe('none');
@@ -159,7 +226,9 @@ describe('agent selection', () => {
   });
 
   it('two platform candidates: a routing error naming both; an explicit choice resolves it', async () => {
-    const host = await hostFor(manifest({ agents: [agent('qq-a', { platforms: ['icqq'] }), agent('qq-b', { platforms: ['icqq', 'kook'] })] }));
+    const host = await hostFor(
+      manifest({ agents: [agent('qq-a', { platforms: ['icqq'] }), agent('qq-b', { platforms: ['icqq', 'kook'] })] }),
+    );
     const error = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'icqq' }) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentRoutingError);
     expect((error as AgentRoutingError).candidates).toEqual(['qq-a', 'qq-b']);
@@ -191,7 +260,16 @@ describe('nothing private or inaccessible leaks', () => {
     const toolMessage = (name: string) => turn.execute('load_tool', { name }).then(failure);
     const unknown = await toolMessage('nope');
     expect(unknown).toBe('No tool named "nope" is available in this turn. Use discover to search for tools.');
-    for (const name of ['reviewer__check', 'review__deep', 'admin__mute', 'short__normalize', 'secret', 'weather', 'qq-only', 'ghost']) {
+    for (const name of [
+      'reviewer__check',
+      'review__deep',
+      'admin__mute',
+      'short__normalize',
+      'secret',
+      'weather',
+      'qq-only',
+      'ghost',
+    ]) {
       expect(await toolMessage(name)).toBe(unknown.replace('"nope"', `"${name}"`));
     }
     const skillMessage = (name: string) => turn.execute('load_skill', { name }).then(failure);

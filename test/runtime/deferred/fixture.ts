@@ -18,7 +18,14 @@ export function catalogTool(qualifiedName: string, meta: Partial<Omit<ManifestTo
     keywords: [],
     source: `tools/${qualifiedName}/index.ts`,
     ...meta,
-    load: () => Promise.resolve({ default: { kind: 'agent-tool', description: 'x', execute: async (input: unknown) => ({ ran: qualifiedName, input }) } }),
+    load: () =>
+      Promise.resolve({
+        default: {
+          kind: 'agent-tool',
+          description: 'x',
+          execute: async (input: unknown) => ({ ran: qualifiedName, input }),
+        },
+      }),
   };
 }
 

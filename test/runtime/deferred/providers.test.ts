@@ -26,7 +26,12 @@ import {
 import { manifest, skill } from '../fixture.js';
 import { catalogTool, output } from './fixture.js';
 
-const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } as const;
+const schema = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+  additionalProperties: false,
+} as const;
 const tools = [
   catalogTool('weather', { description: 'Weather for a city', inputSchema: schema }),
   catalogTool('echo', { description: 'Echo a message back' }),
@@ -53,10 +58,19 @@ describe('types accepted as-is by the official SDKs', () => {
     // Compile-time: these assignments fail `tsc` if the shapes drift from the SDK types.
     const anthropicTools: Anthropic.Messages.Tool[] = anthropic;
     const anthropicUnion: Anthropic.Messages.ToolUnion[] = anthropic;
-    const anthropicParams: Anthropic.Messages.MessageCreateParamsNonStreaming = { model: 'claude-sonnet-4-5', max_tokens: 1, messages: [], tools: anthropic };
+    const anthropicParams: Anthropic.Messages.MessageCreateParamsNonStreaming = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1,
+      messages: [],
+      tools: anthropic,
+    };
     const openaiTools: OpenAI.Chat.Completions.ChatCompletionTool[] = openai;
     const openaiFunctions: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = openai;
-    const openaiParams: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = { model: 'gpt-5', messages: [], tools: openai };
+    const openaiParams: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+      model: 'gpt-5',
+      messages: [],
+      tools: openai,
+    };
     // …and the SDK types are real checks, not `any`: a wrong shape is rejected.
     // @ts-expect-error defer_loading is a boolean in the SDK
     const wrong: Anthropic.Messages.Tool = { ...anthropic[0]!, defer_loading: 'yes' };
@@ -65,8 +79,14 @@ describe('types accepted as-is by the official SDKs', () => {
     expect([wrong, wrongOpenai]).toHaveLength(2);
     const loaded = output<LoadToolOutput>(await turn.execute('load_tool', { name: 'weather' }));
     const references: Anthropic.Messages.ToolReferenceBlockParam[] = anthropicToolReferences(loaded);
-    const toolResult: Anthropic.Messages.ToolResultBlockParam = { type: 'tool_result', tool_use_id: 'toolu_1', content: references };
-    expect(anthropicTools.length + anthropicUnion.length + openaiTools.length + openaiFunctions.length).toBeGreaterThan(0);
+    const toolResult: Anthropic.Messages.ToolResultBlockParam = {
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: references,
+    };
+    expect(anthropicTools.length + anthropicUnion.length + openaiTools.length + openaiFunctions.length).toBeGreaterThan(
+      0,
+    );
     expect(anthropicParams.tools).toBe(anthropic);
     expect(openaiParams.tools).toBe(openai);
     expect(toolResult.content).toEqual([{ type: 'tool_reference', tool_name: 'weather' }]);
@@ -80,7 +100,11 @@ describe('types accepted as-is by the official SDKs', () => {
       const tools = Object.fromEntries(input.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema) })]));
       const schemas = await Promise.all(Object.values(tools).map((t) => t.inputSchema.jsonSchema));
       console.log(JSON.stringify({ names: Object.keys(tools), same: JSON.stringify(schemas) === JSON.stringify(input.map((t) => t.inputSchema)) }));`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(await turn.modelTools({ provider: 'generic' }))], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, JSON.stringify(await turn.modelTools({ provider: 'generic' }))],
+      { encoding: 'utf8' },
+    );
     expect(child.stderr).toBe('');
     expect(JSON.parse(child.stdout)).toEqual({ names: ['discover', 'load_tool', 'load_skill', 'weather'], same: true });
     await turn.end();
@@ -92,14 +116,28 @@ describe('projection', () => {
     const turn = await turnFor();
     const before = await turn.modelTools({ provider: 'anthropic' });
     expect(before.map((entry) => [entry.name, entry.defer_loading ?? false])).toEqual([
-      ['discover', false], ['load_tool', false], ['load_skill', false], ['echo', true], ['weather', true],
+      ['discover', false],
+      ['load_tool', false],
+      ['load_skill', false],
+      ['echo', true],
+      ['weather', true],
     ]);
-    expect(before[4]).toEqual({ name: 'weather', description: 'Weather for a city', input_schema: schema, defer_loading: true });
+    expect(before[4]).toEqual({
+      name: 'weather',
+      description: 'Weather for a city',
+      input_schema: schema,
+      defer_loading: true,
+    });
     await turn.execute('load_tool', { name: 'weather' });
     await turn.execute('load_skill', { name: 'pack' });
     const after = await turn.modelTools({ provider: 'anthropic' });
     expect(after.map((entry) => [entry.name, entry.defer_loading ?? false])).toEqual([
-      ['discover', false], ['load_tool', false], ['load_skill', false], ['echo', true], ['private__x', false], ['weather', false],
+      ['discover', false],
+      ['load_tool', false],
+      ['load_skill', false],
+      ['echo', true],
+      ['private__x', false],
+      ['weather', false],
     ]);
     await turn.end();
   });
@@ -107,17 +145,32 @@ describe('projection', () => {
   it('anthropic: at least one tool is never deferred, even with no meta tool and nothing loaded', async () => {
     const turn = await turnFor({ deferredTools: { alwaysLoadedTools: [] } });
     const sent = await turn.modelTools({ provider: 'anthropic' });
-    expect(sent.map((entry) => [entry.name, entry.defer_loading ?? false])).toEqual([['echo', false], ['weather', true]]);
+    expect(sent.map((entry) => [entry.name, entry.defer_loading ?? false])).toEqual([
+      ['echo', false],
+      ['weather', true],
+    ]);
     await turn.end();
   });
 
   it('openai / generic: only the loaded set plus the meta tools', async () => {
     const turn = await turnFor();
-    expect((await turn.modelTools({ provider: 'openai' })).map((entry) => entry.function.name)).toEqual(['discover', 'load_tool', 'load_skill']);
+    expect((await turn.modelTools({ provider: 'openai' })).map((entry) => entry.function.name)).toEqual([
+      'discover',
+      'load_tool',
+      'load_skill',
+    ]);
     await turn.execute('load_tool', { name: 'weather' });
     const sent = await turn.modelTools({ provider: 'openai' });
-    expect(sent[3]).toEqual({ type: 'function', function: { name: 'weather', description: 'Weather for a city', parameters: schema } });
-    expect((await turn.modelTools({ provider: 'generic' })).map((entry) => entry.name)).toEqual(['discover', 'load_tool', 'load_skill', 'weather']);
+    expect(sent[3]).toEqual({
+      type: 'function',
+      function: { name: 'weather', description: 'Weather for a city', parameters: schema },
+    });
+    expect((await turn.modelTools({ provider: 'generic' })).map((entry) => entry.name)).toEqual([
+      'discover',
+      'load_tool',
+      'load_skill',
+      'weather',
+    ]);
     await turn.end();
   });
 
@@ -126,7 +179,10 @@ describe('projection', () => {
     await host.load(manifest({ tools }));
     const a = await host.beginTurn({ sessionKey: 'a' });
     const b = await host.beginTurn({ sessionKey: 'b' });
-    const [sentA, sentB] = await Promise.all([a.modelTools({ provider: 'anthropic' }), b.modelTools({ provider: 'anthropic' })]);
+    const [sentA, sentB] = await Promise.all([
+      a.modelTools({ provider: 'anthropic' }),
+      b.modelTools({ provider: 'anthropic' }),
+    ]);
     const weatherA = sentA.find((entry) => entry.name === 'weather')!;
     expect(weatherA.input_schema).toBe(tools[0]!.inputSchema);
     expect(sentB.find((entry) => entry.name === 'weather')).toBe(weatherA);

@@ -17,7 +17,10 @@ import { ajvValidator } from '../../../runtime/validators/ajv.js';
 const many = Array.from({ length: 6 }, (_, i) => catalogTool(`t${i}`, { description: `numbered tool ${i}` }));
 const config = (deferredTools: Record<string, unknown>): HostConfig => ({ deferredTools });
 
-function recordingStore(): DeferredToolSessionStore & { writes: DeferredToolSessionSnapshot[]; data: Map<string, DeferredToolSessionSnapshot> } {
+function recordingStore(): DeferredToolSessionStore & {
+  writes: DeferredToolSessionSnapshot[];
+  data: Map<string, DeferredToolSessionSnapshot>;
+} {
   const data = new Map<string, DeferredToolSessionSnapshot>();
   const writes: DeferredToolSessionSnapshot[] = [];
   return {
@@ -45,20 +48,39 @@ describe('session snapshots', () => {
     clock.advance(10);
     await first.execute('load_skill', { name: 'pack' });
     await first.end();
-    expect(sessions.data.get('chat')).toEqual({ loadedTools: { t1: 1_000_000, t4: 1_000_010, t5: 1_000_011 }, loadedSkills: ['pack'] });
+    expect(sessions.data.get('chat')).toEqual({
+      loadedTools: { t1: 1_000_000, t4: 1_000_010, t5: 1_000_011 },
+      loadedSkills: ['pack'],
+    });
 
     const second = await host.beginTurn({ sessionKey: 'chat' });
     expect(second.activeSkills.has('pack')).toBe(true);
-    expect((await second.modelTools({ provider: 'generic' })).map((tool) => tool.name)).toEqual(['discover', 'load_tool', 'load_skill', 't1', 't4', 't5']);
+    expect((await second.modelTools({ provider: 'generic' })).map((tool) => tool.name)).toEqual([
+      'discover',
+      'load_tool',
+      'load_skill',
+      't1',
+      't4',
+      't5',
+    ]);
     const other = await host.beginTurn({ sessionKey: 'other-chat' });
-    expect((await other.modelTools({ provider: 'generic' })).map((tool) => tool.name)).toEqual(['discover', 'load_tool', 'load_skill']);
+    expect((await other.modelTools({ provider: 'generic' })).map((tool) => tool.name)).toEqual([
+      'discover',
+      'load_tool',
+      'load_skill',
+    ]);
     await Promise.all([second.end(), other.end()]);
   });
 
   it('evicts the least recently used tool above maxLoadedPerSession; a use refreshes a tool', async () => {
     const clock = manualClock();
     const sessions = createMemorySessionStore();
-    const host = createCapabilityHost({ sessions, clock: clock.now, config: config({ maxLoadedPerSession: 3 }), jsonSchemaValidator: ajvValidator() });
+    const host = createCapabilityHost({
+      sessions,
+      clock: clock.now,
+      config: config({ maxLoadedPerSession: 3 }),
+      jsonSchemaValidator: ajvValidator(),
+    });
     await host.load(manifest({ tools: many }));
     const turn = await host.beginTurn({ sessionKey: 'chat' });
     for (const name of ['t0', 't1', 't2']) {
@@ -80,14 +102,21 @@ describe('session snapshots', () => {
   });
 
   it('always-loaded tools are not counted, never evicted and never stored', async () => {
-    const host = createCapabilityHost({ config: config({ maxLoadedPerSession: 1, alwaysLoadedTools: ['discover', 'load_tool', 't0'] }) });
+    const host = createCapabilityHost({
+      config: config({ maxLoadedPerSession: 1, alwaysLoadedTools: ['discover', 'load_tool', 't0'] }),
+    });
     await host.load(manifest({ tools: many }));
     const turn = await host.beginTurn({ sessionKey: 'chat' });
     await turn.execute('load_tool', { name: 't0' });
     await turn.execute('load_tool', { name: 't1' });
     await turn.execute('load_tool', { name: 't2' });
     expect(turn.deferred.snapshot().loadedTools).toEqual({ t2: expect.any(Number) });
-    expect((await turn.modelTools({ provider: 'openai' })).map((tool) => tool.function.name)).toEqual(['discover', 'load_tool', 't0', 't2']);
+    expect((await turn.modelTools({ provider: 'openai' })).map((tool) => tool.function.name)).toEqual([
+      'discover',
+      'load_tool',
+      't0',
+      't2',
+    ]);
     await turn.end();
   });
 
@@ -137,7 +166,12 @@ describe('session snapshots', () => {
   it('a fork starts from a copy of the parent state; its loads never reach the parent or the session', async () => {
     const sessions = recordingStore();
     const host = createCapabilityHost({ sessions });
-    await host.load(manifest({ tools: [...many, catalogTool('reviewer__check', { placement: 'agent', agent: 'reviewer' })], agents: [agent('reviewer')] }));
+    await host.load(
+      manifest({
+        tools: [...many, catalogTool('reviewer__check', { placement: 'agent', agent: 'reviewer' })],
+        agents: [agent('reviewer')],
+      }),
+    );
     const parent = await host.beginTurn({ sessionKey: 'chat' });
     await parent.execute('load_tool', { name: 't1' });
     const writes = sessions.writes.length;
@@ -164,7 +198,10 @@ describe('session snapshots', () => {
     const errors: string[] = [];
     const host = createCapabilityHost({
       onError: (error) => errors.push(error.message),
-      sessions: { get: () => Promise.reject(new Error('db down')), set: () => Promise.reject(new Error('db still down')) },
+      sessions: {
+        get: () => Promise.reject(new Error('db down')),
+        set: () => Promise.reject(new Error('db still down')),
+      },
     });
     await host.load(manifest({ tools: many }));
     const turn = await host.beginTurn({ sessionKey: 'chat' });

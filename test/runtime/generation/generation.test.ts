@@ -15,16 +15,25 @@ const fx = new Fixture('generations');
 afterAll(() => fx.cleanup());
 beforeEach(() => resetGlobals());
 
-const v1 = fx.write('v1/tools/version/index.ts', `import { defineAgentTool } from 'RUNTIME';
-export default defineAgentTool({ description: 'v1', requiresApproval: 'never', execute: () => 'v1' });`);
-const v2 = fx.write('v2/tools/version/index.ts', `import { defineAgentTool } from 'RUNTIME';
-export default defineAgentTool({ description: 'v2', requiresApproval: 'never', execute: () => 'v2' });`);
-const slow = fx.toolModule('slow', { body: `await new Promise((r) => setTimeout(r, 40)); return 'slow done in generation ' + context.generation;` });
+const v1 = fx.write(
+  'v1/tools/version/index.ts',
+  `import { defineAgentTool } from 'RUNTIME';
+export default defineAgentTool({ description: 'v1', requiresApproval: 'never', execute: () => 'v1' });`,
+);
+const v2 = fx.write(
+  'v2/tools/version/index.ts',
+  `import { defineAgentTool } from 'RUNTIME';
+export default defineAgentTool({ description: 'v2', requiresApproval: 'never', execute: () => 'v2' });`,
+);
+const slow = fx.toolModule('slow', {
+  body: `await new Promise((r) => setTimeout(r, 40)); return 'slow done in generation ' + context.generation;`,
+});
 const echo = fx.toolModule('echo');
 
 const tool = (name: string, value = name) =>
   defineAgentTool({ description: `setup ${name}`, requiresApproval: 'never', execute: () => value });
-const withSetup = (setup: PluginDefinition['setup']): PluginDefinition => definePlugin({ name: 'p', ...(setup ? { setup } : {}) });
+const withSetup = (setup: PluginDefinition['setup']): PluginDefinition =>
+  definePlugin({ name: 'p', ...(setup ? { setup } : {}) });
 
 describe('host lifecycle', () => {
   it('generation is 0 before the first load, and turns need a generation', async () => {
@@ -33,7 +42,11 @@ describe('host lifecycle', () => {
     await expect(host.beginTurn({ sessionKey: 's' })).rejects.toThrow(/no capability generation is loaded/);
     expect(await host.load(manifest({ tools: [fx.tool('version', v1)] }))).toEqual({ generation: 1, tools: 2 });
     expect(host.generation).toBe(1);
-    expect(await host.load(manifest({ tools: [fx.tool('version', v2)] }))).toEqual({ generation: 2, tools: 2, retired: 1 });
+    expect(await host.load(manifest({ tools: [fx.tool('version', v2)] }))).toEqual({
+      generation: 2,
+      tools: 2,
+      retired: 1,
+    });
     expect(host.generation).toBe(2);
   });
 
@@ -75,7 +88,9 @@ describe('rejected candidates leave the previous generation serving', () => {
     const token = createToken<string>('t');
     const host = createCapabilityHost();
     await host.load(manifest({ tools: [fx.tool('version', v1)] }), {
-      plugins: { '': withSetup((context) => context.resources.provide(token, 'gen1', () => void disposed.push('gen1'))) },
+      plugins: {
+        '': withSetup((context) => context.resources.provide(token, 'gen1', () => void disposed.push('gen1'))),
+      },
     });
     return { host, disposed, token };
   }
@@ -115,11 +130,39 @@ describe('rejected candidates leave the previous generation serving', () => {
   });
 
   it.each([
-    ['a setup tool duplicating a manifest tool', [], () => [['version', tool('version')]], /duplicate tool name "version": feature tool "version" of root plugin and setup tool "version" of root plugin/],
-    ['two setup tools with one name', [], () => [['x', tool('x')], ['x', tool('x')]], /duplicate tool name "x"/],
-    ['names equal after case folding', ['VERSION'], () => [], /tool name "VERSION" equals "version" after case folding/],
-    ['an invalid definition', [], () => [['bad', { description: 'no kind' }]], /addTool\("bad"\) expects defineAgentTool/],
-    ['an invalid local name', [], () => [['Bad Name', tool('b')]], /addTool\(\) name "Bad Name" does not match \^\[a-z0-9\]\[a-z0-9_-\]\*\$/],
+    [
+      'a setup tool duplicating a manifest tool',
+      [],
+      () => [['version', tool('version')]],
+      /duplicate tool name "version": feature tool "version" of root plugin and setup tool "version" of root plugin/,
+    ],
+    [
+      'two setup tools with one name',
+      [],
+      () => [
+        ['x', tool('x')],
+        ['x', tool('x')],
+      ],
+      /duplicate tool name "x"/,
+    ],
+    [
+      'names equal after case folding',
+      ['VERSION'],
+      () => [],
+      /tool name "VERSION" equals "version" after case folding/,
+    ],
+    [
+      'an invalid definition',
+      [],
+      () => [['bad', { description: 'no kind' }]],
+      /addTool\("bad"\) expects defineAgentTool/,
+    ],
+    [
+      'an invalid local name',
+      [],
+      () => [['Bad Name', tool('b')]],
+      /addTool\(\) name "Bad Name" does not match \^\[a-z0-9\]\[a-z0-9_-\]\*\$/,
+    ],
     ['a local name with __', [], () => [['a__b', tool('b')]], /addTool\(\) name "a__b" contains "__"/],
   ] as const)('%s', async (_label, extraManifestNames, setupTools, message) => {
     const { host } = await serving();
@@ -129,7 +172,8 @@ describe('rejected candidates leave the previous generation serving', () => {
         plugins: {
           '': withSetup((context) => {
             context.addTool('leaked', tool('leaked'));
-            for (const [name, definition] of setupTools() as unknown as readonly (readonly [string, unknown])[]) context.addTool(name, definition as never);
+            for (const [name, definition] of setupTools() as unknown as readonly (readonly [string, unknown])[])
+              context.addTool(name, definition as never);
           }),
         },
       }),
@@ -140,19 +184,26 @@ describe('rejected candidates leave the previous generation serving', () => {
   it('a child tool clashing with a parent-qualified manifest tool', async () => {
     const { host } = await serving();
     await expect(
-      host.load(manifest({ tools: [fx.tool('maps__lookup', echo, { owner: 'maps' })], plugins: [plugin(''), plugin('maps')] }), {
-        plugins: { maps: withSetup((context) => context.addTool('lookup', tool('lookup'))) },
-      }),
+      host.load(
+        manifest({ tools: [fx.tool('maps__lookup', echo, { owner: 'maps' })], plugins: [plugin(''), plugin('maps')] }),
+        {
+          plugins: { maps: withSetup((context) => context.addTool('lookup', tool('lookup'))) },
+        },
+      ),
     ).rejects.toThrow(/duplicate tool name "maps__lookup"/);
     await expectStillServing(host);
   });
 
   it('reserved and unsafe names, dangling references and duplicate resources', async () => {
     const { host, token } = await serving();
-    await expect(host.load(manifest({ tools: [fx.tool('ask_user', echo)] }))).rejects.toThrow(/reserved by the runtime/);
+    await expect(host.load(manifest({ tools: [fx.tool('ask_user', echo)] }))).rejects.toThrow(
+      /reserved by the runtime/,
+    );
     await expect(host.load(manifest({ tools: [fx.tool('discover', echo)] }))).rejects.toThrow(/reserved/);
     await expect(host.load(manifest({ tools: [fx.tool('has space', echo)] }))).rejects.toThrow(/not provider-safe/);
-    await expect(host.load(manifest({ agents: [agent('a', { tools: ['missing'] })] }))).rejects.toThrow(/agent "a" lists unknown tool "missing"/);
+    await expect(host.load(manifest({ agents: [agent('a', { tools: ['missing'] })] }))).rejects.toThrow(
+      /agent "a" lists unknown tool "missing"/,
+    );
     await expect(
       host.load(manifest(), {
         plugins: {
@@ -173,7 +224,9 @@ describe('rejected candidates leave the previous generation serving', () => {
         },
       }),
     ).rejects.toThrow(/duplicate prompt section ":rules"/);
-    await expect(host.load(manifest(), { plugins: { '': { name: 'x' } as never } })).rejects.toThrow(/not a definePlugin/);
+    await expect(host.load(manifest(), { plugins: { '': { name: 'x' } as never } })).rejects.toThrow(
+      /not a definePlugin/,
+    );
     await expectStillServing(host);
   });
 
@@ -189,14 +242,18 @@ describe('rejected candidates leave the previous generation serving', () => {
       ],
     });
     await host.load(manifest({ tools: [fx.tool('version', v1)] }));
-    await expect(host.load(manifest({ tools: [fx.tool('version', v2)] }))).rejects.toThrow(/preparer "seam" failed: provider conflict/);
+    await expect(host.load(manifest({ tools: [fx.tool('version', v2)] }))).rejects.toThrow(
+      /preparer "seam" failed: provider conflict/,
+    );
     await expectStillServing(host);
   });
 });
 
 describe('plugin setup', () => {
   it('qualifies setup tools by owner path and publishes them with the generation', async () => {
-    const host = createCapabilityHost({ config: { plugins: { maps: { enabled: true }, 'maps/cn': { enabled: false } } } });
+    const host = createCapabilityHost({
+      config: { plugins: { maps: { enabled: true }, 'maps/cn': { enabled: false } } },
+    });
     const conditional = withSetup((context) => {
       if (context.config.get().enabled) context.addTool('lookup', tool('lookup', `${context.owner} lookup`));
     });
@@ -217,16 +274,24 @@ describe('plugin setup', () => {
   });
 
   it('runs parents before children and imports manifest plugin entries at load', async () => {
-    const entry = fx.write('plugins/maps/plugin.ts', `import { definePlugin, defineAgentTool } from 'RUNTIME';
+    const entry = fx.write(
+      'plugins/maps/plugin.ts',
+      `import { definePlugin, defineAgentTool } from 'RUNTIME';
 (globalThis.__loaded ??= []).push('maps entry');
 export default definePlugin({ name: 'maps', setup(context) {
   (globalThis.__events ??= []).push('setup:maps');
   context.addTool('from-entry', defineAgentTool({ description: 'e', requiresApproval: 'never', execute: () => 'entry tool' }));
-} });`);
+} });`,
+    );
     const host = createCapabilityHost();
-    await host.load(manifest({ plugins: [plugin('maps', { entry: fx.loader(entry), entrySource: 'plugins/maps/plugin.ts' }), plugin('')] }), {
-      plugins: { '': withSetup(() => void events().push('setup:root')) },
-    });
+    await host.load(
+      manifest({
+        plugins: [plugin('maps', { entry: fx.loader(entry), entrySource: 'plugins/maps/plugin.ts' }), plugin('')],
+      }),
+      {
+        plugins: { '': withSetup(() => void events().push('setup:root')) },
+      },
+    );
     expect(loadedModules()).toEqual(['maps entry']);
     expect(events()).toEqual(['setup:root', 'setup:maps']);
     const turn = await host.beginTurn({ sessionKey: 's' });
@@ -235,7 +300,10 @@ export default definePlugin({ name: 'maps', setup(context) {
   });
 
   it('an explicit plugins option overrides the manifest entry (which is then not imported)', async () => {
-    const entry = fx.write('plugins/other/plugin.ts', `(globalThis.__loaded ??= []).push('other entry'); export default {};`);
+    const entry = fx.write(
+      'plugins/other/plugin.ts',
+      `(globalThis.__loaded ??= []).push('other entry'); export default {};`,
+    );
     const host = createCapabilityHost();
     await host.load(manifest({ plugins: [plugin('other', { entry: fx.loader(entry) })] }), {
       plugins: { other: withSetup((context) => context.addTool('t', tool('t'))) },
@@ -243,9 +311,11 @@ export default definePlugin({ name: 'maps', setup(context) {
     expect(loadedModules()).toEqual([]);
     expect(host.current!.tools.has('other__t')).toBe(true);
     // Without the override, an entry that is not definePlugin(...) rejects the candidate.
-    await expect(host.load(manifest({ plugins: [plugin('other', { entry: fx.loader(entry), entrySource: 'plugins/other/plugin.ts' })] }))).rejects.toThrow(
-      /plugin "other": entry plugins\/other\/plugin.ts does not default-export definePlugin/,
-    );
+    await expect(
+      host.load(
+        manifest({ plugins: [plugin('other', { entry: fx.loader(entry), entrySource: 'plugins/other/plugin.ts' })] }),
+      ),
+    ).rejects.toThrow(/plugin "other": entry plugins\/other\/plugin.ts does not default-export definePlugin/);
   });
 
   it('a late addTool after setup returned throws instead of mutating a sealed candidate', async () => {
@@ -279,7 +349,13 @@ export default definePlugin({ name: 'maps', setup(context) {
         ],
         plugins: [plugin(''), plugin('maps')],
       }),
-      { plugins: { maps: withSetup((context) => context.addPromptSection('terms', defineAgentPromptSection({ title: 'T', content: 'c' }))) } },
+      {
+        plugins: {
+          maps: withSetup((context) =>
+            context.addPromptSection('terms', defineAgentPromptSection({ title: 'T', content: 'c' })),
+          ),
+        },
+      },
     );
     expect([...host.current!.promptSections.values()].map((entry) => [entry.id, entry.source])).toEqual([
       [':rules', 'feature'],
@@ -417,9 +493,15 @@ describe('setup tool schemas', () => {
     expect(listed).not.toHaveProperty('$schema');
     const turn = await host.beginTurn({ sessionKey: 's' });
     expect(await turn.execute('zod-tool', { city: 'paris' })).toMatchObject({ output: 'PARIS' });
-    expect(await turn.execute('zod-tool', {})).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/city' } });
+    expect(await turn.execute('zod-tool', {})).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/city' },
+    });
     expect(await turn.execute('json-tool', { n: 21 })).toMatchObject({ output: 42 });
-    expect(await turn.execute('json-tool', { n: 1.5 })).toMatchObject({ status: 'failed', error: { path: '/n', message: 'invalid input at /n: must be integer' } });
+    expect(await turn.execute('json-tool', { n: 1.5 })).toMatchObject({
+      status: 'failed',
+      error: { path: '/n', message: 'invalid input at /n: must be integer' },
+    });
     await turn.end();
   });
 });

@@ -66,8 +66,15 @@ describe('assemblePrompt: the total budget', () => {
     expect(result.chars).toBe(500);
     expect(result.text).toBe(`${A}\n\n## Rules\n\n${B}\n\n## Extra\n\n${'c'.repeat(164)}\n[truncated]`);
     expect(result.parts[2]).toEqual({
-      kind: 'section', id: ':extra', owner: '', retention: 'opportunistic',
-      status: 'truncated', reason: 'budget', chars: 186, contentChars: 300, keptChars: 164,
+      kind: 'section',
+      id: ':extra',
+      owner: '',
+      retention: 'opportunistic',
+      status: 'truncated',
+      reason: 'budget',
+      chars: 186,
+      contentChars: 300,
+      keptChars: 164,
     });
   });
 
@@ -115,11 +122,17 @@ describe('assemblePrompt: the total budget', () => {
       'system prompt over budget: required content needs 100 characters (separators included) but systemPromptMaxChars is 99; required parts: AGENTS.md of root plugin 100',
     );
     // Two required parts of 50 need 50 + 2 + 50 = 102.
-    const two = [part('x', 'x'.repeat(50), { retention: 'required', heading: undefined }), part('y', 'y'.repeat(50), { retention: 'required' })];
+    const two = [
+      part('x', 'x'.repeat(50), { retention: 'required', heading: undefined }),
+      part('y', 'y'.repeat(50), { retention: 'required' }),
+    ];
     expect(assemblePrompt(two, 102).chars).toBe(102);
     const overflow = caught(() => assemblePrompt(two, 101));
     expect(overflow.requiredChars).toBe(102);
-    expect(overflow.parts.map((p) => [p.id, p.chars])).toEqual([['x', 50], ['y', 50]]);
+    expect(overflow.parts.map((p) => [p.id, p.chars])).toEqual([
+      ['x', 50],
+      ['y', 50],
+    ]);
   });
 
   it('rejects a budget that is not a positive safe integer', () => {
@@ -170,25 +183,41 @@ describe('assemblePrompt: per-section maxChars', () => {
     const result = assemblePrompt([part(':s', 'x'.repeat(100), { heading: 'S', maxChars: 40 })], 1000);
     // "## S\n\n" (6) + 28 kept + 12 marker = 46; the content part is exactly maxChars 40.
     expect(result.text).toBe(`## S\n\n${'x'.repeat(28)}${TRUNCATION_MARKER}`);
-    expect(result.parts[0]).toMatchObject({ status: 'truncated', reason: 'maxChars', chars: 46, keptChars: 28, contentChars: 100 });
+    expect(result.parts[0]).toMatchObject({
+      status: 'truncated',
+      reason: 'maxChars',
+      chars: 46,
+      keptChars: 28,
+      contentChars: 100,
+    });
   });
 
   it('content of exactly maxChars is untouched; a maxChars that leaves no room beside the marker drops', () => {
     expect(assemblePrompt([part(':s', 'x'.repeat(40), { maxChars: 40 })], 1000).parts[0]!.status).toBe('full');
-    expect(assemblePrompt([part(':s', 'x'.repeat(40), { maxChars: 12 })], 1000).parts[0]).toMatchObject({ status: 'dropped', reason: 'maxChars' });
+    expect(assemblePrompt([part(':s', 'x'.repeat(40), { maxChars: 12 })], 1000).parts[0]).toMatchObject({
+      status: 'dropped',
+      reason: 'maxChars',
+    });
     expect(assemblePrompt([part(':s', 'x'.repeat(40), { maxChars: 13 })], 1000).text).toBe(`x${TRUNCATION_MARKER}`);
   });
 
   it('is an error for required content', () => {
-    const error = caught(() => assemblePrompt([part(':safety', 'x'.repeat(41), { retention: 'required', maxChars: 40 })], 1000));
+    const error = caught(() =>
+      assemblePrompt([part(':safety', 'x'.repeat(41), { retention: 'required', maxChars: 40 })], 1000),
+    );
     expect(error.code).toBe('section-max-chars');
     expect(error.limit).toBe(40);
     expect(error.requiredChars).toBe(41);
-    expect(error.message).toMatch(/prompt section ":safety" is required and has 41 characters of content, but its maxChars is 40/);
+    expect(error.message).toMatch(
+      /prompt section ":safety" is required and has 41 characters of content, but its maxChars is 40/,
+    );
   });
 
   it('a maxChars-truncated section can still yield further over the budget', () => {
-    const parts = [part(':s', 'x'.repeat(300), { maxChars: 200 }), part('r', 'r'.repeat(50), { retention: 'required' })];
+    const parts = [
+      part(':s', 'x'.repeat(300), { maxChars: 200 }),
+      part('r', 'r'.repeat(50), { retention: 'required' }),
+    ];
     // After maxChars: 188 + 12 = 200; total 200 + 2 + 50 = 252. Budget 150: excess 102 → kept 86.
     const result = assemblePrompt(parts, 150);
     expect(result.chars).toBe(150);

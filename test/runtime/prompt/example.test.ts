@@ -33,8 +33,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const AGENTS_MD =
   "# Example bot\n\nYou are the assistant of a small IM community bot. Answer in the user's language.\n\n## Tone\n\nFriendly, short, concrete. Never invent links.\n\n## Tools\n\nPrefer `short-url` for any URL longer than 60 characters. Ask before anything that changes state.";
 const PROJECT_RULES = '## Project rules\n\nAnswer with repository-local terminology and cite changed files.';
-const ETIQUETTE = '## QQ group etiquette\n\nIn QQ groups keep replies under 300 characters, never mention everyone, and address members by their group card name.';
-const DIGEST = '## Scheduled digest\n\nThis turn was started by a schedule and nobody is watching: summarise new activity since the last run in at most five bullets and never ask questions.';
+const ETIQUETTE =
+  '## QQ group etiquette\n\nIn QQ groups keep replies under 300 characters, never mention everyone, and address members by their group card name.';
+const DIGEST =
+  '## Scheduled digest\n\nThis turn was started by a schedule and nobody is watching: summarise new activity since the last run in at most five bullets and never ask questions.';
 
 describe('example bot: compiled manifest → system prompt', () => {
   it('the compiler emits the seed section plus a schedule-only and a platform-only section', () => {
@@ -46,8 +48,12 @@ describe('example bot: compiled manifest → system prompt', () => {
   });
 
   it('an interactive QQ-group turn with the icqq platform agent', async () => {
-    const turn = await host.beginTurn({ sessionKey: 'icqq:group:1', message: im({ adapter: 'icqq', type: 'group' }), agent: 'icqq' });
-    const prompt = (await turn.systemPrompt());
+    const turn = await host.beginTurn({
+      sessionKey: 'icqq:group:1',
+      message: im({ adapter: 'icqq', type: 'group' }),
+      agent: 'icqq',
+    });
+    const prompt = await turn.systemPrompt();
     expect(prompt.text).toBe(
       [
         AGENTS_MD,
@@ -63,8 +69,12 @@ describe('example bot: compiled manifest → system prompt', () => {
   });
 
   it('an interactive turn on another platform, with a loaded skill', async () => {
-    const turn = await host.beginTurn({ sessionKey: 'qq:private:1', message: im({ adapter: 'qq' }), skills: ['short-url'] });
-    const prompt = (await turn.systemPrompt());
+    const turn = await host.beginTurn({
+      sessionKey: 'qq:private:1',
+      message: im({ adapter: 'qq' }),
+      skills: ['short-url'],
+    });
+    const prompt = await turn.systemPrompt();
     expect(prompt.text).toBe(
       [
         AGENTS_MD,
@@ -80,8 +90,16 @@ describe('example bot: compiled manifest → system prompt', () => {
   });
 
   it('the auto-selected icqq platform agent (deferred catalog) gets the same prompt; its owner wins over beginTurn({ owner })', async () => {
-    const explicit = await host.beginTurn({ sessionKey: 'icqq:group:2', message: im({ adapter: 'icqq', type: 'group' }), agent: 'icqq' });
-    const auto = await host.beginTurn({ sessionKey: 'icqq:group:2', message: im({ adapter: 'icqq', type: 'group' }), owner: 'maps' });
+    const explicit = await host.beginTurn({
+      sessionKey: 'icqq:group:2',
+      message: im({ adapter: 'icqq', type: 'group' }),
+      agent: 'icqq',
+    });
+    const auto = await host.beginTurn({
+      sessionKey: 'icqq:group:2',
+      message: im({ adapter: 'icqq', type: 'group' }),
+      owner: 'maps',
+    });
     expect(auto.agentSelection).toBe('platform');
     expect(auto.agent).toBe('icqq');
     expect(auto.owner).toBe('');
@@ -97,7 +115,9 @@ describe('example bot: compiled manifest → system prompt', () => {
     expect((await first.systemPrompt()).text).toContain(`${PROJECT_RULES}\n\n# Short links`);
     await first.end();
     const next = await host.beginTurn({ sessionKey: 'qq:private:load', message: im({ adapter: 'qq' }) });
-    expect((await next.systemPrompt()).parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.status])).toEqual([['short-url', 'full']]);
+    expect((await next.systemPrompt()).parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.status])).toEqual([
+      ['short-url', 'full'],
+    ]);
     await next.end();
   });
 
@@ -109,8 +129,18 @@ describe('example bot: compiled manifest → system prompt', () => {
 
   it('the catalog lists all three with their files, and none of their content', () => {
     const catalog = host.catalog();
-    expect(catalog.promptSections.map((s) => [s.id, s.file, s.origin, s.generation, s.retention, s.profiles, s.platforms])).toEqual([
-      [':icqq-etiquette', 'prompt-sections/icqq-etiquette/index.ts', 'feature', 1, 'required', ['interactive'], ['icqq']],
+    expect(
+      catalog.promptSections.map((s) => [s.id, s.file, s.origin, s.generation, s.retention, s.profiles, s.platforms]),
+    ).toEqual([
+      [
+        ':icqq-etiquette',
+        'prompt-sections/icqq-etiquette/index.ts',
+        'feature',
+        1,
+        'required',
+        ['interactive'],
+        ['icqq'],
+      ],
       [':project-rules', 'prompt-sections/project-rules/index.ts', 'feature', 1, 'preferred', ['interactive'], []],
       [':schedule-digest', 'prompt-sections/schedule-digest/index.ts', 'feature', 1, 'preferred', ['schedule'], []],
     ]);

@@ -19,10 +19,15 @@ class FlakySkillService extends RecordingSkillService {
 async function seamHost(service: RecordingSkillService) {
   const root = seamRoot((seams) => {
     seams.registerSkillService('global', service);
-    seams.registerToolService('global', new RecordingToolService('acme:search', [tool('acme_search', { approval: 'never', source: 'remote:acme' })]));
+    seams.registerToolService(
+      'global',
+      new RecordingToolService('acme:search', [tool('acme_search', { approval: 'never', source: 'remote:acme' })]),
+    );
   });
   const host = createCapabilityHost();
-  await host.load(manifest({ skills: [skill('research', { instructions: 'Feature research steps.' })] }), { plugins: { '': root.plugin } });
+  await host.load(manifest({ skills: [skill('research', { instructions: 'Feature research steps.' })] }), {
+    plugins: { '': root.plugin },
+  });
   return host;
 }
 
@@ -36,8 +41,13 @@ describe('seam skills in the system prompt', () => {
     expect(await turn.execute('load_skill', { name: 'acme_research' })).toMatchObject({ status: 'completed' });
     const asked = service.described.length;
     const prompt = await turn.systemPrompt();
-    expect(prompt.text).toBe('Feature research steps.\n\n# acme_research\nInstructions from acme:skills for scope global.');
-    expect(prompt.parts.map((p) => [p.kind, p.id])).toEqual([['skill', 'research'], ['skill', 'acme_research']]);
+    expect(prompt.text).toBe(
+      'Feature research steps.\n\n# acme_research\nInstructions from acme:skills for scope global.',
+    );
+    expect(prompt.parts.map((p) => [p.kind, p.id])).toEqual([
+      ['skill', 'research'],
+      ['skill', 'acme_research'],
+    ]);
     // One describe() for the prompt (load_skill's own call is the deferred catalog's), then cached.
     expect(service.described.length).toBe(asked + 1);
     await turn.systemPrompt();
@@ -75,7 +85,10 @@ describe('seam capabilities in host.catalog()', () => {
       retention: 'preferred',
     });
     expect(catalog.skills.find((s) => s.qualifiedName === 'acme_research')).not.toHaveProperty('instructionsChars');
-    expect(catalog.skills.find((s) => s.qualifiedName === 'research')).toMatchObject({ origin: 'feature', instructionsChars: 23 });
+    expect(catalog.skills.find((s) => s.qualifiedName === 'research')).toMatchObject({
+      origin: 'feature',
+      instructionsChars: 23,
+    });
     expect(catalog.tools.find((t) => t.qualifiedName === 'acme_search')).toMatchObject({
       origin: 'seam',
       seam: { provider: 'acme:search', scope: 'global', name: 'acme_search', source: 'remote:acme' },

@@ -16,7 +16,12 @@ import {
 } from '../../../runtime/index.js';
 import { agent, im, manifest, plugin, skill } from '../fixture.js';
 
-function section(owner: string, name: string, content: string, extra: Partial<ManifestPromptSection> = {}): ManifestPromptSection {
+function section(
+  owner: string,
+  name: string,
+  content: string,
+  extra: Partial<ManifestPromptSection> = {},
+): ManifestPromptSection {
   return {
     id: `${owner}:${name}`,
     name,
@@ -35,9 +40,25 @@ function section(owner: string, name: string, content: string, extra: Partial<Ma
 
 const tree = () =>
   manifest({
-    plugins: [plugin('', { agentsMd: '# Root\n\nRoot agent rules.\n' }), plugin('maps', { agentsMd: 'Maps agent rules.' }), plugin('weather')],
-    agents: [agent('reviewer'), agent('maps__guide', { owner: 'maps', name: 'guide', system: 'Guide system.', boundaries: 'Guide boundaries.', conventions: '\nGuide conventions.\n' })],
-    skills: [skill('research', { instructions: 'Research steps.' }), skill('digest', { instructions: 'Digest steps.' })],
+    plugins: [
+      plugin('', { agentsMd: '# Root\n\nRoot agent rules.\n' }),
+      plugin('maps', { agentsMd: 'Maps agent rules.' }),
+      plugin('weather'),
+    ],
+    agents: [
+      agent('reviewer'),
+      agent('maps__guide', {
+        owner: 'maps',
+        name: 'guide',
+        system: 'Guide system.',
+        boundaries: 'Guide boundaries.',
+        conventions: '\nGuide conventions.\n',
+      }),
+    ],
+    skills: [
+      skill('research', { instructions: 'Research steps.' }),
+      skill('digest', { instructions: 'Digest steps.' }),
+    ],
     promptSections: [
       section('', 'intro', 'Intro text.', { layer: 'system' }),
       section('', 'rules', 'Root rules text.', { order: 40 }),
@@ -61,7 +82,7 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
   it('an interactive IM turn from qq, owned by the root', async () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'qq' }) });
-    const prompt = (await turn.systemPrompt());
+    const prompt = await turn.systemPrompt();
     expect(prompt.text).toBe(
       [
         '## intro\n\nIntro text.', // 1. layer system
@@ -74,13 +95,24 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
         '## examples\n\nExamples text.', // 7. examples
       ].join('\n\n'),
     );
-    expect(prompt).toMatchObject({ generation: 1, owner: '', profile: 'interactive', platform: 'qq', budget: 100_000, chars: prompt.text.length });
+    expect(prompt).toMatchObject({
+      generation: 1,
+      owner: '',
+      profile: 'interactive',
+      platform: 'qq',
+      budget: 100_000,
+      chars: prompt.text.length,
+    });
     expect(prompt.agent).toBeUndefined();
     expect(prompt.hidden).toEqual([
       { id: ':sched', reason: 'profile' },
       { id: 'maps:rules', reason: 'overridden' },
     ]);
-    expect(prompt.parts.find((p) => p.kind === 'agents-md')).toMatchObject({ id: '', retention: 'required', status: 'full' });
+    expect(prompt.parts.find((p) => p.kind === 'agents-md')).toMatchObject({
+      id: '',
+      retention: 'required',
+      status: 'full',
+    });
   });
 
   it('platform sections need an IM turn on a listed adapter', async () => {
@@ -96,11 +128,19 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
   it('schedule-origin turns use the schedule profile', async () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 'cron', origin: 'schedule', unattended: true });
-    const prompt = (await turn.systemPrompt());
+    const prompt = await turn.systemPrompt();
     expect(prompt.profile).toBe('schedule');
-    expect(prompt.text).toBe(['# Root\n\nRoot agent rules.', '## both\n\nBoth text.', '## sched\n\nSchedule text.'].join('\n\n'));
+    expect(prompt.text).toBe(
+      ['# Root\n\nRoot agent rules.', '## both\n\nBoth text.', '## sched\n\nSchedule text.'].join('\n\n'),
+    );
     expect(prompt.hidden.map((h) => `${h.id}:${h.reason}`)).toEqual([
-      ':examples:profile', ':intro:profile', ':qq:profile', ':rules:profile', ':safety:profile', ':terms:profile', 'maps:rules:overridden',
+      ':examples:profile',
+      ':intro:profile',
+      ':qq:profile',
+      ':rules:profile',
+      ':safety:profile',
+      ':terms:profile',
+      'maps:rules:overridden',
     ]);
   });
 
@@ -108,7 +148,7 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
     const host = await hostWith();
     const turn = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }), agent: 'maps__guide' });
     expect(turn.owner).toBe('maps');
-    const prompt = (await turn.systemPrompt());
+    const prompt = await turn.systemPrompt();
     expect(prompt.text).toBe(
       [
         '## intro\n\nIntro text.',
@@ -126,7 +166,12 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
     );
     expect(prompt.hidden).toContainEqual({ id: ':rules', reason: 'overridden' });
     expect(prompt.parts.filter((p) => p.retention === 'required').map((p) => `${p.kind}:${p.id}`)).toEqual([
-      'agents-md:', 'agents-md:maps', 'agent-system:maps__guide', 'agent-boundaries:maps__guide', 'agent-conventions:maps__guide', 'section::safety',
+      'agents-md:',
+      'agents-md:maps',
+      'agent-system:maps__guide',
+      'agent-boundaries:maps__guide',
+      'agent-conventions:maps__guide',
+      'section::safety',
     ]);
   });
 
@@ -159,11 +204,15 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
     await turn.activateSkill('digest');
     await turn.activateSkill('research');
     const text = (await turn.systemPrompt()).text;
-    expect(text).toContain('## rules\n\nRoot rules text.\n\nDigest steps.\n\nResearch steps.\n\n## safety\n\nSafety text.');
-    expect((await turn.systemPrompt()).parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.retention])).toEqual([
-      ['digest', 'preferred'],
-      ['research', 'preferred'],
-    ]);
+    expect(text).toContain(
+      '## rules\n\nRoot rules text.\n\nDigest steps.\n\nResearch steps.\n\n## safety\n\nSafety text.',
+    );
+    expect((await turn.systemPrompt()).parts.filter((p) => p.kind === 'skill').map((p) => [p.id, p.retention])).toEqual(
+      [
+        ['digest', 'preferred'],
+        ['research', 'preferred'],
+      ],
+    );
   });
 
   it('ended turns do not assemble', async () => {
@@ -208,7 +257,9 @@ describe('nearest-owner override (selectSections)', () => {
   });
 
   it('empty content renders nothing', () => {
-    expect(selectSections([entry('', 'x', { content: '' })], { owner: '', profile: 'interactive' }).hidden).toEqual([{ id: ':x', reason: 'empty' }]);
+    expect(selectSections([entry('', 'x', { content: '' })], { owner: '', profile: 'interactive' }).hidden).toEqual([
+      { id: ':x', reason: 'empty' },
+    ]);
   });
 });
 
@@ -216,11 +267,17 @@ describe('budget from the host config', () => {
   it('ai.agent.systemPromptMaxChars: preferred sections yield; required parts that cannot fit fail the turn explicitly', async () => {
     const host = await hostWith({ ai: { agent: { systemPromptMaxChars: 50 } } });
     const root = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }) });
-    const prompt = (await root.systemPrompt());
+    const prompt = await root.systemPrompt();
     // Required: "# Root\n\nRoot agent rules." (25) + "\n\n" + "## safety\n\nSafety text." (23) = 50.
     expect(prompt.text).toBe('# Root\n\nRoot agent rules.\n\n## safety\n\nSafety text.');
     expect(prompt.chars).toBe(50);
-    expect(prompt.parts.filter((p) => p.status === 'dropped').map((p) => p.id)).toEqual([':intro', ':both', ':terms', ':rules', ':examples']);
+    expect(prompt.parts.filter((p) => p.status === 'dropped').map((p) => p.id)).toEqual([
+      ':intro',
+      ':both',
+      ':terms',
+      ':rules',
+      ':examples',
+    ]);
     const guided = await host.beginTurn({ sessionKey: 's', message: im({ adapter: 'discord' }), agent: 'maps__guide' });
     await expect(guided.systemPrompt()).rejects.toThrow(PromptBudgetError);
     await expect(guided.systemPrompt()).rejects.toThrow(
@@ -233,7 +290,9 @@ describe('budget from the host config', () => {
 
   it('an invalid budget rejects the candidate; the default is 100,000', async () => {
     const host = createCapabilityHost({ config: { ai: { agent: { systemPromptMaxChars: -1 } } } });
-    await expect(host.load(tree())).rejects.toThrow(/ai\.agent\.systemPromptMaxChars must be a positive safe integer, got -1/);
+    await expect(host.load(tree())).rejects.toThrow(
+      /ai\.agent\.systemPromptMaxChars must be a positive safe integer, got -1/,
+    );
     await host.load(tree(), { config: {} });
     expect((await (await host.beginTurn({ sessionKey: 's' })).systemPrompt()).budget).toBe(100_000);
   });
@@ -242,21 +301,28 @@ describe('budget from the host config', () => {
 describe('required sections and duplicates at load', () => {
   it('a required section longer than its own maxChars rejects the candidate (hand-made manifest)', async () => {
     const host = createCapabilityHost();
-    const bad = manifest({ promptSections: [section('', 'safety', 'x'.repeat(11), { retention: 'required', maxChars: 10 })] });
+    const bad = manifest({
+      promptSections: [section('', 'safety', 'x'.repeat(11), { retention: 'required', maxChars: 10 })],
+    });
     await expect(host.load(bad)).rejects.toThrow(CandidateRejectedError);
-    await expect(host.load(bad)).rejects.toThrow(/required prompt section ":safety" has 11 characters of content but maxChars is 10/);
+    await expect(host.load(bad)).rejects.toThrow(
+      /required prompt section ":safety" has 11 characters of content but maxChars is 10/,
+    );
   });
 
   it('defineAgentPromptSection refuses the same in setup(); a setup section may not duplicate a directory section', async () => {
-    expect(() => defineAgentPromptSection({ title: 't', content: 'x'.repeat(11), retention: 'required', maxChars: 10 })).toThrow(
-      /required content is 11 characters but `maxChars` is 10/,
-    );
+    expect(() =>
+      defineAgentPromptSection({ title: 't', content: 'x'.repeat(11), retention: 'required', maxChars: 10 }),
+    ).toThrow(/required content is 11 characters but `maxChars` is 10/);
     expect(defineAgentPromptSection({ title: 't', content: 'x'.repeat(11), maxChars: 10 }).maxChars).toBe(10);
     const host = createCapabilityHost();
-    const setup = definePlugin({ name: 'p', setup: (context) => context.addPromptSection('rules', defineAgentPromptSection({ title: 'R', content: 'dup' })) });
-    await expect(host.load(manifest({ promptSections: [section('', 'rules', 'file')] }), { plugins: { '': setup } })).rejects.toThrow(
-      /duplicate prompt section ":rules"/,
-    );
+    const setup = definePlugin({
+      name: 'p',
+      setup: (context) => context.addPromptSection('rules', defineAgentPromptSection({ title: 'R', content: 'dup' })),
+    });
+    await expect(
+      host.load(manifest({ promptSections: [section('', 'rules', 'file')] }), { plugins: { '': setup } }),
+    ).rejects.toThrow(/duplicate prompt section ":rules"/);
   });
 });
 
@@ -266,18 +332,34 @@ describe('generations', () => {
     const build = (content: string, setupContent: string) =>
       [
         manifest({ promptSections: [section('', 'rules', content)] }),
-        { plugins: { '': definePlugin({ name: 'p', setup: (c) => c.addPromptSection('live', defineAgentPromptSection({ title: 'Live', content: setupContent })) }) } },
+        {
+          plugins: {
+            '': definePlugin({
+              name: 'p',
+              setup: (c) =>
+                c.addPromptSection('live', defineAgentPromptSection({ title: 'Live', content: setupContent })),
+            }),
+          },
+        },
       ] as const;
     await host.load(...build('Old rules.', 'Old setup.'));
     const old = await host.beginTurn({ sessionKey: 's' });
     await host.load(...build('New rules.', 'New setup.'));
     const fresh = await host.beginTurn({ sessionKey: 's' });
     // Same layer and order: ties render by id (":live" before ":rules").
-    expect((await old.systemPrompt())).toMatchObject({ generation: 1, text: '## Live\n\nOld setup.\n\n## rules\n\nOld rules.' });
-    expect((await fresh.systemPrompt())).toMatchObject({ generation: 2, text: '## Live\n\nNew setup.\n\n## rules\n\nNew rules.' });
+    expect(await old.systemPrompt()).toMatchObject({
+      generation: 1,
+      text: '## Live\n\nOld setup.\n\n## rules\n\nOld rules.',
+    });
+    expect(await fresh.systemPrompt()).toMatchObject({
+      generation: 2,
+      text: '## Live\n\nNew setup.\n\n## rules\n\nNew rules.',
+    });
     await old.end();
     // A failed load changes nothing: new turns keep the committed text.
-    await expect(host.load(manifest({ promptSections: [section('', 'rules', 'x', { retention: 'required', maxChars: 0 })] }))).rejects.toThrow();
+    await expect(
+      host.load(manifest({ promptSections: [section('', 'rules', 'x', { retention: 'required', maxChars: 0 })] })),
+    ).rejects.toThrow();
     expect((await (await host.beginTurn({ sessionKey: 's' })).systemPrompt()).text).toContain('New rules.');
   });
 });

@@ -27,19 +27,25 @@ async function sourceHost() {
   await host.load(
     manifest({
       tools: [
-        fx.tool('lookup', lookupFile, { requiresApproval: 'never', inputSchema: { type: 'object', properties: { n: { type: 'string' } }, required: ['n'] } }),
+        fx.tool('lookup', lookupFile, {
+          requiresApproval: 'never',
+          inputSchema: { type: 'object', properties: { n: { type: 'string' } }, required: ['n'] },
+        }),
         fx.tool('secret', secretFile, { requiresApproval: 'never', permissions: ['role(master)'] }),
         fx.tool('reviewer__check', privateFile, { placement: 'agent', agent: 'reviewer', localName: 'check' }),
       ],
       agents: [agent('reviewer')],
-      skills: [skill('research', { instructions: 'Research carefully.' }), skill('reviewer__review', { agent: 'reviewer' })],
+      skills: [
+        skill('research', { instructions: 'Research carefully.' }),
+        skill('reviewer__review', { agent: 'reviewer' }),
+      ],
     }),
   );
   return host;
 }
 
 describe('ToolRegistryAsService', () => {
-  it('bridges another generation\'s public tools through the consuming pipeline, until that generation retires', async () => {
+  it("bridges another generation's public tools through the consuming pipeline, until that generation retires", async () => {
     const source = await sourceHost();
     const bridge = new ToolRegistryAsService(source.current!, { id: 'bot-a:tools' });
     expect(bridge.schema().map((s) => s.function.name)).toEqual(['lookup', 'secret']);
@@ -47,11 +53,18 @@ describe('ToolRegistryAsService', () => {
     // Bridged tools are seam tools: their projected JSON Schemas need the runtime validator.
     const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
     await host.load(manifest(), { plugins: { '': root.plugin } });
-    expect(host.current!.tools.get('secret')).toMatchObject({ source: 'seam', permissions: ['role(master)'], seam: { provider: 'bot-a:tools', source: 'registry:feature' } });
+    expect(host.current!.tools.get('secret')).toMatchObject({
+      source: 'seam',
+      permissions: ['role(master)'],
+      seam: { provider: 'bot-a:tools', source: 'registry:feature' },
+    });
 
     const turn = await host.beginTurn({ sessionKey: 's' });
     // Zod transform of the definition applies; config and owner are the source tool's own.
-    expect(await turn.execute('lookup', { n: '7' })).toMatchObject({ status: 'completed', output: { value: 21, owner: '', generation: 1 } });
+    expect(await turn.execute('lookup', { n: '7' })).toMatchObject({
+      status: 'completed',
+      output: { value: 21, owner: '', generation: 1 },
+    });
     expect(turn.journal[0]).toMatchObject({ type: 'tool_call', source: 'seam' });
     // Access comes from the projected schema: no permission host here, so role(master) is denied.
     expect(await turn.execute('secret', {})).toMatchObject({ status: 'denied', policy: 'capability' });
@@ -60,7 +73,10 @@ describe('ToolRegistryAsService', () => {
     await source.load(manifest()); // the bridged generation retires (and, unleased, is disposed)
     expect(await turn.execute('lookup', { n: '1' })).toMatchObject({
       status: 'failed',
-      error: { code: 'execution_error', message: 'tool registry unavailable: generation 1 is disposed and cannot be leased' },
+      error: {
+        code: 'execution_error',
+        message: 'tool registry unavailable: generation 1 is disposed and cannot be leased',
+      },
     });
     await turn.end();
   });
@@ -81,7 +97,7 @@ describe('SkillRegistryAsService', () => {
 });
 
 describe('BuiltinToolService', () => {
-  it('asks through the turn\'s QuestionPort; unattended turns get a failure, never a global port', async () => {
+  it("asks through the turn's QuestionPort; unattended turns get a failure, never a global port", async () => {
     const asked: string[] = [];
     const question: QuestionPort = {
       async ask(request) {
@@ -92,16 +108,25 @@ describe('BuiltinToolService', () => {
     const root = seamRoot((seams) => seams.registerToolService('global', new BuiltinToolService()));
     const host = createCapabilityHost();
     await host.load(manifest(), { plugins: { '': root.plugin } });
-    expect(host.current!.tools.get('ask_question')).toMatchObject({ requiresApproval: 'never', seam: { provider: 'builtin:question', source: 'builtin:question' } });
+    expect(host.current!.tools.get('ask_question')).toMatchObject({
+      requiresApproval: 'never',
+      seam: { provider: 'builtin:question', source: 'builtin:question' },
+    });
 
     const turn = await host.beginTurn({ sessionKey: 'qq:1', question });
-    expect(await turn.execute('ask_question', { question: 'Colour?' })).toMatchObject({ status: 'completed', output: { answer: 'blue' } });
+    expect(await turn.execute('ask_question', { question: 'Colour?' })).toMatchObject({
+      status: 'completed',
+      output: { answer: 'blue' },
+    });
     expect(asked).toEqual(['qq:1: Colour?']);
 
     const unattended = await host.beginTurn({ sessionKey: 'cron', unattended: true, question });
     expect(await unattended.execute('ask_question', { question: 'Colour?' })).toMatchObject({
       status: 'failed',
-      error: { message: 'ask_question is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)' },
+      error: {
+        message:
+          'ask_question is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)',
+      },
     });
     expect(asked).toHaveLength(1);
     await Promise.all([turn.end(), unattended.end()]);

@@ -16,12 +16,32 @@ type Discovered = { results: { name: string; kind: string; mcp_server?: string }
 
 async function seamHost() {
   const root = seamRoot((seams) => {
-    seams.registerToolService('global', new RecordingToolService('acme:search', [tool('acme_search', { parameters: searchParameters, approval: 'never', source: 'remote:acme' })]));
-    seams.registerToolService('global', new RecordingToolService('github', [tool('gh_issue', { source: 'mcp:github', keywords: ['issue'] }), tool('gh_pull', { source: 'mcp:github' })]));
-    seams.registerToolService('reviewer', new RecordingToolService('acme:search', [tool('acme_search', { approval: 'never' })]));
-    seams.registerSkillService('global', new RecordingSkillService('acme:skills', [{ name: 'acme_research', description: 'Research with Acme sources' }]));
+    seams.registerToolService(
+      'global',
+      new RecordingToolService('acme:search', [
+        tool('acme_search', { parameters: searchParameters, approval: 'never', source: 'remote:acme' }),
+      ]),
+    );
+    seams.registerToolService(
+      'global',
+      new RecordingToolService('github', [
+        tool('gh_issue', { source: 'mcp:github', keywords: ['issue'] }),
+        tool('gh_pull', { source: 'mcp:github' }),
+      ]),
+    );
+    seams.registerToolService(
+      'reviewer',
+      new RecordingToolService('acme:search', [tool('acme_search', { approval: 'never' })]),
+    );
+    seams.registerSkillService(
+      'global',
+      new RecordingSkillService('acme:skills', [{ name: 'acme_research', description: 'Research with Acme sources' }]),
+    );
   });
-  const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), config: { deferredTools: { mcpServers: { github: { alwaysLoaded: ['gh_issue'] } } } } });
+  const host = createCapabilityHost({
+    jsonSchemaValidator: ajvValidator(),
+    config: { deferredTools: { mcpServers: { github: { alwaysLoaded: ['gh_issue'] } } } },
+  });
   await host.load(manifest({ agents: [agent('reviewer')] }), { plugins: { '': root.plugin } });
   return host;
 }
@@ -34,7 +54,10 @@ describe('seam capabilities in the deferred catalog', () => {
     expect(found.results.map((r) => r.name)).toEqual(expect.arrayContaining(['acme_search', 'gh_issue', 'gh_pull']));
     expect(found.results.map((r) => r.name)).not.toContain('reviewer__acme_search');
     const github = output<Discovered>(await turn.execute('discover', { query: 'seam tool', mcp_server: 'github' }));
-    expect(github.results.map((r) => [r.name, r.mcp_server]).sort()).toEqual([['gh_issue', 'github'], ['gh_pull', 'github']]);
+    expect(github.results.map((r) => [r.name, r.mcp_server]).sort()).toEqual([
+      ['gh_issue', 'github'],
+      ['gh_pull', 'github'],
+    ]);
     const skills = output<Discovered>(await turn.execute('discover', { query: 'acme research', kind: 'skill' }));
     expect(skills.results.map((r) => r.name)).toEqual(['acme_research']);
     await turn.end();

@@ -16,10 +16,14 @@ afterAll(() => removeDir(example));
 
 describe('fixtures/seam-bot', () => {
   it('compiles, loads the root seam, and runs acme_search through turn.execute with a journal', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(example, 'run.ts')], {
-      cwd: repo,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(example, 'run.ts')],
+      {
+        cwd: repo,
+        timeout: 60_000,
+      },
+    );
     expect(stderr).toBe('');
     const lines = stdout.trim().split('\n');
     expect(lines).toEqual([
@@ -61,10 +65,23 @@ void turn.execute('acme_search', { query: 1 });
 void turn.execute('acme_nope', {});
 `,
     );
-    const config = ts.getParsedCommandLineOfConfigFile(join(repo, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-    const roots = ['plugin.ts', 'run.ts', 'tools/echo/index.ts', 'seams/search-service.ts', 'seams/research-skills.ts', 'zhin-capabilities.gen.ts'].map((f) => join(example, f));
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(repo, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    )!;
+    const roots = [
+      'plugin.ts',
+      'run.ts',
+      'tools/echo/index.ts',
+      'seams/search-service.ts',
+      'seams/research-skills.ts',
+      'zhin-capabilities.gen.ts',
+    ].map((f) => join(example, f));
     const program = ts.createProgram([...roots, probe], { ...config.options, noEmit: true });
-    const messages = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const messages = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     rmSync(probeDir, { recursive: true, force: true });
     expect(messages).toEqual([]);
   });

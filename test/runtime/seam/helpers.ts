@@ -33,7 +33,10 @@ export class RecordingToolService implements ToolService {
   constructor(
     readonly id: string,
     readonly tools: readonly ToolSchema[],
-    private readonly behaviour: Behaviour = (call) => ({ success: true, output: { provider: id, tool: call.toolName, input: call.input } }),
+    private readonly behaviour: Behaviour = (call) => ({
+      success: true,
+      output: { provider: id, tool: call.toolName, input: call.input },
+    }),
     readonly description = `provider ${id}`,
   ) {}
 
@@ -42,14 +45,22 @@ export class RecordingToolService implements ToolService {
     return this.tools;
   }
 
-  async execute(scope: SeamScope, toolName: string, input: unknown, context?: SeamToolContext): Promise<ToolExecutionResult> {
+  async execute(
+    scope: SeamScope,
+    toolName: string,
+    input: unknown,
+    context?: SeamToolContext,
+  ): Promise<ToolExecutionResult> {
     const call = { scope, toolName, input, context };
     this.calls.push(call);
     return this.behaviour(call);
   }
 }
 
-export function tool(name: string, extra: Partial<Omit<ToolSchema, 'type' | 'function'>> & { parameters?: ToolSchema['function']['parameters'] } = {}): ToolSchema {
+export function tool(
+  name: string,
+  extra: Partial<Omit<ToolSchema, 'type' | 'function'>> & { parameters?: ToolSchema['function']['parameters'] } = {},
+): ToolSchema {
   const { parameters, ...policy } = extra;
   return {
     type: 'function',

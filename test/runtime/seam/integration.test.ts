@@ -23,7 +23,9 @@ describe('registration', () => {
   it('a duplicate provider id in one scope throws at registration; other scopes and kinds are separate', () => {
     const seams = new SeamIntegration();
     seams.registerToolService('global', search());
-    expect(() => seams.registerToolService('global', search())).toThrow('tool service "acme:search" is already registered in scope "global"');
+    expect(() => seams.registerToolService('global', search())).toThrow(
+      'tool service "acme:search" is already registered in scope "global"',
+    );
     expect(() => seams.registerToolService('reviewer', search())).not.toThrow();
     expect(() => seams.registerSkillService('global', new RecordingSkillService('acme:search', []))).not.toThrow();
     expect(() => seams.registerSkillService('global', new RecordingSkillService('acme:search', []))).toThrow(
@@ -49,12 +51,23 @@ describe('registration', () => {
   it('rejects invalid scopes and services with TypeErrors', () => {
     const seams = new SeamIntegration();
     expect(() => seams.registerToolService('', search())).toThrow(TypeError);
-    expect(() => seams.registerToolService('a b' as never, search())).toThrow("seam scope must be 'global' or an owner id");
-    expect(() => seams.registerToolService('global', { id: '', description: '', schema: () => [], execute: () => ({ success: true }) })).toThrow(
-      'service `id` must be a non-empty string',
+    expect(() => seams.registerToolService('a b' as never, search())).toThrow(
+      "seam scope must be 'global' or an owner id",
     );
-    expect(() => seams.registerToolService('global', { id: 'x', description: 'x' } as never)).toThrow('service "x" has no schema() method');
-    expect(() => seams.registerSkillService('global', { id: 'x', description: 'x', catalog: () => [] } as never)).toThrow('has no describe() method');
+    expect(() =>
+      seams.registerToolService('global', {
+        id: '',
+        description: '',
+        schema: () => [],
+        execute: () => ({ success: true }),
+      }),
+    ).toThrow('service `id` must be a non-empty string');
+    expect(() => seams.registerToolService('global', { id: 'x', description: 'x' } as never)).toThrow(
+      'service "x" has no schema() method',
+    );
+    expect(() =>
+      seams.registerSkillService('global', { id: 'x', description: 'x', catalog: () => [] } as never),
+    ).toThrow('has no describe() method');
   });
 
   it('dispose() releases everything, is idempotent, and refuses later registrations', () => {
@@ -63,7 +76,9 @@ describe('registration', () => {
     seams.dispose();
     seams.dispose();
     expect(seams.disposed).toBe(true);
-    expect(() => seams.registerToolService('global', search())).toThrow('cannot register a tool service: the SeamIntegration is disposed');
+    expect(() => seams.registerToolService('global', search())).toThrow(
+      'cannot register a tool service: the SeamIntegration is disposed',
+    );
   });
 
   it('is recognised by brand, so two copies of the runtime still agree', () => {
@@ -118,7 +133,9 @@ describe('legacy surface', () => {
 
   it('a root that provides no seam changes nothing', async () => {
     const host = createCapabilityHost();
-    await host.load(manifest(), { plugins: { '': seamRoot((seams) => seams.registerToolService('global', search()), { provide: false }).plugin } });
+    await host.load(manifest(), {
+      plugins: { '': seamRoot((seams) => seams.registerToolService('global', search()), { provide: false }).plugin },
+    });
     expect([...host.current!.tools.keys()]).toEqual(['ask_user']);
   });
 });

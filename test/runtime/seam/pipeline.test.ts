@@ -43,7 +43,12 @@ async function hostWith(service: RecordingToolService, options: Parameters<typeo
 describe('projection into the tool table', () => {
   it('a seam tool is a table entry with source seam, provenance, defaults and the policy fields of its schema', async () => {
     const service = new RecordingToolService('acme:search', [
-      tool('acme_search', { parameters: searchParameters, permissions: ['authenticated'], source: 'remote:acme', approval: 'never' }),
+      tool('acme_search', {
+        parameters: searchParameters,
+        permissions: ['authenticated'],
+        source: 'remote:acme',
+        approval: 'never',
+      }),
       tool('acme_fetch', { source: 'mcp:acme-docs', platforms: ['qq'], scopes: ['group'], keywords: ['docs'] }),
     ]);
     const { host } = await hostWith(service);
@@ -62,8 +67,20 @@ describe('projection into the tool table', () => {
     });
     const fetch = table.get('acme_fetch')!;
     // Approval defaults to on-risk; an open object schema when none is given; MCP server parsed.
-    expect(fetch).toMatchObject({ requiresApproval: 'on-risk', inputSchema: { type: 'object' }, platforms: ['qq'], scopes: ['group'], keywords: ['docs'] });
-    expect(fetch.seam).toEqual({ provider: 'acme:search', scope: 'global', name: 'acme_fetch', source: 'mcp:acme-docs', mcpServer: 'acme-docs' });
+    expect(fetch).toMatchObject({
+      requiresApproval: 'on-risk',
+      inputSchema: { type: 'object' },
+      platforms: ['qq'],
+      scopes: ['group'],
+      keywords: ['docs'],
+    });
+    expect(fetch.seam).toEqual({
+      provider: 'acme:search',
+      scope: 'global',
+      name: 'acme_fetch',
+      source: 'mcp:acme-docs',
+      mcpServer: 'acme-docs',
+    });
     // schema() is read once per generation, with the registration scope.
     expect(service.schemaScopes).toEqual(['global']);
     expect([...table.keys()].sort()).toEqual(['acme_fetch', 'acme_search', 'ask_user', 'echo']);
@@ -72,11 +89,16 @@ describe('projection into the tool table', () => {
 
 describe('the one pipeline', () => {
   it('runs a seam tool through turn.execute with a journal and a live turn context', async () => {
-    const service = new RecordingToolService('acme:search', [tool('acme_search', { parameters: searchParameters, approval: 'never', source: 'remote:acme' })]);
+    const service = new RecordingToolService('acme:search', [
+      tool('acme_search', { parameters: searchParameters, approval: 'never', source: 'remote:acme' }),
+    ]);
     const { host } = await hostWith(service);
     const turn = await host.beginTurn({ sessionKey: 'qq:group:1', message: im({ type: 'group' }) });
     const outcome = await turn.execute('acme_search', { query: 'zhin' }, { toolUseId: 'toolu_1' });
-    expect(outcome).toMatchObject({ status: 'completed', output: { provider: 'acme:search', tool: 'acme_search', input: { query: 'zhin' } } });
+    expect(outcome).toMatchObject({
+      status: 'completed',
+      output: { provider: 'acme:search', tool: 'acme_search', input: { query: 'zhin' } },
+    });
     expect(turn.journal.map((e) => [e.type, e.toolName, e.toolUseId])).toEqual([
       ['tool_call', 'acme_search', 'toolu_1'],
       ['tool_result', 'acme_search', 'toolu_1'],
@@ -86,7 +108,13 @@ describe('the one pipeline', () => {
     expect(call!.scope).toBe('global');
     const context = call!.context as SeamToolContext;
     expect(context.signal).toBeInstanceOf(AbortSignal);
-    expect(context).toMatchObject({ turnId: turn.id, sessionKey: 'qq:group:1', generation: 1, toolUseId: 'toolu_1', origin: 'im' });
+    expect(context).toMatchObject({
+      turnId: turn.id,
+      sessionKey: 'qq:group:1',
+      generation: 1,
+      toolUseId: 'toolu_1',
+      origin: 'im',
+    });
     expect(context.policy).toEqual({ approval: 'never', decision: 'not-required' });
     expect((await turn.admittedTools()).map((t) => t.qualifiedName)).toContain('acme_search');
     await turn.end();
@@ -99,8 +127,16 @@ describe('the one pipeline', () => {
     ]);
     const { host } = await hostWith(service, { permissions: authenticated() });
     const anon = await host.beginTurn({ sessionKey: 's', message: im({ user: 'anon', type: 'private' }) });
-    expect(await anon.execute('acme_search', {})).toEqual({ status: 'denied', policy: 'capability', reason: 'tool "acme_search" is not available' });
-    expect(await anon.execute('acme_group', {})).toEqual({ status: 'denied', policy: 'capability', reason: 'tool "acme_group" is not available' });
+    expect(await anon.execute('acme_search', {})).toEqual({
+      status: 'denied',
+      policy: 'capability',
+      reason: 'tool "acme_search" is not available',
+    });
+    expect(await anon.execute('acme_group', {})).toEqual({
+      status: 'denied',
+      policy: 'capability',
+      reason: 'tool "acme_group" is not available',
+    });
     expect(anon.journal.map((e) => e.type)).toEqual(['tool_denied', 'tool_denied']);
     expect((await anon.admittedTools()).map((t) => t.qualifiedName)).not.toContain('acme_search');
     expect(service.calls).toHaveLength(0);
@@ -126,18 +162,29 @@ describe('the one pipeline', () => {
   });
 
   it('approval goes through the turn port; a refusal and an unattended turn are denied before the provider is called', async () => {
-    const service = new RecordingToolService('acme:search', [tool('acme_write', { approval: 'on-risk' }), tool('acme_always', { approval: 'always' })]);
+    const service = new RecordingToolService('acme:search', [
+      tool('acme_write', { approval: 'on-risk' }),
+      tool('acme_always', { approval: 'always' }),
+    ]);
     const asked: string[] = [];
     const { host } = await hostWith(service, { approval: approveAll(asked) });
 
     const unattended = await host.beginTurn({ sessionKey: 'cron', unattended: true });
-    expect(await unattended.execute('acme_write', {})).toEqual({ status: 'denied', policy: 'approval', reason: APPROVAL_UNAVAILABLE });
+    expect(await unattended.execute('acme_write', {})).toEqual({
+      status: 'denied',
+      policy: 'approval',
+      reason: APPROVAL_UNAVAILABLE,
+    });
     expect(unattended.journal.map((e) => e.type)).toEqual(['tool_call', 'tool_denied']);
     expect(service.calls).toHaveLength(0);
     expect(asked).toEqual([]);
 
     const refusing = await host.beginTurn({ sessionKey: 's', approval: { requestApproval: async () => false } });
-    expect(await refusing.execute('acme_always', {})).toEqual({ status: 'denied', policy: 'approval', reason: 'approval denied' });
+    expect(await refusing.execute('acme_always', {})).toEqual({
+      status: 'denied',
+      policy: 'approval',
+      reason: 'approval denied',
+    });
     expect(service.calls).toHaveLength(0);
 
     const attended = await host.beginTurn({ sessionKey: 's' });
@@ -153,8 +200,15 @@ describe('the one pipeline', () => {
     const { host } = await hostWith(service, { approval: approveAll(asked) });
     const turn = await host.beginTurn({ sessionKey: 's' });
     const outcome = await turn.execute('acme_search', { query: '' });
-    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/query' }, retryable: false });
-    expect(await turn.execute('acme_search', {})).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/query' } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/query' },
+      retryable: false,
+    });
+    expect(await turn.execute('acme_search', {})).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/query' },
+    });
     expect(asked).toEqual([]);
     expect(service.calls).toHaveLength(0);
     await turn.end();
@@ -163,7 +217,12 @@ describe('the one pipeline', () => {
   it('a thrown error, success: false and a malformed result are journaled as tool_failed', async () => {
     const service = new RecordingToolService(
       'acme:search',
-      [tool('acme_throw', { approval: 'never' }), tool('acme_false', { approval: 'never' }), tool('acme_retry', { approval: 'never' }), tool('acme_bad', { approval: 'never' })],
+      [
+        tool('acme_throw', { approval: 'never' }),
+        tool('acme_false', { approval: 'never' }),
+        tool('acme_retry', { approval: 'never' }),
+        tool('acme_bad', { approval: 'never' }),
+      ],
       (call) => {
         if (call.toolName === 'acme_throw') throw new Error('remote exploded');
         if (call.toolName === 'acme_false') return { success: false, error: 'Unknown query' };
@@ -173,12 +232,27 @@ describe('the one pipeline', () => {
     );
     const { host } = await hostWith(service);
     const turn = await host.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute('acme_throw', {})).toEqual({ status: 'failed', error: { code: 'execution_error', message: 'remote exploded' }, retryable: false });
-    expect(await turn.execute('acme_false', {})).toEqual({ status: 'failed', error: { code: 'execution_error', message: 'Unknown query' }, retryable: false });
-    expect(await turn.execute('acme_retry', {})).toEqual({ status: 'failed', error: { code: 'execution_error', message: 'rate limited' }, retryable: true });
+    expect(await turn.execute('acme_throw', {})).toEqual({
+      status: 'failed',
+      error: { code: 'execution_error', message: 'remote exploded' },
+      retryable: false,
+    });
+    expect(await turn.execute('acme_false', {})).toEqual({
+      status: 'failed',
+      error: { code: 'execution_error', message: 'Unknown query' },
+      retryable: false,
+    });
+    expect(await turn.execute('acme_retry', {})).toEqual({
+      status: 'failed',
+      error: { code: 'execution_error', message: 'rate limited' },
+      retryable: true,
+    });
     expect(await turn.execute('acme_bad', {})).toMatchObject({
       status: 'failed',
-      error: { code: 'execution_error', message: 'provider "acme:search" returned no valid ToolExecutionResult for "acme_bad"' },
+      error: {
+        code: 'execution_error',
+        message: 'provider "acme:search" returned no valid ToolExecutionResult for "acme_bad"',
+      },
     });
     const failed = turn.journal.filter((e) => e.type === 'tool_failed');
     expect(failed.map((e) => e.toolName)).toEqual(['acme_throw', 'acme_false', 'acme_retry', 'acme_bad']);
@@ -188,13 +262,17 @@ describe('the one pipeline', () => {
 
   it('turn.end() aborts the provider signal of a call in flight; a later call is refused', async () => {
     const started = deferred<void>();
-    const service = new RecordingToolService('acme:search', [tool('acme_slow', { approval: 'never' })], async (call) => {
-      started.resolve();
-      const signal = call.context!.signal;
-      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      signal.throwIfAborted();
-      return { success: true, output: 'not reached' };
-    });
+    const service = new RecordingToolService(
+      'acme:search',
+      [tool('acme_slow', { approval: 'never' })],
+      async (call) => {
+        started.resolve();
+        const signal = call.context!.signal;
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        signal.throwIfAborted();
+        return { success: true, output: 'not reached' };
+      },
+    );
     const { host } = await hostWith(service);
     const turn = await host.beginTurn({ sessionKey: 's' });
     const running = turn.execute('acme_slow', {});
@@ -238,16 +316,21 @@ describe('no side channel', () => {
     dispose(); // idempotent
     expect(await turn.execute('acme_search', {})).toEqual({
       status: 'failed',
-      error: { code: 'unavailable', message: 'seam tool "acme_search" is unavailable: provider "acme:search" was released' },
+      error: {
+        code: 'unavailable',
+        message: 'seam tool "acme_search" is unavailable: provider "acme:search" was released',
+      },
       retryable: false,
     });
     expect(service.calls).toHaveLength(0);
     await turn.end();
   });
 
-  it('registering into a published generation\'s integration has no effect on it', async () => {
+  it("registering into a published generation's integration has no effect on it", async () => {
     const late = new RecordingToolService('acme:late', [tool('acme_late', { approval: 'never' })]);
-    const root = seamRoot((seams) => seams.registerToolService('global', new RecordingToolService('acme:search', [tool('acme_search')])));
+    const root = seamRoot((seams) =>
+      seams.registerToolService('global', new RecordingToolService('acme:search', [tool('acme_search')])),
+    );
     const host = createCapabilityHost();
     await host.load(manifest(), { plugins: { '': root.plugin } });
     const dispose = root.integrations[0]!.registerToolService('global', late);

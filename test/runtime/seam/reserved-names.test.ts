@@ -14,8 +14,12 @@ afterAll(() => fx.cleanup());
 
 /** A host serving generation 1 with one ordinary seam tool, and a loader for the next candidate. */
 async function servingHost() {
-  const host = createCapabilityHost({ config: { deferredTools: { alwaysLoadedTools: ['acme_search', 'discover', 'load_tool', 'load_skill'] } } });
-  const good = seamRoot((seams) => seams.registerToolService('global', new RecordingToolService('acme', [tool('acme_search', { approval: 'never' })])));
+  const host = createCapabilityHost({
+    config: { deferredTools: { alwaysLoadedTools: ['acme_search', 'discover', 'load_tool', 'load_skill'] } },
+  });
+  const good = seamRoot((seams) =>
+    seams.registerToolService('global', new RecordingToolService('acme', [tool('acme_search', { approval: 'never' })])),
+  );
   await host.load(manifest({ agents: [agent('reviewer')] }), { plugins: { '': good.plugin } });
   return host;
 }
@@ -35,26 +39,33 @@ describe('seam tool names that fold to a runtime-owned name', () => {
     ['Load_Tool', 'load_tool'],
     ['ASK_USER', 'ask_user'],
     ['Spawn_Task', 'spawn_task'],
-  ])('a global provider offering "%s" rejects the candidate, naming the provider and the tool', async (name, reserved) => {
-    const host = await servingHost();
-    const bad = seamRoot((seams) => {
-      seams.registerToolService('global', new RecordingToolService('acme', [tool('acme_search')]));
-      seams.registerToolService('global', new RecordingToolService('shadow:remote', [tool('remote_ok'), tool(name)]));
-    });
-    const failure = await host.load(manifest({ agents: [agent('reviewer')] }), { plugins: { '': bad.plugin } }).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(CandidateRejectedError);
-    expect((failure as Error).message).toBe(
-      `capability generation 2 rejected: capability seam: tool name "${name}" is reserved by the runtime: it equals "${reserved}" ` +
-        `after case folding (seam tool "${name}" of provider "shadow:remote" (scope global)); the previous generation keeps serving`,
-    );
-    // Nothing of the candidate is visible; its integration was released at once.
-    expect(bad.disposed).toEqual([bad.integrations[0]]);
-    await expectStillServing(host);
-  });
+  ])(
+    'a global provider offering "%s" rejects the candidate, naming the provider and the tool',
+    async (name, reserved) => {
+      const host = await servingHost();
+      const bad = seamRoot((seams) => {
+        seams.registerToolService('global', new RecordingToolService('acme', [tool('acme_search')]));
+        seams.registerToolService('global', new RecordingToolService('shadow:remote', [tool('remote_ok'), tool(name)]));
+      });
+      const failure = await host
+        .load(manifest({ agents: [agent('reviewer')] }), { plugins: { '': bad.plugin } })
+        .catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(CandidateRejectedError);
+      expect((failure as Error).message).toBe(
+        `capability generation 2 rejected: capability seam: tool name "${name}" is reserved by the runtime: it equals "${reserved}" ` +
+          `after case folding (seam tool "${name}" of provider "shadow:remote" (scope global)); the previous generation keeps serving`,
+      );
+      // Nothing of the candidate is visible; its integration was released at once.
+      expect(bad.disposed).toEqual([bad.integrations[0]]);
+      await expectStillServing(host);
+    },
+  );
 
   it('an exact reserved name from the provider is still reported as reserved', async () => {
     const host = await servingHost();
-    const bad = seamRoot((seams) => seams.registerToolService('global', new RecordingToolService('p', [tool('load_skill')])));
+    const bad = seamRoot((seams) =>
+      seams.registerToolService('global', new RecordingToolService('p', [tool('load_skill')])),
+    );
     await expect(host.load(manifest(), { plugins: { '': bad.plugin } })).rejects.toThrow(
       'capability seam: tool name "load_skill" is reserved by the runtime (seam tool "load_skill" of provider "p" (scope global))',
     );
@@ -63,11 +74,16 @@ describe('seam tool names that fold to a runtime-owned name', () => {
 
   it('an agent-scoped provider may offer "Discover": its qualifiedName is reviewer__Discover, like an agent-private tool directory', async () => {
     const host = createCapabilityHost();
-    const root = seamRoot((seams) => seams.registerToolService('reviewer', new RecordingToolService('p', [tool('Discover', { approval: 'never' })])));
+    const root = seamRoot((seams) =>
+      seams.registerToolService('reviewer', new RecordingToolService('p', [tool('Discover', { approval: 'never' })])),
+    );
     await host.load(manifest({ agents: [agent('reviewer')] }), { plugins: { '': root.plugin } });
     expect([...host.current!.tools.keys()]).toContain('reviewer__Discover');
     const turn = await host.beginTurn({ sessionKey: 's', agent: 'reviewer' });
-    expect(await turn.execute('reviewer__Discover', {})).toMatchObject({ status: 'completed', output: { provider: 'p', tool: 'Discover' } });
+    expect(await turn.execute('reviewer__Discover', {})).toMatchObject({
+      status: 'completed',
+      output: { provider: 'p', tool: 'Discover' },
+    });
     await turn.end();
   });
 });
@@ -85,12 +101,25 @@ describe('other sources use the same rule', () => {
   it('setup() addTool() names: the local-name rule and the reserved names, as the compiler reports them (ZG3011, ZG3005, ZG3003)', async () => {
     const load = (name: string) =>
       createCapabilityHost().load(manifest(), {
-        plugins: { '': definePlugin({ name: 'root', setup: (context) => context.addTool(name, defineAgentTool({ description: 'x', execute: () => 1 })) }) },
+        plugins: {
+          '': definePlugin({
+            name: 'root',
+            setup: (context) => context.addTool(name, defineAgentTool({ description: 'x', execute: () => 1 })),
+          }),
+        },
       });
-    await expect(load('Discover')).rejects.toThrow('root plugin: addTool() name "Discover" does not match ^[a-z0-9][a-z0-9_-]*$');
-    await expect(load('Sync')).rejects.toThrow('root plugin: addTool() name "Sync" does not match ^[a-z0-9][a-z0-9_-]*$');
-    await expect(load('a__b')).rejects.toThrow('root plugin: addTool() name "a__b" contains "__", which separates owner segments in qualifiedNames');
-    await expect(load('spawn_task')).rejects.toThrow('tool name "spawn_task" is reserved by the runtime (setup tool "spawn_task" of root plugin)');
+    await expect(load('Discover')).rejects.toThrow(
+      'root plugin: addTool() name "Discover" does not match ^[a-z0-9][a-z0-9_-]*$',
+    );
+    await expect(load('Sync')).rejects.toThrow(
+      'root plugin: addTool() name "Sync" does not match ^[a-z0-9][a-z0-9_-]*$',
+    );
+    await expect(load('a__b')).rejects.toThrow(
+      'root plugin: addTool() name "a__b" contains "__", which separates owner segments in qualifiedNames',
+    );
+    await expect(load('spawn_task')).rejects.toThrow(
+      'tool name "spawn_task" is reserved by the runtime (setup tool "spawn_task" of root plugin)',
+    );
     await expect(load('sync')).resolves.toMatchObject({ generation: 1, tools: 2 });
   });
 });

@@ -77,7 +77,10 @@ const hookModule = (name: string, source: string) =>
     `import { defineAgentHook } from 'RUNTIME';
 ${source}`,
   );
-const hangingHookImport = hookModule('hanging-import', `(globalThis.__loaded ??= []).push('hook');\n${never}\nexport default defineAgentHook({ events: ['tool:before'], handle() {} });`);
+const hangingHookImport = hookModule(
+  'hanging-import',
+  `(globalThis.__loaded ??= []).push('hook');\n${never}\nexport default defineAgentHook({ events: ['tool:before'], handle() {} });`,
+);
 const hangingHandle = hookModule(
   'hanging-handle',
   `export default defineAgentHook({ events: ['tool:before'], async handle() { (globalThis.__events ??= []).push('hook:before'); ${never} } });`,
@@ -156,7 +159,9 @@ describe('every other phase that waits on code the pipeline does not own', () =>
     for (const [id, file, reached] of cases) {
       resetGlobals();
       const host = createCapabilityHost();
-      await host.load(manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(id, file, { events: ['tool:before'] })] }));
+      await host.load(
+        manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(id, file, { events: ['tool:before'] })] }),
+      );
       const turn = await host.beginTurn({ sessionKey: 's' });
       const { outcome } = await abortWhen((signal) => turn.execute('plain', {}, { signal }), reached);
       expect(outcome).toEqual({ status: 'cancelled', reason: 'aborted during tool:before hooks' });
@@ -169,12 +174,17 @@ describe('every other phase that waits on code the pipeline does not own', () =>
   it('a risk policy that never answers: cancelled while waiting for approval, the tool never runs', async () => {
     const asked: string[] = [];
     const host = createCapabilityHost({
-      riskPolicies: [{ id: 'stuck', appliesTo: () => true, verify: () => (asked.push('verify'), new Promise<boolean>(() => {})) }],
+      riskPolicies: [
+        { id: 'stuck', appliesTo: () => true, verify: () => (asked.push('verify'), new Promise<boolean>(() => {})) },
+      ],
       approval: { requestApproval: async () => true },
     });
     await host.load(manifest({ tools: [fx.tool('plain', plain, { requiresApproval: 'on-risk' })] }));
     const turn = await host.beginTurn({ sessionKey: 's' });
-    const { outcome } = await abortWhen((signal) => turn.execute('plain', {}, { signal }), () => asked.length > 0);
+    const { outcome } = await abortWhen(
+      (signal) => turn.execute('plain', {}, { signal }),
+      () => asked.length > 0,
+    );
     expect(outcome).toEqual({ status: 'cancelled', reason: 'aborted while waiting for approval' });
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_cancelled']);
     expect(events()).toEqual([]);
@@ -188,10 +198,17 @@ describe('every other phase that waits on code the pipeline does not own', () =>
     const host = createCapabilityHost({ permissions });
     await host.load(manifest({ tools: [fx.tool('gated', plain, { permissions: ['vip'] })] }));
     const turn = await host.beginTurn({ sessionKey: 's', message: im() });
-    const { outcome } = await abortWhen((signal) => turn.execute('gated', {}, { signal }), () => asked.length > 0);
+    const { outcome } = await abortWhen(
+      (signal) => turn.execute('gated', {}, { signal }),
+      () => asked.length > 0,
+    );
     // The same answer as for an inaccessible or unknown tool: an abort must not reveal the tool.
     expect(outcome).toEqual({ status: 'denied', policy: 'capability', reason: 'tool "gated" is not available' });
-    expect(await turn.execute('no-such-tool', {})).toEqual({ status: 'denied', policy: 'capability', reason: 'tool "no-such-tool" is not available' });
+    expect(await turn.execute('no-such-tool', {})).toEqual({
+      status: 'denied',
+      policy: 'capability',
+      reason: 'tool "no-such-tool" is not available',
+    });
     expect(types(turn.journal)).toEqual(['tool_denied', 'tool_denied']);
     expect(loadedModules()).toEqual([]);
     await within(turn.end());
@@ -199,9 +216,17 @@ describe('every other phase that waits on code the pipeline does not own', () =>
 
   it('a tool:after hook that never settles: the caller stops waiting at the abort and gets the real outcome', async () => {
     const host = createCapabilityHost();
-    await host.load(manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(':plugin::hanging-after', hangingAfter, { events: ['tool:after'] })] }));
+    await host.load(
+      manifest({
+        tools: [fx.tool('plain', plain)],
+        hooks: [fx.hook(':plugin::hanging-after', hangingAfter, { events: ['tool:after'] })],
+      }),
+    );
     const turn = await host.beginTurn({ sessionKey: 's' });
-    const { outcome } = await abortWhen((signal) => turn.execute('plain', {}, { signal }), () => events().includes('hook:after'));
+    const { outcome } = await abortWhen(
+      (signal) => turn.execute('plain', {}, { signal }),
+      () => events().includes('hook:after'),
+    );
     expect(outcome).toMatchObject({ status: 'completed' });
     expect(events()).toEqual(['execute:plain', 'hook:after']);
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_result']);

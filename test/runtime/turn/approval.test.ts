@@ -27,7 +27,9 @@ function approvalManifest() {
   });
 }
 
-function recordingPort(answer: boolean | ((request: ApprovalRequest) => Promise<boolean>)): ApprovalPort & { requests: ApprovalRequest[] } {
+function recordingPort(
+  answer: boolean | ((request: ApprovalRequest) => Promise<boolean>),
+): ApprovalPort & { requests: ApprovalRequest[] } {
   const requests: ApprovalRequest[] = [];
   return {
     requests,
@@ -44,7 +46,10 @@ describe('approval modes with a port', () => {
     const host = createCapabilityHost({ approval: port });
     await host.load(approvalManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute('t-never', {})).toMatchObject({ status: 'completed', output: { policy: { approval: 'never', decision: 'not-required' } } });
+    expect(await turn.execute('t-never', {})).toMatchObject({
+      status: 'completed',
+      output: { policy: { approval: 'never', decision: 'not-required' } },
+    });
     expect(port.requests).toHaveLength(0);
     await turn.end();
   });
@@ -61,12 +66,29 @@ describe('approval modes with a port', () => {
     });
     expect(await turn.execute('t-always', { x: 2 })).toMatchObject({ status: 'completed' });
     answer = false;
-    expect(await turn.execute('t-always', { x: 3 })).toEqual({ status: 'denied', policy: 'approval', reason: 'approval denied' });
+    expect(await turn.execute('t-always', { x: 3 })).toEqual({
+      status: 'denied',
+      policy: 'approval',
+      reason: 'approval denied',
+    });
     expect(port.requests).toHaveLength(3);
-    expect(port.requests[0]).toMatchObject({ toolName: 't-always', scopeKey: 's:t-always', mode: 'always', sessionKey: 's', input: { x: 1 } });
+    expect(port.requests[0]).toMatchObject({
+      toolName: 't-always',
+      scopeKey: 's:t-always',
+      mode: 'always',
+      sessionKey: 's',
+      input: { x: 1 },
+    });
     expect(port.requests[0]!.question).toContain('t-always');
     expect(port.requests[0]!.requestId).not.toBe(port.requests[1]!.requestId);
-    expect(types(turn.journal)).toEqual(['tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_denied']);
+    expect(types(turn.journal)).toEqual([
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_denied',
+    ]);
     expect(events()).toEqual(['execute:run', 'execute:run']);
     await turn.end();
   });
@@ -78,8 +100,14 @@ describe('approval modes with a port', () => {
     await host.load(approvalManifest());
     const turn = await host.beginTurn({ sessionKey: 's1' });
     expect(await turn.execute('t-once', {})).toMatchObject({ status: 'denied', policy: 'approval' });
-    expect(await turn.execute('t-once', {})).toMatchObject({ status: 'completed', output: { policy: { decision: 'approved' } } });
-    expect(await turn.execute('t-once', {})).toMatchObject({ status: 'completed', output: { policy: { decision: 'remembered' } } });
+    expect(await turn.execute('t-once', {})).toMatchObject({
+      status: 'completed',
+      output: { policy: { decision: 'approved' } },
+    });
+    expect(await turn.execute('t-once', {})).toMatchObject({
+      status: 'completed',
+      output: { policy: { decision: 'remembered' } },
+    });
     await turn.end();
     expect(port.requests).toHaveLength(2);
     // Remembered across turns of the same session and across generations …
@@ -88,9 +116,17 @@ describe('approval modes with a port', () => {
     expect(await later.execute('t-once', {})).toMatchObject({ output: { policy: { decision: 'remembered' } } });
     // … but not for another session or another tool.
     const other = await host.beginTurn({ sessionKey: 's2' });
-    expect(await other.execute('t-once', {})).toMatchObject({ status: 'completed', output: { policy: { decision: 'approved' } } });
+    expect(await other.execute('t-once', {})).toMatchObject({
+      status: 'completed',
+      output: { policy: { decision: 'approved' } },
+    });
     expect(await later.execute('t-always', {})).toMatchObject({ output: { policy: { decision: 'approved' } } });
-    expect(port.requests.map((request) => request.scopeKey)).toEqual(['s1:t-once', 's1:t-once', 's2:t-once', 's1:t-always']);
+    expect(port.requests.map((request) => request.scopeKey)).toEqual([
+      's1:t-once',
+      's1:t-once',
+      's2:t-once',
+      's1:t-always',
+    ]);
     await Promise.all([later.end(), other.end()]);
   });
 
@@ -99,7 +135,10 @@ describe('approval modes with a port', () => {
     const host = createCapabilityHost({ approval: port });
     await host.load(approvalManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute('t-on-risk', {})).toMatchObject({ status: 'completed', output: { policy: { decision: 'approved' } } });
+    expect(await turn.execute('t-on-risk', {})).toMatchObject({
+      status: 'completed',
+      output: { policy: { decision: 'approved' } },
+    });
     expect(port.requests).toHaveLength(1);
     await turn.end();
   });
@@ -114,7 +153,11 @@ describe('approval modes with a port', () => {
     });
     await host.load(approvalManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute('t-always', {})).toEqual({ status: 'denied', policy: 'approval', reason: 'approval failed: ui crashed' });
+    expect(await turn.execute('t-always', {})).toEqual({
+      status: 'denied',
+      policy: 'approval',
+      reason: 'approval failed: ui crashed',
+    });
     await turn.end();
   });
 });
@@ -136,7 +179,9 @@ describe('on-risk policy hook', () => {
       output: { policy: { approval: 'on-risk', decision: 'verified', verifiedBy: 'shell-allowlist' } },
     });
     expect(port.requests).toHaveLength(0);
-    expect(await turn.execute('bash', { command: 'rm -rf /' })).toMatchObject({ output: { policy: { decision: 'approved' } } });
+    expect(await turn.execute('bash', { command: 'rm -rf /' })).toMatchObject({
+      output: { policy: { decision: 'approved' } },
+    });
     expect(port.requests).toHaveLength(1);
     // The policy does not apply to other tools, even with the same input.
     await turn.execute('t-on-risk', { command: 'ls' });
@@ -173,7 +218,11 @@ describe('approval without a port, unavailable ports and unattended turns', () =
     const host = createCapabilityHost();
     await host.load(approvalManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute(`t-${mode}`, {})).toEqual({ status: 'denied', policy: 'approval', reason: 'approval required but ApprovalPort unavailable' });
+    expect(await turn.execute(`t-${mode}`, {})).toEqual({
+      status: 'denied',
+      policy: 'approval',
+      reason: 'approval required but ApprovalPort unavailable',
+    });
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_denied']);
     expect(events()).toEqual([]);
     await turn.end();

@@ -25,7 +25,10 @@ export default defineAgentHook({
 }
 
 const audit = hookModule('audit', '');
-const guard = hookModule('guard', `if (event.event === 'tool:before' && event.input && event.input.danger) return { veto: 'dangerous input' };`);
+const guard = hookModule(
+  'guard',
+  `if (event.event === 'tool:before' && event.input && event.input.danger) return { veto: 'dangerous input' };`,
+);
 const crashing = hookModule('crashing', `if (event.event === 'tool:before') throw new Error('hook bug');`);
 const afterCrash = hookModule('after-crash', `if (event.event === 'tool:after') throw new Error('after bug');`);
 
@@ -45,7 +48,11 @@ describe('tool hooks', () => {
     await host.load(manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(':plugin::guard', guard)] }));
     const turn = await host.beginTurn({ sessionKey: 's' });
     const outcome = await turn.execute('plain', { danger: true });
-    expect(outcome).toEqual({ status: 'denied', policy: 'hook', reason: 'vetoed by hook :plugin::guard: dangerous input' });
+    expect(outcome).toEqual({
+      status: 'denied',
+      policy: 'hook',
+      reason: 'vetoed by hook :plugin::guard: dangerous input',
+    });
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_denied']);
     expect(events()).toEqual(['guard:tool:before:plain', 'guard:tool:after:plain:denied']);
     expect(await turn.execute('plain', { danger: false })).toMatchObject({ status: 'completed' });
@@ -55,7 +62,12 @@ describe('tool hooks', () => {
   it('a veto comes before approval: nobody is asked for a vetoed call', async () => {
     let asked = 0;
     const host = createCapabilityHost({ approval: { requestApproval: async () => ++asked > 0 } });
-    await host.load(manifest({ tools: [fx.tool('plain', plain, { requiresApproval: 'always' })], hooks: [fx.hook(':plugin::guard', guard)] }));
+    await host.load(
+      manifest({
+        tools: [fx.tool('plain', plain, { requiresApproval: 'always' })],
+        hooks: [fx.hook(':plugin::guard', guard)],
+      }),
+    );
     const turn = await host.beginTurn({ sessionKey: 's' });
     expect(await turn.execute('plain', { danger: true })).toMatchObject({ status: 'denied', policy: 'hook' });
     expect(asked).toBe(0);
@@ -67,9 +79,15 @@ describe('tool hooks', () => {
     const host = createCapabilityHost({ onError: (error) => void errors.push(error.message) });
     await host.load(manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(':plugin::crashing', crashing)] }));
     const turn = await host.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute('plain', {})).toEqual({ status: 'denied', policy: 'hook', reason: 'hook :plugin::crashing failed: hook bug' });
+    expect(await turn.execute('plain', {})).toEqual({
+      status: 'denied',
+      policy: 'hook',
+      reason: 'hook :plugin::crashing failed: hook bug',
+    });
     await turn.end();
-    await host.load(manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(':plugin::after-crash', afterCrash)] }));
+    await host.load(
+      manifest({ tools: [fx.tool('plain', plain)], hooks: [fx.hook(':plugin::after-crash', afterCrash)] }),
+    );
     const next = await host.beginTurn({ sessionKey: 's' });
     expect(await next.execute('plain', {})).toMatchObject({ status: 'completed' });
     expect(errors).toEqual(['tool:after hook :plugin::after-crash failed: after bug']);
@@ -79,7 +97,10 @@ describe('tool hooks', () => {
   it('hooks never run for unknown or inaccessible tools', async () => {
     const host = createCapabilityHost({ permissions: new PermissionHost() });
     await host.load(
-      manifest({ tools: [fx.tool('secret', plain, { permissions: ['role(master)'] })], hooks: [fx.hook(':plugin::audit', audit)] }),
+      manifest({
+        tools: [fx.tool('secret', plain, { permissions: ['role(master)'] })],
+        hooks: [fx.hook(':plugin::audit', audit)],
+      }),
     );
     const turn = await host.beginTurn({ sessionKey: 's', message: im() });
     await turn.execute('secret', {});
@@ -96,7 +117,12 @@ describe('agent and skill scope', () => {
         fx.tool('plain', plain),
         fx.tool('reviewer__check', plain, { placement: 'agent', agent: 'reviewer', localName: 'check' }),
         fx.tool('short-url__normalize', plain, { placement: 'skill', skill: 'short-url', localName: 'normalize' }),
-        fx.tool('review__mark', plain, { placement: 'agent-skill', agent: 'reviewer', skill: 'review', localName: 'mark' }),
+        fx.tool('review__mark', plain, {
+          placement: 'agent-skill',
+          agent: 'reviewer',
+          skill: 'review',
+          localName: 'mark',
+        }),
       ],
       agents: [agent('reviewer'), agent('writer')],
       skills: [
@@ -118,12 +144,20 @@ describe('agent and skill scope', () => {
     const writer = await host.beginTurn({ sessionKey: 's', agent: 'writer' });
     const reviewer = await host.beginTurn({ sessionKey: 's', agent: 'reviewer' });
     for (const turn of [none, writer]) {
-      expect(await turn.execute('reviewer__check', {})).toEqual({ status: 'denied', policy: 'capability', reason: 'tool "reviewer__check" is not available' });
+      expect(await turn.execute('reviewer__check', {})).toEqual({
+        status: 'denied',
+        policy: 'capability',
+        reason: 'tool "reviewer__check" is not available',
+      });
       await turn.execute('plain', {});
     }
     expect(events()).toEqual(['execute:plain', 'execute:plain']);
     expect(await reviewer.execute('reviewer__check', {})).toMatchObject({ status: 'completed' });
-    expect(events().slice(2)).toEqual(['audit:tool:before:reviewer__check', 'execute:plain', 'audit:tool:after:reviewer__check:completed']);
+    expect(events().slice(2)).toEqual([
+      'audit:tool:before:reviewer__check',
+      'execute:plain',
+      'audit:tool:after:reviewer__check:completed',
+    ]);
     expect((await none.admittedTools()).map((tool) => tool.qualifiedName).sort()).toEqual(['ask_user', 'plain']);
     await Promise.all([none.end(), writer.end(), reviewer.end()]);
   });

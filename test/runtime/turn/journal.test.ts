@@ -93,7 +93,7 @@ describe('journal entries are deep-frozen snapshots', () => {
     await turn.end();
   });
 
-  it("a tool changing the object it returned does not change the recorded tool_result", async () => {
+  it('a tool changing the object it returned does not change the recorded tool_result', async () => {
     const host = createCapabilityHost();
     await host.load(snapshotManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });

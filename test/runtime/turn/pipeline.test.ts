@@ -22,12 +22,17 @@ const zodTool = fx.toolModule('weather', {
   schema: `z.object({ city: z.string().min(1), days: z.number().int().default(3) })`,
   body: `return { city: input.city, days: input.days };`,
 });
-const jsonTool = fx.toolModule('json', { schema: `{ type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }` });
+const jsonTool = fx.toolModule('json', {
+  schema: `{ type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }`,
+});
 const plainTool = fx.toolModule('plain');
 const secretTool = fx.toolModule('secret');
 const hiddenTool = fx.toolModule('hidden');
 const failing = fx.toolModule('failing', { body: `const e = new Error('upstream 503'); e.retryable = true; throw e;` });
-const brokenExport = fx.write('tools/broken/index.ts', `(globalThis.__loaded ??= []).push('broken'); export default { description: 'not a tool' };`);
+const brokenExport = fx.write(
+  'tools/broken/index.ts',
+  `(globalThis.__loaded ??= []).push('broken'); export default { description: 'not a tool' };`,
+);
 const contextTool = fx.toolModule('ctx', {
   body: `return {
     config: context.config, owner: context.owner, generation: context.generation, sessionKey: context.sessionKey,
@@ -85,8 +90,22 @@ describe('journal and outcomes', () => {
     expect(outcome.status === 'completed' && outcome.durationMs).toBeGreaterThanOrEqual(0);
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_result']);
     const [call, result] = turn.journal;
-    expect(call).toMatchObject({ seq: 0, toolName: 'plain', toolUseId: 'tu_1', input: { a: 1 }, owner: '', source: 'feature', generation: 1 });
-    expect(result).toMatchObject({ seq: 1, toolName: 'plain', toolUseId: 'tu_1', output: { echo: { a: 1 }, owner: '' }, afterAbort: false });
+    expect(call).toMatchObject({
+      seq: 0,
+      toolName: 'plain',
+      toolUseId: 'tu_1',
+      input: { a: 1 },
+      owner: '',
+      source: 'feature',
+      generation: 1,
+    });
+    expect(result).toMatchObject({
+      seq: 1,
+      toolName: 'plain',
+      toolUseId: 'tu_1',
+      output: { echo: { a: 1 }, owner: '' },
+      afterAbort: false,
+    });
     expect(typeof result!.at).toBe('number');
     expect(result!.type === 'tool_result' && result!.durationMs >= result!.executionMs).toBe(true);
     expect(Object.isFrozen(call)).toBe(true);
@@ -133,8 +152,14 @@ describe('journal and outcomes', () => {
     await host.load(baseManifest());
     const turn = await host.beginTurn({ sessionKey: 's' });
     const outcome = await turn.execute('weather', { city: 42 });
-    expect(outcome).toMatchObject({ status: 'failed', retryable: false, error: { code: 'invalid_input', path: '/city' } });
-    expect(outcome.status === 'failed' && outcome.error.message).toMatch(/^invalid input at \/city: .*expected string/i);
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      retryable: false,
+      error: { code: 'invalid_input', path: '/city' },
+    });
+    expect(outcome.status === 'failed' && outcome.error.message).toMatch(
+      /^invalid input at \/city: .*expected string/i,
+    );
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_failed']);
     expect(events()).toEqual([]);
     // Zod output (defaults) is what execute receives.
@@ -151,11 +176,23 @@ describe('journal and outcomes', () => {
     expect(missing).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/m' } });
     expect(missing.status === 'failed' && missing.error.message).toContain("must have required property 'm'");
     const wrongType = await turn.execute('json', { m: 1 });
-    expect(wrongType).toMatchObject({ status: 'failed', error: { path: '/m', message: 'invalid input at /m: must be string' } });
+    expect(wrongType).toMatchObject({
+      status: 'failed',
+      error: { path: '/m', message: 'invalid input at /m: must be string' },
+    });
     const root = await turn.execute('json', 'text' as never);
     expect(root).toMatchObject({ status: 'failed', error: { path: '(root)' } });
     expect(await turn.execute('json', { m: 'ok' })).toMatchObject({ status: 'completed' });
-    expect(types(turn.journal)).toEqual(['tool_call', 'tool_failed', 'tool_call', 'tool_failed', 'tool_call', 'tool_failed', 'tool_call', 'tool_result']);
+    expect(types(turn.journal)).toEqual([
+      'tool_call',
+      'tool_failed',
+      'tool_call',
+      'tool_failed',
+      'tool_call',
+      'tool_failed',
+      'tool_call',
+      'tool_result',
+    ]);
     await turn.end();
   });
 
@@ -246,7 +283,9 @@ describe('hidden tools and non-IM turns', () => {
 
   it('a hidden tool still fails closed on access', async () => {
     const host = createCapabilityHost({ permissions: new PermissionHost() });
-    await host.load(manifest({ tools: [fx.tool('hidden', hiddenTool, { hidden: true, permissions: ['role(master)'] })] }));
+    await host.load(
+      manifest({ tools: [fx.tool('hidden', hiddenTool, { hidden: true, permissions: ['role(master)'] })] }),
+    );
     const turn = await host.beginTurn({ sessionKey: 's', message: im() });
     expect(await turn.execute('hidden', {})).toMatchObject({ status: 'denied', policy: 'capability' });
     await turn.end();
@@ -377,7 +416,10 @@ describe('ask_user', () => {
     expect(requests[0]!.signal).toBeInstanceOf(AbortSignal);
     expect(types(turn.journal)).toEqual(['tool_call', 'tool_result']);
     expect(turn.journal[0]).toMatchObject({ source: 'runtime' });
-    expect(await turn.execute('ask_user', { question: '' })).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/question' } });
+    expect(await turn.execute('ask_user', { question: '' })).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/question' },
+    });
     await turn.end();
   });
 

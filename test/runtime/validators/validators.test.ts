@@ -14,7 +14,13 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { emitValidatorModule } from '../../../compiler/emit/validators.js';
-import { CandidateRejectedError, createCapabilityHost, defineAgentTool, definePlugin, type PluginDefinition } from '../../../runtime/index.js';
+import {
+  CandidateRejectedError,
+  createCapabilityHost,
+  defineAgentTool,
+  definePlugin,
+  type PluginDefinition,
+} from '../../../runtime/index.js';
 import { checkJson } from '../../../runtime/turn/validation.js';
 import { ajvValidator } from '../../../runtime/validators/ajv.js';
 import { BUILTIN_SCHEMAS } from '../../../runtime/validators/builtin-schemas.js';
@@ -29,12 +35,26 @@ afterAll(() => {
   fx.cleanup();
 });
 
-const withSetup = (setup: PluginDefinition['setup']): PluginDefinition => definePlugin({ name: 'p', ...(setup ? { setup } : {}) });
-const CITY_SCHEMA = { type: 'object', properties: { city: { type: 'string', minLength: 2 }, days: { type: 'integer', maximum: 14 } }, required: ['city'], additionalProperties: false } as const;
+const withSetup = (setup: PluginDefinition['setup']): PluginDefinition =>
+  definePlugin({ name: 'p', ...(setup ? { setup } : {}) });
+const CITY_SCHEMA = {
+  type: 'object',
+  properties: { city: { type: 'string', minLength: 2 }, days: { type: 'integer', maximum: 14 } },
+  required: ['city'],
+  additionalProperties: false,
+} as const;
 
 describe('the default path: no Ajv, no eval', () => {
   it('the runtime bundled for the browser contains no Ajv, no eval and no new Function', async () => {
-    const bundle = await build({ entryPoints: [join(REPO, 'runtime', 'index.ts')], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const bundle = await build({
+      entryPoints: [join(REPO, 'runtime', 'index.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const code = bundle.outputFiles[0]!.text;
     expect(code).toContain('must have required property'); // the built-in validators are in it
     // Nothing of Ajv (or of any package) is in it; the word appears only in the error message naming the option.
@@ -44,12 +64,14 @@ describe('the default path: no Ajv, no eval', () => {
     expect(code).not.toMatch(/\brequire\s*\(/);
   });
 
-  it('runs a compiled tree\'s turn in a process where importing ajv throws: same results as Ajv', async () => {
+  it("runs a compiled tree's turn in a process where importing ajv throws: same results as Ajv", async () => {
     const root = writeTree(tempDir('validators-no-ajv'), {
       'AGENTS.md': '# Bot\n',
       'tools/trip/index.ts': `import { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'trip', requiresApproval: 'never', inputSchema: ${JSON.stringify(CITY_SCHEMA)}, async execute(input) { return input; } });\n`,
-      'tools/plain/index.ts': "import { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'plain', requiresApproval: 'never', execute: () => 'plain' });\n",
-      'tools/zod/index.ts': "import { z } from 'zod';\nimport { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'zod', requiresApproval: 'never', inputSchema: z.object({ n: z.number().default(2) }), execute: ({ n }) => n * 2 });\n",
+      'tools/plain/index.ts':
+        "import { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'plain', requiresApproval: 'never', execute: () => 'plain' });\n",
+      'tools/zod/index.ts':
+        "import { z } from 'zod';\nimport { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'zod', requiresApproval: 'never', inputSchema: z.object({ n: z.number().default(2) }), execute: ({ n }) => n * 2 });\n",
       'run.ts': `import { createCapabilityHost } from '@zhin-gen/runtime';
 import { manifest } from './zhin-capabilities.gen.js';
 const host = createCapabilityHost();
@@ -75,23 +97,47 @@ console.log(JSON.stringify({ outcomes: outcomes.map((o) => (o.status === 'comple
     const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--conditions=source', '--import', `data:text/javascript,${encodeURIComponent(register)}`, '--import', 'tsx', join(root, 'run.ts')],
+      [
+        '--conditions=source',
+        '--import',
+        `data:text/javascript,${encodeURIComponent(register)}`,
+        '--import',
+        'tsx',
+        join(root, 'run.ts'),
+      ],
       { cwd: root, encoding: 'utf8', timeout: 60_000 },
     );
-    const { outcomes, ajv } = JSON.parse(stdout.trim().split('\n').pop()!) as { outcomes: { status: string; output?: unknown; error?: { code: string; path?: string; message: string } }[]; ajv: string };
+    const { outcomes, ajv } = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      outcomes: { status: string; output?: unknown; error?: { code: string; path?: string; message: string } }[];
+      ajv: string;
+    };
     expect(ajv).toContain('ajv is not installed here');
     const reference = await ajvValidator().compile(CITY_SCHEMA, {});
     const expected = (input: unknown) => {
       const result = checkJson(reference, input);
-      return result.ok ? undefined : { code: 'invalid_input', path: result.path, message: `invalid input at ${result.path}: ${result.message}` };
+      return result.ok
+        ? undefined
+        : { code: 'invalid_input', path: result.path, message: `invalid input at ${result.path}: ${result.message}` };
     };
     expect(outcomes[0]).toEqual({ status: 'completed', output: { city: 'Paris', days: 3 } });
-    for (const [index, input] of [[1, { city: 'P' }], [2, { days: 3 }], [3, { city: 'Paris', extra: 1 }], [4, 'text']] as const) {
+    for (const [index, input] of [
+      [1, { city: 'P' }],
+      [2, { days: 3 }],
+      [3, { city: 'Paris', extra: 1 }],
+      [4, 'text'],
+    ] as const) {
       expect(outcomes[index]).toMatchObject({ status: 'failed', error: expected(input) });
     }
-    expect(outcomes[2]!.error).toEqual({ code: 'invalid_input', path: '/city', message: "invalid input at /city: must have required property 'city'" });
+    expect(outcomes[2]!.error).toEqual({
+      code: 'invalid_input',
+      path: '/city',
+      message: "invalid input at /city: must have required property 'city'",
+    });
     expect(outcomes[5]).toEqual({ status: 'completed', output: 'plain' });
-    expect(outcomes[6]).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '(root)', message: 'invalid input at (root): must be object' } });
+    expect(outcomes[6]).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '(root)', message: 'invalid input at (root): must be object' },
+    });
     expect(outcomes[7]).toEqual({ status: 'completed', output: 4 }); // Zod: its default reached execute
     expect(outcomes[8]).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/question' } });
   }, 90_000);
@@ -99,7 +145,9 @@ console.log(JSON.stringify({ outcomes: outcomes.map((o) => (o.status === 'comple
 
 describe('JSON Schemas the compiler never saw', () => {
   it('host.load rejects a seam tool without a runtime validator, naming the tool and the option; with one it loads', async () => {
-    const service = new RecordingToolService('acme:search', [tool('acme_search', { parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } })]);
+    const service = new RecordingToolService('acme:search', [
+      tool('acme_search', { parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
+    ]);
     const root = seamRoot((seams) => seams.registerToolService('global', service));
     const host = createCapabilityHost();
     const rejected = host.load(manifest(), { plugins: { '': root.plugin } });
@@ -110,32 +158,51 @@ describe('JSON Schemas the compiler never saw', () => {
     const withAjv = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
     await withAjv.load(manifest(), { plugins: { '': root.plugin } });
     const turn = await withAjv.beginTurn({ sessionKey: 's' });
-    expect(await turn.execute('acme_search', {})).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '/q' } });
+    expect(await turn.execute('acme_search', {})).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/q' },
+    });
     await turn.end();
   });
 
   it('addTool: a JSON Schema needs the option; no schema and a Standard Schema do not', async () => {
-    const jsonTool = defineAgentTool({ description: 'json', requiresApproval: 'never', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => 1 });
+    const jsonTool = defineAgentTool({
+      description: 'json',
+      requiresApproval: 'never',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      execute: () => 1,
+    });
     const bare = defineAgentTool({ description: 'bare', requiresApproval: 'never', execute: () => 'bare' });
     const host = createCapabilityHost();
-    await expect(host.load(manifest(), { plugins: { '': withSetup((context) => context.addTool('json-tool', jsonTool)) } })).rejects.toThrow(
+    await expect(
+      host.load(manifest(), { plugins: { '': withSetup((context) => context.addTool('json-tool', jsonTool)) } }),
+    ).rejects.toThrow(
       /tool "json-tool" \(setup tool "json-tool" of root plugin\) has a JSON Schema .*jsonSchemaValidator/,
     );
     await host.load(manifest(), { plugins: { '': withSetup((context) => context.addTool('bare', bare)) } });
     const turn = await host.beginTurn({ sessionKey: 's' });
     expect(await turn.execute('bare', {})).toMatchObject({ status: 'completed', output: 'bare' });
-    expect(await turn.execute('bare', [] as never)).toMatchObject({ status: 'failed', error: { code: 'invalid_input', path: '(root)', message: 'invalid input at (root): must be object' } });
+    expect(await turn.execute('bare', [] as never)).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '(root)', message: 'invalid input at (root): must be object' },
+    });
     await turn.end();
   });
 
-  it('a hand-made manifest\'s JSON Schema tool without a runtime validator fails its call as unavailable; execute never runs', async () => {
+  it("a hand-made manifest's JSON Schema tool without a runtime validator fails its call as unavailable; execute never runs", async () => {
     resetGlobals();
     const file = fx.toolModule('hand', { schema: JSON.stringify(CITY_SCHEMA) });
     const host = createCapabilityHost();
     await host.load(manifest({ tools: [fx.tool('hand', file, { inputSchema: CITY_SCHEMA })] }));
     const turn = await host.beginTurn({ sessionKey: 's' });
     const outcome = await turn.execute('hand', { city: 'Paris' });
-    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'unavailable', message: expect.stringMatching(/tool "hand" .*jsonSchemaValidator: ajvValidator\(\)/) } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'unavailable',
+        message: expect.stringMatching(/tool "hand" .*jsonSchemaValidator: ajvValidator\(\)/),
+      },
+    });
     expect(globalThis.__events).toEqual([]);
     await turn.end();
   });
@@ -144,9 +211,15 @@ describe('JSON Schemas the compiler never saw', () => {
 describe('built-in validators', () => {
   it('are what the emitter makes of their schemas today (regenerate: see runtime/validators/builtin-schemas.ts)', () => {
     const dir = join(REPO, 'runtime', 'validators', 'generated');
-    expect(readdirSync(dir).sort()).toEqual(Object.keys(BUILTIN_SCHEMAS).map((name) => `${name}.gen.ts`).sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      Object.keys(BUILTIN_SCHEMAS)
+        .map((name) => `${name}.gen.ts`)
+        .sort(),
+    );
     for (const [name, schema] of Object.entries(BUILTIN_SCHEMAS)) {
-      expect(readFileSync(join(dir, `${name}.gen.ts`), 'utf8'), name).toBe(emitValidatorModule(schema, { typescript: true }));
+      expect(readFileSync(join(dir, `${name}.gen.ts`), 'utf8'), name).toBe(
+        emitValidatorModule(schema, { typescript: true }),
+      );
     }
   });
 
