@@ -391,6 +391,23 @@ export const CATALOG = {
     hint: 'Shorten the directory names or the child-plugin keys so the qualifiedName fits the provider limit.',
   },
 
+  // ── ZG6001–ZG6049 zhin-gen migrate ──────────────────────────────────────────
+  ZG6001: {
+    severity: 'error',
+    title: 'migrate cannot convert this construct',
+    hint: 'Convert it by hand (docs/authoring.md#coming-from-the-earlier-zhinjs-layout says what each construct becomes); migrate left the file as it was.',
+  },
+  ZG6002: {
+    severity: 'warning',
+    title: 'migrate created a stub',
+    hint: 'The earlier layout had no source for this required file: migrate wrote a marked placeholder. Replace its text before shipping the bot.',
+  },
+  ZG6003: {
+    severity: 'warning',
+    title: 'migrate changed a runtime name',
+    hint: 'The earlier name is not valid in zhin-gen; migrate renamed it and rewrote every skills/agent `tools:` reference it found. Check callers outside the tree (prompts, other bots).',
+  },
+
   // ── ZG9xxx internal ─────────────────────────────────────────────────────────
   ZG9001: {
     severity: 'error',
@@ -460,20 +477,3 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
   }
   return { line: lo + 1, column: offset - starts[lo]! + 1 };
 }
-  // ── ZG6001–ZG6049 zhin-gen migrate ──────────────────────────────────────────
-  ZG6001: {
-    severity: 'error',
-    title: 'migrate cannot convert this construct',
-    hint: 'Convert it by hand (docs/authoring.md#coming-from-the-earlier-zhinjs-layout says what each construct becomes); migrate left the file as it was.',
-  },
-  ZG6002: {
-    severity: 'warning',
-    title: 'migrate created a stub',
-    hint: 'The earlier layout had no source for this required file: migrate wrote a marked placeholder. Replace its text before shipping the bot.',
-  },
-  ZG6003: {
-    severity: 'warning',
-    title: 'migrate changed a runtime name',
-    hint: 'The earlier name is not valid in zhin-gen; migrate renamed it and rewrote every skills/agent `tools:` reference it found. Check callers outside the tree (prompts, other bots).',
-  },
-
