@@ -36,9 +36,12 @@ export type { AccessRestrictions } from './access/access.js';
 export {
   APPROVAL_UNAVAILABLE,
   approvalScopeKey,
+  approvalExpiry,
   createApprovalMemory,
+  splitScopeKey,
 } from './turn/approval.js';
 export type {
+  ApprovalMemoryOptions,
   ApprovalPort,
   ApprovalRequest,
   ApprovalMemory,
@@ -88,6 +91,7 @@ export type {
   JournalEntry,
   JournalEntryType,
   JournalSink,
+  JournalTurnInfo,
   ToolCallEntry,
   ToolResultEntry,
   ToolDeniedEntry,
@@ -99,6 +103,7 @@ export type {
   DenialPolicy,
 } from './turn/journal.js';
 export type { UnrecordedValue } from './turn/snapshot.js';
+export type { TurnDiagnostic, TurnDiagnosticSource } from './turn/diagnostics.js';
 
 export { createCapabilityHost } from './generation/host.js';
 export type {
@@ -200,7 +205,7 @@ export type {
   GenericModelTool,
   ProviderInputSchema,
 } from './deferred/providers.js';
-export { createMemorySessionStore } from './deferred/session-store.js';
-export type { DeferredToolSessionSnapshot, DeferredToolSessionStore } from './deferred/session-store.js';
+export { createMemorySessionStore, mergeSnapshot, readSnapshot } from './deferred/session-store.js';
+export type { DeferredToolSessionSnapshot, DeferredToolSessionStore, SessionUpdate } from './deferred/session-store.js';
 export type { OmissionReason } from './access/disclosure.js';
 export type { TurnForkOptions } from './turn/turn.js';

@@ -24,9 +24,11 @@ import type { ModelProvider, ModelToolsFor } from './providers.js';
 import {
   evictLeastRecentlyUsed,
   freezeSnapshot,
+  mergeSnapshot,
   readSnapshot,
   type DeferredToolSessionSnapshot,
   type DeferredToolSessionStore,
+  type SessionUpdate,
 } from './session-store.js';
 
 /** Why a listed tool is not deferred. */
@@ -110,6 +112,8 @@ export interface DeferredControllerOptions {
   readonly activate: (skill: string) => void;
   readonly onError: (error: Error) => void;
   readonly seed?: ControllerSeed;
+  /** Records on the turn why its loaded state is not what the store held (docs/stores.md). */
+  readonly diagnose?: (message: string) => void;
 }
 
 const notFoundTool = (name: string) => `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
@@ -138,23 +142,38 @@ export async function openDeferredController(options: DeferredControllerOptions)
     return entry !== undefined && !entry.alwaysLoaded;
   };
   let initial: { tools: Map<string, number>; skills: readonly string[] };
+  const problem = (what: string, error?: unknown) => {
+    const message = `deferred tools: ${what}`;
+    onError(new Error(message, error === undefined ? undefined : { cause: error }));
+    options.diagnose?.(message);
+  };
   if (options.seed) initial = { tools: new Map(options.seed.tools), skills: options.seed.skills };
   else if (store) {
     try {
-      initial = readSnapshot(await store.get(sessionKey));
+      const read = readSnapshot(await store.get(sessionKey));
+      for (const reason of read.problems) problem(`session "${sessionKey}": ignored a stored value: ${reason}`);
+      initial = read;
     } catch (error) {
-      onError(new Error(`deferred tools: reading session "${sessionKey}" failed: ${describeError(error)}`, { cause: error }));
+      // Fail closed: the turn starts from an empty snapshot and says why.
+      problem(`reading session "${sessionKey}" failed: ${describeError(error)}`, error);
       initial = readSnapshot(undefined);
     }
   } else initial = readSnapshot(undefined);
   // Entries whose capability is gone from this generation are dropped; always-loaded never count.
+  /** Stored names this generation lacks: every write of this turn removes them from the store. */
+  const stale: string[] = [];
   for (const [name, at] of initial.tools) {
-    if (!countable(name)) continue;
+    if (!countable(name)) {
+      stale.push(name);
+      continue;
+    }
     loaded.set(name, at);
     lastIssued = Math.max(lastIssued, at);
   }
   evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
-  for (const name of initial.skills) if (catalog.skillsByName.has(name)) loadedSkills.add(name);
+  for (const name of initial.skills)
+    if (catalog.skillsByName.has(name)) loadedSkills.add(name);
+    else stale.push(name);
 
   const tick = () => (lastIssued = Math.max(options.clock(), lastIssued + 1));
   const listedTool = (entry: CatalogTool) => toolListed(entry, view, admission);
@@ -175,16 +194,25 @@ export async function openDeferredController(options: DeferredControllerOptions)
     if (!store) return;
     dirty = false;
     writing = writing.then(async () => {
+    const update = (drop: readonly string[]): SessionUpdate => ({
+      tools: Object.fromEntries(loaded),
+      skills: [...loadedSkills],
+      drop,
+      maxLoadedPerSession: config.maxLoadedPerSession,
+    });
       try {
         const stored = readSnapshot(await store.get(sessionKey));
-        const tools = new Map<string, number>();
-        for (const [name, at] of stored.tools) if (countable(name)) tools.set(name, at);
-        for (const [name, at] of loaded) tools.set(name, Math.max(at, tools.get(name) ?? 0));
-        evictLeastRecentlyUsed(tools, config.maxLoadedPerSession);
-        const skills = [...stored.skills.filter((name) => catalog.skillsByName.has(name)), ...loadedSkills];
-        await store.set(sessionKey, freezeSnapshot(tools, skills));
+        if (store.merge) {
+          // The store merges atomically (shared by several processes): no read-modify-write here.
+          for (const reason of await store.merge(sessionKey, update(stale)))
+            problem(`session "${sessionKey}": ignored a stored value: ${reason}`);
+          return;
+        }
+        const drop = [...stored.tools.keys()].filter((name) => !countable(name));
+        for (const name of stored.skills) if (!catalog.skillsByName.has(name)) drop.push(name);
+        await store.set(sessionKey, mergeSnapshot(stored, update(drop)));
       } catch (error) {
-        onError(new Error(`deferred tools: writing session "${sessionKey}" failed: ${describeError(error)}`, { cause: error }));
+        problem(`writing session "${sessionKey}" failed: ${describeError(error)}`, error);
       }
     });
   }

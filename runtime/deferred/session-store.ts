@@ -1,7 +1,9 @@
 /**
- * Per-session loaded state (SPEC §7.3): `DeferredToolSessionSnapshot` through a pluggable store.
- * Keyed by the turn's `sessionKey`, never by an IM message. The in-memory store is the default;
- * hosts persist elsewhere by implementing `get` / `set` (sync or async).
+ * Per-session loaded state: `DeferredToolSessionSnapshot` through a pluggable store. Keyed by the
+ * turn's `sessionKey`, never by an IM message. The in-memory store is the default; hosts persist
+ * elsewhere by implementing `get` / `set` (sync or async), and a store shared by several
+ * processes also implements `merge`, so the merge rule below runs inside its atomic step
+ * (docs/stores.md).
  */
 
 export interface DeferredToolSessionSnapshot {
@@ -10,9 +12,26 @@ export interface DeferredToolSessionSnapshot {
   readonly loadedSkills: readonly string[];
 }
 
+/** What one turn writes back: its loaded state, and the names its generation no longer has. */
+export interface SessionUpdate {
+  /** Tool name → last touched (ms since epoch). */
+  readonly tools: Readonly<Record<string, number>>;
+  readonly skills: readonly string[];
+  /** Stored tool and skill names this turn's generation does not have (or never counts): removed. */
+  readonly drop: readonly string[];
+  readonly maxLoadedPerSession: number;
+}
+
 export interface DeferredToolSessionStore {
   get(sessionKey: string): DeferredToolSessionSnapshot | undefined | Promise<DeferredToolSessionSnapshot | undefined>;
   set(sessionKey: string, snapshot: DeferredToolSessionSnapshot): void | Promise<void>;
+  /**
+   * Applies `mergeSnapshot` to the stored value atomically (no other write between its read and
+   * its write). Without it the turn re-reads with `get`, merges and writes with `set`, which loses
+   * one of two concurrent writers in different processes. Resolves to the reasons of stored
+   * values it ignored as corrupt (empty when none).
+   */
+  merge?(sessionKey: string, update: SessionUpdate): readonly string[] | Promise<readonly string[]>;
 }
 
 export const EMPTY_SNAPSHOT: DeferredToolSessionSnapshot = Object.freeze({
@@ -28,7 +47,32 @@ export function createMemorySessionStore(): DeferredToolSessionStore {
     set: (key, snapshot) => {
       sessions.set(key, freezeSnapshot(snapshot.loadedTools, snapshot.loadedSkills));
     },
+    // One thread: a read and a write with no await between them are atomic.
+    merge: (key, update) => {
+      const stored = readSnapshot(sessions.get(key));
+      sessions.set(key, mergeSnapshot(stored, update));
+      return stored.problems;
+    },
   };
+}
+
+/**
+ * THE merge rule of a session write, for every store (the Redis script implements the same steps
+ * and a differential test keeps the two equal): drop the names the writer's generation lacks;
+ * per tool the newest touch wins; then least-recently-used eviction down to the bound; skills are
+ * the union, stored ones first.
+ */
+export function mergeSnapshot(
+  stored: { readonly tools: ReadonlyMap<string, number>; readonly skills: readonly string[] },
+  update: SessionUpdate,
+): DeferredToolSessionSnapshot {
+  const drop = new Set(update.drop);
+  const tools = new Map<string, number>();
+  for (const [name, at] of stored.tools) if (!drop.has(name)) tools.set(name, at);
+  for (const [name, at] of Object.entries(update.tools)) tools.set(name, Math.max(at, tools.get(name) ?? at));
+  evictLeastRecentlyUsed(tools, update.maxLoadedPerSession);
+  const skills = [...stored.skills.filter((name) => !drop.has(name)), ...update.skills];
+  return freezeSnapshot(tools, skills);
 }
 
 export function freezeSnapshot(
@@ -43,20 +87,29 @@ export function freezeSnapshot(
   });
 }
 
-/** A defensive read of whatever a host store returned (it may be hand-written JSON). */
-export function readSnapshot(value: unknown): { tools: Map<string, number>; skills: string[] } {
+/**
+ * A defensive read of whatever a host store returned (it may be hand-written JSON): what is not
+ * a snapshot is ignored, and `problems` says what and why (the turn records it).
+ */
+export function readSnapshot(value: unknown): { tools: Map<string, number>; skills: string[]; problems: string[] } {
   const tools = new Map<string, number>();
   const skills: string[] = [];
-  if (typeof value !== 'object' || value === null) return { tools, skills };
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { tools, skills, problems };
+  if (typeof value !== 'object') return { tools, skills, problems: [`snapshot is a ${typeof value}, not an object`] };
   const raw = value as { loadedTools?: unknown; loadedSkills?: unknown };
-  if (typeof raw.loadedTools === 'object' && raw.loadedTools !== null) {
+  if (typeof raw.loadedTools === 'object' && raw.loadedTools !== null && !Array.isArray(raw.loadedTools)) {
     for (const [name, at] of Object.entries(raw.loadedTools as Record<string, unknown>)) {
       if (typeof at === 'number' && Number.isFinite(at)) tools.set(name, at);
+      else problems.push(`loadedTools.${name} is not a finite number`);
     }
-  }
-  if (Array.isArray(raw.loadedSkills))
-    for (const name of raw.loadedSkills) if (typeof name === 'string') skills.push(name);
-  return { tools, skills };
+  } else if (raw.loadedTools !== undefined) problems.push('loadedTools is not an object');
+  if (Array.isArray(raw.loadedSkills)) {
+    for (const name of raw.loadedSkills)
+      if (typeof name === 'string') skills.push(name);
+      else problems.push('loadedSkills holds a value that is not a string');
+  } else if (raw.loadedSkills !== undefined) problems.push('loadedSkills is not an array');
+  return { tools, skills, problems };
 }
 
 /**

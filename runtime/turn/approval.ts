@@ -74,19 +74,41 @@ export interface RiskPolicy {
   verify(call: RiskPolicyCall): boolean | Promise<boolean>;
 }
 
-/** Where `once` approvals are remembered; in memory per host by default. */
+/**
+ * Where `once` approvals are remembered; in memory per host by default, or a durable store
+ * (docs/stores.md). A `has` that throws or rejects means "not approved": the user is asked again
+ * (an unattended call is denied), never let through.
+ */
 export interface ApprovalMemory {
-  has(scopeKey: string): boolean;
-  remember(scopeKey: string): void;
+  has(scopeKey: string): boolean | Promise<boolean>;
+  remember(scopeKey: string): void | Promise<void>;
+  /** Revokes every `once` approval of a session. */
+  forgetSession?(sessionKey: string): void | Promise<void>;
 }
 
-export function createApprovalMemory(): ApprovalMemory & { forgetSession(sessionKey: string): void } {
-  const approved = new Set<string>();
+export interface ApprovalMemoryOptions {
+  /** A remembered approval expires this long after it was given. Default: never. */
+  readonly ttlMs?: number;
+  /** Wall clock for the expiry. Default `Date.now`. */
+  readonly clock?: () => number;
+}
+
+/** When an approval given at `at` stops counting (`undefined`: never); the one rule of every store. */
+export function approvalExpiry(at: number, ttlMs: number | undefined): number | undefined {
+  return ttlMs === undefined ? undefined : at + ttlMs;
+}
+
+export function createApprovalMemory(
+  options: ApprovalMemoryOptions = {},
+): ApprovalMemory & { forgetSession(sessionKey: string): void } {
+  const clock = options.clock ?? Date.now;
+  /** scope key → expiry (`Infinity`: never). */
+  const approved = new Map<string, number>();
   return {
-    has: (scopeKey) => approved.has(scopeKey),
-    remember: (scopeKey) => void approved.add(scopeKey),
+    has: (scopeKey) => (approved.get(scopeKey) ?? 0) > clock(),
+    remember: (scopeKey) => void approved.set(scopeKey, approvalExpiry(clock(), options.ttlMs) ?? Infinity),
     forgetSession(sessionKey) {
-      for (const key of [...approved]) if (key.slice(0, key.lastIndexOf(':')) === sessionKey) approved.delete(key);
+      for (const key of [...approved.keys()]) if (splitScopeKey(key).sessionKey === sessionKey) approved.delete(key);
     },
   };
 }
@@ -94,6 +116,11 @@ export function createApprovalMemory(): ApprovalMemory & { forgetSession(session
 /** Tool names never contain `:`, so the last `:` separates session and tool unambiguously. */
 export function approvalScopeKey(sessionKey: string, toolName: string): string {
   return `${sessionKey}:${toolName}`;
+}
+
+export function splitScopeKey(scopeKey: string): { readonly sessionKey: string; readonly toolName: string } {
+  const at = scopeKey.lastIndexOf(':');
+  return { sessionKey: scopeKey.slice(0, at), toolName: scopeKey.slice(at + 1) };
 }
 
 /** Handed to the tool as `context.policy`: how this call got past approval. */
@@ -105,7 +132,8 @@ export interface ToolCallPolicy {
 
 export type ApprovalNeed =
   | { readonly required: false; readonly policy: ToolCallPolicy }
-  | { readonly required: true; readonly scopeKey: string };
+  /** `memoryFailed`: the `once` memory could not answer, so it counts as "not remembered". */
+  | { readonly required: true; readonly scopeKey: string; readonly memoryFailed?: string };
 
 export async function decideApproval(
   call: RiskPolicyCall,
@@ -117,10 +145,18 @@ export async function decideApproval(
   switch (mode) {
     case 'never':
       return { required: false, policy: { approval: mode, decision: 'not-required' } };
-    case 'once':
-      return memory.has(scopeKey)
+    case 'once': {
+      let remembered: boolean;
+      try {
+        remembered = (await memory.has(scopeKey)) === true;
+      } catch (error) {
+        // Fail closed: a store fault never grants, it asks again.
+        return { required: true, scopeKey, memoryFailed: error instanceof Error ? error.message : String(error) };
+      }
+      return remembered
         ? { required: false, policy: { approval: mode, decision: 'remembered' } }
         : { required: true, scopeKey };
+    }
     case 'on-risk': {
       for (const policy of policies) {
         try {

@@ -74,9 +74,21 @@ export type JournalEntryInit = JournalEntry extends infer E
     : never
   : never;
 
-/** Host-level observer of every turn's journal (persistence, tracing). */
+/** Which turn a journal entry belongs to, as a sink sees it. */
+export interface JournalTurnInfo {
+  readonly sessionKey: string;
+  readonly traceId: string;
+  /** The turn's principal (`TurnInput.principal`, or the message sender). */
+  readonly principal?: unknown;
+}
+
+/**
+ * Host-level observer of every turn's journal (persistence, tracing). Called synchronously as each
+ * entry is appended: a sink that writes to a store buffers (docs/stores.md), so it never blocks
+ * or fails a tool call; its errors only reach `onError`.
+ */
 export interface JournalSink {
-  record(entry: JournalEntry, turn: { readonly sessionKey: string; readonly traceId: string }): void | Promise<void>;
+  record(entry: JournalEntry, turn: JournalTurnInfo): void | Promise<void>;
 }
 
 export function now(): number {
@@ -88,7 +100,7 @@ export class TurnJournal {
   readonly #view: readonly JournalEntry[];
 
   constructor(
-    private readonly turn: { readonly turnId: string; readonly sessionKey: string; readonly traceId: string },
+    private readonly turn: JournalTurnInfo & { readonly turnId: string },
     private readonly sink: JournalSink | undefined,
     private readonly onError: (error: Error) => void,
   ) {
@@ -122,7 +134,12 @@ export class TurnJournal {
     this.#entries.push(entry);
     if (this.sink) {
       try {
-        const pending = this.sink.record(entry, { sessionKey: this.turn.sessionKey, traceId: this.turn.traceId });
+        const { sessionKey, traceId, principal } = this.turn;
+        const pending = this.sink.record(entry, {
+          sessionKey,
+          traceId,
+          ...(principal !== undefined ? { principal } : {}),
+        });
         if (pending && typeof (pending as Promise<void>).catch === 'function') {
           (pending as Promise<void>).catch((error: unknown) => this.onError(toError(error, 'journal sink')));
         }

@@ -59,6 +59,8 @@ export interface CallEnvironment {
   readonly approvalMemory: ApprovalMemory;
   readonly riskPolicies: readonly RiskPolicy[];
   readonly onError: (error: Error) => void;
+  /** Records a store fault on the turn (`turn.diagnostics`); it never decides an outcome. */
+  readonly diagnose?: (source: 'approvals', message: string) => void;
   /** Keeps the turn's lease until a tool that outlived its call (ignored abort) settles. */
   track(settled: Promise<unknown>): void;
   nextId(prefix: string): string;
@@ -253,6 +255,11 @@ async function approveAndRun(
   if (decided.kind === 'error') return denied(`approval failed: ${describeError(decided.error)}`);
   const need = decided.value;
   let policy: ToolCallPolicy;
+  if (need.required && need.memoryFailed !== undefined) {
+    const message = `approval memory failed for "${run.toolName}": ${need.memoryFailed} (treated as not approved)`;
+    env.diagnose?.('approvals', message);
+    env.onError(new Error(message));
+  }
   if (need.required) {
     const port = env.unattended ? undefined : env.approvalPort;
     if (!port || port.available === false) return denied(APPROVAL_UNAVAILABLE);
@@ -271,7 +278,16 @@ async function approveAndRun(
     if (asked.kind === 'aborted') return run.cancelled('aborted while waiting for approval');
     if (asked.kind === 'error') return denied(`approval failed: ${describeError(asked.error)}`);
     if (asked.value !== true) return denied('approval denied');
-    if (binding.requiresApproval === 'once') env.approvalMemory.remember(need.scopeKey);
+    if (binding.requiresApproval === 'once') {
+      // The user said yes: a memory that cannot keep it only means they are asked again.
+      const kept = await raceAbort(() => env.approvalMemory.remember(need.scopeKey), run.signal);
+      if (kept.kind === 'aborted') return run.cancelled('aborted after approval');
+      if (kept.kind === 'error') {
+        const message = `approval memory failed to remember "${run.toolName}": ${describeError(kept.error)}`;
+        env.diagnose?.('approvals', message);
+        env.onError(new Error(message, { cause: kept.error }));
+      }
+    }
     policy = { approval: binding.requiresApproval, decision: 'approved' };
   } else {
     policy = need.policy;

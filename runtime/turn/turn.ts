@@ -24,6 +24,7 @@ import type { MetaToolInput, MetaToolName } from '../deferred/meta-tools.js';
 import type { ModelProvider, ModelToolsFor, ModelToolsOptions } from '../deferred/providers.js';
 import type { SeamToolInputs } from '../seam/types.js';
 import type { DeferredToolSessionStore } from '../deferred/session-store.js';
+import { type TurnDiagnostic, TurnDiagnostics } from './diagnostics.js';
 
 type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
 
@@ -94,6 +95,8 @@ export interface Turn<R = CapabilityRegistry> {
   readonly signal: AbortSignal;
   readonly state: TurnState;
   readonly journal: readonly JournalEntry[];
+  /** Store faults this turn met and how it carried on (docs/stores.md#when-a-store-is-down). */
+  readonly diagnostics: readonly TurnDiagnostic[];
   readonly activeSkills: ReadonlySet<string>;
   /** Activates a skill (its private tools and hooks join the scope). False if not admitted. */
   activateSkill(qualifiedName: string): Promise<boolean>;
@@ -159,7 +162,13 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
 
   const skills = new Set<string>();
   const scope: TurnScope = { ...(agent ? { agent } : {}), activeSkills: skills };
-  const journal = new TurnJournal({ turnId: id, sessionKey: input.sessionKey, traceId }, deps.journal, deps.onError);
+  const principal = input.principal ?? defaultPrincipal(input.message);
+  const diagnostics = new TurnDiagnostics();
+  const journal = new TurnJournal(
+    { turnId: id, sessionKey: input.sessionKey, traceId, principal },
+    deps.journal,
+    deps.onError,
+  );
   const inFlight = new Set<Promise<unknown>>();
   const turnTools = new Map<string, ToolBinding>();
   const children = new Set<Turn<R>>();
@@ -177,7 +186,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     traceId,
     sessionKey: input.sessionKey,
     origin,
-    principal: input.principal ?? defaultPrincipal(input.message),
+    principal,
     ...(accessMessage ? { message: accessMessage } : {}),
     unattended: input.unattended === true,
     ...(input.approval ?? deps.approval ? { approvalPort: input.approval ?? deps.approval } : {}),
@@ -199,6 +208,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       return await canAccessTool(item, accessMessage, deps.permissions);
     } catch {
       return false;
+    diagnose: (source, message) => diagnostics.add(source, message),
     }
   };
   const activateSkill = async (name: string): Promise<boolean> => {
@@ -226,6 +236,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   const skillsView: ReadonlySet<string> = {
     has: (name) => skills.has(name),
     get size() {
+    diagnose: (message) => diagnostics.add('sessions', message),
       return skills.size;
     },
     forEach: (callback, thisArg) => skills.forEach((value) => callback.call(thisArg, value, value, skillsView)),
@@ -261,6 +272,9 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
         if (!binding.hidden && isInScope(binding, scope) && (await admits(binding))) admitted.push(describeTool(binding));
       }
       return admitted;
+    },
+    get diagnostics() {
+      return diagnostics.items;
     },
     async systemPrompt() {
       if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
