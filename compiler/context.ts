@@ -4,19 +4,20 @@
  * resolve → emit → write. Runs are single-flight with a coalescing queue; file events patch the
  * inventory so a watch-mode run re-parses only the changed units.
  */
-import { createHash } from 'node:crypto';
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config/load.js';
-import { compareDiagnostics, type Diagnostic } from './diagnostics.js';
+import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
+import { inputsDigest } from './cache/inputs-digest.js';
 import type { CapabilityModel } from './model.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { AssembleMemo, assembleModel } from './resolve/assemble.js';
 import { EmitMemo } from './emit/memo.js';
-import type { ParseEnv, UnitResult } from './parse/units.js';
-import { buildLayout, collectUnits, type CapabilityUnit, type ExtraPlugin } from './scan/layout.js';
-import { CONVENTION_FOLDERS, toPosix, walkBelow, walkTree, type WalkMode, type WalkOptions } from './scan/walk.js';
+import { parseChanged } from './parse/changed.js';
+import { buildLayout, collectUnits } from './scan/layout.js';
+import { TreeInventory } from './scan/inventory.js';
+import { toPosix } from './scan/walk.js';
 import { isIgnoredPath } from './scan/ignore.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
@@ -32,7 +33,6 @@ import {
 } from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config/paths.js';
-import { unitFiles, unitKey } from './cache/unit-key.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 
 export interface CompilerOptions {
@@ -93,10 +93,15 @@ export class Compiler {
   private memos = runMemos();
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
-  private inventory?: string[];
-  /** Layout and units derived from the current inventory; dropped whenever the inventory changes. */
-  private derived?: { layout: ReturnType<typeof buildLayout>; units: ReturnType<typeof collectUnits> };
-  private extra: ExtraPlugin[] = [];
+  /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
+  private inventory?: TreeInventory;
+  /** Layout and units derived from one inventory revision. */
+  private derived?: {
+    inventory: TreeInventory;
+    revision: number;
+    layout: ReturnType<typeof buildLayout>;
+    units: ReturnType<typeof collectUnits>;
+  };
   private readonly units: UnitCache;
   private readonly schemas: SchemaStage;
   /** Texts read outside any unit (AGENTS.md), kept across watch-mode runs. */
@@ -161,114 +166,8 @@ export class Compiler {
       if (this.ignores(abs)) continue;
       const rel = toPosix(relative(this.root, abs));
       this.dirty.add(rel);
-      if (this.inventory) this.reconcile(rel);
+      if (this.inventory?.reconcile(rel, this.dirty) === 'walk') this.inventory = undefined;
     }
-  }
-
-  /**
-   * Makes the inventory agree with the disk for one path, by the walk's own rules: paths a
-   * fresh walk would not list (a `src/` fragment a tool imports) stay out of it, and a directory
-   * that appeared is listed by the walker itself. Anything only a whole walk decides (symbolic
-   * links, unreadable directories, a path that had a walk diagnostic) makes the next run walk.
-   */
-  private reconcile(path: string): void {
-    // A path whose directory is not listed (the directory's own event may come later, or never):
-    // its outermost unlisted ancestor is reconciled instead, which lists it if the walk would.
-    let rel = path;
-    for (let slash = rel.lastIndexOf('/'); slash !== -1; slash = rel.lastIndexOf('/')) {
-      const parent = rel.slice(0, slash);
-      if (this.isPluginDir(parent) || sortedHas(this.inventory!, `${parent}/`)) break;
-      rel = parent;
-    }
-    const mode = this.walkModeOf(rel);
-    if (mode === undefined) return;
-    if (this.walkDiagnostics.some((d) => d.file === rel || d.file.startsWith(`${rel}/`))) {
-      this.inventory = undefined;
-      return;
-    }
-    const abs = join(this.root, rel);
-    let stat: ReturnType<typeof lstatSync> | undefined;
-    try {
-      stat = lstatSync(abs);
-    } catch {
-      stat = undefined;
-    }
-    if (stat?.isSymbolicLink()) {
-      this.inventory = undefined;
-      return;
-    }
-    const inv = this.inventory!;
-    if (stat?.isFile()) {
-      // The common case, an edit: the path is listed already and the layout stays valid.
-      if (sortedHas(inv, rel) && !sortedHas(inv, `${rel}/`)) return;
-      this.removeFromInventory(rel);
-      this.addToInventory(rel, false);
-      return;
-    }
-    this.removeFromInventory(rel);
-    if (!stat?.isDirectory() || mode === 'file') return;
-    const below = walkBelow(this.walkOptions!, abs, mode);
-    if (!below.exact) {
-      this.inventory = undefined;
-      return;
-    }
-    this.addToInventory(rel, true);
-    // A directory's contents may come without events of their own (a copied tool folder).
-    for (const path of below.paths) {
-      this.dirty!.add(path.endsWith('/') ? path.slice(0, -1) : path);
-      insertSorted(this.inventory!, path);
-    }
-  }
-
-  /**
-   * Whether a fresh walk lists this path, and how it walks it if it is a directory (`'file'`:
-   * only as a file: AGENTS.md, the plugin entry). Mirrors scan/walk.ts: a plugin directory
-   * contributes its convention folders, `plugins/`, AGENTS.md and its entry; a `plugins/`
-   * folder's directories are plugins; below a convention folder, everything not ignored.
-   */
-  private walkModeOf(rel: string): WalkMode | 'file' | undefined {
-    const slash = rel.lastIndexOf('/');
-    const parent = slash === -1 ? '' : rel.slice(0, slash);
-    const name = rel.slice(slash + 1);
-    if (this.isPluginDir(parent)) {
-      if ((CONVENTION_FOLDERS as readonly string[]).includes(name)) return 'all';
-      if (name === 'plugins') return 'plugins';
-      if (name === 'AGENTS.md' || this.options!.pluginEntry.includes(name)) return 'file';
-      return undefined;
-    }
-    if (!sortedHas(this.inventory!, `${parent}/`)) return undefined;
-    const grand = parent.lastIndexOf('/');
-    if (parent.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : parent.slice(0, grand)))
-      return 'plugin';
-    return 'all';
-  }
-
-  private isPluginDir(dir: string): boolean {
-    if (dir === '' || this.extra.some((p) => p.dir === dir)) return true;
-    if (!sortedHas(this.inventory!, `${dir}/`)) return false;
-    const slash = dir.lastIndexOf('/');
-    if (slash === -1) return false;
-    const folder = dir.slice(0, slash);
-    const grand = folder.lastIndexOf('/');
-    return folder.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : folder.slice(0, grand));
-  }
-
-  private addToInventory(rel: string, isDir: boolean): void {
-    const inv = this.inventory!;
-    this.derived = undefined;
-    const segments = rel.split('/');
-    for (let i = 1; i <= segments.length; i++) {
-      const isLast = i === segments.length;
-      const path = segments.slice(0, i).join('/') + (isLast && !isDir ? '' : '/');
-      if (!sortedHas(inv, path)) insertSorted(inv, path);
-    }
-  }
-
-  private removeFromInventory(rel: string): void {
-    const inv = this.inventory!;
-    if (!sortedHas(inv, rel) && !sortedHas(inv, `${rel}/`)) return;
-    this.derived = undefined;
-    this.inventory = inv.filter((p) => p !== rel && !p.startsWith(`${rel}/`));
   }
 
   /** Single-flight: a run requested while one is in progress coalesces into one follow-up run. */
@@ -318,29 +217,26 @@ export class Compiler {
         options.plugins,
         options.configFile ? readConfigText(this.root, options.configFile) : undefined,
       );
-      this.extra = configured.plugins;
-      this.walkOptions = {
-        root: this.root,
-        pluginEntry: options.pluginEntry,
-        allowed: [
-          ...options.allowOutside.map((d) => resolve(this.root, d)),
-          ...configured.plugins.map((p) => resolve(this.root, p.dir)),
-        ],
-        outFile: options.outFile,
-      };
-      const walked = walkTree(
-        this.walkOptions,
-        configured.plugins.map((p) => resolve(this.root, p.dir)),
+      this.inventory = TreeInventory.walk(
+        this.root,
+        {
+          pluginEntry: options.pluginEntry,
+          allowed: [
+            ...options.allowOutside.map((d) => resolve(this.root, d)),
+            ...configured.plugins.map((p) => resolve(this.root, p.dir)),
+          ],
+          outFile: options.outFile,
+        },
+        configured.plugins,
+        configured.diagnostics,
       );
-      this.inventory = walked.paths;
-      this.derived = undefined;
-      this.walkDiagnostics = [...configured.diagnostics, ...walked.diagnostics];
     }
-    diagnostics.push(...this.walkDiagnostics);
+    const inventory = this.inventory;
+    diagnostics.push(...inventory.diagnostics);
     // A change event alone leaves the tree's shape as it was: reuse the layout.
-    if (!this.derived) {
-      const built = buildLayout(this.inventory, options.pluginEntry, this.extra);
-      this.derived = { layout: built, units: collectUnits(built) };
+    if (this.derived?.inventory !== inventory || this.derived.revision !== inventory.revision) {
+      const built = buildLayout(inventory.list, options.pluginEntry, inventory.extra);
+      this.derived = { inventory, revision: inventory.revision, layout: built, units: collectUnits(built) };
     }
     const { layout } = this.derived;
     diagnostics.push(...layout.diagnostics);
@@ -348,58 +244,19 @@ export class Compiler {
     diagnostics.push(...unitDiagnostics);
 
     const reader: FileReader = this.units.reader();
-    const agentsMd = new Map(layout.plugins.filter((p) => p.agentsMd).map((p) => [p.dir, p.agentsMd!]));
-    // Parsers (TypeScript, YAML, ajv, Zod) load only when some unit actually needs parsing, so
-    // a run over an unchanged tree costs a walk, stats and the emit.
-    let env: ParseEnv | undefined;
-    let parsers: typeof import('./parse/units.js') | undefined;
-    const getEnv = async (): Promise<ParseEnv> => {
-      if (env) return env;
-      parsers = await import('./parse/units.js');
-      this.ts ??= (await import('./util/typescript.js')).ts;
-      const extractSchema = await this.schemas.extractor(reader);
-      env = {
-        ts: this.ts,
-        readFile: (path) => reader.read(path),
-        readProblem: (path) => reader.problem(path),
-        modules: options.modules,
-        customPermits: options.permits,
-        extractSchema,
-        agentsMdOf: (pluginDir) => {
-          const file = agentsMd.get(pluginDir);
-          if (!file) return undefined;
-          const text = reader.read(file);
-          return text === undefined ? undefined : { file, text };
-        },
-      };
-      return env;
-    };
-
-    let parsedCount = 0;
-    const results = new Map<CapabilityUnit, UnitResult>();
-    for (const unit of units) {
-      const key = unitKey(unit);
-      const files = unitFiles(unit);
-      let result = this.units.lookup(key, files, walkedNow ? undefined : dirty);
-      if (!result) {
-        result = (await getEnv(), parsers!).parseUnit(unit, env!);
-        this.units.store(key, files, result, reader);
-        parsedCount++;
-      }
-      results.set(unit, result);
-    }
-    const entries = new Map<string, UnitResult>();
-    for (const plugin of layout.plugins) {
-      if (!plugin.entry) continue;
-      const key = `plugin-entry:${plugin.entry}`;
-      let result = this.units.lookup(key, [plugin.entry], walkedNow ? undefined : dirty);
-      if (!result) {
-        result = (await getEnv(), parsers!).parsePluginEntry(plugin.entry, env!);
-        this.units.store(key, [plugin.entry], result, reader);
-        parsedCount++;
-      }
-      entries.set(plugin.dir, result);
-    }
+    const parsed = await parseChanged({
+      layout,
+      units,
+      options,
+      cache: this.units,
+      reader,
+      schemas: this.schemas,
+      dirty: walkedNow ? undefined : dirty,
+      ts: this.ts,
+    });
+    this.ts = parsed.ts;
+    const { results, entries } = parsed;
+    const parsedCount = parsed.parsed;
 
     const schemaResults = await this.schemas.evaluate(units, results, this.units, options);
     // AGENTS.md texts carry over between watch-mode runs unless an event names the file.
@@ -454,7 +311,7 @@ export class Compiler {
         : undefined;
     if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
     let joined: string | undefined;
-    const sorted = dedupe(diagnostics).sort(compareDiagnostics);
+    const sorted = uniqueDiagnostics(diagnostics).sort(compareDiagnostics);
     let errors = sorted.filter((d) => d.severity === 'error').length;
     let written = false;
     if (emitted !== undefined && runOptions.write !== false && errors === 0) {
@@ -496,10 +353,6 @@ export class Compiler {
       options,
     };
   }
-
-  private walkDiagnostics: readonly Diagnostic[] = [];
-  /** The options of the last full walk, for walking a directory that appeared (watch mode). */
-  private walkOptions?: WalkOptions;
 
   /**
    * Loads the parsers and the schema stage ahead of the first edit. Warm runs never need them,
@@ -557,54 +410,6 @@ export class Compiler {
     // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
     this.memos = runMemos();
   }
-}
-
-/** What the output depends on besides the cached units' own contents. */
-function inputsDigest(
-  units: readonly CapabilityUnit[],
-  plugins: readonly { dir: string; agentsMd?: { text: string }; entrySource?: string }[],
-  outRel: string,
-  runtimeModule: string,
-  contentOf: (key: string) => string,
-): string {
-  const hash = createHash('sha256').update(`${outRel}\0${runtimeModule}\0`);
-  for (const unit of units)
-    hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
-  for (const plugin of plugins)
-    hash.update(
-      `${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\0${plugin.entrySource ? contentOf(`plugin-entry:${plugin.entrySource}`) : ''}\n`,
-    );
-  return hash.digest('hex');
-}
-
-/** Index of the first entry not below `value` in a list sorted by code units. */
-function lowerBound(list: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function sortedHas(list: readonly string[], value: string): boolean {
-  return list[lowerBound(list, value)] === value;
-}
-
-function insertSorted(list: string[], value: string): void {
-  list.splice(lowerBound(list, value), 0, value);
-}
-
-function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function realRoot(root: string): string {

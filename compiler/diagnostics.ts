@@ -477,3 +477,14 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
   }
   return { line: lo + 1, column: offset - starts[lo]! + 1 };
 }
+
+/** The same diagnostic reported twice (one file reached through two units) is shown once. */
+export function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The tree's inventory: every path a fresh walk lists (sorted; directories end in `/`), kept
+ * between watch-mode runs and patched from file events instead of re-walked. Patching follows the
+ * walk's own rules (scan/walk.ts), so after any sequence of events the inventory is what a fresh
+ * walk would list; whatever only a whole walk can decide (symbolic links, unreadable
+ * directories, a path that had a walk diagnostic) asks for one instead.
+ */
+import { lstatSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import type { ExtraPlugin } from './layout.js';
+import { CONVENTION_FOLDERS, walkBelow, walkTree, type WalkMode, type WalkOptions } from './walk.js';
+
+/** What patching one path did: the inventory is exact again, or only a fresh walk can tell. */
+export type Reconciled = 'exact' | 'walk';
+
+export class TreeInventory {
+  /** Bumped whenever a path is added or removed: layouts derived from an older revision are stale. */
+  revision = 0;
+
+  private constructor(
+    private paths: string[],
+    private readonly root: string,
+    private readonly options: WalkOptions,
+    private readonly pluginEntry: readonly string[],
+    readonly extra: readonly ExtraPlugin[],
+    readonly diagnostics: readonly Diagnostic[],
+  ) {}
+
+  /** A fresh walk of the root and of the plugins the config adds outside it. */
+  static walk(
+    root: string,
+    options: Omit<WalkOptions, 'root'>,
+    extra: readonly ExtraPlugin[],
+    diagnostics: readonly Diagnostic[],
+  ): TreeInventory {
+    const walkOptions: WalkOptions = { ...options, root };
+    const walked = walkTree(
+      walkOptions,
+      extra.map((p) => resolve(root, p.dir)),
+    );
+    return new TreeInventory(walked.paths, root, walkOptions, options.pluginEntry, extra, [
+      ...diagnostics,
+      ...walked.diagnostics,
+    ]);
+  }
+
+  get list(): readonly string[] {
+    return this.paths;
+  }
+
+  /**
+   * Makes the inventory agree with the disk for one path. Paths a fresh walk would not list (a
+   * `src/` fragment a tool imports) stay out of it; a directory that appeared is listed by the
+   * walker itself, and the paths it brings are added to `dirty` (a copied folder's contents may
+   * come without events of their own).
+   */
+  reconcile(path: string, dirty: Set<string>): Reconciled {
+    // A path whose directory is not listed (the directory's own event may come later, or never):
+    // its outermost unlisted ancestor is reconciled instead, which lists it if the walk would.
+    let rel = path;
+    for (let slash = rel.lastIndexOf('/'); slash !== -1; slash = rel.lastIndexOf('/')) {
+      const parent = rel.slice(0, slash);
+      if (this.isPluginDir(parent) || this.has(`${parent}/`)) break;
+      rel = parent;
+    }
+    const mode = this.walkModeOf(rel);
+    if (mode === undefined) return 'exact';
+    if (this.diagnostics.some((d) => d.file === rel || d.file.startsWith(`${rel}/`))) return 'walk';
+    let stat: ReturnType<typeof lstatSync> | undefined;
+    try {
+      stat = lstatSync(join(this.root, rel));
+    } catch {
+      stat = undefined;
+    }
+    if (stat?.isSymbolicLink()) return 'walk';
+    if (stat?.isFile()) {
+      // The common case, an edit: the path is listed already and the layout stays valid.
+      if (this.has(rel) && !this.has(`${rel}/`)) return 'exact';
+      this.remove(rel);
+      this.add(rel, false);
+      return 'exact';
+    }
+    this.remove(rel);
+    if (!stat?.isDirectory() || mode === 'file') return 'exact';
+    const below = walkBelow(this.options, join(this.root, rel), mode);
+    if (!below.exact) return 'walk';
+    this.add(rel, true);
+    for (const listed of below.paths) {
+      dirty.add(listed.endsWith('/') ? listed.slice(0, -1) : listed);
+      this.insert(listed);
+    }
+    return 'exact';
+  }
+
+  /**
+   * Whether a fresh walk lists this path, and how it walks it if it is a directory (`'file'`:
+   * only as a file: AGENTS.md, the plugin entry). Mirrors scan/walk.ts: a plugin directory
+   * contributes its convention folders, `plugins/`, AGENTS.md and its entry; a `plugins/`
+   * folder's directories are plugins; below a convention folder, everything not ignored.
+   */
+  private walkModeOf(rel: string): WalkMode | 'file' | undefined {
+    const slash = rel.lastIndexOf('/');
+    const parent = slash === -1 ? '' : rel.slice(0, slash);
+    const name = rel.slice(slash + 1);
+    if (this.isPluginDir(parent)) {
+      if ((CONVENTION_FOLDERS as readonly string[]).includes(name)) return 'all';
+      if (name === 'plugins') return 'plugins';
+      if (name === 'AGENTS.md' || this.pluginEntry.includes(name)) return 'file';
+      return undefined;
+    }
+    if (!this.has(`${parent}/`)) return undefined;
+    const grand = parent.lastIndexOf('/');
+    if (parent.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : parent.slice(0, grand)))
+      return 'plugin';
+    return 'all';
+  }
+
+  private isPluginDir(dir: string): boolean {
+    if (dir === '' || this.extra.some((p) => p.dir === dir)) return true;
+    if (!this.has(`${dir}/`)) return false;
+    const slash = dir.lastIndexOf('/');
+    if (slash === -1) return false;
+    const folder = dir.slice(0, slash);
+    const grand = folder.lastIndexOf('/');
+    return folder.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : folder.slice(0, grand));
+  }
+
+  private add(rel: string, isDir: boolean): void {
+    const segments = rel.split('/');
+    for (let i = 1; i <= segments.length; i++) {
+      const isLast = i === segments.length;
+      this.insert(segments.slice(0, i).join('/') + (isLast && !isDir ? '' : '/'));
+    }
+  }
+
+  private remove(rel: string): void {
+    if (!this.has(rel) && !this.has(`${rel}/`)) return;
+    this.revision++;
+    this.paths = this.paths.filter((p) => p !== rel && !p.startsWith(`${rel}/`));
+  }
+
+  private insert(path: string): void {
+    const at = lowerBound(this.paths, path);
+    if (this.paths[at] === path) return;
+    this.revision++;
+    this.paths.splice(at, 0, path);
+  }
+
+  private has(path: string): boolean {
+    return this.paths[lowerBound(this.paths, path)] === path;
+  }
+}
+
+/** Index of the first entry not below `value` in a list sorted by code units. */
+function lowerBound(list: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
