@@ -9,7 +9,7 @@
  * emitter keeps the clone's own keys (metadata last); a wrapper (`optional`, `default`,
  * `nullable`) puts its own keys first and then the inner schema's; a nullable whose branches are
  * bare types is compacted into `type: [...]` after everything is flattened. The differential
- * test (test/compiler/schema/zod-json.test.ts) holds this to real Zod, key order included.
+ * test (test/compiler/schema/static.test.ts) holds this to real Zod, key order included.
  */
 import { zodPattern, type StringFormat } from './zod-patterns.js';
 

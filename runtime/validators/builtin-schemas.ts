@@ -1,7 +1,7 @@
 /**
  * The JSON Schemas the runtime itself brings, each with a validator generated from it at
  * development time (./generated/, by the same emitter the compiler uses for tool schemas;
- * test/runtime/builtin-validators.test.ts regenerates them and fails when they drift), so that
+ * test/runtime/validators/validators.test.ts regenerates them and fails when they drift), so that
  * no runtime-owned tool, and no `addTool` without a schema, needs a runtime JSON Schema compiler.
  */
 import type { JsonSchema } from '../contract/manifest.js';
