@@ -6,6 +6,8 @@
  * internal. `docs/diagnostics.md` is checked against this table by a test.
  */
 
+import { MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
+
 export type Severity = 'error' | 'warning';
 
 export interface SourceLocation {
@@ -81,6 +83,70 @@ export const CATALOG = {
     severity: 'warning',
     title: 'Stray file in a convention folder',
     hint: 'Convention folders (tools/, skills/, agents/, hooks/, prompt-sections/, plugins/) contain one directory per capability. Move the file into a capability directory.',
+  },
+  // ZG1050–ZG1062: constructs of zhin.js's earlier authoring layout (docs/authoring.md
+  // "Coming from the earlier zhin.js layout"). Each one is a capability the author wrote that
+  // zhin-gen does not compile as it stands, so each is an error: a tree that still has one must
+  // not pass `check` with the capability missing from its manifest.
+  ZG1050: {
+    severity: 'error',
+    title: 'Tool in the earlier agent/ folder',
+    hint: 'zhin-gen reads tools from tools/<name>/index.ts; the plugin-level agent/ folder of the earlier zhin.js layout is not compiled. Run `zhin-gen migrate` (add --write to apply): it moves agent/tools/<name>.ts to tools/<name>/index.ts, keeps the tool name, and rewrites its relative imports (imports into src/ then remain ZG1007 warnings to move by hand).',
+  },
+  ZG1051: {
+    severity: 'error',
+    title: 'Skill in the earlier agent/ folder',
+    hint: 'zhin-gen reads skills from skills/<name>/SKILL.md. Run `zhin-gen migrate` (add --write to apply): it moves agent/skills/<name>.md to skills/<name>/SKILL.md.',
+  },
+  ZG1052: {
+    severity: 'error',
+    title: 'Agent module in the earlier agent/ folder',
+    hint: 'zhin-gen reads the main agent from AGENTS.md and sub-agents from agents/<name>/ (agent.json, system.md, boundaries.md, conventions.md). Run `zhin-gen migrate` (add --write to apply): it converts agent/agent.ts and reports what it cannot carry over.',
+  },
+  ZG1053: {
+    severity: 'error',
+    title: 'Prompt section in the earlier layout',
+    hint: 'zhin-gen reads prompt sections from prompt-sections/<name>/index.ts. Run `zhin-gen migrate` (add --write to apply): it moves the file and maps id / priority / truncatable to the directory name, order and retention.',
+  },
+  ZG1054: {
+    severity: 'warning',
+    title: 'File in the earlier agent/ folder',
+    hint: 'The plugin-level agent/ folder of the earlier zhin.js layout is not compiled, and this file is not a tool, skill, agent or prompt section there (a helper module, notes). `zhin-gen migrate` converts the capabilities beside it; move or delete the file by hand once nothing imports it.',
+  },
+  ZG1055: {
+    severity: 'error',
+    title: 'Flat tool file (earlier layout)',
+    hint: 'zhin-gen reads a tool from its own directory: tools/<name>/index.ts. Run `zhin-gen migrate` (add --write to apply): it moves tools/<name>.ts to tools/<name>/index.ts and keeps the tool name.',
+  },
+  ZG1056: {
+    severity: 'error',
+    title: 'Markdown tool (<name>.tool.md + handler.ts)',
+    hint: 'zhin-gen reads tools defined in code: tools/<name>/index.ts default-exporting defineAgentTool({ description, inputSchema, execute }). Run `zhin-gen migrate` (add --write to apply): it writes index.ts from the .tool.md front matter and the handler.',
+  },
+  ZG1057: {
+    severity: 'error',
+    title: 'Markdown agent (agents/<name>.agent.md)',
+    hint: 'zhin-gen reads a sub-agent from agents/<name>/ (agent.json, system.md, boundaries.md, conventions.md). Run `zhin-gen migrate` (add --write to apply): it maps the front matter to agent.json keys, the body to system.md, and creates marked stubs for the files it has no source for.',
+  },
+  ZG1058: {
+    severity: 'error',
+    title: 'Agent as agent.ts + instructions.md (earlier layout)',
+    hint: 'zhin-gen reads a sub-agent from agent.json, system.md, boundaries.md and conventions.md in agents/<name>/. Run `zhin-gen migrate` (add --write to apply): it converts agent.ts to agent.json, instructions.md to system.md, and creates marked stubs for the rest.',
+  },
+  ZG1059: {
+    severity: 'error',
+    title: 'Flat skill file (earlier layout)',
+    hint: 'zhin-gen reads a skill from skills/<name>/SKILL.md. Run `zhin-gen migrate` (add --write to apply): it moves skills/<name>.md to skills/<name>/SKILL.md.',
+  },
+  ZG1060: {
+    severity: 'error',
+    title: 'Installed plugin manifest cannot be read',
+    hint: 'A package named in `plugins` that exports "./zhin-capabilities" ships its generated manifest; that module must import without throwing and export `manifest` (version 1). Rebuild the package (zhin-gen generate, then its build), or name a directory instead.',
+  },
+  ZG1080: {
+    severity: 'error',
+    title: 'Invalid skill name',
+    hint: 'Skill names follow the Agent Skills specification: ^[a-z0-9][a-z0-9-]*$, at most 64 characters, no "--" and no "-" at the end. Rename the skill directory and the `name` in its SKILL.md.',
   },
   ZG1100: {
     severity: 'error',
@@ -249,6 +315,42 @@ export const CATALOG = {
     title: 'Load verification could not run',
     hint: 'The child process that imports the modules (node with tsx) could not start. Check that tsx is installed (zhin-gen depends on it) and that `node --import tsx` works in the project root.',
   },
+  ZG2056: {
+    severity: 'error',
+    title: '`approval` is the earlier name of `requiresApproval`',
+    hint: "Rename the field to `requiresApproval` ('never' | 'on-risk' | 'once' | 'always'); `zhin-gen migrate` does it. It is an error, not an ignored field: dropping it would silently turn the tool into 'on-risk'.",
+  },
+  ZG2057: {
+    severity: 'error',
+    title: 'platformPermit() helper of the earlier layout',
+    hint: "Write the permit as the string literal it returns, e.g. 'platform(icqq,admin)', so it is checked at build time and recorded in the manifest; `zhin-gen migrate` does it. It is an error: a permit the compiler cannot read is missing from the manifest, which would widen who may call the tool.",
+  },
+  ZG2058: {
+    severity: 'error',
+    title: 'Definition helper of the earlier layout',
+    hint: "Import defineAgentTool from '@zhin.js/tool' (or '@zhin-gen/runtime') instead of defineTool from '@zhin.js/agent/tools'; the fields are the same. `zhin-gen migrate` rewrites the import and the call.",
+  },
+  ZG2059: {
+    severity: 'error',
+    title: 'Prompt section field of the earlier layout',
+    hint: "zhin-gen identifies a section by its directory and orders it with `order`: `id` becomes the directory name, `priority` becomes `order`, `truncatable: false` becomes retention 'required' (true: 'preferred'). `zhin-gen migrate` does it. An error, because dropping `truncatable: false` would let a required section be cut.",
+  },
+  // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
+  ZG2080: {
+    severity: 'error',
+    title: 'Skill compatibility note too long',
+    hint: 'The Agent Skills specification limits `compatibility` to 500 characters: name the products, system packages or network access the skill needs and move the details into its instructions.',
+  },
+  ZG2081: {
+    severity: 'warning',
+    title: '`allowed-tools` is not a space-separated string',
+    hint: 'The Agent Skills specification writes `allowed-tools` as one space-separated string (`allowed-tools: Bash(git:*) Read`). zhin-gen reads the YAML list, but other agents may not.',
+  },
+  ZG2082: {
+    severity: 'warning',
+    title: 'Skill metadata value is not a string',
+    hint: 'The Agent Skills specification makes `metadata` a map of string keys to string values: quote the value (`version: "2"`) or flatten it. zhin-gen passes it through as written.',
+  },
 
   // ── ZG3xxx names and conflicts ──────────────────────────────────────────────
   ZG3001: {
@@ -321,7 +423,7 @@ export const CATALOG = {
   ZG4003: {
     severity: 'error',
     title: 'Description missing or out of range',
-    hint: 'Give a description of 1 to 1024 characters.',
+    hint: `Give a description of 1 to ${MAX_DESCRIPTION_CHARS} characters.`,
   },
   ZG4004: {
     severity: 'warning',
@@ -329,9 +431,9 @@ export const CATALOG = {
     hint: 'The key is ignored. Check the spelling against docs/authoring.md.',
   },
   ZG4005: {
-    severity: 'error',
+    severity: 'warning',
     title: 'SKILL.md has no instructions',
-    hint: 'Write the skill instructions as Markdown below the front matter; they are what load_skill returns.',
+    hint: 'Write the skill instructions as Markdown below the front matter; they are what load_skill returns. An empty body is allowed (the Agent Skills specification\'s smallest skill has none), but load_skill then returns no instructions.',
   },
   ZG4006: {
     severity: 'error',

@@ -186,7 +186,12 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   } else {
     callLoc = locOf(ctx, expr);
     const resolved = calleeHelper(ts, expr.expression, imports);
-    if (!resolved || resolved.helper !== expectedName) {
+    const earlier = resolved ? earlierHelper(resolved, expectedName) : undefined;
+    if (earlier) {
+      // Read the definition anyway: its other earlier-layout fields are reported in the same run.
+      diagnostics.push(diag('ZG2058', { ...callLoc, message: earlier }));
+      helper = expectedName;
+    } else if (!resolved || resolved.helper !== expectedName) {
       const found =
         resolved && DEFINE_HELPERS.includes(resolved.helper as DefineHelper)
           ? `${resolved.helper}(...)`
@@ -206,6 +211,8 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
       );
     } else {
       helper = expectedName;
+    }
+    if (helper) {
       const arg = expr.arguments[0];
       if (!arg) {
         diagnostics.push(
@@ -242,6 +249,23 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
     conditionalTools,
     diagnostics,
   };
+}
+
+/** zhin.js's earlier tool module and helper names (docs/authoring.md "Coming from the earlier zhin.js layout"). */
+const EARLIER_TOOL_MODULE = '@zhin.js/agent/tools';
+const EARLIER_HELPERS: Readonly<Record<string, DefineHelper>> = {
+  defineTool: 'defineAgentTool',
+  definePromptSection: 'defineAgentPromptSection',
+};
+
+/** Why a callee is the earlier layout's helper, or undefined when it is not. */
+function earlierHelper(resolved: { helper: string; module?: string }, expected: DefineHelper): string | undefined {
+  const fromEarlierModule = resolved.module === EARLIER_TOOL_MODULE;
+  const earlierName = EARLIER_HELPERS[resolved.helper] === expected;
+  if (!fromEarlierModule && !(earlierName && resolved.module !== undefined && resolved.module.startsWith('@zhin.js/')))
+    return undefined;
+  const what = `${resolved.helper}(...)${resolved.module ? ` from "${resolved.module}"` : ''}`;
+  return `${what} is the definition helper of zhin.js's earlier layout; zhin-gen reads ${expected}(...) from "@zhin.js/tool" (or "@zhin-gen/runtime"); run \`zhin-gen migrate\` to rewrite the import`;
 }
 
 /**

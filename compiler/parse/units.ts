@@ -5,7 +5,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import type { ChannelScope, HookEvent } from '@zhin-gen/runtime';
-import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { compareDiagnostics, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { checkUpwardImports } from '../validate/imports.js';
 import { validateHook } from '../validate/hook.js';
@@ -13,6 +13,7 @@ import { validatePluginFields } from '../validate/plugin.js';
 import { validatePromptSection, type PromptSectionFields } from '../validate/prompt-section.js';
 import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
+import { validateSkill } from '../validate/skill.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper } from './definition.js';
 import { parseSkillMd } from './skill-md.js';
@@ -165,7 +166,7 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
     };
   }
   if (kind === 'prompt-section') {
-    const { value, diagnostics: fieldDiagnostics } = validatePromptSection(parsed.fields, what);
+    const { value, diagnostics: fieldDiagnostics } = validatePromptSection(parsed.fields, what, { dirName: unit.name });
     diagnostics.push(...fieldDiagnostics);
     return {
       ...(value ? { data: { kind: 'prompt-section', loc: parsed.callLoc, ...value } } : {}),
@@ -208,8 +209,10 @@ function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const file = unit.entry!;
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file, env);
-  const { skill, diagnostics } = parseSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermits });
-  if (!skill) return { diagnostics, dependencies: [] };
+  const read = parseSkillMd({ file, text, dirName: unit.name });
+  if (!read.document) return { diagnostics: read.diagnostics, dependencies: [] };
+  const { skill, diagnostics: rules } = validateSkill(read.document, { customPermits: env.customPermits });
+  const diagnostics = [...read.diagnostics, ...rules].sort(compareDiagnostics);
   return {
     data: {
       kind: 'skill',
@@ -298,6 +301,7 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
       // setup() builds the section at runtime: computed title / content are fine there.
       const checked = validatePromptSection(ref.fields, `conditional prompt section "${ref.localName}"`, {
         literalText: false,
+        dirName: ref.localName,
       });
       diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
       platforms = [...(checked.value?.platforms ?? [])];

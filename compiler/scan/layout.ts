@@ -5,8 +5,14 @@
  * entries, stray files); it reads no file contents.
  */
 import type { ToolPlacement } from '@zhin-gen/runtime';
-import { segmentNameProblem, toolLocalNameProblem } from '@zhin-gen/runtime/names';
+import { segmentNameProblem, skillNameProblem, toolLocalNameProblem } from '@zhin-gen/runtime/names';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
+import {
+  EARLIER_AGENT_FOLDER,
+  earlierAgentFolderFile,
+  earlierFlatFile,
+  earlierToolDirectory,
+} from './earlier-layout.js';
 
 export type CapabilityKind = 'tool' | 'skill' | 'agent' | 'hook' | 'prompt-section';
 
@@ -119,12 +125,22 @@ class LayoutBuilder {
       if (rest.length === 2 && !isDir) this.stray(path, 'plugins');
       return;
     }
+    if (rest[0] === EARLIER_AGENT_FOLDER) {
+      const earlier = isDir ? undefined : earlierAgentFolderFile(plugin.dir, rest, path);
+      if (earlier) this.diagnostics.push(earlier);
+      return;
+    }
     const kind = FOLDER_KIND[rest[0]!];
     if (!kind) return;
     this.insertInto(plugin.caps, join(plugin.dir, rest[0]!), kind, rest.slice(1), isDir, path);
   }
 
-  private stray(path: string, folder: string): void {
+  private stray(path: string, folder: string, folderDir = folder): void {
+    const earlier = earlierFlatFile(path, folder, folderDir);
+    if (earlier) {
+      this.diagnostics.push(earlier);
+      return;
+    }
     this.diagnostics.push(
       diag('ZG1009', {
         file: path,
@@ -143,7 +159,7 @@ class LayoutBuilder {
   ): void {
     if (rest.length === 0) return;
     if (rest.length === 1 && !isDir) {
-      this.stray(path, folderDir.split('/').pop()!);
+      this.stray(path, folderDir.split('/').pop()!, folderDir);
       return;
     }
     const name = rest[0]!;
@@ -228,7 +244,7 @@ function entryOf(cap: CapabilityDir): string | undefined {
   return undefined;
 }
 
-/** Flattens the layout into units, checking directory names (ZG1001, ZG1002, ZG3005) and entries (ZG1003). */
+/** Flattens the layout into units, checking directory names (ZG1001, ZG1002, ZG1080, ZG3005) and entries (ZG1003). */
 export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnostics: Diagnostic[] } {
   const units: CapabilityUnit[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -240,9 +256,21 @@ export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnos
   ): void => {
     const file = cap.dir;
     // The rules the runtime applies to the same names (runtime/contract/names.ts).
-    const problem = cap.kind === 'tool' ? toolLocalNameProblem(cap.name) : segmentNameProblem(cap.name);
+    const problem =
+      cap.kind === 'tool'
+        ? toolLocalNameProblem(cap.name)
+        : cap.kind === 'skill'
+          ? skillNameProblem(cap.name)
+          : segmentNameProblem(cap.name);
     if (problem) {
-      const code = problem.rule === 'separator' ? 'ZG3005' : cap.kind === 'tool' ? 'ZG1001' : 'ZG1002';
+      const code =
+        problem.rule === 'separator'
+          ? 'ZG3005'
+          : problem.rule !== 'pattern'
+            ? 'ZG1080'
+            : cap.kind === 'tool'
+              ? 'ZG1001'
+              : 'ZG1002';
       const what = cap.kind === 'tool' ? 'Tool' : cap.kind;
       diagnostics.push(diag(code, { file, message: `${what} directory "${cap.name}" ${problem.message}` }));
       return;
@@ -250,7 +278,9 @@ export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnos
     const entry = entryOf(cap);
     const placement: ToolPlacement =
       agent !== undefined ? (skill !== undefined ? 'agent-skill' : 'agent') : skill !== undefined ? 'skill' : 'plugin';
-    if (!entry && cap.kind !== 'agent') {
+    const earlier = !entry && cap.kind === 'tool' ? earlierToolDirectory(cap.dir, cap.files) : undefined;
+    if (earlier) diagnostics.push(earlier);
+    else if (!entry && cap.kind !== 'agent') {
       const expected = cap.kind === 'skill' ? 'SKILL.md' : 'index.ts (or index.mts / index.js / index.mjs)';
       diagnostics.push(diag('ZG1003', { file, message: `${cap.kind} directory "${cap.dir}" has no ${expected}` }));
     }

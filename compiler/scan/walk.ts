@@ -10,7 +10,11 @@ import { relative, resolve, sep } from 'node:path';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
 
-export const CONVENTION_FOLDERS = ['tools', 'skills', 'agents', 'hooks', 'prompt-sections'] as const;
+/**
+ * The folders the scan walks in each plugin. `agent` is zhin.js's earlier plugin-level folder:
+ * never compiled, walked so every construct in it is reported (scan/earlier-layout.ts).
+ */
+export const CONVENTION_FOLDERS = ['tools', 'skills', 'agents', 'hooks', 'prompt-sections', 'agent'] as const;
 
 export interface WalkOptions {
   readonly root: string;

@@ -7,6 +7,7 @@
  */
 import { compareDiagnostics, compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import { joinPosix, stripBom } from '../parse/manifest-values.js';
+import { earlierAgentDirectory } from '../scan/earlier-layout.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
 
@@ -47,6 +48,9 @@ export function validateAgentDirectory(input: AgentDirectoryInput): Diagnostic[]
   const diagnostics: Diagnostic[] = [];
   const agentName = dir.split('/').pop() ?? dir;
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  // The earlier agent.ts + instructions.md form is one construct to convert, not four missing files.
+  const earlier = earlierAgentDirectory(dir, entries);
+  if (earlier) return [earlier];
 
   for (const required of REQUIRED_AGENT_FILES) {
     const entry = byName.get(required);

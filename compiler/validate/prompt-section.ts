@@ -7,8 +7,11 @@ import { PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/run
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
+import { checkEarlierSectionFields } from './earlier-fields.js';
 
 const FIELDS = ['title', 'content', 'layer', 'order', 'retention', 'maxChars', 'profiles', 'platforms'] as const;
+/** zhin.js's earlier section fields: reported by earlier-fields.ts (ZG2059), not as unknown. */
+const EARLIER_FIELDS = ['id', 'priority', 'truncatable'] as const;
 
 export interface PromptSectionFields {
   readonly title: string;
@@ -29,7 +32,7 @@ export interface PromptSectionFields {
 export function validatePromptSection(
   fields: Lit,
   what: string,
-  options: { literalText?: boolean } = {},
+  options: { literalText?: boolean; dirName?: string } = {},
 ): { value?: PromptSectionFields; diagnostics: Diagnostic[] } {
   if (fields.t !== 'object') {
     return {
@@ -42,8 +45,9 @@ export function validatePromptSection(
     };
   }
   const reader = new FieldReader(fields.props, what);
-  reader.unknownKeys(FIELDS, fields.keyLocs);
+  reader.unknownKeys([...FIELDS, ...EARLIER_FIELDS], fields.keyLocs);
   const diagnostics = reader.diagnostics;
+  diagnostics.push(...checkEarlierSectionFields(fields, what, options.dirName ?? what));
   const bad = (loc: SourceLocation, message: string): void => {
     diagnostics.push(diag('ZG2030', { ...loc, message: `${what}: ${message}` }));
   };

@@ -9,6 +9,7 @@ import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
 import { validatePermits } from './permits.js';
+import { checkEarlierApproval, checkPlatformPermits } from './earlier-fields.js';
 
 export const TOOL_FIELDS = [
   'description',
@@ -18,6 +19,8 @@ export const TOOL_FIELDS = [
   'scopes',
   'permissions',
   'hidden',
+  'keywords',
+  'tags',
   'execute',
 ] as const;
 
@@ -30,6 +33,9 @@ export interface ToolFields {
   readonly scopes: readonly ChannelScope[];
   readonly permissions: readonly string[];
   readonly hidden: boolean;
+  /** Search words for `discover` (docs/authoring.md "Tools"): written by the author, in order. */
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
 }
 
 export function validateToolFields(
@@ -56,13 +62,19 @@ export function validateToolFields(
         scopes: [],
         permissions: [],
         hidden: false,
+        keywords: [],
+        tags: [],
       },
       diagnostics,
     };
   }
-  const reader = new FieldReader(fields.props, what);
-  reader.unknownKeys(TOOL_FIELDS, fields.keyLocs);
+  // zhin.js's earlier `approval` and platformPermit() are errors of their own, never "unknown".
+  const earlierApproval = checkEarlierApproval(fields, what);
+  const permits = checkPlatformPermits(fields, what);
+  const reader = new FieldReader(permits.fields.props, what);
+  reader.unknownKeys([...TOOL_FIELDS, 'approval'], fields.keyLocs);
   const diagnostics = reader.diagnostics;
+  diagnostics.push(...earlierApproval, ...permits.diagnostics);
   const description = reader.string('description');
   if (!fields.props.description) {
     diagnostics.push(diag('ZG2004', { ...fields.loc, message: `${what}: \`description\` is missing` }));
@@ -90,9 +102,11 @@ export function validateToolFields(
   }
   const platforms = reader.strings('platforms') ?? [];
   const scopes = (reader.strings('scopes', CHANNEL_SCOPES, 'ZG2007') ?? []).map((s) => s.value as ChannelScope);
-  const permits = reader.strings('permissions') ?? [];
-  diagnostics.push(...validatePermits(what, permits, customPermits));
+  const permitList = reader.strings('permissions') ?? [];
+  diagnostics.push(...validatePermits(what, permitList, customPermits));
   const hidden = reader.boolean('hidden') ?? false;
+  const keywords = (reader.strings('keywords') ?? []).map((k) => k.value.trim());
+  const tags = (reader.strings('tags') ?? []).map((t) => t.value.trim());
   return {
     value: {
       description: description?.value.trim() ?? '',
@@ -100,8 +114,10 @@ export function validateToolFields(
       requiresApproval,
       platforms,
       scopes,
-      permissions: permits.map((p) => p.value),
+      permissions: permitList.map((p) => p.value),
       hidden,
+      keywords,
+      tags,
     },
     diagnostics,
   };
