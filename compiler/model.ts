@@ -52,6 +52,9 @@ export interface ToolModel extends Enclosure {
   readonly scopes: readonly ChannelScope[];
   readonly permissions: readonly string[];
   readonly hidden: boolean;
+  /** The author's search words for `discover` (the definition's `keywords` and `tags`). */
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
   /** Added by `context.addTool()` in plugin.ts: known by name only, registered at runtime. */
   readonly conditional: boolean;
   /** Whether the entry has a default export whose input type can be named (for the type map). */

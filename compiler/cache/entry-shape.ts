@@ -85,6 +85,8 @@ const unitData = variants('kind', {
     scopes,
     permissions: strings,
     hidden: boolean,
+    keywords: strings,
+    tags: strings,
     schema: optional(opaque<unknown>(snippet)),
     schemaLoc: optional(loc),
   }),

@@ -76,13 +76,23 @@ function renderTool(tool: ToolModel, validator: string | undefined, memos: EmitM
     permissions: tool.permissions,
     hidden: tool.hidden,
     keywords: toolKeywords(tool, memos.keywordsByScope),
+    ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
     source: tool.source,
     ...(validator !== undefined ? { validator } : {}),
   });
 }
 
-/** Words from the local name and scope help `discover` match tools by their folder names. */
+/**
+ * The author's `keywords` (in their order) followed by the words of the tool's scope (agent,
+ * skill, owner), which help `discover` match tools by their folder names.
+ */
 function toolKeywords(tool: ToolModel, keywordsByScope: Map<string, readonly string[]>): readonly string[] {
+  const derived = scopeKeywords(tool, keywordsByScope);
+  if (tool.keywords.length === 0) return derived;
+  return [...new Set([...tool.keywords, ...derived])];
+}
+
+function scopeKeywords(tool: ToolModel, keywordsByScope: Map<string, readonly string[]>): readonly string[] {
   const scope = `${tool.agent ?? ''}\0${tool.skill ?? ''}\0${tool.owner}`;
   let known = keywordsByScope.get(scope);
   if (known === undefined) {

@@ -97,6 +97,10 @@ export interface AgentToolInit<TInput> {
   readonly scopes?: readonly ChannelScope[];
   readonly permissions?: readonly string[];
   readonly hidden?: boolean;
+  /** Words `discover` matches besides the name and description (docs/catalog.md). */
+  readonly keywords?: readonly string[];
+  /** Topic labels; `discover` searches them like keywords. */
+  readonly tags?: readonly string[];
   execute(input: TInput, context: ToolExecutionContext): unknown;
 }
 
@@ -153,6 +157,10 @@ export function defineAgentTool<TInput = Record<string, unknown>>(
     if (!parsed.ok) fail(what, `permission "${permit}" does not parse: ${parsed.reason}`);
   }
   if (init.hidden !== undefined && typeof init.hidden !== 'boolean') fail(what, '`hidden` must be a boolean');
+  checkStringList(what, 'keywords', init.keywords);
+  checkStringList(what, 'tags', init.tags);
+  // zhin.js's earlier name of requiresApproval: refused, never ignored (ignoring it would make the tool 'on-risk').
+  if ('approval' in init) fail(what, '`approval` is the earlier name of `requiresApproval`; rename it');
   const schema = init.inputSchema;
   if (schema !== undefined && !isStandardSchema(schema)) {
     if (typeof schema !== 'object' || schema === null || (schema as JsonSchema).type !== 'object') {

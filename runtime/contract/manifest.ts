@@ -51,8 +51,13 @@ export interface ManifestTool {
   readonly scopes: readonly ChannelScope[];
   readonly permissions: readonly string[];
   readonly hidden: boolean;
-  /** Search keywords (from the tool's skill / agent context), used by `discover`. */
+  /**
+   * Search keywords used by `discover`: the definition's own `keywords` first, then the words of
+   * the tool's agent / skill / owner names.
+   */
   readonly keywords: readonly string[];
+  /** The definition's `tags` (searched by `discover` like keywords); absent when it has none. */
+  readonly tags?: readonly string[];
   /** POSIX path of the entry file, relative to the project root. */
   readonly source: string;
   readonly load: LazyModule<unknown>;
@@ -178,7 +183,7 @@ export interface CapabilityManifest {
  * runtime calls such as `turn.execute(name, input)` are typed by name. Empty when no manifest
  * is in the program: then names are plain strings and inputs `unknown`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, so generated manifests can augment it (declaration merging)
 export interface CapabilityRegistry {}
 
 type RegistryToolInputs = CapabilityRegistry extends { readonly toolInputs: infer T } ? T : never;

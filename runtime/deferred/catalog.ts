@@ -212,7 +212,7 @@ function buildCatalog(generation: Generation): GenerationCatalog {
       name: tool.name,
       fields: [
         { text: tool.name.split('__').join(' '), weight: 3 },
-        { text: tool.binding.keywords.join(' '), weight: 2 },
+        { text: [...tool.binding.keywords, ...(tool.binding.tags ?? [])].join(' '), weight: 2 },
         { text: tool.binding.description, weight: 1 },
       ],
     })),

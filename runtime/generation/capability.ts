@@ -165,6 +165,9 @@ class ManifestToolBinding implements ToolBinding {
   get keywords() {
     return this.#tool.keywords;
   }
+  get tags() {
+    return this.#tool.tags;
+  }
   get validator() {
     return this.#tool.validator;
   }
@@ -224,7 +227,8 @@ export function bindDefinition(
     scopes: Object.freeze([...(definition.scopes ?? [])]),
     permissions: Object.freeze([...(definition.permissions ?? [])]),
     hidden: definition.hidden ?? false,
-    keywords: Object.freeze([]),
+    keywords: Object.freeze([...(definition.keywords ?? [])]),
+    ...(definition.tags && definition.tags.length > 0 ? { tags: Object.freeze([...definition.tags]) } : {}),
     resolve: () => Promise.resolve(executable),
   });
 }
