@@ -21,7 +21,8 @@ import {
   type DiagnosticCode,
   type SourceLocation,
 } from '../diagnostics.js';
-import { codePointLength, describeValue, stripBom } from './manifest-values.js';
+import { codePointLength, MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
+import { describeValue, stripBom } from './manifest-values.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
@@ -277,7 +278,7 @@ function mapSchemaError(error: ErrorObject, root: Jsonc.Node, value: Record<stri
       offset: root.offset,
       message:
         missing === 'description'
-          ? '"description" is missing; give 1 to 1024 characters saying what the agent does'
+          ? `"description" is missing; give 1 to ${MAX_DESCRIPTION_CHARS} characters saying what the agent does`
           : `"${missing}" is missing`,
     };
   }
@@ -290,8 +291,8 @@ function mapSchemaError(error: ErrorObject, root: Jsonc.Node, value: Record<stri
       text === undefined
         ? `"description" must be a string, got ${describeValue(actual)}`
         : error.keyword === 'maxLength'
-          ? `"description" is ${codePointLength(text)} characters long; the limit is 1024`
-          : '"description" is empty; give 1 to 1024 characters';
+          ? `"description" is ${codePointLength(text)} characters long; the limit is ${MAX_DESCRIPTION_CHARS}`
+          : `"description" is empty; give 1 to ${MAX_DESCRIPTION_CHARS} characters`;
     return { code: 'ZG4003', path: error.instancePath, offset, message };
   }
   const message =

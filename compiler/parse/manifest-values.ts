@@ -1,13 +1,11 @@
 /**
  * Small helpers shared by the manifest parsers (SKILL.md, agent.json) and the agent-directory
- * validators: text normalisation, value descriptions for messages, description length and the
- * static permit check. Pure functions only.
+ * validators: text normalisation, value descriptions for messages and the static permit check.
+ * Pure functions only. The length limits live with the naming rules (runtime/contract/names.ts).
  */
 import type { SourceLocation } from '../diagnostics.js';
+import { codePointLength } from '@zhin-gen/runtime/names';
 import { parsePermitSyntax } from '@zhin-gen/runtime/permit-syntax';
-
-/** SPEC §3.2/§3.3: descriptions are 1–1024 characters. */
-export const MAX_DESCRIPTION_CHARS = 1024;
 
 export const CHANNEL_SCOPES = ['private', 'group', 'channel'] as const;
 
@@ -17,17 +15,6 @@ export const CHANNEL_SCOPES = ['private', 'group', 'channel'] as const;
  */
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/**
- * Length in Unicode code points, not UTF-16 units: an emoji or a CJK extension character is one
- * character to the author, and ajv's minLength/maxLength count the same way, so SKILL.md and
- * agent.json agree.
- */
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }
 
 /** A short, quoted rendering of a value for diagnostic messages ("got number 5"). */

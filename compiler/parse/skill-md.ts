@@ -1,15 +1,16 @@
 /**
- * SKILL.md parser (SPEC §3.2): YAML front matter between "---" lines + a Markdown body.
+ * SKILL.md reader (SPEC §3.2): YAML front matter between "---" lines + a Markdown body. This file
+ * only reads: the delimiters, the YAML syntax, duplicate and non-plain keys. What the keys must
+ * hold is compiler/validate/skill.ts's job (a schema plus the rules a schema cannot say).
  *
  * Pure: the caller passes the file text, so results can be cached by content hash and tested
- * without a file system. Every diagnostic points at the offending key or value. Positions are
- * those of the original file: the BOM is not a column (as in editors) and CRLF → LF keeps every
- * line and column unchanged, because "\r" only ever sits at the end of a line.
+ * without a file system. Positions are those of the original file: the BOM is not a column (as
+ * in editors) and CRLF → LF keeps every line and column unchanged, because "\r" only ever sits at
+ * the end of a line.
  */
 import type { Document, Node as YamlNode } from 'yaml';
 import { lazyRequire } from '../util/lazy.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
-import type { ChannelScope } from '@zhin-gen/runtime';
 import {
   compareDiagnostics,
   diag,
@@ -19,33 +20,9 @@ import {
   type DiagnosticCode,
   type SourceLocation,
 } from '../diagnostics.js';
-import {
-  CHANNEL_SCOPES,
-  MAX_DESCRIPTION_CHARS,
-  codePointLength,
-  describeValue,
-  permitProblem,
-  stripBom,
-} from './manifest-values.js';
+import { describeValue, stripBom } from './manifest-values.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
-
-export const SKILL_KEYS = [
-  'name',
-  'description',
-  'tools',
-  'platforms',
-  'scopes',
-  'permissions',
-  'keywords',
-  'tags',
-  'always',
-  'license',
-  'compatibility',
-  'metadata',
-  'allowed-tools',
-] as const;
-export type SkillKey = (typeof SKILL_KEYS)[number];
 
 export interface SkillMdInput {
   /** POSIX path relative to the project root, used in diagnostics. */
@@ -55,61 +32,64 @@ export interface SkillMdInput {
   readonly dirName: string;
 }
 
-export interface SkillMdOptions {
-  /** Custom permits from the config: exact strings, or regular expressions written `/src/flags`. */
-  readonly customPermits?: readonly string[];
+/** Where a key and its value are written. */
+export interface SkillPlace {
+  /** Absent for sequence entries. */
+  readonly key?: SourceLocation;
+  readonly value: SourceLocation;
 }
 
-import type { NamedEntry } from './manifest-values.js';
-export type { NamedEntry };
-
-export interface ParsedSkill {
-  /** The directory name (identity, SPEC §4); equals the front matter `name` when valid. */
-  readonly name: string;
-  /** Trimmed. */
-  readonly description: string;
-  /** `tools` entries (qualifiedNames) with their positions, resolved later. */
-  readonly declaredTools: readonly NamedEntry[];
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly keywords: readonly string[];
-  readonly tags: readonly string[];
-  readonly always: boolean;
-  readonly license?: string;
-  readonly compatibility?: string;
-  readonly metadata?: Readonly<Record<string, unknown>>;
-  readonly allowedTools?: readonly string[];
+/** A SKILL.md whose front matter is a readable YAML mapping, not yet validated. */
+export interface SkillDocument {
+  readonly file: string;
+  readonly dirName: string;
+  /**
+   * Every plain key with its value as plain data; the first occurrence of a duplicated key wins.
+   * `null` for a key written with no value or `~`.
+   */
+  readonly data: Readonly<Record<string, unknown>>;
+  /** Keys whose value could not be expanded (too many YAML aliases); `null` in `data`. */
+  readonly unreadable: readonly string[];
+  /**
+   * Positions by JSON Pointer into `data`, one level below each key: `/tools`, `/tools/1`,
+   * `/metadata/version` (`~1` escapes "/", `~0` escapes "~", as in ajv's instancePath).
+   */
+  readonly places: Readonly<Record<string, SkillPlace>>;
   /** Body with BOM removed, CRLF → LF, leading blank lines dropped. */
   readonly instructions: string;
+  /** True when the body holds nothing but whitespace. */
+  readonly bodyBlank: boolean;
   /** The opening "---" of the front matter. */
   readonly loc: SourceLocation;
-  /** Where each present key is written, for later diagnostics (e.g. unknown platforms). */
-  readonly keyLocs: Readonly<Partial<Record<SkillKey, SourceLocation>>>;
-  /** Positions of the valid `platforms` entries, parallel to `platforms`. */
-  readonly platformLocs: readonly SourceLocation[];
+  /** The closing "---". */
+  readonly end: SourceLocation;
 }
 
 export interface SkillMdResult {
-  /** Present whenever the front matter is a readable mapping, even with field errors. */
-  readonly skill?: ParsedSkill;
+  /** Present whenever the front matter is a readable mapping, even with duplicate keys. */
+  readonly document?: SkillDocument;
   readonly diagnostics: Diagnostic[];
 }
 
-// ── parser ────────────────────────────────────────────────────────────────────
+// ── reader ────────────────────────────────────────────────────────────────────
 
 const DELIMITER = /^---[ \t]*$/m;
 
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
-export function parseSkillMd(input: SkillMdInput, options: SkillMdOptions = {}): SkillMdResult {
+export function parseSkillMd(input: SkillMdInput): SkillMdResult {
   try {
-    return parse(input, options);
+    return parse(input);
   } catch (error) {
     // Bad input must never stop the run; a throw here is a bug in this parser or in yaml.
     const message = error instanceof Error ? error.message : String(error);
     return { diagnostics: [diag('ZG9001', { file: input.file, message: `SKILL.md could not be parsed: ${message}` })] };
   }
+}
+
+/** A JSON Pointer segment, escaped the way ajv writes instancePath. */
+export function pointerSegment(key: string | number): string {
+  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** The YAML value of a node, or undefined when yaml refuses (e.g. an alias bomb). */
@@ -121,7 +101,7 @@ function toJS(node: YamlNode, doc: Document): unknown {
   }
 }
 
-function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
+function parse(input: SkillMdInput): SkillMdResult {
   const { isAlias, isMap, isScalar, isSeq, parseDocument } = yaml();
   const { file, dirName } = input;
   const text = stripBom(input.text).replace(/\r\n/g, '\n');
@@ -205,7 +185,15 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
     return { diagnostics };
   }
 
-  const fields = new Map<SkillKey, { keyLoc: SourceLocation; node: YamlNode | null; valueLoc: SourceLocation }>();
+  // No prototype: a `__proto__` key is one more unknown key, not a prototype to set.
+  const data: Record<string, unknown> = Object.create(null);
+  const unreadable: string[] = [];
+  const places: Record<string, SkillPlace> = {};
+  const resolve = (written: YamlNode | null | undefined): YamlNode | null =>
+    (isAlias(written) ? written.resolve(doc as Document) : written) ?? null;
+  const startOf = (node: YamlNode | null | undefined, fallback: SourceLocation): SourceLocation =>
+    node?.range ? at(node.range[0]) : fallback;
+
   for (const pair of root.items) {
     const keyNode = pair.key as YamlNode | null;
     const keyLoc = at(keyNode?.range?.[0] ?? 0);
@@ -214,181 +202,52 @@ function parse(input: SkillMdInput, options: SkillMdOptions): SkillMdResult {
       continue;
     }
     const key = String(keyNode.value);
-    if (!(SKILL_KEYS as readonly string[]).includes(key)) {
-      report(
-        'ZG4004',
-        keyLoc,
-        `unknown key ${JSON.stringify(key)} in the SKILL.md front matter is ignored; known keys: ${SKILL_KEYS.join(', ')}`,
-      );
+    // The first occurrence wins; a duplicate was reported above.
+    if (Object.hasOwn(data, key)) continue;
+    const written = pair.value as YamlNode | null;
+    const node = resolve(written);
+    const pointer = `/${pointerSegment(key)}`;
+    places[pointer] = { key: keyLoc, value: startOf(written, keyLoc) };
+    if (node === null || (isScalar(node) && node.value === null)) {
+      data[key] = null;
       continue;
     }
-    // The first occurrence wins; a duplicate was reported above.
-    if (fields.has(key as SkillKey)) continue;
-    const written = pair.value as YamlNode | null;
-    const node = isAlias(written) ? (written.resolve(doc as Document) ?? null) : written;
-    const valueLoc = written?.range ? at(written.range[0]) : keyLoc;
-    fields.set(key as SkillKey, {
-      keyLoc,
-      node: node && isScalar(node) && node.value === null ? null : node,
-      valueLoc,
-    });
-  }
-
-  const wrongType = (key: SkillKey, expected: string, node: YamlNode, loc: SourceLocation): void =>
-    report('ZG4006', loc, `\`${key}\` must be ${expected}, got ${describeValue(toJS(node, doc as Document))}`);
-
-  const scalarString = (key: SkillKey): string | undefined => {
-    const field = fields.get(key);
-    if (!field?.node) return undefined;
-    if (isScalar(field.node) && typeof field.node.value === 'string') return field.node.value;
-    wrongType(key, 'a string', field.node, field.valueLoc);
-    return undefined;
-  };
-
-  /** Non-empty string entries with positions; wrong entries are reported and skipped. */
-  const stringList = (key: SkillKey, allowScalar = false): NamedEntry[] | undefined => {
-    const field = fields.get(key);
-    if (!field?.node) return undefined;
-    const expected = allowScalar ? 'a string or an array of strings' : 'an array of strings';
-    if (allowScalar && isScalar(field.node) && typeof field.node.value === 'string') {
-      return [{ name: field.node.value, loc: field.valueLoc }];
+    const value = toJS(node, doc as Document);
+    if (value === undefined) {
+      data[key] = null;
+      unreadable.push(key);
+      continue;
     }
-    if (!isSeq(field.node)) {
-      wrongType(key, expected, field.node, field.valueLoc);
-      return undefined;
-    }
-    const entries: NamedEntry[] = [];
-    field.node.items.forEach((written, index) => {
-      const item = isAlias(written) ? written.resolve(doc as Document) : (written as YamlNode | null);
-      const loc = at((written as YamlNode | null)?.range?.[0] ?? field.node!.range?.[0] ?? 0);
-      if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') {
-        entries.push({ name: item.value, loc });
-      } else {
-        report(
-          'ZG4006',
-          loc,
-          `\`${key}\` entry ${index + 1} must be a non-empty string, got ${describeValue(item ? toJS(item, doc as Document) : null)}`,
-        );
+    data[key] = value;
+    // One level of positions below the key: list entries and mapping keys (metadata), where the
+    // validator reports a bad entry; a position is where the entry is written, even through an alias.
+    if (isSeq(node)) {
+      node.items.forEach((item, index) => {
+        places[`${pointer}/${index}`] = { value: startOf(item as YamlNode | null, places[pointer]!.value) };
+      });
+    } else if (isMap(node)) {
+      for (const entry of node.items) {
+        const entryKey = entry.key as YamlNode | null;
+        if (!isScalar(entryKey) || entryKey.value === null || typeof entryKey.value === 'object') continue;
+        const entryLoc = startOf(entryKey, places[pointer]!.value);
+        places[`${pointer}/${pointerSegment(String(entryKey.value))}`] ??= {
+          key: entryLoc,
+          value: startOf(entry.value as YamlNode | null, entryLoc),
+        };
       }
-    });
-    return entries;
-  };
-
-  // name: the identity is the directory; a different name would silently rename the skill.
-  const nameField = fields.get('name');
-  if (!nameField?.node) {
-    report(
-      'ZG4002',
-      nameField?.keyLoc ?? start,
-      `\`name\` is missing; it must be ${JSON.stringify(dirName)}, the skill directory name`,
-    );
-  } else {
-    const name = scalarString('name');
-    if (name !== undefined && name !== dirName) {
-      report(
-        'ZG4002',
-        nameField.valueLoc,
-        `\`name\` is ${JSON.stringify(name)} but the skill directory is ${JSON.stringify(dirName)}; they must be equal`,
-      );
     }
   }
 
-  let description = '';
-  const descField = fields.get('description');
-  if (!descField?.node) {
-    report(
-      'ZG4003',
-      descField?.keyLoc ?? start,
-      '`description` is missing; give 1 to 1024 characters saying when to use the skill',
-    );
-  } else if (!isScalar(descField.node) || typeof descField.node.value !== 'string') {
-    report(
-      'ZG4003',
-      descField.valueLoc,
-      `\`description\` must be a string, got ${describeValue(toJS(descField.node, doc as Document))}`,
-    );
-  } else {
-    // Trimmed before counting: YAML block scalars (| and >) end with a line break nobody typed.
-    const trimmed = descField.node.value.trim();
-    const length = codePointLength(trimmed);
-    if (length === 0) report('ZG4003', descField.valueLoc, '`description` is empty; give 1 to 1024 characters');
-    else if (length > MAX_DESCRIPTION_CHARS) {
-      report(
-        'ZG4003',
-        descField.valueLoc,
-        `\`description\` is ${length} characters long; the limit is ${MAX_DESCRIPTION_CHARS}`,
-      );
-    } else description = trimmed;
-  }
-
-  const scopes: ChannelScope[] = [];
-  for (const entry of stringList('scopes') ?? []) {
-    if ((CHANNEL_SCOPES as readonly string[]).includes(entry.name)) scopes.push(entry.name as ChannelScope);
-    else
-      report('ZG2007', entry.loc, `unknown scope ${JSON.stringify(entry.name)}; scopes are private, group or channel`);
-  }
-
-  const permissions: string[] = [];
-  for (const entry of stringList('permissions') ?? []) {
-    const problem = permitProblem(entry.name, options.customPermits);
-    if (problem === undefined) permissions.push(entry.name);
-    else report('ZG2008', entry.loc, `permit ${JSON.stringify(entry.name)} can never pass: ${problem}`);
-  }
-
-  let always = false;
-  const alwaysField = fields.get('always');
-  if (alwaysField?.node) {
-    if (isScalar(alwaysField.node) && typeof alwaysField.node.value === 'boolean') always = alwaysField.node.value;
-    else wrongType('always', 'true or false', alwaysField.node, alwaysField.valueLoc);
-  }
-
-  let metadata: Record<string, unknown> | undefined;
-  const metaField = fields.get('metadata');
-  if (metaField?.node) {
-    const value = isMap(metaField.node) ? toJS(metaField.node, doc as Document) : undefined;
-    if (value !== undefined) metadata = value as Record<string, unknown>;
-    else if (isMap(metaField.node))
-      report('ZG4006', metaField.valueLoc, '`metadata` could not be read: it expands too many YAML aliases');
-    else wrongType('metadata', 'a mapping', metaField.node, metaField.valueLoc);
-  }
-
-  const declaredTools = stringList('tools') ?? [];
-  const platformEntries = stringList('platforms') ?? [];
-  const keywords = (stringList('keywords') ?? []).map((e) => e.name);
-  const tags = (stringList('tags') ?? []).map((e) => e.name);
-  const license = scalarString('license');
-  const compatibility = scalarString('compatibility');
-  const allowedTools = stringList('allowed-tools', true)?.map((e) => e.name);
-
-  if (body.trim() === '') {
-    report(
-      'ZG4005',
-      locAt(closeOffset),
-      'SKILL.md has no instructions below the front matter; write them as Markdown after the closing "---"',
-    );
-  }
-
-  const keyLocs: Partial<Record<SkillKey, SourceLocation>> = {};
-  for (const [key, field] of fields) keyLocs[key] = field.keyLoc;
-
-  const skill: ParsedSkill = {
-    name: dirName,
-    description,
-    declaredTools,
-    platforms: platformEntries.map((e) => e.name),
-    platformLocs: platformEntries.map((e) => e.loc),
-    scopes,
-    permissions,
-    keywords,
-    tags,
-    always,
-    ...(license !== undefined ? { license } : {}),
-    ...(compatibility !== undefined ? { compatibility } : {}),
-    ...(metadata !== undefined ? { metadata } : {}),
-    ...(allowedTools !== undefined ? { allowedTools } : {}),
+  const document: SkillDocument = {
+    file,
+    dirName,
+    data,
+    unreadable,
+    places,
     instructions: body.replace(/^(?:[ \t]*\n)+/, ''),
+    bodyBlank: body.trim() === '',
     loc: start,
-    keyLocs,
+    end: locAt(closeOffset),
   };
-  return { skill, diagnostics: diagnostics.sort(compareDiagnostics) };
+  return { document, diagnostics: diagnostics.sort(compareDiagnostics) };
 }

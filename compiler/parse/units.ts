@@ -5,7 +5,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import type { ChannelScope, HookEvent } from '@zhin-gen/runtime';
-import { compareDiagnostics, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { checkUpwardImports } from '../validate/imports.js';
 import { validateHook } from '../validate/hook.js';
@@ -13,10 +13,9 @@ import { validatePluginFields } from '../validate/plugin.js';
 import { validatePromptSection, type PromptSectionFields } from '../validate/prompt-section.js';
 import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
-import { validateSkill } from '../validate/skill.js';
+import { checkSkillMd } from '../validate/skill.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper } from './definition.js';
-import { parseSkillMd } from './skill-md.js';
 
 export interface ToolUnitData extends ToolFields {
   readonly kind: 'tool';
@@ -209,10 +208,8 @@ function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const file = unit.entry!;
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file, env);
-  const read = parseSkillMd({ file, text, dirName: unit.name });
-  if (!read.document) return { diagnostics: read.diagnostics, dependencies: [] };
-  const { skill, diagnostics: rules } = validateSkill(read.document, { customPermits: env.customPermits });
-  const diagnostics = [...read.diagnostics, ...rules].sort(compareDiagnostics);
+  const { skill, diagnostics } = checkSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermits });
+  if (!skill) return { diagnostics, dependencies: [] };
   return {
     data: {
       kind: 'skill',

@@ -9,6 +9,7 @@ import {
   providerSafeProblem,
   reservedToolName,
   segmentNameProblem,
+  skillNameProblem,
   skillQualifiedName,
   toolLocalNameProblem,
   type NameProblem,
@@ -118,14 +119,18 @@ export function planNew(request: NewRequest, tree: TreeView): NewPlan | NewProbl
   const localProblem =
     request.kind === 'tool'
       ? nameProblem('tool name', name, toolLocalNameProblem(name))
-      : nameProblem(`${request.kind} name`, name, segmentNameProblem(name));
+      : nameProblem(
+          `${request.kind} name`,
+          name,
+          request.kind === 'skill' ? skillNameProblem(name) : segmentNameProblem(name),
+        );
   if (localProblem) return localProblem;
   for (const [flag, value] of [
     ['--agent', agent],
     ['--skill', skill],
   ] as const) {
     if (value === undefined) continue;
-    const problem = nameProblem(flag, value, segmentNameProblem(value));
+    const problem = nameProblem(flag, value, flag === '--skill' ? skillNameProblem(value) : segmentNameProblem(value));
     if (problem) return problem;
   }
 

@@ -53,9 +53,10 @@ export function reservedToolName(name: string): string | undefined {
   return RESERVED_TOOL_NAMES.find((reserved) => reserved === folded);
 }
 
-/** Why a name breaks a rule: `separator` for a `__` inside a local name, `pattern` otherwise. */
+/** Why a name breaks a rule: `separator` for a `__` inside a local name, `pattern` for the pattern. */
 export interface NameProblem {
-  readonly rule: 'separator' | 'pattern';
+  /** `length` and `hyphens`: the Agent Skills rules a skill name adds to the pattern. */
+  readonly rule: 'separator' | 'pattern' | 'length' | 'hyphens';
   /** Completes "<name> …", e.g. `does not match ^[a-z0-9][a-z0-9_-]*$`. */
   readonly message: string;
 }
@@ -85,6 +86,29 @@ export function providerSafeProblem(name: string): NameProblem | undefined {
   return undefined;
 }
 
+/**
+ * Skill names follow the Agent Skills specification on top of the segment pattern: at most 64
+ * characters, no `--`, no trailing `-` (the pattern already refuses a leading one). A skill is
+ * the unit other agents exchange, so a name they would refuse is refused here too.
+ */
+export const MAX_SKILL_NAME_CHARS = 64;
+
+/** A skill directory name, or why it is not one (`pattern` first, then the Agent Skills rules). */
+export function skillNameProblem(name: string): NameProblem | undefined {
+  const segment = segmentNameProblem(name);
+  if (segment) return segment;
+  if (name.length > MAX_SKILL_NAME_CHARS)
+    return {
+      rule: 'length',
+      message: `is ${name.length} characters long; skill names have at most ${MAX_SKILL_NAME_CHARS}`,
+    };
+  if (name.includes('--'))
+    return { rule: 'hyphens', message: 'contains "--"; skill names never have two hyphens in a row' };
+  if (name.endsWith('-'))
+    return { rule: 'hyphens', message: 'ends with "-"; skill names start and end with a letter or digit' };
+  return undefined;
+}
+
 /** `''` (the root) or `/`-joined name segments. */
 export function isValidOwner(owner: string): boolean {
   return owner === '' || owner.split('/').every((segment) => NAME_SEGMENT.test(segment));
@@ -106,4 +130,22 @@ export function skillQualifiedName(owner: string, skill: string, agent?: string)
 /** SPEC §4: `reviewer`, `maps__reviewer`. */
 export function agentQualifiedName(owner: string, name: string): string {
   return qualify(owner, name);
+}
+
+// ── descriptions and other lengths ──────────────────────────────────────────────
+
+/** Descriptions of skills and agents (and of seam skills): 1 to 1024 characters. */
+export const MAX_DESCRIPTION_CHARS = 1024;
+/** A skill's `compatibility` note (Agent Skills specification): at most 500 characters. */
+export const MAX_COMPATIBILITY_CHARS = 500;
+
+/**
+ * Length in Unicode code points, not UTF-16 units: every limit above counts characters the way
+ * the author sees them (an emoji or a CJK extension character is one), as JSON Schema's
+ * `minLength` / `maxLength` do, so the compiler, its schemas and the runtime agree.
+ */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }

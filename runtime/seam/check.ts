@@ -5,7 +5,7 @@
  */
 import { APPROVAL_MODES, CHANNEL_SCOPES } from '../contract/define.js';
 import type { ApprovalMode, ChannelScope, JsonSchema } from '../contract/manifest.js';
-import { PROVIDER_SAFE_NAME } from '../contract/names.js';
+import { codePointLength, MAX_DESCRIPTION_CHARS, PROVIDER_SAFE_NAME } from '../contract/names.js';
 import { parsePermitSyntax } from '../contract/permit-syntax.js';
 import type { SkillCatalogEntry, ToolSchema } from './types.js';
 
@@ -117,8 +117,13 @@ export function checkSkillEntry(provider: string, entry: SkillCatalogEntry): Sea
     throw new TypeError(`${what}: skill name must be provider-safe (${PROVIDER_SAFE_NAME.source})`);
   }
   const description = entry.description;
-  if (typeof description !== 'string' || description.trim() === '' || description.length > 1024) {
-    throw new TypeError(`${what}: \`description\` must be 1–1024 characters`);
+  // Counted in code points, as the compiler counts a SKILL.md description.
+  if (
+    typeof description !== 'string' ||
+    description.trim() === '' ||
+    codePointLength(description) > MAX_DESCRIPTION_CHARS
+  ) {
+    throw new TypeError(`${what}: \`description\` must be 1–${MAX_DESCRIPTION_CHARS} characters`);
   }
   return Object.freeze({
     name: entry.name,
