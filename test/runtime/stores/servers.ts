@@ -1,0 +1,153 @@
+/**
+ * Real servers and processes for the store tests: a `redis-server` on a free loopback port in a
+ * temp dir (no persistence), a connected node-redis client, a better-sqlite3 database, and host
+ * processes (host-process.ts under tsx) that talk to the test over stdin/stdout lines.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createClient } from 'redis';
+import type { SqliteDatabase } from '../../../runtime/stores/sqlite.js';
+import { REPO, tempDir } from '../../helpers.js';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (empty: nothing is saved). */
+  start(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = tempDir('redis');
+  let child: ChildProcess | undefined;
+  const start = () =>
+    new Promise<void>((resolve, reject) => {
+      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+      const proc = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = proc;
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000);
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited (${code}): ${output}`));
+      });
+    });
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const proc = child;
+        if (!proc || proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+export type TestRedisClient = ReturnType<typeof createClient>;
+
+/** A connected client that reconnects quickly and never crashes the test on a connection error. */
+export async function redisClient(url: string, errors: string[] = []): Promise<TestRedisClient> {
+  const client = createClient({ url, socket: { reconnectStrategy: () => 50, connectTimeout: 1000 } });
+  client.on('error', (error: Error) => errors.push(error.message));
+  await client.connect();
+  return client;
+}
+
+const require = createRequire(import.meta.url);
+type DatabaseConstructor = new (
+  file: string,
+  options?: { readonly timeout?: number },
+) => SqliteDatabase & {
+  close(): void;
+};
+export const Database = require('better-sqlite3') as DatabaseConstructor;
+
+export function sqliteFile(prefix = 'sqlite'): string {
+  return join(tempDir(prefix), 'bot.db');
+}
+
+/** A host process (host-process.ts) driven by JSON lines: one request, one reply. */
+export interface HostProcess {
+  readonly pid: number;
+  request<T = Record<string, unknown>>(command: Record<string, unknown>): Promise<T>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startHost(config: Record<string, unknown>): Promise<HostProcess> {
+  const script = join(REPO, 'test', 'runtime', 'stores', 'host-process.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(config)], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  const early: string[] = [];
+  lines.on('line', (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else early.push(line);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      const queued = early.shift();
+      if (queued !== undefined) return resolve(queued);
+      waiting.push(resolve);
+      void exited.then((code) => reject(new Error(`host process exited (${code}): ${stderr}`)));
+    });
+  const ready = JSON.parse(await nextLine()) as { ready?: boolean };
+  if (ready.ready !== true) throw new Error(`host process did not start: ${stderr}`);
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    pid: child.pid!,
+    request<T>(command: Record<string, unknown>): Promise<T> {
+      // One request at a time per process: replies come back in order.
+      const run = queue.then(async () => {
+        child.stdin!.write(`${JSON.stringify(command)}\n`);
+        const reply = JSON.parse(await nextLine()) as T & { error?: string };
+        if (reply.error !== undefined) throw new Error(`host process: ${reply.error}`);
+        return reply;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill(signal);
+        await exited;
+      }
+    },
+  };
+}
