@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { AGENT_JSON_IGNORED_KEYS, AGENT_JSON_KEYS, parseAgentJson } from '../../../compiler/parse/agent-json.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
+import { MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
 
 const FILE = 'agents/reviewer/agent.json';
 
@@ -121,7 +122,7 @@ describe('parseAgentJson: BOM and CRLF', () => {
   it('parses a valid CRLF file with a BOM', () => {
     const { agent, diagnostics } = parse(`\uFEFF${VALID.replace(/\n/g, '\r\n')}`);
     expect(diagnostics).toEqual([]);
-    expect(agent?.declaredTools[1]!.loc).toEqual({ file: FILE, line: 4, column: 26 });
+    expect(agent!.declaredTools[1]!.loc).toEqual({ file: FILE, line: 4, column: 26 });
   });
 });
 
@@ -217,6 +218,11 @@ describe('agent.schema.json agrees with parseAgentJson', () => {
     expect(Object.keys(schema.properties as object).sort()).toEqual(
       [...AGENT_JSON_KEYS, ...AGENT_JSON_IGNORED_KEYS].sort(),
     );
+  });
+
+  it('states the description limit the compiler and the runtime share (the shipped file restates it for editors)', () => {
+    const description = (schema.properties as Record<string, { maxLength?: number }>).description;
+    expect(description?.maxLength).toBe(MAX_DESCRIPTION_CHARS);
   });
 
   const documents: unknown[] = [
