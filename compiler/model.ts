@@ -145,4 +145,6 @@ export interface CapabilityModel {
   readonly agents: AgentModel[];
   readonly promptSections: PromptSectionModel[];
   readonly hooks: HookModel[];
+  /** Host-provided tool names (config `hostProvided`) that skills and agents reference, sorted. */
+  readonly hostTools?: readonly string[];
 }

@@ -30,6 +30,7 @@ export const DEFAULT_OPTIONS = {
   importExtension: '.js',
   schemaTimeoutMs: 10_000,
   allowOutside: [],
+  hostProvided: { tools: [], skills: [] },
 } as const satisfies Omit<ResolvedOptions, 'root' | 'outFile' | 'configFile' | 'adapters'>;
 
 export interface LoadedConfig {

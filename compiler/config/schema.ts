@@ -17,6 +17,10 @@ export const DEFAULT_MODULES = [
 ];
 
 const childKey = z.string().regex(NAME_SEGMENT, `child plugin keys match ${NAME_SEGMENT.source}`);
+/** A provider-safe name, or a pattern of one where `*` stands for any run of name characters. */
+const hostName = z
+  .string()
+  .regex(/^[A-Za-z0-9_*-]{1,64}$/, 'a name (letters, digits, "_", "-") or a pattern with "*" wildcards');
 
 export const configSchema = z
   .object({
@@ -40,6 +44,19 @@ export const configSchema = z
     schemaTimeoutMs: z.number().int().positive().default(10_000),
     /** Directories (relative to the root) whose symbolic links may be followed outside the root. */
     allowOutside: z.array(z.string()).default([]),
+    /**
+     * Tools and skills that exist at run time without being files of the tree (framework
+     * built-ins, installed packages, seam providers): exact names or `*` patterns. Skills and
+     * agents may reference them; `host.load` rejects a generation in which a referenced one is
+     * missing (docs/config.md "Host-provided capabilities").
+     */
+    hostProvided: z
+      .object({
+        tools: z.array(hostName).default([]),
+        skills: z.array(hostName).default([]),
+      })
+      .strict()
+      .default({ tools: [], skills: [] }),
   })
   .strict();
 

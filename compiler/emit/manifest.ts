@@ -211,7 +211,10 @@ export function emitManifestParts(
   const agentTexts = agents.map((a) => memo(a, '', () => emitAgent(a)));
   const sectionTexts = sections.map((p) => memo(p, '', () => emitSection(p)));
   const hookTexts = hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source))));
-  const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts];
+  // Host-provided tools the tree references (resolve/host-provided.ts): host.load checks them.
+  const hostTools = model.hostTools ?? [];
+  const hostText = hostTools.length > 0 ? `\n  hostProvided: { tools: ${strList(hostTools)} },` : '';
+  const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts, '\0', hostText];
   // Same item texts as last time (the same strings): the same block, the same string object.
   let lastItems = memos.lastItems;
   if (!lastItems || !sameList(lastItems.list, itemList)) {
@@ -220,7 +223,7 @@ export function emitManifestParts(
       text: `  skills: ${list(skillTexts)},
   agents: ${list(agentTexts)},
   promptSections: ${list(sectionTexts)},
-  hooks: ${list(hookTexts)},`,
+  hooks: ${list(hookTexts)},${hostText}`,
     };
   }
   const rest = lastItems.text;

@@ -29,6 +29,7 @@ import {
 } from '@zhin-gen/runtime/names';
 import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
+import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes } from './host-provided.js';
 import { unitKey } from '../cache/unit-key.js';
 
 export interface AssembleInput {
@@ -394,7 +395,12 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       'ZG3009',
     ),
   );
-  diagnostics.push(...resolveReferences(tools, skills, agents));
+  const hostProvided = options.hostProvided ?? { tools: [], skills: [] };
+  const hostReferenced = new Set<string>();
+  diagnostics.push(
+    ...resolveReferences(tools, skills, agents, hostMatcher(hostProvided.tools, ALWAYS_KNOWN_TOOLS), hostReferenced),
+  );
+  diagnostics.push(...hostNameClashes(tools, skills, hostProvided));
   diagnostics.push(
     ...checkProviderProfiles(
       tools.filter((t) => !t.conditional),
@@ -413,5 +419,9 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       }
     }
   }
-  return { model: { plugins, tools, skills, agents, promptSections, hooks }, diagnostics };
+  const hostTools = [...hostReferenced].sort(compareStrings);
+  return {
+    model: { plugins, tools, skills, agents, promptSections, hooks, ...(hostTools.length > 0 ? { hostTools } : {}) },
+    diagnostics,
+  };
 }

@@ -9,13 +9,26 @@ function skillKey(owner: string, agent: string | undefined, skill: string | unde
   return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
 }
 
+/**
+ * `isHostTool` says whether a name the tree does not define is host-provided (declared in the
+ * config, or always known); such references resolve, and each one is added to `hostReferenced`.
+ */
 export function resolveReferences(
   tools: readonly ToolModel[],
   skills: SkillModel[],
   agents: readonly AgentModel[],
+  isHostTool: (name: string) => boolean = () => false,
+  hostReferenced: Set<string> = new Set(),
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const publicTools = new Set(tools.filter((t) => t.placement === 'plugin').map((t) => t.qualifiedName));
+  const definedTools = new Set(tools.map((t) => t.qualifiedName));
+  // A name the tree defines is never host-provided: a private tool stays a private-tool error.
+  const hostTool = (name: string): boolean => {
+    if (definedTools.has(name) || !isHostTool(name)) return false;
+    hostReferenced.add(name);
+    return true;
+  };
   // Only a reference error needs to know which tool a name is, so the map is built then.
   let allTools: Map<string, ToolModel> | undefined;
   const unknown = (name: string, where: string): string => {
@@ -23,7 +36,7 @@ export function resolveReferences(
     const tool = allTools.get(name);
     return tool
       ? `${where} "${name}", which is a ${tool.placement}-private tool (${tool.source}); only plugin-placed tools can be referenced`
-      : `${where} "${name}", which is not the qualifiedName of any public tool`;
+      : `${where} "${name}", which is not the qualifiedName of any public tool, nor declared host-provided (config hostProvided.tools)`;
   };
   // Skill-private tools grouped once by their skill: one pass over the tools, not one per skill.
   const privateBySkill = new Map<string, string[]>();
@@ -40,7 +53,7 @@ export function resolveReferences(
     );
     const declared: string[] = [];
     for (const ref of skill.declaredTools) {
-      if (publicTools.has(ref.name)) declared.push(ref.name);
+      if (publicTools.has(ref.name) || hostTool(ref.name)) declared.push(ref.name);
       else
         out.push(
           diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `Skill "${skill.qualifiedName}" lists tool`) }),
@@ -51,7 +64,7 @@ export function resolveReferences(
   const platformOwners = new Map<string, AgentModel[]>();
   for (const agent of agents) {
     for (const ref of agent.declaredTools) {
-      if (!publicTools.has(ref.name))
+      if (!publicTools.has(ref.name) && !hostTool(ref.name))
         out.push(
           diag('ZG3006', {
             ...ref.loc,

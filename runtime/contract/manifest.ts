@@ -176,6 +176,12 @@ export interface CapabilityManifest {
   readonly agents: readonly ManifestAgent[];
   readonly promptSections: readonly ManifestPromptSection[];
   readonly hooks: readonly ManifestHook[];
+  /**
+   * Tools the manifest's skills and agents reference that no file of the tree defines: declared
+   * host-provided in the compiler config (framework built-ins, installed packages, seam
+   * providers; `ask_user`, `spawn_task`). `host.load` rejects a generation in which any is missing.
+   */
+  readonly hostProvided?: { readonly tools: readonly string[] };
 }
 
 /**

@@ -104,6 +104,18 @@ function checkManifest(manifest: CapabilityManifest): void {
 /** Cross-references the compiler also checks; a hand-made or stale manifest must not slip by. */
 function checkReferences(candidate: CandidateBuilder): void {
   const { manifest } = candidate;
+  // All missing host-provided names at once: the operator fixes the host in one go, not one per load.
+  const missing = (manifest.hostProvided?.tools ?? []).filter((name) => !candidate.hasTool(name));
+  if (missing.length > 0) {
+    const users = (name: string): string =>
+      [
+        ...manifest.skills.filter((s) => s.tools.includes(name)).map((s) => `skill "${s.qualifiedName}"`),
+        ...manifest.agents.filter((a) => a.tools.includes(name)).map((a) => `agent "${a.qualifiedName}"`),
+      ].join(', ');
+    throw new Error(
+      `host-provided tools missing from the generation: ${missing.map((n) => `"${n}" (${users(n) || 'declared'})`).join(', ')}; provide them (setup(), a seam provider, a preparer) or remove the references`,
+    );
+  }
   for (const agent of manifest.agents) {
     for (const name of agent.tools) {
       if (!candidate.hasTool(name)) throw new Error(`agent "${agent.qualifiedName}" lists unknown tool "${name}"`);
