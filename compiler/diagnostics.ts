@@ -1,7 +1,7 @@
 /**
  * The one catalog of diagnostics. Every problem the compiler can report has a stable code, a
  * severity and a hint here; stages create diagnostics only through `diag()` so a code can never
- * be reported without its hint. Ranges (SPEC §5): ZG1xxx scan/layout/config, ZG2xxx definitions
+ * be reported without its hint. Ranges (docs/diagnostics.md): ZG1xxx scan/layout/config, ZG2xxx definitions
  * and schemas, ZG3xxx names and conflicts, ZG4xxx manifests, ZG5xxx provider profiles, ZG9xxx
  * internal. `docs/diagnostics.md` is checked against this table by a test.
  */
@@ -433,7 +433,7 @@ export const CATALOG = {
   ZG4005: {
     severity: 'warning',
     title: 'SKILL.md has no instructions',
-    hint: 'Write the skill instructions as Markdown below the front matter; they are what load_skill returns. An empty body is allowed (the Agent Skills specification\'s smallest skill has none), but load_skill then returns no instructions.',
+    hint: "Write the skill instructions as Markdown below the front matter; they are what load_skill returns. An empty body is allowed (the Agent Skills specification's smallest skill has none), but load_skill then returns no instructions.",
   },
   ZG4006: {
     severity: 'error',

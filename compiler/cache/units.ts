@@ -1,5 +1,5 @@
 /**
- * Per-unit cache (SPEC §5 "Incremental"): each capability unit's parse result is keyed by its
+ * Per-unit cache (docs/architecture.md): each capability unit's parse result is keyed by its
  * files' mtime + size, with a content-hash fallback (a touched but unchanged file is a hit). In
  * watch mode file events are trusted instead of stat calls. The cache persists between CLI runs
  * as a JSON file plus a journal of later changes (cache/file.ts), so `generate` with nothing

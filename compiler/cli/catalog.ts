@@ -1,5 +1,5 @@
 /**
- * `zhin-gen catalog` (SPEC §6, issue 5): exactly what the model would see in one turn, with the
+ * `zhin-gen catalog` (docs/cli.md): exactly what the model would see in one turn, with the
  * reason every other tool is left out. It runs the SAME runtime code a host runs — a real
  * `createCapabilityHost`, `host.load`, `beginTurn`, `load_skill`, `modelTools` — over the manifest
  * the compiler just generated in memory.

@@ -83,7 +83,7 @@ export async function runNew(compiler: Compiler, args: NewArgs, io: Io): Promise
     { exists: (path) => existsSync(join(compiler.root, path)), pluginDirs },
   );
   if ('message' in planned) return fail(planned.kind === 'usage' ? 64 : 1, planned.message);
-  // Names equal after case folding clash (SPEC §4), in the tree as at run time.
+  // Names equal after case folding clash (docs/authoring.md), in the tree as at run time.
   const taken = existing(kind, result.model).find((item) => foldName(item.name) === foldName(planned.qualifiedName));
   if (taken)
     return fail(

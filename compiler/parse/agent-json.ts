@@ -1,5 +1,5 @@
 /**
- * agent.json parser (SPEC §3.3). Strict JSON (no comments, no trailing commas) parsed with
+ * agent.json parser (docs/authoring.md). Strict JSON (no comments, no trailing commas) parsed with
  * jsonc-parser so every value keeps its offset; validated with ajv against the schema the
  * package ships (compiler/schema/agent.schema.json), so editors and zhin-gen agree by
  * construction. Each ajv error is mapped back to the exact node through its instancePath.
@@ -44,7 +44,7 @@ import type { NamedEntry } from './manifest-values.js';
 export type { NamedEntry };
 
 export interface ParsedAgentJson {
-  /** The directory name (identity, SPEC §4); equals `name` when that is given and valid. */
+  /** The directory name (docs/authoring.md); equals `name` when that is given and valid. */
   readonly name: string;
   /** Trimmed. */
   readonly description: string;

@@ -39,7 +39,7 @@ function truncate(text: string): string {
 }
 
 /**
- * Why a permit can never pass, or undefined when it can (SPEC §7.2). Builtin kinds only need to
+ * Why a permit can never pass, or undefined when it can (docs/runtime.md). Builtin kinds only need to
  * parse; anything else (a bare name or an unknown `kind(...)`) must match a custom permit from the
  * config, given as an exact string or as a regular expression written `/source/flags`.
  */

@@ -1,5 +1,5 @@
 /**
- * SKILL.md reader (SPEC §3.2): YAML front matter between "---" lines + a Markdown body. This file
+ * SKILL.md reader (docs/authoring.md): YAML front matter between "---" lines + a Markdown body. This file
  * only reads: the delimiters, the YAML syntax, duplicate and non-plain keys. What the keys must
  * hold is compiler/validate/skill.ts's job (a schema plus the rules a schema cannot say).
  *

@@ -1,5 +1,5 @@
 /**
- * Identity (SPEC §4) for the compiler's model: a tool's qualifiedName from its enclosure. The
+ * Identity (docs/authoring.md) for the compiler's model: a tool's qualifiedName from its enclosure. The
  * rules and builders themselves live in runtime/contract/names.ts, shared with the runtime, so the names
  * the manifest carries are exactly the names `host.load()` forms and checks.
  */

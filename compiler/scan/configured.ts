@@ -1,5 +1,5 @@
 /**
- * Child plugins named in the config (`plugins: { key: 'path-or-package' }`, SPEC §3). A value
+ * Child plugins named in the config (docs/authoring.md). A value
  * that names an existing directory (relative to the root) is a path; otherwise it is an
  * installed package resolved from the root. Problems point at the option in the config file.
  */
@@ -9,18 +9,30 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { locateConfig, type ConfigText } from '../config/locate.js';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { ExtraPlugin } from './layout.js';
+import { shippedManifestFile, type ShippedPackage } from './shipped.js';
 import { toPosix } from './walk.js';
 
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
+/** node_modules/<spec> in the root or any directory above it, as Node's lookup finds it. */
+function installedDir(root: string, spec: string): string | undefined {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', spec);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 export function resolveConfiguredPlugins(
   root: string,
   plugins: Readonly<Record<string, string>>,
   config: ConfigText | undefined,
-): { plugins: ExtraPlugin[]; diagnostics: Diagnostic[] } {
+): { plugins: ExtraPlugin[]; packages: ShippedPackage[]; diagnostics: Diagnostic[] } {
   const out: ExtraPlugin[] = [];
+  // Packages that ship their generated manifest: read (scan/shipped.ts), never scanned.
+  const packages: ShippedPackage[] = [];
   const diagnostics: Diagnostic[] = [];
   const require = createRequire(join(root, 'package.json'));
   const where = (key: string): { file: string; line: number; column: number } =>
@@ -38,14 +50,23 @@ export function resolveConfiguredPlugins(
       continue;
     }
     let dir: string | undefined;
+    let installed = false;
     const asPath = resolve(root, spec);
     if (isDirectory(asPath)) dir = asPath;
     else if (!spec.startsWith('.') && !spec.startsWith('/')) {
       try {
         dir = dirname(require.resolve(`${spec}/package.json`));
+        installed = true;
       } catch {
-        dir = undefined;
+        // An `exports` map that does not list ./package.json hides it from require.resolve.
+        dir = installedDir(root, spec);
+        installed = dir !== undefined;
       }
+    }
+    const shipped = installed && dir ? shippedManifestFile(dir) : undefined;
+    if (shipped) {
+      packages.push({ owner: key, name: spec, file: shipped, at: where(key) });
+      continue;
     }
     if (!dir) {
       diagnostics.push(
@@ -58,5 +79,5 @@ export function resolveConfiguredPlugins(
     }
     out.push({ owner: key, dir: toPosix(relative(root, dir)) });
   }
-  return { plugins: out, diagnostics };
+  return { plugins: out, packages, diagnostics };
 }

@@ -1,5 +1,5 @@
 /**
- * The sub-agent directory contract (SPEC §3.3): agents/<name>/ holds agent.json, system.md,
+ * The sub-agent directory contract (docs/authoring.md): agents/<name>/ holds agent.json, system.md,
  * boundaries.md and conventions.md (non-empty), optionally workflows/, tools/, skills/, hooks/,
  * knowledge/; conventions.md extends the plugin's AGENTS.md and must not restate its headings.
  *

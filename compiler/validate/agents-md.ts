@@ -1,5 +1,5 @@
 /**
- * The main agent (SPEC §3.3): AGENTS.md at a plugin root. It is optional, but every sub-agent's
+ * The main agent (docs/authoring.md): AGENTS.md at a plugin root. It is optional, but every sub-agent's
  * conventions.md extends it, so a plugin with any agent under agents/ must have one; when it
  * exists it must say something.
  *

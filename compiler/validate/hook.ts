@@ -1,4 +1,4 @@
-/** Hook rule family (SPEC §3.5): `events` from the known list, `handle` a function. */
+/** Hook rule family (docs/authoring.md): `events` from the known list, `handle` a function. */
 import type { HookEvent } from '@zhin-gen/runtime';
 import { HOOK_EVENTS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic } from '../diagnostics.js';

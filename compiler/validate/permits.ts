@@ -1,5 +1,5 @@
 /**
- * Permit rule family: every declared permit must be able to pass at runtime (SPEC §7.2). A
+ * Permit rule family: every declared permit must be able to pass at runtime (docs/runtime.md). A
  * builtin permit must parse; anything else must match a custom permit declared in the config
  * (`permits`: exact strings or `/regex/flags`), exactly as the runtime PermissionHost matches
  * them. Tools, conditional tools and SKILL.md share this one check.

@@ -1,5 +1,5 @@
 /**
- * Prompt-section rule family (SPEC §3.4): field values, defaults, and a required section whose
+ * Prompt-section rule family (docs/prompt.md): field values, defaults, and a required section whose
  * own content exceeds its maxChars (it could never be rendered without a silent cut).
  */
 import type { PromptLayer, PromptProfile, PromptRetention } from '@zhin-gen/runtime';

@@ -1,5 +1,5 @@
 /**
- * Provider-profile rule family (SPEC §5): per-provider limits on names, descriptions, tool
+ * Provider-profile rule family (docs/catalog.md): per-provider limits on names, descriptions, tool
  * counts and schema keywords, reported as ZG5xxx. Limits are the documented ones of each API.
  */
 import type { ProviderName } from '../config/load.js';

@@ -1,5 +1,5 @@
 /**
- * SKILL.md rule family (SPEC §3.2): a read front matter (compiler/parse/skill-md.ts) → the
+ * SKILL.md rule family (docs/authoring.md): a read front matter (compiler/parse/skill-md.ts) → the
  * skill's fields and diagnostics. The shape is checked by SKILL_SCHEMA with ajv; each ajv error
  * is mapped to its diagnostic at the key, value or list entry it concerns. Beside the schema:
  * `name` equals the directory, permits can pass (ZG2008), the Agent Skills specification's forms
@@ -25,7 +25,7 @@ export interface SkillOptions {
 }
 
 export interface ParsedSkill {
-  /** The directory name (identity, SPEC §4); equals the front matter `name` when valid. */
+  /** The directory name (docs/authoring.md); equals the front matter `name` when valid. */
   readonly name: string;
   /** Trimmed. */
   readonly description: string;

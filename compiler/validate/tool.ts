@@ -1,5 +1,5 @@
 /**
- * Tool definition rule family (SPEC §3.1): description, execute, approval, platforms, scopes,
+ * Tool definition rule family (docs/authoring.md): description, execute, approval, platforms, scopes,
  * permissions, hidden. Works on the literals read by the parse stage; the schema itself is
  * checked by the schema stage.
  */

@@ -1,5 +1,5 @@
 /**
- * One predicate for both authoring paths (seeds: 统一准入 canAccessTool). It decides from the
+ * One predicate for both authoring paths. It decides from the
  * declared restrictions alone, so the runtime can answer without importing the tool module.
  */
 import type { ChannelScope } from '../contract/manifest.js';

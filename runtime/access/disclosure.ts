@@ -1,5 +1,5 @@
 /**
- * Disclosure (SPEC §7.3, seed disclosure table): what exists for the model in one turn.
+ * Disclosure (docs/catalog.md): what exists for the model in one turn.
  *
  * - disclosed: plugin-placed tools always; agent-private tools and skills once the agent is
  *   selected; skill-private tools once the skill is loaded (`isInScope` / `isSkillInScope`);

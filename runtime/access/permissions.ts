@@ -1,5 +1,5 @@
 /**
- * Permit evaluation (SPEC §7.2). Syntax comes from `permit-syntax.ts` (shared with the compiler);
+ * Permit evaluation (docs/runtime.md). Syntax comes from `permit-syntax.ts` (shared with the compiler);
  * this module decides whether a permit passes for a subject. Every path that is not an explicit
  * grant denies: unknown kinds, malformed permits, missing checkers and throwing checkers.
  */
@@ -75,7 +75,7 @@ export function adapterMatches(subjectAdapter: string | undefined, wanted: strin
   return slash >= 0 && subjectAdapter.slice(slash + 1) === wanted;
 }
 
-/** `master` implies `trusted`; nothing else is implied (SPEC §7.2). */
+/** `master` implies `trusted`; nothing else is implied (docs/runtime.md). */
 export function expandRoles(roles: readonly string[]): ReadonlySet<string> {
   const expanded = new Set(roles);
   if (expanded.has('master')) expanded.add('trusted');
@@ -88,7 +88,7 @@ export function toPermissionSubject(message: ImMessage): PermissionSubject {
   const roles = role === undefined ? [] : typeof role === 'string' ? [role] : [...role];
   return {
     adapter: String(message.$adapter),
-    // A message without a channel type is a private conversation (seeds: 缺省 private).
+    // A message without a channel type is a private conversation.
     scene: { id: String(message.$channel?.id ?? ''), type: message.$channel?.type || 'private' },
     ...(sender ? { sender: { id: String(sender.id), roles, permissions: [...(sender.permissions ?? [])] } } : {}),
   };

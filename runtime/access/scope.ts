@@ -1,5 +1,5 @@
 /**
- * Which placements are active in a turn (SPEC §3.5, §7.3): plugin-placed capabilities always;
+ * Which placements are active in a turn (docs/authoring.md, docs/catalog.md): plugin-placed capabilities always;
  * agent-placed ones when that agent is selected; skill-placed ones when that skill is active;
  * agent-skill ones when both hold. Tools outside the turn's scope are answered like unknown
  * tools, and hooks outside it do not run.

@@ -1,10 +1,10 @@
 /**
- * `host.catalog()`: the capability catalog a console shows (seed: "在 Console 的能力目录查看").
+ * `host.catalog()`: the capability catalog a console shows.
  * Every tool, skill, agent, plugin and prompt section of the committed generation, with owner,
  * source file, generation, profiles / platforms and budget policy.
  *
  * It never carries prompt text: no section content, no skill instructions, no AGENTS.md or agent
- * markdown — they may hold internal product policy (seed). Sizes in characters are given instead,
+ * markdown — they may hold internal product policy. Sizes in characters are given instead,
  * so a console can still show what a part costs against the budget. Section titles and
  * descriptions are labels and are included. The result is plain, frozen, JSON-serialisable data.
  */

@@ -52,7 +52,7 @@ export interface ToolQuestion {
 }
 
 /**
- * What a tool's `execute` receives besides its input (SPEC §3.1). `config` and `use(token)`
+ * What a tool's `execute` receives besides its input (docs/authoring.md). `config` and `use(token)`
  * are always the tool's own owner's, fixed to the generation the turn leased, never the
  * caller's.
  */

@@ -1,5 +1,5 @@
 /**
- * The naming rules of SPEC §4, defined once. The runtime applies them while it prepares a
+ * The naming rules of docs/authoring.md, defined once. The runtime applies them while it prepares a
  * generation; the compiler imports this module and applies the same predicates at build time, so
  * a tree that passes `zhin-gen check` never fails `host.load()` on a name. Patterns, reserved
  * names, predicates (with the message part that describes the rule) and qualifiedName builders
@@ -19,7 +19,7 @@ export const TOOL_LOCAL_NAME = /^[a-z0-9][a-z0-9_-]*$/;
  */
 export const NAME_SEGMENT = /^[a-z0-9][a-z0-9-]*$/;
 
-/** The controller's meta tools (SPEC §7.3). */
+/** The controller's meta tools (docs/catalog.md). */
 export const DISCOVER = 'discover';
 export const LOAD_TOOL = 'load_tool';
 export const LOAD_SKILL = 'load_skill';
@@ -42,7 +42,7 @@ export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze([
   SPAWN_TASK,
 ]);
 
-/** The key two names are compared under: names equal after case folding clash (SPEC §4). */
+/** The key two names are compared under: names equal after case folding clash (docs/authoring.md). */
 export function foldName(name: string): string {
   return name.toLowerCase();
 }
@@ -114,7 +114,7 @@ export function isValidOwner(owner: string): boolean {
   return owner === '' || owner.split('/').every((segment) => NAME_SEGMENT.test(segment));
 }
 
-/** SPEC §4: owner path segments, then the inner scope names, joined with `__`. */
+/** docs/authoring.md: owner path segments, then the inner scope names, joined with `__`. */
 export function qualify(owner: string, ...names: readonly string[]): string {
   const tail = names.join(NAME_SEPARATOR);
   if (owner === '') return tail;
@@ -122,12 +122,12 @@ export function qualify(owner: string, ...names: readonly string[]): string {
   return names.length === 0 ? head : `${head}${NAME_SEPARATOR}${tail}`;
 }
 
-/** SPEC §4: `research`, `maps__research`, agent-private `reviewer__review`. */
+/** docs/authoring.md: `research`, `maps__research`, agent-private `reviewer__review`. */
 export function skillQualifiedName(owner: string, skill: string, agent?: string): string {
   return agent === undefined ? qualify(owner, skill) : qualify(owner, agent, skill);
 }
 
-/** SPEC §4: `reviewer`, `maps__reviewer`. */
+/** docs/authoring.md: `reviewer`, `maps__reviewer`. */
 export function agentQualifiedName(owner: string, name: string): string {
   return qualify(owner, name);
 }

@@ -1,5 +1,5 @@
 /**
- * Permit string syntax (SPEC §7.2), shared by the compiler (static checks with positions) and
+ * Permit string syntax (docs/runtime.md), shared by the compiler (static checks with positions) and
  * the runtime (PermissionHost). Only syntax lives here; whether a permit passes is decided by
  * the PermissionHost at runtime.
  */

@@ -14,7 +14,7 @@ import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } fr
 import { ProjectedTool } from './providers.js';
 import { SearchIndex, type SearchDocument } from './search.js';
 
-/** When a tool becomes part of the model's catalog (seed disclosure table). */
+/** When a tool becomes part of the model's catalog. */
 export type ToolDisclosure =
   | { readonly kind: 'plugin' }
   | { readonly kind: 'agent'; readonly agent: string }

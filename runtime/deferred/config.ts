@@ -1,5 +1,5 @@
 /**
- * `deferredTools` configuration (SPEC §7.3, seed table "deferred catalog 与 load_tool"), read from
+ * `deferredTools` configuration (docs/catalog.md), read from
  * the host config section of that name. Validated when a generation is prepared, so a bad value
  * rejects the candidate instead of failing turns later.
  */

@@ -1,5 +1,5 @@
 /**
- * The controller's meta tools `discover`, `load_tool`, `load_skill` (SPEC §7.3). They are
+ * The controller's meta tools `discover`, `load_tool`, `load_skill` (docs/catalog.md). They are
  * per-turn `ToolBinding`s (source `runtime`) executed through `turn.execute`, i.e. the same
  * pipeline as every tool: journal, hooks, validation. Their inputs are validated by a small
  * Standard Schema here instead of Ajv: no schema compile per turn, and fixed messages.

@@ -1,5 +1,5 @@
 /**
- * Generations (SPEC §7.1). A `CandidateBuilder` is the shadow generation that manifest tools,
+ * Generations (docs/runtime.md). A `CandidateBuilder` is the shadow generation that manifest tools,
  * plugin `setup()` and later seam providers write into; `seal()` turns it into an immutable
  * `Generation`. Nothing of a candidate is reachable before the host commits it, so a failure
  * anywhere during prepare leaves no trace except running the candidate's own disposers.
@@ -31,7 +31,7 @@ export interface HostConfig {
   readonly [section: string]: unknown;
 }
 
-/** A prompt section from the manifest or from `setup()`; identity is `owner:name` (SPEC §4). */
+/** A prompt section from the manifest or from `setup()`; identity is `owner:name` (docs/authoring.md). */
 export interface PromptSectionEntry {
   readonly id: string;
   readonly owner: string;
@@ -68,7 +68,7 @@ export class CandidateBuilder {
 
   /**
    * Adds one tool; throws on an unsafe or reserved name and on any duplicate, including names
-   * equal after case folding (SPEC §4: never a silent override). Reserved names are compared
+   * equal after case folding (docs/authoring.md). Reserved names are compared
    * folded too: the meta tools are per-turn bindings that never enter this table, so the clash
    * check alone would list a seam `Discover` beside `discover`.
    */

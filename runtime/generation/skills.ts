@@ -2,7 +2,7 @@
  * The generation's skill table: every skill of one generation, whatever its source — compiled
  * `SKILL.md` features (from the manifest) and Capability Seam catalogs. It only answers "which
  * skills exist" (`catalog()`: names and summaries) and "what do they say" (`describe()`: the
- * instructions); disclosure, access and prompt assembly decide what a turn shows (SPEC §7.3).
+ * instructions); disclosure, access and prompt assembly decide what a turn shows (docs/catalog.md).
  * Like the tool table, it is filled while the candidate is prepared and frozen at commit.
  */
 import type { SeamOrigin } from './capability.js';

@@ -1,5 +1,5 @@
 /**
- * The system-prompt budget algorithm (SPEC §7.6), pure: ordered parts and a budget in, text and a
+ * The system-prompt budget algorithm (docs/prompt.md), pure: ordered parts and a budget in, text and a
  * per-part report out. Which parts exist and in which order is decided by the caller
  * (`system-prompt.ts`); this file only decides how much of each part survives.
  *

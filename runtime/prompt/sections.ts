@@ -1,5 +1,5 @@
 /**
- * Which prompt sections a turn sees (SPEC §7.6), in the spec's order: nearest-owner override
+ * Which prompt sections a turn sees (docs/prompt.md), in the spec's order: nearest-owner override
  * first, then `profiles` (by turn kind), then `platforms` (IM turns only). Also the owner of a
  * turn, the layer order and the load-time checks of a generation's sections.
  */

@@ -75,7 +75,7 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `ai.agent.systemPromptMaxChars` of a host config (the seed's key), default 100,000. */
+/** `ai.agent.systemPromptMaxChars` of a host config, default 100,000. */
 export function systemPromptMaxChars(config: HostConfig): number {
   const ai = config['ai'];
   const agent = isRecord(ai) ? ai['agent'] : undefined;

@@ -1,5 +1,5 @@
 /**
- * Ready-made services for custom host compositions (seed 001, "现有适配器"). None is registered
+ * Ready-made services for custom host compositions. None is registered
  * automatically: framework tools and skills reach turns through feature projection, and a second
  * automatic path would be a second set of visibility and lifecycle rules. A host that wants one
  * registers it explicitly, and what it offers then passes the same pipeline as everything else.
@@ -31,7 +31,7 @@ export interface BuiltinToolServiceOptions {
  * The turn's QuestionPort interaction as a ToolService: one tool that asks the user through the
  * port the turn hands to this call (`context.question`). It deliberately holds no port of its
  * own — a port outside the turn would be a global fallback, which unattended turns must never
- * reach (SPEC §7.4) — so in an unattended turn it answers `success: false`.
+ * reach (docs/runtime.md) — so in an unattended turn it answers `success: false`.
  */
 export class BuiltinToolService implements ToolService {
   readonly id: string;

@@ -1,6 +1,6 @@
 /**
  * Validation of what providers declare. The compiler never sees a seam, so these are the only
- * checks its schemas get: the same rules as `defineAgentTool` / SKILL.md (SPEC §3.1, §3.2),
+ * checks its schemas get: the same rules as `defineAgentTool` / SKILL.md (docs/authoring.md),
  * applied at projection, so a bad schema rejects the candidate instead of failing a turn.
  */
 import { APPROVAL_MODES, CHANNEL_SCOPES } from '../contract/define.js';

@@ -1,5 +1,5 @@
 /**
- * `SeamIntegration`: the root host's registry of seam providers (seed 001, SPEC §7.5). A root
+ * `SeamIntegration`: the root host's registry of seam providers (docs/seam.md). A root
  * plugin creates one in `setup()` and provides it as a root resource:
  *
  *   resources.provide(capabilitySeamToken, seams, () => seams.dispose())

@@ -1,5 +1,5 @@
 /**
- * CapabilityIngress for the seam (seed 001): reads the root's `capabilitySeamToken` from the
+ * CapabilityIngress for the seam: reads the root's `capabilitySeamToken` from the
  * candidate's resources after plugin `setup()` and projects every visible provider into the
  * same capability tables as compiled features — tools into the tool table (source `seam`),
  * skills into the skill table. From then on there is nothing seam-specific about them: the turn
@@ -7,7 +7,7 @@
  *
  * Visibility: a `global` provider is plugin-placed (every turn); a provider registered for an
  * owner (an agent qualifiedName) becomes that agent's private capability, named like an
- * agent-private tool (`reviewer__acme_search`, SPEC §4), and hides the global provider with the
+ * agent-private tool (docs/authoring.md), and hides the global provider with the
  * same id from that agent's turns. Duplicate names among the providers one owner sees, a clash
  * with a feature name, or a bad schema reject the candidate.
  */

@@ -1,5 +1,5 @@
 /**
- * Which agent a turn runs as (SPEC §3.3, §7.3; seed: 平台 Agent 在对应 IM 平台入站时自动选中).
+ * Which agent a turn runs as (docs/authoring.md, docs/catalog.md).
  *
  * - `beginTurn({ agent })` selects explicitly (unknown → error). Explicit selection is also how
  *   a user resolves two platform candidates. A platform agent cannot be selected explicitly for

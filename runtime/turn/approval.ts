@@ -1,5 +1,5 @@
 /**
- * Declarative approval (SPEC §7.4, seeds: requiresApproval), decided after access and before
+ * Declarative approval (docs/runtime.md), decided after access and before
  * execution:
  * - `never`: no confirmation (it never bypasses access, hooks or dedicated policies);
  * - `always`: ask every time;

@@ -1,5 +1,5 @@
 /**
- * `ask_user`: a generation-owned tool (seeds: 框架提供的 generation-owned Tool capability). It
+ * `ask_user`: a generation-owned tool. It
  * asks through the turn's `QuestionPort` only. Unattended turns (schedules) have no port and
  * the tool says so; it never falls back to a global message, adapter or user queue.
  */

@@ -1,5 +1,5 @@
 /**
- * Tool hooks (SPEC §3.5). A hook in scope observes every tool call of the turn: `tool:before`
+ * Tool hooks (docs/authoring.md). A hook in scope observes every tool call of the turn: `tool:before`
  * may veto (the call becomes `tool_denied`, policy `hook`), `tool:after` observes the outcome.
  * Hooks never grant anything. A hook module is imported the first time it is in scope for a
  * call, like tool modules. A `tool:before` hook that fails to load or throws vetoes (fail

@@ -1,5 +1,5 @@
 /**
- * The turn journal (SPEC §7.4): an append-only record of every tool call. An unknown (or
+ * The turn journal (docs/runtime.md): an append-only record of every tool call. An unknown (or
  * inaccessible) tool yields only `tool_denied`; every `tool_call` gets exactly one terminal
  * entry. The journal records what really happened: a tool that ignored an abort and finished
  * is journaled as `tool_result` (flagged `afterAbort`) even though the caller was told

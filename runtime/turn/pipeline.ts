@@ -1,5 +1,5 @@
 /**
- * The turn tool pipeline (SPEC §7.4), the only way any tool runs — feature, setup, runtime and
+ * The turn tool pipeline (docs/runtime.md), the only way any tool runs — feature, setup, runtime and
  * (later) seam tools alike:
  *
  *   generation → permission → tool_call → load + validate → tool:before hooks → approval → execute

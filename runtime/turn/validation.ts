@@ -1,5 +1,5 @@
 /**
- * Input validation before every execution (SPEC §3.1, §7.4; docs/runtime.md "Validation"). The
+ * Input validation before every execution (docs/authoring.md, docs/runtime.md). The
  * loaded definition's own Standard Schema wins (Zod 4: exact messages, transforms and defaults
  * reach `execute`). Otherwise the tool's JSON Schema is checked by a compiled validator: the one
  * the compiler generated for it (a lazily imported module of plain code), one built into the

@@ -1,5 +1,5 @@
 /**
- * Disclosure (SPEC §7.3, seed disclosure table): what exists for the model in a turn, on
+ * Disclosure (docs/catalog.md): what exists for the model in a turn, on
  * hand-built manifests. Every list, search result and error message is checked for leaks.
  */
 import { describe, expect, it } from 'vitest';

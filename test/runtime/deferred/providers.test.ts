@@ -1,5 +1,5 @@
 /**
- * Provider projection (SPEC §7.3): runtime behaviour plus type tests. The assignments below are
+ * Provider projection (docs/catalog.md): runtime behaviour plus type tests. The assignments below are
  * compiled by `tsc -p tsconfig.json` against the official request types: `@anthropic-ai/sdk`
  * (`Messages.Tool`, `ToolUnion`, `MessageCreateParams['tools']`, `ToolReferenceBlockParam` — the
  * non-beta types carry `defer_loading`), `openai` v6 (`ChatCompletionTool`,

@@ -1,5 +1,5 @@
 /**
- * Loaded state per session (SPEC §7.3): the snapshot store, LRU eviction, always-loaded tools,
+ * Loaded state per session (docs/catalog.md): the snapshot store, LRU eviction, always-loaded tools,
  * pruning of vanished capabilities, isolation of concurrent turns and of forks.
  */
 import { describe, expect, it } from 'vitest';
