@@ -1,0 +1,203 @@
+/**
+ * Field-level edits of tool modules, wherever they are in the tree: the earlier `approval` field
+ * becomes `requiresApproval` (values mapped, never guessed), `platformPermit(…)` helper calls
+ * become the permit literal they return, imports of the define helpers from the earlier
+ * `@zhin.js/agent/tools` come from `@zhin-gen/runtime`, and the earlier `defineTool` is called by
+ * zhin-gen's name, `defineAgentTool`.
+ */
+import type { Draft } from './draft.js';
+import { approvalMode, APPROVAL_VALUES } from './approval.js';
+import { evaluatePermit } from './permits.js';
+import {
+  applyEdits,
+  type ImportDeclaration,
+  lineColumn,
+  Node,
+  type ObjectLiteralExpression,
+  parse,
+  type SourceFile,
+  SyntaxKind,
+  type TextEdit,
+} from './source.js';
+
+/** Where migrated modules import the define helpers from. */
+export const RUNTIME_MODULE = '@zhin-gen/runtime';
+const EARLIER_TOOLS_MODULE = '@zhin.js/agent/tools';
+const DEFINE_HELPERS = new Set([
+  'defineAgentTool',
+  'defineTool',
+  'defineAgentPromptSection',
+  'defineAgentHook',
+  'definePlugin',
+]);
+const TRIGGER = /approval|platformPermit|@zhin\.js\/agent\/tools|\bdefineTool\b/;
+
+export interface FieldContext {
+  readonly draft: Draft;
+  readonly path: string;
+  readonly text: string;
+  readonly file: SourceFile;
+  readonly edits: TextEdit[];
+}
+
+export function at(context: FieldContext, node: Node): { file: string; line: number; column: number } {
+  return { file: context.path, ...lineColumn(context.text, node.getStart()) };
+}
+
+/** Quote a string the way the node it replaces was quoted. */
+export function quoted(value: string, like?: Node): string {
+  const quote = like?.getText().startsWith('"') ? '"' : "'";
+  return `${quote}${value.replace(/\\/g, '\\\\').replaceAll(quote, `\\${quote}`)}${quote}`;
+}
+
+/** Removes one named import (the whole declaration when it is the only binding). */
+export function removeNamedImport(context: FieldContext, declaration: ImportDeclaration, name: string): void {
+  const named = declaration.getNamedImports();
+  const index = named.findIndex((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
+  if (index === -1) return;
+  if (named.length === 1 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
+    let end = declaration.getEnd();
+    if (context.text[end] === '\n') end++;
+    context.edits.push({ start: declaration.getStart(true), end, text: '' });
+  } else if (index < named.length - 1) {
+    context.edits.push({ start: named[index]!.getStart(), end: named[index + 1]!.getStart(), text: '' });
+  } else {
+    context.edits.push({ start: named[index - 1]!.getEnd(), end: named[index]!.getEnd(), text: '' });
+  }
+}
+
+function migrateImports(context: FieldContext): Set<string> {
+  const toolLocals = new Set(['defineAgentTool', 'defineTool']);
+  for (const declaration of context.file.getImportDeclarations()) {
+    const module = declaration.getModuleSpecifierValue();
+    if (!module.startsWith('@zhin.js/')) continue;
+    for (const named of declaration.getNamedImports()) {
+      const local = named.getAliasNode()?.getText() ?? named.getName();
+      if (named.getName() === 'defineAgentTool' || named.getName() === 'defineTool') toolLocals.add(local);
+      if (named.getName() !== 'defineTool') continue;
+      // The earlier alias: imported by zhin-gen's name; unaliased uses are renamed with it.
+      context.edits.push({
+        start: named.getNameNode().getStart(),
+        end: named.getNameNode().getEnd(),
+        text: 'defineAgentTool',
+      });
+      if (!named.getAliasNode()) {
+        toolLocals.add('defineAgentTool');
+        for (const id of context.file.getDescendantsOfKind(SyntaxKind.Identifier)) {
+          if (id.getText() !== 'defineTool' || id === named.getNameNode()) continue;
+          const parent = id.getParent();
+          if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) continue;
+          if (Node.isPropertyAssignment(parent) && parent.getNameNode() === id) continue;
+          context.edits.push({ start: id.getStart(), end: id.getEnd(), text: 'defineAgentTool' });
+        }
+      }
+    }
+    if (module !== EARLIER_TOOLS_MODULE) continue;
+    const others = declaration.getNamedImports().filter((n) => !DEFINE_HELPERS.has(n.getName()));
+    const literal = declaration.getModuleSpecifier();
+    if (others.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
+      context.edits.push({ start: literal.getStart(), end: literal.getEnd(), text: quoted(RUNTIME_MODULE, literal) });
+    } else {
+      context.draft.note(
+        'ZG6001',
+        at(context, declaration),
+        `imports ${others.map((n) => n.getName()).join(', ') || 'a default or namespace binding'} from ${EARLIER_TOOLS_MODULE}: zhin-gen has no counterpart migrate knows; the import is left as it was`,
+      );
+    }
+  }
+  return toolLocals;
+}
+
+function migrateApproval(context: FieldContext, object: ObjectLiteralExpression): void {
+  const approval = object.getProperty('approval');
+  if (!approval) return;
+  if (!Node.isPropertyAssignment(approval)) {
+    context.draft.note(
+      'ZG6001',
+      at(context, approval),
+      '`approval` is not written `approval: <value>`: rename it to `requiresApproval` by hand',
+    );
+    return;
+  }
+  if (object.getProperty('requiresApproval')) {
+    context.draft.note(
+      'ZG6001',
+      at(context, approval),
+      'both `approval` and `requiresApproval` are given: keep one by hand',
+    );
+    return;
+  }
+  let value = approval.getInitializer();
+  if (value && Node.isIdentifier(value)) value = context.file.getVariableDeclaration(value.getText())?.getInitializer();
+  const literal =
+    value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))
+      ? value.getLiteralValue()
+      : value?.getKind() === SyntaxKind.TrueKeyword
+        ? true
+        : value?.getKind() === SyntaxKind.FalseKeyword
+          ? false
+          : undefined;
+  const mode = approvalMode(literal);
+  if (!mode) {
+    context.draft.note(
+      'ZG6001',
+      at(context, approval),
+      `\`approval: ${approval.getInitializer()?.getText()}\` has no zhin-gen counterpart migrate can prove (${APPROVAL_VALUES}); rename it to \`requiresApproval\` by hand, a policy is never guessed`,
+    );
+    return;
+  }
+  const name = approval.getNameNode();
+  const initializer = approval.getInitializerOrThrow();
+  context.edits.push({ start: name.getStart(), end: name.getEnd(), text: 'requiresApproval' });
+  context.edits.push({ start: initializer.getStart(), end: initializer.getEnd(), text: quoted(mode, initializer) });
+}
+
+function migratePermits(context: FieldContext): void {
+  const calls = context.file
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .filter((c) => c.getExpression().getText() === 'platformPermit');
+  if (calls.length === 0) return;
+  let converted = 0;
+  for (const call of calls) {
+    const result = evaluatePermit(context, call);
+    if (typeof result === 'string') {
+      context.edits.push({ start: call.getStart(), end: call.getEnd(), text: quoted(result) });
+      converted++;
+    } else {
+      context.draft.note(
+        'ZG6001',
+        at(context, call),
+        `\`${call.getText()}\`: ${result.why}; write the permit literal by hand`,
+      );
+    }
+  }
+  if (converted < calls.length) return;
+  // Every call became a literal: the helper's import has no use left.
+  for (const declaration of context.file.getImportDeclarations()) {
+    if (declaration.getNamedImports().some((n) => (n.getAliasNode()?.getText() ?? n.getName()) === 'platformPermit'))
+      removeNamedImport(context, declaration, 'platformPermit');
+  }
+}
+
+/** Applies the field edits to one module of the final tree. */
+export function migrateFields(draft: Draft, path: string): void {
+  const text = draft.text(path);
+  if (!TRIGGER.test(text)) return;
+  const context: FieldContext = { draft, path, text, file: parse(path, text), edits: [] };
+  const toolLocals = migrateImports(context);
+  for (const call of context.file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isIdentifier(callee) || !toolLocals.has(callee.getText())) continue;
+    const arg = call.getArguments()[0];
+    if (arg && Node.isObjectLiteralExpression(arg)) migrateApproval(context, arg);
+  }
+  migratePermits(context);
+  if (context.edits.length === 0) return;
+  const reasons = [
+    ...(/\bapproval\b/.test(text) ? ['`approval` → `requiresApproval`'] : []),
+    ...(/platformPermit/.test(text) ? ['`platformPermit(…)` → permit literal'] : []),
+    ...(text.includes(EARLIER_TOOLS_MODULE) ? [`${EARLIER_TOOLS_MODULE} → ${RUNTIME_MODULE}`] : []),
+    ...(/\bdefineTool\b/.test(text) ? ['`defineTool` → `defineAgentTool`'] : []),
+  ];
+  draft.edit(path, applyEdits(text, context.edits), reasons.join(', '));
+}

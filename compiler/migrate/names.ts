@@ -1,0 +1,53 @@
+/**
+ * Runtime names across the migration. The earlier layout named a capability by its file or its
+ * `name`; zhin-gen names it by its directory, so migrate names the directory after the earlier
+ * name and the qualifiedName stays what the model called before. Only a name zhin-gen cannot
+ * accept (upper case, `$`, spaces, `__`) changes, to the nearest valid one, and is reported.
+ */
+import { qualify, segmentNameProblem, toolLocalNameProblem } from '@zhin-gen/runtime/names';
+import type { SourceLocation } from '../diagnostics.js';
+import type { Draft } from './draft.js';
+import type { Rename } from './types.js';
+
+export type NamedKind = Rename['kind'];
+
+function isInvalid(kind: NamedKind, name: string): boolean {
+  if (kind === 'tool') return toolLocalNameProblem(name) !== undefined;
+  if (segmentNameProblem(name)) return true;
+  // Skills also follow the Agent Skills name rules: at most 64 characters, no "--", no trailing "-".
+  return kind === 'skill' && (name.length > 64 || name.includes('--') || name.endsWith('-'));
+}
+
+/** The nearest valid name: lower case, other characters to `_` (tools) or `-`, no doubled separators. */
+export function nearestValidName(kind: NamedKind, name: string): string {
+  const separator = kind === 'tool' ? '_' : '-';
+  const allowed = kind === 'tool' ? /[a-z0-9_-]/ : /[a-z0-9-]/;
+  let out = '';
+  for (const char of name.toLowerCase()) out += allowed.test(char) ? char : separator;
+  out = out.replace(/__+/g, '_').replace(/--+/g, '-');
+  out = out.replace(/^[^a-z0-9]+/, '').replace(/[_-]+$/, '');
+  if (kind === 'skill') out = out.slice(0, 64).replace(/-+$/, '');
+  return out === '' ? (kind === 'tool' ? 'tool' : kind) : out;
+}
+
+/**
+ * The directory name for an earlier name: the name itself when valid, else the nearest valid
+ * one, recorded as a rename (qualifiedNames) and reported (ZG6003) at `at`.
+ */
+export function directoryName(draft: Draft, kind: NamedKind, owner: string, name: string, at: SourceLocation): string {
+  if (!isInvalid(kind, name)) return name;
+  const valid = nearestValidName(kind, name);
+  const from = qualify(owner, name);
+  const to = qualify(owner, valid);
+  draft.renames.push({ kind, from, to, at });
+  return valid;
+}
+
+/** The owner (child-plugin path of keys) of a plugin directory: '' for the root, `maps/cn` below. */
+export function ownerOf(pluginDir: string): string {
+  if (pluginDir === '') return '';
+  const segments = pluginDir.split('/');
+  const keys: string[] = [];
+  for (let i = 0; i + 1 < segments.length; i++) if (segments[i] === 'plugins') keys.push(segments[i + 1]!);
+  return keys.join('/');
+}

@@ -1,0 +1,204 @@
+/**
+ * `<x>.tool.md` + handler tools: the front matter (description, `parameters`, keywords, tags, …)
+ * becomes a `defineAgentTool` in `tools/<name>/index.ts` whose `execute` calls the handler
+ * module, which moves beside it. `parameters` become a JSON Schema literal. The `.tool.md` is
+ * deleted only when everything in it was carried over; otherwise it stays in the tool directory
+ * (a helper file there) and what was not carried is reported.
+ */
+import type { Draft } from './draft.js';
+import { approvalMode, APPROVAL_VALUES } from './approval.js';
+import { readFrontMatter } from './markdown.js';
+import { directoryName, ownerOf } from './names.js';
+import { RUNTIME_MODULE } from './fields.js';
+import { filesBelow, join2 } from './tree.js';
+
+/** Front matter keys carried into the definition as they are. */
+const PASSED = ['keywords', 'tags', 'platforms', 'scopes', 'permissions', 'hidden'] as const;
+const CONSUMED = new Set(['name', 'description', 'parameters', 'handler', 'approval', 'requiresApproval', ...PASSED]);
+/** JSON Schema keywords a parameter may carry. */
+const PARAMETER_KEYS = new Set([
+  'type',
+  'description',
+  'enum',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'properties',
+]);
+const HANDLER_NAMES = ['handler.ts', 'handler.mts', 'handler.js', 'handler.mjs'];
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+function normalize(path: string): string | undefined {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(segment);
+  }
+  return out.join('/');
+}
+
+function parametersSchema(
+  parameters: unknown,
+): { schema: Record<string, unknown>; dropped: string[] } | { error: string } {
+  if (parameters === undefined || parameters === null)
+    return { schema: { type: 'object', properties: {} }, dropped: [] };
+  if (typeof parameters !== 'object' || Array.isArray(parameters)) return { error: '`parameters` is not a mapping' };
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const dropped: string[] = [];
+  for (const [name, spec] of Object.entries(parameters as Record<string, unknown>)) {
+    if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
+      return { error: `parameter "${name}" is not a mapping` };
+    const property: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(spec as Record<string, unknown>)) {
+      if (key === 'required') {
+        if (value === true) required.push(name);
+      } else if (PARAMETER_KEYS.has(key)) property[key] = value;
+      else dropped.push(`parameters.${name}.${key}`);
+    }
+    properties[name] = property;
+  }
+  return { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) }, dropped };
+}
+
+function indentJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+}
+
+/**
+ * Converts one `.tool.md`. `toolDir` is the directory the file is in when that directory is the
+ * tool's (`tools/echo/echo.tool.md`); a flat file (`tools/greet.tool.md`) gets a new directory.
+ */
+export function convertToolMarkdown(draft: Draft, pluginDir: string, path: string, toolDir: string | undefined): void {
+  const tree = draft.tree;
+  const text = tree.read(path);
+  const at = { file: path, line: 1, column: 1 };
+  const parsed = readFrontMatter(text);
+  const what = `tool ${path}`;
+  if (!parsed.ok) {
+    draft.note('ZG6001', { ...at, line: parsed.line }, `${what}: not converted, ${parsed.reason}`);
+    return;
+  }
+  const { data, keyLines, body } = parsed.value;
+  const fileStem = path.slice(path.lastIndexOf('/') + 1, -'.tool.md'.length);
+  const earlierName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name : fileStem;
+  const lineOf = (key: string) => ({ ...at, line: keyLines[key] ?? 1 });
+  const description = data.description;
+  if (typeof description !== 'string' || description.trim() === '') {
+    draft.note(
+      'ZG6001',
+      lineOf('description'),
+      `${what}: not converted, it has no \`description\` (zhin-gen requires one)`,
+    );
+    return;
+  }
+  const here = dirOf(path);
+  const handlerPath =
+    typeof data.handler === 'string'
+      ? normalize(`${here}/${data.handler}`)
+      : HANDLER_NAMES.map((n) => `${here}/${n}`).find((p) => tree.has(p));
+  if (!handlerPath || !tree.has(handlerPath)) {
+    draft.note(
+      'ZG6001',
+      lineOf('handler'),
+      `${what}: not converted, ${typeof data.handler === 'string' ? `its handler ${data.handler} is not in the tree` : 'it has no handler module (handler.ts beside it)'}; a tool needs code for execute`,
+    );
+    return;
+  }
+  const handlerText = tree.read(handlerPath);
+  const handlerImport = /export\s+default\b/.test(handlerText)
+    ? 'handler'
+    : /export\s+(?:async\s+)?function\s+handler\b|export\s+const\s+handler\b/.test(handlerText)
+      ? '{ handler }'
+      : undefined;
+  if (!handlerImport) {
+    draft.note(
+      'ZG6001',
+      { file: handlerPath, line: 1, column: 1 },
+      `${what}: not converted, ${handlerPath} exports neither a default function nor \`handler\``,
+    );
+    return;
+  }
+  const schema = parametersSchema(data.parameters);
+  if ('error' in schema) {
+    draft.note('ZG6001', lineOf('parameters'), `${what}: not converted, ${schema.error}`);
+    return;
+  }
+  const approvalKey = 'requiresApproval' in data ? 'requiresApproval' : 'approval' in data ? 'approval' : undefined;
+  const approval = approvalKey ? approvalMode(data[approvalKey]) : undefined;
+  if (approvalKey && !approval) {
+    draft.note(
+      'ZG6001',
+      lineOf(approvalKey),
+      `${what}: not converted, \`${approvalKey}: ${JSON.stringify(data[approvalKey])}\` has no zhin-gen counterpart (${APPROVAL_VALUES}); a policy is never guessed`,
+    );
+    return;
+  }
+
+  const owner = ownerOf(pluginDir);
+  const name = directoryName(draft, 'tool', owner, earlierName, at);
+  const target = join2(pluginDir, `tools/${name}`);
+  const leftOver = [
+    ...Object.keys(data).filter((k) => !CONSUMED.has(k)),
+    ...schema.dropped,
+    ...(body.trim() !== '' ? ['the Markdown body'] : []),
+  ];
+  // Files that travel: the tool's directory (when it has one) or the handler alone.
+  const travelling = toolDir !== undefined ? filesBelow(tree, toolDir) : [handlerPath];
+  const base = toolDir ?? here;
+  const moves = travelling
+    .filter((from) => from !== path || leftOver.length > 0)
+    .map((from) => ({ from, to: `${target}/${from.slice(base.length + 1)}` }))
+    .filter((m) => m.from !== m.to);
+  const handlerFinal = `${target}/${handlerPath.slice(base.length + 1)}`;
+  if (travelling.every((f) => f !== path) && leftOver.length > 0)
+    moves.push({ from: path, to: `${target}/${path.slice(here.length + 1)}` });
+  const handlerSpec = `./${handlerFinal.slice(target.length + 1).replace(/\.(m?)ts$/, '.$1js')}`;
+  const fields = [
+    `  description: ${JSON.stringify(description)},`,
+    `  inputSchema: ${indentJson(schema.schema)},`,
+    ...(approval ? [`  requiresApproval: '${approval}',`] : []),
+    ...PASSED.filter((k) => data[k] !== undefined).map((k) => `  ${k}: ${indentJson(data[k])},`),
+  ];
+  const source = [
+    `// Converted by zhin-gen migrate from ${path.slice(path.lastIndexOf('/') + 1)} (the earlier zhin.js layout).`,
+    `import { defineAgentTool } from '${RUNTIME_MODULE}';`,
+    `import ${handlerImport} from '${handlerSpec}';`,
+    '',
+    'const run = handler as (input: unknown, context: unknown) => unknown;',
+    '',
+    'export default defineAgentTool({',
+    ...fields,
+    '  async execute(input, context) {',
+    '    return run(input, context);',
+    '  },',
+    '});',
+    '',
+  ].join('\n');
+  const accepted = draft.accept({
+    moves,
+    creates: [{ path: `${target}/index.ts`, content: source }],
+    removes: leftOver.length > 0 ? [] : [path],
+    why: `${path} + ${handlerPath.slice(handlerPath.lastIndexOf('/') + 1)} become the tool directory ${target}/ (tool "${name}")`,
+    at,
+  });
+  if (accepted && leftOver.length > 0) {
+    draft.note(
+      'ZG6001',
+      lineOf(leftOver[0]!.split('.')[0]!),
+      `${what}: ${leftOver.join(', ')} not carried over (zhin-gen has no counterpart); the file stays in ${target}/ so nothing is lost`,
+    );
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Tool files of the earlier layout: `agent/tools/<x>.ts` (a plugin-level `agent/` folder),
+ * `agent/tools/<x>/index.ts`, and flat `tools/<x>.ts`. Each becomes `tools/<x>/index.ts`, named
+ * after the file so the qualifiedName is kept. A code file in those folders that is not a tool
+ * (a shared helper) moves to `src/agent/tools/` or `src/tools/`, where tools import it from.
+ * `<x>.tool.md` files are converted by tool-md.ts.
+ */
+import { definitionObject, defaultExportExpression, isCodeFile, parse, TOOL_HELPERS } from './source.js';
+import type { Draft } from './draft.js';
+import { directoryName, ownerOf } from './names.js';
+import { convertToolMarkdown } from './tool-md.js';
+import { childrenOf, filesBelow, join2 } from './tree.js';
+
+const ENTRY = /^index\.(?:ts|mts|js|mjs)$/;
+
+/** Whether a module default-exports a tool definition (`defineAgentTool(...)` or the earlier `defineTool(...)`). */
+export function isToolModule(path: string, text: string): boolean {
+  if (!/define(?:Agent)?Tool/.test(text)) return false;
+  const found = definitionObject(defaultExportExpression(parse(path, text)));
+  return found?.helper !== undefined && (TOOL_HELPERS as readonly string[]).includes(found.helper);
+}
+
+function extensionOf(file: string): string {
+  return file.slice(file.lastIndexOf('.'));
+}
+
+function stem(file: string): string {
+  return file.slice(0, file.lastIndexOf('.'));
+}
+
+function isTestFile(file: string): boolean {
+  return /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(file);
+}
+
+/** One earlier tools folder of a plugin: `agent/tools` or the flat files of `tools`. */
+function migrateToolsFolder(draft: Draft, pluginDir: string, folder: 'agent/tools' | 'tools'): void {
+  const tree = draft.tree;
+  const dir = join2(pluginDir, folder);
+  const owner = ownerOf(pluginDir);
+  const helperDir = join2(pluginDir, folder === 'tools' ? 'src/tools' : 'src/agent/tools');
+  const { files, dirs } = childrenOf(tree, dir);
+  // `.tool.md` tools first: each takes its handler module with it.
+  for (const file of files)
+    if (file.endsWith('.tool.md')) convertToolMarkdown(draft, pluginDir, `${dir}/${file}`, undefined);
+  for (const file of files) {
+    const path = `${dir}/${file}`;
+    if (!isCodeFile(file) || !draft.isUntouched(path)) continue;
+    const at = { file: path, line: 1, column: 1 };
+    if (!isTestFile(file) && isToolModule(path, tree.read(path))) {
+      const name = directoryName(draft, 'tool', owner, stem(file), at);
+      const to = `${join2(pluginDir, `tools/${name}`)}/index${extensionOf(file)}`;
+      draft.accept({
+        moves: [{ from: path, to }],
+        creates: [],
+        removes: [],
+        why: `tool file ${path} becomes the tool directory ${to.slice(0, to.lastIndexOf('/'))}/ (tool "${name}")`,
+        at,
+      });
+    } else {
+      // A module beside the tools that is not one is shared code: it cannot stay in a convention folder.
+      const to = `${helperDir}/${file}`;
+      draft.accept({
+        moves: [{ from: path, to }],
+        creates: [],
+        removes: [],
+        why: `${path} is not a tool (no default-exported defineAgentTool): shared code moves to ${helperDir}/`,
+        at,
+      });
+    }
+  }
+  if (folder === 'tools') {
+    // tools/<x>/ is zhin-gen's own layout; only a directory holding a `.tool.md` and no entry is earlier.
+    for (const sub of dirs) {
+      const subDir = `${dir}/${sub}`;
+      const inner = childrenOf(tree, subDir).files;
+      if (inner.some((f) => ENTRY.test(f))) continue;
+      const toolMd = inner.find((f) => f.endsWith('.tool.md'));
+      if (toolMd) convertToolMarkdown(draft, pluginDir, `${subDir}/${toolMd}`, subDir);
+    }
+    return;
+  }
+  for (const sub of dirs) {
+    const subDir = `${dir}/${sub}`;
+    const inner = childrenOf(tree, subDir).files;
+    const toolMd = inner.find((f) => f.endsWith('.tool.md'));
+    if (!inner.some((f) => ENTRY.test(f)) && toolMd) {
+      convertToolMarkdown(draft, pluginDir, `${subDir}/${toolMd}`, subDir);
+      continue;
+    }
+    const at = { file: subDir, line: 1, column: 1 };
+    const name = directoryName(draft, 'tool', owner, sub, at);
+    const target = join2(pluginDir, `tools/${name}`);
+    draft.accept({
+      moves: filesBelow(tree, subDir).map((from) => ({ from, to: target + from.slice(subDir.length) })),
+      creates: [],
+      removes: [],
+      why: `tool directory ${subDir}/ of the agent/ folder moves to ${target}/ (tool "${name}")`,
+      at,
+    });
+  }
+}
+
+export function migrateTools(draft: Draft, pluginDir: string): void {
+  migrateToolsFolder(draft, pluginDir, 'agent/tools');
+  migrateToolsFolder(draft, pluginDir, 'tools');
+}
