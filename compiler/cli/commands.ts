@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { didYouMean } from './suggest.js';
 
-export type CommandName = 'init' | 'new' | 'generate' | 'check' | 'watch' | 'inspect' | 'catalog';
+export type CommandName = 'init' | 'new' | 'generate' | 'check' | 'watch' | 'inspect' | 'catalog' | 'migrate';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -148,6 +148,22 @@ Exit codes: 0 written, 1 it exists already or could not be written, 64 usage (ki
       json: { ...json, description: 'the same as --format json' },
     },
     details: 'Exit codes: 0 listed, 1 tree errors, an unknown --agent or --skill, 64 usage error.',
+  },
+  {
+    name: 'migrate',
+    summary: "convert a tree from zhin.js's earlier layout (prints the plan; --write applies it)",
+    maxPositionals: 0,
+    options: {
+      root,
+      write: { type: 'boolean', description: 'apply the plan, then compile and print what is left' },
+      json: { ...json, description: 'print the plan (and, with --write, the diagnostics left) as JSON' },
+    },
+    details: `Without --write nothing is written: every move, every edit as a unified diff, the files it creates
+(stubs marked as such), the runtime names it must change, and what it cannot convert, each with file:line.
+With --write each file is replaced atomically; a failure restores every file already written. Runtime
+names are kept; a tree already in zhin-gen's layout is left byte for byte (a second run changes nothing).
+Exit codes: 0 nothing left (or only warnings), 1 something it cannot convert or compile errors after
+--write, 64 usage error.`,
   },
 ];
 

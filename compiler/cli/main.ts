@@ -41,7 +41,7 @@ import {
 } from '../report/index.js';
 import { defaultIo, type Io } from './io.js';
 import { didYouMean } from './suggest.js';
-// inspect, watch, catalog, init and new load on demand: `generate`/`check` on an unchanged tree
+// inspect, watch, catalog, init, new and migrate load on demand: `generate`/`check` on an unchanged tree
 // should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
 
@@ -170,6 +170,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
           compiler,
           { ...(values as CatalogArgs), json: format === 'json' },
           io,
+        );
+      case 'migrate':
+        return await (await import('../migrate/run.js')).runMigrate(
+          compiler,
+          { write: values.write === true, json: format === 'json' },
+          io,
+          pretty,
         );
       case 'new':
         return await (await import('./new.js')).runNew(

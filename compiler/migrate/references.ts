@@ -11,7 +11,7 @@ import { applyEdits, lineColumn, type TextEdit } from './source.js';
 function agentJsonEntries(text: string): { value: string; start: number; end: number }[] {
   const root = parseTree(text);
   const tools = root ? findNodeAtLocation(root, ['tools']) : undefined;
-  if (!tools || tools.type !== 'array') return [];
+  if (tools?.type !== 'array') return [];
   return (tools.children ?? [])
     .filter((n) => n.type === 'string')
     .map((n) => ({ value: n.value as string, start: n.offset, end: n.offset + n.length }));

@@ -60,7 +60,7 @@ function replaceWith(temp: string, file: string): void {
  * Writes a file atomically, without comparing: for the unit cache, which is only written when it
  * changed (comparing meant reading megabytes back first).
  */
-export function writeAtomically(file: string, content: string): void {
+export function writeAtomically(file: string, content: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
   viaTemp(file, content, replaceWith);
 }
@@ -74,7 +74,7 @@ export function writeNewAtomically(file: string, content: string): void {
   viaTemp(file, content, renameSync);
 }
 
-function viaTemp(file: string, content: string, place: (temp: string, file: string) => void): void {
+function viaTemp(file: string, content: string | Uint8Array, place: (temp: string, file: string) => void): void {
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     writeFileSync(temp, content);
