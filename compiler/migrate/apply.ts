@@ -14,11 +14,16 @@ export interface Applied {
   readonly deleted: number;
 }
 
+/** Removes the directories a deletion left empty, up to the root (best effort: they hold nothing). */
 function removeEmptyParents(root: string, rel: string): void {
   let dir = dirname(join(root, rel));
   while (dir.length > root.length && dir.startsWith(root)) {
-    if (readdirSync(dir).length > 0) return;
-    rmdirSync(dir);
+    try {
+      if (readdirSync(dir).length > 0) return;
+      rmdirSync(dir);
+    } catch {
+      // Already gone (a sibling's deletion removed it) or not removable: nothing was in it.
+    }
     dir = dirname(dir);
   }
 }

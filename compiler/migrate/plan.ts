@@ -10,6 +10,7 @@ import { unifiedDiff } from './diff.js';
 import { Draft } from './draft.js';
 import { migrateFields } from './fields.js';
 import { rewriteImports } from './imports.js';
+import { migrateLeftovers } from './leftovers.js';
 import { ensureAgentsMd, migrateMainAgent } from './main-agent.js';
 import { rewriteReferences } from './references.js';
 import { migrateSections } from './sections.js';
@@ -31,6 +32,7 @@ export function planFor(tree: SourceTree): Plan {
       migrateSkills(draft, plugin);
       migrateSections(draft, plugin);
       migrateMainAgent(draft, plugin);
+      migrateLeftovers(draft, plugin);
       if (migrateAgents(draft, plugin)) ensureAgentsMd(draft, plugin);
     }
     rewriteImports(draft);

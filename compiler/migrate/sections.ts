@@ -74,7 +74,10 @@ function sectionEdits(draft: Draft, path: string, text: string, name: string): s
     return undefined;
   };
   const id = object.getProperty('id');
-  if (id) edits.push({ ...propertyRange(text, id), text: '' });
+  const hasTitle = object.getProperty('title') !== undefined;
+  // zhin-gen renders a section under its title (`## <title>`); an earlier one without a title gets its name.
+  if (id && !hasTitle) edits.push({ start: id.getStart(), end: id.getEnd(), text: `title: '${name}'` });
+  else if (id) edits.push({ ...propertyRange(text, id), text: '' });
   const priority = object.getProperty('priority');
   if (priority) {
     if (object.getProperty('order')) return fail(priority, 'both `priority` and `order` are given');
@@ -95,8 +98,7 @@ function sectionEdits(draft: Draft, path: string, text: string, name: string): s
     });
   }
   const first = object.getProperties()[0];
-  if (!object.getProperty('title') && first) {
-    // zhin-gen renders a section under its title (`## <title>`); the earlier one had none.
+  if (!hasTitle && !id && first) {
     const lineStart = text.lastIndexOf('\n', first.getStart() - 1) + 1;
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
     const inline = lineStart + indent.length !== first.getStart();
@@ -105,6 +107,8 @@ function sectionEdits(draft: Draft, path: string, text: string, name: string): s
       end: first.getStart(),
       text: `title: '${name}',${inline ? ' ' : `\n${indent}`}`,
     });
+  }
+  if (!hasTitle) {
     draft.note(
       'ZG6002',
       { file: path, ...lineColumn(text, object.getStart()) },

@@ -1,0 +1,26 @@
+/**
+ * What is left in a plugin-level `agent/` folder once its tools, skills, sections and main agent
+ * are converted: shared code and notes (`agent/deps.ts`, `agent/PERMITS.md`). zhin-gen never reads
+ * that folder, so they move to `src/agent/` (imports follow), and the folder disappears. A file
+ * migrate could not convert stays where it is, beside its report.
+ */
+import type { Draft } from './draft.js';
+import { filesBelow, join2 } from './tree.js';
+
+export function migrateLeftovers(draft: Draft, pluginDir: string): void {
+  const folder = join2(pluginDir, 'agent');
+  const reported = new Set(draft.notes.filter((n) => n.code === 'ZG6001').map((n) => n.file));
+  for (const path of filesBelow(draft.tree, folder)) {
+    if (!draft.isUntouched(path) || reported.has(path)) continue;
+    // Files of a nested plugin or of a directory another family reported are not this folder's.
+    if ([...reported].some((file) => path.startsWith(`${file}/`))) continue;
+    const to = join2(pluginDir, `src/agent/${path.slice(folder.length + 1)}`);
+    draft.accept({
+      moves: [{ from: path, to }],
+      creates: [],
+      removes: [],
+      why: `${path} is not a tool, skill, prompt section or agent: it leaves the earlier agent/ folder for ${to.slice(0, to.lastIndexOf('/'))}/`,
+      at: { file: path, line: 1, column: 1 },
+    });
+  }
+}
