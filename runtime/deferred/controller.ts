@@ -77,7 +77,8 @@ export interface DeferredToolController {
   discover(input: DiscoverInput): Promise<DiscoverOutput>;
   loadTool(name: string): Promise<LoadToolOutput>;
   loadSkill(name: string): Promise<LoadSkillOutput>;
-  modelTools<P extends ModelProvider>(provider: P): Promise<ModelToolsFor<P>>;
+  /** `defer: false` lists every listed tool as loaded (docs/catalog.md#provider-projection-turnmodeltools-provider-). */
+  modelTools<P extends ModelProvider>(provider: P, defer?: boolean): Promise<ModelToolsFor<P>>;
   /** Tools, skills and agents the model can know about now. */
   listing(): Promise<TurnListing>;
   /** Operator view (`zhin-gen catalog`): every tool and skill left out, with the reason. Never for the model. */
@@ -271,8 +272,15 @@ export async function openDeferredController(options: DeferredControllerOptions)
       return Object.freeze({ name, description: entry.skill.description, instructions, loaded: Object.freeze(unlocked) });
     },
 
-    async modelTools<P extends ModelProvider>(provider: P): Promise<ModelToolsFor<P>> {
+    async modelTools<P extends ModelProvider>(provider: P, defer = true): Promise<ModelToolsFor<P>> {
       const metas = META_TOOL_NAMES.filter(metaEnabled).map((name) => META_PROJECTED[name]);
+      if (!defer) {
+        // Deferral off: the whole listing, in catalog order, nothing deferred.
+        const all = [...metas];
+        for (const entry of catalog.tools) if (await check(listedTool(entry))) all.push(entry.projected);
+        const shape = provider === 'anthropic' ? all.map((tool) => tool.anthropic(false)) : provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic());
+        return shape as ModelToolsFor<P>;
+      }
       if (provider === 'anthropic') {
         const out = metas.map((meta) => meta.anthropic(false));
         let undeferred = out.length;

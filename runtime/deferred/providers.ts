@@ -50,6 +50,12 @@ export type ModelToolsFor<P extends ModelProvider> = P extends 'anthropic'
 
 export interface ModelToolsOptions<P extends ModelProvider = ModelProvider> {
   readonly provider: P;
+  /**
+   * `false` sends every listed tool as loaded (Anthropic: no `defer_loading`; OpenAI / generic:
+   * all of them, not only the loaded set). For small bots, where the schemas cost less than a
+   * `discover` round trip. Default true.
+   */
+  readonly defer?: boolean;
 }
 
 /** A `tool_reference` content block (Anthropic): put these in the `load_tool` tool_result. */

@@ -108,6 +108,15 @@ export interface Turn<R = CapabilityRegistry> {
    */
   systemPrompt(): Promise<SystemPrompt>;
   execute<N extends TurnToolName<R>>(name: N, input: TurnToolInput<R, N>, options?: CallOptions): Promise<ToolOutcome>;
+  /**
+   * Narrows a model-supplied name to the registry's names: true when the leased generation (or
+   * this turn's meta tools) has a tool of that name. It says nothing about access — `execute`
+   * decides that, and answers an unknown name exactly like a forbidden one — so never let the
+   * model see the difference.
+   */
+  isToolName(name: string): name is TurnToolName<R>;
+  /** The selected agent's `agent.json` `maxSteps` (the bridges' step limit; docs/hosts.md). */
+  readonly maxSteps: number | undefined;
   /** How `agent` was chosen: `beginTurn({ agent })`, the adapter's platform agent, or none (docs/catalog.md). */
   readonly agentSelection: AgentSelection;
   /** This turn's deferred catalog controller: discover / load_tool / load_skill state (docs/catalog.md). */
@@ -289,9 +298,11 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       pending.then((outcome) => outcome.status === 'completed' && deferred.touch(name), () => undefined);
       return pending;
     },
+    isToolName: (name): name is TurnToolName<R> => turnTools.has(name) || generation.tools.has(name),
+    maxSteps: agent?.maxSteps,
     agentSelection: selected.selection,
     deferred,
-    modelTools: (options) => deferred.modelTools(options.provider),
+    modelTools: (options) => deferred.modelTools(options.provider, options.defer !== false),
     async fork(options = {}) {
       if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
       const forkAgent = options.agent ?? agent?.qualifiedName;
