@@ -139,7 +139,7 @@ export function createBufferedJournalSink(
       buffer.push({ entry, sessionKey, traceId, ...(principal !== undefined ? { principal } : {}) });
       schedule();
     },
-    flush(flushOptions = {}): Promise<JournalSinkStats> {
+    flush(flushOptions: { readonly timeoutMs?: number } = {}): Promise<JournalSinkStats> {
       if (buffer.length === 0 && !running) return Promise.resolve(stats());
       return new Promise<JournalSinkStats>((resolve) => {
         const done = () => {

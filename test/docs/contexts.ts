@@ -28,9 +28,14 @@ export const CONTEXTS: Readonly<Record<string, string>> = {
 `,
   /** catalog.md: a host's session store, the question port and a model's tool call. */
   catalog: `${app}declare const permissions: ${RT}.PermissionHost;
-declare const redisSessions: ${RT}.DeferredToolSessionStore;
+declare const redisClient: import('@zhin-gen/runtime/redis').RedisCommandClient;
 declare const question: ${RT}.QuestionPort;
 declare const toolUse: { readonly id: string; readonly name: string; readonly input: unknown };
+`,
+  /** stores.md: better-sqlite3's \`Database\` (it ships no types), a turn id and a session key. */
+  stores: `declare const Database: new (file: string, options?: { timeout?: number }) => import('@zhin-gen/runtime/sqlite').SqliteDatabase;
+declare const turnId: string;
+declare const sessionKey: string;
 `,
   /** prompt.md: a model client. */
   prompt: `${host}declare const provider: { call(request: { system: string; tools: readonly unknown[] }): Promise<unknown> };

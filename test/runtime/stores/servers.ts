@@ -73,15 +73,15 @@ export async function startRedis(): Promise<RedisServer> {
   };
 }
 
-export type TestRedisClient = ReturnType<typeof createClient>;
-
 /** A connected client that reconnects quickly and never crashes the test on a connection error. */
-export async function redisClient(url: string, errors: string[] = []): Promise<TestRedisClient> {
+export async function redisClient(url: string, errors: string[] = []) {
   const client = createClient({ url, socket: { reconnectStrategy: () => 50, connectTimeout: 1000 } });
   client.on('error', (error: Error) => errors.push(error.message));
   await client.connect();
   return client;
 }
+
+export type TestRedisClient = Awaited<ReturnType<typeof redisClient>>;
 
 const require = createRequire(import.meta.url);
 type DatabaseConstructor = new (
