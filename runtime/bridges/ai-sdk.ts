@@ -71,14 +71,14 @@ function refusedSignal(): AbortSignal {
   return controller.signal;
 }
 
-/**
- * The settings that let the AI SDK run the turn's loop. `onRefused` sees each refused call with
- * its journaled outcome (the runner uses it to report the call in its steps).
- */
-export async function aiSdkTurnSettings<R>(
-  options: AiSdkToolOptions<R>,
-  onRefused?: (call: ModelToolCall, outcome: ToolOutcome) => void,
-): Promise<AiSdkTurnSettings> {
+/** Sees every call with its outcome: executed ones, and the ones the SDK refused (journaled, never run). */
+export interface CallObserver {
+  executed?(call: ModelToolCall, outcome: ToolOutcome): void;
+  refused?(call: ModelToolCall, outcome: ToolOutcome): void;
+}
+
+/** The settings that let the AI SDK run the turn's loop. */
+export async function aiSdkTurnSettings<R>(options: AiSdkToolOptions<R>, observer: CallObserver = {}): Promise<AiSdkTurnSettings> {
   const { turn } = options;
   const limit = stepLimit(turn, options.maxSteps);
   const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
@@ -94,7 +94,9 @@ export async function aiSdkTurnSettings<R>(
       inputSchema: jsonSchema<unknown>(projected.inputSchema),
       execute: async (input, { toolCallId, abortSignal }) => {
         const signal = abortSignal ?? link.signal;
-        const [result] = await executeCalls(turn, [{ id: toolCallId, name, input }], signal, resultText);
+        const call = { id: toolCallId, name, input };
+        const [result] = await executeCalls(turn, [call], signal, resultText);
+        observer.executed?.(call, result!.outcome);
         return result!.outcome;
       },
       toModelOutput: ({ toolCallId, input, output }) => {
@@ -124,7 +126,7 @@ export async function aiSdkTurnSettings<R>(
       if (!NoSuchToolError.isInstance(error)) return null;
       const call = { id: toolCall.toolCallId, name: toolCall.toolName, input: parseArguments(toolCall.input) };
       const [result] = await executeCalls(turn, [call], refusedSignal(), resultText);
-      onRefused?.(call, result!.outcome);
+      observer.refused?.(call, result!.outcome);
       return null;
     },
     abortSignal: link.signal,
@@ -199,19 +201,20 @@ function loopStep(
 export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiSdkLoopResult> {
   const turn: Turn<R> = options.turn;
   const refused = new Map<string, ToolOutcome>();
-  const settings = await aiSdkTurnSettings(options, (call, outcome) => refused.set(call.id, outcome));
+  // Calls that ran but whose step the SDK has not reported (yet): an abort can end the stream first.
+  const unreported = new Map<string, ToolCallResult>();
+  const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
+  const settings = await aiSdkTurnSettings(options, {
+    refused: (call, outcome) => refused.set(call.id, outcome),
+    executed: (call, outcome) => unreported.set(call.id, { call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) }),
+  });
   const steps: LoopStep<ModelMessage>[] = [];
   let seen = 0;
   const onStepFinish = async (step: StepResult<TurnToolSet>) => {
+    for (const part of step.toolCalls) unreported.delete(part.toolCallId);
     // `response.messages` accumulates over the steps: this step's messages are the new tail.
     const all = step.response.messages;
-    const mapped = loopStep(
-      step,
-      steps.length,
-      refused,
-      all.slice(seen),
-      options.resultText ?? ((_call, outcome) => outcomeText(outcome)),
-    );
+    const mapped = loopStep(step, steps.length, refused, all.slice(seen), resultText);
     seen = all.length;
     steps.push(mapped);
     await options.onStep?.(mapped);
@@ -224,6 +227,13 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
     onStepFinish,
   };
   const finish = (finishReason: LoopFinishReason): AiSdkLoopResult => {
+    if (unreported.size > 0) {
+      // The step the abort cut short: its calls and outcomes, without a reply message.
+      const results = [...unreported.values()];
+      unreported.clear();
+      const reply = { messages: [], text: '', calls: results.map((result) => result.call), usage: NO_USAGE, stopReason: null };
+      steps.push(Object.freeze({ index: steps.length, reply, results }));
+    }
     const usage = steps.reduce((sum, step) => addUsage(sum, step.reply.usage), NO_USAGE);
     const messages = [...options.messages, ...steps.flatMap((step) => step.reply.messages)];
     return Object.freeze({ finishReason, text: steps[steps.length - 1]?.reply.text ?? '', messages, steps, usage });

@@ -103,9 +103,10 @@ export const TOOLS: readonly ManifestTool[] = [
   ),
   tool('slow', 'A long report', { type: 'object' }, (_input, context) => {
     slowStarted.notify?.();
-    return new Promise((_resolve, reject) =>
-      context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
-    );
+    return new Promise((_resolve, reject) => {
+      if (context.signal.aborted) return reject(new Error('stopped'));
+      context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+    });
   }),
 ];
 
