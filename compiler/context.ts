@@ -22,6 +22,7 @@ import { isIgnoredPath } from './scan/ignore.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
+import { readShippedPackages, type ShippedCapabilities } from './scan/shipped.js';
 import { readIfExists, writePartsIfChanged, type WrittenParts } from './write/output.js';
 import {
   missingValidators,
@@ -93,6 +94,8 @@ export class Compiler {
   private memos = runMemos();
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
+  /** Installed plugin packages whose shipped manifest is read instead of their sources (scan/shipped.ts). */
+  private shipped: { packages: ShippedCapabilities[]; diagnostics: Diagnostic[] } = { packages: [], diagnostics: [] };
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
   /** Layout and units derived from one inventory revision. */
@@ -217,6 +220,7 @@ export class Compiler {
         options.plugins,
         options.configFile ? readConfigText(this.root, options.configFile) : undefined,
       );
+      this.shipped = await readShippedPackages(configured.packages);
       this.inventory = TreeInventory.walk(
         this.root,
         {
@@ -232,7 +236,7 @@ export class Compiler {
       );
     }
     const inventory = this.inventory;
-    diagnostics.push(...inventory.diagnostics);
+    diagnostics.push(...inventory.diagnostics, ...this.shipped.diagnostics);
     // A change event alone leaves the tree's shape as it was: reuse the layout.
     if (this.derived?.inventory !== inventory || this.derived.revision !== inventory.revision) {
       const built = buildLayout(inventory.list, options.pluginEntry, inventory.extra);
@@ -276,6 +280,7 @@ export class Compiler {
       hashOf: (key) => this.units.hashOf(key),
       readText,
       memos: this.memos.assemble,
+      packages: this.shipped.packages,
     });
     diagnostics.push(...model.diagnostics);
 
@@ -283,11 +288,12 @@ export class Compiler {
     // last wrote (still on disk with that stamp) is what emit would produce — skip emit + compare.
     const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
     const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
+    const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
     // The root is part of it: an output outside the root imports the tree through the root's own path.
     const digest =
       unchanged || dirty === undefined
-        ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}`, runtimeModule, (key) =>
+        ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}\0${shippedStamp}`, runtimeModule, (key) =>
             this.units.contentOf(key),
           )
         : undefined;

@@ -147,4 +147,6 @@ export interface CapabilityModel {
   readonly hooks: HookModel[];
   /** Host-provided tool names (config `hostProvided`) that skills and agents reference, sorted. */
   readonly hostTools?: readonly string[];
+  /** Installed plugin packages whose shipped manifest the generated module imports (scan/shipped.ts). */
+  readonly packages?: readonly { readonly owner: string; readonly name: string; readonly specifier: string }[];
 }

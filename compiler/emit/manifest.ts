@@ -213,7 +213,16 @@ export function emitManifestParts(
   const hookTexts = hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source))));
   // Host-provided tools the tree references (resolve/host-provided.ts): host.load checks them.
   const hostTools = model.hostTools ?? [];
-  const hostText = hostTools.length > 0 ? `\n  hostProvided: { tools: ${strList(hostTools)} },` : '';
+  // Installed packages' shipped manifests (scan/shipped.ts), merged by the runtime at host.load.
+  const packages = model.packages ?? [];
+  const packageImports = packages
+    .map((p, i) => `import { manifest as package${i} } from ${str(p.specifier)};\n`)
+    .join('');
+  const hostText = `${hostTools.length > 0 ? `\n  hostProvided: { tools: ${strList(hostTools)} },` : ''}${
+    packages.length > 0
+      ? `\n  packages: [${packages.map((p, i) => `\n    { owner: ${str(p.owner)}, name: ${str(p.name)}, manifest: package${i} },`).join('')}\n  ],`
+      : ''
+  }`;
   const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts, '\0', hostText];
   // Same item texts as last time (the same strings): the same block, the same string object.
   let lastItems = memos.lastItems;
@@ -237,7 +246,7 @@ export function emitManifestParts(
     .digest('hex');
 
   const head = `${HEADER}import type { CapabilityManifest, ManifestTool${layout.typeImports !== '' ? ', InputOf' : ''} } from ${str(options.runtimeModule)};
-`;
+${packageImports}`;
   // The module around its large pieces, as parts: the memoised pieces (loader cases, tool lines,
   // name union, input map, item list) keep their string identity between watch-mode runs, so
   // the writer reuses their bytes by a pointer comparison instead of comparing or re-encoding

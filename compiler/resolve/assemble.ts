@@ -29,7 +29,8 @@ import {
 } from '@zhin-gen/runtime/names';
 import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
-import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes } from './host-provided.js';
+import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes, packageNameClashes } from './host-provided.js';
+import type { ShippedCapabilities } from '../scan/shipped.js';
 import { unitKey } from '../cache/unit-key.js';
 
 export interface AssembleInput {
@@ -44,6 +45,8 @@ export interface AssembleInput {
   readText(path: string): string | undefined;
   /** The compiler's memos of earlier runs (see AssembleMemo); a fresh one reuses nothing. */
   readonly memos?: AssembleMemo;
+  /** Installed plugin packages that ship their manifest (scan/shipped.ts). */
+  readonly packages?: readonly ShippedCapabilities[];
 }
 
 /**
@@ -397,10 +400,13 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   );
   const hostProvided = options.hostProvided ?? { tools: [], skills: [] };
   const hostReferenced = new Set<string>();
-  diagnostics.push(
-    ...resolveReferences(tools, skills, agents, hostMatcher(hostProvided.tools, ALWAYS_KNOWN_TOOLS), hostReferenced),
-  );
-  diagnostics.push(...hostNameClashes(tools, skills, hostProvided));
+  const packages = input.packages ?? [];
+  // A shipped package's public tools are referenced like the host's: checked again at host.load.
+  const packageTools = new Set(packages.flatMap((p) => p.publicTools));
+  const declared = hostMatcher(hostProvided.tools, ALWAYS_KNOWN_TOOLS);
+  const isHostTool = (name: string): boolean => declared(name) || packageTools.has(name);
+  diagnostics.push(...resolveReferences(tools, skills, agents, isHostTool, hostReferenced));
+  diagnostics.push(...hostNameClashes(tools, skills, hostProvided), ...packageNameClashes(tools, skills, packages));
   diagnostics.push(
     ...checkProviderProfiles(
       tools.filter((t) => !t.conditional),
@@ -421,7 +427,18 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   }
   const hostTools = [...hostReferenced].sort(compareStrings);
   return {
-    model: { plugins, tools, skills, agents, promptSections, hooks, ...(hostTools.length > 0 ? { hostTools } : {}) },
+    model: {
+      plugins,
+      tools,
+      skills,
+      agents,
+      promptSections,
+      hooks,
+      ...(hostTools.length > 0 ? { hostTools } : {}),
+      ...(packages.length > 0
+        ? { packages: packages.map(({ owner, name, specifier }) => ({ owner, name, specifier })) }
+        : {}),
+    },
     diagnostics,
   };
 }

@@ -9,6 +9,7 @@
 import { ASK_USER, SPAWN_TASK } from '@zhin-gen/runtime/names';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { SkillModel, ToolModel } from '../model.js';
+import type { ShippedCapabilities } from '../scan/shipped.js';
 
 export interface HostProvidedConfig {
   readonly tools: readonly string[];
@@ -67,6 +68,38 @@ export function hostNameClashes(
         message: `Skill "${skill.qualifiedName}" (${skill.source}) has the name of a skill the config declares host-provided (hostProvided.skills); the two would clash when the host provides it`,
       }),
     );
+  }
+  return out;
+}
+
+/** A tree tool or skill with the name of one an installed package ships: a duplicate at host.load. */
+export function packageNameClashes(
+  tools: readonly ToolModel[],
+  skills: readonly SkillModel[],
+  packages: readonly ShippedCapabilities[],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const byTool = new Map(packages.flatMap((p) => p.tools.map((name) => [name, p] as const)));
+  const bySkill = new Map(packages.flatMap((p) => p.skills.map((name) => [name, p] as const)));
+  for (const tool of tools) {
+    const pkg = byTool.get(tool.qualifiedName);
+    if (pkg)
+      out.push(
+        diag('ZG3001', {
+          ...tool.loc,
+          message: `Tool "${tool.qualifiedName}" (${tool.source}) has the name of a tool of plugin "${pkg.owner}" (package ${pkg.name})`,
+        }),
+      );
+  }
+  for (const skill of skills) {
+    const pkg = bySkill.get(skill.qualifiedName);
+    if (pkg)
+      out.push(
+        diag('ZG3008', {
+          ...skill.loc,
+          message: `Skill "${skill.qualifiedName}" (${skill.source}) has the name of a skill of plugin "${pkg.owner}" (package ${pkg.name})`,
+        }),
+      );
   }
   return out;
 }

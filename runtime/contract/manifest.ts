@@ -182,6 +182,20 @@ export interface CapabilityManifest {
    * providers; `ask_user`, `spawn_task`). `host.load` rejects a generation in which any is missing.
    */
   readonly hostProvided?: { readonly tools: readonly string[] };
+  /**
+   * Installed plugin packages that ship their own generated manifest, named in the bot's
+   * `plugins`: merged at `host.load` under their instance key, as the child plugin `<owner>`
+   * (runtime/generation/packages.ts).
+   */
+  readonly packages?: readonly ManifestPackage[];
+}
+
+export interface ManifestPackage {
+  /** Instance key: the package's capabilities are owned by `<owner>` and named `<owner>__…`. */
+  readonly owner: string;
+  /** Package name, for messages and sources. */
+  readonly name: string;
+  readonly manifest: CapabilityManifest;
 }
 
 /**

@@ -18,6 +18,7 @@ import { type CapabilityCatalog, catalogOf } from '../console/catalog.js';
 import { checkPromptGeneration } from '../prompt/system-prompt.js';
 import { projectCapabilitySeam } from '../seam/projection.js';
 import { type PluginDefinitions, runPluginSetups } from './setup.js';
+import { flattenPackages } from './packages.js';
 import { type Turn, type TurnInput, createTurn } from '../turn/turn.js';
 import { generationCatalog } from '../deferred/catalog.js';
 import { createMemorySessionStore, type DeferredToolSessionStore } from '../deferred/session-store.js';
@@ -145,8 +146,10 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
   let lastId = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function prepare(manifest: CapabilityManifest, load: LoadOptions): Promise<Generation> {
-    checkManifest(manifest);
+  async function prepare(shipped: CapabilityManifest, load: LoadOptions): Promise<Generation> {
+    checkManifest(shipped);
+    // Installed packages' own manifests join as child plugins (generation/packages.ts).
+    const manifest = flattenPackages(shipped);
     const id = lastId + 1;
     const candidate = new CandidateBuilder(id, manifest, load.config ?? config, generationOptions);
     try {

@@ -25,6 +25,8 @@ function tool(inputSchema: Record<string, unknown>): ToolModel {
     scopes: [],
     permissions: [],
     hidden: false,
+    keywords: [],
+    tags: [],
     conditional: false,
     typed: true,
     hash: 'h',
