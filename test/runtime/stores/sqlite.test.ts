@@ -185,6 +185,26 @@ describe('sqlite stores', () => {
     await after.end();
   });
 
+  it('two host processes on one file, 50 concurrent turns loading different tools: no load is lost', async () => {
+    const file = sqliteFile('sqlite-pair');
+    sqliteStores(db(file)); // migrate once before both start
+    const [a, b] = await Promise.all([
+      startHost({ store: 'sqlite', file, tools: 60, maxLoadedPerSession: 64 }),
+      startHost({ store: 'sqlite', file, tools: 60, maxLoadedPerSession: 64 }),
+    ]);
+    processes.push(a, b);
+    const turns = (from: number) =>
+      Array.from({ length: 25 }, (_, i) => ({ op: 'turn', session: 'busy', load: [`tool${from + i}`] }));
+    type Reply = { turns: { diagnostics: string[] }[] };
+    const replies = await Promise.all([
+      a.request<Reply>({ op: 'turns', turns: turns(0) }),
+      b.request<Reply>({ op: 'turns', turns: turns(25) }),
+    ]);
+    expect(replies.flatMap((reply) => reply.turns.flatMap((turn) => turn.diagnostics))).toEqual([]);
+    const after = await b.request<{ restored: string[] }>({ op: 'turn', session: 'busy' });
+    expect(after.restored).toEqual(Array.from({ length: 50 }, (_, i) => `tool${i}`).sort());
+  });
+
   it('a host process killed with SIGKILL and started again keeps sessions, approvals and acknowledged entries', async () => {
     const file = sqliteFile('sqlite-kill');
     const first = await startHost({ store: 'sqlite', file, tools: 8 });
