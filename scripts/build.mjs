@@ -52,7 +52,10 @@ const transpiled = Promise.all([
 // Synchronous TypeScript work while esbuild's own process transpiles (scripts/declarations.mjs).
 await emitDeclarations(root);
 await transpiled;
-for (const file of fg.sync(['compiler/**/*.json', 'vite-plugin/**/*.d.ts'], { cwd: root })) {
+// The report page's client script and styles are read next to their module and inlined (compiler/report/page/render.ts).
+for (const file of fg.sync(['compiler/**/*.json', 'compiler/report/page/*.{js,css}', 'vite-plugin/**/*.d.ts'], {
+  cwd: root,
+})) {
   mkdirSync(dirname(join(dist, file)), { recursive: true });
   copyFileSync(join(root, file), join(dist, file));
 }

@@ -1,0 +1,567 @@
+// The report page (docs/report.md): tabs over one data document, read from the page's JSON
+// element (or fetched again by the dev inspector after each regeneration). Keyboard: "/" focuses
+// the search, arrows move within the tab list and the lists, Enter opens, Escape clears.
+(() => {
+  const { h, clear, fmt, VirtualList, bars, showTip, hideTip } = ZR;
+  const started = performance.now();
+  const TABS = [
+    ['tree', 'Tree'],
+    ['disclosure', 'Disclosure'],
+    ['access', 'Access'],
+    ['cost', 'Cost'],
+    ['prompt', 'Prompt'],
+    ['diagnostics', 'Diagnostics'],
+  ];
+  const state = { data: null, tab: 'tree', query: '', selected: null, principal: 0, platform: 0, revision: 0 };
+  const app = document.getElementById('app');
+  const timings = { firstPaintMs: 0, lastSearchMs: 0 };
+
+  // ── Tree rows ──────────────────────────────────────────────────────────────
+  let rows = [];
+  let shown = [];
+  function buildRows(data) {
+    const out = [];
+    const caps = (kind, owner) => data.capabilities.filter((c) => c.kind === kind && c.owner === owner);
+    const tools = (owner, test) => data.tools.filter((t) => t.owner === owner && test(t));
+    const push = (type, item, depth, label, meta) =>
+      out.push({
+        type,
+        item,
+        depth,
+        label,
+        meta,
+        hay: `${label} ${meta} ${item.description || item.title || ''}`.toLowerCase(),
+      });
+    const pushTool = (t, depth) => push('tool', t, depth, t.name, `${t.placement} ${t.source}`);
+    const plugin = (p, depth) => {
+      push('plugin', p, depth, p.owner === '' ? '(root plugin)' : `plugin ${p.owner}`, p.dir || '.');
+      for (const t of tools(p.owner, (t) => t.placement === 'plugin')) pushTool(t, depth + 1);
+      for (const s of caps('skill', p.owner).filter((s) => s.agent === null)) {
+        push('skill', s, depth + 1, s.name, s.source);
+        for (const t of tools(p.owner, (t) => t.placement === 'skill' && t.skill === s.localName))
+          pushTool(t, depth + 2);
+      }
+      for (const a of caps('agent', p.owner)) {
+        push('agent', a, depth + 1, a.name, a.source);
+        for (const t of tools(p.owner, (t) => t.placement === 'agent' && t.agent === a.localName))
+          pushTool(t, depth + 2);
+        for (const s of caps('skill', p.owner).filter((s) => s.agent === a.localName)) {
+          push('skill', s, depth + 2, s.name, s.source);
+          const own = (t) => t.placement === 'agent-skill' && t.agent === a.localName && t.skill === s.localName;
+          for (const t of tools(p.owner, own)) pushTool(t, depth + 3);
+        }
+      }
+      for (const c of [...caps('section', p.owner), ...caps('hook', p.owner)])
+        push(c.kind, c, depth + 1, c.name, c.source);
+      const parent = (o) => (o.includes('/') ? o.slice(0, o.lastIndexOf('/')) : '');
+      for (const child of data.plugins.filter(
+        (c) => c.owner !== '' && c.owner !== p.owner && parent(c.owner) === p.owner,
+      ))
+        plugin(child, depth + 1);
+    };
+    const root = data.plugins.find((p) => p.owner === '');
+    if (root) plugin(root, 0);
+    return out;
+  }
+
+  function matches(hay, query) {
+    return query.split(/\s+/).every((word) => word === '' || hay.includes(word));
+  }
+
+  function filter() {
+    const query = state.query.trim().toLowerCase();
+    shown = query === '' ? rows : rows.filter((row) => matches(row.hay, query));
+    accessTools =
+      query === ''
+        ? state.data.tools
+        : state.data.tools.filter((t) => matches(`${t.name} ${t.source} ${t.description}`.toLowerCase(), query));
+  }
+
+  // ── Layout ─────────────────────────────────────────────────────────────────
+  const search = h('input', {
+    type: 'search',
+    id: 'zr-search',
+    placeholder: 'Search tools, skills, agents… ( / )',
+    'aria-label': 'Search capabilities',
+    autocomplete: 'off',
+    on: {
+      input: () => {
+        const t0 = performance.now();
+        state.query = search.value;
+        filter();
+        refreshLists();
+        timings.lastSearchMs = performance.now() - t0;
+      },
+      keydown: (event) => {
+        if (event.key === 'Escape') {
+          search.value = '';
+          search.dispatchEvent(new Event('input'));
+        } else if (event.key === 'Enter' || event.key === 'ArrowDown') {
+          event.preventDefault();
+          currentList()?.moveTo(0, 0);
+        }
+      },
+    },
+  });
+  const summary = h('p', { class: 'summary', 'aria-live': 'polite' });
+  const tablist = h('div', { role: 'tablist', 'aria-label': 'Report sections', class: 'tabs' });
+  const panels = {};
+  const tabButtons = {};
+  for (const [id, label] of TABS) {
+    tabButtons[id] = h('button', {
+      role: 'tab',
+      id: `tab-${id}`,
+      'aria-controls': `panel-${id}`,
+      text: label,
+      on: { click: () => selectTab(id, true) },
+    });
+    tablist.append(tabButtons[id]);
+    panels[id] = h('section', { role: 'tabpanel', id: `panel-${id}`, 'aria-labelledby': `tab-${id}`, class: 'panel' });
+  }
+  tablist.addEventListener('keydown', (event) => {
+    const index = TABS.findIndex(([id]) => id === state.tab);
+    const step = { ArrowRight: 1, ArrowLeft: -1, Home: -index, End: TABS.length - 1 - index }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    selectTab(TABS[(index + step + TABS.length) % TABS.length][0], true);
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key === '/' && !/^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName)) {
+      event.preventDefault();
+      search.focus();
+    }
+  });
+  const banner = h('div', { class: 'banner', role: 'status' });
+  app.append(
+    h('header', {}, [h('h1', { id: 'zr-title' }), summary, search]),
+    banner,
+    tablist,
+    ...Object.values(panels),
+    ZR.tip,
+  );
+
+  function selectTab(id, focus) {
+    state.tab = id;
+    hideTip();
+    for (const [tab] of TABS) {
+      tabButtons[tab].setAttribute('aria-selected', String(tab === id));
+      tabButtons[tab].tabIndex = tab === id ? 0 : -1;
+      panels[tab].hidden = tab !== id;
+    }
+    if (focus) tabButtons[id].focus();
+    renderTab();
+  }
+
+  // ── Tree tab ───────────────────────────────────────────────────────────────
+  const detail = h('div', { class: 'detail', id: 'zr-detail', 'aria-live': 'polite' });
+  const treeList = new VirtualList({
+    label: 'Capability tree',
+    className: 'tree',
+    renderRow: (index) => {
+      const row = shown[index];
+      const diagnostics = row.item.diagnostics ? row.item.diagnostics.length : 0;
+      return h(
+        'div',
+        { class: `row kind-${row.type}`, 'data-name': row.label, style: `padding-left:${0.5 + row.depth * 1.1}rem` },
+        [
+          h('span', { class: `badge badge-${row.type}`, text: row.type }),
+          h('span', { class: 'row-name', text: row.label }),
+          h('span', { class: 'row-meta', text: row.meta }),
+          diagnostics
+            ? h('span', { class: 'row-diag', text: `${diagnostics} diagnostic${diagnostics > 1 ? 's' : ''}` })
+            : null,
+        ],
+      );
+    },
+    onMove: (index) => showDetail(shown[index]),
+    onEnter: (index) => showDetail(shown[index], true),
+  });
+  panels.tree.append(h('div', { class: 'split' }, [treeList.root, detail]));
+
+  function diagnosticBlock(index) {
+    const d = state.data.diagnostics[index];
+    return h('div', { class: `diagnostic severity-${d.severity}` }, [
+      h('p', {}, [h('strong', { text: `${d.severity} ${d.code}` }), ` ${d.file}:${d.line}:${d.column}  `, d.message]),
+      d.frame ? h('pre', { class: 'frame', text: d.frame }) : null,
+      d.hint ? h('p', { class: 'hint', text: `hint: ${d.hint}` }) : null,
+    ]);
+  }
+
+  function facts(pairs) {
+    return h(
+      'dl',
+      { class: 'facts' },
+      pairs.filter(([, v]) => v !== null && v !== '').flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]),
+    );
+  }
+
+  /** Appends the nodes that exist (`append` would write "null" for the others). */
+  const put = (parent, ...nodes) => parent.append(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
+  const list = (values, none) => (values.length ? values.join(', ') : none);
+
+  function showDetail(row, focus) {
+    if (!row) return;
+    state.selected = `${row.type}:${row.label}`;
+    clear(detail);
+    const item = row.item;
+    detail.append(h('h2', { text: row.label }));
+    if (row.type === 'tool') {
+      detail.append(
+        h('p', { class: 'description', text: item.description }),
+        facts([
+          ['qualifiedName', item.name],
+          ['placement', item.placement],
+          ['owner', item.owner === '' ? '(root)' : item.owner],
+          ['source', item.source],
+          ['disclosed', item.disclosure],
+          ['approval', item.approval],
+          ['platforms', list(item.platforms, 'all')],
+          ['scopes', list(item.scopes, 'all')],
+          ['permits', list(item.permissions, 'none')],
+          [
+            'flags',
+            [item.hidden ? 'hidden' : '', item.conditional ? 'conditional (setup())' : ''].filter(Boolean).join(', '),
+          ],
+          ['schema', item.schemaVia],
+        ]),
+      );
+      if (item.sizes) {
+        detail.append(
+          h('h3', { text: 'Size' }),
+          h('table', { class: 'sizes' }, [
+            h('tr', {}, [h('th', { text: '' }), h('th', { text: 'bytes' }), h('th', { text: '≈ tokens' })]),
+            h('tr', {}, [
+              h('th', { text: 'input schema' }),
+              h('td', { text: fmt(item.schemaSize.bytes) }),
+              h('td', { text: fmt(item.schemaSize.tokens) }),
+            ]),
+            ...Object.entries(item.sizes).map(([provider, size]) =>
+              h('tr', {}, [
+                h('th', { text: `${provider} request` }),
+                h('td', { text: fmt(size.bytes) }),
+                h('td', { text: fmt(size.tokens) }),
+              ]),
+            ),
+          ]),
+        );
+      }
+      detail.append(h('h3', { text: 'Input' }), ZRSchema.form(item.schema, `Input of ${item.name}`));
+      if (item.access >= 0) {
+        const cells = state.data.access.cells[item.access];
+        const denied = state.data.principals.map((p, i) => [p, cells[i]]).filter(([, reason]) => reason !== null);
+        detail.append(
+          h('h3', { text: 'Access' }),
+          h('p', { text: `admitted for ${cells.length - denied.length} of ${cells.length} principals` }),
+          h(
+            'ul',
+            { class: 'denied' },
+            denied.map(([p, reason]) => h('li', { text: `${p.platform} / ${p.scope} / ${p.role}: ${reason}` })),
+          ),
+        );
+      }
+    } else if (row.type === 'plugin') {
+      detail.append(
+        facts([
+          ['owner', item.owner === '' ? '(root)' : item.owner],
+          ['directory', item.dir || '.'],
+          ['AGENTS.md', item.agentsMd],
+          ['entry', item.entry],
+        ]),
+      );
+    } else {
+      detail.append(
+        h('p', { class: 'description', text: item.title }),
+        facts([
+          ['name', item.name],
+          ['source', item.source],
+          ['', item.detail],
+        ]),
+      );
+    }
+    if (item.diagnostics?.length)
+      detail.append(h('h3', { text: 'Diagnostics' }), ...item.diagnostics.map(diagnosticBlock));
+    if (focus) detail.scrollTop = 0;
+  }
+
+  // ── Access tab ─────────────────────────────────────────────────────────────
+  let accessTools = [];
+  const accessStatus = h('p', { class: 'access-status', id: 'zr-access-status', 'aria-live': 'polite' });
+  const principalLabel = (p) => `${p.platform} / ${p.scope} / ${p.role}`;
+  const accessHeader = h('div', { class: 'grid-header', 'aria-hidden': 'true' });
+  const reasonOf = (tool, column) => {
+    if (tool.access < 0) return 'no decision: added by setup() at runtime';
+    const reason = state.data.access.cells[tool.access][column];
+    return reason === null ? 'admitted' : `denied: ${reason}`;
+  };
+  const accessList = new VirtualList({
+    label: 'Access matrix: tools by platform, scope and role',
+    className: 'grid',
+    rowHeight: 26,
+    header: accessHeader,
+    columns: () => state.data.principals.length,
+    rowHeader: (index) => h('div', { class: 'row-head', role: 'rowheader', text: accessTools[index].name }),
+    renderCell: (index, column) => {
+      const tool = accessTools[index];
+      const reason = reasonOf(tool, column);
+      const ok = reason === 'admitted';
+      const cell = h('div', {
+        class: `cell ${ok ? 'admitted' : 'denied'}`,
+        'aria-label': `${tool.name}, ${principalLabel(state.data.principals[column])}: ${reason}`,
+        text: ok ? '✓' : '✗',
+      });
+      cell.addEventListener('mouseenter', () => showTip(reason, cell));
+      cell.addEventListener('mouseleave', () => hideTip(cell));
+      return cell;
+    },
+    onFocus: (index, column, element) => {
+      const tool = accessTools[index];
+      const text = `${tool.name} × ${principalLabel(state.data.principals[column])}: ${reasonOf(tool, column)}`;
+      accessStatus.textContent = text;
+      showTip(reasonOf(tool, column), element);
+    },
+  });
+  accessList.root.addEventListener('focusout', () => hideTip());
+  panels.access.append(accessStatus, accessList.root);
+
+  function renderAccessHeader() {
+    clear(accessHeader).append(
+      h('div', { class: 'row-head', text: 'tool' }),
+      ...state.data.principals.map((p) =>
+        h('div', { class: 'col-head', title: principalLabel(p) }, [
+          h('span', { text: p.platform }),
+          h('span', { text: p.scope }),
+          h('span', { text: p.role }),
+        ]),
+      ),
+    );
+  }
+
+  // ── Other tabs ─────────────────────────────────────────────────────────────
+  function renderCost(panel) {
+    const { cost, principals, tools } = state.data;
+    if (!cost.allTools) return put(panel, h('p', { text: state.data.runtimeError || 'no runtime data' }));
+    const select = h(
+      'select',
+      { id: 'zr-cost-principal', 'aria-label': 'Turn start of' },
+      principals.map((p, i) => h('option', { value: i, text: principalLabel(p), selected: i === state.principal })),
+    );
+    select.addEventListener('change', () => {
+      state.principal = Number(select.value);
+      renderTab();
+      document.getElementById('zr-cost-principal')?.focus();
+    });
+    const start = cost.turnStart[state.principal];
+    const items = [];
+    for (const provider of Object.keys(cost.allTools)) {
+      items.push({
+        label: `${provider}: all ${fmt(tools.length)} tools`,
+        value: cost.allTools[provider].tokens,
+        className: 'all',
+      });
+      if (start && !start.error)
+        items.push({
+          label: `${provider}: deferred turn start (${start.sent} sent)`,
+          value: start.deferred[provider].tokens,
+          className: 'deferred',
+        });
+    }
+    const max = Math.max(1, ...items.map((i) => i.value));
+    const largest = tools
+      .filter((t) => t.sizes)
+      .sort((a, b) => b.sizes.anthropic.tokens - a.sizes.anthropic.tokens)
+      .slice(0, 15);
+    put(
+      panel,
+      h('h2', { text: 'Prompt cost of tool definitions' }),
+      h('label', { for: 'zr-cost-principal', text: 'Turn start of ' }),
+      select,
+      start?.error ? h('p', { class: 'error', text: start.error }) : null,
+      start && !start.error && start.agent
+        ? h('p', { text: `platform agent ${start.agent} is selected at this turn start` })
+        : null,
+      h('div', { class: 'chart', id: 'zr-cost-chart' }, [bars(items, max, 'tokens')]),
+      h('p', {
+        class: 'muted',
+        text: 'Estimates: about one token per 4 bytes of ASCII JSON, one per other character. Deferred Anthropic tools (defer_loading) are not counted up front.',
+      }),
+      h('h3', { text: 'Largest tools' }),
+      bars(
+        largest.map((t) => ({
+          label: t.name,
+          value: t.sizes.anthropic.tokens,
+          note: `(${fmt(t.sizes.anthropic.bytes)} bytes)`,
+        })),
+        Math.max(1, ...largest.map((t) => t.sizes.anthropic.tokens)),
+        'tokens',
+      ),
+    );
+  }
+
+  function chips(names, limit) {
+    const more = names.length - limit;
+    return h('p', { class: 'chips' }, [
+      ...names.slice(0, limit).map((n) => h('span', { class: 'chip', text: n })),
+      more > 0 ? h('span', { class: 'muted', text: `and ${fmt(more)} more` }) : null,
+    ]);
+  }
+
+  function renderDisclosure(panel) {
+    const sets = state.data.stages;
+    if (sets.length === 0) return put(panel, h('p', { text: state.data.runtimeError || 'no runtime data' }));
+    const select = h(
+      'select',
+      { id: 'zr-stage-platform', 'aria-label': 'Platform' },
+      sets.map((s, i) => h('option', { value: i, text: principalLabel(s.principal), selected: i === state.platform })),
+    );
+    select.addEventListener('change', () => {
+      state.platform = Number(select.value);
+      renderTab();
+      document.getElementById('zr-stage-platform')?.focus();
+    });
+    const set = sets[Math.min(state.platform, sets.length - 1)];
+    const title = (s) =>
+      s.kind === 'turn-start'
+        ? `Turn start${s.auto && s.agent ? ` (platform agent ${s.agent} auto-selected)` : ''}`
+        : s.kind === 'agent'
+          ? `Agent ${s.agent} selected`
+          : `load_skill ${s.skill}${s.agent ? ` (agent ${s.agent})` : ''}`;
+    const card = (s) =>
+      h(
+        'article',
+        {
+          class: `stage stage-${s.kind}`,
+          'data-stage': title(s),
+          style: `margin-left:${s.parent === null ? 0 : s.kind === 'skill' && set.stages[s.parent].kind === 'agent' ? 3 : 1.5}rem`,
+        },
+        [
+          h('h3', { text: title(s) }),
+          s.error
+            ? h('p', { class: 'error', text: s.error })
+            : h('div', {}, [
+                h('p', {
+                  text: `${fmt(s.toolCount)} tools listed${s.parent === null ? '' : `: ${fmt(s.tools.length)} added${s.removed.length ? `, ${s.removed.length} removed` : ''}`}`,
+                }),
+                chips(s.tools, 40),
+                s.skills.length ? h('p', { text: `skills: ${s.skills.join(', ')}` }) : null,
+                s.agents.length ? h('p', { text: `agents: ${s.agents.join(', ')}` }) : null,
+                s.withheld.length
+                  ? h('details', {}, [
+                      h('summary', { text: `${s.withheld.length} withheld by access` }),
+                      h(
+                        'ul',
+                        {},
+                        s.withheld.map((w) => h('li', { text: `${w.kind} ${w.name}: ${w.detail}` })),
+                      ),
+                    ])
+                  : null,
+              ]),
+        ],
+      );
+    put(
+      panel,
+      h('h2', { text: 'What the model sees, stage by stage' }),
+      h('label', { for: 'zr-stage-platform', text: 'Principal ' }),
+      select,
+      ...set.stages.map(card),
+    );
+  }
+
+  function renderPrompt(panel) {
+    const { prompt } = state.data;
+    const max = prompt.systemPromptMaxChars;
+    panel.append(
+      h('h2', { text: 'Prompt budget' }),
+      h('p', {
+        text:
+          max === null
+            ? 'systemPromptMaxChars: unknown (no runtime data)'
+            : `systemPromptMaxChars: ${fmt(max)} characters`,
+      }),
+    );
+    const scale = max || Math.max(1, ...prompt.sections.map((s) => s.maxChars ?? s.contentChars));
+    panel.append(
+      h('h3', { text: 'Prompt sections (in assembly order)' }),
+      h('div', { id: 'zr-prompt-bars' }, [
+        bars(
+          prompt.sections.map((s) => ({
+            label: `${s.title} (${s.id})`,
+            value: s.maxChars ?? s.contentChars,
+            share: max ? (s.maxChars ?? s.contentChars) / max : undefined,
+            mark: s.contentChars,
+            className: `retention-${s.retention}`,
+            note: `${s.maxChars === null ? 'uncapped, ' : 'maxChars, '}${s.retention}, ${s.layer} order ${s.order}${s.platforms.length ? `, ${s.platforms.join('/')}` : ''}, ${s.profiles.join('/')}`,
+          })),
+          scale,
+          'chars',
+        ),
+      ]),
+      h('h3', { text: 'Required parts' }),
+      bars(
+        prompt.required.map((r) => ({
+          label: r.label,
+          value: r.chars,
+          share: max ? r.chars / max : undefined,
+          className: 'retention-required',
+        })),
+        scale,
+        'chars',
+      ),
+    );
+  }
+
+  function renderDiagnostics(panel) {
+    const list = state.data.diagnostics;
+    panel.append(
+      h('h2', { text: `${list.length} diagnostic${list.length === 1 ? '' : 's'}` }),
+      ...list.map((_, i) => diagnosticBlock(i)),
+    );
+  }
+
+  function currentList() {
+    return state.tab === 'tree' ? treeList : state.tab === 'access' ? accessList : null;
+  }
+
+  function refreshLists() {
+    treeList.setCount(shown.length);
+    accessList.setCount(accessTools.length);
+  }
+
+  function renderTab() {
+    const panel = panels[state.tab];
+    if (state.tab === 'tree' || state.tab === 'access') return refreshLists();
+    clear(panel);
+    ({ cost: renderCost, disclosure: renderDisclosure, prompt: renderPrompt, diagnostics: renderDiagnostics })[
+      state.tab
+    ](panel);
+  }
+
+  function setData(data) {
+    state.data = data;
+    rows = buildRows(data);
+    filter();
+    document.getElementById('zr-title').textContent = `zhin-gen report: ${data.title}`;
+    summary.textContent = `${fmt(data.tools.length)} tools · ${data.capabilities.length} skills, agents, sections and hooks · ${data.errors} errors · ${data.warnings} warnings`;
+    banner.textContent = data.runtimeError || '';
+    banner.hidden = !data.runtimeError;
+    tabButtons.diagnostics.textContent = `Diagnostics (${data.diagnostics.length})`;
+    renderAccessHeader();
+    selectTab(state.tab, false);
+    refreshLists();
+    const again = shown.findIndex((row) => `${row.type}:${row.label}` === state.selected);
+    if (again >= 0) showDetail(shown[again]);
+    else if (!state.selected && shown.length) showDetail(shown[0]);
+    document.body.dataset.revision = String(++state.revision);
+  }
+
+  setData(JSON.parse(document.getElementById('zhin-report-data').textContent));
+  timings.firstPaintMs = performance.now() - started;
+
+  window.zhinReport = {
+    timings,
+    /** The dev inspector: fetch the new report and render it in place (no reload). */
+    refresh: (url) =>
+      fetch(url, { cache: 'no-store' })
+        .then((response) => response.json())
+        .then(setData),
+  };
+})();
