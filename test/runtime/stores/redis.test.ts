@@ -214,7 +214,13 @@ describe('redis down and back', () => {
     const local = await startRedis();
     const errors: string[] = [];
     const own = await redisClient(local.url, errors);
-    const stores = redisStores(own, { prefix: 'x:', timeoutMs: 200, journal: { retryMs: 50, maxBuffered: 5 } });
+    const reports: string[] = [];
+    const stores = redisStores(own, {
+      prefix: 'x:',
+      timeoutMs: 200,
+      journal: { retryMs: 50, maxBuffered: 5 },
+      onError: (error) => reports.push(error.message),
+    });
     const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), ...stores.host, config });
     await host.load(manifest({ tools: [...tools, deploy] }));
     const port = yes();
@@ -246,6 +252,14 @@ describe('redis down and back', () => {
     await local.start();
     const flushed = await stores.journal.sink.flush({ timeoutMs: 5000 });
     expect(flushed).toMatchObject({ buffered: 0, dropped: 1, written: 9 });
+    // One report when writes start failing, one when the buffer overflows, one when it is back.
+    expect(reports).toEqual([
+      expect.stringMatching(
+        /^journal sink: write failed, \d+ entries buffered: redis journal append timed out after 200 ms$/,
+      ),
+      'journal sink: buffer full (5); dropping entries until the store is back',
+      'journal sink: store back; 1 entries were dropped while it was down',
+    ]);
     const back = await host.beginTurn({ sessionKey: 's', approval: port });
     // The restarted server kept nothing (no persistence); the host works again without a restart.
     expect(back.diagnostics).toEqual([]);
