@@ -6,7 +6,16 @@
 import { parseArgs } from 'node:util';
 import { didYouMean } from './suggest.js';
 
-export type CommandName = 'init' | 'new' | 'generate' | 'check' | 'watch' | 'inspect' | 'catalog' | 'migrate';
+export type CommandName =
+  | 'init'
+  | 'new'
+  | 'generate'
+  | 'check'
+  | 'watch'
+  | 'inspect'
+  | 'catalog'
+  | 'migrate'
+  | 'report';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -148,6 +157,42 @@ Exit codes: 0 written, 1 it exists already or could not be written, 64 usage (ki
       json: { ...json, description: 'the same as --format json' },
     },
     details: 'Exit codes: 0 listed, 1 tree errors, an unknown --agent or --skill, 64 usage error.',
+  },
+  {
+    name: 'report',
+    summary: 'write the capability report page (one self-contained HTML file)',
+    maxPositionals: 0,
+    options: {
+      root,
+      out: {
+        type: 'string',
+        value: 'FILE',
+        description: 'the page, relative to the root (default zhin-gen-report.html)',
+      },
+      platform: {
+        type: 'string',
+        multiple: true,
+        value: 'P',
+        description: 'an access-matrix platform (repeatable; default every platform the tree names)',
+      },
+      scope: {
+        type: 'string',
+        multiple: true,
+        value: 'S',
+        description: 'an access-matrix scope (repeatable; default private, group, channel)',
+      },
+      role: {
+        type: 'string',
+        multiple: true,
+        value: 'R',
+        description: 'an access-matrix sender role (repeatable; default user, trusted, master)',
+      },
+      json: { ...json, description: 'print { out, bytes, tools, principals, errors, warnings, runtime, ms }' },
+    },
+    details: `The page opens from disk and makes no network request: the owner tree with diagnostics and code
+frames, disclosure stages, the access matrix, schemas as forms with sizes and token estimates, the
+prompt budget. It is written also when the tree has errors (they are on the page).
+Exit codes: 0 written, 1 the tree has errors (the page is written), 64 usage error.`,
   },
   {
     name: 'migrate',

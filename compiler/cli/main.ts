@@ -44,6 +44,7 @@ import { didYouMean } from './suggest.js';
 // inspect, watch, catalog, init, new and migrate load on demand: `generate`/`check` on an unchanged tree
 // should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
+import type { ReportArgs } from './report.js';
 
 export type { Io } from './io.js';
 
@@ -127,7 +128,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
   const load = await loadArgs(spec, values, io);
   if (load === 'usage') return 64;
-  if (typeof values.out === 'string') {
+  // `report --out` names the page, not the manifest.
+  const manifestOut = spec.name === 'report' ? undefined : values.out;
+  if (typeof manifestOut === 'string') {
     // A bad --out is a usage error: nothing is compiled or written.
     const { outProblem } = await loadConfig(root, { out: values.out });
     if (outProblem) {
@@ -137,7 +140,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       return 64;
     }
   }
-  const compiler = createCompiler({ root, ...(typeof values.out === 'string' ? { config: { out: values.out } } : {}) });
+  const compiler = createCompiler({
+    root,
+    ...(typeof manifestOut === 'string' ? { config: { out: manifestOut } } : {}),
+  });
   const colors = palette(io.isTTY);
   const pretty = (diagnostics: readonly Diagnostic[]): string => formatPretty(diagnostics, colors, { root });
   try {
@@ -169,6 +175,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         return await (await import('./catalog.js')).runCatalog(
           compiler,
           { ...(values as CatalogArgs), json: format === 'json' },
+          io,
+        );
+      case 'report':
+        return await (await import('./report.js')).runReport(
+          compiler,
+          { ...(values as ReportArgs), json: format === 'json' },
           io,
         );
       case 'migrate':
