@@ -381,7 +381,7 @@ export const CATALOG = {
   ZG3006: {
     severity: 'error',
     title: 'Unknown tool reference',
-    hint: 'The referenced name is not the qualifiedName of a public (plugin-placed) tool. Run `zhin-gen inspect` to list the names.',
+    hint: 'The referenced name is not the qualifiedName of a public (plugin-placed) tool. Run `zhin-gen inspect` to list the names; a tool the host provides at run time (a framework built-in, an installed package, a seam provider) is declared in the config `hostProvided.tools` (docs/config.md).',
   },
   ZG3007: {
     severity: 'error',
