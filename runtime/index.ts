@@ -209,3 +209,15 @@ export { createMemorySessionStore, mergeSnapshot, readSnapshot } from './deferre
 export type { DeferredToolSessionSnapshot, DeferredToolSessionStore, SessionUpdate } from './deferred/session-store.js';
 export type { OmissionReason } from './access/disclosure.js';
 export type { TurnForkOptions } from './turn/turn.js';
+
+// The MCP server list's rules, without the SDK: the compiler checks the config file with them.
+export { checkMcpServers, describeMcpConfigProblems, MCP_SERVER_NAME } from './mcp/config.js';
+export type {
+  McpConfigProblem,
+  McpConfigProblemKind,
+  McpHttpServerSpec,
+  McpServerOptions,
+  McpServerSpec,
+  McpServersConfig,
+  McpStdioServerSpec,
+} from './mcp/config.js';
