@@ -6,7 +6,11 @@
  * internal. `docs/diagnostics.md` is checked against this table by a test.
  */
 
-import { MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
+import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE, HOOK_EVENTS } from '@zhin-gen/runtime/define';
+import { MAX_DESCRIPTION_CHARS, NAME_SEGMENT, PROVIDER_SAFE_NAME, TOOL_LOCAL_NAME } from '@zhin-gen/runtime/names';
+
+// Hints state the rules from their one definition (runtime/contract/names.ts, enums.ts).
+const quoted = (values: readonly string[]) => values.map((value) => `'${value}'`);
 
 export type Severity = 'error' | 'warning';
 
@@ -42,12 +46,12 @@ export const CATALOG = {
   ZG1001: {
     severity: 'error',
     title: 'Invalid tool directory name',
-    hint: 'Tool directories match ^[a-z0-9][a-z0-9_-]*$ (lowercase letters, digits, "_" and "-") and never contain "__". Rename the directory.',
+    hint: `Tool directories match ${TOOL_LOCAL_NAME.source} (lowercase letters, digits, "_" and "-") and never contain "__". Rename the directory.`,
   },
   ZG1002: {
     severity: 'error',
     title: 'Invalid capability directory name',
-    hint: 'Agent, skill, prompt-section, hook and child-plugin directories match ^[a-z0-9][a-z0-9-]*$. Rename the directory.',
+    hint: `Agent, skill, prompt-section, hook and child-plugin directories match ${NAME_SEGMENT.source}. Rename the directory.`,
   },
   ZG1003: {
     severity: 'error',
@@ -213,12 +217,12 @@ export const CATALOG = {
   ZG2006: {
     severity: 'error',
     title: 'Unknown approval mode',
-    hint: "`requiresApproval` is one of 'never', 'on-risk', 'once', 'always' (default 'on-risk').",
+    hint: `\`requiresApproval\` is one of ${quoted(APPROVAL_MODES).join(', ')} (default '${DEFAULT_APPROVAL_MODE}').`,
   },
   ZG2007: {
     severity: 'error',
     title: 'Unknown scope',
-    hint: "`scopes` entries are 'private', 'group' or 'channel'; leave it out to allow every scope.",
+    hint: `\`scopes\` entries are ${quoted(CHANNEL_SCOPES.slice(0, -1)).join(', ')} or ${quoted(CHANNEL_SCOPES.slice(-1))}; leave it out to allow every scope.`,
   },
   ZG2008: {
     severity: 'error',
@@ -283,7 +287,7 @@ export const CATALOG = {
   ZG2040: {
     severity: 'error',
     title: 'Invalid hook definition',
-    hint: "A hook default-exports defineAgentHook({ events: ['tool:before' | 'tool:after', ...], handle(event) { ... } }).",
+    hint: `A hook default-exports defineAgentHook({ events: [${quoted(HOOK_EVENTS).join(' | ')}, ...], handle(event) { ... } }).`,
   },
   ZG2050: {
     severity: 'warning',
@@ -371,7 +375,7 @@ export const CATALOG = {
   ZG3004: {
     severity: 'error',
     title: 'Name is not provider-safe',
-    hint: 'Tool names sent to model providers match ^[a-zA-Z0-9_-]{1,64}$. Shorten the directory names or the child-plugin keys.',
+    hint: `Tool names sent to model providers match ${PROVIDER_SAFE_NAME.source}. Shorten the directory names or the child-plugin keys.`,
   },
   ZG3005: {
     severity: 'error',
@@ -406,7 +410,7 @@ export const CATALOG = {
   ZG3011: {
     severity: 'error',
     title: 'Invalid setup() name',
-    hint: 'host.load() rejects it when setup() runs: context.addTool() names match ^[a-z0-9][a-z0-9_-]*$ and context.addPromptSection() names match ^[a-z0-9][a-z0-9-]*$ (lowercase, like directory names).',
+    hint: `host.load() rejects it when setup() runs: context.addTool() names match ${TOOL_LOCAL_NAME.source} and context.addPromptSection() names match ${NAME_SEGMENT.source} (lowercase, like directory names).`,
   },
 
   // ── ZG4xxx manifests: SKILL.md, agent.json, AGENTS.md ───────────────────────

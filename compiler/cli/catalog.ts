@@ -15,7 +15,9 @@
  */
 import { transform } from 'esbuild';
 import {
+  CHANNEL_SCOPES,
   CatalogNotFoundError,
+  MODEL_PROVIDERS,
   PermissionHost,
   createCapabilityHost,
   createMemorySessionStore,
@@ -71,8 +73,8 @@ export interface CatalogJson {
   readonly requestedSkills: readonly { name: string; status: 'loaded' | 'unavailable'; detail: string | null }[];
 }
 
-const SCOPES = ['private', 'group', 'channel'];
-const PROVIDERS: readonly ModelProvider[] = ['anthropic', 'openai', 'generic'];
+/** `a, b or c`: the accepted values of a flag, from the contract's enumeration. */
+const oneOf = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 const refuse = (what: string) => () => Promise.reject(new Error(`zhin-gen catalog does not import ${what}`));
 
 /** The generated module, evaluated in memory; loaders replaced, plugin entries dropped. */
@@ -93,16 +95,16 @@ export async function manifestFromCode(code: string): Promise<CapabilityManifest
 export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: CatalogIo): Promise<number> {
   const { platform, scope } = values;
   if (!platform || !scope) {
-    io.err('zhin-gen catalog: --platform P and --scope S are required (S: private, group or channel)');
+    io.err(`zhin-gen catalog: --platform P and --scope S are required (S: ${oneOf(CHANNEL_SCOPES)})`);
     return 64;
   }
-  if (!SCOPES.includes(scope)) {
-    io.err(`zhin-gen catalog: unknown --scope "${scope}" (private, group or channel)`);
+  if (!(CHANNEL_SCOPES as readonly string[]).includes(scope)) {
+    io.err(`zhin-gen catalog: unknown --scope "${scope}" (${oneOf(CHANNEL_SCOPES)})`);
     return 64;
   }
   const provider = (values.provider ?? 'anthropic') as ModelProvider;
-  if (!PROVIDERS.includes(provider)) {
-    io.err(`zhin-gen catalog: unknown --provider "${provider}" (anthropic, openai or generic)`);
+  if (!MODEL_PROVIDERS.includes(provider)) {
+    io.err(`zhin-gen catalog: unknown --provider "${provider}" (${oneOf(MODEL_PROVIDERS)})`);
     return 64;
   }
   const result = await compiler.run({ write: false });

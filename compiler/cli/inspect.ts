@@ -3,7 +3,7 @@
  * shape is a contract (issue #2); the pretty tree is for people.
  */
 import { compareStrings } from '../diagnostics.js';
-import { hookId, promptSectionId } from '../emit/manifest.js';
+import { hookId, promptSectionId } from '@zhin-gen/runtime/names';
 import type { CapabilityModel, ToolModel } from '../model.js';
 import { agentQualifiedName, skillQualifiedName } from '@zhin-gen/runtime/names';
 

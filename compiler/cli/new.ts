@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { foldName } from '@zhin-gen/runtime/names';
 import type { Compiler } from '../context.js';
-import { promptSectionId } from '../emit/manifest.js';
+import { promptSectionId } from '@zhin-gen/runtime/names';
 import type { CapabilityModel } from '../model.js';
 import { NEW_KINDS, planNew, type NewKind, type NewPlan } from '../scaffold/placement.js';
 import { writeScaffold } from '../scaffold/write.js';

@@ -3,9 +3,11 @@
  * to load, which an unchanged tree without a config should not pay.
  */
 import { z } from 'zod';
+import type { ModelProvider } from '@zhin-gen/runtime';
 import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
 
-export const PROVIDERS = ['anthropic', 'openai'] as const;
+/** The model providers whose documented limits the compiler checks (validate/providers.ts). */
+export const PROVIDERS = ['anthropic', 'openai'] as const satisfies readonly ModelProvider[];
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const DEFAULT_MODULES = [
@@ -37,7 +39,7 @@ export const configSchema = z
     /** Known adapter names; when set, unknown `platforms` entries are warnings. */
     adapters: z.array(z.string().min(1)).optional(),
     /** Provider profiles whose limits are checked. */
-    providers: z.array(z.enum(PROVIDERS)).default(['anthropic', 'openai']),
+    providers: z.array(z.enum(PROVIDERS)).default([...PROVIDERS]),
     /** Extension written in the manifest's import paths to tool modules. */
     importExtension: z.enum(['.js', '.ts', 'none']).default('.js'),
     /** Time limit for evaluating tool modules whose schema needs a bundle (ms). */

@@ -5,6 +5,7 @@
  * each tool module (never inference over the whole manifest).
  */
 import { createHash } from 'node:crypto';
+import { hookId, promptSectionId } from '@zhin-gen/runtime/names';
 import { compareStrings } from '../diagnostics.js';
 import type {
   AgentModel,
@@ -79,10 +80,6 @@ function emitAgent(agent: AgentModel): string {
     },`;
 }
 
-export function promptSectionId(section: Pick<PromptSectionModel, 'owner' | 'name'>): string {
-  return `${section.owner}:${section.name}`;
-}
-
 function emitSection(section: PromptSectionModel): string {
   return `    {
       id: ${str(promptSectionId(section))},
@@ -97,10 +94,6 @@ function emitSection(section: PromptSectionModel): string {
       platforms: ${strList(section.platforms)},
       source: ${str(section.source)},
     },`;
-}
-
-export function hookId(hook: Pick<HookModel, 'owner' | 'placement' | 'agent' | 'skill' | 'name'>): string {
-  return `${hook.owner}:${hook.placement}:${[hook.agent, hook.skill].filter((x) => x !== undefined).join('/')}:${hook.name}`;
 }
 
 function emitHook(hook: HookModel, spec: string): string {

@@ -7,8 +7,6 @@ import type { SourceLocation } from '../diagnostics.js';
 import { codePointLength } from '@zhin-gen/runtime/names';
 import { parsePermitSyntax } from '@zhin-gen/runtime/permit-syntax';
 
-export const CHANNEL_SCOPES = ['private', 'group', 'channel'] as const;
-
 /**
  * Removes a leading UTF-8 BOM. Positions are then counted from the first visible character, as
  * editors do (a BOM is never a column).

@@ -4,7 +4,8 @@
  * so a unit whose files did not change is never read or parsed again.
  */
 import type { ts as TS } from 'ts-morph';
-import type { ChannelScope, HookEvent } from '@zhin-gen/runtime';
+import type { ApprovalMode, ChannelScope, HookEvent } from '@zhin-gen/runtime';
+import { DEFAULT_APPROVAL_MODE } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { checkUpwardImports } from '../validate/imports.js';
@@ -308,7 +309,7 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   for (const ref of parsed.conditionalTools.filter((r) => r.kind === 'tool')) {
     let fields = {
       description: '',
-      requiresApproval: 'on-risk' as const,
+      requiresApproval: DEFAULT_APPROVAL_MODE as ApprovalMode,
       platforms: [] as string[],
       scopes: [] as ChannelScope[],
       permissions: [] as string[],
@@ -324,7 +325,6 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
         platforms: checked.value.platforms.map((p) => p.value),
         scopes: [...checked.value.scopes],
         permissions: [...checked.value.permissions],
-        requiresApproval: checked.value.requiresApproval as 'on-risk',
       };
     }
     conditionalTools.push({ localName: ref.localName, loc: ref.loc, ...fields });

@@ -26,8 +26,8 @@ import {
   segmentNameProblem,
   skillQualifiedName,
   toolLocalNameProblem,
+  toolQualifiedName,
 } from '@zhin-gen/runtime/names';
-import { toolQualifiedName } from './names.js';
 import { resolveReferences } from './references.js';
 import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes, packageNameClashes } from './host-provided.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';

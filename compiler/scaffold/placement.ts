@@ -1,23 +1,23 @@
 /**
  * `zhin-gen new`: where a capability goes for its flags, the qualifiedName it will get, and the
  * files to write. Names are checked with the rules of runtime/contract/names.ts and qualifiedNames built
- * with the same builders the compiler uses (compiler/resolve/names.ts), so what `new` prints is
+ * with the same builders the compiler uses, so what `new` prints is
  * what `inspect` will list. Pure: the caller says which files exist and which plugins there are.
  */
 import {
   agentQualifiedName,
+  promptSectionId,
   providerSafeProblem,
   reservedToolName,
   segmentNameProblem,
   skillNameProblem,
   skillQualifiedName,
   toolLocalNameProblem,
+  toolQualifiedName,
   type NameProblem,
 } from '@zhin-gen/runtime/names';
 import type { ToolPlacement } from '@zhin-gen/runtime';
 import type { Enclosure } from '../model.js';
-import { promptSectionId } from '../emit/manifest.js';
-import { toolQualifiedName } from '../resolve/names.js';
 import {
   agentFiles,
   agentsMdFile,

@@ -3,7 +3,7 @@
  * own content exceeds its maxChars (it could never be rendered without a silent cut).
  */
 import type { PromptLayer, PromptProfile, PromptRetention } from '@zhin-gen/runtime';
-import { PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/runtime/define';
+import { DEFAULT_PROMPT_PROFILES, PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
@@ -95,7 +95,7 @@ export function validatePromptSection(
       ? retention.value
       : 'preferred') as PromptRetention,
     ...(maxChars && Number.isSafeInteger(maxChars.value) && maxChars.value > 0 ? { maxChars: maxChars.value } : {}),
-    profiles: profiles && profiles.length > 0 ? profiles.map((p) => p.value as PromptProfile) : ['interactive'],
+    profiles: profiles && profiles.length > 0 ? profiles.map((p) => p.value as PromptProfile) : DEFAULT_PROMPT_PROFILES,
     platforms: platforms ?? [],
   };
   if (value.retention === 'required' && value.maxChars !== undefined && value.content.length > value.maxChars) {

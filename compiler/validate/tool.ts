@@ -4,7 +4,7 @@
  * checked by the schema stage.
  */
 import type { ApprovalMode, ChannelScope } from '@zhin-gen/runtime';
-import { APPROVAL_MODES, CHANNEL_SCOPES } from '@zhin-gen/runtime/define';
+import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/literal.js';
 import { FieldReader } from './fields.js';
@@ -57,7 +57,7 @@ export function validateToolFields(
     return {
       value: {
         description: '',
-        requiresApproval: 'on-risk',
+        requiresApproval: DEFAULT_APPROVAL_MODE,
         platforms: [],
         scopes: [],
         permissions: [],
@@ -87,7 +87,7 @@ export function validateToolFields(
     else if (execute.t !== 'function' && execute.t !== 'unknown')
       diagnostics.push(diag('ZG2009', { ...execute.loc, message: `${what}: \`execute\` must be a function` }));
   }
-  let requiresApproval: ApprovalMode = 'on-risk';
+  let requiresApproval: ApprovalMode = DEFAULT_APPROVAL_MODE;
   const approval = reader.string('requiresApproval');
   if (approval) {
     if ((APPROVAL_MODES as readonly string[]).includes(approval.value))

@@ -4,6 +4,7 @@
  * (an absent `requiresApproval` is 'on-risk', absent lists are empty, a description is trimmed
  * as the compiler trims it), so only differences the bot would act on are reported.
  */
+import { DEFAULT_APPROVAL_MODE, DEFAULT_PROMPT_PROFILES } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { HookModel, PromptSectionModel, ToolModel } from '../model.js';
 import { EMPTY_INPUT_SCHEMA, finishProjection } from '../schema/convert.js';
@@ -45,7 +46,7 @@ export function toolExpectation(tool: ToolModel): Expectation {
         normalise: trim,
         ...(tool.descriptionLoc ? { loc: tool.descriptionLoc } : {}),
       },
-      { name: 'requiresApproval', expected: tool.requiresApproval, absent: 'on-risk' },
+      { name: 'requiresApproval', expected: tool.requiresApproval, absent: DEFAULT_APPROVAL_MODE },
       { name: 'platforms', expected: [...tool.platforms], absent: [] },
       { name: 'scopes', expected: [...tool.scopes], absent: [] },
       { name: 'permissions', expected: [...tool.permissions], absent: [] },
@@ -79,7 +80,7 @@ export function sectionExpectation(section: PromptSectionModel): Expectation {
       { name: 'order', expected: section.order, absent: 50 },
       { name: 'retention', expected: section.retention, absent: 'preferred' },
       { name: 'maxChars', expected: section.maxChars },
-      { name: 'profiles', expected: [...section.profiles], absent: ['interactive'] },
+      { name: 'profiles', expected: [...section.profiles], absent: [...DEFAULT_PROMPT_PROFILES] },
       { name: 'platforms', expected: [...section.platforms], absent: [] },
     ],
   };

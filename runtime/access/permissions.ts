@@ -3,6 +3,7 @@
  * this module decides whether a permit passes for a subject. Every path that is not an explicit
  * grant denies: unknown kinds, malformed permits, missing checkers and throwing checkers.
  */
+import { CHANNEL_SCOPES, type ChannelScope } from '../contract/enums.js';
 import { parsePermitSyntax } from '../contract/permit-syntax.js';
 
 /** The IM message shape the seeds use (`$adapter`, `$channel`, `$sender`). */
@@ -29,7 +30,8 @@ export interface PermissionSubject {
   };
 }
 
-export type SceneKind = 'group' | 'private' | 'channel';
+/** The scene permits (`group(…)`, `private(…)`, `channel(…)`) name the channel scopes. */
+export type SceneKind = ChannelScope;
 
 export type ParsedPermit =
   | { readonly kind: 'adapter' | 'user' | 'role'; readonly text: string; readonly values: readonly string[] }
@@ -44,15 +46,13 @@ export type PermissionChecker = (permit: string, subject: PermissionSubject) => 
 export type PlatformPermissionChecker = (permission: string, subject: PermissionSubject) => boolean | Promise<boolean>;
 export type Disposer = () => void;
 
-const SCENE_KINDS: readonly string[] = ['group', 'private', 'channel'];
-
 export function parsePermit(text: string): ParsedPermit {
   const syntax = parsePermitSyntax(text);
   if (!syntax.ok) return { kind: 'invalid', text: String(text), reason: syntax.reason };
   if (syntax.form === 'bare' || !syntax.builtin) return { kind: 'custom', text };
   const kind = syntax.kind;
   if (kind === 'platform') return { kind, text, adapter: syntax.args[0]!, permission: syntax.args[1]! };
-  if (SCENE_KINDS.includes(kind)) {
+  if ((CHANNEL_SCOPES as readonly string[]).includes(kind)) {
     // An empty argument is the wildcard only when it is the sole content (`private()`); a stray
     // trailing comma (`group(g1,)`) must not silently widen the permit to every group.
     const named = syntax.args.filter((arg) => arg !== '');

@@ -13,26 +13,32 @@ import type {
   PromptProfile,
   PromptRetention,
 } from './manifest.js';
+import {
+  APPROVAL_MODES,
+  CHANNEL_SCOPES,
+  DEFAULT_PROMPT_PROFILES,
+  HOOK_EVENTS,
+  PROMPT_LAYERS,
+  PROMPT_PROFILES,
+  PROMPT_RETENTIONS,
+} from './enums.js';
 import { parsePermitSyntax } from './permit-syntax.js';
 import type { ToolCallPolicy } from '../turn/approval.js';
 import type { ImMessage } from '../access/permissions.js';
 
-export const APPROVAL_MODES: readonly ApprovalMode[] = ['never', 'on-risk', 'once', 'always'];
-export const CHANNEL_SCOPES: readonly ChannelScope[] = ['private', 'group', 'channel'];
-export const PROMPT_LAYERS: readonly PromptLayer[] = [
-  'system',
-  'role',
-  'task',
-  'context',
-  'tools',
-  'safety',
-  'constraints',
-  'examples',
-  'memory',
-];
-export const PROMPT_RETENTIONS: readonly PromptRetention[] = ['required', 'preferred', 'opportunistic'];
-export const PROMPT_PROFILES: readonly PromptProfile[] = ['interactive', 'schedule'];
-export const HOOK_EVENTS: readonly HookEvent[] = ['tool:before', 'tool:after'];
+// The enumerations live in enums.ts; they are re-exported here, where the compiler takes them.
+export {
+  APPROVAL_MODES,
+  CHANNEL_SCOPES,
+  DEFAULT_APPROVAL_MODE,
+  DEFAULT_PROMPT_PROFILES,
+  HOOK_EVENTS,
+  MODEL_PROVIDERS,
+  PROMPT_LAYERS,
+  PROMPT_PROFILES,
+  PROMPT_RETENTIONS,
+  TOOL_PLACEMENTS,
+} from './enums.js';
 
 /** Minimal Standard Schema v1 surface (Zod 4 implements it); kept local to avoid a zod import. */
 export interface StandardSchemaLike<TInput = unknown> {
@@ -219,7 +225,7 @@ export function defineAgentPromptSection(init: AgentPromptSectionInit): AgentPro
     order: init.order ?? 50,
     retention: init.retention ?? 'preferred',
     ...(init.maxChars !== undefined ? { maxChars: init.maxChars } : {}),
-    profiles: Object.freeze([...(init.profiles ?? ['interactive'])]),
+    profiles: Object.freeze([...(init.profiles ?? DEFAULT_PROMPT_PROFILES)]),
     platforms: Object.freeze([...(init.platforms ?? [])]),
   });
 }

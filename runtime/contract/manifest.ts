@@ -5,24 +5,19 @@
  * number of tool modules behind it.
  */
 import type { JsonValidateFunction } from '../validators/types.js';
+import type {
+  ApprovalMode,
+  ChannelScope,
+  HookEvent,
+  PromptLayer,
+  PromptProfile,
+  PromptRetention,
+  ToolPlacement,
+} from './enums.js';
 
-export type ApprovalMode = 'never' | 'on-risk' | 'once' | 'always';
-export type ChannelScope = 'private' | 'group' | 'channel';
-export type ToolPlacement = 'plugin' | 'agent' | 'skill' | 'agent-skill';
+// The enumerations are defined (as frozen tuples) and their types derived in enums.ts.
+export type { ApprovalMode, ChannelScope, HookEvent, PromptLayer, PromptProfile, PromptRetention, ToolPlacement };
 export type HookPlacement = ToolPlacement;
-export type HookEvent = 'tool:before' | 'tool:after';
-export type PromptLayer =
-  | 'system'
-  | 'role'
-  | 'task'
-  | 'context'
-  | 'tools'
-  | 'safety'
-  | 'constraints'
-  | 'examples'
-  | 'memory';
-export type PromptRetention = 'required' | 'preferred' | 'opportunistic';
-export type PromptProfile = 'interactive' | 'schedule';
 
 /** A JSON Schema object as emitted by the compiler (draft 2020-12, no `$schema`). */
 export interface JsonSchema {

@@ -3,8 +3,9 @@
  * generation; the compiler imports this module and applies the same predicates at build time, so
  * a tree that passes `zhin-gen check` never fails `host.load()` on a name. Patterns, reserved
  * names, predicates (with the message part that describes the rule) and qualifiedName builders
- * only: no imports, so it costs the compiler nothing to take.
+ * only: no run-time imports, so it costs the compiler nothing to take.
  */
+import type { ToolPlacement } from './enums.js';
 
 /** Joins owner path segments, the enclosing scope and the local name in a qualifiedName. */
 export const NAME_SEPARATOR = '__';
@@ -130,6 +131,38 @@ export function skillQualifiedName(owner: string, skill: string, agent?: string)
 /** docs/authoring.md: `reviewer`, `maps__reviewer`. */
 export function agentQualifiedName(owner: string, name: string): string {
   return qualify(owner, name);
+}
+
+/** Where a tool sits: its owner and the agent / skill folders around it (a manifest tool, a model). */
+export interface ToolEnclosure {
+  readonly owner: string;
+  readonly placement: ToolPlacement;
+  readonly agent?: string;
+  readonly skill?: string;
+}
+
+/**
+ * docs/authoring.md: owner segments, then the innermost enclosing scope (the skill, else the
+ * agent), then the local name: `weather`, `maps__geocode`, `research__search`, `reviewer__diff`.
+ */
+export function toolQualifiedName(enclosure: ToolEnclosure, localName: string): string {
+  const scope =
+    enclosure.placement === 'skill' || enclosure.placement === 'agent-skill'
+      ? enclosure.skill
+      : enclosure.placement === 'agent'
+        ? enclosure.agent
+        : undefined;
+  return scope !== undefined ? qualify(enclosure.owner, scope, localName) : qualify(enclosure.owner, localName);
+}
+
+/** A prompt section's id: its owner path and directory (or `addPromptSection()`) name, `owner:name`. */
+export function promptSectionId(section: { readonly owner: string; readonly name: string }): string {
+  return `${section.owner}:${section.name}`;
+}
+
+/** A hook's id, unique per manifest: `owner:placement:agent/skill:name`. */
+export function hookId(hook: ToolEnclosure & { readonly name: string }): string {
+  return `${hook.owner}:${hook.placement}:${[hook.agent, hook.skill].filter((x) => x !== undefined).join('/')}:${hook.name}`;
 }
 
 // ── descriptions and other lengths ──────────────────────────────────────────────

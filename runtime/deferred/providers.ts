@@ -6,9 +6,10 @@
  * packages. Objects are built once per tool per generation and shared by every turn — arrays are
  * fresh per call (the SDK types want mutable arrays), elements are frozen.
  */
+import type { ModelProvider } from '../contract/enums.js';
 import type { JsonSchema } from '../contract/manifest.js';
 
-export type ModelProvider = 'anthropic' | 'openai' | 'generic';
+export type { ModelProvider };
 
 /** A JSON Schema whose root is an object, as every provider requires. */
 export interface ProviderInputSchema {

@@ -7,6 +7,7 @@
 import type { ToolDescriptor } from '../turn/approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from '../contract/define.js';
 import type { JsonSchema, ManifestTool } from '../contract/manifest.js';
+import { DEFAULT_APPROVAL_MODE } from '../contract/enums.js';
 import { qualify } from '../contract/names.js';
 import { builtinValidatorFor } from '../validators/builtin.js';
 
@@ -222,7 +223,7 @@ export function bindDefinition(
     inputSchema,
     inputCheck: executable.standardSchema ? ('standard' as const) : ('json' as const),
     ...(validator ? { validator } : {}),
-    requiresApproval: definition.requiresApproval ?? 'on-risk',
+    requiresApproval: definition.requiresApproval ?? DEFAULT_APPROVAL_MODE,
     platforms: Object.freeze([...(definition.platforms ?? [])]),
     scopes: Object.freeze([...(definition.scopes ?? [])]),
     permissions: Object.freeze([...(definition.permissions ?? [])]),

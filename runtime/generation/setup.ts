@@ -15,7 +15,7 @@ import type {
 } from '../contract/define.js';
 import { bindDefinition, describeError, isAgentToolDefinition } from './capability.js';
 import type { CandidateBuilder } from './generation.js';
-import { isValidOwner, segmentNameProblem, toolLocalNameProblem } from '../contract/names.js';
+import { isValidOwner, promptSectionId, segmentNameProblem, toolLocalNameProblem } from '../contract/names.js';
 
 export type PluginDefinitions = Readonly<Record<string, PluginDefinition>>;
 
@@ -114,7 +114,13 @@ function createSetupContext(
       if (typeof section !== 'object' || section === null || section.kind !== 'prompt-section') {
         throw new TypeError(`${label}: addPromptSection("${localName}") expects defineAgentPromptSection(...)`);
       }
-      candidate.addPromptSection({ id: `${owner}:${localName}`, owner, name: localName, source: 'setup', section });
+      candidate.addPromptSection({
+        id: promptSectionId({ owner, name: localName }),
+        owner,
+        name: localName,
+        source: 'setup',
+        section,
+      });
     },
     resources: Object.freeze({
       provide<T>(token: ResourceToken<T>, value: T, dispose?: () => void | Promise<void>): void {

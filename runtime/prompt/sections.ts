@@ -5,6 +5,7 @@
  */
 import type { Generation, PromptSectionEntry } from '../generation/generation.js';
 import type { ManifestAgent, PromptLayer, PromptProfile } from '../contract/manifest.js';
+import { PROMPT_LAYERS } from '../contract/enums.js';
 
 export type SectionHiddenReason = 'overridden' | 'profile' | 'platform' | 'empty';
 
@@ -26,22 +27,8 @@ export interface SectionSelection {
   readonly hidden: readonly HiddenSection[];
 }
 
-/**
- * Render groups of layers, in order. `system` opens the prompt; `role`…`tools` follow the agent
- * instructions; `safety` and `constraints` come after skill instructions so plugin policy has
- * the last word over anything a skill says; `examples` and `memory` close it.
- */
-export const LAYER_ORDER: readonly PromptLayer[] = [
-  'system',
-  'role',
-  'task',
-  'context',
-  'tools',
-  'safety',
-  'constraints',
-  'examples',
-  'memory',
-];
+/** Render groups of layers, in order: the layer enumeration is declared in render order (enums.ts). */
+export const LAYER_ORDER: readonly PromptLayer[] = PROMPT_LAYERS;
 
 /** `schedule`-origin turns use the `schedule` profile; every other turn is `interactive`. */
 export function promptProfileOf(origin: string): PromptProfile {

@@ -3,7 +3,7 @@
  * checks its schemas get: the same rules as `defineAgentTool` / SKILL.md (docs/authoring.md),
  * applied at projection, so a bad schema rejects the candidate instead of failing a turn.
  */
-import { APPROVAL_MODES, CHANNEL_SCOPES } from '../contract/define.js';
+import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE } from '../contract/enums.js';
 import type { ApprovalMode, ChannelScope, JsonSchema } from '../contract/manifest.js';
 import { codePointLength, MAX_DESCRIPTION_CHARS, PROVIDER_SAFE_NAME } from '../contract/names.js';
 import { parsePermitSyntax } from '../contract/permit-syntax.js';
@@ -89,7 +89,7 @@ export function checkToolSchema(provider: string, schema: ToolSchema): SeamToolS
   if (typeof parameters !== 'object' || parameters === null || (parameters as JsonSchema).type !== 'object') {
     throw new TypeError(`${what}: \`parameters\` must be a JSON Schema with type: "object"`);
   }
-  const approval = schema.approval ?? 'on-risk';
+  const approval = schema.approval ?? DEFAULT_APPROVAL_MODE;
   if (!APPROVAL_MODES.includes(approval))
     throw new TypeError(`${what}: \`approval\` must be one of ${APPROVAL_MODES.join(', ')}`);
   if (schema.hidden !== undefined && typeof schema.hidden !== 'boolean')
