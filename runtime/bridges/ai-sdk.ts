@@ -78,7 +78,10 @@ export interface CallObserver {
 }
 
 /** The settings that let the AI SDK run the turn's loop. */
-export async function aiSdkTurnSettings<R>(options: AiSdkToolOptions<R>, observer: CallObserver = {}): Promise<AiSdkTurnSettings> {
+export async function aiSdkTurnSettings<R>(
+  options: AiSdkToolOptions<R>,
+  observer: CallObserver = {},
+): Promise<AiSdkTurnSettings> {
   const { turn } = options;
   const limit = stepLimit(turn, options.maxSteps);
   const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
@@ -206,7 +209,8 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
   const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
   const settings = await aiSdkTurnSettings(options, {
     refused: (call, outcome) => refused.set(call.id, outcome),
-    executed: (call, outcome) => unreported.set(call.id, { call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) }),
+    executed: (call, outcome) =>
+      unreported.set(call.id, { call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) }),
   });
   const steps: LoopStep<ModelMessage>[] = [];
   let seen = 0;
@@ -231,7 +235,13 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
       // The step the abort cut short: its calls and outcomes, without a reply message.
       const results = [...unreported.values()];
       unreported.clear();
-      const reply = { messages: [], text: '', calls: results.map((result) => result.call), usage: NO_USAGE, stopReason: null };
+      const reply = {
+        messages: [],
+        text: '',
+        calls: results.map((result) => result.call),
+        usage: NO_USAGE,
+        stopReason: null,
+      };
       steps.push(Object.freeze({ index: steps.length, reply, results }));
     }
     const usage = steps.reduce((sum, step) => addUsage(sum, step.reply.usage), NO_USAGE);

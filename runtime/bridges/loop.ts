@@ -26,6 +26,9 @@ import {
 import { linkSignals } from '../turn/abort.js';
 import { isErrorOutcome, outcomeText } from './results.js';
 
+// The model-visible texts, for loops that build their own result messages.
+export { isErrorOutcome, outcomeText };
+
 /** The step limit when neither the host nor the selected agent's `maxSteps` sets one. */
 export const DEFAULT_MAX_STEPS = 20;
 

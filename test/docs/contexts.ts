@@ -20,6 +20,14 @@ const host = `declare const host: ${RT}.CapabilityHost;
 declare const sessionKey: string;
 ${app}`;
 
+/** A chat platform's bot client: `ask` posts a message (with buttons) and resolves with the click or reply. */
+const chatBot = `declare const bot: {
+  on(event: 'message', handler: (message: ${RT}.ImMessage & { readonly text: string }) => Promise<void>): void;
+  reply(to: ${RT}.ImMessage, text: string): Promise<void>;
+  ask(to: ${RT}.ImMessage, text: string, options: { readonly buttons?: readonly string[]; readonly signal: AbortSignal }): Promise<string>;
+};
+`;
+
 export const CONTEXTS: Readonly<Record<string, string>> = {
   app,
   host,
@@ -39,6 +47,12 @@ declare const sessionKey: string;
 `,
   /** prompt.md: a model client. */
   prompt: `${host}declare const provider: { call(request: { system: string; tools: readonly unknown[] }): Promise<unknown> };
+`,
+  /** hosts.md: a chat platform's bot client (messages in; replies, buttons and questions out). */
+  chat: chatBot,
+  /** hosts.md: the same, plus the host's permission host and its chat ports (defined in hosts.md). */
+  hosts: `${chatBot}declare const permissions: ${RT}.PermissionHost;
+declare function chatPorts(message: ${RT}.ImMessage): { approval: ${RT}.ApprovalPort; question: ${RT}.QuestionPort };
 `,
   /** A plugin's own code: `sync()`, a database and its token. */
   plugin: `declare function sync(): Promise<string>;

@@ -36,7 +36,10 @@ describe.each(BRIDGES)('%s', (bridge) => {
     const { turn } = await botTurn();
     const { result } = await runBridge(bridge, turn, server, { defer: false });
     expect(sentTools(bridge, server.requests[0]!)).toEqual(
-      ['discover', 'load_tool', 'load_skill', 'echo', 'flaky', 'slow', 'transfer', 'weather'].map((name) => ({ name, deferred: false })),
+      ['discover', 'load_tool', 'load_skill', 'echo', 'flaky', 'slow', 'transfer', 'weather'].map((name) => ({
+        name,
+        deferred: false,
+      })),
     );
     const sent = sentResults(bridge, server.requests[1]!);
     expect(sent.map((entry) => entry.id)).toEqual(['c1', 'c2', 'c3']);
@@ -66,7 +69,11 @@ describe.each(BRIDGES)('%s', (bridge) => {
     ]);
     const asked: ApprovalRequest[] = [];
     // A chat host would post `request.question` with Approve / Deny buttons and resolve on the click.
-    const approval = { requestApproval: async (request: ApprovalRequest) => (asked.push(request), (request.input as { amount: number }).amount < 100) };
+    const approval = {
+      requestApproval: async (request: ApprovalRequest) => (
+        asked.push(request), (request.input as { amount: number }).amount < 100
+      ),
+    };
     const { turn } = await botTurn({ approval });
     const { result } = await runBridge(bridge, turn, server, { defer: false });
     expect(asked.map((request) => [request.toolName, request.input])).toEqual([
@@ -77,20 +84,29 @@ describe.each(BRIDGES)('%s', (bridge) => {
     const sent = sentResults(bridge, server.requests[1]!);
     expect(sent.map((entry) => entry.text)).toEqual(['{"ok":true}', 'The user did not approve this call.']);
     if (anthropic(bridge)) expect(sent.map((entry) => entry.isError)).toEqual([undefined, true]);
-    expect(result.steps[0]!.results[1]!.outcome).toEqual({ status: 'denied', policy: 'approval', reason: 'approval denied' });
+    expect(result.steps[0]!.results[1]!.outcome).toEqual({
+      status: 'denied',
+      policy: 'approval',
+      reason: 'approval denied',
+    });
     expect(journalByCall(turn.journal).c2).toEqual(['transfer:tool_call', 'transfer:tool_denied']);
     expect(executed).toEqual(['transfer']);
     await turn.end();
   });
 
   it('ask_user reaches the chat through the QuestionPort', async () => {
-    server = await startFakeModels([{ calls: [{ id: 'c1', name: 'ask_user', input: { question: 'Which city?', options: ['Paris', 'Rome'] } }] }, done]);
+    server = await startFakeModels([
+      { calls: [{ id: 'c1', name: 'ask_user', input: { question: 'Which city?', options: ['Paris', 'Rome'] } }] },
+      done,
+    ]);
     const questions: QuestionRequest[] = [];
     const question = { ask: async (request: QuestionRequest) => (questions.push(request), 'Paris') };
     const { turn } = await botTurn({ question });
     await runBridge(bridge, turn, server, { defer: false });
     expect(sentTools(bridge, server.requests[0]!).map((tool) => tool.name)).toContain('ask_user');
-    expect(questions.map((request) => [request.question, request.options, request.sessionKey])).toEqual([['Which city?', ['Paris', 'Rome'], 'qq:group:g1']]);
+    expect(questions.map((request) => [request.question, request.options, request.sessionKey])).toEqual([
+      ['Which city?', ['Paris', 'Rome'], 'qq:group:g1'],
+    ]);
     expect(sentResults(bridge, server.requests[1]!).map((entry) => entry.text)).toEqual(['{"answer":"Paris"}']);
     await turn.end();
   });
@@ -113,7 +129,10 @@ describe.each(BRIDGES)('%s', (bridge) => {
   });
 
   it('abort while the model is answering: no further request, the finished steps are kept', async () => {
-    server = await startFakeModels([{ calls: [{ id: 'c1', name: 'discover', input: { query: 'weather' } }] }, { hang: true }]);
+    server = await startFakeModels([
+      { calls: [{ id: 'c1', name: 'discover', input: { query: 'weather' } }] },
+      { hang: true },
+    ]);
     const { turn } = await botTurn();
     const controller = new AbortController();
     void server.hanging().then(() => controller.abort(new Error('user left')));
