@@ -217,7 +217,7 @@ describe('redis down and back', () => {
     const reports: string[] = [];
     const stores = redisStores(own, {
       prefix: 'x:',
-      timeoutMs: 200,
+      timeoutMs: 500,
       journal: { retryMs: 50, maxBuffered: 5 },
       onError: (error) => reports.push(error.message),
     });
@@ -237,7 +237,7 @@ describe('redis down and back', () => {
     const down = await host.beginTurn({ sessionKey: 's', approval: port });
     expect(down.deferred.snapshot().loadedTools).toEqual({});
     expect(down.diagnostics[0]?.message).toMatch(
-      /reading session "s" failed: redis session read timed out after 200 ms/,
+      /reading session "s" failed: redis session read timed out after 500 ms/,
     );
     expect((await down.execute('deploy', {})).status).toBe('completed'); // asked again, not let through
     expect(port.asked).toBe(2);
@@ -258,7 +258,7 @@ describe('redis down and back', () => {
     // One report when writes start failing, one when the buffer overflows, one when it is back.
     expect(reports.slice(reportsBefore)).toEqual([
       expect.stringMatching(
-        /^journal sink: write failed, \d+ entries buffered: redis journal append timed out after 200 ms$/,
+        /^journal sink: write failed, \d+ entries buffered: redis journal append timed out after 500 ms$/,
       ),
       'journal sink: buffer full (5); dropping entries until the store is back',
       'journal sink: store back; 1 entries were dropped while it was down',
