@@ -238,6 +238,8 @@ describe('zhin-gen new: refusals', () => {
       [['tool', 'Lookup'], 'tool name "Lookup" does not match ^[a-z0-9][a-z0-9_-]*$'],
       [['tool', 'a__b'], 'tool name "a__b" contains "__", which separates owner segments in qualifiedNames'],
       [['skill', 'my_skill'], 'skill name "my_skill" does not match ^[a-z0-9][a-z0-9-]*$'],
+      [['skill', 'pdf--tools'], 'skill name "pdf--tools" contains "--"; skill names never have two hyphens in a row'],
+      [['tool', 'fill', '--skill', 'pdf-'], '--skill "pdf-" ends with "-"'],
       [['agent', 'Planner'], 'agent name "Planner" does not match'],
       [['tool', 'x', '--plugin', 'Maps'], '--plugin segment "Maps" does not match ^[a-z0-9][a-z0-9-]*$'],
       [['tool', 'discover'], 'would take the reserved name "discover"'],
