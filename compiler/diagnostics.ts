@@ -501,7 +501,7 @@ export const CATALOG = {
   ZG6001: {
     severity: 'error',
     title: 'migrate cannot convert this construct',
-    hint: 'Convert it by hand (docs/authoring.md#coming-from-the-earlier-zhinjs-layout says what each construct becomes); migrate left the file as it was.',
+    hint: 'Convert it by hand (docs/authoring.md#coming-from-the-earlier-zhinjs-layout says what each construct becomes); migrate left this part exactly as it was.',
   },
   ZG6002: {
     severity: 'warning',

@@ -38,6 +38,8 @@ export interface FieldContext {
   readonly text: string;
   readonly file: SourceFile;
   readonly edits: TextEdit[];
+  /** What was converted (for the plan's reason). */
+  readonly done: Set<string>;
 }
 
 export function at(context: FieldContext, node: Node): { file: string; line: number; column: number } {
@@ -75,6 +77,7 @@ function migrateImports(context: FieldContext): Set<string> {
       const local = named.getAliasNode()?.getText() ?? named.getName();
       if (named.getName() === 'defineAgentTool' || named.getName() === 'defineTool') toolLocals.add(local);
       if (named.getName() !== 'defineTool') continue;
+      context.done.add('`defineTool` → `defineAgentTool`');
       // The earlier alias: imported by zhin-gen's name; unaliased uses are renamed with it.
       context.edits.push({
         start: named.getNameNode().getStart(),
@@ -97,6 +100,7 @@ function migrateImports(context: FieldContext): Set<string> {
     const literal = declaration.getModuleSpecifier();
     if (others.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
       context.edits.push({ start: literal.getStart(), end: literal.getEnd(), text: quoted(RUNTIME_MODULE, literal) });
+      context.done.add(`${EARLIER_TOOLS_MODULE} → ${RUNTIME_MODULE}`);
     } else {
       context.draft.note(
         'ZG6001',
@@ -149,6 +153,7 @@ function migrateApproval(context: FieldContext, object: ObjectLiteralExpression)
   const name = approval.getNameNode();
   const initializer = approval.getInitializerOrThrow();
   context.edits.push({ start: name.getStart(), end: name.getEnd(), text: 'requiresApproval' });
+  context.done.add('`approval` → `requiresApproval`');
   context.edits.push({ start: initializer.getStart(), end: initializer.getEnd(), text: quoted(mode, initializer) });
 }
 
@@ -163,6 +168,7 @@ function migratePermits(context: FieldContext): void {
     if (typeof result === 'string') {
       context.edits.push({ start: call.getStart(), end: call.getEnd(), text: quoted(result) });
       converted++;
+      context.done.add('`platformPermit(…)` → permit literal');
     } else {
       context.draft.note(
         'ZG6001',
@@ -183,7 +189,7 @@ function migratePermits(context: FieldContext): void {
 export function migrateFields(draft: Draft, path: string): void {
   const text = draft.text(path);
   if (!TRIGGER.test(text)) return;
-  const context: FieldContext = { draft, path, text, file: parse(path, text), edits: [] };
+  const context: FieldContext = { draft, path, text, file: parse(path, text), edits: [], done: new Set() };
   const toolLocals = migrateImports(context);
   for (const call of context.file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
@@ -193,11 +199,6 @@ export function migrateFields(draft: Draft, path: string): void {
   }
   migratePermits(context);
   if (context.edits.length === 0) return;
-  const reasons = [
-    ...(/\bapproval\b/.test(text) ? ['`approval` → `requiresApproval`'] : []),
-    ...(/platformPermit/.test(text) ? ['`platformPermit(…)` → permit literal'] : []),
-    ...(text.includes(EARLIER_TOOLS_MODULE) ? [`${EARLIER_TOOLS_MODULE} → ${RUNTIME_MODULE}`] : []),
-    ...(/\bdefineTool\b/.test(text) ? ['`defineTool` → `defineAgentTool`'] : []),
-  ];
+  const reasons = [...context.done];
   draft.edit(path, applyEdits(text, context.edits), reasons.join(', '));
 }

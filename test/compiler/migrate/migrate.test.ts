@@ -1,0 +1,217 @@
+/**
+ * `zhin-gen migrate` end to end, through the real CLI: every `fixtures/migrate-<case>/` holds an
+ * earlier-layout tree (`input/`), the plan the CLI prints for it (`expected-plan.txt`) and the
+ * tree after `--write` (`expected/`). One loop, no per-case code; regenerate after an intended
+ * change with `UPDATE_GOLDEN=1 npx vitest run test/compiler/migrate/migrate.test.ts`.
+ * Then: a second run changes nothing, names are kept, stubs are reported and marked, the migrated
+ * trees check clean, and a compiled migrated tree loads and runs a migrated tool in a turn.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
+import { im } from '../../runtime/fixture.js';
+import { cli, copyTree, FIXTURES, removeDir, tempDir } from '../../helpers.js';
+
+const update = process.env.UPDATE_GOLDEN === '1';
+const cases = readdirSync(FIXTURES)
+  .filter((name) => name.startsWith('migrate-') && existsSync(join(FIXTURES, name, 'input')))
+  .sort();
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) removeDir(dir);
+});
+
+/** Every file of a tree with its bytes (hex), for exact comparisons. */
+function snapshot(root: string, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+    const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name.endsWith('.gen.ts')) continue;
+    if (entry.name.endsWith('.gen.validators')) continue;
+    if (entry.isDirectory()) Object.assign(out, snapshot(root, path));
+    else out[path] = readFileSync(join(root, path)).toString('hex');
+  }
+  return out;
+}
+
+function fresh(name: string): string {
+  const dir = copyTree(join(FIXTURES, name, 'input'), name);
+  dirs.push(dir);
+  return dir;
+}
+
+function planJson(root: string): { changes: unknown[]; notes: { code: string; file: string; message: string }[] } {
+  const run = cli(['migrate', '--root', root, '--json']);
+  return JSON.parse(run.stdout) as ReturnType<typeof planJson>;
+}
+
+describe('zhin-gen migrate: golden plans and trees', () => {
+  it('has a fixture for every construct family', () => {
+    expect(cases).toEqual(['migrate-agent-folder', 'migrate-agents', 'migrate-cannot', 'migrate-flat-tools']);
+  });
+
+  for (const name of cases) {
+    it(`${name}: the plan, then --write, then a second run that changes nothing`, () => {
+      const root = fresh(name);
+      const before = snapshot(root);
+      const plan = cli(['migrate', '--root', root]);
+      const goldenPlan = join(FIXTURES, name, 'expected-plan.txt');
+      if (update) writeFileSync(goldenPlan, plan.stdout);
+      expect(plan.stdout).toBe(readFileSync(goldenPlan, 'utf8'));
+      expect(plan.stderr).toBe('');
+      // The plan writes nothing.
+      expect(snapshot(root)).toEqual(before);
+      const cannot = plan.stdout.includes(' ZG6001 ');
+      expect(plan.status).toBe(cannot ? 1 : 0);
+
+      const write = cli(['migrate', '--root', root, '--write']);
+      expect(write.stdout).toContain('zhin-gen migrate: applied.');
+      const goldenTree = join(FIXTURES, name, 'expected');
+      if (update) {
+        rmSync(goldenTree, { recursive: true, force: true });
+        cpSync(root, goldenTree, { recursive: true });
+      }
+      expect(snapshot(root)).toEqual(snapshot(goldenTree));
+
+      const again = planJson(root);
+      expect(again.changes).toEqual([]);
+      const afterSecond = snapshot(root);
+      cli(['migrate', '--root', root, '--write']);
+      expect(snapshot(root)).toEqual(afterSecond);
+    });
+  }
+});
+
+describe('zhin-gen migrate: behaviour', () => {
+  it('a tree already in the new layout is left byte for byte, and the plan says so', () => {
+    const root = copyTree(join(FIXTURES, 'example-bot'), 'migrate-new-layout');
+    dirs.push(root);
+    const before = snapshot(root);
+    const plan = cli(['migrate', '--root', root]);
+    expect(plan.stdout.trim()).toBe("zhin-gen migrate: nothing to migrate (the tree is in zhin-gen's layout)");
+    expect(plan.status).toBe(0);
+    const write = cli(['migrate', '--root', root, '--write']);
+    expect(write.status).toBe(0);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('runtime names are kept: every earlier name is in the migrated manifest, or reported as changed', async () => {
+    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
+      const root = fresh(name);
+      const renames = planJson(root).notes.filter((n) => n.code === 'ZG6003');
+      cli(['migrate', '--root', root, '--write']);
+      const { model } = await createCompiler({ root, cacheFile: false }).run({ write: false });
+      const earlier = JSON.parse(readFileSync(join(FIXTURES, name, 'earlier-names.json'), 'utf8')) as Record<
+        'tools' | 'skills' | 'agents' | 'promptSections',
+        string[]
+      >;
+      const now = {
+        tools: model.tools.map((t) => t.qualifiedName),
+        skills: model.skills.map((s) => s.qualifiedName),
+        agents: model.agents.map((a) => a.qualifiedName),
+        promptSections: model.promptSections.map((s) => s.name),
+      };
+      for (const kind of ['tools', 'skills', 'agents', 'promptSections'] as const) {
+        for (const earlierName of earlier[kind]) {
+          const renamed = renames.find((r) => r.message.includes(`"${earlierName}" is not a valid`));
+          if (renamed) expect(now[kind]).not.toContain(earlierName);
+          else expect(now[kind], `${name}: ${kind} ${earlierName}`).toContain(earlierName);
+        }
+      }
+    }
+  });
+
+  it('a renamed tool has every tools: reference rewritten, each listed', () => {
+    const root = fresh('migrate-flat-tools');
+    const rename = planJson(root).notes.find((n) => n.code === 'ZG6003')!;
+    expect(rename).toMatchObject({ file: 'tools/$dice.ts' });
+    expect(cli(['migrate', '--root', root]).stdout).toContain(
+      'skills/games/SKILL.md:4:9  `tools` entry "$dice" → "dice"',
+    );
+    cli(['migrate', '--root', root, '--write']);
+    expect(readFileSync(join(root, 'skills/games/SKILL.md'), 'utf8')).toContain('tools: [dice, echo]');
+  });
+
+  it('stubs are created marked and reported, one note per stub file', () => {
+    const root = fresh('migrate-agents');
+    const notes = planJson(root).notes.filter((n) => n.code === 'ZG6002' && n.message.includes('is a stub'));
+    cli(['migrate', '--root', root, '--write']);
+    const stubs = notes.map((n) => n.file).sort();
+    expect(stubs).toEqual([
+      'AGENTS.md',
+      'agents/planner/boundaries.md',
+      'agents/planner/conventions.md',
+      'agents/researcher/boundaries.md',
+      'agents/researcher/conventions.md',
+      'agents/reviewer/boundaries.md',
+      'agents/reviewer/conventions.md',
+    ]);
+    for (const stub of stubs) expect(readFileSync(join(root, stub), 'utf8')).toMatch(/^<!-- zhin-gen migrate: STUB\./);
+  });
+
+  it('the migrated trees check clean after generate (no errors)', () => {
+    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
+      const root = fresh(name);
+      expect(cli(['migrate', '--root', root, '--write']).status, name).toBe(0);
+      expect(cli(['generate', '--root', root]).status, name).toBe(0);
+      const check = cli(['check', '--root', root]);
+      expect(check.stdout, `${name}\n${check.stderr}`).toMatch(
+        /^zhin-gen check: 0 errors, \d+ warnings?, output up to date/,
+      );
+      expect(check.status).toBe(0);
+    }
+  });
+
+  it('a failed --write leaves every file as it was', () => {
+    const root = fresh('migrate-agent-folder');
+    // A directory where a tool module must be written: that write fails after others succeeded.
+    mkdirSync(join(root, 'tools/lottery_sync/index.ts'), { recursive: true });
+    const before = snapshot(root);
+    const write = cli(['migrate', '--root', root, '--write']);
+    expect(write.status).toBe(1);
+    expect(write.stderr).toContain('zhin-gen migrate: writing failed, every file is as it was');
+    expect(snapshot(root)).toEqual(before);
+  });
+});
+
+describe('zhin-gen migrate: the migrated tree runs', () => {
+  it('host.load accepts the compiled manifest and a turn calls the migrated tools', async () => {
+    const root = fresh('migrate-agent-folder');
+    const flat = fresh('migrate-flat-tools');
+    for (const dir of [root, flat]) expect(cli(['migrate', '--root', dir, '--write']).status).toBe(0);
+    const load = async (dir: string): Promise<CapabilityManifest> => {
+      const result = await createCompiler({ root: dir, cacheFile: false }).run({ write: false });
+      expect(result.errors).toBe(0);
+      const code = result.code.replace(/import\("\.\//g, `import(${JSON.stringify(`${dir}/`).slice(0, -1)}`);
+      const out = tempDir('migrate-manifest');
+      dirs.push(out);
+      writeFileSync(join(out, 'manifest.gen.ts'), code);
+      return ((await import(pathToFileURL(join(out, 'manifest.gen.ts')).href)) as { manifest: CapabilityManifest })
+        .manifest;
+    };
+    const lottery = await load(root);
+    const sync = lottery.tools.find((t) => t.qualifiedName === 'lottery_sync')!;
+    expect([sync.requiresApproval, sync.permissions]).toEqual(['always', ['platform(icqq,admin)']]);
+    const host = createCapabilityHost();
+    await host.load(lottery);
+    const turn = await host.beginTurn({ sessionKey: 'qq:private:migrate', message: im({ adapter: 'qq' }) });
+    expect(await turn.execute('lottery_latest', { game: 'dlt' })).toMatchObject({
+      status: 'completed',
+      result: 'dlt #24001: 3 11 19 25 31 4 9',
+    });
+    expect((await turn.systemPrompt()).text).toContain('## Lottery rules\n\nDraw results are final.');
+    await turn.end();
+
+    const games = createCapabilityHost();
+    await games.load(await load(flat));
+    const echo = await games.beginTurn({ sessionKey: 'qq:private:echo', message: im({ adapter: 'qq' }) });
+    expect(await echo.execute('echo', { text: 'hi', times: 2 })).toMatchObject({
+      status: 'completed',
+      result: 'hi hi',
+    });
+    await echo.end();
+  });
+});
