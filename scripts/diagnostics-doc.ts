@@ -11,6 +11,7 @@ const RANGES: Record<string, string> = {
   ZG3: 'Names and conflicts',
   ZG4: 'Manifests: SKILL.md, agent.json, AGENTS.md',
   ZG5: 'Provider profiles',
+  ZG6: 'zhin-gen migrate',
   ZG9: 'Internal',
 };
 
