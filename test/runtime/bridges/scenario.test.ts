@@ -105,6 +105,27 @@ describe.each(BRIDGES)('%s', (bridge) => {
     await turn.end();
   });
 
+  it("load_skill: the skill's instructions come back and its private tool joins the next request", async () => {
+    server = await startFakeModels([
+      { calls: [{ id: 'call_1', name: 'load_skill', input: { name: 'reports' } }] },
+      { calls: [{ id: 'call_2', name: 'reports__monthly', input: {} }] },
+      { text: 'Sales were 42.' },
+    ]);
+    const { turn } = await botTurn();
+    const { result } = await runBridge(bridge, turn, server);
+    const names = server.requests.map((request) => sentTools(bridge, request).map((tool) => tool.name));
+    expect(names[0]).not.toContain('reports__monthly');
+    expect(names[1]).toContain('reports__monthly');
+    expect(sentTools(bridge, server.requests[1]!).find((tool) => tool.name === 'reports__monthly')!.deferred).toBe(false);
+    const [loaded] = sentResults(bridge, server.requests[1]!);
+    expect(JSON.parse(loaded!.text)).toMatchObject({ name: 'reports', instructions: 'Use reports__monthly for the current month.', loaded: ['reports__monthly'] });
+    if (bridge.startsWith('anthropic')) expect(loaded!.references).toEqual(['reports__monthly']);
+    expect(sentResults(bridge, server.requests[2]!).map((entry) => entry.text)).toEqual(['{"month":"May","sales":42}']);
+    expect(executed).toEqual(['reports__monthly']);
+    expect(result.text).toBe('Sales were 42.');
+    await turn.end();
+  });
+
   it('a forbidden tool reads exactly like an unknown one', async () => {
     server = await startFakeModels([
       {

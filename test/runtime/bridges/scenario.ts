@@ -14,6 +14,7 @@ import {
   type ImMessage,
   type JournalEntry,
   type ManifestAgent,
+  type ManifestSkill,
   type ManifestTool,
   type QuestionPort,
   type Turn,
@@ -110,12 +111,35 @@ export const TOOLS: readonly ManifestTool[] = [
   }),
 ];
 
+/** The private tool of the `reports` skill: listed only once `load_skill reports` ran. */
+const MONTHLY = tool('reports__monthly', 'Monthly sales report', { type: 'object' }, () => ({ month: 'May', sales: 42 }), {
+  localName: 'monthly',
+  placement: 'skill',
+  skill: 'reports',
+});
+
+const REPORTS: ManifestSkill = {
+  qualifiedName: 'reports',
+  name: 'reports',
+  owner: '',
+  description: 'Sales reports',
+  tools: ['reports__monthly'],
+  platforms: [],
+  scopes: [],
+  permissions: [],
+  keywords: [],
+  tags: [],
+  always: false,
+  instructions: 'Use reports__monthly for the current month.',
+  source: 'skills/reports/SKILL.md',
+};
+
 export function botManifest(agents: readonly ManifestAgent[] = []): CapabilityManifest {
   return {
     version: 1,
     plugins: [{ owner: '', dir: '.', conditionalTools: [] }],
-    tools: [...TOOLS],
-    skills: [],
+    tools: [...TOOLS, MONTHLY],
+    skills: [REPORTS],
     agents: [...agents],
     promptSections: [],
     hooks: [],
