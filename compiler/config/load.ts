@@ -150,6 +150,12 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   }
   const outFile = isAbsolute(options.out) ? options.out : join(root, options.out);
   const resolved: ResolvedOptions = { ...options, root, outFile, ...(configFile ? { configFile } : {}) };
+  if (input.mcpServers !== undefined) {
+    const { checkConfiguredMcpServers } = await import('./mcp-servers.js');
+    const mcp = checkConfiguredMcpServers(input.mcpServers, configText, root, sourceFile);
+    diagnostics.push(...mcp.diagnostics);
+    Object.assign(resolved, { mcpServers: mcp.servers });
+  }
   const outSource =
     overrides.out !== undefined
       ? 'caller'

@@ -3,7 +3,7 @@
  * to load, which an unchanged tree without a config should not pay.
  */
 import { z } from 'zod';
-import type { ModelProvider } from '@zhin-gen/runtime';
+import type { McpServersConfig, ModelProvider } from '@zhin-gen/runtime';
 import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
 
 /** The model providers whose documented limits the compiler checks (validate/providers.ts). */
@@ -59,6 +59,12 @@ export const configSchema = z
       })
       .strict()
       .default({ tools: [], skills: [] }),
+    /**
+     * MCP servers (docs/mcp.md#configuration): name → { command, args?, env?, cwd? } or
+     * { url, headers? }, plus options. Checked by config/mcp-servers.ts (ZG5050–ZG5054, located)
+     * with the runtime's rules, not here: one rule set for the config file and for code.
+     */
+    mcpServers: z.custom<McpServersConfig>(() => true).optional(),
   })
   .strict();
 
