@@ -4,7 +4,7 @@
  * One turn = 10 model requests: `discover`, `load_tool`, seven calls of the loaded tool, a final
  * answer. The model is an in-process stand-in (no HTTP, no SDK transport): a fake client object
  * for the core bridges, `MockLanguageModelV3` for the AI SDK. Measured per turn (beginTurn → loop
- * → end), divided by the 10 steps, median of many turns:
+ * → end), in CPU time of the process, divided by the 10 steps, median of many turns:
  *
  *   floor             the work any correct host does: `turn.systemPrompt()` before each request,
  *                     `turn.modelTools()` at the start and after the load, `turn.execute` per call
@@ -55,7 +55,7 @@ function script(tool: string): (Call[] | string)[] {
   return calls;
 }
 
-async function benchHost(n: number): Promise<{ host: CapabilityHost; tool: string }> {
+export async function benchHost(n: number): Promise<{ host: CapabilityHost; tool: string }> {
   const manifest = syntheticManifest(n);
   const tools = manifest.tools.map((tool) => ({ ...tool, load: () => Promise.resolve({ default: TOOL }) }));
   const host = createCapabilityHost({ permissions: new PermissionHost(), jsonSchemaValidator: ajvValidator() });
@@ -245,9 +245,11 @@ const FLOOR: Readonly<Record<Variant, Variant>> = {
   'ai-sdk': 'floor-ai-sdk',
 };
 
-async function oneTurn(host: CapabilityHost, variant: Variant, tool: string, session: number): Promise<number> {
+export async function oneTurn(host: CapabilityHost, variant: Variant, tool: string, session: number): Promise<number> {
   const replies = script(tool);
-  const started = performance.now();
+  // CPU time of this process, not wall time: the machine is shared, and waiting for a core is not
+  // the bridge's cost (everything here is in-process and synchronous apart from microtasks).
+  const started = process.cpuUsage();
   const turn = await host.beginTurn({ sessionKey: `s${session}`, message: MESSAGE });
   const common = { turn, maxSteps: STEPS };
   if (variant === 'floor-anthropic') await floor(turn, replies, 'anthropic');
@@ -273,7 +275,8 @@ async function oneTurn(host: CapabilityHost, variant: Variant, tool: string, ses
   if (turn.journal.filter((entry) => entry.type === 'tool_result').length !== STEPS - 1)
     throw new Error(`${variant}: not every call completed`);
   await turn.end();
-  return performance.now() - started;
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
