@@ -78,6 +78,14 @@ var ZR = (() => {
         });
       });
       this.root.addEventListener('keydown', (event) => this.key(event));
+      // Focus that arrives by Tab (or a click) makes that row or cell the active one, like the arrows do.
+      this.root.addEventListener('focusin', (event) => {
+        const target = event.target.closest('[data-row]');
+        if (!target) return;
+        this.active = Number(target.dataset.row);
+        if (target.dataset.col !== undefined) this.column = Number(target.dataset.col);
+        options.onFocus?.(this.active, this.column, target);
+      });
       this.root.addEventListener('click', (event) => {
         const target = event.target.closest('[data-row]');
         if (!target) return;
@@ -152,8 +160,9 @@ var ZR = (() => {
 
     focusActive() {
       const element = this.activeElement();
-      if (element && document.activeElement !== element) element.focus({ preventScroll: true });
-      if (element) this.options.onFocus?.(this.active, this.column, element);
+      if (!element) return;
+      if (document.activeElement !== element) element.focus({ preventScroll: true });
+      else this.options.onFocus?.(this.active, this.column, element);
     }
 
     moveTo(index, column) {

@@ -303,11 +303,11 @@
     renderCell: (index, column) => {
       const tool = accessTools[index];
       const reason = reasonOf(tool, column);
-      const ok = reason === 'admitted';
+      const verdict = tool.access < 0 ? 'unknown' : reason === 'admitted' ? 'admitted' : 'denied';
       const cell = h('div', {
-        class: `cell ${ok ? 'admitted' : 'denied'}`,
+        class: `cell ${verdict}`,
         'aria-label': `${tool.name}, ${principalLabel(state.data.principals[column])}: ${reason}`,
-        text: ok ? '✓' : '✗',
+        text: { admitted: '✓', denied: '✗', unknown: '–' }[verdict],
       });
       cell.addEventListener('mouseenter', () => showTip(reason, cell));
       cell.addEventListener('mouseleave', () => hideTip(cell));

@@ -6,29 +6,13 @@
  * `modelTools`, `host.catalog()`). The access matrix asks the runtime's access decision
  * (./access.ts). Nothing here restates a rule of the runtime.
  */
-import {
-  createCapabilityHost,
-  createMemorySessionStore,
-  PermissionHost,
-  type CapabilityCatalog,
-  type CapabilityManifest,
-  type ChannelScope,
-  type ImMessage,
-  type ModelProvider,
-  type Turn,
-  type TurnInput,
-} from '@zhin-gen/runtime';
+import type { CapabilityCatalog, CapabilityHost, CapabilityManifest, ModelProvider, Turn } from '@zhin-gen/runtime';
 import { manifestFromCode } from '../../cli/catalog.js';
 import { accessMatrix, type AccessMatrix } from './access.js';
+import { beginTurn, messageOf, reportHost, type Principal } from './host.js';
 import { collectStages, type StageSet } from './stages.js';
+export type { Principal } from './host.js';
 import { addSizes, PROVIDERS, sizeOf, type ProviderSizes, type Size } from './tokens.js';
-
-/** One column of the access matrix: who is asking, where. */
-export interface Principal {
-  readonly platform: string;
-  readonly scope: ChannelScope;
-  readonly role: string;
-}
 
 /** The request cost of a turn start for one principal, per provider. */
 export interface TurnStartCost {
@@ -51,32 +35,6 @@ export interface RuntimeFacts {
   readonly turnStart: readonly TurnStartCost[];
   readonly access: AccessMatrix;
   readonly stages: readonly StageSet[];
-}
-
-const SESSION = { n: 0 };
-const question = { ask: () => Promise.reject(new Error('the report never asks')) };
-
-export function messageOf(principal: Principal): ImMessage {
-  return {
-    $adapter: principal.platform,
-    $channel: { id: 'report', type: principal.scope },
-    $sender: { id: 'report-user', role: [principal.role] },
-  };
-}
-
-/** A host over a manifest, with the same bare PermissionHost `zhin-gen catalog` uses. */
-export async function reportHost(manifest: CapabilityManifest) {
-  const host = createCapabilityHost({ permissions: new PermissionHost(), sessions: createMemorySessionStore() });
-  await host.load(manifest);
-  return host;
-}
-
-/** A turn of the host, each in its own session so no stage sees another's loads. */
-export function beginTurn(
-  host: Awaited<ReturnType<typeof reportHost>>,
-  input: Omit<TurnInput, 'sessionKey'>,
-): Promise<Turn> {
-  return host.beginTurn({ sessionKey: `zhin-gen-report-${++SESSION.n}`, question, ...input }) as Promise<Turn>;
 }
 
 const toolName = (tool: object): string =>
@@ -152,7 +110,7 @@ async function projectAll(manifest: CapabilityManifest): Promise<RuntimeFacts['t
   }
 }
 
-async function turnStartCost(host: Awaited<ReturnType<typeof reportHost>>, principal: Principal) {
+async function turnStartCost(host: CapabilityHost, principal: Principal) {
   let turn: Turn;
   try {
     turn = await beginTurn(host, { message: messageOf(principal) });

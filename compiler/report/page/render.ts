@@ -49,6 +49,7 @@ export function renderPage(data: ReportData, live?: LiveOptions): string {
   const boot = live
     ? `import { createHotContext } from ${JSON.stringify(live.viteClient)};\nconst hot = createHotContext('/__zhin-gen/');\nhot.on(${JSON.stringify(live.event)}, () => window.zhinReport.refresh(${JSON.stringify(live.dataUrl)}));\n`
     : '';
+  // Constant text and base64 hashes: nothing in it needs escaping inside the double-quoted attribute.
   const csp = [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
@@ -63,7 +64,7 @@ export function renderPage(data: ReportData, live?: LiveOptions): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${style}</style>

@@ -5,8 +5,8 @@
  * it adds to its parent's listing, and which capabilities it discloses that access withholds
  * from this principal (with the runtime's reason).
  */
-import type { CapabilityManifest, Omission, Turn, TurnListing } from '@zhin-gen/runtime';
-import { beginTurn, messageOf, type Principal, type reportHost } from './collect.js';
+import type { CapabilityHost, CapabilityManifest, Omission, Turn, TurnListing } from '@zhin-gen/runtime';
+import { beginTurn, messageOf, type Principal } from './host.js';
 
 export interface Withheld {
   readonly name: string;
@@ -63,7 +63,7 @@ export function stagePrincipals(principals: readonly Principal[]): Principal[] {
 }
 
 export async function collectStages(
-  host: Awaited<ReturnType<typeof reportHost>>,
+  host: CapabilityHost,
   manifest: CapabilityManifest,
   principals: readonly Principal[],
 ): Promise<StageSet[]> {
