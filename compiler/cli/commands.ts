@@ -15,7 +15,8 @@ export type CommandName =
   | 'inspect'
   | 'catalog'
   | 'migrate'
-  | 'report';
+  | 'report'
+  | 'mcp';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -157,6 +158,33 @@ Exit codes: 0 written, 1 it exists already or could not be written, 64 usage (ki
       json: { ...json, description: 'the same as --format json' },
     },
     details: 'Exit codes: 0 listed, 1 tree errors, an unknown --agent or --skill, 64 usage error.',
+  },
+  {
+    name: 'mcp',
+    summary: "serve the bot's catalog to an MCP client over stdio (development)",
+    maxPositionals: 0,
+    options: {
+      root,
+      out,
+      platform: { type: 'string', value: 'P', description: 'the session principal: adapter P (with --scope)' },
+      scope: { type: 'string', value: 'S', description: 'the session principal: private, group or channel' },
+      user: { type: 'string', value: 'U', description: 'the session principal: sender id (default mcp-user)' },
+      role: {
+        type: 'string',
+        multiple: true,
+        value: 'R',
+        description: 'the session principal: sender role (repeatable)',
+      },
+      agent: { type: 'string', value: 'A', description: 'select agent A in every turn' },
+      session: { type: 'string', value: 'KEY', description: 'session key (loaded tools, once approvals)' },
+      'all-tools': { type: 'boolean', description: 'list every admitted tool at once (no deferred catalog)' },
+    },
+    details: `Generates the manifest (as generate does), imports it and the tool modules, and serves them over
+stdin/stdout: tools/list is what the session's turn admits, tools/call runs turn.execute. Without
+--platform/--scope the session is anonymous: only tools without platforms, scopes or permissions.
+Approval and ask_user use MCP elicitation when the client supports it, and are denied otherwise.
+Servers in the config's mcpServers join the catalog. Diagnostics and notices go to stderr.
+Exit codes: 0 the client closed the session, 1 tree errors or a generation that does not load, 64 usage error.`,
   },
   {
     name: 'report',

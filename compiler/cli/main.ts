@@ -45,6 +45,7 @@ import { didYouMean } from './suggest.js';
 // should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
 import type { ReportArgs } from './report.js';
+import type { McpArgs } from './mcp.js';
 
 export type { Io } from './io.js';
 
@@ -183,6 +184,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
           { ...(values as ReportArgs), json: format === 'json' },
           io,
         );
+      case 'mcp':
+        return await (await import('./mcp.js')).runMcp(compiler, values as McpArgs, io);
       case 'migrate':
         return await (await import('../migrate/run.js')).runMigrate(
           compiler,

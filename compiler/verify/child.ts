@@ -8,6 +8,7 @@
 import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { project, type Projection } from '../schema/project.js';
+import { ALIAS_HOOKS } from './alias-hooks.js';
 import type {
   ChildMessage,
   ChildSetup,
@@ -17,29 +18,6 @@ import type {
   Shown,
   VerifyTask,
 } from './protocol.js';
-
-/**
- * Seed define-module names (`@zhin.js/tool`, ...) that are not installed resolve to
- * zhin-gen's runtime, as the build plugin does (docs/build-plugin.md, "Seed package names"):
- * first `@zhin-gen/runtime` as the importer sees it, then the one zhin-gen depends on.
- */
-const ALIAS_HOOKS = `
-let data;
-export function initialize(setup) { data = setup; }
-export async function resolve(specifier, context, next) {
-  if (!data.aliases.includes(specifier)) return next(specifier, context);
-  try {
-    return await next(specifier, context);
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    try {
-      return await next('@zhin-gen/runtime', context);
-    } catch {
-      return next(data.runtimeUrl, context);
-    }
-  }
-}
-`;
 
 const setup = JSON.parse(process.argv[2] ?? '{}') as ChildSetup;
 register(`data:text/javascript,${encodeURIComponent(ALIAS_HOOKS)}`, { data: setup });

@@ -1,0 +1,160 @@
+/**
+ * `zhin-gen mcp` (docs/mcp.md#zhin-gen-mcp): the bot of a tree served to one MCP client over
+ * stdio, for development (an editor, a desktop assistant, the MCP Inspector). It runs what a host
+ * runs: it generates the manifest (as `generate` does), imports it and the tool modules with
+ * tsx's loader (seed `@zhin.js/*` names resolve to the runtime, as in load verification), loads
+ * it into a real `createCapabilityHost`, and serves it with `serveMcp`, one turn per request.
+ *
+ * stdout is the MCP channel: diagnostics and notices go to stderr. The session's principal comes
+ * from the flags (`--platform`, `--scope`, `--user`, `--role`, as for `zhin-gen catalog`); without
+ * them the session is anonymous (unrestricted tools only). Servers in the config's `mcpServers`
+ * are connected into the served catalog (their tools deferred like any other).
+ */
+import { register } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  type CapabilityManifest,
+  type ImMessage,
+  PermissionHost,
+  type PluginDefinition,
+  createCapabilityHost,
+} from '@zhin-gen/runtime';
+import type { Compiler } from '../context.js';
+import { formatPretty, palette } from '../report/index.js';
+import { runtimeEntryFile } from '../runtime-entry.js';
+import { ALIAS_HOOKS } from '../verify/alias-hooks.js';
+import type { Io } from './io.js';
+
+export interface McpArgs {
+  readonly platform?: string;
+  readonly scope?: string;
+  readonly user?: string;
+  readonly role?: readonly string[];
+  readonly agent?: string;
+  readonly session?: string;
+  readonly 'all-tools'?: boolean;
+}
+
+const SCOPES = ['private', 'group', 'channel'];
+
+function identityOf(values: McpArgs): { message?: ImMessage; error?: string } {
+  const given = values.platform !== undefined || values.scope !== undefined || values.user !== undefined;
+  if (!given && !values.role?.length) return {};
+  if (values.platform === undefined || values.scope === undefined)
+    return {
+      error: '--platform P and --scope S go together (with --user and --role); without them the session is anonymous',
+    };
+  if (!SCOPES.includes(values.scope)) return { error: `unknown --scope "${values.scope}" (private, group or channel)` };
+  const roles = [...(values.role ?? [])];
+  return {
+    message: {
+      $adapter: values.platform,
+      $channel: { id: 'zhin-gen-mcp', type: values.scope },
+      $sender: { id: values.user ?? 'mcp-user', ...(roles.length ? { role: roles } : {}) },
+    },
+  };
+}
+
+let loaderRegistered = false;
+
+/** tsx for the project's TypeScript, and the seed-name aliases (once per process). */
+async function registerLoader(aliases: readonly string[]): Promise<void> {
+  if (loaderRegistered) return;
+  loaderRegistered = true;
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+  const runtime = runtimeEntryFile();
+  register(`data:text/javascript,${encodeURIComponent(ALIAS_HOOKS)}`, {
+    data: { aliases, runtimeUrl: runtime ? pathToFileURL(runtime).href : '@zhin-gen/runtime' },
+  });
+}
+
+export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promise<number> {
+  const identity = identityOf(values);
+  if (identity.error) {
+    io.err(`zhin-gen mcp: ${identity.error}`);
+    return 64;
+  }
+  const result = await compiler.run({ write: true });
+  if (result.errors > 0) {
+    io.err(formatPretty(result.diagnostics, palette(false), { root: compiler.root }));
+    io.err('zhin-gen mcp: the tree has errors; fix them first');
+    return 1;
+  }
+  const options = result.options;
+  await registerLoader(options.modules.filter((name) => name.startsWith('@zhin.js/')));
+  const url = `${pathToFileURL(join(options.root, result.outRel)).href}?t=${Date.now()}`;
+  const { manifest } = (await import(url)) as { manifest: CapabilityManifest };
+
+  const [{ ajvValidator }, { createMcpServers, serveMcp }, { stdioTransport }, { StdioServerTransport }] =
+    await Promise.all([
+      import('@zhin-gen/runtime/ajv'),
+      import('@zhin-gen/runtime/mcp'),
+      import('@zhin-gen/runtime/mcp-stdio'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+    ]);
+  const notice = (error: Error) => io.err(`zhin-gen mcp: ${error.message}`);
+  const host = createCapabilityHost({
+    permissions: new PermissionHost(),
+    jsonSchemaValidator: ajvValidator(),
+    onError: notice,
+  });
+  let session: Awaited<ReturnType<typeof serveMcp>> | undefined;
+  const servers = options.mcpServers ?? {};
+  const mcp =
+    Object.keys(servers).length > 0
+      ? createMcpServers({
+          servers,
+          transport: stdioTransport,
+          onError: notice,
+          reload: async () => {
+            await load();
+            await session?.refresh();
+          },
+        })
+      : undefined;
+  const rootEntry = manifest.plugins.find((plugin) => plugin.owner === '')?.entry;
+  const base = rootEntry ? ((await rootEntry()).default as PluginDefinition) : undefined;
+  const load = () => host.load(manifest, mcp ? { plugins: { '': mcp.plugin(base) } } : {});
+  try {
+    await load();
+  } catch (error) {
+    io.err(`zhin-gen mcp: ${error instanceof Error ? error.message : String(error)}`);
+    await host.close();
+    return 1;
+  }
+
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  const named = identity.message !== undefined || values.agent !== undefined || values.session !== undefined;
+  session = await serveMcp(host, transport, {
+    ...(named ? { identity: identityFor(values, identity.message) } : {}),
+    ...(values['all-tools'] === true ? { defer: false } : {}),
+    serverInfo: { name: `zhin-gen mcp (${options.root})`, version: '0.1.0' },
+    onError: notice,
+  });
+  io.err(
+    `zhin-gen mcp: serving generation ${host.generation} over stdio (${identity.message ? `platform ${values.platform}, scope ${values.scope}` : 'anonymous session'})`,
+  );
+  await closed;
+  await session.close().catch(() => undefined);
+  await host.close();
+  return 0;
+}
+
+function identityFor(values: McpArgs, message: ImMessage | undefined) {
+  const who = message ? `${String(message.$adapter)}:${String(message.$sender?.id)}` : 'anonymous';
+  return {
+    sessionKey: values.session ?? `zhin-gen-mcp:${who}`,
+    ...(message
+      ? { principal: { adapter: String(message.$adapter), userId: String(message.$sender?.id) }, message }
+      : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
+  };
+}
