@@ -11,6 +11,7 @@ import { relative, isAbsolute } from 'node:path';
 import type { CompileResult } from '../compiler/index.js';
 import { summary } from '../compiler/report/index.js';
 import { errorMessage, overlayPayload, PLUGIN_NAME, warningMessage, type OverlayPayload } from './diagnostics.js';
+import { DevInspector } from './inspector.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
 
@@ -23,11 +24,15 @@ export class ViteDev {
   private virtualLoadedAs?: string;
   private closed = false;
   private warmed = false;
+  /** The live report page at /__zhin-gen/ (./inspector.ts). */
+  private readonly inspector?: DevInspector;
 
   constructor(
     private readonly state: ZhinGenState,
     private readonly server: ViteDevServer,
   ) {
+    const inspector = state.options.inspector ?? true;
+    if (inspector !== false) this.inspector = new DevInspector(state, server, inspector === true ? {} : inspector);
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
     state.onWatchResult((result) => this.report(result));
     for (const type of EVENTS) {
@@ -71,6 +76,7 @@ export class ViteDev {
       }
     }
     this.refreshVirtual();
+    this.inspector?.update(result);
   }
 
   /**

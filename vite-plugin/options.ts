@@ -1,5 +1,6 @@
 /** Options of the zhin-gen build plugin (every bundler). */
 import type { CompileResult, UserConfig } from '../compiler/index.js';
+import type { PrincipalChoice } from '../compiler/report/page/index.js';
 
 export type RunTrigger =
   /** `buildStart` of a build (or of a watch-mode rebuild, or the dev server's start). */
@@ -33,4 +34,10 @@ export interface ZhinGenPluginOptions {
    * build; meant for CI builds. `true` uses a 10 s limit per module.
    */
   readonly verifyLoad?: boolean | { readonly timeoutMs?: number };
+  /**
+   * The dev inspector: the `zhin-gen report` page, live at `/__zhin-gen/` on the Vite dev server
+   * (docs/report.md). On by default in dev, never in builds; `false` turns it off; an object
+   * chooses the access matrix's platforms, scopes and roles, as `zhin-gen report` flags do.
+   */
+  readonly inspector?: boolean | PrincipalChoice;
 }
