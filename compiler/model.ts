@@ -1,57 +1,52 @@
 /**
  * The compiler's capability model: what parse produces, validate checks, resolve names and emit
- * prints. Paths are POSIX and relative to the project root; locations point at the construct
- * that defines each value, so every later diagnostic can name file, line and column.
+ * prints. Each model extends the manifest entry it becomes (runtime/contract/manifest.ts), so a
+ * field of the contract is declared once; a model adds only what the compiler needs besides it
+ * (locations, hashes, declared references). Paths are POSIX and relative to the project root;
+ * locations point at the construct that defines each value, so every later diagnostic can name
+ * file, line and column. Every field is readonly: resolve (resolve/assemble.ts) builds the
+ * names and the resolved references into the objects it produces, nothing fills them in later.
  */
 import type {
-  ApprovalMode,
-  ChannelScope,
-  HookEvent,
-  JsonSchema,
-  PromptLayer,
-  PromptProfile,
-  PromptRetention,
-  ToolPlacement,
+  ManifestAgent,
+  ManifestHook,
+  ManifestPlugin,
+  ManifestPromptSection,
+  ManifestSkill,
+  ManifestTool,
 } from '@zhin-gen/runtime';
 import type { SourceLocation } from './diagnostics.js';
 
 export type { SourceLocation };
 
-/** Where a capability sits inside its plugin. */
-export interface Enclosure {
-  /** Owner path: child keys joined by '/', '' for the root plugin. */
-  readonly owner: string;
-  readonly placement: ToolPlacement;
-  readonly agent?: string;
-  readonly skill?: string;
-}
+/** Where a capability sits inside its plugin: owner path, placement, enclosing agent / skill. */
+export type Enclosure = Pick<ManifestTool, 'owner' | 'placement' | 'agent' | 'skill'>;
 
 export type SchemaOrigin = 'zod' | 'json' | 'none';
 
-export interface ToolModel extends Enclosure {
+/** A name written in a file (a `tools` entry, a platform), with where it is written. */
+export interface LocatedName {
+  readonly name: string;
+  readonly loc: SourceLocation;
+}
+
+/**
+ * A tool. `keywords` and `tags` are the author's; emit appends the words of the tool's scope to
+ * the manifest's `keywords`. The loaders (`load`, `validator`) exist only in the emitted module.
+ */
+export interface ToolModel extends Omit<ManifestTool, 'keywords' | 'tags' | 'load' | 'validator'> {
   readonly kind: 'tool';
-  readonly localName: string;
-  /** Filled by resolve. */
-  qualifiedName: string;
-  readonly source: string;
   readonly related: readonly string[];
   readonly loc: SourceLocation;
   /** Locations of the description and inputSchema values, for diagnostics about them. */
   readonly descriptionLoc?: SourceLocation;
   readonly schemaLoc?: SourceLocation;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
   readonly schemaOrigin: SchemaOrigin;
   /**
    * How the compiler obtained the schema: translated statically (no Zod run), evaluated in the
    * VM, from the bundled module, or none (no `inputSchema`, or a conditional tool).
    */
   readonly schemaVia: 'none' | 'static' | 'inline' | 'bundle';
-  readonly requiresApproval: ApprovalMode;
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly hidden: boolean;
   /** The author's search words for `discover` (the definition's `keywords` and `tags`). */
   readonly keywords: readonly string[];
   readonly tags: readonly string[];
@@ -62,80 +57,44 @@ export interface ToolModel extends Enclosure {
   readonly hash: string;
 }
 
-export interface SkillModel {
+/** A skill as parsed: everything but its associated tools, which resolve works out. */
+export interface ParsedSkillModel extends Omit<ManifestSkill, 'tools'> {
   readonly kind: 'skill';
-  readonly owner: string;
-  readonly agent?: string;
-  readonly name: string;
-  qualifiedName: string;
-  readonly source: string;
   readonly loc: SourceLocation;
-  readonly description: string;
   /** Declared `tools` (qualifiedNames) with their locations, for resolution diagnostics. */
-  readonly declaredTools: readonly { readonly name: string; readonly loc: SourceLocation }[];
-  /** Associated tools after resolve: declared then private. */
-  tools: readonly string[];
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly keywords: readonly string[];
-  readonly tags: readonly string[];
-  readonly always: boolean;
-  readonly instructions: string;
+  readonly declaredTools: readonly LocatedName[];
   readonly hash: string;
 }
 
-export interface AgentModel {
+/** A resolved skill: `tools` holds the declared tools that resolved, then the skill's private tools. */
+export interface SkillModel extends ParsedSkillModel, Pick<ManifestSkill, 'tools'> {}
+
+/** An agent: `platforms` and `tools` keep their locations (the manifest lists the names). */
+export interface AgentModel extends Omit<ManifestAgent, 'platforms' | 'tools'> {
   readonly kind: 'agent';
-  readonly owner: string;
-  readonly name: string;
-  qualifiedName: string;
-  readonly source: string;
   readonly loc: SourceLocation;
-  readonly description: string;
-  readonly platforms: readonly { readonly name: string; readonly loc: SourceLocation }[];
-  readonly declaredTools: readonly { readonly name: string; readonly loc: SourceLocation }[];
-  readonly model?: string;
-  readonly maxSteps?: number;
-  readonly system: string;
-  readonly boundaries: string;
-  readonly conventions: string;
-  readonly workflows: readonly string[];
-  readonly knowledge: readonly string[];
+  readonly platforms: readonly LocatedName[];
+  readonly declaredTools: readonly LocatedName[];
   readonly hash: string;
 }
 
-export interface PromptSectionModel {
+/** A prompt section; its manifest `id` is built from owner and name (promptSectionId). */
+export interface PromptSectionModel extends Omit<ManifestPromptSection, 'id'> {
   readonly kind: 'prompt-section';
-  readonly owner: string;
-  readonly name: string;
-  readonly source: string;
   readonly loc: SourceLocation;
-  readonly title: string;
-  readonly content: string;
-  readonly layer: PromptLayer;
-  readonly order: number;
-  readonly retention: PromptRetention;
-  readonly maxChars?: number;
-  readonly profiles: readonly PromptProfile[];
-  readonly platforms: readonly string[];
   readonly hash: string;
 }
 
-export interface HookModel extends Enclosure {
+/** A hook; its manifest `id` is built from its enclosure and name (hookId). */
+export interface HookModel extends Omit<ManifestHook, 'id' | 'load'> {
   readonly kind: 'hook';
-  readonly name: string;
-  readonly source: string;
   readonly loc: SourceLocation;
-  readonly events: readonly HookEvent[];
   readonly hash: string;
 }
 
-export interface PluginModel {
-  readonly owner: string;
-  readonly dir: string;
+/** A plugin; AGENTS.md keeps its path (the manifest carries the text). */
+export interface PluginModel extends Pick<ManifestPlugin, 'owner' | 'dir' | 'entrySource'> {
   readonly agentsMd?: { readonly source: string; readonly text: string };
-  readonly entrySource?: string;
 }
 
 export interface CapabilityModel {

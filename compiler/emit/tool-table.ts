@@ -9,8 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { sha256 } from '../util/hash.js';
+import { sameList } from '../util/lists.js';
 import type { EmitMemo } from './memo.js';
 import { compareStrings } from '../diagnostics.js';
+import type { ManifestTool } from '@zhin-gen/runtime';
 import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
 import { toolValidatorKey } from './validator-table.js';
@@ -56,12 +58,18 @@ export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolTe
 }
 
 /**
+ * A line of the tool table: the `ManifestTool` the runtime reads, without the loaders the module
+ * adds around the JSON (`load` by index; `validator` by this key, see validator-table.ts).
+ */
+type ToolRow = Omit<ManifestTool, 'load' | 'validator'> & { readonly validator?: string };
+
+/**
  * One tool as one line of JSON (keys in a fixed order). The tool table is parsed with a single
  * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
  * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
  */
 function renderTool(tool: ToolModel, validator: string | undefined, memos: EmitMemo): string {
-  return json({
+  const row = {
     qualifiedName: tool.qualifiedName,
     localName: tool.localName,
     owner: tool.owner,
@@ -79,7 +87,8 @@ function renderTool(tool: ToolModel, validator: string | undefined, memos: EmitM
     ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
     source: tool.source,
     ...(validator !== undefined ? { validator } : {}),
-  });
+  } satisfies ToolRow;
+  return json(row);
 }
 
 /**
@@ -132,12 +141,8 @@ export interface LayoutMemo {
   readonly blocks: LayoutBlocks;
 }
 
-/** Element-wise identity (strings: same content); the memos here and in manifest.ts use it. */
-export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+// The memos here and in manifest.ts compare their inputs element-wise.
+export { sameList };
 
 /** Type imports, loader cases, the ToolName union and the ToolInputs lines, reused while the layout holds. */
 export function layoutBlocks(

@@ -9,6 +9,7 @@ import type {
   AgentModel,
   CapabilityModel,
   HookModel,
+  ParsedSkillModel,
   PluginModel,
   PromptSectionModel,
   SkillModel,
@@ -32,6 +33,7 @@ import { resolveReferences } from './references.js';
 import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes, packageNameClashes } from './host-provided.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';
 import { unitKey } from '../cache/unit-key.js';
+import { sameList } from '../util/lists.js';
 
 export interface AssembleInput {
   readonly layout: Layout;
@@ -60,6 +62,17 @@ export class AssembleMemo {
     UnitResult,
     { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }
   >();
+  /** The resolved skill made from a parsed one, kept while its associated tools stay the same. */
+  readonly skills = new WeakMap<ParsedSkillModel, SkillModel>();
+}
+
+/** The parsed skill with its resolved tools: the same object as last run when nothing changed. */
+function resolvedSkill(memo: AssembleMemo['skills'], skill: ParsedSkillModel, tools: readonly string[]): SkillModel {
+  const known = memo.get(skill);
+  if (known && sameList(known.tools, tools)) return known;
+  const resolved: SkillModel = { ...skill, tools };
+  memo.set(skill, resolved);
+  return resolved;
 }
 
 function enclosureOf(unit: CapabilityUnit) {
@@ -113,7 +126,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   const { units, results, options } = input;
   const diagnostics: Diagnostic[] = [];
   const tools: ToolModel[] = [];
-  const skills: SkillModel[] = [];
+  const parsedSkills: ParsedSkillModel[] = [];
   const agents: AgentModel[] = [];
   const promptSections: PromptSectionModel[] = [];
   const hooks: HookModel[] = [];
@@ -166,16 +179,16 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       toolMemo.set(result, { outcome, hash, unit, model });
       tools.push(model);
     } else if (data.kind === 'skill') {
-      data.platforms.forEach((name, i) =>
-        platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` }),
-      );
-      skills.push(
+      data.platforms.forEach((name, i) => {
+        platformRefs.push({ name, loc: data.platformLocs[i] ?? data.loc, what: `skill "${unit.name}"` });
+      });
+      parsedSkills.push(
         reuse(
           memos.models,
           result,
           unit,
           hash,
-          (): SkillModel => ({
+          (): ParsedSkillModel => ({
             kind: 'skill',
             owner: unit.owner,
             ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
@@ -185,7 +198,6 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
             loc: data.loc,
             description: data.description,
             declaredTools: data.declaredTools,
-            tools: [],
             platforms: data.platforms,
             scopes: data.scopes,
             permissions: data.permissions,
@@ -387,7 +399,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   diagnostics.push(
     ...findConflicts(
       'Skill',
-      skills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })),
+      parsedSkills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })),
       'ZG3008',
     ),
   );
@@ -405,8 +417,13 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   const packageTools = new Set(packages.flatMap((p) => p.publicTools));
   const declared = hostMatcher(hostProvided.tools, ALWAYS_KNOWN_TOOLS);
   const isHostTool = (name: string): boolean => declared(name) || packageTools.has(name);
-  diagnostics.push(...resolveReferences(tools, skills, agents, isHostTool, hostReferenced));
-  diagnostics.push(...hostNameClashes(tools, skills, hostProvided), ...packageNameClashes(tools, skills, packages));
+  const references = resolveReferences(tools, parsedSkills, agents, isHostTool, hostReferenced);
+  diagnostics.push(...references.diagnostics);
+  const skills = parsedSkills.map((skill, i) => resolvedSkill(memos.skills, skill, references.skillTools[i]!));
+  diagnostics.push(
+    ...hostNameClashes(tools, parsedSkills, hostProvided),
+    ...packageNameClashes(tools, parsedSkills, packages),
+  );
   diagnostics.push(
     ...checkProviderProfiles(
       tools.filter((t) => !t.conditional),

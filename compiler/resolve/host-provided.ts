@@ -8,7 +8,7 @@
  */
 import { ASK_USER, SPAWN_TASK } from '@zhin-gen/runtime/names';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { SkillModel, ToolModel } from '../model.js';
+import type { ParsedSkillModel, ToolModel } from '../model.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';
 
 export interface HostProvidedConfig {
@@ -45,7 +45,7 @@ export function exactNames(entries: readonly string[]): readonly string[] {
  */
 export function hostNameClashes(
   tools: readonly ToolModel[],
-  skills: readonly SkillModel[],
+  skills: readonly ParsedSkillModel[],
   declared: HostProvidedConfig,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -75,7 +75,7 @@ export function hostNameClashes(
 /** A tree tool or skill with the name of one an installed package ships: a duplicate at host.load. */
 export function packageNameClashes(
   tools: readonly ToolModel[],
-  skills: readonly SkillModel[],
+  skills: readonly ParsedSkillModel[],
   packages: readonly ShippedCapabilities[],
 ): Diagnostic[] {
   const out: Diagnostic[] = [];

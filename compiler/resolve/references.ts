@@ -3,10 +3,16 @@
  * tools; two platform agents may not be auto-selected for one platform (SPEC §3.3).
  */
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
-import type { AgentModel, SkillModel, ToolModel } from '../model.js';
+import type { AgentModel, ParsedSkillModel, ToolModel } from '../model.js';
 
 function skillKey(owner: string, agent: string | undefined, skill: string | undefined): string {
   return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
+}
+
+export interface ResolvedReferences {
+  readonly diagnostics: Diagnostic[];
+  /** Per skill, in the order given: the declared tools that resolved, then the skill's private tools. */
+  readonly skillTools: readonly (readonly string[])[];
 }
 
 /**
@@ -15,12 +21,13 @@ function skillKey(owner: string, agent: string | undefined, skill: string | unde
  */
 export function resolveReferences(
   tools: readonly ToolModel[],
-  skills: SkillModel[],
+  skills: readonly ParsedSkillModel[],
   agents: readonly AgentModel[],
   isHostTool: (name: string) => boolean = () => false,
   hostReferenced: Set<string> = new Set(),
-): Diagnostic[] {
+): ResolvedReferences {
   const out: Diagnostic[] = [];
+  const skillTools: (readonly string[])[] = [];
   const publicTools = new Set(tools.filter((t) => t.placement === 'plugin').map((t) => t.qualifiedName));
   const definedTools = new Set(tools.map((t) => t.qualifiedName));
   // A name the tree defines is never host-provided: a private tool stays a private-tool error.
@@ -59,7 +66,7 @@ export function resolveReferences(
           diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `Skill "${skill.qualifiedName}" lists tool`) }),
         );
     }
-    skill.tools = [...new Set([...declared, ...privateTools])];
+    skillTools.push([...new Set([...declared, ...privateTools])]);
   }
   const platformOwners = new Map<string, AgentModel[]>();
   for (const agent of agents) {
@@ -95,5 +102,5 @@ export function resolveReferences(
       );
     }
   }
-  return out;
+  return { diagnostics: out, skillTools };
 }
