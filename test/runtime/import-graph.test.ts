@@ -26,6 +26,8 @@ const pkg = JSON.parse(readFileSync(join(RUNTIME, 'package.json'), 'utf8')) as {
 const INTEGRATIONS: Readonly<Record<string, readonly string[]>> = {
   './ajv': ['ajv'],
   './ai-sdk': ['ai'],
+  './mcp': ['@modelcontextprotocol/sdk'],
+  './mcp-stdio': ['@modelcontextprotocol/sdk'],
 };
 
 const NODE = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
