@@ -116,9 +116,15 @@ describe.each(BRIDGES)('%s', (bridge) => {
     const names = server.requests.map((request) => sentTools(bridge, request).map((tool) => tool.name));
     expect(names[0]).not.toContain('reports__monthly');
     expect(names[1]).toContain('reports__monthly');
-    expect(sentTools(bridge, server.requests[1]!).find((tool) => tool.name === 'reports__monthly')!.deferred).toBe(false);
+    expect(sentTools(bridge, server.requests[1]!).find((tool) => tool.name === 'reports__monthly')!.deferred).toBe(
+      false,
+    );
     const [loaded] = sentResults(bridge, server.requests[1]!);
-    expect(JSON.parse(loaded!.text)).toMatchObject({ name: 'reports', instructions: 'Use reports__monthly for the current month.', loaded: ['reports__monthly'] });
+    expect(JSON.parse(loaded!.text)).toMatchObject({
+      name: 'reports',
+      instructions: 'Use reports__monthly for the current month.',
+      loaded: ['reports__monthly'],
+    });
     if (bridge.startsWith('anthropic')) expect(loaded!.references).toEqual(['reports__monthly']);
     expect(sentResults(bridge, server.requests[2]!).map((entry) => entry.text)).toEqual(['{"month":"May","sales":42}']);
     expect(executed).toEqual(['reports__monthly']);

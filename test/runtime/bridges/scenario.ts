@@ -112,11 +112,17 @@ export const TOOLS: readonly ManifestTool[] = [
 ];
 
 /** The private tool of the `reports` skill: listed only once `load_skill reports` ran. */
-const MONTHLY = tool('reports__monthly', 'Monthly sales report', { type: 'object' }, () => ({ month: 'May', sales: 42 }), {
-  localName: 'monthly',
-  placement: 'skill',
-  skill: 'reports',
-});
+const MONTHLY = tool(
+  'reports__monthly',
+  'Monthly sales report',
+  { type: 'object' },
+  () => ({ month: 'May', sales: 42 }),
+  {
+    localName: 'monthly',
+    placement: 'skill',
+    skill: 'reports',
+  },
+);
 
 const REPORTS: ManifestSkill = {
   qualifiedName: 'reports',

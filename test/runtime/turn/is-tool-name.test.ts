@@ -25,15 +25,15 @@ async function turnFor(config?: { deferredTools: { alwaysLoadedTools: string[] }
 describe('turn.isToolName', () => {
   it('is true for tools of the generation and the turn, whatever the access; false otherwise', async () => {
     const turn = await turnFor();
-    expect(['weather', 'payroll', 'ask_user', 'discover', 'load_tool', 'load_skill'].map((name) => turn.isToolName(name))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
+    expect(
+      ['weather', 'payroll', 'ask_user', 'discover', 'load_tool', 'load_skill'].map((name) => turn.isToolName(name)),
+    ).toEqual([true, true, true, true, true, true]);
+    expect(['nope', 'Weather', '', 'weather '].map((name) => turn.isToolName(name))).toEqual([
+      false,
+      false,
+      false,
+      false,
     ]);
-    expect(['nope', 'Weather', '', 'weather '].map((name) => turn.isToolName(name))).toEqual([false, false, false, false]);
     // Existence only: the forbidden tool is still denied exactly like an unknown one.
     const forbidden = await turn.execute('payroll', {});
     expect(forbidden).toEqual({ status: 'denied', policy: 'capability', reason: 'tool "payroll" is not available' });
