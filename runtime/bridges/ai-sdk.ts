@@ -86,6 +86,9 @@ export async function aiSdkTurnSettings<R>(
   const limit = stepLimit(turn, options.maxSteps);
   const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
   const link = linkSignals([turn.signal, options.signal]);
+  // The host's signal may outlive the turn: let go of it when the turn ends (turn.end() aborts its signal).
+  if (turn.signal.aborted) link.dispose();
+  else turn.signal.addEventListener('abort', () => link.dispose(), { once: true });
   const tools: TurnToolSet = {};
 
   const add = (projected: GenericModelTool) => {
