@@ -35,6 +35,7 @@ interface AjvModules {
 
 let modules: AjvModules | undefined;
 let instance: AjvLike | undefined;
+let allErrorsInstance: AjvLike | undefined;
 
 function ajvModules(): AjvModules {
   if (modules) return modules;
@@ -71,8 +72,9 @@ const AJV_OPTIONS = {
   code: { source: true, esm: true },
 };
 
-function ajv(): AjvLike {
+function ajv(allErrors: boolean): AjvLike {
   const { Ajv2020 } = ajvModules();
+  if (allErrors) return (allErrorsInstance ??= new Ajv2020({ ...AJV_OPTIONS, allErrors: true }));
   instance ??= new Ajv2020(AJV_OPTIONS);
   return instance;
 }
@@ -96,6 +98,13 @@ const EXPORT_TYPE =
 export interface ValidatorModuleOptions {
   /** A `.ts` / `.mts` module (type-checked by nobody: `@ts-nocheck`, an explicitly typed export). */
   readonly typescript: boolean;
+  /**
+   * Report every error, not only the first: for the compiler's own manifest schemas, whose errors
+   * each become a diagnostic (tools' validators stop at the first, as the runtime always did).
+   */
+  readonly allErrors?: boolean;
+  /** What the header says the module is (default: a tool's input validator). */
+  readonly purpose?: string;
 }
 
 /**
@@ -106,20 +115,20 @@ export interface ValidatorModuleOptions {
 export function emitValidatorModule(schema: JsonSchema, options: ValidatorModuleOptions): string {
   let body: string;
   try {
-    body = validatorBody(schema);
+    body = validatorBody(schema, options.allErrors === true);
   } catch (error) {
     const message = `zhin-gen: the input schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`;
     body = `function validate() {\n  throw new Error(${str(message)});\n}\n`;
   }
-  const header = `${GENERATED_MARK} Do not edit: a tool's input validator, generated from its JSON Schema.\n`;
+  const header = `${GENERATED_MARK} Do not edit: ${options.purpose ?? "a tool's input validator"}, generated from its JSON Schema.\n`;
   const typed = options.typescript;
   return `${header}${typed ? '// @ts-nocheck\n' : ''}${body}export default validate${typed ? ` as unknown as ${EXPORT_TYPE}` : ''};\n`;
 }
 
 /** Ajv's standalone code with its helpers inlined, ending in a function named `validate`. */
-function validatorBody(schema: JsonSchema): string {
+function validatorBody(schema: JsonSchema, allErrors: boolean): string {
   const { ValueScope, standalone, helpers } = ajvModules();
-  const compiler = ajv();
+  const compiler = ajv(allErrors);
   // A fresh name scope per schema: the names Ajv gives (`validate20`, `schema31`, `pattern4`)
   // count per scope, and the output must not depend on what was compiled before it.
   compiler.scope = new ValueScope({ ...compiler.scope.opts, scope: {} });

@@ -43,5 +43,16 @@ export const SKILL_SCHEMA = {
 
 export type SkillKey = keyof typeof SKILL_SCHEMA.properties;
 
+/**
+ * How skill-validator.gen.ts is generated from SKILL_SCHEMA (compiler/emit/validators.ts): every
+ * error, since each becomes a diagnostic. A test regenerates it and compares the bytes; after a
+ * schema change: `UPDATE_GOLDEN=1 npx vitest run test/compiler/validate/skill.test.ts`.
+ */
+export const SKILL_VALIDATOR_OPTIONS = {
+  typescript: true,
+  allErrors: true,
+  purpose: 'the SKILL.md front matter validator (compiler/schema/skill-schema.ts)',
+} as const;
+
 /** The keys zhin-gen reads, in the order docs/authoring.md lists them. */
 export const SKILL_KEYS = Object.freeze(Object.keys(SKILL_SCHEMA.properties)) as readonly SkillKey[];

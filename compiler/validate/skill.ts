@@ -1,20 +1,20 @@
 /**
  * SKILL.md rule family (docs/authoring.md): a read front matter (compiler/parse/skill-md.ts) → the
- * skill's fields and diagnostics. The shape is checked by SKILL_SCHEMA with ajv; each ajv error
- * is mapped to its diagnostic at the key, value or list entry it concerns. Beside the schema:
+ * skill's fields and diagnostics. The shape is checked by SKILL_SCHEMA's validator, generated
+ * ahead of time with ajv (compiler/schema/skill-validator.gen.ts: no schema compile per process,
+ * ajv is not even loaded); each ajv error is mapped to its diagnostic at the key, value or list entry it concerns. Beside the schema:
  * `name` equals the directory, permits can pass (ZG2008), the Agent Skills specification's forms
  * (warnings) and an empty body (a warning: the specification's smallest skill has none).
  *
  * Pure: no file system; the config's custom permits come in the options.
  */
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ChannelScope } from '@zhin-gen/runtime';
 import { codePointLength, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
 import { compareDiagnostics, diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import { describeValue, permitProblem, type NamedEntry } from '../parse/manifest-values.js';
 import { parseSkillMd, pointerSegment, type SkillDocument, type SkillMdInput } from '../parse/skill-md.js';
-import { SKILL_KEYS, SKILL_SCHEMA, type SkillKey } from '../schema/skill-schema.js';
-import { lazyRequire } from '../util/lazy.js';
+import { SKILL_KEYS, type SkillKey } from '../schema/skill-schema.js';
+import validateFrontMatter from '../schema/skill-validator.gen.js';
 
 export type { SkillKey };
 export { SKILL_KEYS };
@@ -67,20 +67,8 @@ export function checkSkillMd(
   return { skill, diagnostics: [...read.diagnostics, ...diagnostics].sort(compareDiagnostics) };
 }
 
-let validator: ValidateFunction | undefined;
-const ajv2020 = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
-
-/** Compiled once per process, on first use. */
-function skillSchemaValidator(): ValidateFunction {
-  // validateSchema: false, as for agent.json: the schema is ours and a test checks it.
-  validator ??= new (ajv2020().Ajv2020)({
-    allErrors: true,
-    strict: true,
-    allowUnionTypes: true,
-    validateSchema: false,
-  }).compile(SKILL_SCHEMA);
-  return validator;
-}
+/** One error of the generated validator (ajv's own shape). */
+type SchemaError = NonNullable<typeof validateFrontMatter.errors>[number];
 
 /** Trimmed before the schema counts them: block scalars end with a line break nobody typed. */
 const TRIMMED: readonly SkillKey[] = ['description', 'compatibility'];
@@ -108,9 +96,8 @@ export function validateSkill(document: SkillDocument, options: SkillOptions = {
   }
 
   const invalid = new Set<string>();
-  const validate = skillSchemaValidator();
-  if (!validate(instance)) {
-    for (const error of validate.errors ?? []) {
+  if (!validateFrontMatter(instance)) {
+    for (const error of validateFrontMatter.errors ?? []) {
       const mapped = mapSchemaError(error, instance, dirName);
       if (!mapped || invalid.has(mapped.path)) continue;
       invalid.add(mapped.path);
@@ -235,7 +222,7 @@ const EXPECTED: Readonly<Partial<Record<SkillKey, string>>> = {
 };
 
 function mapSchemaError(
-  error: ErrorObject,
+  error: SchemaError,
   instance: Record<string, unknown>,
   dirName: string,
 ): MappedError | undefined {
@@ -245,7 +232,7 @@ function mapSchemaError(
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (segments.length === 0) {
     if (error.keyword === 'additionalProperties') {
-      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const key = String(error.params['additionalProperty']);
       return {
         code: 'ZG4004',
         path: `/${pointerSegment(key)}`,
@@ -255,7 +242,7 @@ function mapSchemaError(
       };
     }
     if (error.keyword === 'required') {
-      const key = String((error.params as { missingProperty: string }).missingProperty);
+      const key = String(error.params['missingProperty']);
       // A key written with no value is reported at the key; a missing one at the front matter.
       const at = 'key';
       return key === 'name'

@@ -3,12 +3,13 @@
  * diagnostic at the key, value or entry it concerns. The reader itself is tested in
  * test/compiler/parse/skill-md.test.ts; real skills of other collections in corpus.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
-import { SKILL_SCHEMA } from '../../../compiler/schema/skill-schema.js';
+import { emitValidatorModule } from '../../../compiler/emit/validators.js';
+import { SKILL_SCHEMA, SKILL_VALIDATOR_OPTIONS } from '../../../compiler/schema/skill-schema.js';
 import { checkSkillMd, SKILL_KEYS, type SkillOptions } from '../../../compiler/validate/skill.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
 import { REPO } from '../../helpers.js';
@@ -333,6 +334,13 @@ describe('SKILL_SCHEMA', () => {
     expect(new Ajv2020({ strict: true, allowUnionTypes: true }).validateSchema(SKILL_SCHEMA)).toBe(true);
     expect(SKILL_SCHEMA.properties.description.maxLength).toBe(MAX_DESCRIPTION_CHARS);
     expect(SKILL_SCHEMA.properties.compatibility.maxLength).toBe(MAX_COMPATIBILITY_CHARS);
+  });
+
+  it('is what compiler/schema/skill-validator.gen.ts validates (regenerate: UPDATE_GOLDEN=1)', () => {
+    const file = join(REPO, 'compiler', 'schema', 'skill-validator.gen.ts');
+    const expected = emitValidatorModule(SKILL_SCHEMA, SKILL_VALIDATOR_OPTIONS);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, expected);
+    expect(readFileSync(file, 'utf8')).toBe(expected);
   });
 
   it('reads exactly the keys docs/authoring.md documents, in its order', () => {
