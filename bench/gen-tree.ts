@@ -79,7 +79,7 @@ function toolModule(name: string, random: () => number, variant: number): { file
     imports += "import { paging } from './fragment.js';\n";
     schemaExpr = `z.object({\n${fields.join('\n')}\n    paging: paging.optional(),\n  })`;
   } else if (variant % 3 === 1) {
-    preamble = `const input = z.object({\n${fields.join('\n').replace(/^    /gm, '  ')}\n});\n\n`;
+    preamble = `const input = z.object({\n${fields.join('\n').replace(/^ {4}/gm, '  ')}\n});\n\n`;
     schemaExpr = 'input';
   } else {
     schemaExpr = `z.object({\n${fields.join('\n')}\n  })`;

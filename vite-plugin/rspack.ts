@@ -1,5 +1,5 @@
 /** `zhin-gen/rspack`: the zhin-gen build plugin for rspack (see ./core.ts). */
-// @ts-ignore -- @rspack/core is the user's (an optional peer, not installed in this repository).
+// @ts-expect-error -- @rspack/core is the user's (an optional peer, not installed in this repository).
 // The declaration names its plugin type, as webpack.ts's names webpack's; here it is `any`.
 import type { RspackPluginInstance } from '@rspack/core';
 import { unplugin } from './core.js';

@@ -46,7 +46,7 @@ export function defineConfig(config: UserConfig): UserConfig {
 }
 
 async function importConfigModule(file: string): Promise<unknown> {
-  const url = pathToFileURL(file).href + `?t=${Date.now()}`;
+  const url = `${pathToFileURL(file).href}?t=${Date.now()}`;
   if (file.endsWith('.ts')) {
     // tsx's loader API imports a TS module without registering a global hook.
     const { tsImport } = await import('tsx/esm/api');

@@ -31,7 +31,7 @@ export function readConfigText(root: string, configFile: string): ConfigText | u
 }
 
 export function relativeName(root: string, file: string): string {
-  return file.startsWith(root + '/') ? file.slice(root.length + 1) : file;
+  return file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file;
 }
 
 // Loaded on the first config diagnostic: a run over a valid config never needs positions.

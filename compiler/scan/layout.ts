@@ -203,7 +203,7 @@ export function buildLayout(
     const segments = path.slice(0, -1).split('/');
     if (segments.length < 2 || segments[segments.length - 2] !== 'plugins') continue;
     const parent = builder.pluginOf(segments.slice(0, -1).join('/'));
-    if (!parent || parent.rest.length !== 1) continue;
+    if (parent?.rest.length !== 1) continue;
     const key = segments[segments.length - 1]!;
     if (segmentNameProblem(key)) {
       builder.diagnostics.push(

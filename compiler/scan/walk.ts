@@ -153,7 +153,7 @@ class Walker {
       if (resolved?.kind === 'file') {
         this.paths.push(this.rel(path));
       } else if (resolved?.kind === 'dir') {
-        this.paths.push(this.rel(path) + '/');
+        this.paths.push(`${this.rel(path)}/`);
         this.walkAll(path, resolved.real, resolved.chain);
       }
     }
@@ -172,7 +172,7 @@ class Walker {
         if (resolved.kind === 'file') this.paths.push(this.rel(path));
         continue;
       }
-      this.paths.push(this.rel(path) + '/');
+      this.paths.push(`${this.rel(path)}/`);
       if (entry.name !== 'plugins') {
         this.walkAll(path, resolved.real, resolved.chain);
         continue;
@@ -188,7 +188,7 @@ class Walker {
       const pluginAbs = child(abs, plugin.name);
       const pluginKind = this.kind(pluginAbs, plugin, real, chain);
       if (pluginKind?.kind === 'dir') {
-        this.paths.push(this.rel(pluginAbs) + '/');
+        this.paths.push(`${this.rel(pluginAbs)}/`);
         this.walkPlugin(pluginAbs, pluginKind.real, pluginKind.chain);
       } else if (pluginKind?.kind === 'file') {
         this.paths.push(this.rel(pluginAbs));
@@ -212,7 +212,7 @@ export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] 
   const walker = new Walker(options);
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
-    walker.paths.push(walker.rel(dir) + '/');
+    walker.paths.push(`${walker.rel(dir)}/`);
     walker.walkPlugin(dir, safeRealpath(dir), []);
   }
   const unique = [...new Set(walker.paths)].sort(compareStrings);

@@ -97,7 +97,7 @@ export class SchemaCache implements SchemaStage {
     const reader = (): FileReader => (fileReader ??= cache.reader());
     for (const unit of units) {
       const data = results.get(unit)?.data;
-      if (!data || data.kind !== 'tool') continue;
+      if (data?.kind !== 'tool') continue;
       const key = unitKey(unit);
       const cached = cache.schemaOf(key);
       if (cached) {

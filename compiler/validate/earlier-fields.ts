@@ -60,7 +60,7 @@ export function checkPlatformPermits(
   what: string,
 ): { fields: ObjectLit; diagnostics: Diagnostic[] } {
   const permissions = fields.props.permissions;
-  if (!permissions || permissions.t !== 'array') return { fields, diagnostics: [] };
+  if (permissions?.t !== 'array') return { fields, diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
   const platforms = fields.props.platforms;
   const sole =

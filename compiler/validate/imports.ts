@@ -17,7 +17,7 @@ export function checkUpwardImports(
   const from = posix.dirname(entry);
   for (const imp of imports) {
     const target = posix.normalize(posix.join(from, imp.specifier));
-    const inside = (dir: string): boolean => target === dir || target.startsWith(dir + '/');
+    const inside = (dir: string): boolean => target === dir || target.startsWith(`${dir}/`);
     if (inside(capabilityDir) || allowedRoots.some(inside)) continue;
     out.push(
       diag('ZG1007', {

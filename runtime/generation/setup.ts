@@ -42,7 +42,7 @@ async function resolveDefinition(
   owner: string,
   explicit: PluginDefinitions | undefined,
 ): Promise<PluginDefinition | undefined> {
-  if (explicit && Object.prototype.hasOwnProperty.call(explicit, owner)) {
+  if (explicit && Object.hasOwn(explicit, owner)) {
     const definition = explicit[owner];
     if (!isPluginDefinition(definition))
       throw new Error(`${ownerLabel(owner)}: options.plugins entry is not a definePlugin(...) value`);

@@ -109,5 +109,5 @@ export type SeamDisposer = () => void;
  *
  * Types only: what a turn can run is still decided at runtime by the generation's tool table.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, so generated manifests can augment it (declaration merging)
 export interface SeamToolInputs {}

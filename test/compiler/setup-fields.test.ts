@@ -68,7 +68,7 @@ describe('definePlugin fields', () => {
     expect(await compile(`import { definePlugin } from 'zhin-gen/runtime';\nexport default ${call};\n`)).toEqual(
       expected,
     );
-    const init = new Function('return ' + call.replace(/^definePlugin/, ''))() as Parameters<typeof definePlugin>[0];
+    const init = new Function(`return ${call.replace(/^definePlugin/, '')}`)() as Parameters<typeof definePlugin>[0];
     expect(() => definePlugin(init)).toThrow(TypeError);
   });
 

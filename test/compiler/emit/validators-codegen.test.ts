@@ -48,7 +48,7 @@ const hostileSchema: JsonSchema = {
     [HOSTILE]: {
       type: 'string',
       minLength: 2,
-      pattern: String.raw`^</script>.*\*/` + '`\\$\\{x\\}',
+      pattern: `${String.raw`^</script>.*\*/`}\`\\$\\{x\\}`,
       description: '*/ eval("x") /*',
     },
     'a/b~c': { enum: [HOSTILE, { '</script>': HOSTILE }, null, JSON.parse('{"__proto__":{"x":1}}')] },
