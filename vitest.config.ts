@@ -10,8 +10,9 @@ export default defineConfig({
     // Fails the run if any test left, changed or removed a file in the source tree.
     globalSetup: ['test/source-tree-guard.ts'],
     // eventsource-parser (used by the AI SDK) exports its TypeScript under the "source" condition,
-    // which Node cannot load: the AI SDK chain is transformed by Vite instead of imported natively.
-    server: { deps: { inline: ['eventsource-parser', 'ai', /@ai-sdk\//] } },
+    // which Node cannot load: the AI SDK chain (and the MCP SDK's HTTP client, which imports it
+    // too) is transformed by Vite instead of imported natively.
+    server: { deps: { inline: ['eventsource-parser', 'ai', /@ai-sdk\//, /@modelcontextprotocol\/sdk/] } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Real builds and dev servers run in these tests; two cores.
