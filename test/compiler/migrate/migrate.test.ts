@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { im } from '../../runtime/fixture.js';
-import { cli, copyTree, FIXTURES, removeDir, tempDir } from '../../helpers.js';
+import { cli, copyTree, FIXTURES, removeDir } from '../../helpers.js';
 
 const update = process.env.UPDATE_GOLDEN === '1';
 const cases = readdirSync(FIXTURES)
