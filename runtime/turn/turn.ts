@@ -208,6 +208,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     approvalMemory: deps.approvalMemory,
     riskPolicies: deps.riskPolicies,
     onError: deps.onError,
+    diagnose: (source, message) => diagnostics.add(source, message),
     track,
     nextId: deps.nextId,
   };
@@ -217,7 +218,6 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       return await canAccessTool(item, accessMessage, deps.permissions);
     } catch {
       return false;
-    diagnose: (source, message) => diagnostics.add(source, message),
     }
   };
   const activateSkill = async (name: string): Promise<boolean> => {
@@ -236,6 +236,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     clock: deps.clock ?? Date.now,
     activate: (name) => skills.add(name),
     onError: deps.onError,
+    diagnose: (message) => diagnostics.add('sessions', message),
     ...(deps.forkSeed ? { seed: deps.forkSeed } : {}),
   });
   for (const binding of deferred.metaTools) turnTools.set(binding.qualifiedName, binding);
@@ -245,7 +246,6 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   const skillsView: ReadonlySet<string> = {
     has: (name) => skills.has(name),
     get size() {
-    diagnose: (message) => diagnostics.add('sessions', message),
       return skills.size;
     },
     forEach: (callback, thisArg) => skills.forEach((value) => callback.call(thisArg, value, value, skillsView)),
