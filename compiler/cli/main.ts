@@ -133,10 +133,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   const manifestOut = spec.name === 'report' ? undefined : values.out;
   if (typeof manifestOut === 'string') {
     // A bad --out is a usage error: nothing is compiled or written.
-    const { outProblem } = await loadConfig(root, { out: values.out });
+    const { outProblem } = await loadConfig(root, { out: manifestOut });
     if (outProblem) {
       io.err(
-        `zhin-gen: --out ${values.out}: ${outProblem.message} [${outProblem.code}]\nhint: ${CATALOG[outProblem.code].hint}`,
+        `zhin-gen: --out ${manifestOut}: ${outProblem.message} [${outProblem.code}]\nhint: ${CATALOG[outProblem.code].hint}`,
       );
       return 64;
     }
