@@ -35,6 +35,7 @@ export function earlierAgentFolderFile(
   pluginDir: string,
   rest: readonly string[],
   path: string,
+  others?: EarlierFolderFiles,
 ): Diagnostic | undefined {
   const [, folder, name, inner] = rest;
   const at = { file: path };
@@ -88,10 +89,38 @@ export function earlierAgentFolderFile(
     }
     if (rest.length > 3) return undefined;
   }
-  return diag('ZG1054', {
-    ...at,
-    message: `"${path}" is in zhin.js's earlier plugin-level agent/ folder, which zhin-gen does not read, and is no tool, skill, agent or prompt section there`,
-  });
+  others?.note(pluginDir, path);
+  return undefined;
+}
+
+/**
+ * The files of `agent/` folders that are no construct (helpers, notes): one ZG1054 per folder
+ * naming them, not one per file, since a folder of helpers is one thing to clean up.
+ */
+export class EarlierFolderFiles {
+  readonly #byPlugin = new Map<string, string[]>();
+
+  note(pluginDir: string, path: string): void {
+    const list = this.#byPlugin.get(pluginDir);
+    if (list) list.push(path);
+    else this.#byPlugin.set(pluginDir, [path]);
+  }
+
+  diagnostics(): Diagnostic[] {
+    return [...this.#byPlugin].map(([pluginDir, files]) => {
+      const folder = join(pluginDir, EARLIER_AGENT_FOLDER);
+      const shown = files
+        .slice(0, 5)
+        .map((f) => `"${f}"`)
+        .join(', ');
+      const more = files.length > 5 ? ` and ${files.length - 5} more` : '';
+      const what = files.length === 1 ? 'a file that is' : `${files.length} files that are`;
+      return diag('ZG1054', {
+        file: files[0]!,
+        message: `${folder}/ (zhin.js's earlier plugin-level folder, which zhin-gen does not read) holds ${what} no tool, skill, agent or prompt section: ${shown}${more}`,
+      });
+    });
+  }
 }
 
 function markdownTool(path: string, name: string): Diagnostic {

@@ -9,6 +9,7 @@ import { segmentNameProblem, skillNameProblem, toolLocalNameProblem } from '@zhi
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import {
   EARLIER_AGENT_FOLDER,
+  EarlierFolderFiles,
   earlierAgentFolderFile,
   earlierFlatFile,
   earlierToolDirectory,
@@ -79,6 +80,8 @@ function join(dir: string, name: string): string {
 class LayoutBuilder {
   readonly plugins = new Map<string, PluginLayout>();
   readonly diagnostics: Diagnostic[] = [];
+  /** Non-construct files of earlier-layout `agent/` folders, reported once per folder. */
+  readonly earlierFiles = new EarlierFolderFiles();
   /** Capability directories by path: insertion is O(1), so the layout stays linear in N. */
   private readonly caps = new Map<string, CapabilityDir>();
   /** Plugin directories, longest first, for the innermost-plugin lookup. */
@@ -126,7 +129,7 @@ class LayoutBuilder {
       return;
     }
     if (rest[0] === EARLIER_AGENT_FOLDER) {
-      const earlier = isDir ? undefined : earlierAgentFolderFile(plugin.dir, rest, path);
+      const earlier = isDir ? undefined : earlierAgentFolderFile(plugin.dir, rest, path, this.earlierFiles);
       if (earlier) this.diagnostics.push(earlier);
       return;
     }
@@ -215,6 +218,7 @@ export function buildLayout(
     builder.addPlugin(owner, segments.join('/'));
   }
   for (const path of paths) builder.insert(path);
+  builder.diagnostics.push(...builder.earlierFiles.diagnostics());
   return { plugins: [...builder.plugins.values()], diagnostics: builder.diagnostics };
 }
 
