@@ -22,15 +22,16 @@ var ZRSchema = (() => {
   function limits(schema) {
     const words = [];
     const range = (min, max, unit) => {
-      if (min !== undefined && max !== undefined) words.push(`${min} to ${max}${unit}`);
-      else if (min !== undefined) words.push(`at least ${min}${unit}`);
-      else if (max !== undefined) words.push(`at most ${max}${unit}`);
+      const of = (n) => (unit === '' ? '' : ` ${unit}${n === 1 ? '' : 's'}`);
+      if (min !== undefined && max !== undefined) words.push(`${min} to ${max}${of(max)}`);
+      else if (min !== undefined) words.push(`at least ${min}${of(min)}`);
+      else if (max !== undefined) words.push(`at most ${max}${of(max)}`);
     };
     range(schema.minimum, schema.maximum, '');
     if (schema.exclusiveMinimum !== undefined) words.push(`more than ${schema.exclusiveMinimum}`);
     if (schema.exclusiveMaximum !== undefined) words.push(`less than ${schema.exclusiveMaximum}`);
-    range(schema.minLength, schema.maxLength, ' characters');
-    range(schema.minItems, schema.maxItems, ' items');
+    range(schema.minLength, schema.maxLength, 'character');
+    range(schema.minItems, schema.maxItems, 'item');
     if (schema.multipleOf !== undefined) words.push(`multiple of ${schema.multipleOf}`);
     if (schema.format) words.push(`format ${schema.format}`);
     if (schema.pattern) words.push(`matches /${schema.pattern}/`);

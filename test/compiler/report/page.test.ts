@@ -90,7 +90,7 @@ describe('zhin-gen report (example bot)', () => {
     const city = form.getByLabel(/city/);
     expect(await city.getAttribute('type')).toBe('text');
     expect(await form.locator('[data-field="city"]').innerText()).toContain('required');
-    expect(await form.locator('[data-field="city"]').innerText()).toContain('at least 1 characters');
+    expect(await form.locator('[data-field="city"]').innerText()).toContain('at least 1 character');
     const unit = form.getByLabel(/unit/);
     expect(await unit.locator('option').allInnerTexts()).toEqual(['"c"', '"f"']);
     expect(await form.locator('[data-field="unit"]').innerText()).toContain('optional');
