@@ -4,7 +4,7 @@
  * manifest (./collect.ts) → the page's data (./data.ts) → one HTML document (./render.ts).
  */
 import { join } from 'node:path';
-import { parsePermit, type ChannelScope } from '@zhin-gen/runtime';
+import { CHANNEL_SCOPES, parsePermit, type ChannelScope } from '@zhin-gen/runtime';
 import { compareStrings } from '../../diagnostics.js';
 import type { CompileResult } from '../../context.js';
 import type { CapabilityModel } from '../../model.js';
@@ -18,7 +18,7 @@ export type { Principal } from './collect.js';
 export type { LiveOptions } from './render.js';
 export { renderPage } from './render.js';
 
-export const SCOPES: readonly ChannelScope[] = ['private', 'group', 'channel'];
+export const SCOPES: readonly ChannelScope[] = CHANNEL_SCOPES;
 export const DEFAULT_ROLES: readonly string[] = ['user', 'trusted', 'master'];
 /** The adapter the matrix uses when the tree names none. */
 export const FALLBACK_PLATFORM = 'console';

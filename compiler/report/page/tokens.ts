@@ -5,9 +5,9 @@
  * bytes (JSON punctuation and English words alike), any other code point about one token each
  * (CJK). It is meant for comparing tools and configurations, not for billing.
  */
-import type { ModelProvider } from '@zhin-gen/runtime';
+import { MODEL_PROVIDERS, type ModelProvider } from '@zhin-gen/runtime';
 
-export const PROVIDERS: readonly ModelProvider[] = ['anthropic', 'openai', 'generic'];
+export const PROVIDERS: readonly ModelProvider[] = MODEL_PROVIDERS;
 
 export interface Size {
   /** UTF-8 bytes of the JSON text. */
