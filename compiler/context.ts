@@ -9,7 +9,9 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
-import { inputsDigest } from './cache/inputs-digest.js';
+import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
+import type { RunCounts } from './cache/index-file.js';
+import { unitFiles, unitKey } from './cache/unit-key.js';
 import type { CapabilityModel } from './model.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { AssembleMemo, assembleModel } from './resolve/assemble.js';
@@ -35,6 +37,10 @@ import {
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config/paths.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
+import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
+import type { SchemaOutcome } from './schema/types.js';
+import type { UnitResult } from './parse/units.js';
+import type { CapabilityUnit } from './scan/layout.js';
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */
@@ -58,6 +64,12 @@ export interface CompileResult {
   readonly diagnostics: readonly Diagnostic[];
   readonly errors: number;
   readonly warnings: number;
+  /** The model's sizes (what the summary line reports), known without building the model. */
+  readonly counts: RunCounts;
+  /**
+   * The capability model. A run that found nothing to do builds it only when this is read
+   * (from the unit cache, without parsing): `generate` and `check` never need it.
+   */
   readonly model: CapabilityModel;
   /** The generated module text (also produced when there are errors, for `check` diffs). */
   readonly code: string;
@@ -247,6 +259,66 @@ export class Compiler {
     const { units, diagnostics: unitDiagnostics } = this.derived.units;
     diagnostics.push(...unitDiagnostics);
 
+    const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
+    const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
+    // AGENTS.md texts carry over between watch-mode runs unless an event names the file.
+    if (!dirty || walkedNow) this.texts.clear();
+    else for (const path of dirty) this.texts.delete(path);
+    const readTextWith = (read: (path: string) => string | undefined) => (path: string) => {
+      if (!this.texts.has(path)) this.texts.set(path, read(path));
+      return this.texts.get(path);
+    };
+    // The output's inputs digest (see cache/inputs-digest.ts), over the cached units' contents.
+    const digestOf = (readText: (path: string) => string | undefined): string =>
+      inputsDigest(
+        units,
+        pluginInputs(layout.plugins, readText),
+        `${this.root}\0${outRel}\0${shippedStamp}`,
+        runtimeModule,
+        (key) => this.units.contentOf(key),
+      );
+
+    // A fresh walk that finds every unit as the cache's index recorded it, and an output on disk
+    // the cache vouches for: nothing to do, and nothing of the cache's bodies to read.
+    if (walkedNow) {
+      const keyed: (readonly [string, readonly string[]])[] = units.map((u) => [unitKey(u), unitFiles(u)] as const);
+      for (const plugin of layout.plugins)
+        if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
+      if (this.units.currentByIndex(keyed)) {
+        const fileReader = this.units.reader();
+        const readText = readTextWith((path) => fileReader.read(path));
+        const vouchKey = `${digestOf(readText)}:${validatorsStamp(this.root, outRel)}`;
+        const summary = this.units.vouchedSummary(vouchKey, options.outFile);
+        if (summary) {
+          const sorted = uniqueDiagnostics([...diagnostics, ...summary.diagnostics]).sort(compareDiagnostics);
+          const errors = sorted.filter((d) => d.severity === 'error').length;
+          let model: CapabilityModel | undefined;
+          let code: string | undefined;
+          const fromCache = (): CapabilityModel =>
+            this.modelFromCache(layout, units, options, readText, this.shipped.packages);
+          return {
+            diagnostics: sorted,
+            errors,
+            warnings: sorted.length - errors,
+            counts: summary.counts,
+            get model() {
+              model ??= fromCache();
+              return model;
+            },
+            get code() {
+              code ??= readIfExists(options.outFile) ?? '';
+              return code;
+            },
+            outFile: options.outFile,
+            outRel,
+            written: false,
+            stats: { units: units.length, parsed: 0, ms: performance.now() - started },
+            options,
+          };
+        }
+      }
+    }
+
     const reader: FileReader = this.units.reader();
     const parsed = await parseChanged({
       layout,
@@ -263,13 +335,7 @@ export class Compiler {
     const parsedCount = parsed.parsed;
 
     const schemaResults = await this.schemas.evaluate(units, results, this.units, options);
-    // AGENTS.md texts carry over between watch-mode runs unless an event names the file.
-    if (!dirty || walkedNow) this.texts.clear();
-    else for (const path of dirty) this.texts.delete(path);
-    const readText = (path: string): string | undefined => {
-      if (!this.texts.has(path)) this.texts.set(path, reader.read(path));
-      return this.texts.get(path);
-    };
+    const readText = readTextWith((path) => reader.read(path));
     const model = assembleModel({
       layout,
       units,
@@ -286,17 +352,11 @@ export class Compiler {
 
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
     // last wrote (still on disk with that stamp) is what emit would produce — skip emit + compare.
-    const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
     const unchanged = parsedCount === 0 && this.schemas.evaluated === 0;
-    const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
     // In watch mode the in-memory caches do this job; the digest is for runs of a fresh process.
     // The root is part of it: an output outside the root imports the tree through the root's own path.
-    const digest =
-      unchanged || dirty === undefined
-        ? inputsDigest(units, model.model.plugins, `${this.root}\0${outRel}\0${shippedStamp}`, runtimeModule, (key) =>
-            this.units.contentOf(key),
-          )
-        : undefined;
+    const digest = unchanged || dirty === undefined ? digestOf(readText) : undefined;
+    const counts = countsOf(model.model);
     // Vouched for: the file on disk is the output; it is read only if someone asks for `code`.
     // The validators folder is output too: a module removed by hand must not be vouched for, so
     // its stamp (the folder's mtime) is part of what the record vouches for.
@@ -338,7 +398,10 @@ export class Compiler {
     }
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false))
-      this.units.recordOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
+      this.units.recordOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile, {
+        counts,
+        diagnostics: model.diagnostics,
+      });
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();
@@ -347,6 +410,7 @@ export class Compiler {
       diagnostics: sorted,
       errors,
       warnings: sorted.length - errors,
+      counts,
       model: model.model,
       get code() {
         joined ??= emitted ? emitted.parts.join('') : (reusable?.() ?? '');
@@ -358,6 +422,56 @@ export class Compiler {
       stats: { units: units.length, parsed: parsedCount, ms: performance.now() - started },
       options,
     };
+  }
+
+  /**
+   * The model of a run that vouched for the output without reading the cache's bodies, built
+   * from them on request: every unit's result and schema is in the cache (the output was
+   * recorded from exactly these), so nothing is parsed.
+   */
+  private modelFromCache(
+    layout: ReturnType<typeof buildLayout>,
+    units: readonly CapabilityUnit[],
+    options: ResolvedOptions,
+    readText: (path: string) => string | undefined,
+    packages: readonly ShippedCapabilities[],
+  ): CapabilityModel {
+    this.units.loadBodies();
+    const missing = (what: string): never => {
+      throw new Error(`zhin-gen: the unit cache lost ${what} while this run read it; run the command again`);
+    };
+    const results = new Map<CapabilityUnit, UnitResult>();
+    const schemas = new Map<CapabilityUnit, SchemaOutcome>();
+    for (const unit of units) {
+      const key = unitKey(unit);
+      const result = this.units.lookup(key, unitFiles(unit), undefined) ?? missing(key);
+      results.set(unit, result);
+      if (result.data?.kind !== 'tool') continue;
+      const schema =
+        this.units.schemaOf(key) ??
+        ((result.data as { schema?: unknown }).schema === undefined
+          ? ({ ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' } as const)
+          : missing(`the schema of ${key}`));
+      schemas.set(unit, schema);
+    }
+    const entries = new Map<string, UnitResult>();
+    for (const plugin of layout.plugins) {
+      if (!plugin.entry) continue;
+      const key = `plugin-entry:${plugin.entry}`;
+      entries.set(plugin.dir, this.units.lookup(key, [plugin.entry], undefined) ?? missing(key));
+    }
+    return assembleModel({
+      layout,
+      units,
+      results,
+      entries,
+      schemas,
+      options,
+      hashOf: (key) => this.units.hashOf(key),
+      readText,
+      memos: this.memos.assemble,
+      packages: [...packages],
+    }).model;
   }
 
   /**
@@ -425,6 +539,16 @@ function realRoot(root: string): string {
   } catch {
     return root;
   }
+}
+
+function countsOf(model: CapabilityModel): RunCounts {
+  return {
+    tools: model.tools.length,
+    skills: model.skills.length,
+    agents: model.agents.length,
+    promptSections: model.promptSections.length,
+    hooks: model.hooks.length,
+  };
 }
 
 export function createCompiler(options: CompilerOptions): Compiler {

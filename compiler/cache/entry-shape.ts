@@ -184,3 +184,4 @@ void exact;
 // The in-memory types differ from the declarations only in mutability (asserted above).
 export const isEntry: Check<Entry> = compile(entry as Shape<unknown> as Shape<Entry>);
 export const isOutputRecord: Check<OutputRecord> = compile(output);
+export const isDiagnostic: Check<Diagnostic> = compile(diagnostic);

@@ -5,12 +5,34 @@
  * parsed nothing) reuses that output without emitting (cache/units.ts `vouchedOutput`).
  */
 import { createHash } from 'node:crypto';
-import type { CapabilityUnit } from '../scan/layout.js';
+import type { CapabilityUnit, PluginLayout } from '../scan/layout.js';
+
+/** What the digest reads of each plugin: its directory, AGENTS.md text and entry file. */
+export interface PluginInput {
+  readonly dir: string;
+  readonly agentsMd?: { readonly text: string };
+  readonly entrySource?: string;
+}
+
+/**
+ * The plugins of a layout as the digest reads them. From the layout, not the model, so a run can
+ * tell that nothing changed before it assembles (or even loads) anything.
+ */
+export function pluginInputs(
+  plugins: readonly PluginLayout[],
+  readText: (path: string) => string | undefined,
+): PluginInput[] {
+  return plugins.map((p) => ({
+    dir: p.dir,
+    ...(p.agentsMd ? { agentsMd: { text: `${p.agentsMd}\0${readText(p.agentsMd) ?? '\0unreadable'}` } } : {}),
+    ...(p.entry ? { entrySource: p.entry } : {}),
+  }));
+}
 
 /** What the output depends on besides the cached units' own contents. */
 export function inputsDigest(
   units: readonly CapabilityUnit[],
-  plugins: readonly { dir: string; agentsMd?: { text: string }; entrySource?: string }[],
+  plugins: readonly PluginInput[],
   outRel: string,
   runtimeModule: string,
   contentOf: (key: string) => string,

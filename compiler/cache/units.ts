@@ -5,15 +5,18 @@
  * as a JSON file plus a journal of later changes (cache/file.ts), so `generate` with nothing
  * changed neither reads nor parses sources.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
-import { LruMap } from '../util/lru.js';
 import { CacheFile } from './file.js';
+import { createReader, type FileReader } from './reader.js';
+
+export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
+import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
 import { packageVersion } from '../version.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
@@ -42,19 +45,6 @@ export interface OutputRecord {
   readonly mtimeMs: number;
   readonly size: number;
 }
-
-export interface FileReader {
-  /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
-  read(path: string): string | undefined;
-  /** sha256 (16 hex) of the raw bytes of a file read in this run. */
-  hashOf(path: string): string | undefined;
-  /** Why `read` returned undefined. */
-  problem(path: string): string | undefined;
-  /** mtime and size of a file read in this run, taken from the descriptor it was read through. */
-  stampOf(path: string): { mtimeMs: number; size: number } | undefined;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function sha(data: string | Buffer): string {
   return sha256(data).slice(0, 16);
@@ -93,15 +83,27 @@ export class UnitCache {
   /** The loaded file had parts dropped as doubtful: rewrite it at the next persist. */
   private damaged = false;
   private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
+  private readonly indexFile: IndexFile | undefined;
+  /**
+   * Until some unit needs its body, the index stands in for the entries (cache/index-file.ts):
+   * a run that finds nothing to do never reads the bodies.
+   */
+  private index: CacheIndex | undefined;
+  private bodiesLoaded = true;
+  /** Counts and diagnostics of the run that produced the recorded output. */
+  private summary: RunSummary | undefined;
+  private summaryText = '';
+  /** The index on disk does not describe what is persisted (missing, damaged, outdated). */
+  private indexStale = false;
 
   constructor(
     private readonly root: string,
     cacheFile: string | false | undefined,
   ) {
+    const file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));
     this.disk =
-      cacheFile === false
-        ? undefined
-        : new CacheFile(cacheFile ?? defaultCacheFile(root), CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
+      file === undefined ? undefined : new CacheFile(file, CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
+    this.indexFile = file === undefined ? undefined : new IndexFile(file, CACHE_VERSION);
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
@@ -111,14 +113,69 @@ export class UnitCache {
     this.output = undefined;
     this.changedKeys.clear();
     this.outputChanged = false;
+    this.damaged = false;
+    this.summary = undefined;
+    this.summaryText = '';
+    this.index = this.indexFile?.load(configKey);
+    this.bodiesLoaded = this.index === undefined;
+    this.indexStale = this.index === undefined;
+    if (this.index) {
+      this.output = this.index.output;
+      this.setSummary(this.index.summary);
+    } else this.readBodies();
+  }
+
+  private setSummary(summary: RunSummary | undefined): void {
+    this.summary = summary;
+    this.summaryText = summary === undefined ? '' : JSON.stringify(summary);
+  }
+
+  /** The entries' bodies, loaded once something needs them (a unit changed, the model was asked for). */
+  loadBodies(): void {
+    if (!this.bodiesLoaded) this.readBodies();
+  }
+
+  private readBodies(): void {
+    this.bodiesLoaded = true;
+    this.index = undefined;
     // Missing, corrupt or for another configuration: a cold run rebuilds it. Entries of the
     // wrong shape are dropped on load (cache/entry-shape.ts): those units are parsed again.
-    const loaded = this.disk?.load(configKey);
+    const loaded = this.disk?.load(this.configKey);
     this.damaged = loaded?.damaged ?? false;
-    if (loaded) {
-      this.entries = loaded.entries;
-      this.output = loaded.output;
+    this.entries = loaded?.entries ?? new Map();
+    const output = loaded?.output;
+    // The index and the bodies were written together; if they disagree, trust neither's record.
+    if (this.output !== undefined && !sameRecord(this.output, output)) {
+      this.output = undefined;
+      this.setSummary(undefined);
+      this.indexStale = true;
+    } else this.output = output;
+  }
+
+  /**
+   * Whether every unit listed is current by the index alone (its files, and the stamps of
+   * everything its result depends on, exactly as recorded): then no body is needed to know that
+   * nothing changed. False whenever the bodies are loaded already or any unit differs.
+   */
+  currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
+    const index = this.index;
+    if (!index) return false;
+    for (const [key, files] of units) {
+      const unit = index.units.get(key);
+      if (!unit || unit.files.length !== files.length) return false;
+      for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return false;
+      const stamps = unit.stamps;
+      for (let i = 0; i < stamps.length; i += 4) {
+        const now = this.stat(stamps[i] as string);
+        if (!now || now.mtimeMs !== stamps[i + 1] || now.size !== stamps[i + 2]) return false;
+      }
     }
+    return true;
+  }
+
+  /** The summary recorded with the output this cache vouches for under `digest`, if any. */
+  vouchedSummary(digest: string, file: string): RunSummary | undefined {
+    return this.summary?.digest === digest && this.vouchedOutput(digest, file) ? this.summary : undefined;
   }
 
   private markChanged(key: string): void {
@@ -126,61 +183,7 @@ export class UnitCache {
   }
 
   reader(): FileReader {
-    // Bounded: a file is read once by its unit; keeping every text of a 5,000-tool tree alive
-    // until the run ends only made each garbage collection copy them again.
-    const texts = new LruMap<string, string | undefined>(512);
-    const hashes = new Map<string, string>();
-    const problems = new Map<string, string>();
-    const stamps = new Map<string, { mtimeMs: number; size: number }>();
-    const root = this.root;
-    return {
-      read(path) {
-        if (texts.has(path)) return texts.get(path);
-        let text: string | undefined;
-        let bytes: Buffer | undefined;
-        try {
-          // The stamp comes from the descriptor the bytes are read through: no second stat per
-          // file when the unit is stored, and never a stamp newer than the content.
-          const fd = openSync(under(root, path), 'r');
-          try {
-            const stat = fstatSync(fd);
-            bytes = readFileSync(fd);
-            stamps.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
-          } finally {
-            closeSync(fd);
-          }
-          hashes.set(path, sha(bytes));
-        } catch (error) {
-          problems.set(
-            path,
-            (error as NodeJS.ErrnoException).code === 'ENOENT'
-              ? 'it does not exist'
-              : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-          );
-        }
-        if (bytes) {
-          try {
-            // Invalid UTF-8 would otherwise turn into U+FFFD inside the manifest.
-            text = utf8.decode(bytes).replace(/^\uFEFF/, '');
-          } catch {
-            problems.set(path, 'it is not valid UTF-8 text');
-          }
-        }
-        texts.set(path, text);
-        return text;
-      },
-      problem(path) {
-        return problems.get(path);
-      },
-      hashOf(path) {
-        if (!hashes.has(path)) this.read(path);
-        return hashes.get(path);
-      },
-      stampOf(path) {
-        if (!hashes.has(path)) this.read(path);
-        return stamps.get(path);
-      },
-    };
+    return createReader(this.root);
   }
 
   private stat(path: string): { mtimeMs: number; size: number } | undefined {
@@ -205,6 +208,7 @@ export class UnitCache {
 
   /** A cached result still valid for these files, or undefined. */
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
+    if (!this.bodiesLoaded) this.loadBodies();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.files !== files) {
@@ -238,6 +242,7 @@ export class UnitCache {
   }
 
   store(key: string, files: readonly string[], result: UnitResult, reader: FileReader): void {
+    if (!this.bodiesLoaded) this.loadBodies();
     const stamps: Record<string, FileStamp> = {};
     for (const file of [...files, ...result.dependencies]) {
       const hash = reader.hashOf(file);
@@ -250,11 +255,13 @@ export class UnitCache {
   }
 
   hashOf(key: string): string {
+    if (this.index) return this.index.units.get(key)?.hash ?? '';
     return this.entries.get(key)?.hash ?? '';
   }
 
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
+    if (this.index) return indexedContent(this.index.units.get(key));
     const entry = this.entries.get(key);
     if (!entry) return '';
     return Object.keys(entry.stamps)
@@ -264,10 +271,12 @@ export class UnitCache {
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
+    if (!this.bodiesLoaded) this.loadBodies();
     return this.entries.get(key)?.schema;
   }
 
   setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
+    if (!this.bodiesLoaded) this.loadBodies();
     const entry = this.entries.get(key);
     if (!entry) return;
     entry.schema = outcome;
@@ -293,9 +302,18 @@ export class UnitCache {
     return now !== undefined && now.mtimeMs === record.mtimeMs && now.size === record.size;
   }
 
-  recordOutput(digest: string, file: string): void {
+  recordOutput(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): void {
     const now = this.statAbs(file);
     if (!now) return;
+    if (summary) {
+      const next: RunSummary = { digest, ...summary };
+      const text = JSON.stringify(next);
+      if (text !== this.summaryText) {
+        this.summary = next;
+        this.summaryText = text;
+        this.indexStale = true;
+      }
+    }
     if (
       this.output &&
       this.output.digest === digest &&
@@ -317,7 +335,14 @@ export class UnitCache {
   }
 
   persist(): void {
-    if (!this.disk || (this.changedKeys.size === 0 && !this.outputChanged && !this.damaged)) return;
+    // Without the bodies loaded nothing can have changed but the summary, which a vouched run
+    // (the only kind that leaves them unread) never changes.
+    if (!this.bodiesLoaded) return;
+    if (this.disk && this.changedKeys.size === 0 && !this.outputChanged && !this.damaged) {
+      if (this.indexStale) this.saveIndex();
+      return;
+    }
+    if (!this.disk) return;
     const changed = [...this.changedKeys].map((key) => [key, persistable(this.entries.get(key)!)] as const);
     const output = this.outputChanged ? this.output : undefined;
     this.changedKeys.clear();
@@ -333,8 +358,58 @@ export class UnitCache {
         changed,
         output,
       );
+      this.indexStale = true;
     } catch {
       // A read-only node_modules only costs speed.
     }
+    this.saveIndex();
   }
+
+  /** The index of what is persisted now (after the bodies were written). */
+  private saveIndex(): void {
+    if (!this.indexFile || !this.indexStale) return;
+    const units = new Map<string, IndexedUnit>();
+    for (const [key, entry] of this.entries) {
+      const stamps: (string | number)[] = [];
+      for (const file in entry.stamps) {
+        const stamp = entry.stamps[file]!;
+        stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
+      }
+      units.set(key, { hash: entry.hash, files: entry.files, stamps });
+    }
+    const summary = this.summary && this.output?.digest === this.summary.digest ? this.summary : undefined;
+    try {
+      this.indexFile.save(this.configKey, {
+        units,
+        ...(this.output ? { output: this.output } : {}),
+        ...(summary ? { summary } : {}),
+      });
+      this.indexStale = false;
+    } catch {
+      // As above: only speed.
+    }
+  }
+}
+
+/** `contentOf` for an indexed unit: the same text as for its entry. */
+function indexedContent(unit: IndexedUnit | undefined): string {
+  if (!unit) return '';
+  const hashes = new Map<string, string>();
+  for (let i = 0; i < unit.stamps.length; i += 4) hashes.set(unit.stamps[i] as string, unit.stamps[i + 3] as string);
+  return [...hashes.keys()]
+    .sort()
+    .map((file) => `${file}:${hashes.get(file)}`)
+    .join('|');
+}
+
+function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {
+  return (
+    a === b ||
+    (a !== undefined &&
+      b !== undefined &&
+      a.digest === b.digest &&
+      a.file === b.file &&
+      a.mtimeMs === b.mtimeMs &&
+      a.size === b.size)
+  );
 }

@@ -21,13 +21,14 @@ export function formatDuration(ms: number): string {
 }
 
 export function summary(result: CompileResult): string {
-  const m = result.model;
+  // From the counts, not the model: a run that found nothing to do never builds the model.
+  const m = result.counts;
   const counts = [
-    plural(m.tools.length, 'tool'),
-    plural(m.skills.length, 'skill'),
-    plural(m.agents.length, 'agent'),
-    plural(m.promptSections.length, 'prompt section'),
-    plural(m.hooks.length, 'hook'),
+    plural(m.tools, 'tool'),
+    plural(m.skills, 'skill'),
+    plural(m.agents, 'agent'),
+    plural(m.promptSections, 'prompt section'),
+    plural(m.hooks, 'hook'),
   ].join(', ');
   const problems =
     result.errors + result.warnings > 0
@@ -42,16 +43,16 @@ function outputState(result: CompileResult): 'not written' | 'written' | 'unchan
 
 /** `generate --json` and each line of `watch --json` (documented in docs/cli.md). */
 export function runJson(result: CompileResult): object {
-  const m = result.model;
+  const m = result.counts;
   return {
     out: result.outRel,
     state: outputState(result),
     counts: {
-      tools: m.tools.length,
-      skills: m.skills.length,
-      agents: m.agents.length,
-      promptSections: m.promptSections.length,
-      hooks: m.hooks.length,
+      tools: m.tools,
+      skills: m.skills,
+      agents: m.agents,
+      promptSections: m.promptSections,
+      hooks: m.hooks,
     },
     errors: result.errors,
     warnings: result.warnings,

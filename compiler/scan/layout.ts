@@ -84,29 +84,25 @@ class LayoutBuilder {
   readonly earlierFiles = new EarlierFolderFiles();
   /** Capability directories by path: insertion is O(1), so the layout stays linear in N. */
   private readonly caps = new Map<string, CapabilityDir>();
-  /** Plugin directories, longest first, for the innermost-plugin lookup. */
-  private pluginDirs: string[] = [];
-
   constructor(private readonly pluginEntry: readonly string[]) {}
 
   addPlugin(owner: string, dir: string): void {
     if (this.plugins.has(dir)) return;
     this.plugins.set(dir, { owner, dir, caps: [] });
-    this.pluginDirs = [...this.plugins.keys()].sort((a, b) => b.length - a.length);
   }
 
   /**
-   * Finds the innermost plugin whose directory is a proper prefix of `path` (plugins are few),
-   * and the path's segments below it.
+   * Finds the innermost plugin whose directory is a proper prefix of `path`, and the path's
+   * segments below it: one map lookup per `/` of the path, from the deepest, so the cost follows
+   * the path's depth and not the number of plugins (every path of the tree is looked up).
    */
   pluginOf(path: string): { plugin: PluginLayout; rest: string[] } | undefined {
-    for (const dir of this.pluginDirs) {
-      if (dir === '') return { plugin: this.plugins.get(dir)!, rest: path.split('/') };
-      if (path.length > dir.length && path.startsWith(dir) && path[dir.length] === '/') {
-        return { plugin: this.plugins.get(dir)!, rest: path.slice(dir.length + 1).split('/') };
-      }
+    for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
+      const plugin = this.plugins.get(path.slice(0, cut));
+      if (plugin) return { plugin, rest: path.slice(cut + 1).split('/') };
     }
-    return undefined;
+    const root = this.plugins.get('');
+    return root ? { plugin: root, rest: path.split('/') } : undefined;
   }
 
   insert(path: string): void {

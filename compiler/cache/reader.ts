@@ -1,0 +1,78 @@
+/**
+ * The file reader of one run: each file read once through one descriptor, which also gives its
+ * stamp (mtime and size) and the hash of its bytes for the unit cache (cache/units.ts).
+ */
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { sha256 } from '../util/hash.js';
+import { LruMap } from '../util/lru.js';
+
+export interface FileReader {
+  /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
+  read(path: string): string | undefined;
+  /** sha256 (16 hex) of the raw bytes of a file read in this run. */
+  hashOf(path: string): string | undefined;
+  /** Why `read` returned undefined. */
+  problem(path: string): string | undefined;
+  /** mtime and size of a file read in this run, taken from the descriptor it was read through. */
+  stampOf(path: string): { mtimeMs: number; size: number } | undefined;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function createReader(root: string): FileReader {
+  // Bounded: a file is read once by its unit; keeping every text of a 5,000-tool tree alive
+  // until the run ends only made each garbage collection copy them again.
+  const texts = new LruMap<string, string | undefined>(512);
+  const hashes = new Map<string, string>();
+  const problems = new Map<string, string>();
+  const stamps = new Map<string, { mtimeMs: number; size: number }>();
+  return {
+    read(path) {
+      if (texts.has(path)) return texts.get(path);
+      let text: string | undefined;
+      let bytes: Buffer | undefined;
+      try {
+        // The stamp comes from the descriptor the bytes are read through: no second stat per
+        // file when the unit is stored, and never a stamp newer than the content.
+        // Plain concatenation (see cache/units.ts `under`).
+        const fd = openSync(`${root}/${path}`, 'r');
+        try {
+          const stat = fstatSync(fd);
+          bytes = readFileSync(fd);
+          stamps.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
+        } finally {
+          closeSync(fd);
+        }
+        hashes.set(path, sha256(bytes).slice(0, 16));
+      } catch (error) {
+        problems.set(
+          path,
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? 'it does not exist'
+            : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        );
+      }
+      if (bytes) {
+        try {
+          // Invalid UTF-8 would otherwise turn into U+FFFD inside the manifest.
+          text = utf8.decode(bytes).replace(/^\uFEFF/, '');
+        } catch {
+          problems.set(path, 'it is not valid UTF-8 text');
+        }
+      }
+      texts.set(path, text);
+      return text;
+    },
+    problem(path) {
+      return problems.get(path);
+    },
+    hashOf(path) {
+      if (!hashes.has(path)) this.read(path);
+      return hashes.get(path);
+    },
+    stampOf(path) {
+      if (!hashes.has(path)) this.read(path);
+      return stamps.get(path);
+    },
+  };
+}
