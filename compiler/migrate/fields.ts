@@ -16,6 +16,7 @@ import {
   type ObjectLiteralExpression,
   parse,
   type SourceFile,
+  stringLiteral,
   SyntaxKind,
   type TextEdit,
 } from './source.js';
@@ -46,10 +47,9 @@ export function at(context: FieldContext, node: Node): { file: string; line: num
   return { file: context.path, ...lineColumn(context.text, node.getStart()) };
 }
 
-/** Quote a string the way the node it replaces was quoted. */
+/** Quote a string the way the node it replaces was quoted (a permit may hold anything its source did). */
 export function quoted(value: string, like?: Node): string {
-  const quote = like?.getText().startsWith('"') ? '"' : "'";
-  return `${quote}${value.replace(/\\/g, '\\\\').replaceAll(quote, `\\${quote}`)}${quote}`;
+  return stringLiteral(value, like?.getText().startsWith('"') ? '"' : "'");
 }
 
 /** Removes one named import (the whole declaration when it is the only binding). */

@@ -6,7 +6,7 @@
  * file becomes `tools/<x>/index.ts`. Specifiers that do not resolve in the tree are left alone.
  */
 import type { Draft } from './draft.js';
-import { applyEdits, isCodeFile, Node, parse, SyntaxKind, type TextEdit } from './source.js';
+import { applyEdits, isCodeFile, Node, parse, stringLiteral, SyntaxKind, type TextEdit } from './source.js';
 import type { SourceTree } from './types.js';
 
 type Style = 'exact' | 'js-for-ts' | 'no-extension' | 'directory';
@@ -145,8 +145,9 @@ export function rewriteImports(draft: Draft): void {
       if (!moved && now === resolved.path) continue;
       const next = specifierFor(path, now, resolved.style);
       if (next === written) continue;
-      const quote = node.getText()[0]!;
-      edits.push({ start: node.getStart(), end: node.getEnd(), text: `${quote}${next}${quote}` });
+      // In the quotes it was written with; the new path holds file names, which may hold anything.
+      const quote = node.getText()[0] === '"' ? '"' : node.getText()[0] === '`' ? '`' : "'";
+      edits.push({ start: node.getStart(), end: node.getEnd(), text: stringLiteral(next, quote) });
     }
     if (edits.length > 0) draft.edit(path, applyEdits(text, edits), 'relative imports follow the moved files');
   }

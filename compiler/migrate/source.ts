@@ -61,6 +61,41 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return out;
 }
 
+/** `\\u` + four hex digits: the escape of one UTF-16 unit. */
+function unitEscape(unit: number): string {
+  return `\\u${unit.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * `value` as a string literal between `quote`s that reads back as exactly `value`, whatever it
+ * holds (file names and strings come from the user's tree): backslashes and the quote are
+ * escaped, and so are line terminators (U+2028 and U+2029 end a line in JS source too), other
+ * control characters, lone surrogates (UTF-8 cannot carry them) and, between backticks, `${`.
+ */
+export function stringLiteral(value: string, quote: "'" | '"' | '`' = "'"): string {
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i]!;
+    const unit = value.charCodeAt(i);
+    if (char === '\\' || char === quote) out += `\\${char}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (unit < 0x20 || unit === 0x7f || unit === 0x2028 || unit === 0x2029) out += unitEscape(unit);
+    else if (unit >= 0xd800 && unit <= 0xdbff && /[\udc00-\udfff]/.test(value[i + 1] ?? '')) {
+      out += char + value[i + 1];
+      i++;
+    } else if (unit >= 0xd800 && unit <= 0xdfff) out += unitEscape(unit);
+    else if (quote === '`' && char === '$' && value[i + 1] === '{') out += '\\$';
+    else out += char;
+  }
+  return `${quote}${out}${quote}`;
+}
+
+/** Text for a `//` comment: a line terminator in it would end the comment and make the rest code. */
+export function lineCommentText(value: string): string {
+  return value.replace(/[\r\n\u2028\u2029]/g, (char) => unitEscape(char.charCodeAt(0)));
+}
+
 /** 1-based line and column of an offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;

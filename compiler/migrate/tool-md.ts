@@ -10,6 +10,7 @@ import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { readFrontMatter } from './markdown.js';
 import { directoryName, ownerOf } from './names.js';
 import { RUNTIME_MODULE } from './fields.js';
+import { lineCommentText, stringLiteral } from './source.js';
 import { filesBelow, join2 } from './tree.js';
 
 /** Front matter keys carried into the definition as they are. */
@@ -173,9 +174,9 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
     ...PASSED.filter((k) => data[k] !== undefined).map((k) => `  ${k}: ${indentJson(data[k])},`),
   ];
   const source = [
-    `// Converted by zhin-gen migrate from ${path.slice(path.lastIndexOf('/') + 1)} (the earlier zhin.js layout).`,
+    `// Converted by zhin-gen migrate from ${lineCommentText(path.slice(path.lastIndexOf('/') + 1))} (the earlier zhin.js layout).`,
     `import { defineAgentTool } from '${RUNTIME_MODULE}';`,
-    `import ${handlerImport} from '${handlerSpec}';`,
+    `import ${handlerImport} from ${stringLiteral(handlerSpec)};`,
     '',
     'const run = handler as (input: unknown, context: unknown) => unknown;',
     '',

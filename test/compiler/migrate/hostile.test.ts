@@ -1,0 +1,105 @@
+/**
+ * `zhin-gen migrate` on trees whose file names and contents are hostile: whatever they hold, every
+ * module migrate writes parses, holds only the statements migrate meant to write, and its strings
+ * read back as exactly the values they carry (a file name or a permit is data, never code).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { planMigration } from '../../../compiler/migrate/plan.js';
+import type { Plan } from '../../../compiler/migrate/types.js';
+import { removeDir, tempDir } from '../../helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) removeDir(dir);
+});
+
+function tree(files: Record<string, string>): string {
+  const root = tempDir('migrate-hostile');
+  dirs.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+function written(plan: Plan, path: string): string {
+  const write = plan.writes.get(path);
+  if (!write || !('text' in write)) throw new Error(`${path} is not written with new text`);
+  return write.text;
+}
+
+/** The module's syntax tree; fails the test on any syntax error. */
+function parsed(path: string, text: string): ts.SourceFile {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const problems = (file as unknown as { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
+  expect(
+    problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    path,
+  ).toEqual([]);
+  return file;
+}
+
+function strings(file: ts.SourceFile): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) out.push(node.text);
+    if (ts.isTemplateExpression(node)) out.push(`TEMPLATE WITH SUBSTITUTION: ${node.getText()}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+const TOOL = "import { defineAgentTool } from '@zhin.js/agent/tools';\n";
+
+describe('zhin-gen migrate: hostile names and contents stay data', () => {
+  it('a .tool.md whose name holds line separators and whose handler name holds a quote', () => {
+    const name = 'x\u2028globalThis.pwned = 1;\u2028.tool.md';
+    const root = tree({
+      [`tools/${name}`]: '---\ndescription: "a \u2028 b */ ${x} `q`"\nhandler: ./it\'s.ts\n---\n',
+      "tools/it's.ts": 'export default async function () {\n  return 1;\n}\n',
+    });
+    const plan = planMigration(root);
+    const path = [...plan.writes.keys()].find((p) => p.endsWith('/index.ts'))!;
+    const file = parsed(path, written(plan, path));
+    // Two imports, `const run`, `export default`: the file name stays inside the comment.
+    const kinds = file.statements.map((s) =>
+      ts.isImportDeclaration(s)
+        ? 'import'
+        : ts.isVariableStatement(s)
+          ? 'const'
+          : ts.isExportAssignment(s)
+            ? 'export'
+            : s.getText(),
+    );
+    expect(kinds).toEqual(['import', 'import', 'const', 'export']);
+    expect(strings(file)).toContain("./it's.js");
+    expect(strings(file)).toContain('a \u2028 b */ ${x} `q`');
+  });
+
+  it('a permit whose arguments hold a newline, a line separator and a quote', () => {
+    const root = tree({
+      'tools/mute.ts': `${TOOL}import { platformPermit } from '@zhin.js/core';\nexport default defineAgentTool({\n  description: 'm',\n  permissions: [platformPermit('ic\\nqq\\u2028', "ad'min")],\n  async execute() {\n    return 1;\n  },\n});\n`,
+    });
+    const plan = planMigration(root);
+    const file = parsed('tools/mute/index.ts', written(plan, 'tools/mute/index.ts'));
+    expect(strings(file)).toContain("platform(ic\nqq\u2028,ad'min)");
+  });
+
+  it('an import() in backticks of a moved file whose name holds ${', () => {
+    const root = tree({
+      'agent/tools/${globalThis.y=1}.ts': 'export const a = 1;\n',
+      'agent/tools/use.ts': `${TOOL}export default defineAgentTool({\n  description: 'u',\n  async execute() {\n    return (await import(\`./\\\${globalThis.y=1}.js\`)).a;\n  },\n});\n`,
+    });
+    const plan = planMigration(root);
+    const file = parsed('tools/use/index.ts', written(plan, 'tools/use/index.ts'));
+    const moved = [...plan.writes.keys()].find((p) => p.endsWith('${globalThis.y=1}.ts'))!;
+    expect(moved).toBe('src/agent/tools/${globalThis.y=1}.ts');
+    expect(strings(file)).toContain('../../src/agent/tools/${globalThis.y=1}.js');
+    expect(strings(file).filter((s) => s.startsWith('TEMPLATE'))).toEqual([]);
+  });
+});
