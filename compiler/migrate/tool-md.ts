@@ -156,14 +156,18 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
     ...schema.dropped,
     ...(body.trim() !== '' ? ['the Markdown body'] : []),
   ];
-  // Files that travel: the tool's directory (when it has one) or the handler alone.
-  const travelling = toolDir !== undefined ? filesBelow(tree, toolDir) : [handlerPath];
+  // Files that travel: the tool's directory (when it has one) and the handler. Below the
+  // directory they keep their place; a handler from elsewhere (`handler: ../src/x.ts`) keeps its name.
   const base = toolDir ?? here;
+  const travelling = toolDir !== undefined ? filesBelow(tree, toolDir) : [];
+  if (!travelling.includes(handlerPath)) travelling.push(handlerPath);
+  const placed = (from: string): string =>
+    `${target}/${from.startsWith(`${base}/`) ? from.slice(base.length + 1) : from.slice(from.lastIndexOf('/') + 1)}`;
   const moves = travelling
     .filter((from) => from !== path || leftOver.length > 0)
-    .map((from) => ({ from, to: `${target}/${from.slice(base.length + 1)}` }))
+    .map((from) => ({ from, to: placed(from) }))
     .filter((m) => m.from !== m.to);
-  const handlerFinal = `${target}/${handlerPath.slice(base.length + 1)}`;
+  const handlerFinal = placed(handlerPath);
   if (travelling.every((f) => f !== path) && leftOver.length > 0)
     moves.push({ from: path, to: `${target}/${path.slice(here.length + 1)}` });
   const handlerSpec = `./${handlerFinal.slice(target.length + 1).replace(/\.(m?)ts$/, '.$1js')}`;

@@ -103,3 +103,19 @@ describe('zhin-gen migrate: hostile names and contents stay data', () => {
     expect(strings(file).filter((s) => s.startsWith('TEMPLATE'))).toEqual([]);
   });
 });
+
+describe('zhin-gen migrate: a .tool.md handler outside its folder', () => {
+  it('moves beside the new index.ts under its own name, and the import names it', () => {
+    for (const toolMd of ['tools/greet.tool.md', 'tools/greet/greet.tool.md']) {
+      const root = tree({
+        [toolMd]: `---\ndescription: hi\nhandler: ${toolMd.split('/').length === 3 ? '../' : ''}../src/greet-handler.ts\n---\n`,
+        'src/greet-handler.ts': 'export default async function () {\n  return 1;\n}\n',
+      });
+      const plan = planMigration(root);
+      expect(plan.changes, toolMd).toContainEqual(
+        expect.objectContaining({ kind: 'move', from: 'src/greet-handler.ts', to: 'tools/greet/greet-handler.ts' }),
+      );
+      expect(strings(parsed(toolMd, written(plan, 'tools/greet/index.ts')))).toContain('./greet-handler.js');
+    }
+  });
+});
