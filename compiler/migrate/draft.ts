@@ -55,6 +55,8 @@ export class Draft {
         if (targets.has(target)) return `two files would be written to ${target}`;
         targets.add(target);
         if (this.final.has(target) && !leaving.has(target)) return `${target} exists already`;
+        const blocked = this.blocked(target);
+        if (blocked !== undefined) return blocked;
       }
       return undefined;
     };
@@ -78,6 +80,23 @@ export class Draft {
       this.reasons.set(creation.path, [group.why]);
     }
     return true;
+  }
+
+  /**
+   * Why a file cannot be written at `target` on disk: a folder, link or special file is there, or
+   * one of its parents is a file, a link or a special file (a write would fail half-way, or go
+   * through the link out of the tree).
+   */
+  private blocked(target: string): string | undefined {
+    const occupant = this.tree.occupant(target);
+    if (occupant !== undefined) return `${target} is ${occupant} in the tree`;
+    for (let i = target.indexOf('/'); i !== -1; i = target.indexOf('/', i + 1)) {
+      const parent = target.slice(0, i);
+      if (this.final.has(parent) || this.tree.has(parent)) return `${parent} is a file, where ${target} needs a folder`;
+      const kind = this.tree.occupant(parent);
+      if (kind !== undefined && kind !== 'a folder') return `${parent} is ${kind}, where ${target} needs a folder`;
+    }
+    return undefined;
   }
 
   /** Replaces the text of a final path (no-op when equal), recording why. */

@@ -17,15 +17,22 @@ function isGenerated(name: string): boolean {
 
 export function readTree(root: string): SourceTree {
   const files: string[] = [];
+  /** Entries that are not files of the tree, so that no write goes over, into or through them. */
+  const occupants = new Map<string, string>();
   const walk = (abs: string, rel: string): void => {
     for (const entry of readdirSync(abs, { withFileTypes: true })) {
       if (isIgnoredEntry(entry.name) || isGenerated(entry.name)) continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       // Links are never followed: migrate moves files, and a linked file is not the tree's to move.
-      if (lstatSync(join(abs, entry.name)).isSymbolicLink()) continue;
+      if (lstatSync(join(abs, entry.name)).isSymbolicLink()) {
+        occupants.set(path, 'a symbolic link');
+        continue;
+      }
       if (entry.isDirectory()) {
+        occupants.set(path, 'a folder');
         if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(join(abs, entry.name), path);
       } else if (entry.isFile()) files.push(path);
+      else occupants.set(path, 'not a regular file');
     }
   };
   walk(root, '');
@@ -41,6 +48,7 @@ export function readTree(root: string): SourceTree {
     files,
     has: (path) => set.has(path),
     hasDir: (dir) => dirs.has(dir),
+    occupant: (path) => occupants.get(path),
     read(path) {
       let text = cache.get(path);
       if (text === undefined) {

@@ -13,6 +13,12 @@ export interface SourceTree {
   has(path: string): boolean;
   /** Whether a directory holds at least one file of the tree. */
   hasDir(dir: string): boolean;
+  /**
+   * What is at `path` on disk when it is not a file of the tree (`a folder`, `a symbolic link`,
+   * `not a regular file`), or undefined: nothing, or a file. Migrate never writes over, into or
+   * through such an entry.
+   */
+  occupant(path: string): string | undefined;
   read(path: string): string;
 }
 

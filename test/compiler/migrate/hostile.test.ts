@@ -3,10 +3,11 @@
  * module migrate writes parses, holds only the statements migrate meant to write, and its strings
  * read back as exactly the values they carry (a file name or a permit is data, never code).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { applyPlan } from '../../../compiler/migrate/apply.js';
 import { planMigration } from '../../../compiler/migrate/plan.js';
 import type { Plan } from '../../../compiler/migrate/types.js';
 import { removeDir, tempDir } from '../../helpers.js';
@@ -117,5 +118,39 @@ describe('zhin-gen migrate: a .tool.md handler outside its folder', () => {
       );
       expect(strings(parsed(toolMd, written(plan, 'tools/greet/index.ts')))).toContain('./greet-handler.js');
     }
+  });
+});
+
+describe('zhin-gen migrate: something else where a file is to be written', () => {
+  const greet = `${TOOL}export default defineAgentTool({\n  description: 'g',\n  async execute() {\n    return 1;\n  },\n});\n`;
+  const refusal = (plan: Plan) => plan.notes.filter((n) => n.code === 'ZG6001').map((n) => `${n.file}: ${n.message}`);
+
+  it('a symbolic link where the tool folder goes: refused and reported, nothing written through it', () => {
+    const root = tree({ 'agent/tools/greet.ts': greet });
+    const outside = tempDir('migrate-outside');
+    dirs.push(outside);
+    mkdirSync(join(root, 'tools'));
+    symlinkSync(outside, join(root, 'tools/greet'));
+    const plan = planMigration(root);
+    expect(refusal(plan)).toEqual([
+      expect.stringMatching(
+        /^agent\/tools\/greet\.ts: .*not converted, tools\/greet is a symbolic link, where tools\/greet\/index\.ts needs a folder$/,
+      ),
+    ]);
+    applyPlan(root, plan);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('a file where a folder is needed, and a folder where a file goes: refused and reported before --write', () => {
+    const root = tree({ 'agent/tools/greet.ts': greet, tools: 'a file named like the folder\n' });
+    expect(refusal(planMigration(root))).toEqual([
+      expect.stringMatching(/not converted, tools is a file, where tools\/greet\/index\.ts needs a folder$/),
+    ]);
+    const agents = tree({ 'agents/x.agent.md': '---\ndescription: d\n---\nhi\n', 'AGENTS.md/notes.md': 'x\n' });
+    const plan = planMigration(agents);
+    expect(refusal(plan)).toEqual([
+      expect.stringMatching(/^AGENTS\.md: .*not converted, AGENTS\.md is a folder in the tree$/),
+    ]);
+    expect(() => applyPlan(agents, plan)).not.toThrow();
   });
 });
