@@ -22,6 +22,8 @@ interface Timings {
   readonly firstPaintMs: number;
   /** One search keystroke: filter every row and render the view, per query. */
   readonly searchMs: readonly number[];
+  /** Switching to each tab (built on every switch), per tab. */
+  readonly tabMs: Readonly<Record<string, number>>;
 }
 
 const QUERIES = ['weather', 'ticket-1234', 'p2 g1 poll', 'zzz-no-match'];
@@ -53,7 +55,17 @@ async function measure(page: Page, url: string): Promise<Timings> {
     input.value = '';
     input.dispatchEvent(new Event('input'));
   });
-  return { loadMs, firstPaintMs, searchMs };
+  const tabMs = await page.evaluate(() => {
+    const times: Record<string, number> = {};
+    for (const tab of ['disclosure', 'access', 'cost', 'prompt', 'diagnostics', 'tree']) {
+      const t0 = performance.now();
+      (document.getElementById(`tab-${tab}`) as HTMLButtonElement).click();
+      void document.getElementById(`panel-${tab}`)!.offsetHeight;
+      times[tab] = performance.now() - t0;
+    }
+    return times;
+  });
+  return { loadMs, firstPaintMs, searchMs, tabMs };
 }
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
