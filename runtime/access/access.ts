@@ -1,9 +1,11 @@
 /**
- * One predicate for both authoring paths. It decides from the
- * declared restrictions alone, so the runtime can answer without importing the tool module.
+ * One predicate for both authoring paths (manifest tools and definitions alike). It decides from
+ * the declared restrictions alone, so the runtime can answer without importing the tool module.
+ * The rules themselves are the access decision's restrictions step (decision.ts).
  */
 import type { ChannelScope } from '../contract/manifest.js';
-import { type ImMessage, type PermissionHost, toPermissionSubject } from './permissions.js';
+import { decideRestrictions, isUnrestricted } from './decision.js';
+import type { ImMessage, PermissionHost } from './permissions.js';
 
 /** The access-relevant part of a tool (a manifest tool, a definition, a skill…). */
 export interface AccessRestrictions {
@@ -12,9 +14,7 @@ export interface AccessRestrictions {
   readonly permissions?: readonly string[];
 }
 
-export function isUnrestricted(tool: AccessRestrictions): boolean {
-  return !tool.platforms?.length && !tool.scopes?.length && !tool.permissions?.length;
-}
+export { isUnrestricted };
 
 /**
  * - no message (non-IM turn): only tools without any restriction;
@@ -28,15 +28,5 @@ export async function canAccessTool(
   message: ImMessage | undefined,
   permissionHost?: PermissionHost,
 ): Promise<boolean> {
-  if (!message) return isUnrestricted(tool);
-  if (tool.platforms?.length && !tool.platforms.includes(String(message.$adapter))) return false;
-  if (tool.scopes?.length) {
-    const scope = message.$channel?.type || 'private';
-    if (!(tool.scopes as readonly string[]).includes(scope)) return false;
-  }
-  if (tool.permissions?.length) {
-    if (!permissionHost) return false;
-    return permissionHost.checkAll(tool.permissions, toPermissionSubject(message));
-  }
-  return true;
+  return (await decideRestrictions(tool, message, permissionHost)).admitted;
 }

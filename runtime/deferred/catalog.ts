@@ -5,20 +5,27 @@
  * in a WeakMap so it dies with the generation. Per turn only disclosure and access remain.
  */
 import type { AccessRestrictions } from '../access/access.js';
+import { type Disclosure, type Placement, placementOf, skillPlacement } from '../access/scope.js';
 import type { ToolBinding } from '../generation/capability.js';
 import type { Generation } from '../generation/generation.js';
-import type { ManifestAgent } from '../contract/manifest.js';
-import { ASK_USER, qualify, skillQualifiedName } from '../contract/names.js';
+import type { ChannelScope, ManifestAgent } from '../contract/manifest.js';
+import { ASK_USER, qualify } from '../contract/names.js';
 import type { SkillEntry } from '../generation/skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';
 import { SearchIndex, type SearchDocument } from './search.js';
 
-/** When a tool becomes part of the model's catalog. */
-export type ToolDisclosure =
-  | { readonly kind: 'plugin' }
-  | { readonly kind: 'agent'; readonly agent: string }
-  | { readonly kind: 'skill'; readonly skill: string; readonly agent?: string };
+/** When a tool becomes part of the model's catalog (read from its placement by access/scope.ts). */
+export type ToolDisclosure = Disclosure;
+
+/** One distinct set of restrictions: tools with equal restrictions share it, and its decision per turn. */
+export interface AccessSignature extends AccessRestrictions {
+  /** Index in `GenerationCatalog.signatures`; 0 is "unrestricted". */
+  readonly id: number;
+  readonly platforms: readonly string[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+}
 
 export interface CatalogTool {
   readonly kind: 'tool';
@@ -27,8 +34,10 @@ export interface CatalogTool {
   readonly name: string;
   readonly binding: ToolBinding;
   readonly brief: string;
-  /** Index into `GenerationCatalog.signatures` (tools with equal restrictions share one). */
-  readonly access: number;
+  /** The tool's restrictions (tools with equal restrictions share one signature). */
+  readonly access: AccessSignature;
+  /** Where the access decision places it (read once from the binding). */
+  readonly placement: Placement;
   readonly disclosure: ToolDisclosure;
   readonly mcpServer: string | undefined;
   /** `deferredTools.alwaysLoadedTools` or the MCP server's override names it. */
@@ -44,7 +53,9 @@ export interface CatalogSkill {
   readonly name: string;
   readonly skill: SkillEntry;
   readonly brief: string;
-  readonly access: number;
+  readonly access: AccessSignature;
+  /** Where the access decision places it: agent-private skills are agent-placed, others plugin-placed. */
+  readonly placement: Placement;
   /** qualifiedName of the agent that must be selected (agent-private skills). */
   readonly agent: string | undefined;
   readonly mcpServer: string | undefined;
@@ -60,7 +71,7 @@ export interface GenerationCatalog {
   readonly alwaysLoaded: readonly CatalogTool[];
   readonly skills: readonly CatalogSkill[];
   readonly skillsByName: ReadonlyMap<string, CatalogSkill>;
-  readonly signatures: readonly AccessRestrictions[];
+  readonly signatures: readonly AccessSignature[];
   /** Built on the first `discover` of the generation (≈80 ms at 5,000 tools), then shared by every turn. */
   readonly search: SearchIndex;
   /** Platform agents by adapter name (auto-selection candidates). */
@@ -92,23 +103,6 @@ function compareNames(a: { readonly name: string }, b: { readonly name: string }
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function disclosureOf(binding: ToolBinding): ToolDisclosure {
-  switch (binding.placement) {
-    case 'agent':
-      return { kind: 'agent', agent: qualify(binding.owner, binding.agent ?? '') };
-    case 'skill':
-      return { kind: 'skill', skill: skillQualifiedName(binding.owner, binding.skill ?? '') };
-    case 'agent-skill':
-      return {
-        kind: 'skill',
-        skill: skillQualifiedName(binding.owner, binding.skill ?? '', binding.agent),
-        agent: qualify(binding.owner, binding.agent ?? ''),
-      };
-    default:
-      return PLUGIN_DISCLOSURE;
-  }
-}
-
 /**
  * A tool of the catalog. A class so that what start-up does not need is computed on first use:
  * the brief (a regex per description), the disclosure and the provider projection. Frozen like the rest of the
@@ -121,12 +115,12 @@ class ToolEntry implements CatalogTool {
   readonly needsQuestionPort: boolean;
   #brief: string | undefined;
   #projected: ProjectedTool | undefined;
-  #disclosure: ToolDisclosure | undefined;
+  #placement: Placement | undefined;
 
   constructor(
     readonly doc: number,
     readonly binding: ToolBinding,
-    readonly access: number,
+    readonly access: AccessSignature,
     readonly alwaysLoaded: boolean,
   ) {
     this.name = binding.qualifiedName;
@@ -138,8 +132,12 @@ class ToolEntry implements CatalogTool {
     return (this.#brief ??= brief(this.binding.description));
   }
 
+  get placement(): Placement {
+    return (this.#placement ??= placementOf(this.binding));
+  }
+
   get disclosure(): ToolDisclosure {
-    return (this.#disclosure ??= disclosureOf(this.binding));
+    return this.placement.disclosure;
   }
 
   get projected(): ProjectedTool {
@@ -151,29 +149,27 @@ class ToolEntry implements CatalogTool {
   }
 }
 
-const PLUGIN_DISCLOSURE: ToolDisclosure = Object.freeze({ kind: 'plugin' });
-
 function buildCatalog(generation: Generation): GenerationCatalog {
   const config = resolveDeferredConfig(generation.config.deferredTools);
-  const signatures: AccessRestrictions[] = [];
-  const signatureIds = new Map<string, number>();
-  const signature = (item: AccessRestrictions): number => {
+  const signatures: AccessSignature[] = [];
+  const signatureIds = new Map<string, AccessSignature>();
+  const signature = (item: AccessRestrictions): AccessSignature => {
     // Most tools are unrestricted: id 0 without building a key.
-    if (!item.platforms?.length && !item.scopes?.length && !item.permissions?.length && signatures.length > 0) return 0;
+    if (!item.platforms?.length && !item.scopes?.length && !item.permissions?.length && signatures.length > 0)
+      return signatures[0]!;
     const key = JSON.stringify([item.platforms ?? [], item.scopes ?? [], item.permissions ?? []]);
-    let id = signatureIds.get(key);
-    if (id === undefined) {
-      id = signatures.length;
-      signatures.push(
-        Object.freeze({
-          platforms: item.platforms ?? [],
-          scopes: item.scopes ?? [],
-          permissions: item.permissions ?? [],
-        }),
-      );
-      signatureIds.set(key, id);
+    let known = signatureIds.get(key);
+    if (known === undefined) {
+      known = Object.freeze({
+        id: signatures.length,
+        platforms: item.platforms ?? [],
+        scopes: item.scopes ?? [],
+        permissions: item.permissions ?? [],
+      });
+      signatures.push(known);
+      signatureIds.set(key, known);
     }
-    return id;
+    return known;
   };
   signature({}); // id 0: unrestricted
 
@@ -201,6 +197,7 @@ function buildCatalog(generation: Generation): GenerationCatalog {
       skill,
       brief: brief(skill.description),
       access: signature(skill),
+      placement: skillPlacement(skill),
       agent: skill.agent === undefined ? undefined : qualify(skill.owner, skill.agent),
       mcpServer: skill.seam?.mcpServer,
     }),

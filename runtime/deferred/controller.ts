@@ -128,7 +128,7 @@ async function check(result: boolean | Promise<boolean>): Promise<boolean> {
 export async function openDeferredController(options: DeferredControllerOptions): Promise<DeferredToolController> {
   const { catalog, view, store, sessionKey, onError } = options;
   const config = catalog.config;
-  const admission = new TurnAdmission(catalog, view);
+  const admission = new TurnAdmission(view);
   const agent: ManifestAgent | undefined = view.scope.agent;
   const loaded = new Map<string, number>();
   const loadedSkills = new Set<string>();
@@ -341,11 +341,11 @@ export async function openDeferredController(options: DeferredControllerOptions)
     async omissions() {
       const out: Omission[] = [];
       for (const entry of catalog.tools) {
-        const reason = await explainTool(entry, view);
+        const reason = await explainTool(entry, view, admission);
         if (reason) out.push(Object.freeze({ name: entry.name, kind: 'tool' as const, reason }));
       }
       for (const entry of catalog.skills) {
-        const reason = await explainSkill(entry, view);
+        const reason = await explainSkill(entry, view, admission);
         if (reason) out.push(Object.freeze({ name: entry.name, kind: 'skill' as const, reason }));
       }
       return Object.freeze(out);

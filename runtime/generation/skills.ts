@@ -8,7 +8,7 @@
 import type { SeamOrigin } from './capability.js';
 import type { ManifestSkill } from '../contract/manifest.js';
 import { foldName } from '../contract/names.js';
-import type { TurnScope } from '../access/scope.js';
+import { skillPlacement, type TurnScope } from '../access/scope.js';
 
 export type SkillSourceKind = 'feature' | 'seam';
 
@@ -65,10 +65,7 @@ function describeSkill(entry: SkillEntry): string {
 
 /** Same visibility rule as tool placement: root skills always, agent-private ones for that agent. */
 export function isSkillInScope(entry: Pick<SkillEntry, 'owner' | 'agent' | 'exceptAgents'>, scope: TurnScope): boolean {
-  const selected = scope.agent;
-  if (selected && entry.exceptAgents?.includes(selected.qualifiedName)) return false;
-  if (entry.agent === undefined) return true;
-  return selected !== undefined && selected.owner === entry.owner && selected.name === entry.agent;
+  return skillPlacement(entry).decide(scope).admitted;
 }
 
 export class SkillTable {

@@ -13,7 +13,7 @@
  * abort ends any phase with one terminal entry; and everything after `tool_call` works on frozen
  * snapshots (runtime/turn/snapshot.ts), so no observer can change what is recorded or what runs.
  */
-import { canAccessTool } from '../access/access.js';
+import { decideAccess } from '../access/decision.js';
 import { type Settled, linkSignals, raceAbort } from './abort.js';
 import {
   APPROVAL_UNAVAILABLE,
@@ -33,7 +33,7 @@ import { hooksInScope, runAfterHooks, runBeforeHooks } from './hooks.js';
 import { beginLiveCall } from './live-calls.js';
 import { type JournalEntryInit, type ToolError, type ToolOutcome, type TurnJournal, now } from './journal.js';
 import type { ImMessage, PermissionHost } from '../access/permissions.js';
-import { type TurnScope, isInScope } from '../access/scope.js';
+import { placementOf, type TurnScope } from '../access/scope.js';
 import { snapshot } from './snapshot.js';
 import { validateInput } from './validation.js';
 
@@ -76,10 +76,10 @@ function notAvailable(name: string): string {
   return `tool "${name}" is not available`;
 }
 
+/** The access decision (access/decision.ts), as the catalog lists it; anything that throws has granted nothing. */
 async function admitted(env: CallEnvironment, binding: ToolBinding): Promise<boolean> {
-  if (!isInScope(binding, env.scope)) return false;
   try {
-    return await canAccessTool(binding, env.message, env.permissions);
+    return (await decideAccess(placementOf(binding), binding, env)).admitted;
   } catch {
     return false;
   }

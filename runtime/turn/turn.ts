@@ -3,19 +3,19 @@
  * tool calls go through `executeToolCall`; the turn only carries identity, ports, the selected
  * agent and the active skills (the scope later issues extend: deferred catalog, prompt).
  */
-import { canAccessTool, type AccessRestrictions } from '../access/access.js';
+import type { AccessRestrictions } from '../access/access.js';
+import { decideAccess } from '../access/decision.js';
 import type { ApprovalMemory, ApprovalPort, RiskPolicy, ToolDescriptor } from './approval.js';
 import { describeTool } from '../generation/capability.js';
 import { ASK_USER, type AskUserInput, type QuestionPort } from './ask-user.js';
 import type { GenerationLease } from '../generation/generation.js';
 import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } from './journal.js';
 import type { CapabilityRegistry, ManifestAgent } from '../contract/manifest.js';
-import { isSkillInScope } from '../generation/skills.js';
 import type { ImMessage, PermissionHost } from '../access/permissions.js';
 import { type CallEnvironment, type CallOptions, executeToolCall } from './pipeline.js';
 import { checkTurnOwner, resolveTurnOwner } from '../prompt/sections.js';
 import { type SystemPrompt, buildSystemPrompt } from '../prompt/system-prompt.js';
-import { isInScope, type TurnScope } from '../access/scope.js';
+import { type Placement, placementOf, skillPlacement, type TurnScope } from '../access/scope.js';
 import { type AgentSelection, selectAgent } from './agent-selection.js';
 import type { ToolBinding } from '../generation/capability.js';
 import { generationCatalog } from '../deferred/catalog.js';
@@ -213,9 +213,11 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     nextId: deps.nextId,
   };
 
-  const admits = async (item: AccessRestrictions) => {
+  // The one access decision (access/decision.ts), as the pipeline and the catalog make it.
+  const accessView = { scope, message: accessMessage, permissions: deps.permissions };
+  const admits = async (placement: Placement, item: AccessRestrictions) => {
     try {
-      return await canAccessTool(item, accessMessage, deps.permissions);
+      return (await decideAccess(placement, item, accessView)).admitted;
     } catch {
       return false;
     }
@@ -223,7 +225,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   const activateSkill = async (name: string): Promise<boolean> => {
     // The generation's skill table holds feature and seam skills alike.
     const skill = generation.skillTable.get(name);
-    if (!skill || !isSkillInScope(skill, scope) || !(await admits(skill))) return false;
+    if (!skill || !(await admits(skillPlacement(skill), skill))) return false;
     skills.add(name);
     return true;
   };
@@ -278,7 +280,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     async admittedTools() {
       const admitted: ToolDescriptor[] = [];
       for (const binding of generation.tools.values()) {
-        if (!binding.hidden && isInScope(binding, scope) && (await admits(binding))) admitted.push(describeTool(binding));
+        if (!binding.hidden && (await admits(placementOf(binding), binding))) admitted.push(describeTool(binding));
       }
       return admitted;
     },
