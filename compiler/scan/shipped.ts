@@ -72,6 +72,19 @@ interface ManifestShape {
   readonly skills?: readonly { qualifiedName?: unknown }[];
 }
 
+function isCapabilityList(value: unknown, key: string): boolean {
+  if (value === undefined) return key === 'skills';
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item: unknown) =>
+        typeof item === 'object' &&
+        item !== null &&
+        typeof (item as { qualifiedName?: unknown }).qualifiedName === 'string',
+    )
+  );
+}
+
 async function importModule(file: string): Promise<unknown> {
   const url = pathToFileURL(file).href;
   if (/\.(c|m)?ts$/.test(file)) {
@@ -111,8 +124,15 @@ export async function readShippedPackages(
       fail('it does not export a version 1 `manifest`');
       continue;
     }
+    // A package's module is not the compiler's output until checked: a malformed entry is this
+    // package's ZG1060, never a crash of the bot's build nor a capability left out in silence.
+    const malformed = ['tools', 'skills'].find((key) => !isCapabilityList(manifest[key as 'tools' | 'skills'], key));
+    if (malformed !== undefined) {
+      fail(`its manifest's \`${malformed}\` is not a list of capabilities with a string \`qualifiedName\` each`);
+      continue;
+    }
     const names = (list: readonly { qualifiedName?: unknown }[] | undefined): string[] =>
-      (list ?? []).flatMap((item) => (typeof item.qualifiedName === 'string' ? [item.qualifiedName] : []));
+      (list ?? []).map((item) => item.qualifiedName as string);
     const tools = names(manifest.tools);
     const publicTools = names(manifest.tools.filter((t) => t.placement === 'plugin'));
     const skills = names(manifest.skills);

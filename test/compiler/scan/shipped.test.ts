@@ -93,3 +93,36 @@ describe('installed plugin package with a shipped manifest', () => {
     expect(result.diagnostics.some((d) => d.file.includes('node_modules'))).toBe(false);
   });
 });
+
+describe('a shipped manifest that is not a list of capabilities', () => {
+  it('is ZG1060 at the config entry, never a crash of the bot build nor an entry left out', async () => {
+    const bodies = {
+      'tools: [null]': 'tools',
+      'tools: [], skills: {}': 'skills',
+      'tools: [{ qualifiedName: 5 }]': 'tools',
+    };
+    for (const [fields, key] of Object.entries(bodies)) {
+      const root = tempDir('shipped-malformed');
+      try {
+        writeTree(root, {
+          'node_modules/odd-plugin/package.json': JSON.stringify({
+            name: 'odd-plugin',
+            type: 'module',
+            exports: { './zhin-capabilities': './manifest.js' },
+          }),
+          'node_modules/odd-plugin/manifest.js': `export const manifest = { version: 1, ${fields} };\n`,
+          'zhin-gen.config.json': JSON.stringify({ plugins: { odd: 'odd-plugin' } }, null, 2),
+        });
+        const compiler = createCompiler({ root, cacheFile: false });
+        const result = await compiler.run({ write: false });
+        await compiler.dispose();
+        const shipped = result.diagnostics.filter((d) => d.code === 'ZG1060');
+        expect(shipped, fields).toHaveLength(1);
+        expect(shipped[0]).toMatchObject({ file: 'zhin-gen.config.json', line: 3, severity: 'error' });
+        expect(shipped[0]!.message).toContain(`\`${key}\` is not a list of capabilities`);
+      } finally {
+        removeDir(root);
+      }
+    }
+  });
+});
