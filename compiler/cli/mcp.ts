@@ -85,8 +85,6 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
   const options = result.options;
   await registerLoader(options.modules.filter((name) => name.startsWith('@zhin.js/')));
   const url = `${pathToFileURL(join(options.root, result.outRel)).href}?t=${Date.now()}`;
-  const { manifest } = (await import(url)) as { manifest: CapabilityManifest };
-
   const [{ ajvValidator }, { createMcpServers, serveMcp }, { stdioTransport }, { StdioServerTransport }] =
     await Promise.all([
       import('@zhin-gen/runtime/ajv'),
@@ -100,6 +98,18 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
     jsonSchemaValidator: ajvValidator(),
     onError: notice,
   });
+  // Importing the manifest runs the bot's own modules: what they throw is the bot's error, not zhin-gen's.
+  const failed = async (what: string, error: unknown): Promise<number> => {
+    io.err(`zhin-gen mcp: ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    await host.close();
+    return 1;
+  };
+  let manifest: CapabilityManifest;
+  try {
+    ({ manifest } = (await import(url)) as { manifest: CapabilityManifest });
+  } catch (error) {
+    return failed(`importing ${result.outRel} failed`, error);
+  }
   let session: Awaited<ReturnType<typeof serveMcp>> | undefined;
   const servers = options.mcpServers ?? {};
   const mcp =
@@ -115,14 +125,17 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
         })
       : undefined;
   const rootEntry = manifest.plugins.find((plugin) => plugin.owner === '')?.entry;
-  const base = rootEntry ? ((await rootEntry()).default as PluginDefinition) : undefined;
+  let base: PluginDefinition | undefined;
+  try {
+    base = rootEntry ? ((await rootEntry()).default as PluginDefinition) : undefined;
+  } catch (error) {
+    return failed("importing the bot's root plugin failed", error);
+  }
   const load = () => host.load(manifest, mcp ? { plugins: { '': mcp.plugin(base) } } : {});
   try {
     await load();
   } catch (error) {
-    io.err(`zhin-gen mcp: ${error instanceof Error ? error.message : String(error)}`);
-    await host.close();
-    return 1;
+    return failed('loading the bot failed', error);
   }
 
   const transport = new StdioServerTransport();

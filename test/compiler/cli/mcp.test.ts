@@ -13,7 +13,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, cli, copyFixture, removeDir } from '../../helpers.js';
+import { REPO, cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 const DYNAMIC = join(REPO, 'test', 'runtime', 'mcp', 'dynamic-server.mjs');
 let root: string;
@@ -138,5 +138,34 @@ describe('zhin-gen mcp', () => {
     const help = cli(['mcp', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: zhin-gen mcp [--root DIR]');
+  });
+
+  it("a tree with errors, or a plugin that throws on import: the bot's error on stderr, exit 1, nothing served", () => {
+    const broken = tempDir('cli-mcp-broken');
+    const throwing = tempDir('cli-mcp-throwing');
+    try {
+      const tool = (body: string) => ({ 'tools/t/index.ts': body });
+      writeTree(broken, tool('export default 5;\n'));
+      writeTree(throwing, {
+        ...tool(
+          "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 't', requiresApproval: 'never', inputSchema: { type: 'object', properties: {} }, execute: () => 1 });\n",
+        ),
+        'plugin.ts':
+          "import { definePlugin } from 'zhin-gen/runtime';\nthrow new Error('plugin exploded at import');\nexport default definePlugin({ name: 'x' });\n",
+      });
+      const errors = cli(['mcp', '--root', broken]);
+      expect(errors.status).toBe(1);
+      expect(errors.stderr).toContain('ZG2002');
+      expect(errors.stderr).toContain('zhin-gen mcp: the tree has errors; fix them first');
+      expect(errors.stdout).toBe('');
+      const threw = cli(['mcp', '--root', throwing]);
+      expect(threw.status).toBe(1);
+      expect(threw.stderr).toMatch(/^zhin-gen mcp: importing .* failed: plugin exploded at import$/m);
+      expect(threw.stderr).not.toContain('internal error');
+      expect(threw.stdout).toBe('');
+    } finally {
+      removeDir(broken);
+      removeDir(throwing);
+    }
   });
 });
