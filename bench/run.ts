@@ -1,21 +1,29 @@
 /**
- * `npm run bench`: the performance budget of issue #6, for N = 100 / 1,000 / 5,000 tools.
- * Every figure is the median of fresh processes (default 5) with peak RSS, and is also printed as
- * a multiple of the floor measured in the same rounds (machines are noisy; ratios are the budget).
+ * `npm run bench`: whole-tree compiler figures for N = 100 / 1,000 / 5,000 tools (`--large` or
+ * BENCH_LARGE=1 adds 10,000 and 20,000). Every figure is the median of fresh processes (default 5)
+ * taken in rounds — each round one sample of every figure, the floor included, so all of them see
+ * the same phases of a shared machine — and printed as a multiple of the floor of those rounds.
  *
- *   floor        walk + read + parse every file with the same parsers, nothing else
- *   cold         `zhin-gen generate` with no cache (exact JSON Schemas)
- *   warm         `zhin-gen generate` again, nothing changed (persisted unit cache)
- *   one-change   `zhin-gen generate` after one tool's schema changed
- *   watch        in-process regeneration after editing one tool (file event → manifest written)
- *   runtime      import manifest + host.load + first beginTurn, vs importing every tool module
+ *   floor        walk + read + parse every file, loading TypeScript exactly as the compiler does
+ *   read-only    the floor without parsing (walk + read)
+ *   cold         `zhin-gen generate` with no cache, parsing on the main thread (ZHIN_GEN_WORKERS=0)
+ *   cold, pool   the same with the parse worker pool (ZHIN_GEN_WORKERS unset: sized to the cores)
+ *   nothing      `zhin-gen generate` again, nothing changed
+ *   one change   `zhin-gen generate` after one tool's schema changed
+ *   check        `zhin-gen check` on the up-to-date tree
  *
- * Options: BENCH_SIZES=100,1000 BENCH_RUNS=5 npm run bench. Writes bench/results.json.
+ * Each as a whole process (what a user waits for) and, for cold / nothing / one change, as work
+ * after module loading (`--work`). Peak RSS per figure. The watch figures are measured from
+ * outside by bench/watch-cli.ts; peers (ts-morph, tsc, esbuild) by bench/peers.ts.
+ *
+ * BENCH_SIZES=100,1000 BENCH_RUNS=5; BENCH_COMPARE=/path/to/other/checkout alternates that
+ * checkout's build (its dist/) with this one in every round, each on its own copy of the tree
+ * (their caches never meet): the before/after figures. Writes bench/results.json.
  * BENCH_MODE=load BENCH_SIZES=1000 npm run bench: `check --load` vs `check` only (bench/load-check.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheFile } from '../compiler/cache/units.js';
@@ -24,8 +32,14 @@ import { benchRuntimeLoad } from './runtime-load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..');
-const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
+const large = process.argv.includes('--large') || process.env.BENCH_LARGE === '1';
+const sizes = (process.env.BENCH_SIZES ?? (large ? '100,1000,5000,10000,20000' : '100,1000,5000'))
+  .split(',')
+  .map(Number);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const compare = process.env.BENCH_COMPARE;
+// Runtime start-up is the runtime's figure (eager import of 20,000 tool modules takes minutes).
+const runtimeUpTo = Number(process.env.BENCH_RUNTIME_MAX ?? 5000);
 
 // BENCH_MODE=load: only the cost of `check --load` against plain `check` (bench/load-check.ts).
 if (process.env.BENCH_MODE === 'load') {
@@ -48,10 +62,16 @@ function median(values: readonly number[]): number {
 }
 
 /** Wall time of a fresh process, and the peak RSS the child reports. */
-function timeProcess(args: readonly string[], before?: () => void): Sample {
+function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, before?: () => void): Sample {
   before?.();
   const started = performance.now();
-  const out = execFileSync(process.execPath, args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(process.execPath, args, {
+    cwd: REPO,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 2 ** 20,
+  });
   const ms = performance.now() - started;
   const rss = /"rssKb":(\d+)/.exec(out);
   const work = /"workMs":([\d.]+)/.exec(out);
@@ -66,143 +86,162 @@ function medianSample(samples: readonly Sample[]): Sample {
   };
 }
 
-// The CLI's own code in a child that also reports its peak RSS (bin/zhin-gen.mjs runs the same main()).
+const FIGURES = ['cold', 'coldPool', 'warm', 'oneChange', 'check', 'coldWork', 'warmWork', 'oneChangeWork'] as const;
+type Figure = (typeof FIGURES)[number];
+
+/** One build (this checkout, or BENCH_COMPARE's) on its own copy of the tree. */
+interface Build {
+  readonly name: string;
+  readonly dist: string;
+  readonly root: string;
+  readonly samples: Record<Figure, Sample[]>;
+}
+
 const BIN = join(HERE, 'children', 'cli.mjs');
 const results: Record<string, unknown>[] = [];
+const loads: number[] = [];
 for (const n of sizes) {
   const root = join(HERE, 'trees', `tree-${n}`);
   generateTree(n, root);
-  const cacheFile = defaultCacheFile(root);
-  const clearCache = (): void => rmSync(cacheFile, { force: true });
-  const tool = join(root, 'tools', 'weather-0', 'index.ts');
-  const original = readFileSync(tool, 'utf8');
-  let edit = 0;
-  const changeOne = (): void => {
-    edit++;
-    writeFileSync(tool, original.replace('z.object({', `z.object({\n    bench${edit}: z.string().max(${edit}),`));
-  };
-
-  // Rounds, not blocks: each round takes one sample of every figure, the floor included, so
-  // the floor and what is compared with it see the same phases of a shared, noisy machine.
-  const floorArgs = [join(HERE, 'children', 'floor.mjs'), root];
-  const cliArgs = [BIN, 'generate', '--root', root];
-  const workArgs = [BIN, '--work', root];
-  const samples = {
-    floor: [] as Sample[],
-    cold: [] as Sample[],
-    warm: [] as Sample[],
-    oneChange: [] as Sample[],
-    coldWork: [] as Sample[],
-    warmWork: [] as Sample[],
-    oneChangeWork: [] as Sample[],
-  };
-  timeProcess(cliArgs); // the TypeScript code cache exists before the first timed round
-  for (let round = 0; round < runs; round++) {
-    samples.floor.push(timeProcess(floorArgs));
-    samples.cold.push(timeProcess(cliArgs, clearCache));
-    samples.warm.push(timeProcess(cliArgs));
-    samples.oneChange.push(timeProcess(cliArgs, changeOne));
-    // The same three runs measured as work after module loading (see children/cli.mjs --work).
-    samples.coldWork.push(timeProcess(workArgs, clearCache));
-    samples.warmWork.push(timeProcess(workArgs));
-    samples.oneChangeWork.push(timeProcess(workArgs, changeOne));
+  const builds: Build[] = [{ name: 'this', dist: join(REPO, 'dist'), root, samples: emptySamples() }];
+  if (compare) {
+    const other = join(HERE, 'trees', `tree-${n}-compare`);
+    rmSync(other, { recursive: true, force: true });
+    cpSync(root, other, { recursive: true });
+    builds.push({ name: compare, dist: join(compare, 'dist'), root: other, samples: emptySamples() });
   }
-  const floor = medianSample(samples.floor);
-  const cold = medianSample(samples.cold);
-  const warm = medianSample(samples.warm);
-  const oneChange = medianSample(samples.oneChange);
-  const coldWork = medianSample(samples.coldWork);
-  const warmWork = medianSample(samples.warmWork);
-  const oneChangeWork = medianSample(samples.oneChangeWork);
-  writeFileSync(tool, original);
-  const watchRuns = Array.from(
-    { length: Math.min(runs, 3) },
-    () =>
-      JSON.parse(
-        execFileSync(process.execPath, [join(HERE, 'children', 'watch.mjs'), root, '20'], {
-          cwd: REPO,
-          encoding: 'utf8',
-        }),
-      ) as { regenMs: number; parsedPerEdit: number },
-  );
-  const watchMs = median(watchRuns.map((r) => r.regenMs));
-  const runtime = await benchRuntimeLoad(n, { runs, root });
-  const row = {
+  const floor: Sample[] = [];
+  const floorRead: Sample[] = [];
+  for (const build of builds) timeProcess([BIN, 'generate', '--root', build.root], { ZHIN_GEN_DIST: build.dist });
+  for (let round = 0; round < runs; round++) {
+    loads.push(loadavg()[0]!);
+    floor.push(timeProcess([join(HERE, 'children', 'floor.mjs'), root]));
+    floorRead.push(timeProcess([join(HERE, 'children', 'floor.mjs'), '--read-only', root]));
+    for (const build of builds) sampleRound(build, round);
+  }
+  const f = medianSample(floor);
+  const fr = medianSample(floorRead);
+  const ratio = (ms: number, of = f.ms): number => +(ms / of).toFixed(3);
+  const row: Record<string, unknown> = {
     n,
-    floorMs: Math.round(floor.ms),
-    floorWorkMs: Math.round(floor.workMs),
-    work: {
-      cold: { ms: Math.round(coldWork.workMs), ratio: +(coldWork.workMs / floor.workMs).toFixed(2) },
-      warm: { ms: Math.round(warmWork.workMs), ratio: +(warmWork.workMs / floor.workMs).toFixed(2) },
-      oneChange: { ms: Math.round(oneChangeWork.workMs), ratio: +(oneChangeWork.workMs / floor.workMs).toFixed(2) },
-    },
-    cold: { ms: Math.round(cold.ms), ratio: +(cold.ms / floor.ms).toFixed(2), peakRssMb: Math.round(cold.rssMb) },
-    warm: { ms: Math.round(warm.ms), ratio: +(warm.ms / floor.ms).toFixed(2) },
-    oneChange: { ms: Math.round(oneChange.ms), ratio: +(oneChange.ms / floor.ms).toFixed(2) },
-    watch: { ms: +watchMs.toFixed(1), parsedPerEdit: watchRuns[0]!.parsedPerEdit },
-    runtime: { lazyMs: runtime.lazyMs, eagerMs: runtime.eagerMs, ratio: runtime.ratio, ...runtime.lazy },
+    floor: { ms: Math.round(f.ms), workMs: Math.round(f.workMs), peakRssMb: Math.round(f.rssMb) },
+    readOnly: { ms: Math.round(fr.ms), ratio: ratio(fr.ms), workMs: Math.round(fr.workMs) },
   };
+  for (const build of builds) {
+    const figures: Record<string, unknown> = {};
+    for (const figure of FIGURES) {
+      const m = medianSample(build.samples[figure]);
+      figures[figure] = figure.endsWith('Work')
+        ? { ms: Math.round(m.workMs), ratio: ratio(m.workMs, f.workMs) }
+        : { ms: Math.round(m.ms), ratio: ratio(m.ms), peakRssMb: Math.round(m.rssMb) };
+    }
+    row[build.name === 'this' ? 'zhinGen' : 'compare'] = figures;
+  }
+  if (n <= runtimeUpTo) {
+    const runtime = await benchRuntimeLoad(n, { runs, root });
+    row.runtime = { lazyMs: runtime.lazyMs, eagerMs: runtime.eagerMs, ratio: runtime.ratio };
+  }
   results.push(row);
   console.error(JSON.stringify(row));
 }
 
+function emptySamples(): Record<Figure, Sample[]> {
+  return Object.fromEntries(FIGURES.map((f) => [f, []])) as unknown as Record<Figure, Sample[]>;
+}
+
+function sampleRound(build: Build, round: number): void {
+  const env = { ZHIN_GEN_DIST: build.dist };
+  const cacheFile = defaultCacheFile(build.root);
+  const clearCache = (): void => {
+    for (const suffix of ['', '.journal', '.index']) rmSync(`${cacheFile}${suffix}`, { force: true });
+  };
+  const tool = join(build.root, 'tools', 'weather-0', 'index.ts');
+  const original = readFileSync(tool, 'utf8');
+  let edit = round * 2;
+  const changeOne = (): void => {
+    edit++;
+    writeFileSync(tool, original.replace('z.object({', `z.object({\n    bench${edit}: z.string().max(${edit}),`));
+  };
+  const cli = [BIN, 'generate', '--root', build.root];
+  const work = [BIN, '--work', build.root];
+  const s = build.samples;
+  s.cold.push(timeProcess(cli, { ...env, ZHIN_GEN_WORKERS: '0' }, clearCache));
+  s.coldPool.push(timeProcess(cli, env, clearCache));
+  s.warm.push(timeProcess(cli, env));
+  s.check.push(timeProcess([BIN, 'check', '--root', build.root], env));
+  s.oneChange.push(timeProcess(cli, env, changeOne));
+  s.coldWork.push(timeProcess(work, { ...env, ZHIN_GEN_WORKERS: '0' }, clearCache));
+  s.warmWork.push(timeProcess(work, env));
+  s.oneChangeWork.push(timeProcess(work, env, changeOne));
+  writeFileSync(tool, original);
+  // Back to the tree the next round's warm figures expect.
+  timeProcess(cli, env);
+}
+
+type Fig = { ms: number; ratio: number; peakRssMb?: number };
 type Row = {
   n: number;
-  floorMs: number;
-  floorWorkMs: number;
-  cold: { ms: number; ratio: number; peakRssMb: number };
-  warm: { ms: number; ratio: number };
-  oneChange: { ms: number; ratio: number };
-  work: Record<'cold' | 'warm' | 'oneChange', { ms: number; ratio: number }>;
-  watch: { ms: number };
-  runtime: { lazyMs: number; eagerMs: number; ratio: number };
+  floor: { ms: number; workMs: number; peakRssMb: number };
+  readOnly: { ms: number; ratio: number };
+  zhinGen: Record<Figure, Fig>;
+  compare?: Record<Figure, Fig>;
+  runtime?: { lazyMs: number; eagerMs: number; ratio: number };
 };
+const cell = (f: Fig): string => `${f.ms} ms (${f.ratio}×)`;
 const lines = [
-  'Whole process (what a user waits for: Node start, module loading, work):',
+  'Whole process (Node start, module loading, work), ratio to the floor:',
   '',
-  '| N | floor | cold generate | warm, nothing changed | one tool changed | peak RSS (cold) |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| N | floor | read only | cold | cold, pool | nothing changed | one tool changed | check | peak RSS cold / pool / nothing |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const r of results as Row[]) {
+  const z = r.zhinGen;
   lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floorMs} ms | ${r.cold.ms} ms (${r.cold.ratio}×) | ${r.warm.ms} ms (${r.warm.ratio}×) | ${r.oneChange.ms} ms (${r.oneChange.ratio}×) | ${r.cold.peakRssMb} MB |`,
+    `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold.peakRssMb} / ${z.coldPool.peakRssMb} / ${z.warm.peakRssMb} MB |`,
   );
 }
 lines.push(
   '',
-  'Work after module loading (the parsers are loaded first in both):',
+  'Work after module loading (the parsers loaded first in both), ratio to the floor’s work:',
   '',
-  '| N | floor | cold generate | warm, nothing changed | one tool changed | watch regen (in process) |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: |',
-);
-for (const r of results as Row[]) {
-  lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floorWorkMs} ms | ${r.work.cold.ms} ms (${r.work.cold.ratio}×) | ${r.work.warm.ms} ms (${r.work.warm.ratio}×) | ${r.work.oneChange.ms} ms (${r.work.oneChange.ratio}×) | ${r.watch.ms} ms |`,
-  );
-}
-lines.push(
-  '',
-  'Runtime start (import manifest + host.load + first beginTurn) vs importing every tool module:',
-  '',
-  '| N | lazy start | eager import | eager / lazy |',
-  '| ---: | ---: | ---: | ---: |',
+  '| N | floor | cold | nothing changed | one tool changed |',
+  '| ---: | ---: | ---: | ---: | ---: |',
 );
 for (const r of results as Row[])
   lines.push(
-    `| ${r.n.toLocaleString('en')} | ${Math.round(r.runtime.lazyMs)} ms | ${Math.round(r.runtime.eagerMs)} ms | ${r.runtime.ratio.toFixed(1)}× |`,
+    `| ${r.n.toLocaleString('en')} | ${r.floor.workMs} ms | ${cell(r.zhinGen.coldWork)} | ${cell(r.zhinGen.warmWork)} | ${cell(r.zhinGen.oneChangeWork)} |`,
   );
-if (results.length >= 2) {
-  const [a, b] = [
-    results.at(-2) as { n: number; cold: { ms: number } },
-    results.at(-1) as { n: number; cold: { ms: number } },
-  ];
-  const c = a as unknown as Row;
-  const d = b as unknown as Row;
+if (compare) {
   lines.push(
     '',
-    `Growth ${a.n.toLocaleString('en')} → ${b.n.toLocaleString('en')} tools (×${b.n / a.n}): cold generate ×${(b.cold.ms / a.cold.ms).toFixed(2)}, cold work ×${(d.work.cold.ms / c.work.cold.ms).toFixed(2)}, floor work ×${(d.floorWorkMs / c.floorWorkMs).toFixed(2)}, watch regen ×${(d.watch.ms / c.watch.ms).toFixed(2)}.`,
+    `Before (${compare}) → after (this checkout), alternating in every round, whole process:`,
+    '',
+    '| N | cold | cold, pool | nothing changed | one tool changed | check |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
   );
+  for (const r of results as Row[]) {
+    const b = r.compare!;
+    const a = r.zhinGen;
+    const pair = (k: Figure): string => `${b[k].ratio}× → ${a[k].ratio}×`;
+    lines.push(
+      `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} |`,
+    );
+  }
 }
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const withRuntime = (results as Row[]).filter((r) => r.runtime);
+if (withRuntime.length > 0) {
+  lines.push(
+    '',
+    'Runtime start (import manifest + host.load + first beginTurn) vs importing every tool module:',
+    '',
+    '| N | lazy start | eager import | eager / lazy |',
+    '| ---: | ---: | ---: | ---: |',
+  );
+  for (const r of withRuntime)
+    lines.push(
+      `| ${r.n.toLocaleString('en')} | ${Math.round(r.runtime!.lazyMs)} ms | ${Math.round(r.runtime!.eagerMs)} ms | ${r.runtime!.ratio.toFixed(1)}× |`,
+    );
+}
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the rounds`;
 console.log(`zhin-gen bench — ${machine}, median of ${runs} fresh processes\n\n${lines.join('\n')}`);
 writeFileSync(join(HERE, 'results.json'), `${JSON.stringify({ machine, runs, results }, null, 2)}\n`);

@@ -1,11 +1,17 @@
-// `generate` in a fresh process, two ways:
+// `generate` / `check` in a fresh process, two ways:
 //   default: the real CLI main() (same code as bin/zhin-gen.mjs); the parent times the process.
 //   --work:  load every module first (compiler.warmup()), then time only the run — the work
 //            itself, comparable with the floor's own work time.
 // Each mode imports only what it runs: the CLI path loads exactly what bin/zhin-gen.mjs loads.
+// ZHIN_GEN_DIST picks the build (another checkout's dist/, for before/after runs).
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dist = process.env.ZHIN_GEN_DIST ?? join(import.meta.dirname, '..', '..', 'dist');
+const load = (path) => import(pathToFileURL(join(dist, path)).href);
 const args = process.argv.slice(2);
 if (args[0] === '--work') {
-  const { createCompiler } = await import('../../dist/compiler/index.js');
+  const { createCompiler } = await load('compiler/index.js');
   const compiler = createCompiler({ root: args[1] });
   await compiler.warmup();
   await import('zod');
@@ -15,7 +21,7 @@ if (args[0] === '--work') {
   await compiler.dispose();
   console.log(JSON.stringify({ workMs, parsed: result.stats.parsed, rssKb: process.resourceUsage().maxRSS }));
 } else {
-  const { main } = await import('../../dist/compiler/cli/main.js');
+  const { main } = await load('compiler/cli/main.js');
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const code = await main(args, io);
   if (code !== 0) process.exitCode = code;

@@ -1,19 +1,24 @@
 // The floor: what any tool that looks at every capability must pay — walk the convention
 // folders, read every file, parse each once with the same parsers the compiler uses
 // (TypeScript for code, YAML for front matter, JSON for agent.json). Prints JSON.
-// TypeScript is the very build the compiler uses (the one ts-morph ships), loaded with a plain
-// require: no ts-morph wrapper around it, and none of the compiler's own loading tricks.
+//
+// TypeScript is loaded exactly as the compiler loads it (dist/compiler/util/typescript.js: the
+// minified copy of the build ts-morph ships, with its V8 code cache), so the whole-process ratio
+// compares the same parser start-up on both sides. `--read-only`: walk and read, no parser.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const started = performance.now();
-const require = createRequire(import.meta.url);
-const ts = createRequire(require.resolve('ts-morph'))('@ts-morph/common/dist/typescript.js');
-const { parse: parseYaml } = await import('yaml');
-const root = process.argv[2];
+const args = process.argv.slice(2);
+const readOnly = args[0] === '--read-only';
+const root = readOnly ? args[1] : args[0];
+const dist = process.env.ZHIN_GEN_DIST ?? join(import.meta.dirname, '..', '..', 'dist');
+const ts = readOnly ? undefined : (await import(pathToFileURL(join(dist, 'compiler/util/typescript.js')).href)).ts;
+const parseYaml = readOnly ? undefined : (await import('yaml')).parse;
 const workStarted = performance.now();
 let files = 0;
+let bytes = 0;
 function walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'src' || entry.name === 'docs')
@@ -23,6 +28,8 @@ function walk(dir) {
     else if (entry.isFile() && !entry.name.endsWith('.gen.ts')) {
       const text = readFileSync(abs, 'utf8');
       files++;
+      bytes += text.length;
+      if (readOnly) continue;
       if (abs.endsWith('.ts')) ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
       else if (abs.endsWith('.json')) JSON.parse(text);
       else if (abs.endsWith('SKILL.md')) parseYaml(text.split(/^---$/m)[1] ?? '');
@@ -32,5 +39,5 @@ function walk(dir) {
 walk(root);
 const end = performance.now();
 console.log(
-  JSON.stringify({ ms: end - started, workMs: end - workStarted, files, rssKb: process.resourceUsage().maxRSS }),
+  JSON.stringify({ ms: end - started, workMs: end - workStarted, files, bytes, rssKb: process.resourceUsage().maxRSS }),
 );

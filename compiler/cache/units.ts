@@ -97,7 +97,7 @@ export class UnitCache {
   private indexStale = false;
 
   constructor(
-    private readonly root: string,
+    readonly root: string,
     cacheFile: string | false | undefined,
   ) {
     const file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));

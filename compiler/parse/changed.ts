@@ -61,32 +61,68 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     return loaded;
   };
 
-  let parsed = 0;
+  // Every unit the cache cannot answer, in unit order (then the plugin entries).
   const results = new Map<CapabilityUnit, UnitResult>();
+  const entries = new Map<string, UnitResult>();
+  const misses: { key: string; files: readonly string[]; unit?: CapabilityUnit; pluginDir: string }[] = [];
   for (const unit of inputs.units) {
     const key = unitKey(unit);
     const files = unitFiles(unit);
-    let result = cache.lookup(key, files, dirty);
-    if (!result) {
-      const { parsers: p, env } = await parsers();
-      result = p.parseUnit(unit, env);
-      cache.store(key, files, result, reader);
-      parsed++;
-    }
-    results.set(unit, result);
+    const result = cache.lookup(key, files, dirty);
+    if (result) results.set(unit, result);
+    else misses.push({ key, files, unit, pluginDir: unit.pluginDir });
   }
-  const entries = new Map<string, UnitResult>();
   for (const plugin of layout.plugins) {
     if (!plugin.entry) continue;
     const key = `plugin-entry:${plugin.entry}`;
-    let result = cache.lookup(key, [plugin.entry], dirty);
-    if (!result) {
-      const { parsers: p, env } = await parsers();
-      result = p.parsePluginEntry(plugin.entry, env);
-      cache.store(key, [plugin.entry], result, reader);
-      parsed++;
-    }
-    entries.set(plugin.dir, result);
+    const result = cache.lookup(key, [plugin.entry], dirty);
+    if (result) entries.set(plugin.dir, result);
+    else misses.push({ key, files: [plugin.entry], pluginDir: plugin.dir });
   }
-  return { results, entries, parsed, ts };
+  const place = (miss: (typeof misses)[number], result: UnitResult): void => {
+    if (miss.unit) results.set(miss.unit, result);
+    else entries.set(miss.pluginDir, result);
+  };
+
+  const pool = misses.length >= 2 ? await import('./pool.js') : undefined;
+  const size = pool ? pool.poolSize(misses.length) : 0;
+  if (pool && size > 0) {
+    const { parseInPool, pooledReader } = pool;
+    const outputs = await parseInPool(
+      misses.map((m, index) => ({ index, files: m.files, ...(m.unit ? { unit: m.unit } : {}) })),
+      { root: cache.root, modules: options.modules, permits: options.permits, agentsMd: [...agentsMd] },
+      size,
+    );
+    misses.forEach((miss, i) => {
+      const out = outputs[i]!;
+      cache.store(miss.key, miss.files, out.result, pooledReader(out, reader));
+      place(miss, out.result);
+    });
+  } else {
+    for (const miss of misses) {
+      const { parsers: p, env } = await parsers();
+      const result = miss.unit ? p.parseUnit(miss.unit, env) : p.parsePluginEntry(miss.files[0]!, env);
+      cache.store(miss.key, miss.files, result, reader);
+      place(miss, result);
+    }
+  }
+  const pluginEntries = new Map<string, UnitResult>();
+  for (const plugin of layout.plugins) {
+    const result = entries.get(plugin.dir);
+    if (result) pluginEntries.set(plugin.dir, result);
+  }
+  return { results: ordered(inputs.units, results), entries: pluginEntries, parsed: misses.length, ts };
+}
+
+/** The results in unit order, as a run that parsed nothing or everything inserts them. */
+function ordered(
+  units: readonly CapabilityUnit[],
+  results: Map<CapabilityUnit, UnitResult>,
+): Map<CapabilityUnit, UnitResult> {
+  const out = new Map<CapabilityUnit, UnitResult>();
+  for (const unit of units) {
+    const result = results.get(unit);
+    if (result) out.set(unit, result);
+  }
+  return out;
 }
