@@ -2,7 +2,8 @@
 // element (or fetched again by the dev inspector after each regeneration). Keyboard: "/" focuses
 // the search, arrows move within the tab list and the lists, Enter opens, Escape clears.
 (() => {
-  const { h, clear, fmt, VirtualList, bars, showTip, hideTip } = ZR;
+  const { h, clear, fmt, VirtualList, showTip, hideTip } = ZR;
+  const { principalLabel, diagnosticBlock } = ZRViews;
   const started = performance.now();
   const TABS = [
     ['tree', 'Tree'],
@@ -178,15 +179,6 @@
   });
   panels.tree.append(h('div', { class: 'split' }, [treeList.root, detail]));
 
-  function diagnosticBlock(index) {
-    const d = state.data.diagnostics[index];
-    return h('div', { class: `diagnostic severity-${d.severity}` }, [
-      h('p', {}, [h('strong', { text: `${d.severity} ${d.code}` }), ` ${d.file}:${d.line}:${d.column}  `, d.message]),
-      d.frame ? h('pre', { class: 'frame', text: d.frame }) : null,
-      d.hint ? h('p', { class: 'hint', text: `hint: ${d.hint}` }) : null,
-    ]);
-  }
-
   function facts(pairs) {
     return h(
       'dl',
@@ -195,8 +187,6 @@
     );
   }
 
-  /** Appends the nodes that exist (`append` would write "null" for the others). */
-  const put = (parent, ...nodes) => parent.append(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
   const list = (values, none) => (values.length ? values.join(', ') : none);
 
   function showDetail(row, focus) {
@@ -279,14 +269,13 @@
       );
     }
     if (item.diagnostics?.length)
-      detail.append(h('h3', { text: 'Diagnostics' }), ...item.diagnostics.map(diagnosticBlock));
+      detail.append(h('h3', { text: 'Diagnostics' }), ...item.diagnostics.map((i) => diagnosticBlock(state.data, i)));
     if (focus) detail.scrollTop = 0;
   }
 
   // ── Access tab ─────────────────────────────────────────────────────────────
   let accessTools = [];
   const accessStatus = h('p', { class: 'access-status', id: 'zr-access-status', 'aria-live': 'polite' });
-  const principalLabel = (p) => `${p.platform} / ${p.scope} / ${p.role}`;
   const accessHeader = h('div', { class: 'grid-header', 'aria-hidden': 'true' });
   const reasonOf = (tool, column) => {
     if (tool.access < 0) return 'no decision: added by setup() at runtime';
@@ -336,187 +325,6 @@
     );
   }
 
-  // ── Other tabs ─────────────────────────────────────────────────────────────
-  function renderCost(panel) {
-    const { cost, principals, tools } = state.data;
-    if (!cost.allTools) return put(panel, h('p', { text: state.data.runtimeError || 'no runtime data' }));
-    const select = h(
-      'select',
-      { id: 'zr-cost-principal', 'aria-label': 'Turn start of' },
-      principals.map((p, i) => h('option', { value: i, text: principalLabel(p), selected: i === state.principal })),
-    );
-    select.addEventListener('change', () => {
-      state.principal = Number(select.value);
-      renderTab();
-      document.getElementById('zr-cost-principal')?.focus();
-    });
-    const start = cost.turnStart[state.principal];
-    const items = [];
-    for (const provider of Object.keys(cost.allTools)) {
-      items.push({
-        label: `${provider}: all ${fmt(tools.length)} tools`,
-        value: cost.allTools[provider].tokens,
-        className: 'all',
-      });
-      if (start && !start.error)
-        items.push({
-          label: `${provider}: deferred turn start (${start.sent} sent)`,
-          value: start.deferred[provider].tokens,
-          className: 'deferred',
-        });
-    }
-    const max = Math.max(1, ...items.map((i) => i.value));
-    const largest = tools
-      .filter((t) => t.sizes)
-      .sort((a, b) => b.sizes.anthropic.tokens - a.sizes.anthropic.tokens)
-      .slice(0, 15);
-    put(
-      panel,
-      h('h2', { text: 'Prompt cost of tool definitions' }),
-      h('label', { for: 'zr-cost-principal', text: 'Turn start of ' }),
-      select,
-      start?.error ? h('p', { class: 'error', text: start.error }) : null,
-      start && !start.error && start.agent
-        ? h('p', { text: `platform agent ${start.agent} is selected at this turn start` })
-        : null,
-      h('div', { class: 'chart', id: 'zr-cost-chart' }, [bars(items, max, 'tokens')]),
-      h('p', {
-        class: 'muted',
-        text: 'Estimates: about one token per 4 bytes of ASCII JSON, one per other character. Deferred Anthropic tools (defer_loading) are not counted up front.',
-      }),
-      h('h3', { text: 'Largest tools' }),
-      bars(
-        largest.map((t) => ({
-          label: t.name,
-          value: t.sizes.anthropic.tokens,
-          note: `(${fmt(t.sizes.anthropic.bytes)} bytes)`,
-        })),
-        Math.max(1, ...largest.map((t) => t.sizes.anthropic.tokens)),
-        'tokens',
-      ),
-    );
-  }
-
-  function chips(names, limit) {
-    const more = names.length - limit;
-    return h('p', { class: 'chips' }, [
-      ...names.slice(0, limit).map((n) => h('span', { class: 'chip', text: n })),
-      more > 0 ? h('span', { class: 'muted', text: `and ${fmt(more)} more` }) : null,
-    ]);
-  }
-
-  function renderDisclosure(panel) {
-    const sets = state.data.stages;
-    if (sets.length === 0) return put(panel, h('p', { text: state.data.runtimeError || 'no runtime data' }));
-    const select = h(
-      'select',
-      { id: 'zr-stage-platform', 'aria-label': 'Platform' },
-      sets.map((s, i) => h('option', { value: i, text: principalLabel(s.principal), selected: i === state.platform })),
-    );
-    select.addEventListener('change', () => {
-      state.platform = Number(select.value);
-      renderTab();
-      document.getElementById('zr-stage-platform')?.focus();
-    });
-    const set = sets[Math.min(state.platform, sets.length - 1)];
-    const title = (s) =>
-      s.kind === 'turn-start'
-        ? `Turn start${s.auto && s.agent ? ` (platform agent ${s.agent} auto-selected)` : ''}`
-        : s.kind === 'agent'
-          ? `Agent ${s.agent} selected`
-          : `load_skill ${s.skill}${s.agent ? ` (agent ${s.agent})` : ''}`;
-    const card = (s) =>
-      h(
-        'article',
-        {
-          class: `stage stage-${s.kind}`,
-          'data-stage': title(s),
-          style: `margin-left:${s.parent === null ? 0 : s.kind === 'skill' && set.stages[s.parent].kind === 'agent' ? 3 : 1.5}rem`,
-        },
-        [
-          h('h3', { text: title(s) }),
-          s.error
-            ? h('p', { class: 'error', text: s.error })
-            : h('div', {}, [
-                h('p', {
-                  text: `${fmt(s.toolCount)} tools listed${s.parent === null ? '' : `: ${fmt(s.tools.length)} added${s.removed.length ? `, ${s.removed.length} removed` : ''}`}`,
-                }),
-                chips(s.tools, 40),
-                s.skills.length ? h('p', { text: `skills: ${s.skills.join(', ')}` }) : null,
-                s.agents.length ? h('p', { text: `agents: ${s.agents.join(', ')}` }) : null,
-                s.withheld.length
-                  ? h('details', {}, [
-                      h('summary', { text: `${s.withheld.length} withheld by access` }),
-                      h(
-                        'ul',
-                        {},
-                        s.withheld.map((w) => h('li', { text: `${w.kind} ${w.name}: ${w.detail}` })),
-                      ),
-                    ])
-                  : null,
-              ]),
-        ],
-      );
-    put(
-      panel,
-      h('h2', { text: 'What the model sees, stage by stage' }),
-      h('label', { for: 'zr-stage-platform', text: 'Principal ' }),
-      select,
-      ...set.stages.map(card),
-    );
-  }
-
-  function renderPrompt(panel) {
-    const { prompt } = state.data;
-    const max = prompt.systemPromptMaxChars;
-    panel.append(
-      h('h2', { text: 'Prompt budget' }),
-      h('p', {
-        text:
-          max === null
-            ? 'systemPromptMaxChars: unknown (no runtime data)'
-            : `systemPromptMaxChars: ${fmt(max)} characters`,
-      }),
-    );
-    const scale = max || Math.max(1, ...prompt.sections.map((s) => s.maxChars ?? s.contentChars));
-    panel.append(
-      h('h3', { text: 'Prompt sections (in assembly order)' }),
-      h('div', { id: 'zr-prompt-bars' }, [
-        bars(
-          prompt.sections.map((s) => ({
-            label: `${s.title} (${s.id})`,
-            value: s.maxChars ?? s.contentChars,
-            share: max ? (s.maxChars ?? s.contentChars) / max : undefined,
-            mark: s.contentChars,
-            className: `retention-${s.retention}`,
-            note: `${s.maxChars === null ? 'uncapped, ' : 'maxChars, '}${s.retention}, ${s.layer} order ${s.order}${s.platforms.length ? `, ${s.platforms.join('/')}` : ''}, ${s.profiles.join('/')}`,
-          })),
-          scale,
-          'chars',
-        ),
-      ]),
-      h('h3', { text: 'Required parts' }),
-      bars(
-        prompt.required.map((r) => ({
-          label: r.label,
-          value: r.chars,
-          share: max ? r.chars / max : undefined,
-          className: 'retention-required',
-        })),
-        scale,
-        'chars',
-      ),
-    );
-  }
-
-  function renderDiagnostics(panel) {
-    const list = state.data.diagnostics;
-    panel.append(
-      h('h2', { text: `${list.length} diagnostic${list.length === 1 ? '' : 's'}` }),
-      ...list.map((_, i) => diagnosticBlock(i)),
-    );
-  }
-
   function currentList() {
     return state.tab === 'tree' ? treeList : state.tab === 'access' ? accessList : null;
   }
@@ -530,9 +338,7 @@
     const panel = panels[state.tab];
     if (state.tab === 'tree' || state.tab === 'access') return refreshLists();
     clear(panel);
-    ({ cost: renderCost, disclosure: renderDisclosure, prompt: renderPrompt, diagnostics: renderDiagnostics })[
-      state.tab
-    ](panel);
+    ZRViews[state.tab](panel, state, renderTab);
   }
 
   function setData(data) {

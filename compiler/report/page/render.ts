@@ -24,7 +24,7 @@ let assets: { readonly script: string; readonly style: string } | undefined;
 function pageAssets(): { readonly script: string; readonly style: string } {
   const read = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
   assets ??= {
-    script: ['client-ui.js', 'client-schema.js', 'client.js'].map(read).join('\n'),
+    script: ['client-ui.js', 'client-schema.js', 'client-views.js', 'client.js'].map(read).join('\n'),
     style: read('style.css'),
   };
   return assets;
