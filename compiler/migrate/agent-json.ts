@@ -7,6 +7,7 @@
  */
 import type { SourceLocation } from '../diagnostics.js';
 import type { Draft } from './draft.js';
+import { holdsProtoKey, PROTO_KEY } from './source.js';
 
 export const STUB_MARK = '<!-- zhin-gen migrate: STUB. The earlier layout had no source for this file; replace it. -->';
 
@@ -29,6 +30,8 @@ export function agentJsonFrom(
     draft.note('ZG6001', lineOf(key), `${what}: not converted, ${why}`);
     return undefined;
   };
+  if (holdsProtoKey(data))
+    return fail(PROTO_KEY, 'a key named `__proto__` cannot be carried into agent.json; rename it');
   if (data.tools !== undefined && data.toolNames !== undefined)
     return fail('toolNames', 'both `tools` and `toolNames` are given');
   if (data.maxIterations !== undefined && data.maxSteps !== undefined)

@@ -8,7 +8,15 @@ import type { Draft } from './draft.js';
 import { agentJsonFrom, STUB_MARK } from './agent-json.js';
 import { readFrontMatter } from './markdown.js';
 import { directoryName, ownerOf } from './names.js';
-import { defaultExportExpression, definitionObject, lineColumn, literalValue, Node, parse } from './source.js';
+import {
+  defaultExportExpression,
+  definitionObject,
+  lineColumn,
+  literalValue,
+  Node,
+  PROTO_KEY,
+  parse,
+} from './source.js';
 import { childrenOf, filesBelow, join2 } from './tree.js';
 import type { Creation } from './types.js';
 
@@ -109,12 +117,15 @@ function fromAgentModule(draft: Draft, pluginDir: string, dir: string, module: s
     );
     return false;
   }
-  const keyLines: Record<string, number> = {};
+  // No prototype: a key named `__proto__` or `constructor` is a line like any other.
+  const keyLines: Record<string, number> = Object.create(null);
   const data: Record<string, unknown> = {};
   for (const property of found.object.getProperties()) {
-    const literal = Node.isPropertyAssignment(property)
-      ? literalValue(property.getInitializerOrThrow())
-      : { ok: false as const, node: property };
+    const key = Node.isPropertyAssignment(property) ? property.getName().replace(/^['"]|['"]$/g, '') : '';
+    const literal =
+      Node.isPropertyAssignment(property) && key !== PROTO_KEY
+        ? literalValue(property.getInitializerOrThrow())
+        : { ok: false as const, node: property };
     if (!literal.ok) {
       const where = lineColumn(text, literal.node.getStart());
       draft.note(
@@ -124,7 +135,6 @@ function fromAgentModule(draft: Draft, pluginDir: string, dir: string, module: s
       );
       return false;
     }
-    const key = Node.isPropertyAssignment(property) ? property.getName().replace(/^['"]|['"]$/g, '') : '';
     data[key] = literal.value;
     keyLines[key] = lineColumn(text, property.getStart()).line;
   }

@@ -43,7 +43,8 @@ export function readFrontMatter(text: string): FrontMatterResult {
     };
   }
   if (!isMap(doc.contents)) return { ok: false, reason: 'its front matter is not a mapping', line: 2 };
-  const keyLines: Record<string, number> = {};
+  // No prototype: a key named `__proto__` or `constructor` is a line like any other.
+  const keyLines: Record<string, number> = Object.create(null);
   for (const pair of doc.contents.items) {
     if (isScalar(pair.key) && pair.key.range)
       keyLines[String(pair.key.value)] = lineColumn(text, yamlStart + pair.key.range[0]).line;

@@ -156,6 +156,20 @@ export function definitionObject(
 export const TOOL_HELPERS = ['defineAgentTool', 'defineTool'] as const;
 export const SECTION_HELPERS = ['defineAgentPromptSection'] as const;
 
+/**
+ * The key an object literal (and an assignment) makes the prototype instead of a property: a
+ * value carried under it would vanish from the output while its source is deleted, so migrate
+ * never carries one (YAML and JSON parsers keep it as data).
+ */
+export const PROTO_KEY = '__proto__';
+
+/** Whether a parsed value holds a `__proto__` key at any depth. */
+export function holdsProtoKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsProtoKey);
+  return Object.keys(value).some((key) => key === PROTO_KEY || holdsProtoKey((value as Record<string, unknown>)[key]));
+}
+
 export type LiteralResult =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly node: Node };
@@ -190,7 +204,7 @@ export function literalValue(node: Node): LiteralResult {
       const name = property.getNameNode();
       const key = Node.isIdentifier(name) ? name.getText() : stringValue(name);
       const initializer = property.getInitializer();
-      if (key === undefined || !initializer) return { ok: false, node: property };
+      if (key === undefined || key === PROTO_KEY || !initializer) return { ok: false, node: property };
       const value = literalValue(initializer);
       if (!value.ok) return value;
       out[key] = value.value;

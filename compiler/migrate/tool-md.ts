@@ -10,7 +10,7 @@ import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { readFrontMatter } from './markdown.js';
 import { directoryName, ownerOf } from './names.js';
 import { RUNTIME_MODULE } from './fields.js';
-import { lineCommentText, stringLiteral } from './source.js';
+import { holdsProtoKey, lineCommentText, stringLiteral } from './source.js';
 import { filesBelow, join2 } from './tree.js';
 
 /** Front matter keys carried into the definition as they are. */
@@ -93,6 +93,15 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
     return;
   }
   const { data, keyLines, body } = parsed.value;
+  if (holdsProtoKey(data)) {
+    // In the generated object literal the key would set the prototype, not carry the value.
+    draft.note(
+      'ZG6001',
+      at,
+      `${what}: not converted, a key named \`__proto__\` cannot be carried into TypeScript; rename it`,
+    );
+    return;
+  }
   const fileStem = path.slice(path.lastIndexOf('/') + 1, -'.tool.md'.length);
   const earlierName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name : fileStem;
   const lineOf = (key: string) => ({ ...at, line: keyLines[key] ?? 1 });

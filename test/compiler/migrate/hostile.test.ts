@@ -154,3 +154,23 @@ describe('zhin-gen migrate: something else where a file is to be written', () =>
     expect(() => applyPlan(agents, plan)).not.toThrow();
   });
 });
+
+describe('zhin-gen migrate: a key named __proto__', () => {
+  it('is never dropped while its source is deleted: the construct is left as it was and reported', () => {
+    const root = tree({
+      'agents/x.agent.md': '---\ndescription: d\n__proto__:\n  tools: [evil]\n---\nhi\n',
+      'agents/y/agent.ts': "export default { description: 'd', meta: { '__proto__': { maxSteps: 3 } } };\n",
+      'agents/y/instructions.md': 'be y\n',
+      'tools/echo/echo.tool.md': '---\ndescription: e\nparameters:\n  __proto__:\n    type: string\n---\n',
+      'tools/echo/handler.ts': 'export default async function () {\n  return 1;\n}\n',
+    });
+    const plan = planMigration(root);
+    expect(plan.deletes).toEqual([]);
+    expect(plan.writes.size).toBe(0);
+    expect(plan.notes.filter((n) => n.code === 'ZG6001').map((n) => `${n.file}:${n.line}`)).toEqual([
+      'agents/x.agent.md:3',
+      'agents/y/agent.ts:1',
+      'tools/echo/echo.tool.md:1',
+    ]);
+  });
+});
