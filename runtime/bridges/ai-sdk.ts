@@ -92,9 +92,11 @@ export async function aiSdkTurnSettings<R>(
   const tools: TurnToolSet = {};
 
   const add = (projected: GenericModelTool) => {
-    if (tools[projected.name]) return;
+    // Own properties only: a tool may be named like an Object.prototype member (`constructor`,
+    // a seam tool `__proto__`), which a plain lookup finds and a plain assignment would not add.
+    if (Object.hasOwn(tools, projected.name)) return;
     const name = projected.name;
-    tools[name] = tool<unknown, ToolOutcome>({
+    const definition = tool<unknown, ToolOutcome>({
       description: projected.description,
       // No validate function: the SDK passes the input on as it is and the pipeline validates it.
       inputSchema: jsonSchema<unknown>(projected.inputSchema),
@@ -110,6 +112,7 @@ export async function aiSdkTurnSettings<R>(
         return isErrorOutcome(output) ? { type: 'error-text', value: text } : { type: 'text', value: text };
       },
     });
+    Object.defineProperty(tools, name, { value: definition, enumerable: true, writable: true, configurable: true });
   };
   const refresh = async (): Promise<string[]> => {
     const projected = await turnTools(turn, 'generic', options.defer);
