@@ -334,15 +334,21 @@
     accessList.setCount(accessTools.length);
   }
 
+  /** What each built panel shows (data revision and choices): switching back to it rebuilds nothing. */
+  const built = {};
   function renderTab() {
     const panel = panels[state.tab];
     if (state.tab === 'tree' || state.tab === 'access') return refreshLists();
+    const key = `${state.revision}:${state.principal}:${state.platform}`;
+    if (built[state.tab] === key) return;
+    built[state.tab] = key;
     clear(panel);
     ZRViews[state.tab](panel, state, renderTab);
   }
 
   function setData(data) {
     state.data = data;
+    document.body.dataset.revision = String(++state.revision);
     rows = buildRows(data);
     filter();
     document.getElementById('zr-title').textContent = `zhin-gen report: ${data.title}`;
@@ -356,7 +362,6 @@
     const again = shown.findIndex((row) => `${row.type}:${row.label}` === state.selected);
     if (again >= 0) showDetail(shown[again]);
     else if (!state.selected && shown.length) showDetail(shown[0]);
-    document.body.dataset.revision = String(++state.revision);
   }
 
   setData(JSON.parse(document.getElementById('zhin-report-data').textContent));
