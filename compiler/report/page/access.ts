@@ -3,7 +3,8 @@
  * runtime itself. One stand-in tool per distinct restriction set (platforms, scopes, permits) is
  * placed in a manifest of its own, plugin-placed so disclosure never hides it, and one real turn
  * per principal lists it or names the access rule it fails (`turn.deferred.omissions()`, the
- * operator view `zhin-gen catalog` prints). The host has the same bare PermissionHost `catalog`
+ * operator view `zhin-gen catalog` prints; both it and the listing ask the runtime's one access
+ * decision, runtime/access/decision.ts, which is not part of the package's public API). The host has the same bare PermissionHost `catalog`
  * uses: builtin permits (`role`, `user`, `group`, …) are decided from the principal,
  * `platform(…)` and custom permits have no checker and fail, which the reason says. Tools with
  * equal restrictions share one decision, so a 5,000-tool bot asks a few dozen questions.
