@@ -3,23 +3,17 @@
  * shape is a contract (issue #2); the pretty tree is for people.
  */
 import { compareStrings } from '../diagnostics.js';
-import { hookId, promptSectionId } from '@zhin-gen/runtime/names';
+import { enclosingNames, hookId, promptSectionId } from '@zhin-gen/runtime/names';
 import type { CapabilityModel, ToolModel } from '../model.js';
-import { agentQualifiedName, skillQualifiedName } from '@zhin-gen/runtime/names';
 
+/** When the runtime discloses the tool, in words (the names come from the placement rule itself). */
 export function disclosureOf(tool: ToolModel): string {
   if (tool.conditional) return 'setup(): registered at runtime when the plugin adds it';
-  const agent = tool.agent !== undefined ? agentQualifiedName(tool.owner, tool.agent) : undefined;
-  switch (tool.placement) {
-    case 'plugin':
-      return 'turn start (deferred catalog)';
-    case 'agent':
-      return `when agent "${agent}" is selected`;
-    case 'skill':
-      return `after load_skill "${skillQualifiedName(tool.owner, tool.skill!)}"`;
-    case 'agent-skill':
-      return `when agent "${agent}" is selected and load_skill "${skillQualifiedName(tool.owner, tool.skill!, tool.agent)}"`;
-  }
+  const { agent, skill } = enclosingNames(tool);
+  if (agent !== undefined && skill !== undefined) return `when agent "${agent}" is selected and load_skill "${skill}"`;
+  if (agent !== undefined) return `when agent "${agent}" is selected`;
+  if (skill !== undefined) return `after load_skill "${skill}"`;
+  return 'turn start (deferred catalog)';
 }
 
 export function inspectJson(model: CapabilityModel): object {

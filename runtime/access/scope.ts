@@ -7,7 +7,7 @@
  * outside the turn's scope are answered like unknown tools, and hooks outside it do not run.
  */
 import type { ManifestAgent, ToolPlacement } from '../contract/manifest.js';
-import { qualify, skillQualifiedName } from '../contract/names.js';
+import { enclosingNames, qualify, skillQualifiedName } from '../contract/names.js';
 import { ADMITTED, type AccessDecision, denied } from './reasons.js';
 
 export interface Placed {
@@ -58,13 +58,12 @@ export class Placement {
     this.#owner = item.owner;
     this.#agent = item.agent;
     this.#exceptAgents = item.exceptAgents?.length ? item.exceptAgents : undefined;
-    const agent = qualify(item.owner, item.agent ?? '');
+    const names = enclosingNames(item);
+    const agent = names.agent ?? qualify(item.owner, item.agent ?? '');
     const agentSkill = item.placement === 'agent-skill';
-    this.#skill =
-      item.skill === undefined
-        ? undefined
-        : skillQualifiedName(item.owner, item.skill, agentSkill ? item.agent : undefined);
-    const skill = this.#skill ?? skillQualifiedName(item.owner, '');
+    const skill = names.skill ?? skillQualifiedName(item.owner, '');
+    // A skill placement without a skill name waits for a skill no turn can load (fail closed).
+    this.#skill = item.skill === undefined ? undefined : skill;
     this.disclosure =
       item.placement === 'agent'
         ? Object.freeze({ kind: 'agent', agent })

@@ -155,6 +155,27 @@ export function toolQualifiedName(enclosure: ToolEnclosure, localName: string): 
   return scope !== undefined ? qualify(enclosure.owner, scope, localName) : qualify(enclosure.owner, localName);
 }
 
+/**
+ * The qualifiedNames a placement waits for (docs/catalog.md): the agent that must be selected
+ * (`agent`, `agent-skill`) and the skill that must be loaded (`skill`, `agent-skill`: the
+ * agent-private skill). The runtime's access decision and `zhin-gen inspect` read placements
+ * through it.
+ */
+export function enclosingNames(enclosure: ToolEnclosure): { readonly agent?: string; readonly skill?: string } {
+  const { owner, placement } = enclosure;
+  const agent = qualify(owner, enclosure.agent ?? '');
+  switch (placement) {
+    case 'agent':
+      return { agent };
+    case 'skill':
+      return { skill: skillQualifiedName(owner, enclosure.skill ?? '') };
+    case 'agent-skill':
+      return { agent, skill: skillQualifiedName(owner, enclosure.skill ?? '', enclosure.agent) };
+    default:
+      return {};
+  }
+}
+
 /** A prompt section's id: its owner path and directory (or `addPromptSection()`) name, `owner:name`. */
 export function promptSectionId(section: { readonly owner: string; readonly name: string }): string {
   return `${section.owner}:${section.name}`;

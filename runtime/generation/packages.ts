@@ -15,6 +15,7 @@ import type {
   ManifestSkill,
   ManifestTool,
 } from '../contract/manifest.js';
+import { hookId, promptSectionId } from '../contract/names.js';
 
 function rekey(key: string, owner: string): string {
   return owner === '' ? key : `${key}/${owner}`;
@@ -49,13 +50,13 @@ function underKey(key: string, name: string, input: CapabilityManifest): Capabil
   }));
   const promptSections: ManifestPromptSection[] = manifest.promptSections.map((p) => ({
     ...p,
-    id: `${rekey(key, p.owner)}:${p.name}`,
+    id: promptSectionId({ owner: rekey(key, p.owner), name: p.name }),
     owner: rekey(key, p.owner),
     source: source(p.source),
   }));
   const hooks: ManifestHook[] = manifest.hooks.map((h) => ({
     ...h,
-    id: rekey(key, h.owner) + h.id.slice(h.owner.length),
+    id: hookId({ ...h, owner: rekey(key, h.owner) }),
     owner: rekey(key, h.owner),
     source: source(h.source),
   }));
