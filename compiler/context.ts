@@ -21,6 +21,7 @@ import { buildLayout, collectUnits } from './scan/layout.js';
 import { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
 import { isIgnoredPath } from './scan/ignore.js';
+import { outsideWalk } from './scan/watched.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { resolveConfiguredPlugins } from './scan/configured.js';
@@ -209,18 +210,7 @@ export class Compiler {
     // Take this run's events; events that arrive while it runs belong to the next run.
     const dirty = this.dirty;
     if (this.dirty) this.dirty = new Set();
-    if (this.configDirty || !this.options) {
-      const loaded = await loadConfig(this.root, this.compilerOptions.config);
-      const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
-      this.options = loaded.options;
-      this.configDiagnostics = loaded.diagnostics;
-      this.configDirty = false;
-      if (changed) {
-        this.inventory = undefined;
-        this.units.reset(`${JSON.stringify(loaded.options)}${staticSchemas() ? '' : '\0evaluate-all'}`);
-      }
-    }
-    const options = this.options;
+    const options = await this.prepare();
     const diagnostics: Diagnostic[] = [...this.configDiagnostics];
     const outRel = toPosix(relative(this.root, options.outFile));
 
@@ -422,6 +412,49 @@ export class Compiler {
       stats: { units: units.length, parsed: parsedCount, ms: performance.now() - started },
       options,
     };
+  }
+
+  /**
+   * Loads the configuration (again, after a config file changed) without running: watch mode
+   * decides from it what to watch before its first run.
+   */
+  async prepare(): Promise<ResolvedOptions> {
+    if (this.configDirty || !this.options) {
+      const loaded = await loadConfig(this.root, this.compilerOptions.config);
+      const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
+      this.options = loaded.options;
+      this.configDiagnostics = loaded.diagnostics;
+      this.configDirty = false;
+      if (changed) {
+        this.inventory = undefined;
+        this.configuredDirs = undefined;
+        this.units.reset(`${JSON.stringify(loaded.options)}${staticSchemas() ? '' : '\0evaluate-all'}`);
+      }
+    }
+    return this.options;
+  }
+
+  /** Configured plugin directories inside the root (POSIX, relative), for `outsideWalk`. */
+  private configuredDirs?: readonly string[];
+
+  /**
+   * Whether an absolute path lies where a fresh walk never looks (scan/watched.ts): beside the
+   * convention folders of a plugin, and not a configured plugin directory or on the way to one.
+   * False before the configuration is known (`prepare`) and outside the root.
+   */
+  outsideWalk(abs: string, isDir: boolean | undefined): boolean {
+    const options = this.options;
+    if (!options) return false;
+    const rel = toPosix(relative(this.root, abs));
+    if (rel === '' || rel.startsWith('../') || isAbsolute(rel)) return false;
+    this.configuredDirs ??= resolveConfiguredPlugins(
+      this.root,
+      options.plugins,
+      options.configFile ? readConfigText(this.root, options.configFile) : undefined,
+    ).plugins.map((p) => toPosix(relative(this.root, resolve(this.root, p.dir))));
+    for (const dir of this.configuredDirs)
+      if (rel === dir || rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`)) return false;
+    return outsideWalk(rel, isDir);
   }
 
   /**

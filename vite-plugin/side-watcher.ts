@@ -18,10 +18,11 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
   state.onWatchResult(onResult);
   const watcher = watchTree(state.root, (event) => state.push(event), {
     ignore: (abs) => state.ignores(abs),
-    onError: (error) =>
-      console.warn(
-        `[zhin-gen] file watching failed (${error.message}); changes may be missed until the watch restarts`,
-      ),
+    // An exhausted watcher is an error with the fix; the build keeps running on what it has.
+    onError: (problem) =>
+      problem.exhausted
+        ? console.error(`[zhin-gen] error: ${problem.message}`)
+        : console.warn(`[zhin-gen] ${problem.message}; changes may be missed until the watch restarts`),
   });
   // The build's own run came before the watcher's initial scan: one more run once it is done
   // verifies every file by stat (nothing was notified yet), so an edit made in between is kept.

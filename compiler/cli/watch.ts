@@ -21,22 +21,37 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     onResult: report,
     onError: (error) => io.err(`zhin-gen: run failed: ${error instanceof Error ? error.message : String(error)}`),
   });
+  // An exhausted watcher (out of inotify watches or descriptors) no longer sees changes: watch
+  // says so with the fix and exits 1 rather than keep a manifest that silently goes stale.
+  let exhausted: (() => void) | undefined;
+  let failed = false;
+  // The configuration first: it names the plugin folders to watch besides the conventions.
+  await compiler.prepare();
   // Watch first, then generate: a change made while the first run is in flight is queued, not lost.
   const watcher = watchTree(compiler.root, (event) => loop.push(event), {
     ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
-    onError: (error) =>
-      io.err(`zhin-gen: warning: file watching failed (${error.message}); changes may be missed until watch restarts`),
+    outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir),
+    onError: (problem) => {
+      if (!problem.exhausted)
+        return io.err(`zhin-gen: warning: ${problem.message}; changes may be missed until watch restarts`);
+      if (failed) return;
+      failed = true;
+      io.err(`zhin-gen: error: ${problem.message}`);
+      exhausted?.();
+    },
   });
   await watcher.ready;
   report(await loop.request());
-  if (!json) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
+  if (!json && !failed) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
+    exhausted = stop;
+    if (failed) return resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   loop.close();
   await Promise.all([watcher.close(), loop.idle()]);
   await compiler.dispose();
-  return 0;
+  return failed ? 1 : 0;
 }

@@ -15,7 +15,7 @@
  * Merging and scheduling events is the watch loop's job (./loop.ts), and the compiler reconciles
  * every named path with the disk, so a misreported event type cannot leave the inventory wrong.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { FileEvent } from '../context.js';
 
@@ -30,8 +30,44 @@ export interface TreeWatcher {
 export interface TreeWatcherOptions {
   /** Absolute paths whose events (and, for directories, whose contents) are never reported. */
   readonly ignore: (abs: string) => boolean;
-  /** A watching problem (e.g. out of inotify watches): changes may be missed until restart. */
-  readonly onError?: (error: Error) => void;
+  /**
+   * Absolute paths a fresh walk never enters (`Compiler.outsideWalk`): not watched at all, so
+   * their directories and files cost no inotify watch. `isDir` when the watcher knows.
+   */
+  readonly outsideWalk?: (abs: string, isDir: boolean | undefined) => boolean;
+  /**
+   * A watching problem. `exhausted`: the system refused another watch (ENOSPC: out of inotify
+   * watches; EMFILE: out of file descriptors), so changes below some directory are no longer
+   * seen; `message` says where and how to raise the limit. Required: a watcher that stops
+   * seeing changes must never do so silently.
+   */
+  readonly onError: (problem: WatchProblem) => void;
+}
+
+export interface WatchProblem {
+  readonly error: Error;
+  readonly exhausted: boolean;
+  /** One paragraph for the user: what failed, where, and the fix. */
+  readonly message: string;
+}
+
+/** The problem report for a watcher error (exported for the bundler watch modes' own watchers). */
+export function watchProblem(error: Error): WatchProblem {
+  const { code, path } = error as NodeJS.ErrnoException;
+  const where = path ? ` while watching ${path}` : '';
+  if (code === 'ENOSPC')
+    return {
+      error,
+      exhausted: true,
+      message: `file watching stopped: the system limit of inotify watches is reached (ENOSPC)${where}; changes are no longer seen.\n  fix: raise the limit, e.g. \`sudo sysctl fs.inotify.max_user_watches=524288\` (add \`fs.inotify.max_user_watches=524288\` to /etc/sysctl.conf to keep it), or stop other watchers of this user`,
+    };
+  if (code === 'EMFILE')
+    return {
+      error,
+      exhausted: true,
+      message: `file watching stopped: too many open files (EMFILE)${where}; changes are no longer seen.\n  fix: raise the open-file limit (\`ulimit -n 65536\`, or LimitNOFILE for a service) and on Linux \`sudo sysctl fs.inotify.max_user_instances=1024\``,
+    };
+  return { error, exhausted: false, message: `file watching failed (${error.message})${where}` };
 }
 
 const EVENTS = ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const;
@@ -54,7 +90,9 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     ignoreInitial: true,
     // A save by rename shows up as one `change` instead of unlink + add.
     atomic: true,
-    ignored: (path: string) => path !== root && options.ignore(path),
+    // Ignored paths, and what the walk never enters (scan/watched.ts): never watched at all.
+    ignored: (path: string, stats?: Stats) =>
+      path !== root && (options.ignore(path) || options.outsideWalk?.(path, stats?.isDirectory()) === true),
   });
   const checks = new Map<string, { state: string; timer: ReturnType<typeof setTimeout> }>();
   const trailing = (path: string): void => {
@@ -84,8 +122,18 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     onEvent(event);
   };
   for (const type of EVENTS) watcher.on(type, (path: string) => report({ type, path }));
-  watcher.on('error', (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+  watcher.on('error', (error: unknown) =>
+    options.onError(watchProblem(error instanceof Error ? error : new Error(String(error)))),
+  );
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  // ZHIN_GEN_WATCH_FAULT=ENOSPC|EMFILE: once ready, the watcher reports that error through its
+  // own error event, as the system would (a test cannot lower a per-user kernel limit without
+  // disturbing every other process of that user).
+  const fault = process.env.ZHIN_GEN_WATCH_FAULT;
+  if (fault)
+    void ready.then(() =>
+      watcher.emit('error', Object.assign(new Error(`${fault}: injected`), { code: fault, path: root })),
+    );
   return {
     ready,
     add(dirs) {

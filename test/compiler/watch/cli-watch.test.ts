@@ -20,11 +20,11 @@ afterEach(async () => {
   dirs.splice(0).forEach(removeDir);
 });
 
-function startWatch(root: string): { stdout: () => string; stderr: () => string } {
+function startWatch(root: string, env: NodeJS.ProcessEnv = {}): { stdout: () => string; stderr: () => string } {
   let stdout = '';
   let stderr = '';
   child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -65,5 +65,22 @@ describe('zhin-gen watch', () => {
     child!.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(io.stderr()).toBe('');
+  });
+
+  it.each([
+    ['ENOSPC', 'fs.inotify.max_user_watches'],
+    ['EMFILE', 'ulimit -n'],
+  ])('an exhausted watcher (%s) is an error naming the fix, and watch exits 1', async (code, fix) => {
+    const root = writeTree(tempDir('cli-watch-limit'), SCENARIO_TREE);
+    dirs.push(root);
+    // The real watcher's own error event carries the error the system would raise.
+    const io = startWatch(root, { ZHIN_GEN_WATCH_FAULT: code });
+    const exited = await new Promise<number | null>((r) => child!.once('exit', (status) => r(status)));
+    expect(exited).toBe(1);
+    expect(io.stderr()).toContain(`zhin-gen: error: file watching stopped`);
+    expect(io.stderr()).toContain(`(${code}) while watching ${root}`);
+    expect(io.stderr()).toContain(fix);
+    expect(io.stderr()).not.toMatch(/\n\s+at |ZG9001/);
+    expect(io.stdout()).not.toContain('watching for changes');
   });
 });
