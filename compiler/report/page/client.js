@@ -352,7 +352,17 @@
     rows = buildRows(data);
     filter();
     document.getElementById('zr-title').textContent = `zhin-gen report: ${data.title}`;
-    summary.textContent = `${fmt(data.tools.length)} tools · ${data.capabilities.length} skills, agents, sections and hooks · ${data.errors} errors · ${data.warnings} warnings`;
+    const count = (n, one) => `${fmt(n)} ${one}${n === 1 ? '' : 's'}`;
+    const kinds = (kind) => data.capabilities.filter((c) => c.kind === kind).length;
+    summary.textContent = [
+      count(data.tools.length, 'tool'),
+      count(kinds('skill'), 'skill'),
+      count(kinds('agent'), 'agent'),
+      count(kinds('section'), 'prompt section'),
+      count(kinds('hook'), 'hook'),
+      count(data.errors, 'error'),
+      count(data.warnings, 'warning'),
+    ].join(' · ');
     banner.textContent = data.runtimeError || '';
     banner.hidden = !data.runtimeError;
     tabButtons.diagnostics.textContent = `Diagnostics (${data.diagnostics.length})`;
