@@ -38,10 +38,7 @@ import {
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config/paths.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
-import { EMPTY_INPUT_SCHEMA } from './schema/empty.js';
-import type { SchemaOutcome } from './schema/types.js';
-import type { UnitResult } from './parse/units.js';
-import type { CapabilityUnit } from './scan/layout.js';
+import { modelFromCache, vouchedResult } from './cache/vouched.js';
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */
@@ -279,33 +276,25 @@ export class Compiler {
         const readText = readTextWith((path) => fileReader.read(path));
         const vouchKey = `${digestOf(readText)}:${validatorsStamp(this.root, outRel)}`;
         const summary = this.units.vouchedSummary(vouchKey, options.outFile);
-        if (summary) {
-          const sorted = uniqueDiagnostics([...diagnostics, ...summary.diagnostics]).sort(compareDiagnostics);
-          const errors = sorted.filter((d) => d.severity === 'error').length;
-          let model: CapabilityModel | undefined;
-          let code: string | undefined;
-          const fromCache = (): CapabilityModel =>
-            this.modelFromCache(layout, units, options, readText, this.shipped.packages);
-          return {
-            diagnostics: sorted,
-            errors,
-            warnings: sorted.length - errors,
-            counts: summary.counts,
-            get model() {
-              model ??= fromCache();
-              return model;
-            },
-            get code() {
-              code ??= readIfExists(options.outFile) ?? '';
-              return code;
-            },
-            outFile: options.outFile,
-            outRel,
-            written: false,
-            stats: { units: units.length, parsed: 0, ms: performance.now() - started },
+        if (summary)
+          return vouchedResult({
+            summary,
+            diagnostics,
+            model: () =>
+              modelFromCache({
+                cache: this.units,
+                layout,
+                units,
+                options,
+                readText,
+                packages: this.shipped.packages,
+                memos: this.memos.assemble,
+              }),
             options,
-          };
-        }
+            outRel,
+            units: units.length,
+            started,
+          });
       }
     }
 
@@ -455,56 +444,6 @@ export class Compiler {
     for (const dir of this.configuredDirs)
       if (rel === dir || rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`)) return false;
     return outsideWalk(rel, isDir);
-  }
-
-  /**
-   * The model of a run that vouched for the output without reading the cache's bodies, built
-   * from them on request: every unit's result and schema is in the cache (the output was
-   * recorded from exactly these), so nothing is parsed.
-   */
-  private modelFromCache(
-    layout: ReturnType<typeof buildLayout>,
-    units: readonly CapabilityUnit[],
-    options: ResolvedOptions,
-    readText: (path: string) => string | undefined,
-    packages: readonly ShippedCapabilities[],
-  ): CapabilityModel {
-    this.units.loadBodies();
-    const missing = (what: string): never => {
-      throw new Error(`zhin-gen: the unit cache lost ${what} while this run read it; run the command again`);
-    };
-    const results = new Map<CapabilityUnit, UnitResult>();
-    const schemas = new Map<CapabilityUnit, SchemaOutcome>();
-    for (const unit of units) {
-      const key = unitKey(unit);
-      const result = this.units.lookup(key, unitFiles(unit), undefined) ?? missing(key);
-      results.set(unit, result);
-      if (result.data?.kind !== 'tool') continue;
-      const schema =
-        this.units.schemaOf(key) ??
-        ((result.data as { schema?: unknown }).schema === undefined
-          ? ({ ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' } as const)
-          : missing(`the schema of ${key}`));
-      schemas.set(unit, schema);
-    }
-    const entries = new Map<string, UnitResult>();
-    for (const plugin of layout.plugins) {
-      if (!plugin.entry) continue;
-      const key = `plugin-entry:${plugin.entry}`;
-      entries.set(plugin.dir, this.units.lookup(key, [plugin.entry], undefined) ?? missing(key));
-    }
-    return assembleModel({
-      layout,
-      units,
-      results,
-      entries,
-      schemas,
-      options,
-      hashOf: (key) => this.units.hashOf(key),
-      readText,
-      memos: this.memos.assemble,
-      packages: [...packages],
-    }).model;
   }
 
   /**

@@ -1,0 +1,114 @@
+/**
+ * A run the unit cache vouches for (compiler/context.ts): the index found every unit as
+ * recorded and the output on disk is the one written for the same inputs digest, so the result
+ * is the recorded summary over the fresh walk's own diagnostics. The model is built from the
+ * cache only if someone reads it; the code is read from disk only then too.
+ */
+import type { ResolvedOptions } from '../config/load.js';
+import type { CompileResult } from '../context.js';
+import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
+import type { CapabilityModel } from '../model.js';
+import type { UnitResult } from '../parse/units.js';
+import { type AssembleMemo, assembleModel } from '../resolve/assemble.js';
+import type { CapabilityUnit, Layout } from '../scan/layout.js';
+import type { ShippedCapabilities } from '../scan/shipped.js';
+import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
+import type { SchemaOutcome } from '../schema/types.js';
+import { readIfExists } from '../write/output.js';
+import type { RunSummary } from './index-file.js';
+import { unitFiles, unitKey } from './unit-key.js';
+import type { UnitCache } from './units.js';
+
+export interface VouchedInputs {
+  readonly summary: RunSummary;
+  /** This run's own diagnostics (configuration, walk, layout). */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly model: () => CapabilityModel;
+  readonly options: ResolvedOptions;
+  readonly outRel: string;
+  readonly units: number;
+  readonly started: number;
+}
+
+export function vouchedResult(input: VouchedInputs): CompileResult {
+  const { options } = input;
+  const sorted = uniqueDiagnostics([...input.diagnostics, ...input.summary.diagnostics]).sort(compareDiagnostics);
+  const errors = sorted.filter((d) => d.severity === 'error').length;
+  let model: CapabilityModel | undefined;
+  let code: string | undefined;
+  return {
+    diagnostics: sorted,
+    errors,
+    warnings: sorted.length - errors,
+    counts: input.summary.counts,
+    get model() {
+      model ??= input.model();
+      return model;
+    },
+    get code() {
+      code ??= readIfExists(options.outFile) ?? '';
+      return code;
+    },
+    outFile: options.outFile,
+    outRel: input.outRel,
+    written: false,
+    stats: { units: input.units, parsed: 0, ms: performance.now() - input.started },
+    options,
+  };
+}
+
+export interface CachedModelInputs {
+  readonly cache: UnitCache;
+  readonly layout: Layout;
+  readonly units: readonly CapabilityUnit[];
+  readonly options: ResolvedOptions;
+  readonly readText: (path: string) => string | undefined;
+  readonly packages: readonly ShippedCapabilities[];
+  readonly memos: AssembleMemo;
+}
+
+/**
+ * The model of a vouched run, from the cache's bodies: every unit's result and schema is there
+ * (the output was recorded from exactly these), so nothing is parsed. Bodies that went missing
+ * between the decision and this call (another process rewrote the cache) are an error that
+ * says to run again, never a model with units left out.
+ */
+export function modelFromCache(input: CachedModelInputs): CapabilityModel {
+  const { cache } = input;
+  cache.loadBodies();
+  const missing = (what: string): never => {
+    throw new Error(`zhin-gen: the unit cache lost ${what} while this run read it; run the command again`);
+  };
+  const results = new Map<CapabilityUnit, UnitResult>();
+  const schemas = new Map<CapabilityUnit, SchemaOutcome>();
+  for (const unit of input.units) {
+    const key = unitKey(unit);
+    const result = cache.lookup(key, unitFiles(unit), undefined) ?? missing(key);
+    results.set(unit, result);
+    if (result.data?.kind !== 'tool') continue;
+    const schema =
+      cache.schemaOf(key) ??
+      ((result.data as { schema?: unknown }).schema === undefined
+        ? ({ ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' } as const)
+        : missing(`the schema of ${key}`));
+    schemas.set(unit, schema);
+  }
+  const entries = new Map<string, UnitResult>();
+  for (const plugin of input.layout.plugins) {
+    if (!plugin.entry) continue;
+    const key = `plugin-entry:${plugin.entry}`;
+    entries.set(plugin.dir, cache.lookup(key, [plugin.entry], undefined) ?? missing(key));
+  }
+  return assembleModel({
+    layout: input.layout,
+    units: input.units,
+    results,
+    entries,
+    schemas,
+    options: input.options,
+    hashOf: (key) => cache.hashOf(key),
+    readText: input.readText,
+    memos: input.memos,
+    packages: [...input.packages],
+  }).model;
+}
