@@ -11,12 +11,11 @@
 import type { SeamOrigin, ToolSourceKind } from '../generation/capability.js';
 import type { Generation } from '../generation/generation.js';
 import type {
-  ApprovalMode,
-  ChannelScope,
-  PromptLayer,
-  PromptProfile,
-  PromptRetention,
-  ToolPlacement,
+  ManifestAgent,
+  ManifestPlugin,
+  ManifestPromptSection,
+  ManifestSkill,
+  ManifestTool,
 } from '../contract/manifest.js';
 import type { SkillSourceKind } from '../generation/skills.js';
 import { systemPromptMaxChars } from '../prompt/system-prompt.js';
@@ -29,9 +28,10 @@ export interface CatalogSeam {
   readonly source?: string;
 }
 
-export interface CatalogPlugin {
-  readonly owner: string;
-  readonly dir: string;
+// Each entry picks the manifest fields it shows (runtime/contract/manifest.ts declares them once)
+// and adds provenance: origin, file, seam, generation, and sizes in place of prompt text.
+
+export interface CatalogPlugin extends Pick<ManifestPlugin, 'owner' | 'dir'> {
   /** The plugin entry (`plugin.ts`), if any. */
   readonly file?: string;
   readonly generation: number;
@@ -39,83 +39,87 @@ export interface CatalogPlugin {
   readonly agentsMdChars?: number;
 }
 
-export interface CatalogTool {
-  readonly qualifiedName: string;
-  readonly localName: string;
-  readonly owner: string;
+export interface CatalogTool
+  extends Pick<
+    ManifestTool,
+    | 'qualifiedName'
+    | 'localName'
+    | 'owner'
+    | 'placement'
+    | 'agent'
+    | 'skill'
+    | 'description'
+    | 'requiresApproval'
+    | 'platforms'
+    | 'scopes'
+    | 'permissions'
+    | 'hidden'
+  > {
   /** Who contributed it: compiled `feature`, `setup()`, a `seam`, or the `runtime` itself. */
   readonly origin: ToolSourceKind;
-  readonly placement: ToolPlacement;
-  readonly agent?: string;
-  readonly skill?: string;
   /** Entry file for feature tools; the plugin entry for `setup()` tools; absent otherwise. */
   readonly file?: string;
   readonly seam?: CatalogSeam;
   readonly generation: number;
-  readonly description: string;
-  readonly requiresApproval: ApprovalMode;
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly hidden: boolean;
 }
 
-export interface CatalogSkill {
-  readonly qualifiedName: string;
-  readonly name: string;
-  readonly owner: string;
-  readonly agent?: string;
+export interface CatalogSkill
+  extends Pick<
+    ManifestSkill,
+    | 'qualifiedName'
+    | 'name'
+    | 'owner'
+    | 'agent'
+    | 'description'
+    | 'tools'
+    | 'platforms'
+    | 'scopes'
+    | 'permissions'
+    | 'always'
+  > {
   readonly origin: SkillSourceKind;
   /** SKILL.md of feature skills. */
   readonly file?: string;
   readonly seam?: CatalogSeam;
   readonly generation: number;
-  readonly description: string;
-  readonly tools: readonly string[];
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly always: boolean;
   /** Budget policy of the instructions once loaded (see docs/prompt.md). */
   readonly retention: 'preferred';
   /** Feature skills only: a seam skill's instructions live with its provider. */
   readonly instructionsChars?: number;
 }
 
-export interface CatalogAgent {
-  readonly qualifiedName: string;
-  readonly name: string;
-  readonly owner: string;
+/** An agent; `platforms` non-empty makes it a platform agent. */
+export interface CatalogAgent
+  extends Pick<
+    ManifestAgent,
+    | 'qualifiedName'
+    | 'name'
+    | 'owner'
+    | 'description'
+    | 'platforms'
+    | 'tools'
+    | 'model'
+    | 'maxSteps'
+    | 'workflows'
+    | 'knowledge'
+  > {
+  /** agent.json. */
   readonly file: string;
   readonly generation: number;
-  readonly description: string;
-  /** Non-empty: a platform agent. */
-  readonly platforms: readonly string[];
-  readonly tools: readonly string[];
-  readonly model?: string;
-  readonly maxSteps?: number;
-  readonly workflows: readonly string[];
-  readonly knowledge: readonly string[];
   /** Budget policy of system.md / boundaries.md / conventions.md when the agent is selected. */
   readonly retention: 'required';
   readonly promptChars: { readonly system: number; readonly boundaries: number; readonly conventions: number };
 }
 
-export interface CatalogPromptSection {
-  readonly id: string;
-  readonly name: string;
-  readonly owner: string;
-  readonly title: string;
+export interface CatalogPromptSection
+  extends Pick<
+    ManifestPromptSection,
+    'id' | 'name' | 'owner' | 'title' | 'layer' | 'order' | 'retention' | 'maxChars' | 'profiles' | 'platforms'
+  > {
   readonly origin: Exclude<ToolSourceKind, 'runtime'>;
   /** `prompt-sections/<name>/index.ts`, or the plugin entry for `setup()` sections. */
   readonly file?: string;
   readonly generation: number;
-  readonly layer: PromptLayer;
-  readonly order: number;
-  readonly retention: PromptRetention;
-  readonly maxChars?: number;
-  readonly profiles: readonly PromptProfile[];
-  readonly platforms: readonly string[];
   readonly contentChars: number;
 }
 
