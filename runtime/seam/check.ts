@@ -4,33 +4,25 @@
  * applied at projection, so a bad schema rejects the candidate instead of failing a turn.
  */
 import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE } from '../contract/enums.js';
-import type { ApprovalMode, ChannelScope, JsonSchema } from '../contract/manifest.js';
+import type { ChannelScope, JsonSchema, ManifestSkill, ManifestTool } from '../contract/manifest.js';
 import { codePointLength, MAX_DESCRIPTION_CHARS, PROVIDER_SAFE_NAME } from '../contract/names.js';
 import { parsePermitSyntax } from '../contract/permit-syntax.js';
 import type { SkillCatalogEntry, ToolSchema } from './types.js';
 
-/** A tool schema after validation, defaults applied. */
-export interface SeamToolSpec {
+/** A tool schema after validation, defaults applied: the manifest tool's fields, named by the provider. */
+export interface SeamToolSpec
+  extends Pick<
+    ManifestTool,
+    'description' | 'inputSchema' | 'requiresApproval' | 'platforms' | 'scopes' | 'permissions' | 'hidden' | 'keywords'
+  > {
   readonly name: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-  readonly requiresApproval: ApprovalMode;
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly hidden: boolean;
-  readonly keywords: readonly string[];
+  /** Where the provider got it (e.g. `mcp:github`), not a file of the tree. */
   readonly source?: string;
 }
 
-export interface SeamSkillSpec {
+export interface SeamSkillSpec
+  extends Pick<ManifestSkill, 'description' | 'platforms' | 'scopes' | 'permissions' | 'keywords' | 'tags'> {
   readonly name: string;
-  readonly description: string;
-  readonly platforms: readonly string[];
-  readonly scopes: readonly ChannelScope[];
-  readonly permissions: readonly string[];
-  readonly keywords: readonly string[];
-  readonly tags: readonly string[];
   readonly source?: string;
 }
 
