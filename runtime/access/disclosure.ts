@@ -97,6 +97,16 @@ function admittedOf(decision: AccessDecision | Promise<AccessDecision>): boolean
   return (decision as Promise<AccessDecision>).then((d) => d.admitted);
 }
 
+/**
+ * The steps of `toolListed` that read only the turn's scope and `canAsk`: the listing rules, then
+ * placement (step 1 of the decision). `toolListed` is this and the restrictions step; the
+ * per-generation projections (deferred/projection.ts) key on exactly what this reads.
+ */
+export function toolInScope(entry: CatalogTool, view: DisclosureView): boolean {
+  if (unlisted(entry, view)) return false;
+  return entry.placement.decide(view.scope) === ADMITTED;
+}
+
 /** Admitted, not hidden, askable: the one predicate behind every model-facing list. */
 export function toolListed(
   entry: CatalogTool,

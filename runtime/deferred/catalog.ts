@@ -13,6 +13,7 @@ import { ASK_USER, qualify } from '../contract/names.js';
 import type { SkillEntry } from '../generation/skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';
+import { TurnProjections } from './projection.js';
 import { SearchIndex, type SearchDocument } from './search.js';
 
 /** When a tool becomes part of the model's catalog (read from its placement by access/scope.ts). */
@@ -76,6 +77,8 @@ export interface GenerationCatalog {
   readonly search: SearchIndex;
   /** Platform agents by adapter name (auto-selection candidates). */
   readonly platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>;
+  /** The turns' listed tools and provider arrays, by scope and admission (deferred/projection.ts). */
+  readonly projections: TurnProjections;
   /** By document id. */
   entry(doc: number): CatalogTool | CatalogSkill;
 }
@@ -237,7 +240,8 @@ function buildCatalog(generation: Generation): GenerationCatalog {
   const entries: readonly (CatalogTool | CatalogSkill)[] = [...tools, ...skills];
   // Lazy: host.load stays cheap (HMR commits generations often); the first discover builds it once.
   let index: SearchIndex | undefined;
-  return Object.freeze({
+  let projections: TurnProjections | undefined;
+  const catalog: GenerationCatalog = Object.freeze({
     generation,
     config,
     tools,
@@ -250,6 +254,10 @@ function buildCatalog(generation: Generation): GenerationCatalog {
       return (index ??= new SearchIndex(documents()));
     },
     platformAgents,
+    get projections() {
+      return (projections ??= new TurnProjections(catalog));
+    },
     entry: (doc: number) => entries[doc]!,
   });
+  return catalog;
 }

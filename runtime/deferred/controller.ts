@@ -181,6 +181,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
   const visibleLoaded = (entry: CatalogTool): LoadedReason | undefined =>
     entry.alwaysLoaded ? 'always' : pinned.has(entry.name) ? 'pinned' : loaded.has(entry.name) ? 'loaded' : undefined;
   const metaEnabled = (name: MetaToolName) => config.alwaysLoadedTools.has(name);
+  const metas = META_TOOL_NAMES.filter(metaEnabled).map((name) => META_PROJECTED[name]);
 
   // Restore: loaded skills that this turn may see become active again; `always` skills load.
   for (const entry of catalog.skills) {
@@ -273,35 +274,38 @@ export async function openDeferredController(options: DeferredControllerOptions)
     },
 
     async modelTools<P extends ModelProvider>(provider: P, defer = true): Promise<ModelToolsFor<P>> {
-      const metas = META_TOOL_NAMES.filter(metaEnabled).map((name) => META_PROJECTED[name]);
+      // The listed tools come from the generation's projections, keyed by this turn's scope and
+      // admission (projection.ts): no walk over the catalog, only copies of pre-built arrays.
+      const listed = await catalog.projections.listed(view, admission, metas);
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.
-        const all = [...metas];
-        for (const entry of catalog.tools) if (await check(listedTool(entry))) all.push(entry.projected);
-        const shape = provider === 'anthropic' ? all.map((tool) => tool.anthropic(false)) : provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic());
-        return shape as ModelToolsFor<P>;
+        const all = provider === 'anthropic' ? listed.anthropicLoaded() : provider === 'openai' ? listed.openai() : listed.generic();
+        return all.slice() as ModelToolsFor<P>;
       }
       if (provider === 'anthropic') {
-        const out = metas.map((meta) => meta.anthropic(false));
-        let undeferred = out.length;
-        for (const entry of catalog.tools) {
-          if (!(await check(listedTool(entry)))) continue;
-          const deferred = visibleLoaded(entry) === undefined;
-          if (!deferred) undeferred += 1;
-          out.push(entry.projected.anthropic(deferred));
-        }
+        const out = listed.anthropic().slice();
+        let undeferred = metas.length + listed.alwaysLoadedCount;
+        const undefer = (name: string) => {
+          const at = listed.position(name);
+          if (at === undefined) return;
+          const entry = listed.entries[at]!;
+          if (entry.alwaysLoaded) return;
+          out[metas.length + at] = entry.projected.anthropic(false);
+          undeferred += 1;
+        };
+        for (const name of pinned) undefer(name);
+        for (const name of loaded.keys()) if (!pinned.has(name)) undefer(name);
         // The API needs at least one tool that is not deferred.
-        if (undeferred === 0 && out.length > 0) out[0] = catalog.toolsByName.get(out[0]!.name)!.projected.anthropic(false);
+        if (undeferred === 0 && out.length > 0) out[0] = listed.entries[0]!.projected.anthropic(false);
         return out as ModelToolsFor<P>;
       }
-      // Only the loaded set: walk the few candidates, never the whole catalog.
+      // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);
-      const entries: CatalogTool[] = [];
+      const all = [...metas];
       for (const name of [...names].sort()) {
-        const entry = catalog.toolsByName.get(name);
-        if (entry && (await check(listedTool(entry)))) entries.push(entry);
+        const at = listed.position(name);
+        if (at !== undefined) all.push(listed.entries[at]!.projected);
       }
-      const all = [...metas, ...entries.map((entry) => entry.projected)];
       return (provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic())) as ModelToolsFor<P>;
     },
 

@@ -1,0 +1,176 @@
+/**
+ * The turn's tool lists, reused by later turns of the same generation (docs/catalog.md#per-turn-cost).
+ *
+ * A turn's listed tools are decided by the one access decision per tool: the listing rules
+ * (`hidden`, `ask_user` only when the turn can ask), then placement (the selected agent, the
+ * active skills), then the restrictions of the tool's signature for the turn's message and
+ * permission host. The first two read only the turn's scope, so the tools in scope are built
+ * once per generation and *scope key* (the selected agent object, the set of active skills,
+ * whether the turn can ask). The restrictions are decided per turn, once per signature the
+ * scope uses (TurnAdmission; never reused across turns: permission checkers may read live
+ * state), and the resulting admitted/denied pattern is the second key. A turn therefore finds
+ * its list by two lookups keyed by everything the decision reads, and pays O(signatures) for
+ * the keys; only a key never seen before walks the catalog. The provider arrays are built from
+ * the list once and copied per turn (callers get fresh, mutable arrays).
+ */
+import type { ManifestAgent } from '../contract/manifest.js';
+import { type DisclosureView, type TurnAdmission, toolInScope } from '../access/disclosure.js';
+import type { AccessSignature, CatalogTool, GenerationCatalog } from './catalog.js';
+import type { AnthropicModelTool, GenericModelTool, OpenAIModelTool, ProjectedTool } from './providers.js';
+
+/** Scope keys and admission patterns kept per generation (least recently used dropped beyond). */
+const MAX_SCOPES = 32;
+const MAX_PATTERNS_PER_SCOPE = 16;
+
+/** The listed tools of every turn that shares one scope key and one admission pattern. */
+export class ListedTools {
+  /** Catalog order. */
+  readonly entries: readonly CatalogTool[];
+  /** Listed tools that are always loaded (never deferred). */
+  readonly alwaysLoadedCount: number;
+  readonly #positions = new Map<string, number>();
+  #anthropic: readonly AnthropicModelTool[] | undefined;
+  #anthropicLoaded: readonly AnthropicModelTool[] | undefined;
+  #openai: readonly OpenAIModelTool[] | undefined;
+  #generic: readonly GenericModelTool[] | undefined;
+
+  constructor(
+    entries: readonly CatalogTool[],
+    private readonly metas: readonly ProjectedTool[],
+  ) {
+    this.entries = entries;
+    let always = 0;
+    entries.forEach((entry, index) => {
+      this.#positions.set(entry.name, index);
+      if (entry.alwaysLoaded) always += 1;
+    });
+    this.alwaysLoadedCount = always;
+  }
+
+  /** Position in `entries` of a listed tool; undefined for a tool this list does not hold. */
+  position(name: string): number | undefined {
+    return this.#positions.get(name);
+  }
+
+  /** Meta tools, then every listed tool, deferred unless always loaded. */
+  anthropic(): readonly AnthropicModelTool[] {
+    return (this.#anthropic ??= Object.freeze([
+      ...this.metas.map((meta) => meta.anthropic(false)),
+      ...this.entries.map((entry) => entry.projected.anthropic(!entry.alwaysLoaded)),
+    ]));
+  }
+
+  /** Meta tools, then every listed tool, none deferred (`defer: false`). */
+  anthropicLoaded(): readonly AnthropicModelTool[] {
+    return (this.#anthropicLoaded ??= Object.freeze(
+      [...this.metas, ...this.entries.map((entry) => entry.projected)].map((tool) => tool.anthropic(false)),
+    ));
+  }
+
+  openai(): readonly OpenAIModelTool[] {
+    return (this.#openai ??= Object.freeze(
+      [...this.metas, ...this.entries.map((entry) => entry.projected)].map((tool) => tool.openai()),
+    ));
+  }
+
+  generic(): readonly GenericModelTool[] {
+    return (this.#generic ??= Object.freeze(
+      [...this.metas, ...this.entries.map((entry) => entry.projected)].map((tool) => tool.generic()),
+    ));
+  }
+}
+
+/** The tools of one scope key: in scope and listable, before the restrictions step. */
+class ScopeTools {
+  readonly candidates: readonly CatalogTool[];
+  /** The distinct signatures the candidates use, by id: the admission pattern is read in this order. */
+  readonly signatures: readonly AccessSignature[];
+  readonly #patterns = new Map<string, ListedTools>();
+
+  constructor(
+    catalog: GenerationCatalog,
+    view: DisclosureView,
+    private readonly metas: readonly ProjectedTool[],
+  ) {
+    const candidates: CatalogTool[] = [];
+    const used = new Map<number, AccessSignature>();
+    for (const entry of catalog.tools) {
+      if (!toolInScope(entry, view)) continue;
+      candidates.push(entry);
+      used.set(entry.access.id, entry.access);
+    }
+    this.candidates = candidates;
+    this.signatures = [...used.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** `admitted[i]` answers `signatures[i]` for the asking turn. */
+  listed(admitted: readonly boolean[]): ListedTools {
+    const key = admitted.map((yes) => (yes ? '1' : '0')).join('');
+    let listed = this.#patterns.get(key);
+    if (listed !== undefined) {
+      this.#patterns.delete(key);
+      this.#patterns.set(key, listed);
+      return listed;
+    }
+    const allowed = new Set<number>();
+    this.signatures.forEach((signature, index) => {
+      if (admitted[index]) allowed.add(signature.id);
+    });
+    listed = new ListedTools(
+      allowed.size === this.signatures.length
+        ? this.candidates
+        : this.candidates.filter((entry) => allowed.has(entry.access.id)),
+      this.metas,
+    );
+    remember(this.#patterns, key, listed, MAX_PATTERNS_PER_SCOPE);
+    return listed;
+  }
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
+/**
+ * One generation's scope keys. The agent is keyed by object identity (two agents can never
+ * share a key), the active skills by their sorted names, `canAsk` by a flag.
+ */
+export class TurnProjections {
+  readonly #byAgent = new Map<ManifestAgent | undefined, Map<string, ScopeTools>>();
+  #scopes = 0;
+
+  constructor(private readonly catalog: GenerationCatalog) {}
+
+  #scope(view: DisclosureView, metas: readonly ProjectedTool[]): ScopeTools {
+    const agent = view.scope.agent;
+    const key = `${view.canAsk ? 'a' : 'n'}${metas.length}\n${[...view.scope.activeSkills].sort().join('\n')}`;
+    let byKey = this.#byAgent.get(agent);
+    if (byKey === undefined) this.#byAgent.set(agent, (byKey = new Map()));
+    let scope = byKey.get(key);
+    if (scope !== undefined) return scope;
+    if (this.#scopes >= MAX_SCOPES) {
+      // Bounded: start over rather than track recency across agents (a bot with that many
+      // distinct scopes in play pays one catalog walk per new scope, as before this cache).
+      this.#byAgent.clear();
+      this.#byAgent.set(agent, byKey);
+      byKey.clear();
+      this.#scopes = 0;
+    }
+    scope = new ScopeTools(this.catalog, view, metas);
+    byKey.set(key, scope);
+    this.#scopes += 1;
+    return scope;
+  }
+
+  /** The listed tools for this turn now (its scope and its admission decide which list). */
+  async listed(view: DisclosureView, admission: TurnAdmission, metas: readonly ProjectedTool[]): Promise<ListedTools> {
+    const scope = this.#scope(view, metas);
+    const admitted: boolean[] = [];
+    for (const signature of scope.signatures) {
+      const decision = admission.restrictions(signature);
+      admitted.push(decision instanceof Promise ? (await decision).admitted : decision.admitted);
+    }
+    return scope.listed(admitted);
+  }
+}

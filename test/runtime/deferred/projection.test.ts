@@ -1,0 +1,168 @@
+/**
+ * The turn lists reused across turns (runtime/deferred/projection.ts): turns of different
+ * principals, scopes, agents and skills alternate on one generation, and each turn's
+ * `modelTools` for every provider must equal what the per-tool access decision lists for that
+ * turn (`turn.deferred.listing()`, which asks the decision tool by tool), including when a
+ * permission checker's answer changes between turns of the same principal.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  createCapabilityHost,
+  type ImMessage,
+  PermissionHost,
+  type Turn,
+  type TurnInput,
+} from '../../../runtime/index.js';
+import { agent, manifest, skill } from '../fixture.js';
+import { catalogTool } from './fixture.js';
+
+const tools = [
+  catalogTool('open-a', { description: 'Open tool a' }),
+  catalogTool('open-b', { description: 'Open tool b' }),
+  catalogTool('group-only', { description: 'Only in groups', scopes: ['group'] }),
+  catalogTool('qq-only', { description: 'Only on qq', platforms: ['qq'] }),
+  catalogTool('master-only', { description: 'Masters only', permissions: ['role(master)'] }),
+  catalogTool('vip-only', { description: 'VIPs only (live list)', permissions: ['vip'] }),
+  catalogTool('hidden-one', { description: 'Hidden', hidden: true }),
+  catalogTool('helper__private', {
+    description: 'Agent private',
+    placement: 'agent',
+    agent: 'helper',
+    localName: 'private',
+  }),
+  catalogTool('report__draft', {
+    description: 'Skill private',
+    placement: 'skill',
+    skill: 'report',
+    localName: 'draft',
+  }),
+  catalogTool('report__publish', {
+    description: 'Skill private, masters only',
+    placement: 'skill',
+    skill: 'report',
+    localName: 'publish',
+    permissions: ['role(master)'],
+  }),
+];
+
+const message = (adapter: string, scene: 'group' | 'private', user: string, roles: string[] = []): ImMessage => ({
+  $adapter: adapter,
+  $channel: { id: 'c1', type: scene },
+  $sender: { id: user, ...(roles.length > 0 ? { role: roles } : {}) },
+});
+
+/** What the per-tool decision lists for this turn, as each provider's request would carry it. */
+async function expected(turn: Turn) {
+  const listing = await turn.deferred.listing();
+  const loaded = listing.tools.filter((tool) => tool.state === 'loaded').map((tool) => tool.name);
+  return {
+    anthropic: listing.tools.map((tool) => [tool.name, tool.state === 'deferred']),
+    openai: loaded,
+    all: listing.tools.map((tool) => tool.name),
+  };
+}
+
+async function actual(turn: Turn) {
+  const anthropic = await turn.modelTools({ provider: 'anthropic' });
+  return {
+    anthropic: anthropic.map((tool) => [tool.name, tool.defer_loading === true]),
+    openai: (await turn.modelTools({ provider: 'openai' })).map((tool) => tool.function.name),
+    generic: (await turn.modelTools({ provider: 'generic' })).map((tool) => tool.name),
+    undeferred: (await turn.modelTools({ provider: 'openai', defer: false })).map((tool) => tool.function.name),
+    anthropicUndeferred: (await turn.modelTools({ provider: 'anthropic', defer: false })).map((tool) => [
+      tool.name,
+      tool.defer_loading === true,
+    ]),
+  };
+}
+
+describe('turn lists reused across turns', () => {
+  it('principals, scopes, agents and skills alternating on one generation each get exactly their own list', async () => {
+    const vips = new Set<string>(['ann']);
+    const permissions = new PermissionHost();
+    // Live state: the answer for one user changes between turns.
+    permissions.register('vip', (_permit, subject) => vips.has(String(subject.sender?.id)));
+    const host = createCapabilityHost({ permissions });
+    await host.load(
+      manifest({
+        tools,
+        skills: [skill('report', { description: 'Write a report', tools: [] })],
+        agents: [agent('helper')],
+      }),
+    );
+    const inputs: TurnInput[] = [
+      { sessionKey: 'ann', message: message('qq', 'group', 'ann', ['master']) },
+      { sessionKey: 'bob', message: message('qq', 'private', 'bob') },
+      { sessionKey: 'cid', message: message('discord', 'group', 'cid') },
+      { sessionKey: 'sys' },
+      { sessionKey: 'ann', message: message('qq', 'group', 'ann', ['master']), agent: 'helper' },
+      { sessionKey: 'bob', message: message('qq', 'private', 'bob'), skills: ['report'] },
+      { sessionKey: 'ann', message: message('qq', 'group', 'ann', ['master']), skills: ['report'] },
+    ];
+    const seen = new Map<string, string[]>();
+    for (let round = 0; round < 3; round++) {
+      // Round 1 revokes ann's VIP status, round 2 makes bob one: the cached lists must follow.
+      if (round === 1) vips.delete('ann');
+      if (round === 2) vips.add('bob');
+      for (const input of inputs) {
+        const turn = await host.beginTurn(input);
+        const want = await expected(turn);
+        const got = await actual(turn);
+        expect(got.anthropic).toEqual([...want.anthropic]);
+        expect(got.openai).toEqual(want.openai);
+        expect(got.generic).toEqual(want.openai);
+        expect(got.undeferred).toEqual(want.all);
+        expect(got.anthropicUndeferred).toEqual(want.all.map((name) => [name, false]));
+        for (const name of got.undeferred) expect(name).not.toBe('hidden-one');
+        const key = `${round}:${JSON.stringify(input)}`;
+        seen.set(key, got.undeferred);
+        await turn.end();
+      }
+    }
+    const list = (round: number, index: number) => seen.get(`${round}:${JSON.stringify(inputs[index])}`)!;
+    // Spot checks that the oracle itself distinguishes the principals.
+    expect(list(0, 0)).toContain('master-only');
+    expect(list(0, 0)).toContain('vip-only');
+    expect(list(1, 0)).not.toContain('vip-only');
+    expect(list(0, 1)).not.toContain('master-only');
+    expect(list(0, 1)).not.toContain('group-only');
+    expect(list(1, 1)).not.toContain('vip-only');
+    expect(list(2, 1)).toContain('vip-only');
+    expect(list(0, 2)).not.toContain('qq-only');
+    expect(list(0, 3)).toEqual(['discover', 'load_tool', 'load_skill', 'open-a', 'open-b']);
+    expect(list(0, 4)).toContain('helper__private');
+    expect(list(0, 0)).not.toContain('helper__private');
+    expect(list(0, 5)).toContain('report__draft');
+    expect(list(0, 5)).not.toContain('report__publish');
+    expect(list(0, 6)).toContain('report__publish');
+    await host.close();
+  });
+
+  it('a skill loaded mid-turn and tools loaded by load_tool change the next list of the same turn', async () => {
+    const host = createCapabilityHost({ permissions: new PermissionHost() });
+    await host.load(
+      manifest({ tools, skills: [skill('report', { description: 'Write a report', tools: ['report__draft'] })] }),
+    );
+    const first = await host.beginTurn({ sessionKey: 'x', message: message('qq', 'group', 'ann', ['master']) });
+    const before = (await first.modelTools({ provider: 'anthropic' })).map((tool) => tool.name);
+    expect(before).not.toContain('report__draft');
+    await first.execute('load_skill', { name: 'report' });
+    await first.execute('load_tool', { name: 'open-b' });
+    const after = await first.modelTools({ provider: 'anthropic' });
+    expect(after.map((tool) => [tool.name, tool.defer_loading === true])).toEqual((await expected(first)).anthropic);
+    expect(after.find((tool) => tool.name === 'report__draft')?.defer_loading).toBeUndefined();
+    expect(after.find((tool) => tool.name === 'open-b')?.defer_loading).toBeUndefined();
+    expect(after.find((tool) => tool.name === 'open-a')?.defer_loading).toBe(true);
+    // A turn of another session on the same scope shares the list but not the loaded state.
+    const other = await host.beginTurn({ sessionKey: 'y', message: message('qq', 'group', 'ann', ['master']) });
+    const theirs = await other.modelTools({ provider: 'anthropic' });
+    expect(theirs.find((tool) => tool.name === 'open-b')?.defer_loading).toBe(true);
+    expect(theirs.map((tool) => tool.name)).not.toContain('report__draft');
+    // Arrays handed out are the caller's: changing one never reaches another turn.
+    theirs.length = 0;
+    expect((await other.modelTools({ provider: 'anthropic' })).length).toBe(before.length);
+    await first.end();
+    await other.end();
+    await host.close();
+  });
+});
