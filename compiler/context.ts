@@ -55,6 +55,8 @@ export interface RunStats {
   readonly units: number;
   /** Units that had to be read and parsed (cache misses). */
   readonly parsed: number;
+  /** Worker threads that parsed them (0: the main thread; see parse/pool.ts). */
+  readonly workers: number;
   readonly ms: number;
 }
 
@@ -398,7 +400,7 @@ export class Compiler {
       outFile: options.outFile,
       outRel,
       written,
-      stats: { units: units.length, parsed: parsedCount, ms: performance.now() - started },
+      stats: { units: units.length, parsed: parsedCount, workers: parsed.workers, ms: performance.now() - started },
       options,
     };
   }

@@ -52,7 +52,7 @@ export function vouchedResult(input: VouchedInputs): CompileResult {
     outFile: options.outFile,
     outRel: input.outRel,
     written: false,
-    stats: { units: input.units, parsed: 0, ms: performance.now() - input.started },
+    stats: { units: input.units, parsed: 0, workers: 0, ms: performance.now() - input.started },
     options,
   };
 }

@@ -30,6 +30,8 @@ export interface ParseOutcome {
   /** Plugin entry results by plugin directory. */
   readonly entries: Map<string, UnitResult>;
   readonly parsed: number;
+  /** Worker threads used (0: parsed on the main thread, or nothing to parse). */
+  readonly workers: number;
   readonly ts: typeof TS | undefined;
 }
 
@@ -111,7 +113,7 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     const result = entries.get(plugin.dir);
     if (result) pluginEntries.set(plugin.dir, result);
   }
-  return { results: ordered(inputs.units, results), entries: pluginEntries, parsed: misses.length, ts };
+  return { results: ordered(inputs.units, results), entries: pluginEntries, parsed: misses.length, workers: size, ts };
 }
 
 /** The results in unit order, as a run that parsed nothing or everything inserts them. */

@@ -57,6 +57,8 @@ export function runJson(result: CompileResult): object {
     errors: result.errors,
     warnings: result.warnings,
     ms: Math.round(result.stats.ms),
+    parsed: result.stats.parsed,
+    workers: result.stats.workers,
     diagnostics: toJsonDiagnostics(result.diagnostics),
   };
 }
