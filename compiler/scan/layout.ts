@@ -89,20 +89,38 @@ class LayoutBuilder {
   addPlugin(owner: string, dir: string): void {
     if (this.plugins.has(dir)) return;
     this.plugins.set(dir, { owner, dir, caps: [] });
+    this.byParent.clear();
   }
+
+  /** The innermost plugin of each parent directory seen (sorted paths come in runs of siblings). */
+  private readonly byParent = new Map<string, { plugin: PluginLayout; cut: number } | null>();
 
   /**
    * Finds the innermost plugin whose directory is a proper prefix of `path`, and the path's
    * segments below it: one map lookup per `/` of the path, from the deepest, so the cost follows
-   * the path's depth and not the number of plugins (every path of the tree is looked up).
+   * the path's depth and not the number of plugins (every path of the tree is looked up), and
+   * once per parent directory.
    */
   pluginOf(path: string): { plugin: PluginLayout; rest: string[] } | undefined {
-    for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
-      const plugin = this.plugins.get(path.slice(0, cut));
-      if (plugin) return { plugin, rest: path.slice(cut + 1).split('/') };
+    const slash = path.lastIndexOf('/');
+    const parent = slash > 0 ? path.slice(0, slash) : '';
+    let found = this.byParent.get(parent);
+    if (found === undefined) {
+      found = null;
+      for (let cut = slash; cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
+        const plugin = this.plugins.get(path.slice(0, cut));
+        if (plugin) {
+          found = { plugin, cut };
+          break;
+        }
+      }
+      if (found === null) {
+        const root = this.plugins.get('');
+        if (root) found = { plugin: root, cut: -1 };
+      }
+      this.byParent.set(parent, found);
     }
-    const root = this.plugins.get('');
-    return root ? { plugin: root, rest: path.split('/') } : undefined;
+    return found ? { plugin: found.plugin, rest: path.slice(found.cut + 1).split('/') } : undefined;
   }
 
   insert(path: string): void {
