@@ -183,6 +183,12 @@ export interface CapabilityManifest {
    * (runtime/generation/packages.ts).
    */
   readonly packages?: readonly ManifestPackage[];
+  /**
+   * The `discover` index over this manifest's own tools and skills, built by the compiler and
+   * imported on a generation's first `discover` (docs/catalog.md#the-search-index). Absent, or
+   * not matching the generation's tools, the runtime builds the index itself.
+   */
+  readonly search?: () => Promise<{ readonly default: string }>;
 }
 
 export interface ManifestPackage {

@@ -14,7 +14,7 @@ import type { SkillEntry } from '../generation/skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';
 import { TurnProjections } from './projection.js';
-import { SearchIndex, type SearchDocument } from './search.js';
+import { type CatalogSearch, catalogSearch } from './catalog-search.js';
 
 /** When a tool becomes part of the model's catalog (read from its placement by access/scope.ts). */
 export type ToolDisclosure = Disclosure;
@@ -73,8 +73,11 @@ export interface GenerationCatalog {
   readonly skills: readonly CatalogSkill[];
   readonly skillsByName: ReadonlyMap<string, CatalogSkill>;
   readonly signatures: readonly AccessSignature[];
-  /** Built on the first `discover` of the generation (≈80 ms at 5,000 tools), then shared by every turn. */
-  readonly search: SearchIndex;
+  /**
+   * The `discover` index, on the first `discover` of the generation: the one the compiler shipped
+   * with the manifest where it fits, else built here (catalog-search.ts); shared by every turn.
+   */
+  search(): Promise<CatalogSearch>;
   /** Platform agents by adapter name (auto-selection candidates). */
   readonly platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>;
   /** The turns' listed tools and provider arrays, by scope and admission (deferred/projection.ts). */
@@ -206,26 +209,6 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     }),
   );
 
-  // Search documents are built with the index, on the first discover: start-up never needs them.
-  const documents = (): SearchDocument[] => [
-    ...tools.map((tool) => ({
-      name: tool.name,
-      fields: [
-        { text: tool.name.split('__').join(' '), weight: 3 },
-        { text: [...tool.binding.keywords, ...(tool.binding.tags ?? [])].join(' '), weight: 2 },
-        { text: tool.binding.description, weight: 1 },
-      ],
-    })),
-    ...skills.map((entry) => ({
-      name: entry.name,
-      fields: [
-        { text: entry.name.split('__').join(' '), weight: 3 },
-        { text: [...entry.skill.keywords, ...entry.skill.tags].join(' '), weight: 2 },
-        { text: entry.skill.description, weight: 1 },
-      ],
-    })),
-  ];
-
   const platformAgents = new Map<string, ManifestAgent[]>();
   for (const agent of generation.agents.values()) {
     for (const platform of agent.platforms) {
@@ -238,8 +221,8 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     list.sort((a, b) => compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }));
 
   const entries: readonly (CatalogTool | CatalogSkill)[] = [...tools, ...skills];
-  // Lazy: host.load stays cheap (HMR commits generations often); the first discover builds it once.
-  let index: SearchIndex | undefined;
+  // Lazy: host.load stays cheap (HMR commits generations often); the first discover loads it once.
+  let index: Promise<CatalogSearch> | undefined;
   let projections: TurnProjections | undefined;
   const catalog: GenerationCatalog = Object.freeze({
     generation,
@@ -250,9 +233,7 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     skills,
     skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
     signatures,
-    get search() {
-      return (index ??= new SearchIndex(documents()));
-    },
+    search: () => (index ??= catalogSearch(generation.manifest, tools, skills)),
     platformAgents,
     get projections() {
       return (projections ??= new TurnProjections(catalog));

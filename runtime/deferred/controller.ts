@@ -231,7 +231,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const query = input.query.trim();
       const kind = input.kind ?? 'all';
       const results: DiscoverResult[] = [];
-      for (const hit of catalog.search.search(query)) {
+      const { index } = await catalog.search();
+      for (const hit of index.search(query)) {
         if (results.length >= config.discoverTopK) break;
         const entry = catalog.entry(hit.doc);
         if (kind !== 'all' && entry.kind !== kind) continue;

@@ -1,12 +1,18 @@
 /**
- * The search index behind `discover`: an inverted index over names, descriptions and keywords,
- * built once per generation. A query touches only the postings of its own tokens (plus prefix
- * expansions found by binary search in the sorted vocabulary), never every document, so the cost
- * of one `discover` does not grow with the size of the catalog except through matching documents.
+ * The search index behind `discover`: an inverted index over names, descriptions and keywords.
+ * A query touches only the postings of its own tokens (plus prefix expansions found by binary
+ * search in the sorted vocabulary), never every document, and hands its hits out best first
+ * from a heap, so a `discover` that needs five results does not sort every match.
  *
  * Ranking is BM25 with field weights (name ≫ keywords > description), an exact-name bonus, and a
  * deterministic tie-break on the document order (sorted by name). CJK text has no spaces, so Han,
  * kana and Hangul runs are indexed as single characters plus bigrams.
+ *
+ * The postings may come from several segments over disjoint documents: the one the compiler
+ * shipped with the manifest (search-data.ts) and one built here for the tools and skills the
+ * manifest does not hold (`setup()`, seams, `ask_user`). Document frequencies, lengths and the
+ * average length are those of the whole catalog, and every score is summed in the same order,
+ * so the ranking is the one a single index over every document gives.
  */
 
 export interface SearchField {
@@ -31,7 +37,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX_WEIGHT = 0.5;
-const MAX_PREFIX_EXPANSIONS = 64;
+export const MAX_PREFIX_EXPANSIONS = 64;
 const EXACT_NAME_BONUS = 10;
 
 /** Light English normalisation so `tools` finds `tool` and `weathers` finds `weather`. */
@@ -79,47 +85,87 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-export class SearchIndex {
+/**
+ * What `discover` searches for a tool or a skill: the name (split on `__`; weight 3), keywords
+ * and tags (2), the description (1). The compiler builds the shipped index from the same call.
+ */
+export function searchDocument(
+  name: string,
+  keywords: readonly string[],
+  tags: readonly string[] | undefined,
+  description: string,
+): SearchDocument {
+  return {
+    name,
+    fields: [
+      { text: name.split('__').join(' '), weight: 3 },
+      { text: [...keywords, ...(tags ?? [])].join(' '), weight: 2 },
+      { text: description, weight: 1 },
+    ],
+  };
+}
+
+/** One document's weighted term frequencies and length, in first-occurrence order. */
+export function termWeights(document: SearchDocument): {
+  readonly weights: Map<string, number>;
+  readonly length: number;
+} {
+  const weights = new Map<string, number>();
+  let length = 0;
+  for (const field of document.fields) {
+    for (const token of tokenize(field.text)) {
+      weights.set(token, (weights.get(token) ?? 0) + field.weight);
+      length += field.weight;
+    }
+  }
+  return { weights, length };
+}
+
+/** The documents of one token in one segment (catalog document ids). */
+export interface Posting {
+  readonly docs: ArrayLike<number>;
+  readonly weights: ArrayLike<number>;
+}
+
+/** Postings over some of the catalog's documents. */
+export interface SearchSegment {
+  posting(token: string): Posting | undefined;
+  /** Up to MAX_PREFIX_EXPANSIONS vocabulary words that start with `prefix` (not itself), sorted. */
+  expand(prefix: string): string[];
+}
+
+/** Code-unit order: deterministic, and what the prefix binary search needs. */
+export function compareTokens(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A segment built at run time over `documents`, whose ids are `ids[i]` (default: i). */
+export class BuiltSegment implements SearchSegment {
   readonly #postings = new Map<string, { docs: number[]; weights: number[] }>();
   readonly #vocabulary: string[];
-  readonly #lengths: Float64Array;
-  readonly #averageLength: number;
-  readonly #names = new Map<string, number[]>();
-  readonly size: number;
+  /** Each document's length, by position in `documents`. */
+  readonly lengths: number[] = [];
 
-  constructor(documents: readonly SearchDocument[]) {
-    this.size = documents.length;
-    this.#lengths = new Float64Array(documents.length);
-    let total = 0;
-    documents.forEach((document, doc) => {
-      const weights = new Map<string, number>();
-      let length = 0;
-      for (const field of document.fields) {
-        for (const token of tokenize(field.text)) {
-          weights.set(token, (weights.get(token) ?? 0) + field.weight);
-          length += field.weight;
-        }
-      }
+  constructor(documents: readonly SearchDocument[], ids?: readonly number[]) {
+    documents.forEach((document, index) => {
+      const doc = ids ? ids[index]! : index;
+      const { weights, length } = termWeights(document);
       for (const [token, weight] of weights) {
         let posting = this.#postings.get(token);
         if (!posting) this.#postings.set(token, (posting = { docs: [], weights: [] }));
         posting.docs.push(doc);
         posting.weights.push(weight);
       }
-      this.#lengths[doc] = length;
-      total += length;
-      const name = document.name.toLowerCase();
-      const same = this.#names.get(name);
-      if (same) same.push(doc);
-      else this.#names.set(name, [doc]);
+      this.lengths.push(length);
     });
-    this.#averageLength = documents.length ? total / documents.length : 1;
-    // Plain code-unit order: deterministic and what the prefix binary search needs.
-    this.#vocabulary = [...this.#postings.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.#vocabulary = [...this.#postings.keys()].sort(compareTokens);
   }
 
-  /** Vocabulary entries starting with `prefix` (excluding the prefix itself), bounded. */
-  #expand(prefix: string): string[] {
+  posting(token: string): Posting | undefined {
+    return this.#postings.get(token);
+  }
+
+  expand(prefix: string): string[] {
     const vocabulary = this.#vocabulary;
     let low = 0;
     let high = vocabulary.length;
@@ -136,19 +182,100 @@ export class SearchIndex {
     }
     return out;
   }
+}
 
-  /** Every document matching at least one query token, best first (score desc, doc asc). */
-  search(query: string): SearchHit[] {
-    const scores = new Map<number, number>();
+export interface SearchIndexParts {
+  readonly segments: readonly SearchSegment[];
+  /** Every document's length, by catalog document id. */
+  readonly lengths: Float64Array;
+  /** Catalog documents whose lower-cased name is `name` (the exact-name bonus). */
+  readonly named: (name: string) => readonly number[];
+}
+
+export class SearchIndex {
+  readonly size: number;
+  readonly #segments: readonly SearchSegment[];
+  readonly #lengths: Float64Array;
+  readonly #averageLength: number;
+  readonly #named: (name: string) => readonly number[];
+  // Scratch space of one search (searches are synchronous): scores and when each was last touched.
+  readonly #scores: Float64Array;
+  readonly #stamp: Uint32Array;
+  #epoch = 0;
+
+  constructor(parts: SearchIndexParts) {
+    this.size = parts.lengths.length;
+    this.#segments = parts.segments;
+    this.#lengths = parts.lengths;
+    this.#named = parts.named;
+    let total = 0;
+    for (let doc = 0; doc < this.size; doc += 1) total += parts.lengths[doc]!;
+    this.#averageLength = this.size ? total / this.size : 1;
+    this.#scores = new Float64Array(this.size);
+    this.#stamp = new Uint32Array(this.size);
+  }
+
+  /** A runtime-built index over `documents` (document id = position). */
+  static build(documents: readonly SearchDocument[]): SearchIndex {
+    const segment = new BuiltSegment(documents);
+    const names = new Map<string, number[]>();
+    documents.forEach((document, doc) => {
+      const name = document.name.toLowerCase();
+      const same = names.get(name);
+      if (same) same.push(doc);
+      else names.set(name, [doc]);
+    });
+    return new SearchIndex({
+      segments: [segment],
+      lengths: Float64Array.from(segment.lengths),
+      named: (name) => names.get(name) ?? [],
+    });
+  }
+
+  #expand(prefix: string): string[] {
+    if (this.#segments.length === 1) return this.#segments[0]!.expand(prefix);
+    const all = [...new Set(this.#segments.flatMap((segment) => segment.expand(prefix)))].sort(compareTokens);
+    return all.slice(0, MAX_PREFIX_EXPANSIONS);
+  }
+
+  /** Every document matching at least one query token, best first (score desc, doc asc), lazily. */
+  search(query: string): Iterable<SearchHit> {
+    const scores = this.#scores;
+    const stamp = this.#stamp;
+    if (++this.#epoch === 0xffffffff) {
+      stamp.fill(0);
+      this.#epoch = 1;
+    }
+    const epoch = this.#epoch;
+    const touched: number[] = [];
+    const bump = (doc: number, value: number) => {
+      if (stamp[doc] !== epoch) {
+        stamp[doc] = epoch;
+        scores[doc] = 0 + value;
+        touched.push(doc);
+      } else scores[doc] = scores[doc]! + value;
+    };
+    const lengths = this.#lengths;
+    const average = this.#averageLength;
     const add = (token: string, factor: number) => {
-      const posting = this.#postings.get(token);
-      if (!posting) return;
-      const idf = Math.log(1 + (this.size - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
-      for (let i = 0; i < posting.docs.length; i += 1) {
-        const doc = posting.docs[i]!;
-        const tf = posting.weights[i]!;
-        const norm = tf + K1 * (1 - B + (B * this.#lengths[doc]!) / this.#averageLength);
-        scores.set(doc, (scores.get(doc) ?? 0) + (factor * idf * (tf * (K1 + 1))) / norm);
+      const postings: Posting[] = [];
+      let count = 0;
+      for (const segment of this.#segments) {
+        const posting = segment.posting(token);
+        if (posting && posting.docs.length > 0) {
+          postings.push(posting);
+          count += posting.docs.length;
+        }
+      }
+      if (count === 0) return;
+      const idf = Math.log(1 + (this.size - count + 0.5) / (count + 0.5));
+      for (const posting of postings) {
+        for (let i = 0; i < posting.docs.length; i += 1) {
+          const doc = posting.docs[i]!;
+          const tf = posting.weights[i]!;
+          const norm = tf + K1 * (1 - B + (B * lengths[doc]!) / average);
+          bump(doc, (factor * idf * (tf * (K1 + 1))) / norm);
+        }
       }
     };
     const seen = new Set<string>();
@@ -158,11 +285,35 @@ export class SearchIndex {
       add(token, 1);
       if (token.length >= 3 && !CJK.test(token)) for (const longer of this.#expand(token)) add(longer, PREFIX_WEIGHT);
     }
-    for (const doc of this.#names.get(query.trim().toLowerCase()) ?? [])
-      scores.set(doc, (scores.get(doc) ?? 0) + EXACT_NAME_BONUS);
-    const hits: SearchHit[] = [];
-    for (const [doc, score] of scores) hits.push({ doc, score });
-    hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return hits;
+    for (const doc of this.#named(query.trim().toLowerCase())) bump(doc, EXACT_NAME_BONUS);
+    const hits = touched.map((doc) => ({ doc, score: scores[doc]! }));
+    return rankLazily(hits);
+  }
+}
+
+const before = (a: SearchHit, b: SearchHit) => a.score > b.score || (a.score === b.score && a.doc < b.doc);
+
+/** The hits in rank order, popped from a binary heap: the first k cost O(n + k log n). */
+function* rankLazily(heap: SearchHit[]): Generator<SearchHit> {
+  const down = (from: number, size: number) => {
+    let at = from;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= size) return;
+      const right = left + 1;
+      const best = right < size && before(heap[right]!, heap[left]!) ? right : left;
+      if (!before(heap[best]!, heap[at]!)) return;
+      [heap[at], heap[best]] = [heap[best]!, heap[at]!];
+      at = best;
+    }
+  };
+  let size = heap.length;
+  for (let i = (size >> 1) - 1; i >= 0; i -= 1) down(i, size);
+  while (size > 0) {
+    const top = heap[0]!;
+    size -= 1;
+    heap[0] = heap[size]!;
+    down(0, size);
+    yield top;
   }
 }

@@ -1,0 +1,181 @@
+/**
+ * `discover`'s index, shipped or built, against the index as it was (search-reference.ts): the
+ * same hits with the same scores in the same order for hundreds of seeded random queries over
+ * a catalog that mixes manifest tools and skills (covered by the shipped data) with seam tools
+ * and skills and `ask_user` (built at run time), upper-case names, CJK and camelCase text.
+ */
+import { describe, expect, it } from 'vitest';
+import { createCapabilityHost, type ManifestSkill, type ManifestTool } from '../../../runtime/index.js';
+import { generationCatalog } from '../../../runtime/deferred/catalog.js';
+import { encodeSearchData } from '../../../runtime/deferred/search-data.js';
+import { searchDocument } from '../../../runtime/deferred/search.js';
+import { manifest, skill } from '../fixture.js';
+import { catalogTool, preparer, seamSkill, seamTool } from './fixture.js';
+import { ReferenceIndex } from './search-reference.js';
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'weather',
+  'weathers',
+  'ticket',
+  'tickets',
+  'music',
+  'lottery',
+  'search',
+  'searching',
+  'order',
+  'member',
+  'channel',
+  'reminder',
+  'poll',
+  'quote',
+  'image',
+  'translate',
+  'translation',
+  'stock',
+  'news',
+  'map',
+  'maps',
+  'rank',
+  'badge',
+  'note',
+  'timer',
+  'time',
+  'getWeather',
+  'listOrders',
+  'HTTPServer',
+  'a',
+  'of',
+  'the',
+  'class',
+  '天气',
+  '查询天气',
+  '翻译',
+  'カタカナ',
+  '한국어',
+  'mixed天气text',
+  'v2',
+  '2024',
+  'ünïcödé',
+  'Straße',
+];
+
+function corpus(seed: number) {
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+  const sentence = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(next() < 0.5 ? ' ' : ', ');
+  const slug = () => pick(WORDS.filter((w) => /^[a-z]+$/.test(w)));
+  const names = new Set<string>();
+  while (names.size < 400) {
+    const base = `${slug()}-${slug()}-${Math.floor(next() * 50)}`;
+    names.add(next() < 0.15 ? `${slug()}__${base}` : base);
+  }
+  const tools: ManifestTool[] = [...names].sort().map((name) =>
+    catalogTool(name, {
+      description: `${sentence(3 + Math.floor(next() * 12))}.${next() < 0.3 ? ` ${sentence(4)}` : ''}`,
+      keywords: next() < 0.6 ? [slug(), slug()] : [],
+      ...(next() < 0.3 ? { tags: [pick(WORDS)] } : {}),
+    }),
+  );
+  const skills: ManifestSkill[] = Array.from({ length: 30 }, (_, i) => `${slug()}-skill-${i}`)
+    .sort()
+    .map((name) => skill(name, { description: sentence(6), keywords: [slug()], tags: next() < 0.5 ? [slug()] : [] }));
+  // Seam tools and skills the manifest does not hold, some with upper-case names, interleaved by name.
+  const seams = Array.from({ length: 40 }, (_, i) =>
+    seamTool(`${next() < 0.3 ? 'Seam' : 'seam'}-${slug()}-${i}`, 'mcp:github', {
+      description: sentence(5),
+      keywords: [slug()],
+    }),
+  );
+  const seamSkills = Array.from({ length: 6 }, (_, i) =>
+    seamSkill(`${slug()}-Seam-${i}`, 'x', { description: sentence(4) }),
+  );
+  const queries: string[] = ['', '   ', '!!!', 'zzzz', 'tools'];
+  for (const tool of [...tools.slice(0, 20), ...seams.slice(0, 10)])
+    queries.push(tool.qualifiedName, tool.qualifiedName.toUpperCase());
+  for (const entry of seamSkills) queries.push(entry.qualifiedName.toLowerCase());
+  for (let i = 0; i < 300; i++) {
+    const roll = next();
+    if (roll < 0.3) queries.push(pick(WORDS));
+    else if (roll < 0.5) queries.push(pick(WORDS).slice(0, 3 + Math.floor(next() * 3)));
+    else if (roll < 0.8) queries.push(sentence(2 + Math.floor(next() * 3)));
+    else queries.push(` ${pick(WORDS)} ${pick(WORDS).slice(0, 4)}XYZ `);
+  }
+  return { tools, skills, seams, seamSkills, queries };
+}
+
+function shippedSearch(tools: readonly ManifestTool[], skills: readonly ManifestSkill[]) {
+  const data = encodeSearchData(
+    tools.map((t) => searchDocument(t.qualifiedName, t.keywords, t.tags, t.description)),
+    skills.map((s) => searchDocument(s.qualifiedName, s.keywords, s.tags, s.description)),
+  );
+  return () => Promise.resolve({ default: data });
+}
+
+async function compare(seed: number, search: 'shipped' | 'none' | 'stale') {
+  const { tools, skills, seams, seamSkills, queries } = corpus(seed);
+  // Data of the table before a tool was renamed: same count, other names.
+  const stale = tools.map((t, i) => (i === 7 ? { ...t, qualifiedName: `${t.qualifiedName}-old` } : t));
+  const host = createCapabilityHost({ preparers: [preparer(seams, seamSkills)] });
+  await host.load({
+    ...manifest({ tools, skills }),
+    ...(search === 'shipped' ? { search: shippedSearch(tools, skills) } : {}),
+    ...(search === 'stale' ? { search: shippedSearch(stale, skills) } : {}),
+  });
+  const catalog = generationCatalog(host.current!);
+  const { index, source } = await catalog.search();
+  expect(source).toBe(search === 'shipped' ? 'shipped' : 'built');
+  const entries = [...catalog.tools, ...catalog.skills];
+  expect(catalog.tools.length).toBe(tools.length + seams.length + 1);
+  const reference = new ReferenceIndex(
+    entries.map((entry) =>
+      entry.kind === 'tool'
+        ? searchDocument(entry.name, entry.binding.keywords, entry.binding.tags, entry.binding.description)
+        : searchDocument(entry.name, entry.skill.keywords, entry.skill.tags, entry.skill.description),
+    ),
+  );
+  let matched = 0;
+  for (const query of queries) {
+    const want = reference.search(query);
+    const got = [...index.search(query)];
+    expect(got, query).toEqual(want);
+    if (want.length > 0) matched += 1;
+  }
+  // The queries exercise the index, not only its misses.
+  expect(matched).toBeGreaterThan(queries.length * 0.8);
+  await host.close();
+}
+
+describe('discover index', () => {
+  it('shipped data plus a runtime segment ranks exactly as one index over every document', async () => {
+    for (const seed of [1, 2, 3]) await compare(seed, 'shipped');
+  });
+
+  it('without shipped data, or with data of another table, the runtime builds the same index', async () => {
+    await compare(4, 'none');
+    await compare(5, 'stale');
+  });
+
+  it('a shipped index that cannot be imported falls back to building, and discover still answers', async () => {
+    const { tools, skills } = corpus(6);
+    const host = createCapabilityHost();
+    await host.load({ ...manifest({ tools, skills }), search: () => Promise.reject(new Error('moved')) });
+    const { source } = await generationCatalog(host.current!).search();
+    expect(source).toBe('built');
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    const outcome = await turn.execute('discover', { query: tools[3]!.qualifiedName });
+    expect(outcome.status).toBe('completed');
+    await turn.end();
+    await host.close();
+  });
+});
