@@ -88,8 +88,11 @@ function stateOf(path: string): string {
 export function watchTree(root: string, onEvent: (event: FileEvent) => void, options: TreeWatcherOptions): TreeWatcher {
   const watcher: FSWatcher = watch(root, {
     ignoreInitial: true,
-    // A save by rename shows up as one `change` instead of unlink + add.
-    atomic: true,
+    // Not chokidar's `atomic` mode: it holds every unlink back 100 ms to see whether an add
+    // follows (a save by rename), which is most of the save → manifest latency. The event type
+    // is only a hint here (the compiler checks every named path against the disk, and the watch
+    // loop merges the unlink and the add of one save into one batch), so nothing needs it.
+    atomic: false,
     // Ignored paths, and what the walk never enters (scan/watched.ts): never watched at all.
     ignored: (path: string, stats?: Stats) =>
       path !== root && (options.ignore(path) || options.outsideWalk?.(path, stats?.isDirectory()) === true),
