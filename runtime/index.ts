@@ -10,15 +10,11 @@ export type {
   JsonValidatorModule,
 } from './validators/types.js';
 export * from './contract/define.js';
-export { parsePermitSyntax, isBuiltinPermitKind, BUILTIN_PERMIT_KINDS } from './contract/permit-syntax.js';
-export type { PermitSyntax, BuiltinPermitKind } from './contract/permit-syntax.js';
 
 export {
   PermissionHost,
   parsePermit,
   toPermissionSubject,
-  adapterMatches,
-  expandRoles,
 } from './access/permissions.js';
 export type {
   ImMessage,
@@ -30,7 +26,7 @@ export type {
   Disposer,
 } from './access/permissions.js';
 
-export { canAccessTool, isUnrestricted } from './access/access.js';
+export { canAccessTool } from './access/access.js';
 export type { AccessRestrictions } from './access/access.js';
 
 export {
@@ -54,8 +50,6 @@ export type {
 export { ASK_USER, ToolUnavailableError } from './turn/ask-user.js';
 export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './turn/ask-user.js';
 
-export { describeTool } from './generation/capability.js';
-export { RESERVED_TOOL_NAMES, qualify } from './contract/names.js';
 export type { ToolBinding, ToolSourceKind, ExecutableTool, SeamOrigin } from './generation/capability.js';
 
 export { SeamIntegration, capabilitySeamToken, seamIntegrationToken, isSeamIntegration } from './seam/integration.js';
@@ -81,7 +75,7 @@ export type {
 } from './seam/adapters.js';
 export { projectCapabilitySeam } from './seam/projection.js';
 export type { SeamProjectionOptions } from './seam/projection.js';
-export { SkillTable, SkillTableBuilder, isSkillInScope } from './generation/skills.js';
+export { SkillTable, isSkillInScope } from './generation/skills.js';
 export type { SkillEntry, SkillSummary, SkillSourceKind } from './generation/skills.js';
 
 export { CandidateBuilder, CandidateRejectedError, Generation } from './generation/generation.js';
@@ -131,7 +125,6 @@ export type { TurnScope } from './access/scope.js';
 export {
   PromptBudgetError,
   assemblePrompt,
-  describePromptPart,
   PROMPT_SEPARATOR,
   TRUNCATION_MARKER,
   MIN_KEPT_CHARS,
@@ -146,11 +139,10 @@ export type {
   PromptBudgetFailure,
   PromptBudgetErrorPart,
 } from './prompt/assemble.js';
-export { selectSections, promptProfileOf, LAYER_ORDER } from './prompt/sections.js';
+export { selectSections } from './prompt/sections.js';
 export type { HiddenSection, SectionHiddenReason, SectionFilter, SectionSelection } from './prompt/sections.js';
 export { buildSystemPrompt, systemPromptMaxChars } from './prompt/system-prompt.js';
 export type { SystemPrompt, TurnPromptInput } from './prompt/system-prompt.js';
-export { catalogOf } from './console/catalog.js';
 export type {
   CapabilityCatalog,
   CatalogAgent,
@@ -174,13 +166,7 @@ export type {
   Omission,
   ControllerSeed,
 } from './deferred/controller.js';
-export {
-  resolveDeferredConfig,
-  DEFAULT_ALWAYS_LOADED_TOOLS,
-  DEFAULT_MAX_LOADED_PER_SESSION,
-  DEFAULT_DISCOVER_TOP_K,
-} from './deferred/config.js';
-export type { DeferredToolsConfig, ResolvedDeferredConfig } from './deferred/config.js';
+export type { DeferredToolsConfig } from './deferred/config.js';
 export { DISCOVER, LOAD_TOOL, LOAD_SKILL, META_TOOL_NAMES } from './deferred/meta-tools.js';
 export type {
   MetaToolName,

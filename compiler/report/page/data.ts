@@ -4,7 +4,7 @@
  * everything it reads is passed in, so the same inputs give the same bytes.
  */
 import { basename } from 'node:path';
-import { LAYER_ORDER, type JsonSchema } from '@zhin-gen/runtime';
+import { type JsonSchema, PROMPT_LAYERS } from '@zhin-gen/runtime';
 import { compareStrings, type Diagnostic } from '../../diagnostics.js';
 import { hookId, promptSectionId } from '@zhin-gen/runtime/names';
 import { disclosureOf } from '../../cli/inspect.js';
@@ -157,7 +157,7 @@ export function reportData(input: ReportInput): ReportData {
   const skills = [...model.skills].sort((a, b) => compareStrings(a.qualifiedName, b.qualifiedName));
   const agents = [...model.agents].sort((a, b) => compareStrings(a.qualifiedName, b.qualifiedName));
   // Assembly order (docs/prompt.md): layer, then `order` descending, then id.
-  const rank = (layer: string) => LAYER_ORDER.indexOf(layer as (typeof LAYER_ORDER)[number]);
+  const rank = (layer: string) => PROMPT_LAYERS.indexOf(layer as (typeof PROMPT_LAYERS)[number]);
   const sections = [...model.promptSections].sort(
     (a, b) =>
       rank(a.layer) - rank(b.layer) || b.order - a.order || compareStrings(promptSectionId(a), promptSectionId(b)),
@@ -271,7 +271,7 @@ export function reportData(input: ReportInput): ReportData {
     cost: { allTools: facts?.allTools ?? null, turnStart: facts?.turnStart ?? [] },
     stages: facts?.stages ?? [],
     prompt: {
-      layers: LAYER_ORDER,
+      layers: PROMPT_LAYERS,
       systemPromptMaxChars: catalog?.systemPromptMaxChars ?? null,
       // Content lengths come from the runtime's catalog, which never returns the text itself.
       sections: sections.map((p) => {
