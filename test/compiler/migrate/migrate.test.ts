@@ -6,6 +6,7 @@
  * Then: a second run changes nothing, names are kept, stubs are reported and marked, the migrated
  * trees check clean, and a compiled migrated tree loads and runs a migrated tool in a turn.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -167,13 +168,21 @@ describe('zhin-gen migrate: behaviour', () => {
 
   it('a failed --write leaves every file as it was', () => {
     const root = fresh('migrate-agent-folder');
-    // A directory where a tool module must be written: that write fails after others succeeded.
-    mkdirSync(join(root, 'tools/lottery_sync/index.ts'), { recursive: true });
-    const before = snapshot(root);
-    const write = cli(['migrate', '--root', root, '--write']);
-    expect(write.status).toBe(1);
-    expect(write.stderr).toContain('zhin-gen migrate: writing failed, every file is as it was');
-    expect(snapshot(root)).toEqual(before);
+    // A failure the plan cannot foresee (a folder or a file in the way is refused at plan time,
+    // hostile.test.ts): tools/ exists and is immutable, so even root cannot create the tool
+    // folders in it, while the moves elsewhere in the tree are written first.
+    const tools = join(root, 'tools');
+    mkdirSync(tools);
+    execFileSync('chattr', ['+i', tools]);
+    try {
+      const before = snapshot(root);
+      const write = cli(['migrate', '--root', root, '--write']);
+      expect(write.status).toBe(1);
+      expect(write.stderr).toContain('zhin-gen migrate: writing failed, every file is as it was');
+      expect(snapshot(root)).toEqual(before);
+    } finally {
+      execFileSync('chattr', ['-i', tools]);
+    }
   });
 });
 
