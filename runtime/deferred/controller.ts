@@ -112,9 +112,9 @@ export interface DeferredControllerOptions {
   /** Adds a skill to the turn's active skills (after this controller checked it). */
   readonly activate: (skill: string) => void;
   readonly onError: (error: Error) => void;
-  readonly seed?: ControllerSeed;
   /** Records on the turn why its loaded state is not what the store held (docs/stores.md). */
   readonly diagnose?: (message: string) => void;
+  readonly seed?: ControllerSeed;
 }
 
 const notFoundTool = (name: string) => `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
@@ -142,12 +142,12 @@ export async function openDeferredController(options: DeferredControllerOptions)
     const entry = catalog.toolsByName.get(name);
     return entry !== undefined && !entry.alwaysLoaded;
   };
-  let initial: { tools: Map<string, number>; skills: readonly string[] };
   const problem = (what: string, error?: unknown) => {
     const message = `deferred tools: ${what}`;
     onError(new Error(message, error === undefined ? undefined : { cause: error }));
     options.diagnose?.(message);
   };
+  let initial: { tools: Map<string, number>; skills: readonly string[] };
   if (options.seed) initial = { tools: new Map(options.seed.tools), skills: options.seed.skills };
   else if (store) {
     try {
@@ -160,9 +160,9 @@ export async function openDeferredController(options: DeferredControllerOptions)
       initial = readSnapshot(undefined);
     }
   } else initial = readSnapshot(undefined);
-  // Entries whose capability is gone from this generation are dropped; always-loaded never count.
   /** Stored names this generation lacks: every write of this turn removes them from the store. */
   const stale: string[] = [];
+  // Entries whose capability is gone from this generation are dropped; always-loaded never count.
   for (const [name, at] of initial.tools) {
     if (!countable(name)) {
       stale.push(name);
@@ -195,21 +195,21 @@ export async function openDeferredController(options: DeferredControllerOptions)
   function persist(): void {
     if (!store) return;
     dirty = false;
-    writing = writing.then(async () => {
     const update = (drop: readonly string[]): SessionUpdate => ({
       tools: Object.fromEntries(loaded),
       skills: [...loadedSkills],
       drop,
       maxLoadedPerSession: config.maxLoadedPerSession,
     });
+    writing = writing.then(async () => {
       try {
-        const stored = readSnapshot(await store.get(sessionKey));
         if (store.merge) {
           // The store merges atomically (shared by several processes): no read-modify-write here.
           for (const reason of await store.merge(sessionKey, update(stale)))
             problem(`session "${sessionKey}": ignored a stored value: ${reason}`);
           return;
         }
+        const stored = readSnapshot(await store.get(sessionKey));
         const drop = [...stored.tools.keys()].filter((name) => !countable(name));
         for (const name of stored.skills) if (!catalog.skillsByName.has(name)) drop.push(name);
         await store.set(sessionKey, mergeSnapshot(stored, update(drop)));

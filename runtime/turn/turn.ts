@@ -275,6 +275,9 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       return state;
     },
     journal: journal.entries,
+    get diagnostics() {
+      return diagnostics.items;
+    },
     activeSkills: skillsView,
     activateSkill,
     async admittedTools() {
@@ -283,9 +286,6 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
         if (!binding.hidden && (await admits(placementOf(binding), binding))) admitted.push(describeTool(binding));
       }
       return admitted;
-    },
-    get diagnostics() {
-      return diagnostics.items;
     },
     async systemPrompt() {
       if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
