@@ -19,7 +19,9 @@ import type {
 import { str, strList } from './literal.js';
 import { emitTool, layoutBlocks, sameList } from './tool-table.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
-import { validatorTable, type ValidatorTable } from './validator-table.js';
+import { validatorFileName, validatorsDirRel, validatorTable, type ValidatorTable } from './validator-table.js';
+import { searchModule } from './search-module.js';
+import { posix } from 'node:path';
 import { EmitMemo } from './memo.js';
 
 export interface EmitOptions {
@@ -216,7 +218,26 @@ export function emitManifestParts(
       ? `\n  packages: [${packages.map((p, i) => `\n    { owner: ${str(p.owner)}, name: ${str(p.name)}, manifest: package${i} },`).join('')}\n  ],`
       : ''
   }`;
-  const itemList = [...skillTexts, '\0', ...agentTexts, '\0', ...sectionTexts, '\0', ...hookTexts, '\0', hostText];
+  // The discover index beside the manifest (search-module.ts), named by what it indexes.
+  const search = searchModule(tools, entries, skills, HEADER, memos);
+  const searchText =
+    search === undefined
+      ? ''
+      : search.property(
+          spec(posix.join(validatorsDirRel(options.outRel), validatorFileName(search.name, options.outRel))),
+        );
+  const itemList = [
+    ...skillTexts,
+    '\0',
+    ...agentTexts,
+    '\0',
+    ...sectionTexts,
+    '\0',
+    ...hookTexts,
+    '\0',
+    hostText,
+    searchText,
+  ];
   // Same item texts as last time (the same strings): the same block, the same string object.
   let lastItems = memos.lastItems;
   if (!lastItems || !sameList(lastItems.list, itemList)) {
@@ -225,7 +246,7 @@ export function emitManifestParts(
       text: `  skills: ${list(skillTexts)},
   agents: ${list(agentTexts)},
   promptSections: ${list(sectionTexts)},
-  hooks: ${list(hookTexts)},${hostText}`,
+  hooks: ${list(hookTexts)},${hostText}${searchText}`,
     };
   }
   const rest = lastItems.text;
@@ -349,7 +370,11 @@ declare module ${str(options.runtimeModule)} {
     ...tailParts('', '', '', ''),
   ])
     digest.update(`${piece.length}:`).update(piece);
-  return { parts, digest: digest.digest('hex'), validators };
+  return {
+    parts,
+    digest: digest.digest('hex'),
+    validators: search === undefined ? validators : { ...validators, modules: [search] },
+  };
 }
 
 function union(names: readonly string[]): string {

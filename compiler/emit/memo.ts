@@ -7,6 +7,7 @@
  */
 import type { ToolModel } from '../model.js';
 import type { LayoutMemo, ToolText } from './tool-table.js';
+import type { SearchModuleMemo } from './search-module.js';
 import type { ValidatorTableMemo } from './validator-table.js';
 
 export class EmitMemo {
@@ -24,4 +25,8 @@ export class EmitMemo {
   layout: LayoutMemo | undefined;
   /** The validator table of the last emit. */
   validators: ValidatorTableMemo | undefined;
+  /** The search module of the last emit (search-module.ts). */
+  search: SearchModuleMemo | undefined;
+  /** Each tool's searched texts, by its memoised line. */
+  readonly searchTexts = new WeakMap<ToolText, string>();
 }

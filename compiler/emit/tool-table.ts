@@ -26,6 +26,8 @@ export interface ToolText {
   readonly nameLiteral: string;
   /** Key of the generated validator (validator-table.ts); undefined for a Zod schema. */
   readonly validator: string | undefined;
+  /** The keywords the line carries (the tool's own, then its scope's words): `discover` searches them. */
+  readonly keywords: readonly string[];
   /** The JSON line as the first line of the continued string, and as any later line. */
   readonly first: string;
   readonly next: string;
@@ -42,7 +44,8 @@ export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolTe
   // string literals and esbuild turns one containing apostrophes into a template literal,
   // which V8 compiles ~40% slower at this size.
   const validator = toolValidatorKey(tool, json(tool.inputSchema));
-  const line = renderTool(tool, validator, memos).replace(/'/g, '\\u0027');
+  const keywords = toolKeywords(tool, memos.keywordsByScope);
+  const line = renderTool(tool, validator, keywords).replace(/'/g, '\\u0027');
   const data = continued(line);
   const entry: ToolText = {
     spec,
@@ -50,6 +53,7 @@ export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolTe
     specLiteral: str(spec),
     nameLiteral: str(tool.qualifiedName),
     validator,
+    keywords,
     first: `\\\n${data}`,
     next: `\\\n,${data}`,
   };
@@ -68,7 +72,7 @@ type ToolRow = Omit<ManifestTool, 'load' | 'validator'> & { readonly validator?:
  * `JSON.parse` at import: V8 parses JSON several times faster than the same object literals,
  * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
  */
-function renderTool(tool: ToolModel, validator: string | undefined, memos: EmitMemo): string {
+function renderTool(tool: ToolModel, validator: string | undefined, keywords: readonly string[]): string {
   const row = {
     qualifiedName: tool.qualifiedName,
     localName: tool.localName,
@@ -83,7 +87,7 @@ function renderTool(tool: ToolModel, validator: string | undefined, memos: EmitM
     scopes: tool.scopes,
     permissions: tool.permissions,
     hidden: tool.hidden,
-    keywords: toolKeywords(tool, memos.keywordsByScope),
+    keywords,
     ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
     source: tool.source,
     ...(validator !== undefined ? { validator } : {}),

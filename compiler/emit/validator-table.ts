@@ -7,6 +7,7 @@
  * keeps it, and a schema edit changes one key.
  */
 import type { EmitMemo } from './memo.js';
+import type { SideModule } from './search-module.js';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { JsonSchema } from '../../runtime/contract/manifest.js';
@@ -50,6 +51,8 @@ export interface ValidatorTable {
   /** The switch cases of `loadValidator`. */
   readonly cases: string;
   readonly sha: string;
+  /** Other generated modules of the folder (the search index: search-module.ts), written and removed alike. */
+  readonly modules?: readonly SideModule[];
 }
 
 export interface ValidatorTableMemo {

@@ -25,19 +25,30 @@ import {
   termWeights,
 } from './search.js';
 
+// The compiler (`@zhin-gen/runtime/search`) builds documents with the runtime's own function.
+export { searchDocument, type SearchDocument } from './search.js';
+
 export const SEARCH_DATA_HEADER = 'zhin-gen search 1';
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < DIGITS.length; i += 1) VALUE[DIGITS.charCodeAt(i)] = i;
 
-function varint(value: number, out: string[]): void {
+const CODES = Array.from(DIGITS, (digit) => digit.charCodeAt(0));
+
+function varint(value: number, out: number[]): void {
   let rest = value;
   while (rest >= 32) {
-    out.push(DIGITS[32 + (rest & 31)]!);
+    out.push(CODES[32 + (rest & 31)]!);
     rest = Math.floor(rest / 32);
   }
-  out.push(DIGITS[rest]!);
+  out.push(CODES[rest]!);
+}
+
+function text(codes: readonly number[]): string {
+  let out = '';
+  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
+  return out;
 }
 
 function fixed(value: number, width: number): string {
@@ -62,20 +73,21 @@ export function nameChecksum(hash: number, name: string): number {
 /** The shipped index over `tools` then `skills` (the compiler's side; the same tokenizer as the runtime). */
 export function encodeSearchData(tools: readonly SearchDocument[], skills: readonly SearchDocument[]): string {
   const documents = [...tools, ...skills];
-  const postings = new Map<string, string[]>();
-  const last = new Map<string, number>();
+  // Per token: the encoded postings so far and the last document in them.
+  const postings = new Map<string, { codes: number[]; last: number }>();
   const lengths: number[] = [];
   const upper: number[] = [];
+  const scratch = new Map<string, number>();
   let checksum = NAME_CHECKSUM_SEED;
   documents.forEach((document, doc) => {
     checksum = nameChecksum(checksum, document.name);
-    const { weights, length } = termWeights(document);
+    const { weights, length } = termWeights(document, scratch);
     for (const [token, weight] of weights) {
-      let out = postings.get(token);
-      if (!out) postings.set(token, (out = []));
-      varint(doc - (last.get(token) ?? -1) - 1, out);
-      varint(weight, out);
-      last.set(token, doc);
+      let posting = postings.get(token);
+      if (!posting) postings.set(token, (posting = { codes: [], last: -1 }));
+      varint(doc - posting.last - 1, posting.codes);
+      varint(weight, posting.codes);
+      posting.last = doc;
     }
     lengths.push(length);
     if (document.name.toLowerCase() !== document.name) upper.push(doc);
@@ -89,7 +101,8 @@ export function encodeSearchData(tools: readonly SearchDocument[], skills: reado
     lengths.map((length) => fixed(length, width)).join(''),
     upper.join(' '),
   ];
-  for (const token of [...postings.keys()].sort(compareTokens)) lines.push(`${token} ${postings.get(token)!.join('')}`);
+  for (const token of [...postings.keys()].sort(compareTokens))
+    lines.push(`${token} ${text(postings.get(token)!.codes)}`);
   return `${lines.join('\n')}\n`;
 }
 

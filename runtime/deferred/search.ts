@@ -46,8 +46,40 @@ function stem(word: string): string {
   return word;
 }
 
+// Printable ASCII and the usual whitespace: the text a fast scan tokenizes exactly as the regexes do.
+const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
+
+/**
+ * `tokenize` for ASCII text, without regexes: a word is a run of letters and digits, split
+ * before an upper-case letter that follows a lower-case letter or a digit (what inserting a
+ * space there and matching `[\p{L}\p{N}]+` gives on ASCII), lower-cased and stemmed.
+ */
+function tokenizePlain(text: string, out: string[]): string[] {
+  let start = -1;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    const upper = code >= 65 && code <= 90;
+    const lower = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+    if (upper || lower) {
+      if (start < 0) start = i;
+      else if (upper) {
+        const previous = text.charCodeAt(i - 1);
+        if ((previous >= 97 && previous <= 122) || (previous >= 48 && previous <= 57)) {
+          out.push(stem(text.slice(start, i).toLowerCase()));
+          start = i;
+        }
+      }
+    } else if (start >= 0) {
+      out.push(stem(text.slice(start, i).toLowerCase()));
+      start = -1;
+    }
+  }
+  return out;
+}
+
 /** Lower-cased word tokens; camelCase and snake/kebab/`__` names split; CJK as chars + bigrams. */
 export function tokenize(text: string): string[] {
+  if (PLAIN.test(text)) return tokenizePlain(text, []);
   const out: string[] = [];
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
   for (const match of spaced.matchAll(WORD)) {
@@ -105,12 +137,16 @@ export function searchDocument(
   };
 }
 
-/** One document's weighted term frequencies and length, in first-occurrence order. */
-export function termWeights(document: SearchDocument): {
-  readonly weights: Map<string, number>;
-  readonly length: number;
-} {
-  const weights = new Map<string, number>();
+/**
+ * One document's weighted term frequencies (in first-occurrence order) and length. `into` is
+ * cleared and reused when given (the builders call this once per document).
+ */
+export function termWeights(
+  document: SearchDocument,
+  into: Map<string, number> = new Map(),
+): { readonly weights: Map<string, number>; readonly length: number } {
+  const weights = into;
+  weights.clear();
   let length = 0;
   for (const field of document.fields) {
     for (const token of tokenize(field.text)) {
@@ -147,9 +183,10 @@ export class BuiltSegment implements SearchSegment {
   readonly lengths: number[] = [];
 
   constructor(documents: readonly SearchDocument[], ids?: readonly number[]) {
+    const scratch = new Map<string, number>();
     documents.forEach((document, index) => {
       const doc = ids ? ids[index]! : index;
-      const { weights, length } = termWeights(document);
+      const { weights, length } = termWeights(document, scratch);
       for (const [token, weight] of weights) {
         let posting = this.#postings.get(token);
         if (!posting) this.#postings.set(token, (posting = { docs: [], weights: [] }));

@@ -1,9 +1,9 @@
 /**
  * The search index as it was before documents could come from shipped data: one runtime-built
  * index, every hit scored and sorted. Kept as the oracle of test/runtime/deferred/search.test.ts
- * (the tokenizer is shared: it did not change).
+ * with the tokenizer as it was (regexes only).
  */
-import { type SearchDocument, type SearchHit, tokenize } from '../../../runtime/deferred/search.js';
+import type { SearchDocument, SearchHit } from '../../../runtime/deferred/search.js';
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
 const K1 = 1.2;
@@ -11,6 +11,52 @@ const B = 0.75;
 const PREFIX_WEIGHT = 0.5;
 const MAX_PREFIX_EXPANSIONS = 64;
 const EXACT_NAME_BONUS = 10;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Light English normalisation so `tools` finds `tool` and `weathers` finds `weather`. */
+function stem(word: string): string {
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/** Lower-cased word tokens; camelCase and snake/kebab/`__` names split; CJK as chars + bigrams. */
+export function referenceTokenize(text: string): string[] {
+  const out: string[] = [];
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+  for (const match of spaced.matchAll(WORD)) {
+    const word = match[0].toLowerCase();
+    if (!CJK.test(word)) {
+      out.push(stem(word));
+      continue;
+    }
+    // Mixed runs: split into CJK and non-CJK stretches.
+    let latin = '';
+    let cjk: string[] = [];
+    const flush = () => {
+      if (latin) out.push(stem(latin));
+      latin = '';
+      for (let i = 0; i < cjk.length; i += 1) {
+        out.push(cjk[i]!);
+        if (i + 1 < cjk.length) out.push(cjk[i]! + cjk[i + 1]!);
+      }
+      cjk = [];
+    };
+    for (const char of word) {
+      if (CJK.test(char)) {
+        if (latin) {
+          out.push(stem(latin));
+          latin = '';
+        }
+        cjk.push(char);
+      } else {
+        if (cjk.length) flush();
+        latin += char;
+      }
+    }
+    flush();
+  }
+  return out;
+}
 
 export class ReferenceIndex {
   readonly #postings = new Map<string, { docs: number[]; weights: number[] }>();
@@ -28,7 +74,7 @@ export class ReferenceIndex {
       const weights = new Map<string, number>();
       let length = 0;
       for (const field of document.fields) {
-        for (const token of tokenize(field.text)) {
+        for (const token of referenceTokenize(field.text)) {
           weights.set(token, (weights.get(token) ?? 0) + field.weight);
           length += field.weight;
         }
@@ -85,7 +131,7 @@ export class ReferenceIndex {
       }
     };
     const seen = new Set<string>();
-    for (const token of tokenize(query)) {
+    for (const token of referenceTokenize(query)) {
       if (seen.has(token)) continue;
       seen.add(token);
       add(token, 1);

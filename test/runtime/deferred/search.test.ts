@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { createCapabilityHost, type ManifestSkill, type ManifestTool } from '../../../runtime/index.js';
 import { generationCatalog } from '../../../runtime/deferred/catalog.js';
 import { encodeSearchData } from '../../../runtime/deferred/search-data.js';
-import { searchDocument } from '../../../runtime/deferred/search.js';
+import { searchDocument, tokenize } from '../../../runtime/deferred/search.js';
 import { manifest, skill } from '../fixture.js';
 import { catalogTool, preparer, seamSkill, seamTool } from './fixture.js';
-import { ReferenceIndex } from './search-reference.js';
+import { ReferenceIndex, referenceTokenize } from './search-reference.js';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -157,6 +157,18 @@ async function compare(seed: number, search: 'shipped' | 'none' | 'stale') {
 }
 
 describe('discover index', () => {
+  it('the tokenizer gives the tokens of the regex tokenizer (ASCII fast path, and everything else)', () => {
+    const next = random(9);
+    const alphabet = 'aAbBzZ09sS _-.,:;!?\t\n\r\'"()[]{}/\\xXé天气カ한';
+    for (let n = 0; n < 20000; n++) {
+      let text = '';
+      const length = Math.floor(next() * 24);
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(tokenize(text), JSON.stringify(text)).toEqual(referenceTokenize(text));
+    }
+    for (const word of WORDS) expect(tokenize(word)).toEqual(referenceTokenize(word));
+  });
+
   it('shipped data plus a runtime segment ranks exactly as one index over every document', async () => {
     for (const seed of [1, 2, 3]) await compare(seed, 'shipped');
   });

@@ -1,0 +1,95 @@
+/**
+ * The `discover` index shipped beside the manifest (docs/catalog.md#the-search-index): the module
+ * `search.ts` in the generated modules' folder (validator-table.ts), imported by the runtime on a
+ * generation's first `discover` instead of tokenizing every tool on a user's turn. The data is
+ * the runtime's own encoding of the runtime's own documents (`@zhin-gen/runtime/search`).
+ *
+ * Its name is fixed, so the manifest's line never changes (a committed manifest keeps merging
+ * without conflicts). Its second line records a digest of what it indexes (each tool's and
+ * skill's name, keywords, tags and description, in table order), not of its bytes: a run decides
+ * "same index?" from the texts and that line alone and encodes only when they differ, so an edit
+ * to a schema or an `execute` body, or a fresh process over an unchanged catalog, never rebuilds
+ * it. In watch mode the texts are compared by identity first (unchanged tools keep their model).
+ */
+import { createHash } from 'node:crypto';
+import { encodeSearchData, SEARCH_DATA_HEADER, searchDocument } from '@zhin-gen/runtime/search';
+import type { SkillModel, ToolModel } from '../model.js';
+import { sameList } from '../util/lists.js';
+import { str } from './literal.js';
+import type { EmitMemo } from './memo.js';
+import type { ToolText } from './tool-table.js';
+
+/**
+ * A generated module of the folder that is not a validator: a fixed file name, and the stamp its
+ * second line carries while its text is current.
+ */
+export interface SideModule {
+  /** File name without the extension. */
+  readonly name: string;
+  /** The module's second line; a file without it is rewritten. */
+  readonly stamp: string;
+  /** Built only when the file is missing or carries another stamp. */
+  readonly text: () => string;
+}
+
+export const SEARCH_MODULE = 'search';
+
+export interface SearchModule extends SideModule {
+  /** The manifest's `search` property line (with its leading line break). */
+  readonly property: (specifier: string) => string;
+}
+
+export interface SearchModuleMemo {
+  readonly texts: readonly string[];
+  readonly module: SearchModule;
+}
+
+const SEPARATOR = '\u0001';
+
+function toolText(tool: ToolModel, entry: ToolText): string {
+  return `${tool.qualifiedName}\0${entry.keywords.join(SEPARATOR)}\0${tool.tags.join(SEPARATOR)}\0${tool.description}`;
+}
+
+/** The search module of a manifest with these tools (table order) and skills (sorted), if any. */
+export function searchModule(
+  tools: readonly ToolModel[],
+  entries: readonly ToolText[],
+  skills: readonly SkillModel[],
+  header: string,
+  memos: EmitMemo,
+): SearchModule | undefined {
+  if (tools.length === 0 && skills.length === 0) return undefined;
+  const texts = tools.map((tool, index) => {
+    const entry = entries[index]!;
+    // Per memoised line: the same string while the tool's model is (watch mode).
+    let text = memos.searchTexts.get(entry);
+    if (text === undefined) memos.searchTexts.set(entry, (text = toolText(tool, entry)));
+    return text;
+  });
+  for (const skill of skills)
+    texts.push(
+      `${skill.qualifiedName}\0${skill.keywords.join(SEPARATOR)}\0${skill.tags.join(SEPARATOR)}\0${skill.description}`,
+    );
+  texts.push(String(tools.length));
+  const memo = memos.search;
+  if (memo && sameList(memo.texts, texts)) return memo.module;
+  const digest = createHash('sha256').update(SEARCH_DATA_HEADER);
+  for (const text of texts) digest.update('\0\0').update(text);
+  const stamp = `// discover index ${digest.digest('hex').slice(0, 32)} (docs/catalog.md#the-search-index)`;
+  const module: SearchModule = {
+    name: SEARCH_MODULE,
+    stamp,
+    text: () =>
+      `${header}${stamp}\nexport default ${str(
+        encodeSearchData(
+          tools.map((tool, index) =>
+            searchDocument(tool.qualifiedName, entries[index]!.keywords, tool.tags, tool.description),
+          ),
+          skills.map((skill) => searchDocument(skill.qualifiedName, skill.keywords, skill.tags, skill.description)),
+        ),
+      )};\n`,
+    property: (specifier) => `\n  search: () => import(${str(specifier)}),`,
+  };
+  memos.search = { texts, module };
+  return module;
+}
