@@ -159,8 +159,8 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
 
     // `verifyLoad`: once the bundle is built, import every capability module for real. Rollup
     // and Vite pass the build's own error (unplugin's type leaves it out): that one wins.
-    async buildEnd() {
-      if (serve || arguments[0]) return;
+    async buildEnd(...args: unknown[]) {
+      if (serve || args[0]) return;
       const errors = await loadErrors(userOptions?.verifyLoad, state.last);
       if (errors.length === 0) return;
       if (webpackLike) {

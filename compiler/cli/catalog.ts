@@ -124,7 +124,7 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
 
   const host = createCapabilityHost({ permissions: new PermissionHost(), sessions: createMemorySessionStore() });
   await host.load(manifest);
-  let turn;
+  let turn: Awaited<ReturnType<typeof host.beginTurn>>;
   try {
     turn = await host.beginTurn({
       sessionKey: 'zhin-gen-catalog',

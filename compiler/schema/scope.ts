@@ -103,7 +103,7 @@ export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan 
     const scope = new Set<string>();
     if (!ts.isArrowFunction(node)) scope.add('arguments');
     if (ts.isFunctionExpression(node) && node.name) scope.add(node.name.text);
-    for (const param of node.parameters) bindingNames(param.name).forEach((n) => scope.add(n));
+    for (const param of node.parameters) for (const n of bindingNames(param.name)) scope.add(n);
     if (node.body) declaredIn(node.body, scope);
     scopes.push(scope);
     for (const param of node.parameters) {

@@ -142,7 +142,7 @@ export function compareReport(expected: Expectation, file: string, report: Defin
 
 function compareSchema(expected: Expectation, file: string, report: DefinitionReport): Diagnostic[] {
   const schema = expected.schema!;
-  let converted;
+  let converted: ReturnType<typeof finishProjection> | { readonly ok: false; readonly message: string } | undefined;
   try {
     converted = report.schema ? finishProjection(report.schema) : undefined;
   } catch (error) {

@@ -240,6 +240,7 @@ export interface ToolHookEvent {
   readonly outcome?: unknown;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing (void) must type-check, not only one returning undefined
 export type ToolHookResult = void | undefined | { readonly veto: string };
 
 export interface AgentHookInit {

@@ -24,7 +24,12 @@ export function linkSignals(signals: readonly (AbortSignal | undefined)[]): { si
     signal.addEventListener('abort', onAbort, { once: true });
     cleanups.push(() => signal.removeEventListener('abort', onAbort));
   }
-  return { signal: controller.signal, dispose: () => cleanups.forEach((cleanup) => cleanup()) };
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const cleanup of cleanups) cleanup();
+    },
+  };
 }
 
 /**

@@ -169,9 +169,8 @@ export async function decideApproval(
       }
       return { required: true, scopeKey };
     }
-    case 'always':
     default:
-      // Unknown modes (a hand-written manifest) are treated as the strictest.
+      // 'always', and unknown modes (a hand-written manifest) are treated as the strictest.
       return { required: true, scopeKey };
   }
 }

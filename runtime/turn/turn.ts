@@ -7,7 +7,7 @@ import type { AccessRestrictions } from '../access/access.js';
 import { decideAccess } from '../access/decision.js';
 import type { ApprovalMemory, ApprovalPort, RiskPolicy, ToolDescriptor } from './approval.js';
 import { describeTool } from '../generation/capability.js';
-import { ASK_USER, type AskUserInput, type QuestionPort } from './ask-user.js';
+import type { ASK_USER, AskUserInput, QuestionPort } from './ask-user.js';
 import type { GenerationLease } from '../generation/generation.js';
 import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } from './journal.js';
 import type { CapabilityRegistry, ManifestAgent } from '../contract/manifest.js';
@@ -29,7 +29,9 @@ import { type TurnDiagnostic, TurnDiagnostics } from './diagnostics.js';
 type InputsOf<R> = R extends { readonly toolInputs: infer T } ? T : never;
 
 /** Tool names of a registry (the generated `CapabilityRegistry` by default), or `string`. */
-export type RegistryToolName<R = CapabilityRegistry> = [InputsOf<R>] extends [never] ? string : keyof InputsOf<R> & string;
+export type RegistryToolName<R = CapabilityRegistry> = [InputsOf<R>] extends [never]
+  ? string
+  : keyof InputsOf<R> & string;
 export type RegistryToolInput<R, N extends string> = [InputsOf<R>] extends [never]
   ? unknown
   : N extends keyof InputsOf<R>
@@ -37,7 +39,11 @@ export type RegistryToolInput<R, N extends string> = [InputsOf<R>] extends [neve
     : unknown;
 
 /** Every name a turn can execute: the manifest's tools plus generation-owned runtime tools. */
-export type TurnToolName<R = CapabilityRegistry> = RegistryToolName<R> | typeof ASK_USER | MetaToolName | (keyof SeamToolInputs & string);
+export type TurnToolName<R = CapabilityRegistry> =
+  | RegistryToolName<R>
+  | typeof ASK_USER
+  | MetaToolName
+  | (keyof SeamToolInputs & string);
 export type TurnToolInput<R, N extends string> = N extends typeof ASK_USER
   ? AskUserInput
   : N extends MetaToolName
@@ -151,7 +157,8 @@ function defaultPrincipal(message: ImMessage | undefined): unknown {
 }
 
 export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): Promise<Turn<R>> {
-  if (typeof input?.sessionKey !== 'string' || input.sessionKey === '') throw new TypeError('beginTurn() needs a non-empty sessionKey');
+  if (typeof input?.sessionKey !== 'string' || input.sessionKey === '')
+    throw new TypeError('beginTurn() needs a non-empty sessionKey');
   const generation = deps.lease.generation;
   const catalog = generationCatalog(generation);
   // Only IM turns (origin 'im', the default with a message) route by adapter, as for access.
@@ -198,7 +205,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     principal,
     ...(accessMessage ? { message: accessMessage } : {}),
     unattended: input.unattended === true,
-    ...(input.approval ?? deps.approval ? { approvalPort: input.approval ?? deps.approval } : {}),
+    ...((input.approval ?? deps.approval) ? { approvalPort: input.approval ?? deps.approval } : {}),
     ...(input.question ? { questionPort: input.question } : {}),
     signal: controller.signal,
     scope,
@@ -232,7 +239,12 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   for (const name of input.skills ?? []) await activateSkill(name);
   const deferred = await openDeferredController({
     catalog,
-    view: { scope, message: accessMessage, permissions: deps.permissions, canAsk: !env.unattended && input.question !== undefined },
+    view: {
+      scope,
+      message: accessMessage,
+      permissions: deps.permissions,
+      canAsk: !env.unattended && input.question !== undefined,
+    },
     sessionKey: input.sessionKey,
     store: deps.forkSeed ? undefined : deps.sessions,
     clock: deps.clock ?? Date.now,
@@ -250,7 +262,9 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     get size() {
       return skills.size;
     },
-    forEach: (callback, thisArg) => skills.forEach((value) => callback.call(thisArg, value, value, skillsView)),
+    forEach: (callback, thisArg) => {
+      for (const value of skills) callback.call(thisArg, value, value, skillsView);
+    },
     entries: () => skills.entries(),
     keys: () => skills.keys(),
     values: () => skills.values(),
@@ -291,13 +305,20 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
       // Read from the turn each time: the agent and the loaded skills are the turn's current ones.
       const prompt = { skills: turn.activeSkills, origin, ...(accessMessage ? { message: accessMessage } : {}) };
-      return buildSystemPrompt(generation, { ...prompt, ...(turn.agent ? { agent: turn.agent } : {}), ...(input.owner !== undefined ? { owner: input.owner } : {}) });
+      return buildSystemPrompt(generation, {
+        ...prompt,
+        ...(turn.agent ? { agent: turn.agent } : {}),
+        ...(input.owner !== undefined ? { owner: input.owner } : {}),
+      });
     },
     execute(name, toolInput, options) {
       if (state !== 'active') return Promise.reject(new Error(`turn ${id} has ended; begin a new turn`));
       const pending = executeToolCall(env, name, toolInput, options);
       track(pending);
-      pending.then((outcome) => outcome.status === 'completed' && deferred.touch(name), () => undefined);
+      pending.then(
+        (outcome) => outcome.status === 'completed' && deferred.touch(name),
+        () => undefined,
+      );
       return pending;
     },
     isToolName: (name): name is TurnToolName<R> => turnTools.has(name) || generation.tools.has(name),

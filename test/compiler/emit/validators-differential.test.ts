@@ -244,7 +244,7 @@ beforeAll(async () => {
   } finally {
     removeDir(example);
   }
-  JSON_SCHEMAS.forEach((schema, i) => schemas.push({ label: `json:${i}`, schema }));
+  for (const [i, schema] of JSON_SCHEMAS.entries()) schemas.push({ label: `json:${i}`, schema });
 }, 180_000);
 
 afterAll(() => removeDir(dir));
