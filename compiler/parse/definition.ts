@@ -262,8 +262,7 @@ const EARLIER_HELPERS: Readonly<Record<string, DefineHelper>> = {
 function earlierHelper(resolved: { helper: string; module?: string }, expected: DefineHelper): string | undefined {
   const fromEarlierModule = resolved.module === EARLIER_TOOL_MODULE;
   const earlierName = EARLIER_HELPERS[resolved.helper] === expected;
-  if (!fromEarlierModule && !(earlierName && resolved.module?.startsWith('@zhin.js/')))
-    return undefined;
+  if (!fromEarlierModule && !(earlierName && resolved.module?.startsWith('@zhin.js/'))) return undefined;
   const what = `${resolved.helper}(...)${resolved.module ? ` from "${resolved.module}"` : ''}`;
   return `${what} is the definition helper of zhin.js's earlier layout; zhin-gen reads ${expected}(...) from "@zhin.js/tool" (or "@zhin-gen/runtime"); run \`zhin-gen migrate\` to rewrite the import`;
 }

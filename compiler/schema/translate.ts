@@ -134,9 +134,7 @@ class Translator<M> {
     if (ts.isPropertyAccessExpression(e) && !e.questionDotToken && ts.isIdentifier(e.name)) {
       const target = this.literal(e.expression, mod, before);
       // Own data of a plain object only: `LIMITS.toString` is not a value the subset knows.
-      return isPlainObject(target) && Object.hasOwn(target, e.name.text)
-        ? target[e.name.text]!
-        : fail();
+      return isPlainObject(target) && Object.hasOwn(target, e.name.text) ? target[e.name.text]! : fail();
     }
     return fail();
   }

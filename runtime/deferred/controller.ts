@@ -6,7 +6,15 @@
  * the store holds by then — whenever this turn loads something; a fork never writes.
  */
 import { describeError, type ToolBinding } from '../generation/capability.js';
-import { explainSkill, explainTool, skillListed, toolListed, TurnAdmission, type DisclosureView, type OmissionReason } from '../access/disclosure.js';
+import {
+  explainSkill,
+  explainTool,
+  skillListed,
+  toolListed,
+  TurnAdmission,
+  type DisclosureView,
+  type OmissionReason,
+} from '../access/disclosure.js';
 import type { ManifestAgent } from '../contract/manifest.js';
 import type { GenerationCatalog, CatalogTool } from './catalog.js';
 import {
@@ -117,8 +125,10 @@ export interface DeferredControllerOptions {
   readonly seed?: ControllerSeed;
 }
 
-const notFoundTool = (name: string) => `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
-const notFoundSkill = (name: string) => `No skill named "${name}" is available in this turn. Use discover to search for skills.`;
+const notFoundTool = (name: string) =>
+  `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
+const notFoundSkill = (name: string) =>
+  `No skill named "${name}" is available in this turn. Use discover to search for skills.`;
 const noMatch = (query: string) => `No tools or skills match "${query}". Try other words.`;
 
 async function check(result: boolean | Promise<boolean>): Promise<boolean> {
@@ -239,27 +249,51 @@ export async function openDeferredController(options: DeferredControllerOptions)
         if (input.mcp_server !== undefined && entry.mcpServer !== input.mcp_server) continue;
         const listed = entry.kind === 'tool' ? listedTool(entry) : skillListed(entry, view, admission);
         if (!(await check(listed))) continue;
-        const isLoaded = entry.kind === 'tool' ? visibleLoaded(entry) !== undefined : view.scope.activeSkills.has(entry.name);
-        results.push(Object.freeze({ name: entry.name, kind: entry.kind, brief: entry.brief, loaded: isLoaded, ...(entry.mcpServer ? { mcp_server: entry.mcpServer } : {}) }));
+        const isLoaded =
+          entry.kind === 'tool' ? visibleLoaded(entry) !== undefined : view.scope.activeSkills.has(entry.name);
+        results.push(
+          Object.freeze({
+            name: entry.name,
+            kind: entry.kind,
+            brief: entry.brief,
+            loaded: isLoaded,
+            ...(entry.mcpServer ? { mcp_server: entry.mcpServer } : {}),
+          }),
+        );
       }
-      return Object.freeze({ query, results: Object.freeze(results), ...(results.length === 0 ? { message: noMatch(query) } : {}) });
+      return Object.freeze({
+        query,
+        results: Object.freeze(results),
+        ...(results.length === 0 ? { message: noMatch(query) } : {}),
+      });
     },
 
     async loadTool(name) {
       if ((META_TOOL_NAMES as readonly string[]).includes(name) && metaEnabled(name as MetaToolName)) {
         const meta = META_PROJECTED[name as MetaToolName];
-        return Object.freeze({ name, description: meta.description, input_schema: meta.schema, loaded: Object.freeze([name]) });
+        return Object.freeze({
+          name,
+          description: meta.description,
+          input_schema: meta.schema,
+          loaded: Object.freeze([name]),
+        });
       }
       const entry = catalog.toolsByName.get(name);
       if (!entry || !(await check(listedTool(entry)))) throw new CatalogNotFoundError(notFoundTool(name));
       markLoaded(entry);
       persist();
-      return Object.freeze({ name, description: entry.binding.description, input_schema: entry.binding.inputSchema, loaded: Object.freeze([name]) });
+      return Object.freeze({
+        name,
+        description: entry.binding.description,
+        input_schema: entry.binding.inputSchema,
+        loaded: Object.freeze([name]),
+      });
     },
 
     async loadSkill(name) {
       const entry = catalog.skillsByName.get(name);
-      if (!entry || !(await check(skillListed(entry, view, admission)))) throw new CatalogNotFoundError(notFoundSkill(name));
+      if (!entry || !(await check(skillListed(entry, view, admission))))
+        throw new CatalogNotFoundError(notFoundSkill(name));
       const instructions = await entry.skill.instructions();
       options.activate(name);
       if (!entry.skill.always) loadedSkills.add(name);
@@ -271,7 +305,12 @@ export async function openDeferredController(options: DeferredControllerOptions)
         unlocked.push(toolName);
       }
       persist();
-      return Object.freeze({ name, description: entry.skill.description, instructions, loaded: Object.freeze(unlocked) });
+      return Object.freeze({
+        name,
+        description: entry.skill.description,
+        instructions,
+        loaded: Object.freeze(unlocked),
+      });
     },
 
     async modelTools<P extends ModelProvider>(provider: P, defer = true): Promise<ModelToolsFor<P>> {
@@ -280,7 +319,12 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const listed = await catalog.projections.listed(view, admission, metas);
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.
-        const all = provider === 'anthropic' ? listed.anthropicLoaded() : provider === 'openai' ? listed.openai() : listed.generic();
+        const all =
+          provider === 'anthropic'
+            ? listed.anthropicLoaded()
+            : provider === 'openai'
+              ? listed.openai()
+              : listed.generic();
         return all.slice() as ModelToolsFor<P>;
       }
       if (provider === 'anthropic') {
@@ -307,28 +351,43 @@ export async function openDeferredController(options: DeferredControllerOptions)
         const at = listed.position(name);
         if (at !== undefined) all.push(listed.entries[at]!.projected);
       }
-      return (provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic())) as ModelToolsFor<P>;
+      return (
+        provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic())
+      ) as ModelToolsFor<P>;
     },
 
     async listing() {
       const tools: ListedTool[] = META_TOOL_NAMES.filter(metaEnabled).map((name) =>
-        Object.freeze({ name, description: META_PROJECTED[name].description, state: 'loaded' as const, reason: 'meta' as const }),
+        Object.freeze({
+          name,
+          description: META_PROJECTED[name].description,
+          state: 'loaded' as const,
+          reason: 'meta' as const,
+        }),
       );
       for (const entry of catalog.tools) {
         if (!(await check(listedTool(entry)))) continue;
         const reason = visibleLoaded(entry);
-        tools.push(Object.freeze({
-          name: entry.name,
-          description: entry.binding.description,
-          state: reason ? ('loaded' as const) : ('deferred' as const),
-          ...(reason ? { reason } : {}),
-          ...(entry.mcpServer ? { mcpServer: entry.mcpServer } : {}),
-        }));
+        tools.push(
+          Object.freeze({
+            name: entry.name,
+            description: entry.binding.description,
+            state: reason ? ('loaded' as const) : ('deferred' as const),
+            ...(reason ? { reason } : {}),
+            ...(entry.mcpServer ? { mcpServer: entry.mcpServer } : {}),
+          }),
+        );
       }
       const skills: ListedSkill[] = [];
       for (const entry of catalog.skills) {
         if (await check(skillListed(entry, view, admission))) {
-          skills.push(Object.freeze({ name: entry.name, description: entry.skill.description, loaded: view.scope.activeSkills.has(entry.name) }));
+          skills.push(
+            Object.freeze({
+              name: entry.name,
+              description: entry.skill.description,
+              loaded: view.scope.activeSkills.has(entry.name),
+            }),
+          );
         }
       }
       const adapter = view.message === undefined ? undefined : String(view.message.$adapter);
@@ -336,11 +395,27 @@ export async function openDeferredController(options: DeferredControllerOptions)
       for (const candidate of catalog.generation.agents.values()) {
         const selected = candidate.qualifiedName === agent?.qualifiedName;
         // Platform agents only where they serve: other platforms never learn about them.
-        if (!selected && candidate.platforms.length > 0 && (adapter === undefined || !candidate.platforms.includes(adapter))) continue;
-        agents.push(Object.freeze({ name: candidate.qualifiedName, description: candidate.description, selected, platforms: candidate.platforms }));
+        if (
+          !selected &&
+          candidate.platforms.length > 0 &&
+          (adapter === undefined || !candidate.platforms.includes(adapter))
+        )
+          continue;
+        agents.push(
+          Object.freeze({
+            name: candidate.qualifiedName,
+            description: candidate.description,
+            selected,
+            platforms: candidate.platforms,
+          }),
+        );
       }
       agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return Object.freeze({ tools: Object.freeze(tools), skills: Object.freeze(skills), agents: Object.freeze(agents) });
+      return Object.freeze({
+        tools: Object.freeze(tools),
+        skills: Object.freeze(skills),
+        agents: Object.freeze(agents),
+      });
     },
 
     async omissions() {

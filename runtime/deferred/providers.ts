@@ -91,9 +91,18 @@ export class ProjectedTool {
 
   anthropic(deferred: boolean): AnthropicModelTool {
     if (deferred) {
-      return (this.#anthropicDeferred ??= Object.freeze({ name: this.name, description: this.description, input_schema: this.schema, defer_loading: true as const }));
+      return (this.#anthropicDeferred ??= Object.freeze({
+        name: this.name,
+        description: this.description,
+        input_schema: this.schema,
+        defer_loading: true as const,
+      }));
     }
-    return (this.#anthropic ??= Object.freeze({ name: this.name, description: this.description, input_schema: this.schema }));
+    return (this.#anthropic ??= Object.freeze({
+      name: this.name,
+      description: this.description,
+      input_schema: this.schema,
+    }));
   }
 
   openai(): OpenAIModelTool {
@@ -104,7 +113,11 @@ export class ProjectedTool {
   }
 
   generic(): GenericModelTool {
-    return (this.#generic ??= Object.freeze({ name: this.name, description: this.description, inputSchema: this.schema }));
+    return (this.#generic ??= Object.freeze({
+      name: this.name,
+      description: this.description,
+      inputSchema: this.schema,
+    }));
   }
 }
 

@@ -76,7 +76,10 @@ describe('did you mean', () => {
       [['check', '--rot', '.'], 'unknown option --rot for check (did you mean --root?)'],
       [['catalog', '--scpoe', 'group'], 'unknown option --scpoe for catalog (did you mean --scope?)'],
       [['check', '--jsn'], 'unknown option --jsn for check (did you mean --json?)'],
-      [['generate', '--platform', 'qq'], 'unknown option --platform for generate (--platform is an option of catalog, mcp, report)'],
+      [
+        ['generate', '--platform', 'qq'],
+        'unknown option --platform for generate (--platform is an option of catalog, mcp, report)',
+      ],
       [['generate', '--load'], 'unknown option --load for generate (--load is an option of check)'],
       [
         ['inspect', '--format', 'jsn'],
