@@ -1,5 +1,5 @@
 /**
- * Emit: capability model → the generated TypeScript module (SPEC §5). A pure function; the same
+ * Emit: capability model → the generated TypeScript module (docs/architecture.md). A pure function; the same
  * model gives the same bytes on every machine (explicit comparator, LF, no timestamps). The
  * runtime value is plain data plus `() => import()` loaders; types come from `import type` of
  * each tool module (never inference over the whole manifest).

@@ -1,5 +1,5 @@
 /**
- * Resolve stage: unit results → the capability model. Names every capability (SPEC §4), then
+ * Resolve stage: unit results → the capability model. Names every capability (docs/authoring.md), then
  * runs the tree-wide rule families: conflicts, references, main-agent presence, platforms and
  * provider profiles. Everything here is in memory and linear in the number of capabilities.
  */

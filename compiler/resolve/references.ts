@@ -1,6 +1,6 @@
 /**
  * Reference rule family: skill `tools` and agent.json `tools` must name public (plugin-placed)
- * tools; two platform agents may not be auto-selected for one platform (SPEC §3.3).
+ * tools; two platform agents may not be auto-selected for one platform (docs/authoring.md).
  */
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { AgentModel, ParsedSkillModel, ToolModel } from '../model.js';

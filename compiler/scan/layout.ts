@@ -1,7 +1,7 @@
 /**
  * Scan, step two: inventory → plugin layout. A pure function of the sorted path list, so watch
  * mode can patch the inventory from file events and re-derive the layout without touching disk.
- * It knows the authoring conventions of SPEC §3 and reports layout problems (names, missing
+ * It knows the authoring conventions of docs/authoring.md and reports layout problems (names, missing
  * entries, stray files); it reads no file contents.
  */
 import type { ToolPlacement } from '@zhin-gen/runtime';

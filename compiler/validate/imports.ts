@@ -1,5 +1,5 @@
 /**
- * Layout rule family for imports (SPEC §3): a capability's entry may import modules in its own
+ * Layout rule family for imports (docs/authoring.md): a capability's entry may import modules in its own
  * directory and in its enclosing skill or agent root (shared handlers), but not climb into plugin
  * internals such as `src/`. Reported as a warning naming the import.
  */

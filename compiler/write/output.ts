@@ -1,5 +1,5 @@
 /**
- * Write discipline (SPEC §5): write only when the bytes differ, and atomically (temp file in the
+ * Write discipline (docs/architecture.md): write only when the bytes differ, and atomically (temp file in the
  * same directory + rename), so a reader — a bundler, tsc, a running bot — never sees a
  * half-written manifest.
  */

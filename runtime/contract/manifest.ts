@@ -28,7 +28,7 @@ export interface JsonSchema {
 export type LazyModule<T> = () => Promise<{ readonly default: T }>;
 
 export interface ManifestTool {
-  /** Identity the model sees; unique per generation (SPEC §4). */
+  /** Identity the model sees; unique per generation (docs/authoring.md). */
   readonly qualifiedName: string;
   /** Directory name inside its owner. */
   readonly localName: string;
@@ -65,7 +65,7 @@ export interface ManifestTool {
 }
 
 export interface ManifestSkill {
-  /** `research`, `maps__research`, `reviewer__review` (SPEC §4). */
+  /** `research`, `maps__research`, `reviewer__review` (docs/authoring.md). */
   readonly qualifiedName: string;
   /** Directory name (== front matter `name`). */
   readonly name: string;

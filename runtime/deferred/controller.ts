@@ -1,6 +1,5 @@
 /**
- * The deferred tool controller: one per turn, isolated (SPEC §7.3, seed
- * deferred-turn-controller). It owns the turn's loaded state, answers the meta tools and
+ * The deferred tool controller: one per turn, isolated (docs/catalog.md). It owns the turn's loaded state, answers the meta tools and
  * projects the turn's tool list for a provider. Loaded state starts from the session snapshot
  * (or, for a fork, from a copy of the parent's state) and is written back — merged with what
  * the store holds by then — whenever this turn loads something; a fork never writes.

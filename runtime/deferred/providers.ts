@@ -1,5 +1,5 @@
 /**
- * Provider projection of a turn's tool list (SPEC §7.3). The shapes are structural copies of the
+ * Provider projection of a turn's tool list (docs/catalog.md). The shapes are structural copies of the
  * official request types, checked by type tests against `@anthropic-ai/sdk` (`Messages.Tool`,
  * whose `defer_loading` exists in the non-beta types since SDK 0.6x), `openai`
  * (`ChatCompletionFunctionTool`) and the AI SDK's `jsonSchema()`; the runtime cannot import those

@@ -1,6 +1,6 @@
 /**
  * Generations (docs/runtime.md). A `CandidateBuilder` is the shadow generation that manifest tools,
- * plugin `setup()` and later seam providers write into; `seal()` turns it into an immutable
+ * plugin `setup()` and seam providers write into; `seal()` turns it into an immutable
  * `Generation`. Nothing of a candidate is reachable before the host commits it, so a failure
  * anywhere during prepare leaves no trace except running the candidate's own disposers.
  */

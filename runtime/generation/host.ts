@@ -1,5 +1,5 @@
 /**
- * `createCapabilityHost` (SPEC §7.1): loads manifests into atomic generations and starts turns.
+ * `createCapabilityHost` (docs/runtime.md): loads manifests into atomic generations and starts turns.
  *
  * Loading prepares a candidate (runtime tools → manifest tools and prompt sections → plugin
  * `setup()` → `preparers`, the extension point seams and other later sources use), validates

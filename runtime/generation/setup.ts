@@ -1,5 +1,5 @@
 /**
- * Path two (SPEC §3.6): each plugin's `setup(context)` writes into the candidate generation.
+ * Path two (docs/runtime.md): each plugin's `setup(context)` writes into the candidate generation.
  *
  * Where definitions come from (decision): `options.plugins[owner]` when given (tests, hosts that
  * bundle plugins differently), otherwise the manifest plugin's lazy `entry` is imported here.

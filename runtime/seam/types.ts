@@ -1,5 +1,5 @@
 /**
- * The Capability Seam's service contracts (seed 001, SPEC §7.5). A root host implements these
+ * The Capability Seam's service contracts (docs/seam.md). A root host implements these
  * for capabilities that are not files in the plugin tree (a remote search service, an existing
  * registry). They describe and perform; they never decide: access, approval and the journal
  * belong to the turn pipeline, which is the only caller of `ToolService.execute`.

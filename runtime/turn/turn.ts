@@ -1,7 +1,7 @@
 /**
- * A turn: one agent turn holding a lease on the generation it started on (SPEC §2, §7.1). All
- * tool calls go through `executeToolCall`; the turn only carries identity, ports, the selected
- * agent and the active skills (the scope later issues extend: deferred catalog, prompt).
+ * A turn: one agent turn holding a lease on the generation it started on (docs/runtime.md). All
+ * tool calls go through `executeToolCall`; the turn carries identity, ports, the selected agent,
+ * the active skills, its deferred catalog (docs/catalog.md) and its system prompt (docs/prompt.md).
  */
 import type { AccessRestrictions } from '../access/access.js';
 import { decideAccess } from '../access/decision.js';
