@@ -3,15 +3,17 @@
  * over the manifest's own tools and skills (search-data.ts), imported on the generation's first
  * `discover`; the tools and skills the manifest does not hold (`ask_user`, `setup()`, seams,
  * installed packages, whose names are rewritten under their key) get a small segment built here.
- * The shipped data is used only when its documents are the manifest's table (the names' checksum)
- * and each is a catalog entry with the manifest's keywords, tags and description; the texts
- * themselves are the compiler's to keep in step (it writes both from one table and names the
- * data by its content hash). Anything else (no data, another format, data of another table)
+ * The shipped data is used only when its documents are the manifest's table (the checksum of
+ * sampled names) and each is a catalog entry reading that manifest entry's texts; the texts
+ * themselves are the compiler's to keep in step (it writes both from one table, and `check`
+ * reports a search index of another catalog). Anything else (no data, another format, data of
+ * another table)
  * builds the whole index here, as before. Either way the ranking is the same.
  */
 import type { CapabilityManifest } from '../contract/manifest.js';
 import type { CatalogSkill, CatalogTool } from './catalog.js';
-import { NAME_CHECKSUM_SEED, nameChecksum, readSearchHeader, ShippedSegment, shippedLength } from './search-data.js';
+import { manifestToolOf } from '../generation/capability.js';
+import { readSearchHeader, ShippedSegment, sampledChecksum, shippedLength } from './search-data.js';
 import { BuiltSegment, type SearchDocument, SearchIndex, searchDocument } from './search.js';
 
 /** Where a generation's index came from (for benches and operators). */
@@ -43,30 +45,26 @@ function matchDocuments(
   counts: { readonly tools: number; readonly skills: number; readonly checksum: number },
 ): Int32Array | undefined {
   if (counts.tools > manifest.tools.length || counts.skills > manifest.skills.length) return undefined;
+  const nameAt = (doc: number) =>
+    doc < counts.tools ? manifest.tools[doc]!.qualifiedName : manifest.skills[doc - counts.tools]!.qualifiedName;
+  let names = 0;
+  for (let i = 0; i < counts.tools; i += 1) names += manifest.tools[i]!.qualifiedName.length;
+  for (let i = 0; i < counts.skills; i += 1) names += manifest.skills[i]!.qualifiedName.length;
+  // Data of another table (a tool added, removed or renamed since) changes the checksum.
+  if (sampledChecksum(counts.tools + counts.skills, nameAt, names) !== counts.checksum) return undefined;
   const ids = new Int32Array(counts.tools + counts.skills);
-  // Both lists are sorted by name (the manifest's table as emitted): one merge walk.
-  let j = 0;
-  let checksum = NAME_CHECKSUM_SEED;
-  for (let i = 0; i < counts.tools; i += 1) {
-    const source = manifest.tools[i]!;
-    checksum = nameChecksum(checksum, source.qualifiedName);
-    while (j < tools.length && tools[j]!.name < source.qualifiedName) j += 1;
-    const entry = tools[j];
-    if (entry === undefined || entry.name !== source.qualifiedName) return undefined;
-    const binding = entry.binding;
-    if (
-      binding.description !== source.description ||
-      !sameWords(binding.keywords, source.keywords) ||
-      !sameWords(binding.tags, source.tags)
-    )
-      return undefined;
-    ids[i] = entry.doc;
-    j += 1;
+  // The catalog's tools are sorted by name and so is the manifest's table: one walk, matching
+  // each data document to the catalog entry whose binding reads through to that very manifest
+  // entry (same object, so the same texts), without comparing a string.
+  let i = 0;
+  for (let j = 0; j < tools.length && i < counts.tools; j += 1) {
+    if (manifestToolOf(tools[j]!.binding) === manifest.tools[i]) ids[i++] = tools[j]!.doc;
   }
-  j = 0;
-  for (let i = 0; i < counts.skills; i += 1) {
-    const source = manifest.skills[i]!;
-    checksum = nameChecksum(checksum, source.qualifiedName);
+  if (i < counts.tools) return undefined;
+  // Skills (few) are copied into their entries: compared by value.
+  let j = 0;
+  for (let k = 0; k < counts.skills; k += 1) {
+    const source = manifest.skills[k]!;
     while (j < skills.length && skills[j]!.name < source.qualifiedName) j += 1;
     const entry = skills[j];
     if (entry === undefined || entry.name !== source.qualifiedName) return undefined;
@@ -77,11 +75,10 @@ function matchDocuments(
       !sameWords(skill.tags, source.tags)
     )
       return undefined;
-    ids[counts.tools + i] = entry.doc;
+    ids[counts.tools + k] = entry.doc;
     j += 1;
   }
-  // Data of another table (a tool renamed, added or removed since): the names say so.
-  return checksum === counts.checksum ? ids : undefined;
+  return ids;
 }
 
 async function shippedText(manifest: CapabilityManifest): Promise<string | undefined> {

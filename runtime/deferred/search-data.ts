@@ -1,20 +1,24 @@
 /**
  * The `discover` index as the compiler ships it beside the manifest (docs/catalog.md#the-search-index):
  * one string, read where it lies. Nothing is split or parsed up front: a query finds its token's
- * line by binary search over the sorted lines and decodes only that line's postings, so loading
+ * line by binary search over the sorted vocabulary lines and decodes only its postings, so loading
  * the index costs the import plus one pass over the document lengths, whatever the catalog's size.
  *
  *     zhin-gen search 1
- *     <tool documents> <skill documents> <digits per length> <checksum of the documents' names>
+ *     <tool documents> <skill documents> <digits per length> <checksum of sampled names> <vocabulary size>
  *     <every document's length, fixed width>
  *     <documents whose name is not lower case, space-separated>
- *     <token> <postings>            one line per token, sorted (code-unit order)
+ *     <token> <where its postings start>      one line per token, sorted (code-unit order)
+ *     <the postings of every token, in vocabulary order, to the end>
  *
  * Documents are the manifest's tools in table order, then its skills. Numbers are base-64 digits
  * (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`); postings are pairs (gap to the previous document − 1,
  * weight) as variable-length numbers of 5 bits per digit, the digits 32–63 meaning "more follows".
- * The checksum (FNV-1a over the names, each followed by a line feed) lets the runtime check that
- * the data describes the manifest's table without reading anything but the names.
+ * The checksum (FNV-1a over the names of SAMPLED_NAMES documents spread evenly over the table,
+ * first and last included, and over the total length of all names) lets the runtime check in
+ * microseconds that the data is the manifest's table: a tool added, removed or renamed since
+ * changes it (short of a rename to a name of the same length between two sampled ones, which
+ * `zhin-gen check` still reports as a stale index).
  */
 import {
   compareTokens,
@@ -63,11 +67,29 @@ function fixed(value: number, width: number): string {
 
 /** FNV-1a (32 bits) over names, each followed by a line feed; start from NAME_CHECKSUM_SEED. */
 export const NAME_CHECKSUM_SEED = 0x811c9dc5;
+export const SAMPLED_NAMES = 64;
 
 export function nameChecksum(hash: number, name: string): number {
   let h = hash;
   for (let i = 0; i < name.length; i += 1) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
   return Math.imul(h ^ 10, 0x01000193) >>> 0;
+}
+
+/**
+ * The checksum of a table of `count` documents (`nameAt(i)`: document i's name): the sampled
+ * names, then the total length of every name (`totalLength`), which a tool added, removed or
+ * renamed to a name of another length changes wherever it is.
+ */
+export function sampledChecksum(count: number, nameAt: (doc: number) => string, totalLength: number): number {
+  let hash = NAME_CHECKSUM_SEED;
+  let previous = -1;
+  for (let k = 0; k < SAMPLED_NAMES && count > 0; k += 1) {
+    const doc = Math.floor((k * (count - 1)) / (SAMPLED_NAMES - 1));
+    if (doc === previous) continue;
+    previous = doc;
+    hash = nameChecksum(hash, nameAt(doc));
+  }
+  return nameChecksum(hash, String(totalLength));
 }
 
 /** The shipped index over `tools` then `skills` (the compiler's side; the same tokenizer as the runtime). */
@@ -78,9 +100,10 @@ export function encodeSearchData(tools: readonly SearchDocument[], skills: reado
   const lengths: number[] = [];
   const upper: number[] = [];
   const scratch = new Map<string, number>();
-  let checksum = NAME_CHECKSUM_SEED;
+  let names = 0;
+  for (const document of documents) names += document.name.length;
+  const checksum = sampledChecksum(documents.length, (doc) => documents[doc]!.name, names);
   documents.forEach((document, doc) => {
-    checksum = nameChecksum(checksum, document.name);
     const { weights, length } = termWeights(document, scratch);
     for (const [token, weight] of weights) {
       let posting = postings.get(token);
@@ -92,18 +115,27 @@ export function encodeSearchData(tools: readonly SearchDocument[], skills: reado
     lengths.push(length);
     if (document.name.toLowerCase() !== document.name) upper.push(doc);
   });
+  let longest = 0;
+  for (const length of lengths) longest = Math.max(longest, length);
   let width = 1;
-  const longest = Math.max(0, ...lengths);
   while (64 ** width <= longest) width += 1;
-  const lines = [
+  // Vocabulary lines carry where their postings start: the binary search reads short lines only.
+  const vocabulary: string[] = [];
+  const blocks: string[] = [];
+  let offset = 0;
+  for (const token of [...postings.keys()].sort(compareTokens)) {
+    const block = text(postings.get(token)!.codes);
+    vocabulary.push(`${token} ${offset}\n`);
+    blocks.push(block);
+    offset += block.length;
+  }
+  const words = vocabulary.join('');
+  return `${[
     SEARCH_DATA_HEADER,
-    `${tools.length} ${skills.length} ${width} ${checksum}`,
+    `${tools.length} ${skills.length} ${width} ${checksum} ${words.length}`,
     lengths.map((length) => fixed(length, width)).join(''),
     upper.join(' '),
-  ];
-  for (const token of [...postings.keys()].sort(compareTokens))
-    lines.push(`${token} ${text(postings.get(token)!.codes)}`);
-  return `${lines.join('\n')}\n`;
+  ].join('\n')}\n${words}${blocks.join('')}`;
 }
 
 /** The header of shipped data, or undefined when it is not data this runtime reads. */
@@ -112,10 +144,11 @@ export interface SearchDataHeader {
   readonly skills: number;
   readonly width: number;
   readonly checksum: number;
-  /** Offsets of the lengths line and of the first token line. */
+  /** Offsets of the lengths line, the vocabulary (token lines) and the postings. */
   readonly lengthsAt: number;
   readonly upper: readonly number[];
-  readonly linesAt: number;
+  readonly vocabularyAt: number;
+  readonly postingsAt: number;
 }
 
 export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
@@ -126,16 +159,18 @@ export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
     .slice(countsAt, lengthsAt - 1)
     .split(' ')
     .map(Number);
-  if (counts.length !== 4 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
-  const [tools, skills, width, checksum] = counts as [number, number, number, number];
+  if (counts.length !== 5 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
+  const [tools, skills, width, checksum, words] = counts as [number, number, number, number, number];
   const upperAt = lengthsAt + (tools + skills) * width + 1;
   if (width < 1 || text.charCodeAt(upperAt - 1) !== 10) return undefined;
-  const linesAt = text.indexOf('\n', upperAt) + 1;
-  if (linesAt === 0) return undefined;
-  const upperText = text.slice(upperAt, linesAt - 1);
+  const vocabularyAt = text.indexOf('\n', upperAt) + 1;
+  const postingsAt = vocabularyAt + words;
+  if (vocabularyAt === 0 || postingsAt > text.length || (words > 0 && text.charCodeAt(postingsAt - 1) !== 10))
+    return undefined;
+  const upperText = text.slice(upperAt, vocabularyAt - 1);
   const upper = upperText === '' ? [] : upperText.split(' ').map(Number);
   if (!upper.every((n) => Number.isSafeInteger(n) && n >= 0 && n < tools + skills)) return undefined;
-  return { tools, skills, width, checksum, lengthsAt, upper, linesAt };
+  return { tools, skills, width, checksum, lengthsAt, upper, vocabularyAt, postingsAt };
 }
 
 /** Document `doc`'s length (header already read). */
@@ -150,19 +185,25 @@ export function shippedLength(text: string, header: SearchDataHeader, doc: numbe
 export class ShippedSegment implements SearchSegment {
   readonly #text: string;
   readonly #start: number;
+  readonly #end: number;
   readonly #ids: Int32Array;
+  readonly #docs: Int32Array;
+  readonly #weights: Int32Array;
 
   constructor(text: string, header: SearchDataHeader, ids: Int32Array) {
     this.#text = text;
-    this.#start = header.linesAt;
+    this.#start = header.vocabularyAt;
+    this.#end = header.postingsAt;
     this.#ids = ids;
+    this.#docs = new Int32Array(ids.length);
+    this.#weights = new Int32Array(ids.length);
   }
 
-  /** Offset of the first line whose token is ≥ `token` (or the end). */
+  /** Offset of the first vocabulary line whose token is ≥ `token` (or the vocabulary's end). */
   #lowerBound(token: string): number {
     const text = this.#text;
     let low = this.#start;
-    let high = text.length;
+    let high = this.#end;
     while (low < high) {
       const mid = (low + high) >>> 1;
       const lineAt = Math.max(low, text.lastIndexOf('\n', mid - 1) + 1);
@@ -173,19 +214,30 @@ export class ShippedSegment implements SearchSegment {
     return low;
   }
 
+  /** Where the postings of the vocabulary line at `at` start (absolute offset). */
+  #offset(at: number): number {
+    const text = this.#text;
+    if (at >= this.#end) return text.length;
+    const space = text.indexOf(' ', at);
+    return this.#end + Number(text.slice(space + 1, text.indexOf('\n', space)));
+  }
+
   posting(token: string): Posting | undefined {
     const text = this.#text;
     const at = this.#lowerBound(token);
-    const space = at + token.length;
-    if (at >= text.length || text.charCodeAt(space) !== 32 || !text.startsWith(token, at)) return undefined;
-    const end = text.indexOf('\n', space);
-    const docs: number[] = [];
-    const weights: number[] = [];
+    if (at >= this.#end || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
+    const from = this.#offset(at);
+    const to = this.#offset(text.indexOf('\n', at) + 1);
+    // Decoded into this segment's scratch arrays: a search reads a posting before asking for the next.
+    const docs = this.#docs;
+    const weights = this.#weights;
+    const ids = this.#ids;
+    let count = 0;
     let doc = -1;
     let value = 0;
     let scale = 1;
     let pair = 0;
-    for (let i = space + 1; i < end; i += 1) {
+    for (let i = from; i < to; i += 1) {
       const digit = VALUE[text.charCodeAt(i)]!;
       if (digit >= 32) {
         value += (digit - 32) * scale;
@@ -195,20 +247,20 @@ export class ShippedSegment implements SearchSegment {
       value += digit * scale;
       if (pair === 0) {
         doc += value + 1;
-        docs.push(this.#ids[doc]!);
-      } else weights.push(value);
+        docs[count] = ids[doc]!;
+      } else weights[count++] = value;
       pair ^= 1;
       value = 0;
       scale = 1;
     }
-    return { docs, weights };
+    return { docs: docs.subarray(0, count), weights: weights.subarray(0, count) };
   }
 
   expand(prefix: string): string[] {
     const text = this.#text;
     const out: string[] = [];
     let at = this.#lowerBound(prefix);
-    while (at < text.length && out.length < MAX_PREFIX_EXPANSIONS) {
+    while (at < this.#end && out.length < MAX_PREFIX_EXPANSIONS) {
       const space = text.indexOf(' ', at);
       const word = text.slice(at, space);
       if (!word.startsWith(prefix)) break;

@@ -238,6 +238,7 @@ export class SearchIndex {
   // Scratch space of one search (searches are synchronous): scores and when each was last touched.
   readonly #scores: Float64Array;
   readonly #stamp: Uint32Array;
+  readonly #touched: Int32Array;
   #epoch = 0;
 
   constructor(parts: SearchIndexParts) {
@@ -250,6 +251,7 @@ export class SearchIndex {
     this.#averageLength = this.size ? total / this.size : 1;
     this.#scores = new Float64Array(this.size);
     this.#stamp = new Uint32Array(this.size);
+    this.#touched = new Int32Array(this.size);
   }
 
   /** A runtime-built index over `documents` (document id = position). */
@@ -284,34 +286,39 @@ export class SearchIndex {
       this.#epoch = 1;
     }
     const epoch = this.#epoch;
-    const touched: number[] = [];
-    const bump = (doc: number, value: number) => {
-      if (stamp[doc] !== epoch) {
-        stamp[doc] = epoch;
-        scores[doc] = 0 + value;
-        touched.push(doc);
-      } else scores[doc] = scores[doc]! + value;
-    };
+    const touched = this.#touched;
+    let hits = 0;
     const lengths = this.#lengths;
     const average = this.#averageLength;
+    const segments = this.#segments;
+    const size = this.size;
+    const postings: Posting[] = [];
     const add = (token: string, factor: number) => {
-      const postings: Posting[] = [];
+      postings.length = 0;
       let count = 0;
-      for (const segment of this.#segments) {
-        const posting = segment.posting(token);
-        if (posting && posting.docs.length > 0) {
+      for (let s = 0; s < segments.length; s += 1) {
+        const posting = segments[s]!.posting(token);
+        if (posting !== undefined && posting.docs.length > 0) {
           postings.push(posting);
           count += posting.docs.length;
         }
       }
       if (count === 0) return;
-      const idf = Math.log(1 + (this.size - count + 0.5) / (count + 0.5));
-      for (const posting of postings) {
-        for (let i = 0; i < posting.docs.length; i += 1) {
-          const doc = posting.docs[i]!;
-          const tf = posting.weights[i]!;
+      const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
+      for (let p = 0; p < postings.length; p += 1) {
+        const docs = postings[p]!.docs;
+        const weights = postings[p]!.weights;
+        for (let i = 0; i < docs.length; i += 1) {
+          const doc = docs[i]!;
+          const tf = weights[i]!;
           const norm = tf + K1 * (1 - B + (B * lengths[doc]!) / average);
-          bump(doc, (factor * idf * (tf * (K1 + 1))) / norm);
+          const value = (factor * idf * (tf * (K1 + 1))) / norm;
+          // The same sum as `(score ?? 0) + value`, token by token in query order.
+          if (stamp[doc] !== epoch) {
+            stamp[doc] = epoch;
+            scores[doc] = 0 + value;
+            touched[hits++] = doc;
+          } else scores[doc] = scores[doc]! + value;
         }
       }
     };
@@ -322,35 +329,54 @@ export class SearchIndex {
       add(token, 1);
       if (token.length >= 3 && !CJK.test(token)) for (const longer of this.#expand(token)) add(longer, PREFIX_WEIGHT);
     }
-    for (const doc of this.#named(query.trim().toLowerCase())) bump(doc, EXACT_NAME_BONUS);
-    const hits = touched.map((doc) => ({ doc, score: scores[doc]! }));
-    return rankLazily(hits);
+    for (const doc of this.#named(query.trim().toLowerCase())) {
+      if (stamp[doc] !== epoch) {
+        stamp[doc] = epoch;
+        scores[doc] = 0 + EXACT_NAME_BONUS;
+        touched[hits++] = doc;
+      } else scores[doc] = scores[doc]! + EXACT_NAME_BONUS;
+    }
+    // Copied out: the scratch arrays belong to the next search as soon as this one returns.
+    const heap = touched.slice(0, hits);
+    const heapScores = new Float64Array(hits);
+    for (let i = 0; i < hits; i += 1) heapScores[i] = scores[heap[i]!]!;
+    return rankLazily(heap, heapScores);
   }
 }
 
-const before = (a: SearchHit, b: SearchHit) => a.score > b.score || (a.score === b.score && a.doc < b.doc);
-
-/** The hits in rank order, popped from a binary heap: the first k cost O(n + k log n). */
-function* rankLazily(heap: SearchHit[]): Generator<SearchHit> {
+/**
+ * The hits in rank order (score desc, doc asc: the order sorting them all gives), popped from a
+ * binary heap over parallel arrays: the first k cost O(n + k log n) and allocate k hits.
+ */
+function* rankLazily(docs: Int32Array, scores: Float64Array): Generator<SearchHit> {
+  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && docs[a]! < docs[b]!);
+  const swap = (a: number, b: number) => {
+    const doc = docs[a]!;
+    docs[a] = docs[b]!;
+    docs[b] = doc;
+    const score = scores[a]!;
+    scores[a] = scores[b]!;
+    scores[b] = score;
+  };
   const down = (from: number, size: number) => {
     let at = from;
     for (;;) {
       const left = 2 * at + 1;
       if (left >= size) return;
       const right = left + 1;
-      const best = right < size && before(heap[right]!, heap[left]!) ? right : left;
-      if (!before(heap[best]!, heap[at]!)) return;
-      [heap[at], heap[best]] = [heap[best]!, heap[at]!];
+      const best = right < size && before(right, left) ? right : left;
+      if (!before(best, at)) return;
+      swap(at, best);
       at = best;
     }
   };
-  let size = heap.length;
+  let size = docs.length;
   for (let i = (size >> 1) - 1; i >= 0; i -= 1) down(i, size);
   while (size > 0) {
-    const top = heap[0]!;
+    const hit = { doc: docs[0]!, score: scores[0]! };
     size -= 1;
-    heap[0] = heap[size]!;
+    swap(0, size);
     down(0, size);
-    yield top;
+    yield hit;
   }
 }

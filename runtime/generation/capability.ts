@@ -108,6 +108,9 @@ export function jsonSchemaOf(definition: AgentToolDefinition): JsonSchema {
   return { type: 'object' };
 }
 
+// A symbol, not a field of ToolBinding: only the runtime reads it (manifestToolOf).
+const MANIFEST_ENTRY = Symbol('manifest entry');
+
 /**
  * A feature tool: metadata read through from the manifest entry, module imported once, on first
  * resolve. A class with prototype getters keeps host.load at two fields per tool, so loading a
@@ -119,6 +122,11 @@ class ManifestToolBinding implements ToolBinding {
 
   constructor(tool: ManifestTool) {
     this.#tool = tool;
+  }
+
+  /** The manifest entry read through (the shipped search index maps documents by it). */
+  get [MANIFEST_ENTRY](): ManifestTool {
+    return this.#tool;
   }
 
   get qualifiedName() {
@@ -199,6 +207,11 @@ class ManifestToolBinding implements ToolBinding {
 
 export function bindManifestTool(tool: ManifestTool): ToolBinding {
   return new ManifestToolBinding(tool);
+}
+
+/** The manifest entry a feature tool's binding reads through to; undefined for any other binding. */
+export function manifestToolOf(binding: ToolBinding): ManifestTool | undefined {
+  return (binding as { readonly [MANIFEST_ENTRY]?: ManifestTool })[MANIFEST_ENTRY];
 }
 
 /** A tool added in `setup()`: plugin-placed, definition already in hand. */

@@ -1,0 +1,194 @@
+/**
+ * Runtime turns per provider (docs/bench.md#runtime-turns): on synthetic manifests of N tools
+ * (bench/turn-cost.ts: 80 % plugin, 10 % agent-private, 10 % skill-private tools; 10 %
+ * scope-restricted, 5 % permit-guarded, 2 % hidden), carrying the shipped discover index the
+ * compiler writes (when this build has one), seven sessions with three loaded tools each:
+ *
+ * - a turn per provider: `beginTurn` + `modelTools({ provider })` + one `discover` + `end`;
+ * - the issue's turn: `beginTurn` + `modelTools` for every provider + one `discover` + `end`;
+ * - the first `discover` of a generation (fresh host, fresh generation: imports or builds the index);
+ * - the floor, the same sequence with the least work a turn can do: read the session from a Map,
+ *   copy an array as long as what the turn sends for each provider (the callers get fresh arrays),
+ *   look the query's five results up in a Map, write the session back.
+ *
+ *   node --import tsx bench/turns.ts [--large]     (BENCH_LARGE=1 adds 10,000 and 20,000; BENCH_SIZES=…)
+ */
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { type CapabilityManifest, createCapabilityHost, type ImMessage, PermissionHost } from '@zhin-gen/runtime';
+import { syntheticManifest } from './turn-cost.js';
+
+const MESSAGE: ImMessage = {
+  $adapter: 'qq',
+  $channel: { id: 'g1', type: 'group' },
+  $sender: { id: 'u1', role: 'user' },
+};
+const QUERIES = ['weather', 'create ticket', 'music search', 'lottery numbers', 'translate news'];
+const PROVIDERS = ['anthropic', 'openai', 'generic'] as const;
+type Provider = (typeof PROVIDERS)[number];
+const SESSIONS = 7;
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The manifest as the compiler emits it (tables sorted by name) with the index it would ship
+ * beside it (absent in builds without one).
+ */
+export async function withShippedIndex(unsorted: CapabilityManifest): Promise<CapabilityManifest> {
+  const byName = (a: { qualifiedName: string }, b: { qualifiedName: string }) =>
+    a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0;
+  const manifest = { ...unsorted, tools: [...unsorted.tools].sort(byName), skills: [...unsorted.skills].sort(byName) };
+  try {
+    const { encodeSearchData, searchDocument } = await import('@zhin-gen/runtime/search');
+    const data = encodeSearchData(
+      manifest.tools.map((t) => searchDocument(t.qualifiedName, t.keywords, t.tags, t.description)),
+      manifest.skills.map((s) => searchDocument(s.qualifiedName, s.keywords, s.tags, s.description)),
+    );
+    return { ...manifest, search: () => Promise.resolve({ default: data }) };
+  } catch {
+    return manifest;
+  }
+}
+
+export interface TurnsResult {
+  readonly n: number;
+  readonly loadMs: number;
+  /** First discover of a fresh generation: with the shipped index, and building it at run time. */
+  readonly firstDiscoverMs: number;
+  readonly firstDiscoverBuiltMs: number;
+  /** µs, medians: a turn per provider, the all-provider turn, and their floors. */
+  readonly turnUs: Readonly<Record<Provider | 'all', number>>;
+  readonly floorUs: Readonly<Record<Provider | 'all', number>>;
+  readonly sent: Readonly<Record<Provider, number>>;
+}
+
+async function firstDiscover(manifest: CapabilityManifest, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const host = createCapabilityHost({ permissions: new PermissionHost() });
+    await host.load(manifest);
+    const turn = await host.beginTurn({ sessionKey: 'first', message: MESSAGE });
+    const started = performance.now();
+    await turn.execute('discover', { query: 'weather' });
+    times.push(performance.now() - started);
+    await turn.end();
+    await host.close();
+  }
+  return +median(times).toFixed(2);
+}
+
+export async function benchTurns(n: number, iterations = 200): Promise<TurnsResult> {
+  const manifest = await withShippedIndex(syntheticManifest(n));
+  const { search: _shipped, ...plain } = manifest;
+  const permissions = new PermissionHost();
+  const loads: number[] = [];
+  let host = createCapabilityHost({ permissions });
+  for (let run = 0; run < 3; run++) {
+    await host.close();
+    host = createCapabilityHost({ permissions });
+    const started = performance.now();
+    await host.load(manifest);
+    loads.push(performance.now() - started);
+  }
+  // Sessions with loaded tools, so the lists carry undeferred entries as in real use.
+  const deferred = (
+    await (
+      await host.beginTurn({ sessionKey: 'x', message: MESSAGE })
+    ).modelTools({
+      provider: 'anthropic',
+    })
+  )
+    .filter((tool) => tool.defer_loading)
+    .map((tool) => tool.name);
+  for (let s = 0; s < SESSIONS; s++) {
+    const turn = await host.beginTurn({ sessionKey: `s${s}`, message: MESSAGE });
+    for (let k = 0; k < 3; k++) await turn.execute('load_tool', { name: deferred[(s * 3 + k) * 7]! });
+    await turn.end();
+  }
+
+  const turnTimes: Record<Provider | 'all', number[]> = { anthropic: [], openai: [], generic: [], all: [] };
+  const sent: Record<Provider, number> = { anthropic: 0, openai: 0, generic: 0 };
+  const lists: Record<Provider, unknown[]> = { anthropic: [], openai: [], generic: [] };
+  const answers = new Map<string, unknown>();
+  for (let i = 0; i < iterations + 20; i++) {
+    const query = QUERIES[i % QUERIES.length]!;
+    for (const provider of [...PROVIDERS, 'all'] as const) {
+      const started = performance.now();
+      const turn = await host.beginTurn({ sessionKey: `s${i % SESSIONS}`, message: MESSAGE });
+      for (const p of provider === 'all' ? PROVIDERS : [provider]) {
+        const tools = await turn.modelTools({ provider: p });
+        if (i === 0) {
+          sent[p] = tools.length;
+          lists[p] = tools;
+        }
+      }
+      const outcome = await turn.execute('discover', { query });
+      await turn.end();
+      const elapsed = (performance.now() - started) * 1000;
+      if (i >= 20) turnTimes[provider].push(elapsed);
+      if (outcome.status === 'completed') answers.set(query, outcome.output);
+    }
+  }
+  await host.close();
+
+  // The floor: what any turn must do at least, on the same data.
+  const store = new Map<string, unknown>(Array.from({ length: SESSIONS }, (_, s) => [`s${s}`, { loaded: [] }]));
+  const floorTimes: Record<Provider | 'all', number[]> = { anthropic: [], openai: [], generic: [], all: [] };
+  let sink = 0;
+  for (let i = 0; i < iterations + 20; i++) {
+    const query = QUERIES[i % QUERIES.length]!;
+    for (const provider of [...PROVIDERS, 'all'] as const) {
+      const started = performance.now();
+      const key = `s${i % SESSIONS}`;
+      const session = store.get(key);
+      for (const p of provider === 'all' ? PROVIDERS : [provider]) sink += lists[p].slice().length;
+      sink += answers.get(query) === undefined ? 0 : 1;
+      store.set(key, session);
+      const elapsed = (performance.now() - started) * 1000;
+      if (i >= 20) floorTimes[provider].push(elapsed);
+    }
+  }
+  if (sink < 0) console.log(sink);
+  const us = (times: Record<Provider | 'all', number[]>) =>
+    Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(1)])) as Record<
+      Provider | 'all',
+      number
+    >;
+  return {
+    n,
+    loadMs: +median(loads).toFixed(1),
+    firstDiscoverMs: await firstDiscover(manifest, 5),
+    firstDiscoverBuiltMs: await firstDiscover(plain, 3),
+    turnUs: us(turnTimes),
+    floorUs: us(floorTimes),
+    sent,
+  };
+}
+
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain) {
+  const large = process.argv.includes('--large') || process.env.BENCH_LARGE === '1';
+  const sizes = process.env.BENCH_SIZES
+    ? process.env.BENCH_SIZES.split(',').map(Number)
+    : [1000, 5000, ...(large ? [10_000, 20_000] : [])];
+  await benchTurns(1000, 100); // JIT warm-up, discarded
+  const rows: TurnsResult[] = [];
+  for (const n of sizes) {
+    const row = await benchTurns(n, n >= 10_000 ? 100 : 200);
+    rows.push(row);
+    console.error(JSON.stringify(row));
+  }
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}`;
+  console.log(`runtime turns — ${machine}\n`);
+  console.log(
+    '| N | host.load | first discover (shipped / built) | turn: anthropic | openai | generic | every provider | floor (every provider) | tools sent (anthropic) |',
+  );
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const cell = (row: TurnsResult, p: Provider | 'all') =>
+    `${row.turnUs[p]} µs (${(row.turnUs[p] / row.floorUs[p]).toFixed(1)}×)`;
+  for (const row of rows) {
+    console.log(
+      `| ${row.n.toLocaleString('en')} | ${row.loadMs} ms | ${row.firstDiscoverMs} / ${row.firstDiscoverBuiltMs} ms | ${cell(row, 'anthropic')} | ${cell(row, 'openai')} | ${cell(row, 'generic')} | ${cell(row, 'all')} | ${row.floorUs.all} µs | ${row.sent.anthropic} |`,
+    );
+  }
+}
