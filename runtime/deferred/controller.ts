@@ -27,7 +27,7 @@ import {
   type LoadToolOutput,
   type MetaToolName,
 } from './meta-tools.js';
-import type { ModelProvider, ModelToolsFor } from './providers.js';
+import { ANTHROPIC_MAX_TOOLS, type AnthropicModelTool, type ModelProvider, type ModelToolsFor } from './providers.js';
 import {
   evictLeastRecentlyUsed,
   freezeSnapshot,
@@ -121,6 +121,8 @@ export interface DeferredControllerOptions {
   readonly onError: (error: Error) => void;
   /** Records on the turn why its loaded state is not what the store held (docs/stores.md). */
   readonly diagnose?: (message: string) => void;
+  /** Records on the turn which tools a provider request left out over the provider's limit. */
+  readonly capped?: (message: string) => void;
   readonly seed?: ControllerSeed;
 }
 
@@ -235,6 +237,40 @@ export async function openDeferredController(options: DeferredControllerOptions)
     evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
   }
 
+  const reportedCaps = new Set<string>();
+  /**
+   * A request the provider rejects is never built: over ANTHROPIC_MAX_TOOLS, the meta tools and
+   * every tool sent undeferred (always-loaded, pinned, loaded) stay, then deferred tools in catalog
+   * order until the limit; the rest are left out of this request (still found by `discover`, and
+   * sent once loaded) and the turn records which, once per distinct cut.
+   */
+  function capAnthropic(out: AnthropicModelTool[]): AnthropicModelTool[] {
+    if (out.length <= ANTHROPIC_MAX_TOOLS) return out;
+    let room = ANTHROPIC_MAX_TOOLS;
+    for (const tool of out) if (!tool.defer_loading) room -= 1;
+    const kept: AnthropicModelTool[] = [];
+    const dropped: string[] = [];
+    for (const tool of out) {
+      if (!tool.defer_loading) kept.push(tool);
+      else if (room > 0) {
+        kept.push(tool);
+        room -= 1;
+      } else dropped.push(tool.name);
+    }
+    // More undeferred tools than the limit (defer: false on a huge catalog): the first by catalog order stay.
+    if (kept.length > ANTHROPIC_MAX_TOOLS)
+      dropped.unshift(...kept.splice(ANTHROPIC_MAX_TOOLS).map((tool) => tool.name));
+    const key = `${out.length}:${dropped[0]}:${dropped.length}`;
+    if (!reportedCaps.has(key)) {
+      reportedCaps.add(key);
+      const shown = dropped.slice(0, 20).join(', ');
+      options.capped?.(
+        `anthropic: ${out.length} tools listed, over the provider's limit of ${ANTHROPIC_MAX_TOOLS} per request; left out ${dropped.length}: ${shown}${dropped.length > 20 ? ', …' : ''}`,
+      );
+    }
+    return kept;
+  }
+
   const controller: DeferredToolController = {
     async discover(input) {
       const query = input.query.trim();
@@ -318,13 +354,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const listed = await catalog.projections.listed(view, admission, metas);
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.
-        const all =
-          provider === 'anthropic'
-            ? listed.anthropicLoaded()
-            : provider === 'openai'
-              ? listed.openai()
-              : listed.generic();
-        return all.slice() as ModelToolsFor<P>;
+        if (provider === 'anthropic') return capAnthropic(listed.anthropicLoaded().slice()) as ModelToolsFor<P>;
+        return (provider === 'openai' ? listed.openai() : listed.generic()).slice() as ModelToolsFor<P>;
       }
       if (provider === 'anthropic') {
         const out = listed.anthropic().slice();
@@ -341,7 +372,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
         for (const name of loaded.keys()) if (!pinned.has(name)) undefer(name);
         // The API needs at least one tool that is not deferred.
         if (undeferred === 0 && out.length > 0) out[0] = listed.entries[0]!.projected.anthropic(false);
-        return out as ModelToolsFor<P>;
+        return capAnthropic(out) as ModelToolsFor<P>;
       }
       // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);

@@ -11,6 +11,12 @@ import type { JsonSchema } from '../contract/manifest.js';
 
 export type { ModelProvider };
 
+/**
+ * The most tools one Anthropic request may carry (deferred ones included); the API rejects a
+ * longer list. `modelTools` never builds one (docs/catalog.md#provider-projection-turnmodeltools-provider-).
+ */
+export const ANTHROPIC_MAX_TOOLS = 10_000;
+
 /** A JSON Schema whose root is an object, as every provider requires. */
 export interface ProviderInputSchema {
   readonly type: 'object';

@@ -1,10 +1,11 @@
 /**
  * What a turn records about the stores it depends on: a session snapshot that could not be read
  * (the turn started empty), a stored value ignored as corrupt, an approval memory that could not
- * answer (the call counted as not approved). They explain an outcome; they never decide one.
+ * answer (the call counted as not approved); and what its catalog left out of a provider request
+ * over that provider's tool limit (`catalog`). They explain an outcome; they never decide one.
  */
 
-export type TurnDiagnosticSource = 'sessions' | 'approvals';
+export type TurnDiagnosticSource = 'sessions' | 'approvals' | 'catalog';
 
 export interface TurnDiagnostic {
   readonly source: TurnDiagnosticSource;

@@ -251,6 +251,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     activate: (name) => skills.add(name),
     onError: deps.onError,
     diagnose: (message) => diagnostics.add('sessions', message),
+    capped: (message) => diagnostics.add('catalog', message),
     ...(deps.forkSeed ? { seed: deps.forkSeed } : {}),
   });
   for (const binding of deferred.metaTools) turnTools.set(binding.qualifiedName, binding);

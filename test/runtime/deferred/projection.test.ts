@@ -165,4 +165,36 @@ describe('turn lists reused across turns', () => {
     await other.end();
     await host.close();
   });
+
+  it('an Anthropic request never carries more than the provider limit: meta and loaded tools stay, the last deferred ones are left out and recorded', async () => {
+    const many = Array.from({ length: 10_050 }, (_, i) => catalogTool(`bulk-${String(i).padStart(5, '0')}`));
+    const host = createCapabilityHost();
+    await host.load(manifest({ tools: many }));
+    const turn = await host.beginTurn({ sessionKey: 'big' });
+    for (const name of ['bulk-10049', 'bulk-10040', 'bulk-00007']) await turn.execute('load_tool', { name });
+    const sent = await turn.modelTools({ provider: 'anthropic' });
+    expect(sent).toHaveLength(10_000);
+    const names = sent.map((tool) => tool.name);
+    expect(names.slice(0, 3)).toEqual(['discover', 'load_tool', 'load_skill']);
+    for (const name of ['bulk-10049', 'bulk-10040', 'bulk-00007']) {
+      expect(names).toContain(name);
+      expect(sent.find((tool) => tool.name === name)?.defer_loading).toBeUndefined();
+    }
+    // Deferred tools are kept in catalog order: the cut falls on the last ones, loaded ones excepted.
+    const deferred = names.filter(
+      (name) => name.startsWith('bulk-') && !['bulk-10049', 'bulk-10040', 'bulk-00007'].includes(name),
+    );
+    expect(deferred[0]).toBe('bulk-00000');
+    expect(deferred.at(-1)).toBe('bulk-09994');
+    expect(names).not.toContain('bulk-09995');
+    const recorded = turn.diagnostics.filter((entry) => entry.source === 'catalog');
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.message).toContain('left out 53: bulk-09995, bulk-09996');
+    // Asking again records nothing new; deferral off is capped too.
+    await turn.modelTools({ provider: 'anthropic' });
+    expect(turn.diagnostics.filter((entry) => entry.source === 'catalog')).toHaveLength(1);
+    expect(await turn.modelTools({ provider: 'anthropic', defer: false })).toHaveLength(10_000);
+    await turn.end();
+    await host.close();
+  });
 });
