@@ -355,7 +355,7 @@ declare module ${str(options.runtimeModule)} {
 `,
   ];
   const parts: string[] = [head, layout.typeImports, ...loaderParts(layout.cases, validators.cases)];
-  entries.forEach((entry, index) => parts.push(index === 0 ? entry.first : entry.next));
+  for (const [index, entry] of entries.entries()) parts.push(index === 0 ? entry.first : entry.next);
   parts.push(...tailParts(pluginsText, rest, layout.toolNames, layout.inputLines));
   // Tools, plugins and items through the data hash (the tools through their memoised digests),
   // the layout blocks through theirs, and only the small text around them as text: in watch mode
