@@ -27,7 +27,13 @@ import {
   type LoadToolOutput,
   type MetaToolName,
 } from './meta-tools.js';
-import { ANTHROPIC_MAX_TOOLS, type AnthropicModelTool, type ModelProvider, type ModelToolsFor } from './providers.js';
+import {
+  ANTHROPIC_MAX_TOOLS,
+  type AnthropicModelTool,
+  capAnthropicTools,
+  type ModelProvider,
+  type ModelToolsFor,
+} from './providers.js';
 import {
   evictLeastRecentlyUsed,
   freezeSnapshot,
@@ -245,23 +251,9 @@ export async function openDeferredController(options: DeferredControllerOptions)
    * sent once loaded) and the turn records which, once per distinct cut.
    */
   function capAnthropic(out: AnthropicModelTool[]): AnthropicModelTool[] {
-    if (out.length <= ANTHROPIC_MAX_TOOLS) return out;
-    let room = ANTHROPIC_MAX_TOOLS;
-    for (const tool of out) if (!tool.defer_loading) room -= 1;
-    const kept: AnthropicModelTool[] = [];
-    const dropped: string[] = [];
-    for (const tool of out) {
-      if (!tool.defer_loading) kept.push(tool);
-      else if (room > 0) {
-        kept.push(tool);
-        room -= 1;
-      } else dropped.push(tool.name);
-    }
-    // More undeferred tools than the limit (defer: false on a huge catalog): the first by catalog order stay.
-    if (kept.length > ANTHROPIC_MAX_TOOLS)
-      dropped.unshift(...kept.splice(ANTHROPIC_MAX_TOOLS).map((tool) => tool.name));
+    const { kept, dropped } = capAnthropicTools(out);
     const key = `${out.length}:${dropped[0]}:${dropped.length}`;
-    if (!reportedCaps.has(key)) {
+    if (dropped.length > 0 && !reportedCaps.has(key)) {
       reportedCaps.add(key);
       const shown = dropped.slice(0, 20).join(', ');
       options.capped?.(
@@ -357,23 +349,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
         if (provider === 'anthropic') return capAnthropic(listed.anthropicLoaded().slice()) as ModelToolsFor<P>;
         return (provider === 'openai' ? listed.openai() : listed.generic()).slice() as ModelToolsFor<P>;
       }
-      if (provider === 'anthropic') {
-        const out = listed.anthropic().slice();
-        let undeferred = metas.length + listed.alwaysLoadedCount;
-        const undefer = (name: string) => {
-          const at = listed.position(name);
-          if (at === undefined) return;
-          const entry = listed.entries[at]!;
-          if (entry.alwaysLoaded) return;
-          out[metas.length + at] = entry.projected.anthropic(false);
-          undeferred += 1;
-        };
-        for (const name of pinned) undefer(name);
-        for (const name of loaded.keys()) if (!pinned.has(name)) undefer(name);
-        // The API needs at least one tool that is not deferred.
-        if (undeferred === 0 && out.length > 0) out[0] = listed.entries[0]!.projected.anthropic(false);
-        return capAnthropic(out) as ModelToolsFor<P>;
-      }
+      if (provider === 'anthropic') return capAnthropic(listed.anthropicFor(pinned, loaded)) as ModelToolsFor<P>;
       // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);
       const all = [...metas];

@@ -63,6 +63,28 @@ export class ListedTools {
     ]);
   }
 
+  /**
+   * This turn's Anthropic list: a copy of `anthropic()` with the turn's pinned and loaded tools
+   * sent undeferred (listed ones only); at least one tool is never deferred, as the API needs.
+   */
+  anthropicFor(pinned: ReadonlySet<string>, loaded: ReadonlyMap<string, number>): AnthropicModelTool[] {
+    const out = this.anthropic().slice();
+    const offset = this.metas.length;
+    let undeferred = offset + this.alwaysLoadedCount;
+    const undefer = (name: string) => {
+      const at = this.#positions.get(name);
+      if (at === undefined) return;
+      const entry = this.entries[at]!;
+      if (entry.alwaysLoaded) return;
+      out[offset + at] = entry.projected.anthropic(false);
+      undeferred += 1;
+    };
+    for (const name of pinned) undefer(name);
+    for (const name of loaded.keys()) if (!pinned.has(name)) undefer(name);
+    if (undeferred === 0 && out.length > 0) out[0] = this.entries[0]!.projected.anthropic(false);
+    return out;
+  }
+
   /** Meta tools, then every listed tool, none deferred (`defer: false`). */
   anthropicLoaded(): readonly AnthropicModelTool[] {
     return (this.#anthropicLoaded ??= [...this.metas, ...this.entries.map((entry) => entry.projected)].map((tool) =>

@@ -17,6 +17,31 @@ export type { ModelProvider };
  */
 export const ANTHROPIC_MAX_TOOLS = 10_000;
 
+/**
+ * The cut that keeps a request within ANTHROPIC_MAX_TOOLS: every tool sent undeferred (meta,
+ * always-loaded, pinned, loaded) stays, then deferred tools in their order until the limit; with
+ * more undeferred tools than the limit, the first ones. Order is kept; `dropped` lists the rest.
+ */
+export function capAnthropicTools(tools: readonly AnthropicModelTool[]): {
+  readonly kept: AnthropicModelTool[];
+  readonly dropped: readonly string[];
+} {
+  if (tools.length <= ANTHROPIC_MAX_TOOLS) return { kept: tools as AnthropicModelTool[], dropped: [] };
+  let room = ANTHROPIC_MAX_TOOLS;
+  for (const tool of tools) if (!tool.defer_loading) room -= 1;
+  const kept: AnthropicModelTool[] = [];
+  const dropped: string[] = [];
+  for (const tool of tools) {
+    if (!tool.defer_loading) kept.push(tool);
+    else if (room > 0) {
+      kept.push(tool);
+      room -= 1;
+    } else dropped.push(tool.name);
+  }
+  if (kept.length > ANTHROPIC_MAX_TOOLS) dropped.unshift(...kept.splice(ANTHROPIC_MAX_TOOLS).map((tool) => tool.name));
+  return { kept, dropped };
+}
+
 /** A JSON Schema whose root is an object, as every provider requires. */
 export interface ProviderInputSchema {
   readonly type: 'object';
