@@ -5,17 +5,10 @@
  * the store holds by then — whenever this turn loads something; a fork never writes.
  */
 import { describeError, type ToolBinding } from '../generation/capability.js';
-import {
-  explainSkill,
-  explainTool,
-  skillListed,
-  toolListed,
-  TurnAdmission,
-  type DisclosureView,
-  type OmissionReason,
-} from '../access/disclosure.js';
+import { skillListed, toolListed, TurnAdmission, type DisclosureView } from '../access/disclosure.js';
 import type { ManifestAgent } from '../contract/manifest.js';
 import type { GenerationCatalog, CatalogTool } from './catalog.js';
+import { type LoadedReason, type Omission, type TurnListing, turnListing, turnOmissions } from './listing.js';
 import {
   META_PROJECTED,
   META_TOOL_NAMES,
@@ -44,42 +37,7 @@ import {
   type SessionUpdate,
 } from './session-store.js';
 
-/** Why a listed tool is not deferred. */
-export type LoadedReason = 'meta' | 'always' | 'pinned' | 'loaded';
-
-export interface ListedTool {
-  readonly name: string;
-  readonly description: string;
-  readonly state: 'loaded' | 'deferred';
-  readonly reason?: LoadedReason;
-  readonly mcpServer?: string;
-}
-
-export interface ListedSkill {
-  readonly name: string;
-  readonly description: string;
-  readonly loaded: boolean;
-}
-
-export interface ListedAgent {
-  readonly name: string;
-  readonly description: string;
-  readonly selected: boolean;
-  readonly platforms: readonly string[];
-}
-
-/** What the model can know about in this turn (before provider projection). */
-export interface TurnListing {
-  readonly tools: readonly ListedTool[];
-  readonly skills: readonly ListedSkill[];
-  readonly agents: readonly ListedAgent[];
-}
-
-export interface Omission {
-  readonly name: string;
-  readonly kind: 'tool' | 'skill';
-  readonly reason: OmissionReason;
-}
+export type { ListedAgent, ListedSkill, ListedTool, LoadedReason, Omission, TurnListing } from './listing.js';
 
 /** Thrown by `load_tool` / `load_skill` for names this turn cannot see; fixed wording, no hints. */
 export class CatalogNotFoundError extends Error {
@@ -362,80 +320,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
       ) as ModelToolsFor<P>;
     },
 
-    async listing() {
-      const tools: ListedTool[] = META_TOOL_NAMES.filter(metaEnabled).map((name) =>
-        Object.freeze({
-          name,
-          description: META_PROJECTED[name].description,
-          state: 'loaded' as const,
-          reason: 'meta' as const,
-        }),
-      );
-      for (const entry of catalog.tools) {
-        if (!(await check(listedTool(entry)))) continue;
-        const reason = visibleLoaded(entry);
-        tools.push(
-          Object.freeze({
-            name: entry.name,
-            description: entry.binding.description,
-            state: reason ? ('loaded' as const) : ('deferred' as const),
-            ...(reason ? { reason } : {}),
-            ...(entry.mcpServer ? { mcpServer: entry.mcpServer } : {}),
-          }),
-        );
-      }
-      const skills: ListedSkill[] = [];
-      for (const entry of catalog.skills) {
-        if (await check(skillListed(entry, view, admission))) {
-          skills.push(
-            Object.freeze({
-              name: entry.name,
-              description: entry.skill.description,
-              loaded: view.scope.activeSkills.has(entry.name),
-            }),
-          );
-        }
-      }
-      const adapter = view.message === undefined ? undefined : String(view.message.$adapter);
-      const agents: ListedAgent[] = [];
-      for (const candidate of catalog.generation.agents.values()) {
-        const selected = candidate.qualifiedName === agent?.qualifiedName;
-        // Platform agents only where they serve: other platforms never learn about them.
-        if (
-          !selected &&
-          candidate.platforms.length > 0 &&
-          (adapter === undefined || !candidate.platforms.includes(adapter))
-        )
-          continue;
-        agents.push(
-          Object.freeze({
-            name: candidate.qualifiedName,
-            description: candidate.description,
-            selected,
-            platforms: candidate.platforms,
-          }),
-        );
-      }
-      agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return Object.freeze({
-        tools: Object.freeze(tools),
-        skills: Object.freeze(skills),
-        agents: Object.freeze(agents),
-      });
-    },
-
-    async omissions() {
-      const out: Omission[] = [];
-      for (const entry of catalog.tools) {
-        const reason = await explainTool(entry, view, admission);
-        if (reason) out.push(Object.freeze({ name: entry.name, kind: 'tool' as const, reason }));
-      }
-      for (const entry of catalog.skills) {
-        const reason = await explainSkill(entry, view, admission);
-        if (reason) out.push(Object.freeze({ name: entry.name, kind: 'skill' as const, reason }));
-      }
-      return Object.freeze(out);
-    },
+    listing: () => turnListing({ catalog, view, admission, metaEnabled, visibleLoaded, agent }),
+    omissions: () => turnOmissions(catalog, view, admission),
 
     snapshot: () => freezeSnapshot(loaded, loadedSkills),
     isLoaded: (name) => {
