@@ -91,7 +91,8 @@ describe('zhin-gen init', () => {
     expect(init.status).toBe(0);
     for (const file of SCAFFOLD) expect(init.stdout).toContain(`created  ${file}`);
     expect(init.stdout).toContain(`${SCAFFOLD.length} created, 0 skipped.`);
-    expect(filesOf(bot).sort()).toEqual([...SCAFFOLD].sort());
+    // Beside the scaffold, what generate writes next to the manifest: the discover index (docs/catalog.md).
+    expect(filesOf(bot).sort()).toEqual([...SCAFFOLD, 'zhin-capabilities.gen.validators/search.ts'].sort());
 
     const pkg = JSON.parse(readFileSync(join(bot, 'package.json'), 'utf8')) as Record<
       string,
