@@ -208,14 +208,13 @@ export async function openDeferredController(options: DeferredControllerOptions)
    * order until the limit; the rest are left out of this request (still found by `discover`, and
    * sent once loaded) and the turn records which, once per distinct cut.
    */
-  function capAnthropic(out: AnthropicModelTool[]): AnthropicModelTool[] {
-    const { kept, dropped } = capAnthropicTools(out);
-    const key = `${out.length}:${dropped[0]}:${dropped.length}`;
-    if (dropped.length > 0 && !reportedCaps.has(key)) {
+  function capAnthropic(tools: AnthropicModelTool[], undeferred?: readonly number[]): AnthropicModelTool[] {
+    const { kept, droppedCount, firstDropped } = capAnthropicTools(tools, undeferred);
+    const key = `${tools.length}:${firstDropped[0]}:${droppedCount}`;
+    if (droppedCount > 0 && !reportedCaps.has(key)) {
       reportedCaps.add(key);
-      const shown = dropped.slice(0, 20).join(', ');
       options.capped?.(
-        `anthropic: ${out.length} tools listed, over the provider's limit of ${ANTHROPIC_MAX_TOOLS} per request; left out ${dropped.length}: ${shown}${dropped.length > 20 ? ', …' : ''}`,
+        `anthropic: ${tools.length} tools listed, over the provider's limit of ${ANTHROPIC_MAX_TOOLS} per request; left out ${droppedCount}: ${firstDropped.join(', ')}${droppedCount > firstDropped.length ? ', …' : ''}`,
       );
     }
     return kept;
@@ -307,7 +306,10 @@ export async function openDeferredController(options: DeferredControllerOptions)
         if (provider === 'anthropic') return capAnthropic(listed.anthropicLoaded().slice()) as ModelToolsFor<P>;
         return (provider === 'openai' ? listed.openai() : listed.generic()).slice() as ModelToolsFor<P>;
       }
-      if (provider === 'anthropic') return capAnthropic(listed.anthropicFor(pinned, loaded)) as ModelToolsFor<P>;
+      if (provider === 'anthropic') {
+        const { tools, undeferred } = listed.anthropicFor(pinned, loaded);
+        return capAnthropic(tools, undeferred) as ModelToolsFor<P>;
+      }
       // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);
       const all = [...metas];

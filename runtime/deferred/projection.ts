@@ -16,7 +16,13 @@
 import type { ManifestAgent } from '../contract/manifest.js';
 import { type DisclosureView, type TurnAdmission, toolInScope } from '../access/disclosure.js';
 import type { AccessSignature, CatalogTool, GenerationCatalog } from './catalog.js';
-import type { AnthropicModelTool, GenericModelTool, OpenAIModelTool, ProjectedTool } from './providers.js';
+import type {
+  AnthropicModelTool,
+  AnthropicRequestTools,
+  GenericModelTool,
+  OpenAIModelTool,
+  ProjectedTool,
+} from './providers.js';
 
 /** Scope keys and admission patterns kept per generation (least recently used dropped beyond). */
 const MAX_SCOPES = 32;
@@ -29,6 +35,8 @@ export class ListedTools {
   /** Listed tools that are always loaded (never deferred). */
   readonly alwaysLoadedCount: number;
   readonly #positions = new Map<string, number>();
+  /** Positions in `anthropic()` of the tools never deferred: the meta tools, then always-loaded ones. */
+  readonly #alwaysLoadedAt: number[] = [];
   #anthropic: readonly AnthropicModelTool[] | undefined;
   #anthropicLoaded: readonly AnthropicModelTool[] | undefined;
   #openai: readonly OpenAIModelTool[] | undefined;
@@ -39,12 +47,12 @@ export class ListedTools {
     private readonly metas: readonly ProjectedTool[],
   ) {
     this.entries = entries;
-    let always = 0;
+    for (let i = 0; i < metas.length; i += 1) this.#alwaysLoadedAt.push(i);
     entries.forEach((entry, index) => {
       this.#positions.set(entry.name, index);
-      if (entry.alwaysLoaded) always += 1;
+      if (entry.alwaysLoaded) this.#alwaysLoadedAt.push(metas.length + index);
     });
-    this.alwaysLoadedCount = always;
+    this.alwaysLoadedCount = this.#alwaysLoadedAt.length - metas.length;
   }
 
   /** Position in `entries` of a listed tool; undefined for a tool this list does not hold. */
@@ -67,22 +75,25 @@ export class ListedTools {
    * This turn's Anthropic list: a copy of `anthropic()` with the turn's pinned and loaded tools
    * sent undeferred (listed ones only); at least one tool is never deferred, as the API needs.
    */
-  anthropicFor(pinned: ReadonlySet<string>, loaded: ReadonlyMap<string, number>): AnthropicModelTool[] {
+  anthropicFor(pinned: ReadonlySet<string>, loaded: ReadonlyMap<string, number>): AnthropicRequestTools {
     const out = this.anthropic().slice();
     const offset = this.metas.length;
-    let undeferred = offset + this.alwaysLoadedCount;
+    const undeferred = [...this.#alwaysLoadedAt];
     const undefer = (name: string) => {
       const at = this.#positions.get(name);
       if (at === undefined) return;
       const entry = this.entries[at]!;
       if (entry.alwaysLoaded) return;
       out[offset + at] = entry.projected.anthropic(false);
-      undeferred += 1;
+      undeferred.push(offset + at);
     };
     for (const name of pinned) undefer(name);
     for (const name of loaded.keys()) if (!pinned.has(name)) undefer(name);
-    if (undeferred === 0 && out.length > 0) out[0] = this.entries[0]!.projected.anthropic(false);
-    return out;
+    if (undeferred.length === 0 && out.length > 0) {
+      out[0] = this.entries[0]!.projected.anthropic(false);
+      undeferred.push(0);
+    }
+    return { tools: out, undeferred: undeferred.sort((a, b) => a - b) };
   }
 
   /** Meta tools, then every listed tool, none deferred (`defer: false`). */

@@ -17,29 +17,53 @@ export type { ModelProvider };
  */
 export const ANTHROPIC_MAX_TOOLS = 10_000;
 
+/** A turn's Anthropic list, and the positions in it of the tools sent undeferred (sorted). */
+export interface AnthropicRequestTools {
+  readonly tools: AnthropicModelTool[];
+  readonly undeferred: readonly number[];
+}
+
+/** What a cut left out: how many, and the first names (for the turn's diagnostic). */
+export interface AnthropicCut {
+  readonly kept: AnthropicModelTool[];
+  readonly droppedCount: number;
+  readonly firstDropped: readonly string[];
+}
+
 /**
  * The cut that keeps a request within ANTHROPIC_MAX_TOOLS: every tool sent undeferred (meta,
  * always-loaded, pinned, loaded) stays, then deferred tools in their order until the limit; with
- * more undeferred tools than the limit, the first ones. Order is kept; `dropped` lists the rest.
+ * more undeferred tools than the limit (`undeferred` undefined: all of them), the first ones.
+ * Order is kept. Found from the undeferred positions alone, without reading every tool.
  */
-export function capAnthropicTools(tools: readonly AnthropicModelTool[]): {
-  readonly kept: AnthropicModelTool[];
-  readonly dropped: readonly string[];
-} {
-  if (tools.length <= ANTHROPIC_MAX_TOOLS) return { kept: tools as AnthropicModelTool[], dropped: [] };
-  let room = ANTHROPIC_MAX_TOOLS;
-  for (const tool of tools) if (!tool.defer_loading) room -= 1;
-  const kept: AnthropicModelTool[] = [];
-  const dropped: string[] = [];
-  for (const tool of tools) {
-    if (!tool.defer_loading) kept.push(tool);
-    else if (room > 0) {
-      kept.push(tool);
-      room -= 1;
-    } else dropped.push(tool.name);
+export function capAnthropicTools(
+  tools: AnthropicModelTool[],
+  undeferred: readonly number[] | undefined,
+  names = 20,
+): AnthropicCut {
+  const max = ANTHROPIC_MAX_TOOLS;
+  if (tools.length <= max) return { kept: tools, droppedCount: 0, firstDropped: [] };
+  if (undeferred === undefined || undeferred.length >= max) {
+    const keep = undeferred === undefined ? tools.slice(0, max) : undeferred.slice(0, max).map((at) => tools[at]!);
+    const kept = new Set(keep);
+    const firstDropped: string[] = [];
+    for (let i = 0; i < tools.length && firstDropped.length < names; i += 1)
+      if (!kept.has(tools[i]!)) firstDropped.push(tools[i]!.name);
+    return { kept: keep, droppedCount: tools.length - max, firstDropped };
   }
-  if (kept.length > ANTHROPIC_MAX_TOOLS) dropped.unshift(...kept.splice(ANTHROPIC_MAX_TOOLS).map((tool) => tool.name));
-  return { kept, dropped };
+  // The cut: the first position with `room` deferred tools before it.
+  const room = max - undeferred.length;
+  let below = 0;
+  while (below < undeferred.length && undeferred[below]! < room + below) below += 1;
+  const cut = room + below;
+  const kept = tools.slice(0, cut);
+  for (let k = below; k < undeferred.length; k += 1) kept.push(tools[undeferred[k]!]!);
+  const firstDropped: string[] = [];
+  for (let i = cut, k = below; i < tools.length && firstDropped.length < names; i += 1) {
+    if (k < undeferred.length && undeferred[k] === i) k += 1;
+    else firstDropped.push(tools[i]!.name);
+  }
+  return { kept, droppedCount: tools.length - kept.length, firstDropped };
 }
 
 /** A JSON Schema whose root is an object, as every provider requires. */

@@ -189,6 +189,13 @@ export class ShippedSegment implements SearchSegment {
   readonly #ids: Int32Array;
   readonly #docs: Int32Array;
   readonly #weights: Int32Array;
+  /**
+   * Decoded postings of recent tokens (queries repeat their words): at most about four entries
+   * per document in all, the least recently used dropped first.
+   */
+  readonly #cache = new Map<string, { readonly docs: Int32Array; readonly weights: Int32Array }>();
+  readonly #budget: number;
+  #cached = 0;
 
   constructor(text: string, header: SearchDataHeader, ids: Int32Array) {
     this.#text = text;
@@ -197,6 +204,7 @@ export class ShippedSegment implements SearchSegment {
     this.#ids = ids;
     this.#docs = new Int32Array(ids.length);
     this.#weights = new Int32Array(ids.length);
+    this.#budget = 4 * ids.length + 1024;
   }
 
   /** Offset of the first vocabulary line whose token is ≥ `token` (or the vocabulary's end). */
@@ -223,12 +231,33 @@ export class ShippedSegment implements SearchSegment {
   }
 
   posting(token: string): Posting | undefined {
+    const cached = this.#cache.get(token);
+    if (cached !== undefined) {
+      // Most recently used last: the first key is the one to drop.
+      this.#cache.delete(token);
+      this.#cache.set(token, cached);
+      return cached;
+    }
+    const decoded = this.#decode(token);
+    if (decoded === undefined) return undefined;
+    const kept = { docs: decoded.docs.slice(), weights: decoded.weights.slice() };
+    this.#cache.set(token, kept);
+    this.#cached += kept.docs.length;
+    while (this.#cached > this.#budget && this.#cache.size > 1) {
+      const [oldest, posting] = this.#cache.entries().next().value!;
+      this.#cache.delete(oldest);
+      this.#cached -= posting.docs.length;
+    }
+    return kept;
+  }
+
+  #decode(token: string): { readonly docs: Int32Array; readonly weights: Int32Array } | undefined {
     const text = this.#text;
     const at = this.#lowerBound(token);
     if (at >= this.#end || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
     const from = this.#offset(at);
     const to = this.#offset(text.indexOf('\n', at) + 1);
-    // Decoded into this segment's scratch arrays: a search reads a posting before asking for the next.
+    // Decoded into scratch arrays, then copied once into the cache at their size.
     const docs = this.#docs;
     const weights = this.#weights;
     const ids = this.#ids;

@@ -14,6 +14,11 @@ import {
   type TurnInput,
 } from '../../../runtime/index.js';
 import { agent, manifest, skill } from '../fixture.js';
+import {
+  ANTHROPIC_MAX_TOOLS,
+  type AnthropicModelTool,
+  capAnthropicTools,
+} from '../../../runtime/deferred/providers.js';
 import { catalogTool } from './fixture.js';
 
 const tools = [
@@ -196,5 +201,33 @@ describe('turn lists reused across turns', () => {
     expect(await turn.modelTools({ provider: 'anthropic', defer: false })).toHaveLength(10_000);
     await turn.end();
     await host.close();
+  });
+
+  it('the cut found from the undeferred positions keeps exactly what keeping every undeferred tool and the first deferred ones keeps', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 12; round++) {
+      const length = ANTHROPIC_MAX_TOOLS + 1 + Math.floor(next() * 3000);
+      const share = [0, 0.001, 0.05, 0.5, 1][round % 5]!;
+      const tools: AnthropicModelTool[] = Array.from({ length }, (_, i) => ({
+        name: `t${i}`,
+        description: '',
+        input_schema: { type: 'object' },
+        ...(next() < share ? {} : { defer_loading: true as const }),
+      }));
+      const undeferred = tools.flatMap((tool, i) => (tool.defer_loading ? [] : [i]));
+      let room = ANTHROPIC_MAX_TOOLS - undeferred.length;
+      const expected = tools.filter((tool) => !tool.defer_loading || room-- > 0).slice(0, ANTHROPIC_MAX_TOOLS);
+      const cut = capAnthropicTools(tools, undeferred);
+      expect(cut.kept.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
+      expect(cut.droppedCount).toBe(length - expected.length);
+      const left = new Set(expected);
+      expect(cut.firstDropped).toEqual(
+        tools
+          .filter((tool) => !left.has(tool))
+          .slice(0, 20)
+          .map((tool) => tool.name),
+      );
+    }
   });
 });
