@@ -12,8 +12,7 @@
  */
 import type { CapabilityManifest } from '../contract/manifest.js';
 import type { CatalogSkill, CatalogTool } from './catalog.js';
-import { manifestToolOf } from '../generation/capability.js';
-import { readSearchHeader, ShippedSegment, sampledChecksum, shippedLength } from './search-data.js';
+import { readSearchHeader, ShippedSegment, sampledChecksum } from './search-data.js';
 import { BuiltSegment, type SearchDocument, SearchIndex, searchDocument } from './search.js';
 
 /** Where a generation's index came from (for benches and operators). */
@@ -37,30 +36,36 @@ function sameWords(a: readonly string[] | undefined, b: readonly string[] | unde
   return left.length === right.length && left.every((word, i) => word === right[i]);
 }
 
+/**
+ * Which catalog tool reads which entry of the manifest's table, found while the catalog was
+ * made (catalog.ts): `manifestDocs[i]` is the catalog document of `manifest.tools[i]` for the
+ * table's leading entries matched in order, `otherDocs` every other tool's document.
+ */
+export interface ManifestLayout {
+  readonly manifestDocs: Int32Array;
+  readonly otherDocs: readonly number[];
+  /** `nameChars[i]`: the total length of the first i matched entries' names. */
+  readonly nameChars: Int32Array;
+}
+
 /** Catalog document ids of the data's documents, or undefined when the data does not describe them. */
 function matchDocuments(
   manifest: CapabilityManifest,
-  tools: readonly CatalogTool[],
   skills: readonly CatalogSkill[],
+  layout: ManifestLayout,
   counts: { readonly tools: number; readonly skills: number; readonly checksum: number },
 ): Int32Array | undefined {
-  if (counts.tools > manifest.tools.length || counts.skills > manifest.skills.length) return undefined;
+  // Every tool of the data must be a catalog tool reading that very manifest entry (same object,
+  // so the same texts): the catalog matched the table's leading entries in order.
+  if (counts.tools > layout.manifestDocs.length || counts.skills > manifest.skills.length) return undefined;
   const nameAt = (doc: number) =>
     doc < counts.tools ? manifest.tools[doc]!.qualifiedName : manifest.skills[doc - counts.tools]!.qualifiedName;
-  let names = 0;
-  for (let i = 0; i < counts.tools; i += 1) names += manifest.tools[i]!.qualifiedName.length;
+  let names = layout.nameChars[counts.tools]!;
   for (let i = 0; i < counts.skills; i += 1) names += manifest.skills[i]!.qualifiedName.length;
   // Data of another table (a tool added, removed or renamed since) changes the checksum.
   if (sampledChecksum(counts.tools + counts.skills, nameAt, names) !== counts.checksum) return undefined;
   const ids = new Int32Array(counts.tools + counts.skills);
-  // The catalog's tools are sorted by name and so is the manifest's table: one walk, matching
-  // each data document to the catalog entry whose binding reads through to that very manifest
-  // entry (same object, so the same texts), without comparing a string.
-  let i = 0;
-  for (let j = 0; j < tools.length && i < counts.tools; j += 1) {
-    if (manifestToolOf(tools[j]!.binding) === manifest.tools[i]) ids[i++] = tools[j]!.doc;
-  }
-  if (i < counts.tools) return undefined;
+  ids.set(layout.manifestDocs.subarray(0, counts.tools));
   // Skills (few) are copied into their entries: compared by value.
   let j = 0;
   for (let k = 0; k < counts.skills; k += 1) {
@@ -95,29 +100,25 @@ async function shippedText(manifest: CapabilityManifest): Promise<string | undef
 function fromShipped(
   text: string,
   manifest: CapabilityManifest,
-  entries: readonly (CatalogTool | CatalogSkill)[],
   tools: readonly CatalogTool[],
   skills: readonly CatalogSkill[],
+  layout: ManifestLayout,
 ): SearchIndex | undefined {
   const header = readSearchHeader(text);
   if (header === undefined) return undefined;
-  const ids = matchDocuments(manifest, tools, skills, header);
+  const ids = matchDocuments(manifest, skills, layout, header);
   if (ids === undefined) return undefined;
-  const lengths = new Float64Array(entries.length);
-  const covered = new Uint8Array(entries.length);
-  for (let i = 0; i < ids.length; i += 1) {
-    lengths[ids[i]!] = shippedLength(text, header, i);
-    covered[ids[i]!] = 1;
-  }
+  // The rest: tools the data does not hold (listed by the catalog, no walk here) and skills.
   const extra: (CatalogTool | CatalogSkill)[] = [];
-  for (const entry of entries) if (covered[entry.doc] === 0) extra.push(entry);
+  for (const doc of layout.otherDocs) extra.push(tools[doc]!);
+  for (let i = header.tools; i < layout.manifestDocs.length; i += 1) extra.push(tools[layout.manifestDocs[i]!]!);
+  const coveredSkills = new Set<number>();
+  for (let k = 0; k < header.skills; k += 1) coveredSkills.add(ids[header.tools + k]!);
+  for (const entry of skills) if (!coveredSkills.has(entry.doc)) extra.push(entry);
   const built = new BuiltSegment(
     extra.map(documentOf),
     extra.map((entry) => entry.doc),
   );
-  extra.forEach((entry, index) => {
-    lengths[entry.doc] = built.lengths[index]!;
-  });
   // Exact names: a lower-case name is found by name; the few others are listed by the data.
   const upper = new Map<string, number[]>();
   const note = (entry: CatalogTool | CatalogSkill) => {
@@ -127,11 +128,13 @@ function fromShipped(
     if (same) same.push(entry.doc);
     else upper.set(name, [entry.doc]);
   };
-  for (const doc of header.upper) note(entries[ids[doc]!]!);
+  const entryOf = (doc: number) => (doc < tools.length ? tools[doc]! : skills[doc - tools.length]!);
+  for (const doc of header.upper) note(entryOf(ids[doc]!));
   for (const entry of extra) note(entry);
   return new SearchIndex({
     segments: [new ShippedSegment(text, header, ids), built],
-    lengths,
+    size: tools.length + skills.length,
+    totalLength: header.totalLength + built.totalLength,
     named: (name) => {
       const out = [...(upper.get(name) ?? [])];
       const tool = findByName(tools, name);
@@ -160,10 +163,10 @@ export async function catalogSearch(
   manifest: CapabilityManifest,
   tools: readonly CatalogTool[],
   skills: readonly CatalogSkill[],
+  layout: ManifestLayout,
 ): Promise<CatalogSearch> {
-  const entries = [...tools, ...skills];
   const text = await shippedText(manifest);
-  const shipped = text === undefined ? undefined : fromShipped(text, manifest, entries, tools, skills);
+  const shipped = text === undefined ? undefined : fromShipped(text, manifest, tools, skills, layout);
   if (shipped) return { index: shipped, source: 'shipped' };
-  return { index: SearchIndex.build(entries.map(documentOf)), source: 'built' };
+  return { index: SearchIndex.build([...tools, ...skills].map(documentOf)), source: 'built' };
 }

@@ -6,7 +6,7 @@
  */
 import type { AccessRestrictions } from '../access/access.js';
 import { type Disclosure, type Placement, placementOf, skillPlacement } from '../access/scope.js';
-import type { ToolBinding } from '../generation/capability.js';
+import { manifestToolOf, type ToolBinding } from '../generation/capability.js';
 import type { Generation } from '../generation/generation.js';
 import type { ChannelScope, ManifestAgent } from '../contract/manifest.js';
 import { ASK_USER, qualify } from '../contract/names.js';
@@ -14,7 +14,7 @@ import type { SkillEntry } from '../generation/skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';
 import { TurnProjections } from './projection.js';
-import { type CatalogSearch, catalogSearch } from './catalog-search.js';
+import { type CatalogSearch, catalogSearch, type ManifestLayout } from './catalog-search.js';
 
 /** When a tool becomes part of the model's catalog (read from its placement by access/scope.ts). */
 export type ToolDisclosure = Disclosure;
@@ -182,16 +182,34 @@ function buildCatalog(generation: Generation): GenerationCatalog {
   const bindings = [...generation.tools.values()].sort((a, b) =>
     a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0,
   );
-  const tools: CatalogTool[] = bindings.map((binding, doc) =>
-    Object.freeze(
+  // Which catalog tool reads which manifest entry, for the shipped search index
+  // (catalog-search.ts): both are sorted by name, so the manifest's table is matched in order
+  // while the entries are made, and the first discover walks nothing.
+  const table = generation.manifest.tools;
+  const manifestDocs = new Int32Array(table.length);
+  const nameChars = new Int32Array(table.length + 1);
+  const otherDocs: number[] = [];
+  let matched = 0;
+  const tools: CatalogTool[] = bindings.map((binding, doc) => {
+    if (matched < table.length && manifestToolOf(binding) === table[matched]) {
+      manifestDocs[matched] = doc;
+      nameChars[matched + 1] = nameChars[matched]! + binding.qualifiedName.length;
+      matched += 1;
+    } else otherDocs.push(doc);
+    return Object.freeze(
       new ToolEntry(
         doc,
         binding,
         signature(binding),
         isAlwaysLoaded(config, binding.qualifiedName, binding.seam?.mcpServer),
       ),
-    ),
-  );
+    );
+  });
+  const layout: ManifestLayout = {
+    manifestDocs: manifestDocs.subarray(0, matched),
+    otherDocs,
+    nameChars: nameChars.subarray(0, matched + 1),
+  };
   const skillBindings = [...generation.skillTable.values()].sort((a, b) =>
     compareNames({ name: a.qualifiedName }, { name: b.qualifiedName }),
   );
@@ -233,7 +251,7 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     skills,
     skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
     signatures,
-    search: () => (index ??= catalogSearch(generation.manifest, tools, skills)),
+    search: () => (index ??= catalogSearch(generation.manifest, tools, skills, layout)),
     platformAgents,
     get projections() {
       return (projections ??= new TurnProjections(catalog));

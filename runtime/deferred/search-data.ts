@@ -5,7 +5,7 @@
  * the index costs the import plus one pass over the document lengths, whatever the catalog's size.
  *
  *     zhin-gen search 1
- *     <tool documents> <skill documents> <digits per length> <checksum of sampled names> <vocabulary size>
+ *     <tools> <skills> <digits per length> <checksum of sampled names> <vocabulary size> <total length>
  *     <every document's length, fixed width>
  *     <documents whose name is not lower case, space-separated>
  *     <token> <where its postings start>      one line per token, sorted (code-unit order)
@@ -116,7 +116,11 @@ export function encodeSearchData(tools: readonly SearchDocument[], skills: reado
     if (document.name.toLowerCase() !== document.name) upper.push(doc);
   });
   let longest = 0;
-  for (const length of lengths) longest = Math.max(longest, length);
+  let total = 0;
+  for (const length of lengths) {
+    longest = Math.max(longest, length);
+    total += length;
+  }
   let width = 1;
   while (64 ** width <= longest) width += 1;
   // Vocabulary lines carry where their postings start: the binary search reads short lines only.
@@ -132,7 +136,7 @@ export function encodeSearchData(tools: readonly SearchDocument[], skills: reado
   const words = vocabulary.join('');
   return `${[
     SEARCH_DATA_HEADER,
-    `${tools.length} ${skills.length} ${width} ${checksum} ${words.length}`,
+    `${tools.length} ${skills.length} ${width} ${checksum} ${words.length} ${total}`,
     lengths.map((length) => fixed(length, width)).join(''),
     upper.join(' '),
   ].join('\n')}\n${words}${blocks.join('')}`;
@@ -144,6 +148,8 @@ export interface SearchDataHeader {
   readonly skills: number;
   readonly width: number;
   readonly checksum: number;
+  /** The documents' total length. */
+  readonly totalLength: number;
   /** Offsets of the lengths line, the vocabulary (token lines) and the postings. */
   readonly lengthsAt: number;
   readonly upper: readonly number[];
@@ -159,8 +165,15 @@ export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
     .slice(countsAt, lengthsAt - 1)
     .split(' ')
     .map(Number);
-  if (counts.length !== 5 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
-  const [tools, skills, width, checksum, words] = counts as [number, number, number, number, number];
+  if (counts.length !== 6 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
+  const [tools, skills, width, checksum, words, totalLength] = counts as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const upperAt = lengthsAt + (tools + skills) * width + 1;
   if (width < 1 || text.charCodeAt(upperAt - 1) !== 10) return undefined;
   const vocabularyAt = text.indexOf('\n', upperAt) + 1;
@@ -170,15 +183,7 @@ export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
   const upperText = text.slice(upperAt, vocabularyAt - 1);
   const upper = upperText === '' ? [] : upperText.split(' ').map(Number);
   if (!upper.every((n) => Number.isSafeInteger(n) && n >= 0 && n < tools + skills)) return undefined;
-  return { tools, skills, width, checksum, lengthsAt, upper, vocabularyAt, postingsAt };
-}
-
-/** Document `doc`'s length (header already read). */
-export function shippedLength(text: string, header: SearchDataHeader, doc: number): number {
-  let value = 0;
-  const at = header.lengthsAt + doc * header.width;
-  for (let i = 0; i < header.width; i += 1) value = value * 64 + VALUE[text.charCodeAt(at + i)]!;
-  return value;
+  return { tools, skills, width, checksum, totalLength, lengthsAt, upper, vocabularyAt, postingsAt };
 }
 
 /** The shipped postings, with document `i` of the data being catalog document `ids[i]`. */
@@ -189,11 +194,14 @@ export class ShippedSegment implements SearchSegment {
   readonly #ids: Int32Array;
   readonly #docs: Int32Array;
   readonly #weights: Int32Array;
+  readonly #lengths: Int32Array;
+  readonly #lengthsAt: number;
+  readonly #width: number;
   /**
    * Decoded postings of recent tokens (queries repeat their words): at most about four entries
    * per document in all, the least recently used dropped first.
    */
-  readonly #cache = new Map<string, { readonly docs: Int32Array; readonly weights: Int32Array }>();
+  readonly #cache = new Map<string, Posting>();
   readonly #budget: number;
   #cached = 0;
 
@@ -204,6 +212,9 @@ export class ShippedSegment implements SearchSegment {
     this.#ids = ids;
     this.#docs = new Int32Array(ids.length);
     this.#weights = new Int32Array(ids.length);
+    this.#lengths = new Int32Array(ids.length);
+    this.#lengthsAt = header.lengthsAt;
+    this.#width = header.width;
     this.#budget = 4 * ids.length + 1024;
   }
 
@@ -240,7 +251,7 @@ export class ShippedSegment implements SearchSegment {
     }
     const decoded = this.#decode(token);
     if (decoded === undefined) return undefined;
-    const kept = { docs: decoded.docs.slice(), weights: decoded.weights.slice() };
+    const kept = { docs: decoded.docs.slice(), weights: decoded.weights.slice(), lengths: decoded.lengths.slice() };
     this.#cache.set(token, kept);
     this.#cached += kept.docs.length;
     while (this.#cached > this.#budget && this.#cache.size > 1) {
@@ -251,7 +262,9 @@ export class ShippedSegment implements SearchSegment {
     return kept;
   }
 
-  #decode(token: string): { readonly docs: Int32Array; readonly weights: Int32Array } | undefined {
+  #decode(
+    token: string,
+  ): { readonly docs: Int32Array; readonly weights: Int32Array; readonly lengths: Int32Array } | undefined {
     const text = this.#text;
     const at = this.#lowerBound(token);
     if (at >= this.#end || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
@@ -260,7 +273,10 @@ export class ShippedSegment implements SearchSegment {
     // Decoded into scratch arrays, then copied once into the cache at their size.
     const docs = this.#docs;
     const weights = this.#weights;
+    const lengths = this.#lengths;
     const ids = this.#ids;
+    const lengthsAt = this.#lengthsAt;
+    const width = this.#width;
     let count = 0;
     let doc = -1;
     let value = 0;
@@ -277,12 +293,17 @@ export class ShippedSegment implements SearchSegment {
       if (pair === 0) {
         doc += value + 1;
         docs[count] = ids[doc]!;
+        // The document's length, read where it lies (fixed width): only matched documents pay.
+        let length = 0;
+        const lengthAt = lengthsAt + doc * width;
+        for (let w = 0; w < width; w += 1) length = length * 64 + VALUE[text.charCodeAt(lengthAt + w)]!;
+        lengths[count] = length;
       } else weights[count++] = value;
       pair ^= 1;
       value = 0;
       scale = 1;
     }
-    return { docs: docs.subarray(0, count), weights: weights.subarray(0, count) };
+    return { docs: docs.subarray(0, count), weights: weights.subarray(0, count), lengths: lengths.subarray(0, count) };
   }
 
   expand(prefix: string): string[] {

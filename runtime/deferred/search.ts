@@ -157,10 +157,11 @@ export function termWeights(
   return { weights, length };
 }
 
-/** The documents of one token in one segment (catalog document ids). */
+/** The documents of one token in one segment (catalog document ids), with each one's length. */
 export interface Posting {
   readonly docs: ArrayLike<number>;
   readonly weights: ArrayLike<number>;
+  readonly lengths: ArrayLike<number>;
 }
 
 /** Postings over some of the catalog's documents. */
@@ -177,24 +178,27 @@ export function compareTokens(a: string, b: string): number {
 
 /** A segment built at run time over `documents`, whose ids are `ids[i]` (default: i). */
 export class BuiltSegment implements SearchSegment {
-  readonly #postings = new Map<string, { docs: number[]; weights: number[] }>();
+  readonly #postings = new Map<string, { docs: number[]; weights: number[]; lengths: number[] }>();
   readonly #vocabulary: string[];
-  /** Each document's length, by position in `documents`. */
-  readonly lengths: number[] = [];
+  /** The documents' total length. */
+  readonly totalLength: number = 0;
 
   constructor(documents: readonly SearchDocument[], ids?: readonly number[]) {
     const scratch = new Map<string, number>();
+    let total = 0;
     documents.forEach((document, index) => {
       const doc = ids ? ids[index]! : index;
       const { weights, length } = termWeights(document, scratch);
       for (const [token, weight] of weights) {
         let posting = this.#postings.get(token);
-        if (!posting) this.#postings.set(token, (posting = { docs: [], weights: [] }));
+        if (!posting) this.#postings.set(token, (posting = { docs: [], weights: [], lengths: [] }));
         posting.docs.push(doc);
         posting.weights.push(weight);
+        posting.lengths.push(length);
       }
-      this.lengths.push(length);
+      total += length;
     });
+    this.totalLength = total;
     this.#vocabulary = [...this.#postings.keys()].sort(compareTokens);
   }
 
@@ -223,8 +227,9 @@ export class BuiltSegment implements SearchSegment {
 
 export interface SearchIndexParts {
   readonly segments: readonly SearchSegment[];
-  /** Every document's length, by catalog document id. */
-  readonly lengths: Float64Array;
+  /** How many documents the catalog has, and their total length (for the average). */
+  readonly size: number;
+  readonly totalLength: number;
   /** Catalog documents whose lower-cased name is `name` (the exact-name bonus). */
   readonly named: (name: string) => readonly number[];
 }
@@ -232,7 +237,6 @@ export interface SearchIndexParts {
 export class SearchIndex {
   readonly size: number;
   readonly #segments: readonly SearchSegment[];
-  readonly #lengths: Float64Array;
   readonly #averageLength: number;
   readonly #named: (name: string) => readonly number[];
   // Scratch space of one search (searches are synchronous): scores and when each was last touched.
@@ -242,13 +246,11 @@ export class SearchIndex {
   #epoch = 0;
 
   constructor(parts: SearchIndexParts) {
-    this.size = parts.lengths.length;
+    this.size = parts.size;
     this.#segments = parts.segments;
-    this.#lengths = parts.lengths;
     this.#named = parts.named;
-    let total = 0;
-    for (let doc = 0; doc < this.size; doc += 1) total += parts.lengths[doc]!;
-    this.#averageLength = this.size ? total / this.size : 1;
+    // The sum of integers is exact in any order: the same average as summing document by document.
+    this.#averageLength = this.size ? parts.totalLength / this.size : 1;
     this.#scores = new Float64Array(this.size);
     this.#stamp = new Uint32Array(this.size);
     this.#touched = new Int32Array(this.size);
@@ -266,7 +268,8 @@ export class SearchIndex {
     });
     return new SearchIndex({
       segments: [segment],
-      lengths: Float64Array.from(segment.lengths),
+      size: documents.length,
+      totalLength: segment.totalLength,
       named: (name) => names.get(name) ?? [],
     });
   }
@@ -288,7 +291,6 @@ export class SearchIndex {
     const epoch = this.#epoch;
     const touched = this.#touched;
     let hits = 0;
-    const lengths = this.#lengths;
     const average = this.#averageLength;
     const segments = this.#segments;
     const size = this.size;
@@ -306,12 +308,11 @@ export class SearchIndex {
       if (count === 0) return;
       const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
       for (let p = 0; p < postings.length; p += 1) {
-        const docs = postings[p]!.docs;
-        const weights = postings[p]!.weights;
+        const { docs, weights, lengths } = postings[p]!;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
           const tf = weights[i]!;
-          const norm = tf + K1 * (1 - B + (B * lengths[doc]!) / average);
+          const norm = tf + K1 * (1 - B + (B * lengths[i]!) / average);
           const value = (factor * idf * (tf * (K1 + 1))) / norm;
           // The same sum as `(score ?? 0) + value`, token by token in query order.
           if (stamp[doc] !== epoch) {
