@@ -25,7 +25,8 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = [
+/** The words tool names and descriptions are made of (the turn bench searches with them too). */
+export const WORDS = [
   'weather',
   'ticket',
   'music',

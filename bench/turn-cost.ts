@@ -25,31 +25,9 @@ import {
   type ImMessage,
   type ManifestTool,
 } from '@zhin-gen/runtime';
-import { generateTree } from './gen-tree.js';
+import { generateTree, WORDS } from './gen-tree.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const WORDS = [
-  'weather',
-  'ticket',
-  'music',
-  'lottery',
-  'search',
-  'order',
-  'member',
-  'channel',
-  'reminder',
-  'poll',
-  'quote',
-  'image',
-  'translate',
-  'stock',
-  'news',
-  'map',
-  'rank',
-  'badge',
-  'note',
-  'timer',
-];
 const VERBS = ['get', 'list', 'create', 'update', 'delete', 'find', 'sync', 'check'];
 const MESSAGE: ImMessage = {
   $adapter: 'qq',
