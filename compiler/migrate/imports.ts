@@ -24,12 +24,14 @@ const JS_FOR_TS: Readonly<Record<string, readonly string[]>> = {
 };
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'];
 
-function dirOf(path: string): string {
+/** The directory part of a POSIX path relative to the root ('' at the root). */
+export function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash === -1 ? '' : path.slice(0, slash);
 }
 
-function normalize(path: string): string | undefined {
+/** A relative POSIX path with `.`/`..` resolved; undefined when it climbs above the root. */
+export function normalize(path: string): string | undefined {
   const out: string[] = [];
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue;

@@ -12,6 +12,7 @@ import { directoryName, ownerOf } from './names.js';
 import { RUNTIME_MODULE } from './fields.js';
 import { holdsProtoKey, lineCommentText, stringLiteral } from './source.js';
 import { filesBelow, join2 } from './tree.js';
+import { dirOf, normalize } from './imports.js';
 
 /** Front matter keys carried into the definition as they are. */
 const PASSED = ['keywords', 'tags', 'platforms', 'scopes', 'permissions', 'hidden'] as const;
@@ -32,23 +33,6 @@ const PARAMETER_KEYS = new Set([
   'properties',
 ]);
 const HANDLER_NAMES = ['handler.ts', 'handler.mts', 'handler.js', 'handler.mjs'];
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash === -1 ? '' : path.slice(0, slash);
-}
-
-function normalize(path: string): string | undefined {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out.join('/');
-}
 
 function parametersSchema(
   parameters: unknown,
