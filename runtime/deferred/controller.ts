@@ -20,13 +20,8 @@ import {
   type LoadToolOutput,
   type MetaToolName,
 } from './meta-tools.js';
-import {
-  ANTHROPIC_MAX_TOOLS,
-  type AnthropicModelTool,
-  capAnthropicTools,
-  type ModelProvider,
-  type ModelToolsFor,
-} from './providers.js';
+import type { ModelProvider, ModelToolsFor } from './providers.js';
+import { RequestCaps } from './request-caps.js';
 import {
   evictLeastRecentlyUsed,
   freezeSnapshot,
@@ -201,24 +196,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
     evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
   }
 
-  const reportedCaps = new Set<string>();
-  /**
-   * A request the provider rejects is never built: over ANTHROPIC_MAX_TOOLS, the meta tools and
-   * every tool sent undeferred (always-loaded, pinned, loaded) stay, then deferred tools in catalog
-   * order until the limit; the rest are left out of this request (still found by `discover`, and
-   * sent once loaded) and the turn records which, once per distinct cut.
-   */
-  function capAnthropic(tools: AnthropicModelTool[], undeferred?: readonly number[]): AnthropicModelTool[] {
-    const { kept, droppedCount, firstDropped } = capAnthropicTools(tools, undeferred);
-    const key = `${tools.length}:${firstDropped[0]}:${droppedCount}`;
-    if (droppedCount > 0 && !reportedCaps.has(key)) {
-      reportedCaps.add(key);
-      options.capped?.(
-        `anthropic: ${tools.length} tools listed, over the provider's limit of ${ANTHROPIC_MAX_TOOLS} per request; left out ${droppedCount}: ${firstDropped.join(', ')}${droppedCount > firstDropped.length ? ', …' : ''}`,
-      );
-    }
-    return kept;
-  }
+  const caps = new RequestCaps(options.capped);
+  const sendFirst = { metaCount: metas.length, loaded, pinned, alwaysLoaded: catalog.alwaysLoaded };
 
   const controller: DeferredToolController = {
     async discover(input) {
@@ -226,7 +205,10 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const kind = input.kind ?? 'all';
       const results: DiscoverResult[] = [];
       const { index } = await catalog.search();
-      for (const hit of index.search(query)) {
+      // Only this turn's listed tools (and the skills) are ranked; each hit is still decided below.
+      const listed = await catalog.projections.listed(view, admission, metas);
+      const accept = listed.searchable(catalog.tools.length, catalog.skills.length);
+      for (const hit of index.search(query, accept)) {
         if (results.length >= config.discoverTopK) break;
         const entry = catalog.entry(hit.doc);
         if (kind !== 'all' && entry.kind !== kind) continue;
@@ -303,22 +285,33 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const listed = await catalog.projections.listed(view, admission, metas);
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.
-        if (provider === 'anthropic') return capAnthropic(listed.anthropicLoaded().slice()) as ModelToolsFor<P>;
-        return (provider === 'openai' ? listed.openai() : listed.generic()).slice() as ModelToolsFor<P>;
+        if (provider === 'anthropic') return caps.anthropic(listed.anthropicLoaded()) as ModelToolsFor<P>;
+        if (provider === 'generic') return listed.generic().slice() as ModelToolsFor<P>;
+        const offset = metas.length;
+        return caps.openai(listed.openai(), sendFirst, (name) => {
+          const at = listed.position(name);
+          return at === undefined ? undefined : offset + at;
+        }) as ModelToolsFor<P>;
       }
       if (provider === 'anthropic') {
-        const { tools, undeferred } = listed.anthropicFor(pinned, loaded);
-        return capAnthropic(tools, undeferred) as ModelToolsFor<P>;
+        const { tools, undeferred, undefer } = listed.anthropicFor(pinned, loaded);
+        return caps.anthropic(tools, undeferred, undefer) as ModelToolsFor<P>;
       }
       // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);
       const all = [...metas];
+      const positions = new Map<string, number>();
       for (const name of [...names].sort()) {
         const at = listed.position(name);
-        if (at !== undefined) all.push(listed.entries[at]!.projected);
+        if (at === undefined) continue;
+        positions.set(name, all.length);
+        all.push(listed.entries[at]!.projected);
       }
-      return (
-        provider === 'openai' ? all.map((tool) => tool.openai()) : all.map((tool) => tool.generic())
+      if (provider === 'generic') return all.map((tool) => tool.generic()) as ModelToolsFor<P>;
+      return caps.openai(
+        all.map((tool) => tool.openai()),
+        sendFirst,
+        (name) => positions.get(name),
       ) as ModelToolsFor<P>;
     },
 

@@ -55,6 +55,24 @@ export class ListedTools {
     this.alwaysLoadedCount = this.#alwaysLoadedAt.length - metas.length;
   }
 
+  #searchable: Uint8Array | undefined;
+
+  /**
+   * The `discover` documents this list lets a search hand out (`SearchIndex.search`'s `accept`):
+   * its own tools, and every skill (skills are few; discover decides each hit). Tools out of the
+   * turn's scope or denied by its restrictions are then never scored or ranked, so a query whose
+   * best matches belong to another agent costs what its listed matches cost.
+   */
+  searchable(toolCount: number, skillCount: number): Uint8Array {
+    if (this.#searchable === undefined) {
+      const accept = new Uint8Array(toolCount + skillCount);
+      for (const entry of this.entries) accept[entry.doc] = 1;
+      accept.fill(1, toolCount);
+      this.#searchable = accept;
+    }
+    return this.#searchable;
+  }
+
   /** Position in `entries` of a listed tool; undefined for a tool this list does not hold. */
   position(name: string): number | undefined {
     return this.#positions.get(name);
@@ -72,28 +90,27 @@ export class ListedTools {
   }
 
   /**
-   * This turn's Anthropic list: a copy of `anthropic()` with the turn's pinned and loaded tools
-   * sent undeferred (listed ones only); at least one tool is never deferred, as the API needs.
+   * This turn's Anthropic list: `anthropic()` with the turn's pinned and loaded tools sent
+   * undeferred (listed ones only); at least one tool is never deferred, as the API needs. Not
+   * copied here: the cut copies it once (providers.ts `capAnthropicTools`).
    */
   anthropicFor(pinned: ReadonlySet<string>, loaded: ReadonlyMap<string, number>): AnthropicRequestTools {
-    const out = this.anthropic().slice();
+    const tools = this.anthropic();
     const offset = this.metas.length;
     const undeferred = [...this.#alwaysLoadedAt];
     const undefer = (name: string) => {
       const at = this.#positions.get(name);
-      if (at === undefined) return;
-      const entry = this.entries[at]!;
-      if (entry.alwaysLoaded) return;
-      out[offset + at] = entry.projected.anthropic(false);
+      if (at === undefined || this.entries[at]!.alwaysLoaded) return;
       undeferred.push(offset + at);
     };
     for (const name of pinned) undefer(name);
     for (const name of loaded.keys()) if (!pinned.has(name)) undefer(name);
-    if (undeferred.length === 0 && out.length > 0) {
-      out[0] = this.entries[0]!.projected.anthropic(false);
-      undeferred.push(0);
-    }
-    return { tools: out, undeferred: undeferred.sort((a, b) => a - b) };
+    if (undeferred.length === 0 && tools.length > 0) undeferred.push(0);
+    return {
+      tools,
+      undeferred: undeferred.sort((a, b) => a - b),
+      undefer: (at) => (at < offset ? tools[at]! : this.entries[at - offset]!.projected.anthropic(false)),
+    };
   }
 
   /** Meta tools, then every listed tool, none deferred (`defer: false`). */

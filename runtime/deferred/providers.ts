@@ -17,10 +17,14 @@ export type { ModelProvider };
  */
 export const ANTHROPIC_MAX_TOOLS = 10_000;
 
-/** A turn's Anthropic list, and the positions in it of the tools sent undeferred (sorted). */
+/**
+ * A turn's Anthropic list without copying it: the generation's shared list, the positions in it
+ * of the tools this turn sends undeferred (sorted), and what to send there.
+ */
 export interface AnthropicRequestTools {
-  readonly tools: AnthropicModelTool[];
+  readonly tools: readonly AnthropicModelTool[];
   readonly undeferred: readonly number[];
+  readonly undefer: (at: number) => AnthropicModelTool;
 }
 
 /** What a cut left out: how many, and the first names (for the turn's diagnostic). */
@@ -34,21 +38,28 @@ export interface AnthropicCut {
  * The cut that keeps a request within ANTHROPIC_MAX_TOOLS: every tool sent undeferred (meta,
  * always-loaded, pinned, loaded) stays, then deferred tools in their order until the limit; with
  * more undeferred tools than the limit (`undeferred` undefined: all of them), the first ones.
- * Order is kept. Found from the undeferred positions alone, without reading every tool.
+ * Order is kept. `tools` is not changed: the positions in `undeferred` are sent as `undefer(at)`
+ * (default: as they are), so a turn's list is copied once, only as far as the cut. Found from
+ * the undeferred positions alone, without reading every tool.
  */
 export function capAnthropicTools(
-  tools: AnthropicModelTool[],
+  tools: readonly AnthropicModelTool[],
   undeferred: readonly number[] | undefined,
+  undefer: (at: number) => AnthropicModelTool = (at) => tools[at]!,
   names = 20,
 ): AnthropicCut {
   const max = ANTHROPIC_MAX_TOOLS;
-  if (tools.length <= max) return { kept: tools, droppedCount: 0, firstDropped: [] };
+  if (tools.length <= max) {
+    const kept = tools.slice();
+    if (undeferred !== undefined) for (const at of undeferred) kept[at] = undefer(at);
+    return { kept, droppedCount: 0, firstDropped: [] };
+  }
   if (undeferred === undefined || undeferred.length >= max) {
-    const keep = undeferred === undefined ? tools.slice(0, max) : undeferred.slice(0, max).map((at) => tools[at]!);
-    const kept = new Set(keep);
+    const positions = undeferred === undefined ? undefined : new Set(undeferred.slice(0, max));
+    const keep = undeferred === undefined ? tools.slice(0, max) : undeferred.slice(0, max).map(undefer);
     const firstDropped: string[] = [];
     for (let i = 0; i < tools.length && firstDropped.length < names; i += 1)
-      if (!kept.has(tools[i]!)) firstDropped.push(tools[i]!.name);
+      if (positions === undefined ? i >= max : !positions.has(i)) firstDropped.push(tools[i]!.name);
     return { kept: keep, droppedCount: tools.length - max, firstDropped };
   }
   // The cut: the first position with `room` deferred tools before it.
@@ -57,11 +68,64 @@ export function capAnthropicTools(
   while (below < undeferred.length && undeferred[below]! < room + below) below += 1;
   const cut = room + below;
   const kept = tools.slice(0, cut);
-  for (let k = below; k < undeferred.length; k += 1) kept.push(tools[undeferred[k]!]!);
+  for (let k = 0; k < below; k += 1) kept[undeferred[k]!] = undefer(undeferred[k]!);
+  for (let k = below; k < undeferred.length; k += 1) kept.push(undefer(undeferred[k]!));
   const firstDropped: string[] = [];
   for (let i = cut, k = below; i < tools.length && firstDropped.length < names; i += 1) {
     if (k < undeferred.length && undeferred[k] === i) k += 1;
     else firstDropped.push(tools[i]!.name);
+  }
+  return { kept, droppedCount: tools.length - kept.length, firstDropped };
+}
+
+/**
+ * The most tools one OpenAI request may carry. The openai package (6.x) documents 128 for its
+ * function-tool lists ("A max of 128 functions are supported" on the Chat Completions sampling
+ * parameters of evals, "a maximum of 128 tools" per assistant); Chat Completions and Responses
+ * take the same function tools, so `modelTools({ provider: 'openai' })` never lists more.
+ */
+export const OPENAI_MAX_TOOLS = 128;
+
+/** What a cut of a list with no deferred entries left out (the list is in request order). */
+export interface ToolCut<T> {
+  readonly kept: T[];
+  readonly droppedCount: number;
+  readonly firstDropped: readonly string[];
+}
+
+/**
+ * Keeps at most `max` of `tools`: first the positions in `first`, in that priority (meta tools,
+ * loaded, pinned, always-loaded: what the turn chose to send), then the other tools in list
+ * order. What is kept stays in list order; the rest is named (first `names`) for the journal.
+ */
+export function capByPriority<T extends { readonly name: string } | { readonly function: { readonly name: string } }>(
+  tools: readonly T[],
+  first: readonly number[],
+  max: number,
+  names = 20,
+): ToolCut<T> {
+  if (tools.length <= max) return { kept: tools.slice(), droppedCount: 0, firstDropped: [] };
+  const keep = new Uint8Array(tools.length);
+  let count = 0;
+  for (let k = 0; k < first.length && count < max; k += 1) {
+    const at = first[k]!;
+    if (at >= 0 && at < tools.length && keep[at] === 0) {
+      keep[at] = 1;
+      count += 1;
+    }
+  }
+  for (let i = 0; i < tools.length && count < max; i += 1) {
+    if (keep[i] === 0) {
+      keep[i] = 1;
+      count += 1;
+    }
+  }
+  const kept: T[] = [];
+  const firstDropped: string[] = [];
+  for (let i = 0; i < tools.length; i += 1) {
+    const tool = tools[i]!;
+    if (keep[i] === 1) kept.push(tool);
+    else if (firstDropped.length < names) firstDropped.push('function' in tool ? tool.function.name : tool.name);
   }
   return { kept, droppedCount: tools.length - kept.length, firstDropped };
 }

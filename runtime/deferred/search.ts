@@ -280,8 +280,13 @@ export class SearchIndex {
     return all.slice(0, MAX_PREFIX_EXPANSIONS);
   }
 
-  /** Every document matching at least one query token, best first (score desc, doc asc), lazily. */
-  search(query: string): Iterable<SearchHit> {
+  /**
+   * Every document matching at least one query token, best first (score desc, doc asc), lazily.
+   * With `accept`, only documents `d` with `accept[d] === 1` are scored and handed out: the
+   * others' absence changes no accepted document's score (frequencies and lengths are the whole
+   * catalog's), so the hits are the unfiltered ranking with the rejected documents taken out.
+   */
+  search(query: string, accept?: Uint8Array): Iterable<SearchHit> {
     const scores = this.#scores;
     const stamp = this.#stamp;
     if (++this.#epoch === 0xffffffff) {
@@ -311,6 +316,7 @@ export class SearchIndex {
         const { docs, weights, lengths } = postings[p]!;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
+          if (accept !== undefined && accept[doc] !== 1) continue;
           const tf = weights[i]!;
           const norm = tf + K1 * (1 - B + (B * lengths[i]!) / average);
           const value = (factor * idf * (tf * (K1 + 1))) / norm;
@@ -331,6 +337,7 @@ export class SearchIndex {
       if (token.length >= 3 && !CJK.test(token)) for (const longer of this.#expand(token)) add(longer, PREFIX_WEIGHT);
     }
     for (const doc of this.#named(query.trim().toLowerCase())) {
+      if (accept !== undefined && accept[doc] !== 1) continue;
       if (stamp[doc] !== epoch) {
         stamp[doc] = epoch;
         scores[doc] = 0 + EXACT_NAME_BONUS;

@@ -144,11 +144,15 @@ async function compare(seed: number, search: 'shipped' | 'none' | 'stale') {
         : searchDocument(entry.name, entry.skill.keywords, entry.skill.tags, entry.skill.description),
     ),
   );
+  // A turn's listed documents (discover's `accept`): the ranking with the others taken out.
+  const draw = random(seed + 100);
+  const accept = new Uint8Array(entries.length).map(() => (draw() < 0.6 ? 1 : 0));
   let matched = 0;
   for (const query of queries) {
     const want = reference.search(query);
     const got = [...index.search(query)];
     expect(got, query).toEqual(want);
+    expect([...index.search(query, accept)], query).toEqual(want.filter((hit) => accept[hit.doc] === 1));
     if (want.length > 0) matched += 1;
   }
   // The queries exercise the index, not only its misses.
