@@ -12,11 +12,29 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, colors, { root: compiler.root }));
     io.out(summary(result) + (result.errors > 0 ? ' — last good manifest kept' : ''));
   };
+  // ZHIN_GEN_WATCH_TRACE=1: one `zhin-gen: trace {...}` line on stderr per run, with wall-clock
+  // times (ms since the epoch, sub-millisecond) of the batch's first event, the run's start and
+  // end, so bench/watch-cli.ts can split a save's latency into event, wait, compile and report.
+  const trace = process.env.ZHIN_GEN_WATCH_TRACE === '1';
+  const now = (): number => performance.timeOrigin + performance.now();
+  let firstEvent: number | undefined;
   const loop = new WatchLoop({
+    // A save (adds and changes only) runs 4 ms after its last event: a rename over the file is one
+    // event, and a temp file plus its rename come within a millisecond. A batch with a removal
+    // waits the full quiet period, as a delete-and-create save would otherwise run in between.
+    settleMs: 4,
     ignore: (abs) => compiler.ignores(abs),
-    run: (events) => {
+    run: async (events) => {
+      const event = firstEvent;
+      firstEvent = undefined;
+      const start = now();
       compiler.notify(events);
-      return compiler.run({ write: true });
+      const result = await compiler.run({ write: true });
+      if (trace)
+        io.err(
+          `zhin-gen: trace ${JSON.stringify({ event, start, end: now(), events: events.length, written: result.written })}`,
+        );
+      return result;
     },
     onResult: report,
     onError: (error) => io.err(`zhin-gen: run failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -28,28 +46,42 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // The configuration first: it names the plugin folders to watch besides the conventions.
   await compiler.prepare();
   // Watch first, then generate: a change made while the first run is in flight is queued, not lost.
-  const watcher = watchTree(compiler.root, (event) => loop.push(event), {
-    ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
-    outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir),
-    onError: (problem) => {
-      if (!problem.exhausted)
-        return io.err(`zhin-gen: warning: ${problem.message}; changes may be missed until watch restarts`);
-      if (failed) return;
-      failed = true;
-      io.err(`zhin-gen: error: ${problem.message}`);
-      exhausted?.();
+  const watcher = watchTree(
+    compiler.root,
+    (event) => {
+      firstEvent ??= now();
+      loop.push(event);
     },
-  });
+    {
+      ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
+      outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir),
+      onError: (problem) => {
+        if (!problem.exhausted)
+          return io.err(`zhin-gen: warning: ${problem.message}; changes may be missed until watch restarts`);
+        if (failed) return;
+        failed = true;
+        io.err(`zhin-gen: error: ${problem.message}`);
+        exhausted?.();
+      },
+    },
+  );
+  // Every directory is watched once `ready` resolves (one readdir each, no file is read), so
+  // edits are seen from here on: an edit made while the first run is in flight is queued for the
+  // run after it. Saying so before the first run lets a large tree's user start editing at once.
   await watcher.ready;
-  report(await loop.request());
-  if (!json && !failed) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
-  await new Promise<void>((resolve) => {
+  // Ctrl+C during the first run stops watch as cleanly as later.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     exhausted = stop;
     if (failed) return resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  if (!json && !failed) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
+  report(await loop.request());
+  // A warm first run (nothing changed) never loads the parsers: load them now, not on the first edit.
+  if (!failed) void compiler.warmup().catch(() => undefined);
+  await stopped;
   loop.close();
   await Promise.all([watcher.close(), loop.idle()]);
   await compiler.dispose();

@@ -15,6 +15,12 @@ import type { CompileResult, FileEvent } from '../context.js';
 export interface WatchLoopOptions {
   /** Quiet period after the last event before a run starts (ms). Default 30. */
   readonly quietMs?: number;
+  /**
+   * Quiet period while every pending event is an add or a change (a save), ms; default
+   * `quietMs`. A removal may be the first half of a delete-and-create save, so a batch holding
+   * one waits the full `quietMs` for the create to join it.
+   */
+  readonly settleMs?: number;
   /** Upper bound on how long a continuous trickle of events can delay a run (ms). Default 1000. */
   readonly maxWaitMs?: number;
   /** Absolute paths that never trigger a run (the output, its temp files, ignored entries). */
@@ -36,14 +42,18 @@ export class WatchLoop {
   private waiters: Waiter[] = [];
   private timer?: ReturnType<typeof setTimeout>;
   private firstPendingAt = 0;
+  /** Whether a pending event removes a path (the batch waits the full quiet period). */
+  private pendingRemoval = false;
   private running?: Promise<void>;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   private readonly quietMs: number;
   private readonly maxWaitMs: number;
+  private readonly settleMs: number;
 
   constructor(private readonly options: WatchLoopOptions) {
     this.quietMs = options.quietMs ?? 30;
+    this.settleMs = Math.min(options.settleMs ?? this.quietMs, this.quietMs);
     this.maxWaitMs = options.maxWaitMs ?? 1_000;
   }
 
@@ -57,6 +67,7 @@ export class WatchLoop {
     if (this.closed || this.options.ignore(event.path)) return false;
     if (this.pending.size === 0) this.firstPendingAt = Date.now();
     this.pending.set(event.path, event);
+    if (event.type === 'unlink' || event.type === 'unlinkDir') this.pendingRemoval = true;
     return true;
   }
 
@@ -86,6 +97,7 @@ export class WatchLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.pending.clear();
+    this.pendingRemoval = false;
     if (!this.running) this.settle();
   }
 
@@ -94,7 +106,8 @@ export class WatchLoop {
     this.timer = undefined;
     if (this.running) return; // flushed when the run ends
     const waited = Date.now() - this.firstPendingAt;
-    const delay = waited >= this.maxWaitMs ? 0 : Math.min(this.quietMs, this.maxWaitMs - waited);
+    const quiet = this.pendingRemoval ? this.quietMs : this.settleMs;
+    const delay = waited >= this.maxWaitMs ? 0 : Math.min(quiet, this.maxWaitMs - waited);
     this.timer = setTimeout(() => this.flush(), delay);
   }
 
@@ -108,6 +121,7 @@ export class WatchLoop {
     }
     const batch = [...this.pending.values()];
     this.pending = new Map();
+    this.pendingRemoval = false;
     this.waiters = [];
     const requested = waiters.length > 0;
     this.running = this.options

@@ -1,29 +1,34 @@
 /**
  * File watching outside a bundler's own watcher (`zhin-gen watch`, and the Rollup / Rolldown /
  * webpack / rspack / esbuild watch modes, whose module graphs miss new files and SKILL.md
- * edits). Built on chokidar, the watcher Vite itself uses: it watches each directory (not a
- * recursive `fs.watch`, which on Node 20 loses a file once a save replaces it by rename, as
- * `sed -i`, vim and JetBrains' safe write all do) and re-attaches to a replaced file.
+ * edits): one non-recursive `fs.watch` per directory the walk enters, and nothing per file.
  *
- * chokidar suppresses repeats: a second `change` of a path within 50 ms of the first, and a
- * second removal within 100 ms, are dropped with no trailing event (chokidar's `_throttle`), so a
- * save that follows another quickly (a formatter after the editor, a script) could be the last
- * change and never be reported. This layer adds the trailing edge: every reported path is looked
- * at again once those windows have passed, and a state that differs from the one seen with the
- * event (size, mtime and ctime in nanoseconds, inode, kind) is reported as one more event.
+ * Why per directory: the kernel reports every change of a directory's entries (a write, a
+ * create, a delete, a rename over an entry) to the directory's own watch, so a save by rename
+ * (`sed -i`, vim, JetBrains' safe write) is seen by name and no watch has to re-attach to a
+ * replaced file. Node 20's recursive `fs.watch` on Linux loses a file once a save replaces it by
+ * rename, and chokidar (before this) added a watch per file, listed a directory again on every
+ * rename in it, dropped a second change of a path within 50 ms, and took seconds to scan a
+ * 5,000-tool tree before its first event. Here a tree costs one inotify watch per directory, the
+ * start is one `readdir` per directory, and an event costs one `lstat`.
  *
- * Merging and scheduling events is the watch loop's job (./loop.ts), and the compiler reconciles
- * every named path with the disk, so a misreported event type cannot leave the inventory wrong.
+ * The event type is the watcher's best reading (the path's kind now, and whether it was listed
+ * before); merging and scheduling events is the watch loop's job (./loop.ts), and the compiler
+ * checks every named path against the disk, so a misread type cannot leave the inventory wrong.
+ * A directory is watched before it is listed, so an entry created while it is being attached is
+ * either listed or reported.
  */
-import { lstatSync, type Stats } from 'node:fs';
-import { watch, type FSWatcher } from 'chokidar';
+import { type Dirent, type FSWatcher, lstatSync, readdirSync, statSync, watch } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { FileEvent } from '../context.js';
 
 export interface TreeWatcher {
-  /** Resolves once the initial directory scan is done: from then on no change is missed. */
+  /** Resolves once every directory is watched: from then on no change is missed. */
   readonly ready: Promise<void>;
   /** Adds directories (outside the root: configured child plugins). */
   add(dirs: readonly string[]): void;
+  /** How many directories are watched (one system watch each). */
+  readonly watched: () => number;
   close(): Promise<void>;
 }
 
@@ -32,7 +37,7 @@ export interface TreeWatcherOptions {
   readonly ignore: (abs: string) => boolean;
   /**
    * Absolute paths a fresh walk never enters (`Compiler.outsideWalk`): not watched at all, so
-   * their directories and files cost no inotify watch. `isDir` when the watcher knows.
+   * their directories cost no inotify watch. `isDir` when the watcher knows.
    */
   readonly outsideWalk?: (abs: string, isDir: boolean | undefined) => boolean;
   /**
@@ -70,82 +75,168 @@ export function watchProblem(error: Error): WatchProblem {
   return { error, exhausted: false, message: `file watching failed (${error.message})${where}` };
 }
 
-const EVENTS = ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const;
+/** One watched directory: its system watch, the entries it holds (as last seen), its inode. */
+interface Watched {
+  readonly watcher: FSWatcher;
+  readonly names: Set<string>;
+  readonly ino: number;
+}
 
-/** Longer than chokidar's longest per-path suppression window (removals: 100 ms). */
-const TRAILING_CHECK_MS = 120;
+type Kind = 'dir' | 'file' | undefined;
 
-/** What a path is on disk now, precisely enough to see any write; '' when it does not exist. */
-function stateOf(path: string): string {
+function kindOf(path: string): { kind: Kind; ino: number } {
   try {
-    const s = lstatSync(path, { bigint: true });
-    return `${s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : 'f'}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    const s = lstatSync(path);
+    if (s.isDirectory()) return { kind: 'dir', ino: s.ino };
+    // A link to a directory is watched as one (the walk follows it), anything else is a file.
+    if (s.isSymbolicLink()) {
+      try {
+        const target = statSync(path);
+        if (target.isDirectory()) return { kind: 'dir', ino: target.ino };
+      } catch {
+        // A dangling link: a file as far as events go.
+      }
+    }
+    return { kind: 'file', ino: s.ino };
   } catch {
-    return '';
+    return { kind: undefined, ino: 0 };
   }
 }
 
 export function watchTree(root: string, onEvent: (event: FileEvent) => void, options: TreeWatcherOptions): TreeWatcher {
-  const watcher: FSWatcher = watch(root, {
-    ignoreInitial: true,
-    // Not chokidar's `atomic` mode: it holds every unlink back 100 ms to see whether an add
-    // follows (a save by rename), which is most of the save → manifest latency. The event type
-    // is only a hint here (the compiler checks every named path against the disk, and the watch
-    // loop merges the unlink and the add of one save into one batch), so nothing needs it.
-    atomic: false,
-    // Ignored paths, and what the walk never enters (scan/watched.ts): never watched at all.
-    ignored: (path: string, stats?: Stats) =>
-      path !== root && (options.ignore(path) || options.outsideWalk?.(path, stats?.isDirectory()) === true),
-  });
-  const checks = new Map<string, { state: string; timer: ReturnType<typeof setTimeout> }>();
-  const trailing = (path: string): void => {
-    const check = checks.get(path);
-    checks.delete(path);
-    if (!check) return;
-    const now = stateOf(path);
-    if (now === check.state) return;
-    const type: FileEvent['type'] =
-      now === ''
-        ? check.state.startsWith('d')
-          ? 'unlinkDir'
-          : 'unlink'
-        : now.startsWith('d')
-          ? 'addDir'
-          : check.state === ''
-            ? 'add'
-            : 'change';
-    report({ type, path });
+  const dirs = new Map<string, Watched>();
+  let closed = false;
+  let exhaustedReported = false;
+  const problem = (error: unknown, path: string): void => {
+    const err = error instanceof Error ? error : new Error(String(error));
+    if ((err as NodeJS.ErrnoException).path === undefined) Object.assign(err, { path });
+    const report = watchProblem(err);
+    // Once the system refuses watches it refuses every further one: one report says it all.
+    if (report.exhausted) {
+      if (exhaustedReported) return;
+      exhaustedReported = true;
+    }
+    options.onError(report);
   };
-  const report = (event: FileEvent): void => {
-    const previous = checks.get(event.path);
-    if (previous) clearTimeout(previous.timer);
-    const timer = setTimeout(() => trailing(event.path), TRAILING_CHECK_MS);
-    timer.unref?.();
-    checks.set(event.path, { state: stateOf(event.path), timer });
-    onEvent(event);
+  const skipped = (abs: string, isDir: boolean | undefined): boolean =>
+    abs !== root && (options.ignore(abs) || options.outsideWalk?.(abs, isDir) === true);
+
+  /** Stops watching a directory and everything below it. */
+  const detach = (dir: string): void => {
+    const prefix = dir + sep;
+    for (const [path, watched] of dirs)
+      if (path === dir || path.startsWith(prefix)) {
+        watched.watcher.close();
+        dirs.delete(path);
+      }
   };
-  for (const type of EVENTS) watcher.on(type, (path: string) => report({ type, path }));
-  watcher.on('error', (error: unknown) =>
-    options.onError(watchProblem(error instanceof Error ? error : new Error(String(error)))),
-  );
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  // ZHIN_GEN_WATCH_FAULT=ENOSPC|EMFILE: once ready, the watcher reports that error through its
-  // own error event, as the system would (a test cannot lower a per-user kernel limit without
-  // disturbing every other process of that user).
+
+  /** Watches a directory and every directory below it the walk enters (watch first, then list). */
+  const attach = (top: string): void => {
+    const stack = [top];
+    // Links already on the way down (a link to an ancestor would recurse forever).
+    const seenInodes = new Set<number>();
+    while (stack.length > 0 && !closed) {
+      const dir = stack.pop()!;
+      if (dirs.has(dir)) continue;
+      const { kind, ino } = kindOf(dir);
+      if (kind !== 'dir' || seenInodes.has(ino)) continue;
+      seenInodes.add(ino);
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(dir, { persistent: true }, (_type, name) => changed(dir, name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') problem(error, dir);
+        continue;
+      }
+      watcher.on('error', (error) => problem(error, dir));
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        watcher.close();
+        continue;
+      }
+      const names = new Set<string>();
+      dirs.set(dir, { watcher, names, ino });
+      for (const entry of entries) {
+        const abs = join(dir, entry.name);
+        const isDir = entry.isDirectory() || (entry.isSymbolicLink() && kindOf(abs).kind === 'dir');
+        if (skipped(abs, isDir)) continue;
+        names.add(entry.name);
+        if (isDir) stack.push(abs);
+      }
+    }
+  };
+
+  /** A raw event of a watched directory: what happened to the entry `name`, read from the disk. */
+  const changed = (dir: string, name: string | Buffer | null): void => {
+    if (closed) return;
+    const parent = dirs.get(dir);
+    if (!parent) return;
+    if (name === null) return rescan(dir, parent);
+    const entry = String(name);
+    const abs = join(dir, entry);
+    if (options.ignore(abs)) return;
+    const { kind, ino } = kindOf(abs);
+    if (kind !== undefined && options.outsideWalk?.(abs, kind === 'dir') === true) return;
+    const known = parent.names.has(entry);
+    const watched = dirs.get(abs);
+    if (kind === undefined) {
+      // Gone. Never listed (a temp file created and renamed away before it was looked at): nothing changed.
+      if (!known && !watched) return;
+      parent.names.delete(entry);
+      if (watched) detach(abs);
+      return onEvent({ type: watched ? 'unlinkDir' : 'unlink', path: abs });
+    }
+    parent.names.add(entry);
+    if (kind === 'dir') {
+      // An attribute change of a watched directory: its entries report for themselves.
+      if (watched && watched.ino === ino) return;
+      // New, replaced (a directory renamed over it), or a file that became a directory.
+      if (watched) detach(abs);
+      attach(abs);
+      return onEvent({ type: 'addDir', path: abs });
+    }
+    if (watched) detach(abs);
+    onEvent({ type: known && !watched ? 'change' : 'add', path: abs });
+  };
+
+  /** A directory event without a name (the system's event queue overflowed): compare listings. */
+  const rescan = (dir: string, watched: Watched): void => {
+    let now: Set<string>;
+    try {
+      now = new Set(readdirSync(dir));
+    } catch {
+      now = new Set();
+    }
+    for (const name of new Set([...watched.names, ...now])) changed(dir, name);
+  };
+
+  attach(root);
+  const ready = Promise.resolve();
+  // ZHIN_GEN_WATCH_FAULT=ENOSPC|EMFILE: once ready, the root's watch reports that error through
+  // its own error event, as the system would (a test cannot lower a per-user kernel limit
+  // without disturbing every other process of that user).
   const fault = process.env.ZHIN_GEN_WATCH_FAULT;
   if (fault)
     void ready.then(() =>
-      watcher.emit('error', Object.assign(new Error(`${fault}: injected`), { code: fault, path: root })),
+      dirs
+        .get(root)
+        ?.watcher.emit('error', Object.assign(new Error(`${fault}: injected`), { code: fault, path: root })),
     );
   return {
     ready,
-    add(dirs) {
-      if (dirs.length > 0) watcher.add([...dirs]);
+    add(extra) {
+      for (const dir of extra) attach(dir);
     },
+    watched: () => dirs.size,
     close: () => {
-      for (const check of checks.values()) clearTimeout(check.timer);
-      checks.clear();
-      return watcher.close();
+      closed = true;
+      for (const watched of dirs.values()) watched.watcher.close();
+      dirs.clear();
+      return Promise.resolve();
     },
   };
 }

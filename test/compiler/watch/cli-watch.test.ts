@@ -11,7 +11,7 @@ import { runWatchScenario, SCENARIO_TREE } from '../../watch-scenarios.js';
 let child: ChildProcess | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
-  if (child && child.exitCode === null) {
+  if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child!.once('exit', r));
     child.kill('SIGTERM');
     await exited;
