@@ -17,9 +17,26 @@ import type {
   ToolModel,
 } from '../model.js';
 import { str, strList } from './literal.js';
-import { emitTool, layoutBlocks, sameList } from './tool-table.js';
+import { emitTool, layoutBlocks, sameList, type ToolText } from './tool-table.js';
+import {
+  groupShards,
+  shardCount,
+  shardImports,
+  shardModules,
+  mergeCode,
+  type ShardPaths,
+  TYPES_MODULE,
+  typesModule,
+} from './shards.js';
+import type { SideModule } from './search-module.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
-import { validatorFileName, validatorsDirRel, validatorTable, type ValidatorTable } from './validator-table.js';
+import {
+  validatorExtension,
+  validatorFileName,
+  validatorsDirRel,
+  validatorTable,
+  type ValidatorTable,
+} from './validator-table.js';
 import { searchModule } from './search-module.js';
 import { posix } from 'node:path';
 import { EmitMemo } from './memo.js';
@@ -165,6 +182,7 @@ export function emitManifestParts(
       importExtension: options.importExtension,
       bySource: new Map(),
     };
+    memos.folderSpecifiers = new Map();
   }
   const known = memos.specifiers.bySource;
   const spec = (source: string): string => {
@@ -182,7 +200,6 @@ export function emitManifestParts(
   const plugins = [...model.plugins].sort(byName((p) => p.owner));
 
   const entries = tools.map((t) => emitTool(t, spec(t.source), memos));
-  const layout = layoutBlocks(tools, entries, conditional, memos);
   const pluginsText = list(
     plugins.map((p) =>
       emitPlugin(
@@ -250,6 +267,41 @@ export function emitManifestParts(
     };
   }
   const rest = lastItems.text;
+  const shards = shardCount(tools.length);
+  if (shards > 0) {
+    const dirRel = validatorsDirRel(options.outRel);
+    const inFolder = posix.join(dirRel, `shard${validatorExtension(options.outRel)}`);
+    const folderSpecs = memos.folderSpecifiers;
+    const folderSpec = (source: string): string => {
+      let value = folderSpecs.get(source);
+      if (value === undefined)
+        folderSpecs.set(source, (value = importSpecifier(options.root, inFolder, source, options.importExtension)));
+      return value;
+    };
+    return emitSharded({
+      tools,
+      entries,
+      conditional,
+      skills,
+      agents,
+      count: shards,
+      paths: { dirRel, spec: folderSpec, outRel: options.outRel, runtimeModule: options.runtimeModule, header: HEADER },
+      mainSpec: (name) => spec(posix.join(dirRel, validatorFileName(name, options.outRel))),
+      head: `${HEADER}import type { CapabilityManifest, ManifestTool } from ${str(options.runtimeModule)};\n`,
+      packageImports,
+      pluginsText,
+      rest,
+      validators: validatorTable(
+        tools,
+        entries.map((e) => e.validator),
+        options,
+        memos,
+      ),
+      search,
+      memos,
+    });
+  }
+  const layout = layoutBlocks(tools, entries, conditional, memos);
   // The digest of every emitted byte of data (tools through their memoised digests). It decides
   // "changed?" and is never written: a line that changed with every edit would make a committed
   // manifest conflict in every two pull requests (see docs/cli.md, "Committing the manifest").
@@ -374,6 +426,55 @@ declare module ${str(options.runtimeModule)} {
     parts,
     digest: digest.digest('hex'),
     validators: search === undefined ? validators : { ...validators, modules: [search] },
+  };
+}
+
+interface ShardedInput {
+  readonly tools: readonly ToolModel[];
+  readonly entries: readonly ToolText[];
+  readonly conditional: readonly ToolModel[];
+  readonly skills: readonly SkillModel[];
+  readonly agents: readonly AgentModel[];
+  readonly count: number;
+  readonly paths: ShardPaths;
+  /** A module of the folder by name → its specifier from the main module. */
+  readonly mainSpec: (name: string) => string;
+  readonly head: string;
+  readonly packageImports: string;
+  readonly pluginsText: string;
+  readonly rest: string;
+  readonly validators: ValidatorTable;
+  readonly search: SideModule | undefined;
+  readonly memos: EmitMemo;
+}
+
+/**
+ * The main module of a sharded table (shards.ts): it imports the shards and the types module and
+ * holds everything else; its bytes depend on the set of shards, never on one tool's data.
+ */
+function emitSharded(input: ShardedInput): ManifestParts {
+  const { paths, memos } = input;
+  const shardList = shardModules(groupShards(input.tools, input.entries, input.count), paths, memos);
+  const types = typesModule(input.tools, input.conditional, paths, memos);
+  const text = `${input.head}${shardImports(shardList, input.mainSpec)}${input.packageImports}${mergeCode(shardList.length)}
+export const manifest: CapabilityManifest = {
+  version: 1,
+  plugins: ${input.pluginsText},
+  tools: toolTable(),
+${input.rest}
+};
+
+export type { ToolInputs, ToolName } from ${str(input.mainSpec(TYPES_MODULE))};
+
+export type SkillName = ${union(input.skills.map((s) => s.qualifiedName))};
+
+export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
+`;
+  const modules: SideModule[] = [types, ...shardList, ...(input.search ? [input.search] : [])];
+  return {
+    parts: [text],
+    digest: createHash('sha256').update(text).digest('hex'),
+    validators: { ...input.validators, modules },
   };
 }
 

@@ -9,6 +9,7 @@ import type { ToolModel } from '../model.js';
 import type { LayoutMemo, ToolText } from './tool-table.js';
 import type { SearchModuleMemo } from './search-module.js';
 import type { ValidatorTableMemo } from './validator-table.js';
+import type { ShardMemo, TypesMemo } from './shards.js';
 
 export class EmitMemo {
   /** Import specifiers by source, for one root, output path and extension (a change starts over). */
@@ -27,6 +28,12 @@ export class EmitMemo {
   validators: ValidatorTableMemo | undefined;
   /** The search module of the last emit (search-module.ts). */
   search: SearchModuleMemo | undefined;
+  /** Specifiers from the generated modules' folder by source (reset with `specifiers`). */
+  folderSpecifiers = new Map<string, string>();
+  /** The shards of the last emit, by position (shards.ts). */
+  shards: readonly ShardMemo[] | undefined;
+  /** The types module of the last emit (shards.ts). */
+  types: TypesMemo | undefined;
   /** Each tool's searched texts, by its memoised line. */
   readonly searchTexts = new WeakMap<ToolText, string>();
 }

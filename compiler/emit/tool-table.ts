@@ -16,10 +16,15 @@ import type { ManifestTool } from '@zhin-gen/runtime';
 import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
 import { toolValidatorKey } from './validator-table.js';
+import { nameHash } from './shards.js';
 
 /** What emit produces for one tool, independent of its position in the table. */
 export interface ToolText {
   readonly spec: string;
+  /** The tool's source path (relative to the root), for specifiers from the shards' folder. */
+  readonly source: string;
+  /** The name's hash, which picks the tool's shard (shards.ts). */
+  readonly nameHash: number;
   /** Digest of the data line and specifier (the manifest hash never re-hashes unchanged tools). */
   readonly sha: string;
   readonly specLiteral: string;
@@ -49,6 +54,8 @@ export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolTe
   const data = continued(line);
   const entry: ToolText = {
     spec,
+    source: tool.source,
+    nameHash: nameHash(tool.qualifiedName),
     sha: sha256(`${line}\0${spec}`),
     specLiteral: str(spec),
     nameLiteral: str(tool.qualifiedName),

@@ -9,7 +9,8 @@
  * after it, so a reader never sees a manifest naming a missing validator. Only files this
  * compiler writes are ever removed: a key-shaped name and the generated-file mark.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/manifest.js';
 import { writeNewAtomically } from './output.js';
@@ -26,10 +27,18 @@ import type { SideModule } from '../emit/search-module.js';
  * What a compiler knows is in a validators folder: file names, and the folder's mtime then. The
  * compiler owns one (it dies with the compiler); without it the folder is listed each time.
  */
-export type KnownFolders = Map<string, { names: Set<string>; mtimeMs: number }>;
+export type KnownFolders = Map<
+  string,
+  {
+    names: Set<string>;
+    mtimeMs: number;
+    /** Side modules this process wrote or verified: their stamp, and the file's stamp then. */
+    verified?: Map<string, { stamp: string; mtimeMs: number; size: number }>;
+  }
+>;
 
-// Validators by key, and the search index (emit/search-module.ts).
-const KEY_FILE = /^(?:[0-9a-f]{16}|search)\.[cm]?ts$/;
+// Validators by key, the search index (emit/search-module.ts), the tool table's shards and types (emit/shards.ts).
+const KEY_FILE = /^(?:[0-9a-f]{16}|search|types|tools-\d+-of-\d+)\.[cm]?ts$/;
 
 /** Every module the table names: its validators and its other modules. */
 function moduleNames(table: ValidatorTable, outRel: string): string[] {
@@ -52,11 +61,52 @@ function head(file: string, bytes: number): string {
   }
 }
 
-/** A side module's file is current when it exists and its second line is the module's stamp. */
-function isCurrent(dir: string, name: string, module: SideModule, names: Set<string>): boolean {
+/**
+ * A side module's file is current when it exists, its second line is the module's stamp and its
+ * seal holds (an edit in place anywhere in it breaks the seal). What this process wrote or
+ * verified is trusted while the file's stamp on disk is the same (watch mode: one stat per edit).
+ */
+function isCurrent(dir: string, name: string, module: SideModule, names: Set<string>, known: KnownFolders): boolean {
   if (!names.has(name)) return false;
-  const lines = head(join(dir, name), 512).split('\n');
-  return lines[0]?.startsWith(GENERATED_MARK) === true && lines[1] === module.stamp;
+  const file = join(dir, name);
+  const now = fileStamp(file);
+  if (now === undefined) return false;
+  const verified = known.get(dir)?.verified?.get(name);
+  if (verified && verified.stamp === module.stamp && verified.mtimeMs === now.mtimeMs && verified.size === now.size)
+    return true;
+  const lines = head(file, 512).split('\n');
+  if (lines[0]?.startsWith(GENERATED_MARK) !== true || lines[1] !== module.stamp) return false;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return false;
+  }
+  if (sealProblem(bytes) !== undefined) return false;
+  noteVerified(dir, name, module.stamp, now, known);
+  return true;
+}
+
+function fileStamp(file: string): { mtimeMs: number; size: number } | undefined {
+  try {
+    const s = statSync(file);
+    return { mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return undefined;
+  }
+}
+
+function noteVerified(
+  dir: string,
+  name: string,
+  stamp: string,
+  now: { mtimeMs: number; size: number } | undefined,
+  known: KnownFolders,
+): void {
+  const entry = known.get(dir);
+  if (!entry || now === undefined) return;
+  entry.verified ??= new Map();
+  entry.verified.set(name, { stamp, ...now });
 }
 
 function mtimeOf(dir: string): number | undefined {
@@ -82,21 +132,39 @@ function listing(dir: string, known: KnownFolders): Set<string> {
   } catch {
     names = new Set();
   }
-  known.set(dir, { names, mtimeMs: mtimeMs ?? -1 });
+  known.set(dir, { names, mtimeMs: mtimeMs ?? -1, verified: memo?.verified });
   return names;
 }
 
 function remember(dir: string, names: Set<string>, known: KnownFolders): void {
-  known.set(dir, { names, mtimeMs: mtimeOf(dir) ?? -1 });
+  known.set(dir, { names, mtimeMs: mtimeOf(dir) ?? -1, verified: known.get(dir)?.verified });
 }
 
 export function validatorsDir(root: string, outRel: string): string {
   return join(root, validatorsDirRel(outRel));
 }
 
-/** The folder's stamp (mtime, or `none`): any file added or removed in it changes it. */
+/**
+ * The folder's stamp (`none` when it is missing): its mtime, which any file added or removed
+ * changes, and every file's mtime and size, which an edit in place changes. A run is vouched for
+ * only while this is what it was when the output was written (cache/units.ts).
+ */
 export function validatorsStamp(root: string, outRel: string): string {
-  return String(mtimeOf(validatorsDir(root, outRel)) ?? 'none');
+  const dir = validatorsDir(root, outRel);
+  const mtimeMs = mtimeOf(dir);
+  if (mtimeMs === undefined) return 'none';
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return 'none';
+  }
+  const digest = createHash('sha256');
+  for (const name of names) {
+    const now = fileStamp(join(dir, name));
+    digest.update(`${name}\0${now?.mtimeMs ?? -1}\0${now?.size ?? -1}\n`);
+  }
+  return `${mtimeMs}:${digest.digest('hex').slice(0, 32)}`;
 }
 
 /** Writes the modules the table names (validators, the search index) that are not on disk; returns how many it wrote. */
@@ -112,10 +180,10 @@ export function writeValidators(
   const names = listing(dir, known);
   const typescript = /\.[cm]?ts$/.test(validatorExtension(outRel));
   let written = 0;
-  const write = (name: string, text: () => string) => {
+  const write = (name: string, text: () => string): void => {
     if (written === 0) mkdirSync(dir, { recursive: true });
     // Temp file and rename: a new name, or a side module replaced in one step.
-    writeNewAtomically(join(dir, name), text());
+    writeNewAtomically(join(dir, name), sealed(text()));
     names.add(name);
     written++;
   };
@@ -123,11 +191,16 @@ export function writeValidators(
     const name = validatorFileName(key, outRel);
     if (!names.has(name)) write(name, () => emitValidatorModule(table.schemas.get(key)!, { typescript }));
   }
+  const replaced: [string, SideModule][] = [];
   for (const module of modules) {
     const name = validatorFileName(module.name, outRel);
-    if (!isCurrent(dir, name, module, names)) write(name, module.text);
+    if (!isCurrent(dir, name, module, names, known)) {
+      write(name, module.text);
+      replaced.push([name, module]);
+    }
   }
   if (written > 0) remember(dir, names, known);
+  for (const [name, module] of replaced) noteVerified(dir, name, module.stamp, fileStamp(join(dir, name)), known);
   return written;
 }
 
@@ -171,8 +244,9 @@ export function removeStaleValidators(
 }
 
 /**
- * Keys whose module is not on disk, and side modules whose file is not current (for `check`: a
- * manifest is only current with its validators and its search index).
+ * Keys whose module is not on disk or whose seal is broken, and side modules whose file is not
+ * current (for `check`: a manifest is only current with its validators, shards, types and search
+ * index, byte for byte).
  */
 export function missingValidators(
   root: string,
@@ -185,10 +259,36 @@ export function missingValidators(
   const dir = validatorsDir(root, outRel);
   const names = listing(dir, known);
   return [
-    ...table.keys.filter((key) => !names.has(validatorFileName(key, outRel))),
+    ...table.keys.filter((key) => {
+      const name = validatorFileName(key, outRel);
+      if (!names.has(name)) return true;
+      try {
+        return sealProblem(readFileSync(join(dir, name))) !== undefined;
+      } catch {
+        return true;
+      }
+    }),
     // A side module left from another catalog (a merge, a hand edit) is stale like a missing one.
     ...modules
-      .filter((module) => !isCurrent(dir, validatorFileName(module.name, outRel), module, names))
+      .filter((module) => !isCurrent(dir, validatorFileName(module.name, outRel), module, names, known))
       .map((module) => module.name),
   ];
+}
+
+/** The last line of every module of the folder: a digest of the bytes before it. */
+const SEAL = '// sealed ';
+
+/** The text with its seal line appended. */
+export function sealed(text: string): string {
+  return `${text}${SEAL}${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n`;
+}
+
+/** Why a module's bytes are not what zhin-gen wrote (undefined: the seal holds). */
+export function sealProblem(bytes: Buffer): string | undefined {
+  if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) return 'its last line is not the seal zhin-gen writes';
+  const start = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
+  const line = bytes.toString('utf8', start, bytes.length - 1);
+  if (!line.startsWith(SEAL)) return 'its last line is not the seal zhin-gen writes';
+  const digest = createHash('sha256').update(bytes.subarray(0, start)).digest('hex').slice(0, 32);
+  return digest === line.slice(SEAL.length) ? undefined : 'it was edited after zhin-gen wrote it';
 }

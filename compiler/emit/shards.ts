@@ -1,0 +1,262 @@
+/**
+ * The tool table of a large bot, in shards (docs/cli.md#the-generated-modules). A manifest with
+ * more than SHARD_TOOLS tools keeps its table in the generated modules' folder: `tools-<i>-of-<n>`
+ * modules, each with its tools' JSON lines and their `import()` loaders, and `types.ts` with the
+ * `ToolName` union and the `ToolInputs` map. The main module imports the shards and merges them
+ * by name (the runtime's catalog reads the table sorted), so it is byte-identical while the set
+ * of shards is: an edit to one tool rewrites that tool's shard (and the search index when a
+ * searched text changed), adding or removing a tool its shard and `types.ts`. A dev server then
+ * transforms one shard of tens of kilobytes instead of a module of tens of megabytes.
+ *
+ * A tool's shard is a hash of its name modulo a power of two, so an insertion never moves any
+ * other tool, and when the count crosses a power of two (the shards double or halve) each shard
+ * splits into two or two merge into one.
+ */
+import { posix } from 'node:path';
+import { sha256 } from '../util/hash.js';
+import { sameList } from '../util/lists.js';
+import type { ToolModel } from '../model.js';
+import { str } from './literal.js';
+import type { EmitMemo } from './memo.js';
+import type { SideModule } from './search-module.js';
+import type { ToolText } from './tool-table.js';
+import { validatorFileName } from './validator-table.js';
+
+/** Tools per shard on average; a table of at most this many stays in the main module. */
+export const SHARD_TOOLS = 64;
+/** Past this many shards they grow instead (a main module of a few hundred imports at most). */
+const MAX_SHARDS = 1024;
+
+/** How many shards a table of `tools` tools has: 0 (inline in the main module) or a power of two. */
+export function shardCount(tools: number): number {
+  if (tools <= SHARD_TOOLS) return 0;
+  let count = 2;
+  while (count < MAX_SHARDS && count * SHARD_TOOLS < tools) count *= 2;
+  return count;
+}
+
+/** 32-bit FNV-1a over UTF-16 code units: the same number for the same name on every machine. */
+export function nameHash(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** A shard's module name (without extension): `tools-07-of-16`. */
+export function shardName(index: number, count: number): string {
+  const width = String(count - 1).length;
+  return `tools-${String(index).padStart(width, '0')}-of-${count}`;
+}
+
+export const TYPES_MODULE = 'types';
+
+/** Where the shards' import specifiers point from (a file in the folder; only its directory counts). */
+export interface ShardPaths {
+  /** The folder's path relative to the root (POSIX). */
+  readonly dirRel: string;
+  /** A source path → its specifier from a module of the folder. */
+  readonly spec: (source: string) => string;
+  /** The manifest's output path (for the validator modules' extension). */
+  readonly outRel: string;
+  readonly runtimeModule: string;
+  readonly header: string;
+}
+
+/** One shard's tools in table order (by name), with their lines. */
+interface ShardInput {
+  readonly tools: readonly ToolModel[];
+  readonly entries: readonly ToolText[];
+}
+
+export interface ShardMemo {
+  readonly key: string;
+  readonly entries: readonly ToolText[];
+  readonly typed: readonly boolean[];
+  readonly module: SideModule;
+}
+
+/** The shards of a table sorted by name: each shard keeps that order. */
+export function groupShards(
+  tools: readonly ToolModel[],
+  entries: readonly ToolText[],
+  count: number,
+): readonly ShardInput[] {
+  const groups: { tools: ToolModel[]; entries: ToolText[] }[] = [];
+  for (let i = 0; i < count; i++) groups.push({ tools: [], entries: [] });
+  const mask = count - 1;
+  for (let i = 0; i < tools.length; i++) {
+    const entry = entries[i]!;
+    const group = groups[entry.nameHash & mask]!;
+    group.tools.push(tools[i]!);
+    group.entries.push(entry);
+  }
+  return groups;
+}
+
+/** Each shard as a module of the folder, reused from the memo while its tools' lines are the same objects. */
+export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, memos: EmitMemo): SideModule[] {
+  const key = `${paths.dirRel}\0${paths.outRel}\0${paths.runtimeModule}\0${shards.length}`;
+  const previous = memos.shards;
+  const next: ShardMemo[] = [];
+  const modules = shards.map((shard, index) => {
+    const typed = shard.tools.map((t) => t.typed);
+    const known = previous?.[index];
+    if (known && known.key === key && sameList(known.entries, shard.entries) && sameList(known.typed, typed)) {
+      next.push(known);
+      return known.module;
+    }
+    const module = shardModule(shard, index, shards.length, paths);
+    next.push({ key, entries: shard.entries, typed, module });
+    return module;
+  });
+  memos.shards = next;
+  return modules;
+}
+
+function shardModule(shard: ShardInput, index: number, count: number, paths: ShardPaths): SideModule {
+  const cases = shard.entries.map((entry, i) => `    case ${i}: return import(${str(paths.spec(entry.source))});`);
+  const keys = [...new Set(shard.entries.flatMap((e) => (e.validator === undefined ? [] : [e.validator])))].sort();
+  const validatorCases = keys.map(
+    (key) =>
+      `    case ${str(key)}: return import(${str(paths.spec(posix.join(paths.dirRel, validatorFileName(key, paths.outRel))))});`,
+  );
+  const withValidators = keys.length > 0;
+  const rowType = withValidators
+    ? `(Omit<ManifestTool, 'load' | 'validator'> & { load?: ManifestTool['load']; validator?: string | ManifestTool['validator'] })[]`
+    : `(Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[]`;
+  const lines = shard.entries.map((entry, i) => (i === 0 ? entry.first : entry.next)).join('');
+  const body = `import type { ManifestTool } from ${str(paths.runtimeModule)};
+
+/** This shard's tool modules by index: a literal import() per tool, inside one function. */
+function loadTool(index: number): ReturnType<ManifestTool['load']> {
+  switch (index) {${cases.length > 0 ? `\n${cases.join('\n')}\n  ` : ''}}
+  throw new RangeError('zhin-gen manifest: no tool at index ' + index);
+}
+${
+  withValidators
+    ? `
+/** The generated input validators of this shard's tools, by key (the tool line's \`validator\`). */
+function loadValidator(key: string): ReturnType<NonNullable<ManifestTool['validator']>> {
+  switch (key) {
+${validatorCases.join('\n')}
+  }
+  throw new RangeError('zhin-gen manifest: no validator ' + key);
+}
+`
+    : ''
+}
+/** This shard's tool metadata, one tool per line (parsed as JSON), sorted by name. */
+const toolData: ${rowType} = JSON.parse('[${lines}\\
+]');
+${
+  withValidators
+    ? `for (let index = 0; index < toolData.length; index++) {
+  const tool = toolData[index]!;
+  tool.load = () => loadTool(index);
+  const key = tool.validator;
+  if (typeof key === 'string') tool.validator = () => loadValidator(key);
+}`
+    : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);'
+}
+
+export default toolData as ManifestTool[];
+`;
+  const stamp = `// tool table shard ${index + 1} of ${count}, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
+  return { name: shardName(index, count), stamp, text: () => `${paths.header}${stamp}\n${body}` };
+}
+
+export interface TypesMemo {
+  readonly key: string;
+  readonly names: readonly string[];
+  readonly typed: readonly boolean[];
+  readonly sources: readonly string[];
+  readonly module: SideModule;
+}
+
+/**
+ * `types.ts`: the tool names and each tool's input type (`import type` of every tool module: only
+ * tsc reads it, a bundler erases the main module's `export type` of it).
+ */
+export function typesModule(
+  tools: readonly ToolModel[],
+  conditional: readonly ToolModel[],
+  paths: ShardPaths,
+  memos: EmitMemo,
+): SideModule {
+  const key = `${paths.dirRel}\0${paths.runtimeModule}`;
+  const names = [...tools.map((t) => t.qualifiedName), ...conditional.map((t) => `\0${t.qualifiedName}`)];
+  const typed = tools.map((t) => t.typed);
+  const sources = tools.map((t) => t.source);
+  const memo = memos.types;
+  if (
+    memo &&
+    memo.key === key &&
+    sameList(memo.names, names) &&
+    sameList(memo.typed, typed) &&
+    sameList(memo.sources, sources)
+  )
+    return memo.module;
+  const imports: string[] = [];
+  const inputs: [string, string][] = [];
+  tools.forEach((tool, index) => {
+    if (tool.typed) {
+      imports.push(`import type tool${index} from ${str(paths.spec(tool.source))};\n`);
+      inputs.push([tool.qualifiedName, `InputOf<typeof tool${index}>`]);
+    } else inputs.push([tool.qualifiedName, 'Record<string, unknown>']);
+  });
+  for (const tool of conditional) inputs.push([tool.qualifiedName, 'Record<string, unknown>']);
+  inputs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const body = `import type { InputOf } from ${str(paths.runtimeModule)};
+${imports.join('')}
+export type ToolName = ${inputs.length === 0 ? 'never' : inputs.map(([name]) => `\n  | ${str(name)}`).join('')};
+
+export interface ToolInputs {
+${inputs.map(([name, type]) => `  ${str(name)}: ${type};\n`).join('')}}
+
+declare module ${str(paths.runtimeModule)} {
+  interface CapabilityRegistry {
+    toolInputs: ToolInputs;
+  }
+}
+`;
+  const stamp = `// tool names and input types, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
+  const module: SideModule = { name: TYPES_MODULE, stamp, text: () => `${paths.header}${stamp}\n${body}` };
+  memos.types = { key, names, typed, sources, module };
+  return module;
+}
+
+/** The main module's code that imports the shards and merges them by name (the table's order). */
+export function shardImports(modules: readonly SideModule[], specOf: (name: string) => string): string {
+  return modules.map((m, i) => `import shard${i} from ${str(specOf(m.name))};\n`).join('');
+}
+
+export function mergeCode(count: number): string {
+  const list = Array.from({ length: count }, (_, i) => `shard${i}`).join(', ');
+  return `
+/** Two tables sorted by name as one (code-unit order, as the compiler sorts). */
+function merge(a: readonly ManifestTool[], b: readonly ManifestTool[]): ManifestTool[] {
+  const out: ManifestTool[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length && j < b.length) out[o++] = a[i]!.qualifiedName < b[j]!.qualifiedName ? a[i++]! : b[j++]!;
+  while (i < a.length) out[o++] = a[i++]!;
+  while (j < b.length) out[o++] = b[j++]!;
+  return out;
+}
+
+/** The tool table: the shards (each sorted by name) merged pairwise into one sorted table. */
+function toolTable(): ManifestTool[] {
+  let lists: readonly (readonly ManifestTool[])[] = [${list}];
+  while (lists.length > 1) {
+    const next: (readonly ManifestTool[])[] = [];
+    for (let k = 0; k < lists.length; k += 2) next.push(k + 1 < lists.length ? merge(lists[k]!, lists[k + 1]!) : lists[k]!);
+    lists = next;
+  }
+  return [...(lists[0] ?? [])];
+}
+`;
+}
