@@ -1,43 +1,67 @@
 /**
  * Watch mode outside the Vite dev server (Rollup/Rolldown `--watch`, `vite build --watch`,
- * webpack/rspack watch): those bundlers only report changes to files already in their module
- * graph (webpack/rspack report no creations at all), so a new tool directory, a SKILL.md or an
- * agent.json edit would go unnoticed. The compiler's tree watcher feeds the plugin's one watch
- * loop; a rewritten manifest is a changed module for the bundler, which rebuilds on its own.
+ * webpack/rspack watch, esbuild contexts): those bundlers only report changes to files already in
+ * their module graph (webpack/rspack report no creations at all), so a new tool directory, a
+ * SKILL.md or an agent.json edit would go unnoticed. The compiler's tree watcher feeds the
+ * plugin's one watch loop; a rewritten manifest is a changed module for the bundler, which
+ * rebuilds on its own.
+ *
+ * It watches what `zhin-gen watch` watches (compiler/scan/watched.ts): the directories a fresh
+ * walk enters, so a bot's `src/`, `docs/`, `dist/` or `node_modules/` cost no system watch and
+ * start no run; the configuration decides the configured plugin folders, so it is loaded first.
  */
-import { watchTree, type CompileResult } from '../compiler/index.js';
+import { type CompileResult, type TreeWatcher, watchTree } from '../compiler/index.js';
 import type { ZhinGenState } from './state.js';
 
 export interface SideWatcher {
-  /** Resolves once the watcher's initial scan is done and no run is pending or in flight. */
+  /** Resolves once the watcher watches every directory and no run is pending or in flight. */
   idle(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function startSideWatcher(state: ZhinGenState, onResult: (result: CompileResult) => void): SideWatcher {
   state.onWatchResult(onResult);
-  const watcher = watchTree(state.root, (event) => state.push(event), {
-    ignore: (abs) => state.ignores(abs),
-    // An exhausted watcher is an error with the fix; the build keeps running on what it has.
-    onError: (problem) =>
-      problem.exhausted
-        ? console.error(`[zhin-gen] error: ${problem.message}`)
-        : console.warn(`[zhin-gen] ${problem.message}; changes may be missed until the watch restarts`),
-  });
-  // The build's own run came before the watcher's initial scan: one more run once it is done
-  // verifies every file by stat (nothing was notified yet), so an edit made in between is kept.
-  const caughtUp = watcher.ready
-    .then(() => state.run())
+  const compiler = state.compiler;
+  let closed = false;
+  let exhausted = false;
+  const started: Promise<TreeWatcher | undefined> = compiler.prepare().then(
+    () =>
+      closed
+        ? undefined
+        : watchTree(state.root, (event) => state.push(event), {
+            ignore: (abs) => state.ignores(abs),
+            outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir),
+            // An exhausted watcher no longer sees changes below some folder: the same error with
+            // the fix as `zhin-gen watch` prints (the bundler's own watch keeps running, so it
+            // cannot exit; the message says the manifest may now go stale).
+            onError: (problem) => {
+              if (!problem.exhausted)
+                return console.warn(`[zhin-gen] ${problem.message}; changes may be missed until the watch restarts`);
+              if (exhausted) return;
+              exhausted = true;
+              console.error(
+                `[zhin-gen] error: ${problem.message}\n  until then the generated manifest is not updated on changes the bundler does not see; restart the watch after the fix`,
+              );
+            },
+          }),
+    () => undefined,
+  );
+  // The build's own run came before the watcher was attached: one more run once it is verifies
+  // every file by stat (nothing was notified yet), so an edit made in between is kept.
+  const caughtUp = started
+    .then((watcher) => (watcher ? state.run() : undefined))
     .then(
-      (result) => (result.written ? onResult(result) : undefined),
+      (result) => (result?.written ? onResult(result) : undefined),
       () => undefined,
     );
   return {
     idle: async () => {
       await caughtUp;
-      await watcher.ready;
       await state.loop.idle();
     },
-    close: () => watcher.close(),
+    close: async () => {
+      closed = true;
+      await (await started)?.close();
+    },
   };
 }

@@ -3,9 +3,9 @@
  * graph (webpack/rspack report no creations at all). The plugin's tree watcher notices a newly
  * created tool and a SKILL.md edit; the rewritten manifest makes the bundler rebuild by itself.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { watch, type RollupWatcher } from 'rollup';
 import type { CompileResult } from '../../compiler/index.js';
 import { context as esbuildContext } from 'esbuild';
@@ -14,7 +14,17 @@ import zhinRollup from '../../vite-plugin/rollup.js';
 import { removeDir, tempDir, writeTree } from '../helpers.js';
 import { recordRuns, runWatchScenario, SCENARIO_TREE } from '../watch-scenarios.js';
 import type { RunTrigger } from '../../vite-plugin/options.js';
-import { ENTRY, esbuildBotOptions, makeBot, manifestTools, plainTool, sleep, waitFor, rollupTs } from './fixture.js';
+import {
+  ENTRY,
+  esbuildBotOptions,
+  makeBot,
+  manifestTools,
+  plainTool,
+  readManifest,
+  sleep,
+  waitFor,
+  rollupTs,
+} from './fixture.js';
 
 /**
  * Rollup's watch mode on a bot; `bundles()` counts finished bundles. The watch scenarios write
@@ -85,6 +95,72 @@ describe('rollup watch mode', () => {
       await sleep(600);
       expect(observer.runs(), 'the rebuilt bundle started no run of its own').toBe(afterRebuild);
     } finally {
+      await started.watcher.close();
+    }
+  });
+
+  it('watches what zhin-gen watch watches: src/, docs/, vendor/ and node_modules/ start no run, a SKILL.md does', async () => {
+    const root = makeBot('rollup-watch-scope', {
+      'docs/guide.md': '# Guide\n',
+      'src/notes.ts': 'export const notes = 1;\n',
+      'vendor/lib/index.ts': 'export const lib = 1;\n',
+      'node_modules/pkg/index.js': 'module.exports = 1;\n',
+    });
+    dirs.push(root);
+    const { onRun, observer } = recordRuns();
+    dirs.push(`${root}-dist`);
+    const started = rollupWatch(root, onRun, `${root}-dist`);
+    try {
+      await waitFor(() => started.bundles() >= 1, 'the first bundle');
+      await sleep(300);
+      const before = observer.runs();
+      // Created and edited beside the convention folders: a fresh walk never lists them.
+      writeTree(root, {
+        'docs/guide.md': '# Guide, edited\n',
+        'docs/new/page.md': '# New\n',
+        'src/notes.ts': 'export const notes = 2;\n',
+        'src/more/extra.ts': 'export {};\n',
+        'vendor/lib/index.ts': 'export const lib = 2;\n',
+        'node_modules/pkg/index.js': 'module.exports = 2;\n',
+        'node_modules/other/tools/x/index.ts': plainTool('Inside node_modules'),
+      });
+      await sleep(600);
+      expect(observer.runs(), 'no watch run for files outside what the walk enters').toBe(before);
+      // A SKILL.md is in no module graph: only the side watcher sees it.
+      writeTree(root, {
+        'skills/scoped/SKILL.md': '---\nname: scoped\ndescription: Seen by the side watcher.\n---\nBody.\n',
+      });
+      await waitFor(() => readManifest(root).includes('Seen by the side watcher.'), 'the skill in the manifest');
+      expect(observer.runs()).toBeGreaterThan(before);
+    } finally {
+      await started.watcher.close();
+    }
+  });
+
+  it.each([
+    ['ENOSPC', 'fs.inotify.max_user_watches'],
+    ['EMFILE', 'ulimit -n'],
+  ])('an exhausted side watcher (%s) is an error naming the fix', async (code, fix) => {
+    const root = makeBot('rollup-watch-exhausted');
+    dirs.push(root);
+    const printed: string[] = [];
+    const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      printed.push(args.map(String).join(' '));
+    });
+    // The real watcher's own error event carries the error the system would raise.
+    process.env.ZHIN_GEN_WATCH_FAULT = code;
+    dirs.push(`${root}-dist`);
+    const started = rollupWatch(root, () => undefined, `${root}-dist`);
+    try {
+      await waitFor(() => printed.some((line) => line.includes('file watching stopped')), 'the error');
+      const line = printed.find((l) => l.includes('file watching stopped'))!;
+      expect(line).toContain('[zhin-gen] error: file watching stopped');
+      expect(line).toContain(`(${code}) while watching ${realpathSync(root)}`);
+      expect(line).toContain(fix);
+      expect(line).not.toMatch(/\n\s+at /);
+    } finally {
+      delete process.env.ZHIN_GEN_WATCH_FAULT;
+      error.mockRestore();
       await started.watcher.close();
     }
   });
