@@ -4,28 +4,23 @@
  * resolve → emit → write. Runs are single-flight with a coalescing queue; file events patch the
  * inventory so a watch-mode run re-parses only the changed units.
  */
-import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { CONFIG_FILES, loadConfig, readConfigText, type ResolvedOptions, type UserConfig } from './config/load.js';
+import { CONFIG_FILES, loadConfig, type ResolvedOptions } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
-import type { RunCounts } from './cache/index-file.js';
-import { unitFiles, unitKey } from './cache/unit-key.js';
-import type { CapabilityModel } from './model.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { AssembleMemo, assembleModel } from './resolve/assemble.js';
 import { EmitMemo } from './emit/memo.js';
 import { parseChanged } from './parse/changed.js';
-import { buildLayout, collectUnits } from './scan/layout.js';
-import { TreeInventory } from './scan/inventory.js';
+import { LayoutMemo } from './scan/layout-memo.js';
+import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
 import { isIgnoredPath } from './scan/ignore.js';
 import { outsideWalk } from './scan/watched.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
-import { resolveConfiguredPlugins } from './scan/configured.js';
-import { readShippedPackages, type ShippedCapabilities } from './scan/shipped.js';
+import { configuredDirs, freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { readIfExists, writePartsIfChanged, type WrittenParts } from './write/output.js';
 import {
   missingValidators,
@@ -38,59 +33,14 @@ import {
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { outputWriteFailure } from './config/paths.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
-import { modelFromCache, vouchedResult } from './cache/vouched.js';
+import { modelFromCache, vouchByIndex } from './cache/vouched.js';
+import { PersistSchedule } from './cache/persist-schedule.js';
+import { countsOf } from './resolve/counts.js';
+import { realRoot } from './util/real-root.js';
+import { SingleFlight } from './util/single-flight.js';
+import type { CompileResult, CompilerOptions, FileEvent, RunOptions } from './run-types.js';
 
-export interface CompilerOptions {
-  /** Project root; every relative path resolves against it. */
-  readonly root: string;
-  /** Config overrides (e.g. `--out`), applied over the config file. */
-  readonly config?: UserConfig;
-  /** Persistent cache file; `false` disables it (default: node_modules/.cache/zhin-gen under the root, when node_modules exists). */
-  readonly cacheFile?: string | false;
-  /** Module name the generated types import and augment (default `@zhin-gen/runtime`). */
-  readonly runtimeModule?: string;
-}
-
-export interface RunStats {
-  readonly units: number;
-  /** Units that had to be read and parsed (cache misses). */
-  readonly parsed: number;
-  /** Worker threads that parsed them (0: the main thread; see parse/pool.ts). */
-  readonly workers: number;
-  readonly ms: number;
-}
-
-export interface CompileResult {
-  readonly diagnostics: readonly Diagnostic[];
-  readonly errors: number;
-  readonly warnings: number;
-  /** The model's sizes (what the summary line reports), known without building the model. */
-  readonly counts: RunCounts;
-  /**
-   * The capability model. A run that found nothing to do builds it only when this is read
-   * (from the unit cache, without parsing): `generate` and `check` never need it.
-   */
-  readonly model: CapabilityModel;
-  /** The generated module text (also produced when there are errors, for `check` diffs). */
-  readonly code: string;
-  readonly outFile: string;
-  /** POSIX output path relative to the root. */
-  readonly outRel: string;
-  /** True when this run wrote the output file. */
-  readonly written: boolean;
-  readonly stats: RunStats;
-  readonly options: ResolvedOptions;
-}
-
-export interface RunOptions {
-  /** Write the output when there are no errors (default true). */
-  readonly write?: boolean;
-}
-
-export type FileEvent = { readonly type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; readonly path: string };
-
-/** Watch mode: how long after the last run the unit cache is written to disk. */
-const PERSIST_DELAY_MS = 1500;
+export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './run-types.js';
 
 /**
  * Everything a compiler remembers between its own runs besides the unit cache: emitted pieces,
@@ -107,17 +57,12 @@ export class Compiler {
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
   /** Installed plugin packages whose shipped manifest is read instead of their sources (scan/shipped.ts). */
-  private shipped: { packages: ShippedCapabilities[]; diagnostics: Diagnostic[] } = { packages: [], diagnostics: [] };
+  private shipped: Shipped = NOTHING_SHIPPED;
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
-  /** Layout and units derived from one inventory revision. */
-  private derived?: {
-    inventory: TreeInventory;
-    revision: number;
-    layout: ReturnType<typeof buildLayout>;
-    units: ReturnType<typeof collectUnits>;
-  };
+  private readonly layouts = new LayoutMemo();
   private readonly units: UnitCache;
+  private readonly persistence: PersistSchedule;
   private readonly schemas: SchemaStage;
   /** Texts read outside any unit (AGENTS.md), kept across watch-mode runs. */
   private readonly texts = new Map<string, string | undefined>();
@@ -125,13 +70,13 @@ export class Compiler {
   /** Paths changed since the last run (watch mode); undefined = verify every file by stat. */
   private dirty?: Set<string>;
   private configDirty = true;
-  private running?: Promise<CompileResult>;
-  private queued?: Promise<CompileResult>;
+  private readonly flight = new SingleFlight<RunOptions, CompileResult>((runOptions) => this.runOnce(runOptions));
 
   constructor(private readonly compilerOptions: CompilerOptions) {
     this.root = realRoot(resolve(compilerOptions.root));
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.schemas = new SchemaCache(this.root);
+    this.persistence = new PersistSchedule(this.units);
   }
 
   /** Resolved options of the last run (after the first run). */
@@ -187,21 +132,7 @@ export class Compiler {
 
   /** Single-flight: a run requested while one is in progress coalesces into one follow-up run. */
   run(runOptions: RunOptions = {}): Promise<CompileResult> {
-    if (!this.running) {
-      this.running = this.runOnce(runOptions).finally(() => {
-        this.running = undefined;
-      });
-      return this.running;
-    }
-    this.queued ??= this.running
-      .then(
-        () => this.run(runOptions),
-        () => this.run(runOptions),
-      )
-      .finally(() => {
-        this.queued = undefined;
-      });
-    return this.queued;
+    return this.flight.run(runOptions);
   }
 
   private async runOnce(runOptions: RunOptions): Promise<CompileResult> {
@@ -216,36 +147,16 @@ export class Compiler {
     // A fresh walk (first run, config change) verifies every unit by stat instead of by events.
     const walkedNow = !this.inventory;
     if (!this.inventory) {
-      const configured = resolveConfiguredPlugins(
-        this.root,
-        options.plugins,
-        options.configFile ? readConfigText(this.root, options.configFile) : undefined,
-      );
-      this.shipped = await readShippedPackages(configured.packages);
-      this.inventory = TreeInventory.walk(
-        this.root,
-        {
-          pluginEntry: options.pluginEntry,
-          allowed: [
-            ...options.allowOutside.map((d) => resolve(this.root, d)),
-            ...configured.plugins.map((p) => resolve(this.root, p.dir)),
-          ],
-          outFile: options.outFile,
-        },
-        configured.plugins,
-        configured.diagnostics,
-      );
+      const walked = await freshWalk(this.root, options);
+      this.shipped = walked.shipped;
+      this.inventory = walked.inventory;
     }
     const inventory = this.inventory;
     diagnostics.push(...inventory.diagnostics, ...this.shipped.diagnostics);
-    // A change event alone leaves the tree's shape as it was: reuse the layout.
-    if (this.derived?.inventory !== inventory || this.derived.revision !== inventory.revision) {
-      const built = buildLayout(inventory.list, options.pluginEntry, inventory.extra);
-      this.derived = { inventory, revision: inventory.revision, layout: built, units: collectUnits(built) };
-    }
-    const { layout } = this.derived;
+    const derived = this.layouts.of(inventory, options.pluginEntry);
+    const { layout } = derived;
     diagnostics.push(...layout.diagnostics);
-    const { units, diagnostics: unitDiagnostics } = this.derived.units;
+    const { units, diagnostics: unitDiagnostics } = derived.units;
     diagnostics.push(...unitDiagnostics);
 
     const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
@@ -270,34 +181,29 @@ export class Compiler {
     // A fresh walk that finds every unit as the cache's index recorded it, and an output on disk
     // the cache vouches for: nothing to do, and nothing of the cache's bodies to read.
     if (walkedNow) {
-      const keyed: (readonly [string, readonly string[]])[] = units.map((u) => [unitKey(u), unitFiles(u)] as const);
-      for (const plugin of layout.plugins)
-        if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
-      if (this.units.currentByIndex(keyed)) {
-        const fileReader = this.units.reader();
-        const readText = readTextWith((path) => fileReader.read(path));
-        const vouchKey = `${digestOf(readText)}:${validatorsStamp(this.root, outRel)}`;
-        const summary = this.units.vouchedSummary(vouchKey, options.outFile);
-        if (summary)
-          return vouchedResult({
-            summary,
-            diagnostics,
-            model: () =>
-              modelFromCache({
-                cache: this.units,
-                layout,
-                units,
-                options,
-                readText,
-                packages: this.shipped.packages,
-                memos: this.memos.assemble,
-              }),
+      const fileReader = this.units.reader();
+      const readText = readTextWith((path) => fileReader.read(path));
+      const vouched = vouchByIndex({
+        cache: this.units,
+        layout,
+        units,
+        vouchKey: () => `${digestOf(readText)}:${validatorsStamp(this.root, outRel)}`,
+        diagnostics,
+        model: () =>
+          modelFromCache({
+            cache: this.units,
+            layout,
+            units,
             options,
-            outRel,
-            units: units.length,
-            started,
-          });
-      }
+            readText,
+            packages: this.shipped.packages,
+            memos: this.memos.assemble,
+          }),
+        options,
+        outRel,
+        started,
+      });
+      if (vouched) return vouched;
     }
 
     const reader: FileReader = this.units.reader();
@@ -386,7 +292,7 @@ export class Compiler {
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();
-    else this.schedulePersist();
+    else this.persistence.later();
     return {
       diagnostics: sorted,
       errors,
@@ -438,11 +344,7 @@ export class Compiler {
     if (!options) return false;
     const rel = toPosix(relative(this.root, abs));
     if (rel === '' || rel.startsWith('../') || isAbsolute(rel)) return false;
-    this.configuredDirs ??= resolveConfiguredPlugins(
-      this.root,
-      options.plugins,
-      options.configFile ? readConfigText(this.root, options.configFile) : undefined,
-    ).plugins.map((p) => toPosix(relative(this.root, resolve(this.root, p.dir))));
+    this.configuredDirs ??= configuredDirs(this.root, options);
     for (const dir of this.configuredDirs)
       if (rel === dir || rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`)) return false;
     return outsideWalk(rel, isDir);
@@ -484,45 +386,12 @@ export class Compiler {
     return this.options ? readIfExists(this.options.outFile) : undefined;
   }
 
-  private persistTimer?: ReturnType<typeof setTimeout>;
-
-  private schedulePersist(): void {
-    if (this.persistTimer) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      this.units.persist();
-    }, PERSIST_DELAY_MS);
-    // A dev server exiting without dispose() loses at most the last few seconds of cache.
-    this.persistTimer.unref?.();
-  }
-
   async dispose(): Promise<void> {
-    await this.running?.catch(() => undefined);
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = undefined;
-    this.units.persist();
+    await this.flight.idle();
+    this.persistence.now();
     // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
     this.memos = runMemos();
   }
-}
-
-function realRoot(root: string): string {
-  try {
-    statSync(root);
-    return realpathSync(root);
-  } catch {
-    return root;
-  }
-}
-
-function countsOf(model: CapabilityModel): RunCounts {
-  return {
-    tools: model.tools.length,
-    skills: model.skills.length,
-    agents: model.agents.length,
-    promptSections: model.promptSections.length,
-    hooks: model.hooks.length,
-  };
 }
 
 export function createCompiler(options: CompilerOptions): Compiler {

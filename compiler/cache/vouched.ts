@@ -5,7 +5,7 @@
  * cache only if someone reads it; the code is read from disk only then too.
  */
 import type { ResolvedOptions } from '../config/load.js';
-import type { CompileResult } from '../context.js';
+import type { CompileResult } from '../run-types.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
 import type { CapabilityModel } from '../model.js';
 import type { UnitResult } from '../parse/units.js';
@@ -28,6 +28,29 @@ export interface VouchedInputs {
   readonly outRel: string;
   readonly units: number;
   readonly started: number;
+}
+
+export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
+  readonly cache: UnitCache;
+  readonly layout: Layout;
+  readonly units: readonly CapabilityUnit[];
+  /** The vouched-output key of this run's inputs; computed only once every unit is current. */
+  readonly vouchKey: () => string;
+}
+
+/**
+ * A fresh walk that finds every unit as the cache's index recorded it, and an output on disk the
+ * cache vouches for: nothing to do, and nothing of the cache's bodies to read. Undefined when
+ * anything differs (the run goes on to parse what changed).
+ */
+export function vouchByIndex(input: IndexVouch): CompileResult | undefined {
+  const { cache, layout } = input;
+  const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
+  for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
+  if (!cache.currentByIndex(keyed)) return undefined;
+  const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
+  if (!summary) return undefined;
+  return vouchedResult({ ...input, summary, units: input.units.length });
 }
 
 export function vouchedResult(input: VouchedInputs): CompileResult {

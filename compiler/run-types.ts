@@ -1,0 +1,57 @@
+/**
+ * The compiler API's data types (compiler/context.ts runs; the CLI, watch and the bundler
+ * plugins read): what a compiler is created with, what a run is asked for and what it returns.
+ */
+import type { RunCounts } from './cache/index-file.js';
+import type { ResolvedOptions, UserConfig } from './config/load.js';
+import type { Diagnostic } from './diagnostics.js';
+import type { CapabilityModel } from './model.js';
+
+export interface CompilerOptions {
+  /** Project root; every relative path resolves against it. */
+  readonly root: string;
+  /** Config overrides (e.g. `--out`), applied over the config file. */
+  readonly config?: UserConfig;
+  /** Persistent cache file; `false` disables it (default: node_modules/.cache/zhin-gen under the root, when node_modules exists). */
+  readonly cacheFile?: string | false;
+  /** Module name the generated types import and augment (default `@zhin-gen/runtime`). */
+  readonly runtimeModule?: string;
+}
+
+export interface RunStats {
+  readonly units: number;
+  /** Units that had to be read and parsed (cache misses). */
+  readonly parsed: number;
+  /** Worker threads that parsed them (0: the main thread; see parse/pool.ts). */
+  readonly workers: number;
+  readonly ms: number;
+}
+
+export interface CompileResult {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
+  /** The model's sizes (what the summary line reports), known without building the model. */
+  readonly counts: RunCounts;
+  /**
+   * The capability model. A run that found nothing to do builds it only when this is read
+   * (from the unit cache, without parsing): `generate` and `check` never need it.
+   */
+  readonly model: CapabilityModel;
+  /** The generated module text (also produced when there are errors, for `check` diffs). */
+  readonly code: string;
+  readonly outFile: string;
+  /** POSIX output path relative to the root. */
+  readonly outRel: string;
+  /** True when this run wrote the output file. */
+  readonly written: boolean;
+  readonly stats: RunStats;
+  readonly options: ResolvedOptions;
+}
+
+export interface RunOptions {
+  /** Write the output when there are no errors (default true). */
+  readonly write?: boolean;
+}
+
+export type FileEvent = { readonly type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; readonly path: string };

@@ -1,0 +1,53 @@
+/**
+ * A fresh walk of the tree (first run, configuration change): the configured plugins resolved,
+ * the installed packages' shipped manifests read, and the inventory listed from the disk.
+ */
+import { relative, resolve } from 'node:path';
+import { readConfigText, type ResolvedOptions } from '../config/load.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { resolveConfiguredPlugins } from './configured.js';
+import { TreeInventory } from './inventory.js';
+import { readShippedPackages, type ShippedCapabilities } from './shipped.js';
+import { toPosix } from './walk.js';
+
+export interface Shipped {
+  readonly packages: ShippedCapabilities[];
+  readonly diagnostics: Diagnostic[];
+}
+
+export const NOTHING_SHIPPED: Shipped = { packages: [], diagnostics: [] };
+
+function configured(root: string, options: ResolvedOptions): ReturnType<typeof resolveConfiguredPlugins> {
+  return resolveConfiguredPlugins(
+    root,
+    options.plugins,
+    options.configFile ? readConfigText(root, options.configFile) : undefined,
+  );
+}
+
+export async function freshWalk(
+  root: string,
+  options: ResolvedOptions,
+): Promise<{ inventory: TreeInventory; shipped: Shipped }> {
+  const found = configured(root, options);
+  const shipped = await readShippedPackages(found.packages);
+  const inventory = TreeInventory.walk(
+    root,
+    {
+      pluginEntry: options.pluginEntry,
+      allowed: [
+        ...options.allowOutside.map((d) => resolve(root, d)),
+        ...found.plugins.map((p) => resolve(root, p.dir)),
+      ],
+      outFile: options.outFile,
+    },
+    found.plugins,
+    found.diagnostics,
+  );
+  return { inventory, shipped };
+}
+
+/** Configured plugin directories (POSIX, relative to the root), for `outsideWalk`. */
+export function configuredDirs(root: string, options: ResolvedOptions): readonly string[] {
+  return configured(root, options).plugins.map((p) => toPosix(relative(root, resolve(root, p.dir))));
+}
