@@ -3,10 +3,11 @@
  * save editors and tools make: see test/watch-scenarios.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
-import { runWatchScenario, SCENARIO_TREE } from '../../watch-scenarios.js';
+import { freshManifest, runWatchScenario, SCENARIO_TOOL, SCENARIO_TREE } from '../../watch-scenarios.js';
 
 let child: ChildProcess | undefined;
 const dirs: string[] = [];
@@ -30,6 +31,42 @@ function startWatch(root: string, env: NodeJS.ProcessEnv = {}): { stdout: () => 
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return { stdout: () => stdout, stderr: () => stderr };
 }
+
+/** Summary lines printed so far: one per compiler run. */
+const runsIn = (stdout: string): number =>
+  stdout.split('\n').filter((line) => line.startsWith('zhin-gen: ') && line.includes(' in ') && line.endsWith(' ms'))
+    .length;
+
+/** The inotify watches a process holds (Linux: each inotify descriptor's fdinfo lists one line per watch). */
+function inotifyWatches(pid: number): number {
+  let watches = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    if (target !== 'anon_inode:inotify') continue;
+    watches += readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('inotify wd:')).length;
+  }
+  return watches;
+}
+
+async function until(check: () => boolean, what: () => string): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > 30_000) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const manifestOf = (root: string): string => {
+  const file = join(root, 'zhin-capabilities.gen.ts');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+};
 
 async function waitForText(read: () => string, text: string): Promise<void> {
   const started = Date.now();
@@ -55,6 +92,99 @@ describe('zhin-gen watch', () => {
     });
     expect(io.stderr()).not.toMatch(/at .+\.js:\d+|ZG9001/);
   });
+
+  it('a save by rename and a delete-and-create save are each one run, and the manifest follows', async () => {
+    const root = writeTree(tempDir('cli-watch-once'), SCENARIO_TREE);
+    dirs.push(root);
+    const io = startWatch(root);
+    await waitForText(io.stdout, 'watching for changes');
+    await until(
+      () => runsIn(io.stdout()) === 1,
+      () => `the first run:\n${io.stdout()}`,
+    );
+    const file = join(root, 'tools/a/index.ts');
+    const saves: [string, (text: string) => void][] = [
+      [
+        'rename over',
+        (text) => {
+          writeFileSync(`${file}___jb_tmp___`, text);
+          renameSync(`${file}___jb_tmp___`, file);
+        },
+      ],
+      [
+        'delete and create',
+        (text) => {
+          unlinkSync(file);
+          writeFileSync(file, text);
+        },
+      ],
+    ];
+    let version = 0;
+    for (const [how, save] of saves)
+      for (let i = 0; i < 3; i++) {
+        const runs = runsIn(io.stdout());
+        const text = SCENARIO_TOOL.replaceAll('Version 0', `Version ${++version}`);
+        save(text);
+        await until(
+          () => manifestOf(root).includes(`"Version ${version}"`),
+          () => `${how} save ${version} in the manifest:\n${io.stdout()}`,
+        );
+        // Anything a second run would come from (a late event, a re-check) comes within this.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(runsIn(io.stdout()) - runs, `${how} save ${version}: runs`).toBe(1);
+        expect(manifestOf(root)).toBe(await freshManifest(root));
+      }
+  });
+
+  it('an edit made while the first run is in flight is not lost', async () => {
+    // Enough tools, and no cache, that the first run takes a while after "watching" is printed.
+    const tools: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) tools[`tools/t${i}/index.ts`] = SCENARIO_TOOL.replaceAll('Version 0', `Tool ${i}`);
+    const root = writeTree(tempDir('cli-watch-first-run'), tools);
+    dirs.push(root);
+    const io = startWatch(root);
+    await waitForText(io.stdout, 'watching for changes');
+    // Saves keep coming until the first run has reported: whichever of them landed after the
+    // run had read the file must reach the manifest through the next run.
+    let version = 0;
+    while (runsIn(io.stdout()) === 0) {
+      writeTree(root, {
+        'tools/t7/index.ts': SCENARIO_TOOL.replaceAll('Version 0', `Edited during the first run ${++version}`),
+        [`tools/new${version}/index.ts`]: SCENARIO_TOOL.replaceAll('Version 0', `Created during it ${version}`),
+      });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(version, 'saves made while the first run was in flight').toBeGreaterThan(1);
+    await until(
+      () =>
+        manifestOf(root).includes(`"Edited during the first run ${version}"`) &&
+        manifestOf(root).includes(`"Created during it ${version}"`),
+      () => `the last saves in the manifest:\n${io.stdout()}`,
+    );
+    expect(manifestOf(root)).toBe(await freshManifest(root));
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'holds one system watch per directory the walk enters (none per file, none below src/ or node_modules/)',
+    async () => {
+      const tree: Record<string, string> = { ...SCENARIO_TREE, 'AGENTS.md': '# Bot\n' };
+      for (let i = 0; i < 20; i++) {
+        tree[`tools/t${i}/index.ts`] = SCENARIO_TOOL.replaceAll('Version 0', `Tool ${i}`);
+        tree[`tools/t${i}/lib/helper.ts`] = 'export const helper = 1;\n';
+        tree[`src/s${i}/index.ts`] = 'export {};\n';
+        tree[`node_modules/p${i}/index.js`] = 'module.exports = 1;\n';
+      }
+      tree['plugins/child/tools/far/index.ts'] = SCENARIO_TOOL;
+      tree['plugins/child/docs/guide.md'] = '# Guide\n';
+      const root = writeTree(tempDir('cli-watch-watches'), tree);
+      dirs.push(root);
+      const io = startWatch(root);
+      await waitForText(io.stdout, 'watching for changes');
+      // root, tools, tools/{a,b}, tools/t0..19 and their lib/, plugins, plugins/child, its tools and tools/far.
+      const entered = 1 + 1 + 2 + 20 * 2 + 1 + 1 + 1 + 1;
+      expect(inotifyWatches(child!.pid!)).toBe(entered);
+    },
+  );
 
   it('stops cleanly on SIGTERM', async () => {
     const root = writeTree(tempDir('cli-watch-stop'), SCENARIO_TREE);
