@@ -208,7 +208,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
       // Only this turn's listed tools (and the skills) are ranked; each hit is still decided below.
       const listed = await catalog.projections.listed(view, admission, metas);
       const accept = listed.searchable(catalog.tools.length, catalog.skills.length);
-      for (const hit of index.search(query, accept)) {
+      // Hits past the first few (a kind or server filter) come from a second, identical scoring.
+      for (const hit of index.search(query, accept, 2 * config.discoverTopK + 4)) {
         if (results.length >= config.discoverTopK) break;
         const entry = catalog.entry(hit.doc);
         if (kind !== 'all' && entry.kind !== kind) continue;

@@ -32,90 +32,16 @@ export interface SearchHit {
   readonly score: number;
 }
 
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
-const WORD = /[\p{L}\p{N}]+/gu;
+import { rankLazily, selectBest } from './search-rank.js';
+import { CJK, tokenize } from './tokenize.js';
+
+export { tokenize } from './tokenize.js';
+
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX_WEIGHT = 0.5;
 export const MAX_PREFIX_EXPANSIONS = 64;
 const EXACT_NAME_BONUS = 10;
-
-/** Light English normalisation so `tools` finds `tool` and `weathers` finds `weather`. */
-function stem(word: string): string {
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-// Printable ASCII and the usual whitespace: the text a fast scan tokenizes exactly as the regexes do.
-const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
-
-/**
- * `tokenize` for ASCII text, without regexes: a word is a run of letters and digits, split
- * before an upper-case letter that follows a lower-case letter or a digit (what inserting a
- * space there and matching `[\p{L}\p{N}]+` gives on ASCII), lower-cased and stemmed.
- */
-function tokenizePlain(text: string, out: string[]): string[] {
-  let start = -1;
-  for (let i = 0; i <= text.length; i += 1) {
-    const code = i < text.length ? text.charCodeAt(i) : 32;
-    const upper = code >= 65 && code <= 90;
-    const lower = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-    if (upper || lower) {
-      if (start < 0) start = i;
-      else if (upper) {
-        const previous = text.charCodeAt(i - 1);
-        if ((previous >= 97 && previous <= 122) || (previous >= 48 && previous <= 57)) {
-          out.push(stem(text.slice(start, i).toLowerCase()));
-          start = i;
-        }
-      }
-    } else if (start >= 0) {
-      out.push(stem(text.slice(start, i).toLowerCase()));
-      start = -1;
-    }
-  }
-  return out;
-}
-
-/** Lower-cased word tokens; camelCase and snake/kebab/`__` names split; CJK as chars + bigrams. */
-export function tokenize(text: string): string[] {
-  if (PLAIN.test(text)) return tokenizePlain(text, []);
-  const out: string[] = [];
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
-  for (const match of spaced.matchAll(WORD)) {
-    const word = match[0].toLowerCase();
-    if (!CJK.test(word)) {
-      out.push(stem(word));
-      continue;
-    }
-    // Mixed runs: split into CJK and non-CJK stretches.
-    let latin = '';
-    let cjk: string[] = [];
-    const flush = () => {
-      if (latin) out.push(stem(latin));
-      latin = '';
-      for (let i = 0; i < cjk.length; i += 1) {
-        out.push(cjk[i]!);
-        if (i + 1 < cjk.length) out.push(cjk[i]! + cjk[i + 1]!);
-      }
-      cjk = [];
-    };
-    for (const char of word) {
-      if (CJK.test(char)) {
-        if (latin) {
-          out.push(stem(latin));
-          latin = '';
-        }
-        cjk.push(char);
-      } else {
-        if (cjk.length) flush();
-        latin += char;
-      }
-    }
-    flush();
-  }
-  return out;
-}
 
 /**
  * What `discover` searches for a tool or a skill: the name (split on `__`; weight 3), keywords
@@ -244,6 +170,7 @@ export class SearchIndex {
   readonly #stamp: Uint32Array;
   readonly #touched: Int32Array;
   #epoch = 0;
+  readonly #termValues = new WeakMap<Posting, Float64Array>();
 
   constructor(parts: SearchIndexParts) {
     this.size = parts.size;
@@ -285,8 +212,49 @@ export class SearchIndex {
    * With `accept`, only documents `d` with `accept[d] === 1` are scored and handed out: the
    * others' absence changes no accepted document's score (frequencies and lengths are the whole
    * catalog's), so the hits are the unfiltered ranking with the rejected documents taken out.
+   *
+   * The best `first` hits are selected in one pass over the matches (no sort, no heap, nothing
+   * copied per match); a caller that reads past them gets the rest from a heap over a second
+   * scoring of the same query, which gives the same scores, so the order is the one sorting
+   * every hit gives.
    */
-  search(query: string, accept?: Uint8Array): Iterable<SearchHit> {
+  search(query: string, accept?: Uint8Array, first = 16): Iterable<SearchHit> {
+    const terms: { readonly token: string; readonly factor: number }[] = [];
+    const seen = new Set<string>();
+    for (const token of tokenize(query)) {
+      if (seen.has(token)) continue;
+      seen.add(token);
+      terms.push({ token, factor: 1 });
+      if (token.length >= 3 && !CJK.test(token))
+        for (const longer of this.#expand(token)) terms.push({ token: longer, factor: PREFIX_WEIGHT });
+    }
+    const named = this.#named(query.trim().toLowerCase());
+    const hits = this.#score(terms, named, accept);
+    const best = selectBest(this.#touched, this.#scores, hits, Math.max(1, first));
+    return this.#ranked(best, hits, () => {
+      const again = this.#score(terms, named, accept);
+      // Copied out: the scratch arrays belong to the next search as soon as this call returns.
+      const docs = this.#touched.slice(0, again);
+      const scores = new Float64Array(again);
+      for (let i = 0; i < again; i += 1) scores[i] = this.#scores[docs[i]!]!;
+      return rankLazily(docs, scores);
+    });
+  }
+
+  *#ranked(best: readonly SearchHit[], hits: number, rest: () => Iterator<SearchHit>): Generator<SearchHit> {
+    yield* best;
+    if (best.length === hits) return;
+    const more = rest();
+    for (let skip = 0; skip < best.length; skip += 1) more.next();
+    for (let next = more.next(); !next.done; next = more.next()) yield next.value;
+  }
+
+  /** Scores every accepted match into the scratch arrays; returns how many (`#touched[0..n)`). */
+  #score(
+    terms: readonly { readonly token: string; readonly factor: number }[],
+    named: readonly number[],
+    accept: Uint8Array | undefined,
+  ): number {
     const scores = this.#scores;
     const stamp = this.#stamp;
     if (++this.#epoch === 0xffffffff) {
@@ -296,11 +264,9 @@ export class SearchIndex {
     const epoch = this.#epoch;
     const touched = this.#touched;
     let hits = 0;
-    const average = this.#averageLength;
     const segments = this.#segments;
-    const size = this.size;
     const postings: Posting[] = [];
-    const add = (token: string, factor: number) => {
+    for (const { token, factor } of terms) {
       postings.length = 0;
       let count = 0;
       for (let s = 0; s < segments.length; s += 1) {
@@ -310,16 +276,15 @@ export class SearchIndex {
           count += posting.docs.length;
         }
       }
-      if (count === 0) return;
-      const idf = Math.log(1 + (size - count + 0.5) / (count + 0.5));
+      if (count === 0) continue;
       for (let p = 0; p < postings.length; p += 1) {
-        const { docs, weights, lengths } = postings[p]!;
+        const { docs } = postings[p]!;
+        const values = this.#values(postings[p]!, count);
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i]!;
           if (accept !== undefined && accept[doc] !== 1) continue;
-          const tf = weights[i]!;
-          const norm = tf + K1 * (1 - B + (B * lengths[i]!) / average);
-          const value = (factor * idf * (tf * (K1 + 1))) / norm;
+          // factor · value is exactly `(factor · idf · tf · (K1 + 1)) / norm`: the factor is 1 or ½.
+          const value = factor === 1 ? values[i]! : factor * values[i]!;
           // The same sum as `(score ?? 0) + value`, token by token in query order.
           if (stamp[doc] !== epoch) {
             stamp[doc] = epoch;
@@ -328,15 +293,8 @@ export class SearchIndex {
           } else scores[doc] = scores[doc]! + value;
         }
       }
-    };
-    const seen = new Set<string>();
-    for (const token of tokenize(query)) {
-      if (seen.has(token)) continue;
-      seen.add(token);
-      add(token, 1);
-      if (token.length >= 3 && !CJK.test(token)) for (const longer of this.#expand(token)) add(longer, PREFIX_WEIGHT);
     }
-    for (const doc of this.#named(query.trim().toLowerCase())) {
+    for (const doc of named) {
       if (accept !== undefined && accept[doc] !== 1) continue;
       if (stamp[doc] !== epoch) {
         stamp[doc] = epoch;
@@ -344,47 +302,26 @@ export class SearchIndex {
         touched[hits++] = doc;
       } else scores[doc] = scores[doc]! + EXACT_NAME_BONUS;
     }
-    // Copied out: the scratch arrays belong to the next search as soon as this one returns.
-    const heap = touched.slice(0, hits);
-    const heapScores = new Float64Array(hits);
-    for (let i = 0; i < hits; i += 1) heapScores[i] = scores[heap[i]!]!;
-    return rankLazily(heap, heapScores);
+    return hits;
   }
-}
 
-/**
- * The hits in rank order (score desc, doc asc: the order sorting them all gives), popped from a
- * binary heap over parallel arrays: the first k cost O(n + k log n) and allocate k hits.
- */
-function* rankLazily(docs: Int32Array, scores: Float64Array): Generator<SearchHit> {
-  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && docs[a]! < docs[b]!);
-  const swap = (a: number, b: number) => {
-    const doc = docs[a]!;
-    docs[a] = docs[b]!;
-    docs[b] = doc;
-    const score = scores[a]!;
-    scores[a] = scores[b]!;
-    scores[b] = score;
-  };
-  const down = (from: number, size: number) => {
-    let at = from;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= size) return;
-      const right = left + 1;
-      const best = right < size && before(right, left) ? right : left;
-      if (!before(best, at)) return;
-      swap(at, best);
-      at = best;
+  /**
+   * A posting's BM25 term values at factor 1, computed once per posting object (segments hand
+   * out the same object while they keep it; `count` is the token's frequency over every segment).
+   */
+  #values(posting: Posting, count: number): Float64Array {
+    let values = this.#termValues.get(posting);
+    if (values !== undefined) return values;
+    const { weights, lengths } = posting;
+    const average = this.#averageLength;
+    const idf = Math.log(1 + (this.size - count + 0.5) / (count + 0.5));
+    values = new Float64Array(weights.length);
+    for (let i = 0; i < values.length; i += 1) {
+      const tf = weights[i]!;
+      const norm = tf + K1 * (1 - B + (B * lengths[i]!) / average);
+      values[i] = (idf * (tf * (K1 + 1))) / norm;
     }
-  };
-  let size = docs.length;
-  for (let i = (size >> 1) - 1; i >= 0; i -= 1) down(i, size);
-  while (size > 0) {
-    const hit = { doc: docs[0]!, score: scores[0]! };
-    size -= 1;
-    swap(0, size);
-    down(0, size);
-    yield hit;
+    this.#termValues.set(posting, values);
+    return values;
   }
 }

@@ -152,7 +152,16 @@ async function compare(seed: number, search: 'shipped' | 'none' | 'stale') {
     const want = reference.search(query);
     const got = [...index.search(query)];
     expect(got, query).toEqual(want);
-    expect([...index.search(query, accept)], query).toEqual(want.filter((hit) => accept[hit.doc] === 1));
+    const accepted = want.filter((hit) => accept[hit.doc] === 1);
+    expect([...index.search(query, accept)], query).toEqual(accepted);
+    // The best few come from one selection pass, the rest from a second scoring: the same order.
+    for (const first of [1, 3, 40]) {
+      expect([...index.search(query, accept, first)], `${query} / ${first}`).toEqual(accepted);
+      const some = index.search(query, undefined, first)[Symbol.iterator]();
+      expect(Array.from({ length: Math.min(first, want.length) }, () => some.next().value)).toEqual(
+        want.slice(0, first),
+      );
+    }
     if (want.length > 0) matched += 1;
   }
   // The queries exercise the index, not only its misses.
