@@ -40,6 +40,7 @@ import {
   type OutputFormat,
 } from '../report/index.js';
 import { defaultIo, type Io } from './io.js';
+import { generatedProblems } from '../write/freshness.js';
 import { didYouMean } from './suggest.js';
 // inspect, watch, catalog, init, new and migrate load on demand: `generate`/`check` on an unchanged tree
 // should not pay for esbuild (catalog), the watcher or the templates.
@@ -269,6 +270,9 @@ async function check(
   const absentValidators = compiled.errors === 0 && onDisk === result.code ? compiler.missingValidators() : [];
   const stale = compiled.errors === 0 && (onDisk !== result.code || absentValidators.length > 0);
   const missing = onDisk === undefined;
+  // Modules of the generated folder that are missing or not what generate writes, located.
+  const generated =
+    stale && absentValidators.length > 0 ? generatedProblems(compiler.root, absentValidators) : undefined;
   if (format === 'json') {
     io.out(
       JSON.stringify(
@@ -281,16 +285,24 @@ async function check(
     io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion()), null, 2));
   } else if (format === 'github') {
     if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
-    if (stale)
+    for (const problem of generated?.changed ?? [])
+      io.out(
+        `::error file=${problem.path},line=${problem.line},title=stale::${problem.reason}; run npx zhin-gen generate`,
+      );
+    if (stale && (generated === undefined || generated.missing.length > 0))
       io.out(
         `::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`,
       );
   } else {
     if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
     if (stale) {
-      if (absentValidators.length > 0)
-        io.err(`${result.outRel} imports validator modules that are missing: ${absentValidators.join(', ')}`);
-      else
+      if (absentValidators.length > 0) {
+        // A module of the generated folder, missing or not what generate writes: located, with why.
+        const problems = generated ?? { missing: [], changed: [] };
+        if (problems.missing.length > 0)
+          io.err(`${result.outRel} imports validator modules that are missing: ${problems.missing.join(', ')}`);
+        for (const problem of problems.changed) io.err(`${problem.path}:${problem.line}:1 - error: ${problem.reason}`);
+      } else
         io.err(
           missing
             ? `${result.outRel} is missing.`

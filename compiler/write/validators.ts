@@ -61,6 +61,24 @@ function head(file: string, bytes: number): string {
   }
 }
 
+/** What `verified` records for a validator (its key is its name: no stamp line). */
+const VALIDATOR: SideModule = { name: '', stamp: '', text: () => '' };
+
+function validatorIntact(dir: string, name: string, known: KnownFolders): boolean {
+  const file = join(dir, name);
+  const now = fileStamp(file);
+  if (now === undefined) return false;
+  const verified = known.get(dir)?.verified?.get(name);
+  if (verified && verified.stamp === '' && verified.mtimeMs === now.mtimeMs && verified.size === now.size) return true;
+  try {
+    if (sealProblem(readFileSync(file)) !== undefined) return false;
+  } catch {
+    return false;
+  }
+  noteVerified(dir, name, '', now, known);
+  return true;
+}
+
 /**
  * A side module's file is current when it exists, its second line is the module's stamp and its
  * seal holds (an edit in place anywhere in it breaks the seal). What this process wrote or
@@ -187,11 +205,14 @@ export function writeValidators(
     names.add(name);
     written++;
   };
+  const replaced: [string, SideModule][] = [];
   for (const key of table.keys) {
     const name = validatorFileName(key, outRel);
-    if (!names.has(name)) write(name, () => emitValidatorModule(table.schemas.get(key)!, { typescript }));
+    // Named by its key, a validator's file is current when its seal holds (verified once per file stamp).
+    if (names.has(name) && validatorIntact(dir, name, known)) continue;
+    write(name, () => emitValidatorModule(table.schemas.get(key)!, { typescript }));
+    replaced.push([name, VALIDATOR]);
   }
-  const replaced: [string, SideModule][] = [];
   for (const module of modules) {
     const name = validatorFileName(module.name, outRel);
     if (!isCurrent(dir, name, module, names, known)) {
@@ -261,12 +282,7 @@ export function missingValidators(
   return [
     ...table.keys.filter((key) => {
       const name = validatorFileName(key, outRel);
-      if (!names.has(name)) return true;
-      try {
-        return sealProblem(readFileSync(join(dir, name))) !== undefined;
-      } catch {
-        return true;
-      }
+      return !names.has(name) || !validatorIntact(dir, name, known);
     }),
     // A side module left from another catalog (a merge, a hand edit) is stale like a missing one.
     ...modules

@@ -1,0 +1,199 @@
+/**
+ * A large bot's tool table in shards (compiler/emit/shards.ts), through the real compiler and
+ * CLI: the host loads the sharded manifest with its table sorted by name; an edit to one tool
+ * rewrites exactly that tool's shard (and search.ts when a searched text changed), adding a
+ * tool its shard and types.ts, and the main module keeps its bytes and mtime; a table that
+ * shrinks below the threshold goes back into the main module and the shards are removed (a file
+ * zhin-gen did not write is kept); `check` reports any module of the folder edited in place,
+ * located, and `generate` repairs it.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { SHARD_TOOLS, shardCount } from '../../../compiler/emit/shards.js';
+import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
+import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
+
+const OUT = 'zhin-capabilities.gen.ts';
+const DIR = 'zhin-capabilities.gen.validators';
+const N = 150;
+
+const tool = (i: number, description = `Look up record kind ${i}`, min = 1): string =>
+  i % 3 === 0
+    ? `import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: ${JSON.stringify(description)},\n  requiresApproval: 'never',\n  inputSchema: { type: 'object', properties: { id: { type: 'string', minLength: ${min} } }, required: ['id'] },\n  async execute() {\n    return ${i};\n  },\n});\n`
+    : `import { defineAgentTool } from '@zhin-gen/runtime';\nimport { z } from 'zod';\n\nexport default defineAgentTool({\n  description: ${JSON.stringify(description)},\n  requiresApproval: 'never',\n  inputSchema: z.object({ id: z.string().min(${min}) }),\n  async execute({ id }) {\n    return id;\n  },\n});\n`;
+
+function tree(n: number): Record<string, string> {
+  const files: Record<string, string> = { 'AGENTS.md': '# Bot\n' };
+  for (let i = 0; i < n; i++) files[`tools/kind-${i}/index.ts`] = tool(i);
+  return files;
+}
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+type Snapshot = Map<string, { bytes: string; mtimeMs: number }>;
+
+/** The main module and every file of the folder, with bytes and mtime. */
+function snapshot(root: string): Snapshot {
+  const out: Snapshot = new Map();
+  const add = (rel: string) =>
+    out.set(rel, { bytes: readFileSync(join(root, rel), 'utf8'), mtimeMs: statSync(join(root, rel)).mtimeMs });
+  add(OUT);
+  for (const name of readdirSync(join(root, DIR)).sort()) add(`${DIR}/${name}`);
+  return out;
+}
+
+/** Paths whose bytes or mtime differ between two snapshots, plus added and removed ones. */
+function changed(before: Snapshot, after: Snapshot): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths]
+    .filter((p) => before.get(p)?.bytes !== after.get(p)?.bytes || before.get(p)?.mtimeMs !== after.get(p)?.mtimeMs)
+    .sort();
+}
+
+const shardOf = (root: string, name: string): string =>
+  readdirSync(join(root, DIR)).find(
+    (file) =>
+      file.startsWith('tools-') && readFileSync(join(root, DIR, file), 'utf8').includes(`"qualifiedName":"${name}"`),
+  )!;
+
+async function generate(root: string, compiler = createCompiler({ root, cacheFile: false })) {
+  const result = await compiler.run();
+  expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
+  return result;
+}
+
+// mtimes have a resolution; a rewrite within it would look unchanged.
+const tick = () => new Promise((resolve) => setTimeout(resolve, 25));
+
+describe('the sharded tool table', () => {
+  it('is loaded by the host as one table sorted by name, with loaders and validators', async () => {
+    const root = writeTree(tempDir('shards-load'), tree(N));
+    dirs.push(root);
+    await generate(root);
+    const shards = readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'));
+    expect(shards).toHaveLength(shardCount(N));
+    expect(shardCount(SHARD_TOOLS)).toBe(0);
+    const main = readFileSync(join(root, OUT), 'utf8');
+    expect(main).not.toContain('"qualifiedName":');
+    expect(main.length).toBeLessThan(6000);
+    const { manifest } = (await import(`${pathToFileURL(join(root, OUT)).href}?v=load`)) as {
+      manifest: CapabilityManifest;
+    };
+    const names = manifest.tools.map((t) => t.qualifiedName);
+    expect(names).toEqual(
+      Array.from({ length: N }, (_, i) => `kind-${i}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    const host = createCapabilityHost();
+    const loaded = await host.load(manifest);
+    expect(loaded.tools).toBeGreaterThanOrEqual(N);
+    const json = manifest.tools.find((t) => t.qualifiedName === 'kind-3')!;
+    const zod = manifest.tools.find((t) => t.qualifiedName === 'kind-4')!;
+    expect(typeof json.validator).toBe('function');
+    const validate = (await json.validator!()).default as (data: unknown) => boolean;
+    expect(validate({ id: 'x' })).toBe(true);
+    expect(validate({ id: '' })).toBe(false);
+    expect(zod.validator).toBeUndefined();
+    const module = (await zod.load()) as { default: { description: string } };
+    expect(module.default.description).toBe('Look up record kind 4');
+  });
+
+  it('a one-tool edit rewrites that shard only; a new tool its shard and types.ts; the main module never', async () => {
+    const root = writeTree(tempDir('shards-edit'), tree(N));
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    await generate(root, compiler);
+    // Watch mode: the compiler told which file changed.
+    let before = snapshot(root);
+    await tick();
+    writeFileSync(join(root, 'tools/kind-7/index.ts'), tool(7, 'Look up record kind 7', 3));
+    compiler.notify([{ type: 'change', path: join(root, 'tools/kind-7/index.ts') }]);
+    await generate(root, compiler);
+    expect(changed(before, snapshot(root))).toEqual([`${DIR}/${shardOf(root, 'kind-7')}`]);
+
+    // A searched text (the description): the shard and the search index.
+    before = snapshot(root);
+    await tick();
+    writeFileSync(join(root, 'tools/kind-8/index.ts'), tool(8, 'Find archived weather reports'));
+    compiler.notify([{ type: 'change', path: join(root, 'tools/kind-8/index.ts') }]);
+    await generate(root, compiler);
+    expect(changed(before, snapshot(root))).toEqual([`${DIR}/${shardOf(root, 'kind-8')}`, `${DIR}/search.ts`].sort());
+    await compiler.dispose();
+
+    // A fresh process over the same edit kinds: a new tool.
+    before = snapshot(root);
+    await tick();
+    writeTree(root, { 'tools/kind-new/index.ts': tool(1000) });
+    await generate(root);
+    expect(changed(before, snapshot(root))).toEqual(
+      [`${DIR}/${shardOf(root, 'kind-new')}`, `${DIR}/search.ts`, `${DIR}/types.ts`].sort(),
+    );
+    expect(readFileSync(join(root, DIR, 'types.ts'), 'utf8')).toContain('"kind-new": InputOf<typeof tool');
+    // A JSON-Schema tool's schema edit: its shard and its new validator (the old one stays: other tools share it).
+    before = snapshot(root);
+    await tick();
+    writeFileSync(join(root, 'tools/kind-9/index.ts'), tool(9, 'Look up record kind 9', 4));
+    await generate(root);
+    const diff = changed(before, snapshot(root));
+    expect(diff.filter((p) => !/\/[0-9a-f]{16}\.ts$/.test(p))).toEqual([`${DIR}/${shardOf(root, 'kind-9')}`]);
+    expect(diff.filter((p) => /\/[0-9a-f]{16}\.ts$/.test(p))).toHaveLength(1);
+  });
+
+  it('back under the threshold: the table returns to the main module and only generated shards are removed', async () => {
+    const root = writeTree(tempDir('shards-shrink'), tree(SHARD_TOOLS + 6));
+    dirs.push(root);
+    await generate(root);
+    expect(readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'))).toHaveLength(2);
+    // Named like a shard, but not written by zhin-gen: never removed.
+    writeFileSync(join(root, DIR, 'tools-9-of-16.ts'), 'export const mine = 1;\n');
+    for (let i = SHARD_TOOLS; i < SHARD_TOOLS + 6; i++) removeDir(join(root, `tools/kind-${i}`));
+    await generate(root);
+    expect(readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'))).toEqual(['tools-9-of-16.ts']);
+    expect(existsSync(join(root, DIR, 'types.ts'))).toBe(false);
+    expect(readFileSync(join(root, OUT), 'utf8')).toContain('"qualifiedName":"kind-0"');
+  });
+});
+
+describe('check and the generated folder', () => {
+  it('reports each kind of generated module edited in place, located; generate repairs it', () => {
+    const root = writeTree(tempDir('shards-check'), tree(N));
+    dirs.push(root);
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    expect(cli(['check', '--root', root]).status).toBe(0);
+    const validator = readdirSync(join(root, DIR)).find((f) => /^[0-9a-f]{16}\.ts$/.test(f))!;
+    const shard = shardOf(root, 'kind-5');
+    const cases: [string, (text: string) => string][] = [
+      [`${DIR}/${shard}`, (t) => t.replace('Look up record kind 5', 'Look up record kind five')],
+      [`${DIR}/types.ts`, (t) => t.replace('"kind-5": InputOf', '"kind-55": InputOf')],
+      [`${DIR}/search.ts`, (t) => t.replace('record', 'recorb')],
+      [`${DIR}/${validator}`, (t) => t.replace('return errors === 0', 'return true')],
+      [OUT, (t) => t.replace('version: 1,', 'version: 1, ')],
+    ];
+    for (const [rel, edit] of cases) {
+      const file = join(root, rel);
+      const text = readFileSync(file, 'utf8');
+      const edited = edit(text);
+      expect(edited, rel).not.toBe(text);
+      writeFileSync(file, edited);
+      const check = cli(['check', '--root', root]);
+      expect(check.status, `${rel}: ${check.stdout}${check.stderr}`).toBe(2);
+      if (rel === OUT) expect(check.stderr).toContain(`${OUT} is out of date`);
+      else
+        expect(check.stderr).toMatch(
+          new RegExp(
+            `${rel.replace(/[.]/g, '\\.')}:\\d+:1 - error: generated module differs from what zhin-gen generate writes: it was edited after zhin-gen wrote it`,
+          ),
+        );
+      expect(check.stderr).toContain('Fix: npx zhin-gen generate');
+      const github = cli(['check', '--root', root, '--format', 'github']);
+      expect(github.status).toBe(2);
+      expect(github.stdout).toContain(`::error file=${rel}`);
+      expect(cli(['generate', '--root', root]).status).toBe(0);
+      expect(readFileSync(file, 'utf8'), rel).toBe(text);
+      expect(cli(['check', '--root', root]).status, rel).toBe(0);
+    }
+  });
+});
