@@ -5,10 +5,10 @@
  * config; a 200-file burst coalesces; the plugin's own output never triggers a run; the dev
  * server keeps serving the last good manifest throughout (checked through the SSR module runner).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import type { CompileResult } from '../../compiler/index.js';
 import zhinVite from '../../vite-plugin/vite.js';
 import { removeDir, writeTree } from '../helpers.js';
@@ -30,12 +30,16 @@ interface Run {
   readonly trigger: string;
 }
 
-async function startDev(root: string, runs: Run[]): Promise<{ server: ViteDevServer; hmr: HmrClient; port: number }> {
+async function startDev(
+  root: string,
+  runs: Run[],
+  plugins: Plugin[] = [],
+): Promise<{ server: ViteDevServer; hmr: HmrClient; port: number }> {
   const server = await createServer({
     root,
     configFile: false,
     logLevel: 'silent',
-    plugins: [zhinVite({ onRun: (result, trigger) => runs.push({ result, trigger }) })],
+    plugins: [zhinVite({ onRun: (result, trigger) => runs.push({ result, trigger }) }), ...plugins],
     server: { port: 0, strictPort: false, host: '127.0.0.1' },
     ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
     resolve: { conditions: ['source'] },
@@ -242,6 +246,62 @@ describe('vite dev server', () => {
     for (let i = 0; i < 100; i++)
       rmSync(join(root, 'tools', `bulk-${String(i).padStart(3, '0')}`), { recursive: true });
     await waitFor(() => manifestTools(root).length === BOT_TOOLS.length, 'bulk tools removed', 60_000);
+  });
+});
+
+describe('vite dev server with a sharded tool table', () => {
+  it('an edit to one tool re-transforms its shard only, and HMR delivers the change', async () => {
+    const bulk: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) bulk[`tools/bulk-${i}/index.ts`] = plainTool(`Bulk tool ${i}`);
+    const root = makeBot('vite-dev-shards', bulk);
+    const runs: Run[] = [];
+    // What the client environment transforms: a soft-invalidated importer is not transformed again.
+    const transformed: string[] = [];
+    const counter: Plugin = {
+      name: 'count-transforms',
+      transform(_code, id) {
+        if (this.environment.name === 'client') transformed.push(id);
+      },
+    };
+    const { server, hmr, port } = await startDev(root, runs, [counter]);
+    const dir = 'zhin-capabilities.gen.validators';
+    const shards = () =>
+      readdirSync(join(root, dir))
+        .filter((f) => f.startsWith('tools-'))
+        .map((f) => `/${dir}/${f}`);
+    // Everything a browser loads: the entry, the virtual module, the main module and its shards.
+    const load = async () => {
+      await browse(port);
+      for (const url of shards()) expect((await fetch(`http://127.0.0.1:${port}${url}`)).status, url).toBe(200);
+    };
+    try {
+      expect(shards().length).toBeGreaterThan(1);
+      await load();
+      const shard = shards().find((url) => readManifest(root, url.slice(1)).includes('"qualifiedName":"bulk-5"'))!;
+      const main = readManifest(root);
+      const before = hmr.messages.length;
+      transformed.length = 0;
+      writeTree(root, { 'tools/bulk-5/index.ts': plainTool('Bulk tool five, edited') });
+      await waitFor(() => readManifest(root, shard.slice(1)).includes('Bulk tool five, edited'), 'the edited shard');
+      const updates = await waitFor(() => updatesOf(hmr, before).length > 0 && updatesOf(hmr, before), 'an HMR update');
+      expect(updates[0]).toMatchObject({
+        type: 'update',
+        updates: [expect.objectContaining({ path: '/src/main.ts' })],
+      });
+      expect(readManifest(root)).toBe(main);
+      await load();
+      const generated = transformed.filter((id) => id.includes('zhin-capabilities.gen'));
+      expect(generated.map((id) => id.slice(root.length))).toEqual([shard]);
+      const virtual = (await server.ssrLoadModule('virtual:zhin-capabilities')) as {
+        manifest: { tools: { qualifiedName: string; description: string }[] };
+      };
+      const tool = virtual.manifest.tools.find((t) => t.qualifiedName === 'bulk-5');
+      expect(tool?.description).toBe('Bulk tool five, edited');
+    } finally {
+      hmr.close();
+      await server.close();
+      removeDir(root);
+    }
   });
 });
 

@@ -87,12 +87,19 @@ export function readManifest(root: string, out = 'zhin-capabilities.gen.ts'): st
   return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
-/** Tool names listed in the manifest file on disk. */
+/**
+ * Tool names listed in the manifest file on disk: in its own table, or (a large bot) in the
+ * shards it imports from its generated folder (compiler/emit/shards.ts).
+ */
 export function manifestTools(root: string): string[] {
   const text = readManifest(root);
+  const tables = [text];
+  for (const [, shard] of text.matchAll(
+    /^import shard\d+ from "\.\/(zhin-capabilities\.gen\.validators\/tools-[^"]+)\.js";$/gm,
+  ))
+    tables.push(readManifest(root, `${shard}.ts`));
   // The tool table is one JSON line per tool inside `JSON.parse('[\ … ]')`.
-  const tools = text.slice(text.indexOf('const toolData'), text.indexOf('const toolLoaders'));
-  return [...tools.matchAll(/^,?\{"qualifiedName":"([^"]+)"/gm)].map((m) => m[1]!).sort();
+  return tables.flatMap((table) => [...table.matchAll(/^,?\{"qualifiedName":"([^"]+)"/gm)].map((m) => m[1]!)).sort();
 }
 
 export async function waitFor<T>(
