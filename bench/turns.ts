@@ -13,8 +13,11 @@
  *
  *   node --import tsx bench/turns.ts [--large]     (BENCH_LARGE=1 adds 10,000 and 20,000; BENCH_SIZES=…)
  */
-import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CapabilityManifest, createCapabilityHost, type ImMessage, PermissionHost } from '@zhin-gen/runtime';
 import { syntheticManifest } from './turn-cost.js';
 
@@ -75,6 +78,74 @@ async function firstDiscover(manifest: CapabilityManifest, runs: number): Promis
     await host.close();
   }
   return +median(times).toFixed(2);
+}
+
+/** What a fresh process pays for its first `discover` (see `coldFirstDiscover`). */
+export interface ColdDiscover {
+  readonly loadMs: number;
+  readonly firstMs: number;
+  readonly secondMs: number;
+}
+
+/**
+ * The first \`discover\` in a fresh process: plain Node and the built runtime (\`BENCH_RUNTIME\`,
+ * default this checkout's runtime/dist), the manifest's table and its shipped index as modules on
+ * disk, as the compiler writes them. The child times \`host.load\`, the first \`discover\`
+ * (importing the index, matching it to the catalog and the query, all on cold code) and a second
+ * one. Medians of \`runs\` processes; undefined without a shipped index.
+ */
+export async function coldFirstDiscover(manifest: CapabilityManifest, runs = 3): Promise<ColdDiscover | undefined> {
+  if (typeof manifest.search !== 'function') return undefined;
+  const data = (await manifest.search()).default;
+  const runtime = pathToFileURL(resolve(process.env.BENCH_RUNTIME ?? join(process.cwd(), 'runtime/dist'), 'index.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'zhin-turns-'));
+  try {
+    const tools = manifest.tools.map(({ load: _load, ...tool }) => tool);
+    const { search: _search, ...rest } = manifest;
+    writeFileSync(join(dir, 'table.mjs'), `export default ${JSON.stringify({ ...rest, tools })};\n`);
+    writeFileSync(join(dir, 'search.mjs'), `export default ${JSON.stringify(data)};\n`);
+    writeFileSync(
+      join(dir, 'child.mjs'),
+      [
+        `import { createCapabilityHost, PermissionHost } from ${JSON.stringify(runtime.href)};`,
+        `import table from './table.mjs';`,
+        `const message = ${JSON.stringify(MESSAGE)};`,
+        `const never = () => Promise.reject(new Error('bench never executes'));`,
+        `const manifest = { ...table, tools: table.tools.map((tool) => ({ ...tool, load: never })), search: () => import('./search.mjs') };`,
+        'let started = performance.now();',
+        'const host = createCapabilityHost({ permissions: new PermissionHost() });',
+        'await host.load(manifest);',
+        'const loadMs = performance.now() - started;',
+        `const turn = await host.beginTurn({ sessionKey: 'cold', message });`,
+        'started = performance.now();',
+        `await turn.execute('discover', { query: 'weather' });`,
+        'const firstMs = performance.now() - started;',
+        'started = performance.now();',
+        `await turn.execute('discover', { query: 'create ticket' });`,
+        'const secondMs = performance.now() - started;',
+        'console.log(JSON.stringify({ loadMs, firstMs, secondMs }));',
+        'await turn.end();',
+        'await host.close();',
+      ].join('\n'),
+    );
+    const rows: ColdDiscover[] = [];
+    for (let run = 0; run < runs; run++)
+      rows.push(
+        JSON.parse(
+          execFileSync(
+            process.execPath,
+            [...(process.env.BENCH_CHILD_FLAGS?.split(' ') ?? []), join(dir, 'child.mjs')],
+            {
+              encoding: 'utf8',
+            },
+          ),
+        ) as ColdDiscover,
+      );
+    const pick = (key: keyof ColdDiscover) => +median(rows.map((row) => row[key])).toFixed(2);
+    return { loadMs: pick('loadMs'), firstMs: pick('firstMs'), secondMs: pick('secondMs') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function benchTurns(n: number, iterations = 200): Promise<TurnsResult> {

@@ -205,9 +205,10 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const kind = input.kind ?? 'all';
       const results: DiscoverResult[] = [];
       const { index } = await catalog.search();
-      // Only this turn's listed tools (and the skills) are ranked; each hit is still decided below.
-      const listed = await catalog.projections.listed(view, admission, metas);
-      const accept = listed.searchable(catalog.tools.length, catalog.skills.length);
+      // Only this turn's listed tools (and the skills) are ranked when its list is known (the
+      // turn's scope was listed before); each hit is still decided below either way.
+      const listed = await catalog.projections.known(view, admission, metas);
+      const accept = listed?.searchable(catalog.tools.length, catalog.skills.length);
       // Hits past the first few (a kind or server filter) come from a second, identical scoring.
       for (const hit of index.search(query, accept, 2 * config.discoverTopK + 4)) {
         if (results.length >= config.discoverTopK) break;

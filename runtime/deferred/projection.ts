@@ -195,13 +195,13 @@ export class TurnProjections {
 
   constructor(private readonly catalog: GenerationCatalog) {}
 
-  #scope(view: DisclosureView, metas: readonly ProjectedTool[]): ScopeTools {
+  #scope(view: DisclosureView, metas: readonly ProjectedTool[], build: boolean): ScopeTools | undefined {
     const agent = view.scope.agent;
     const key = `${view.canAsk ? 'a' : 'n'}${metas.length}\n${[...view.scope.activeSkills].sort().join('\n')}`;
     let byKey = this.#byAgent.get(agent);
+    let scope = byKey?.get(key);
+    if (scope !== undefined || !build) return scope;
     if (byKey === undefined) this.#byAgent.set(agent, (byKey = new Map()));
-    let scope = byKey.get(key);
-    if (scope !== undefined) return scope;
     if (this.#scopes >= MAX_SCOPES) {
       // Bounded: start over rather than track recency across agents (a bot with that many
       // distinct scopes in play pays one catalog walk per new scope, as before this cache).
@@ -217,8 +217,24 @@ export class TurnProjections {
   }
 
   /** The listed tools for this turn now (its scope and its admission decide which list). */
-  async listed(view: DisclosureView, admission: TurnAdmission, metas: readonly ProjectedTool[]): Promise<ListedTools> {
-    const scope = this.#scope(view, metas);
+  listed(view: DisclosureView, admission: TurnAdmission, metas: readonly ProjectedTool[]): Promise<ListedTools> {
+    return this.#listed(this.#scope(view, metas, true)!, admission);
+  }
+
+  /**
+   * The same list, only when this scope key was seen before (a turn's `modelTools` builds it):
+   * `discover` uses it to rank only listed tools, and never walks the catalog for it.
+   */
+  async known(
+    view: DisclosureView,
+    admission: TurnAdmission,
+    metas: readonly ProjectedTool[],
+  ): Promise<ListedTools | undefined> {
+    const scope = this.#scope(view, metas, false);
+    return scope === undefined ? undefined : this.#listed(scope, admission);
+  }
+
+  async #listed(scope: ScopeTools, admission: TurnAdmission): Promise<ListedTools> {
     const admitted: boolean[] = [];
     for (const signature of scope.signatures) {
       const decision = admission.restrictions(signature);

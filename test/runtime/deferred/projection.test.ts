@@ -203,6 +203,54 @@ describe('turn lists reused across turns', () => {
     await host.close();
   });
 
+  it('discover ranks only what the turn lists: the best matches of another agent or of masters never crowd out the listed ones', async () => {
+    const weather = (name: string, meta: Parameters<typeof catalogTool>[1] = {}) =>
+      catalogTool(name, { description: `weather weather forecast ${name}`, ...meta });
+    const host = createCapabilityHost({ permissions: new PermissionHost() });
+    await host.load(
+      manifest({
+        // Matches that a plain member turn does not list: another agent's tools, masters' tools.
+        tools: [
+          ...Array.from({ length: 30 }, (_, i) =>
+            catalogTool(`helper__weather-${i}`, {
+              description: 'weather',
+              placement: 'agent',
+              agent: 'helper',
+              localName: `weather-${i}`,
+            }),
+          ),
+          ...Array.from({ length: 30 }, (_, i) =>
+            catalogTool(`boss-weather-${i}`, { description: 'weather', permissions: ['role(master)'] }),
+          ),
+          weather('weather-a'),
+          weather('weather-b'),
+          weather('weather-c', { permissions: ['role(master)'] }),
+        ],
+        agents: [agent('helper')],
+      }),
+    );
+    const member = message('qq', 'group', 'ann');
+    const master = message('qq', 'group', 'bob', ['master']);
+    const found = async (input: TurnInput, listFirst: boolean) => {
+      const turn = await host.beginTurn(input);
+      if (listFirst) await turn.modelTools({ provider: 'anthropic' });
+      const outcome = await turn.execute('discover', { query: 'weather' });
+      await turn.end();
+      return (outcome as { output: { results: { name: string }[] } }).output.results.map((hit) => hit.name);
+    };
+    for (const listFirst of [false, true, false, true]) {
+      expect(await found({ sessionKey: 'm', message: member }, listFirst)).toEqual(['weather-a', 'weather-b']);
+      expect(await found({ sessionKey: 'b', message: master }, listFirst)).toEqual([
+        'weather-a',
+        'weather-b',
+        'weather-c',
+        'boss-weather-0',
+        'boss-weather-1',
+      ]);
+    }
+    await host.close();
+  });
+
   it('the cut found from the undeferred positions keeps exactly what keeping every undeferred tool and the first deferred ones keeps', () => {
     let seed = 11;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
