@@ -2,14 +2,17 @@
  * `zhin-gen watch` measured from outside, as a user experiences it: the CLI in a child process on
  * a generated tree, a save by rename (what `sed -i` and JetBrains' safe write do) of one tool,
  * and the time until the generated file holding that tool's text has the new text on disk. Also
- * the watcher's start-up (process start → "watching for changes") on a tree the cache knows
- * (the warm start a developer sees every time) and once on a tree it does not (cold).
+ * the start-up on a tree the cache knows (the warm start a developer sees every time): process
+ * start → "watching for changes", and process start → an edit saved at that moment is on disk
+ * (whatever the first run and the loading around it cost). The steady edits start once the
+ * watcher has been quiet for 1.5 s.
  *
  * Each figure is a median, printed beside the floor measured in the same run
  * (bench/children/floor.mjs: walk + read + parse every file) and the load average. With
  * ZHIN_GEN_WATCH_TRACE=1 the CLI prints when each run's first event arrived and when the run
- * started and ended, so a save splits into: save → event (the watcher), event → run (the quiet
- * period), the run (compile + write), and run end → seen here (this process's polling).
+ * started and ended, so a save splits into: save → event (the watcher), event → run start (the
+ * quiet period), run start → the text seen on disk here (compile + write + this process's
+ * polling), and what the run does after that write (the rest of the generated files).
  *
  *   node --import tsx bench/watch-cli.ts    (BENCH_SIZES=1000,5000 BENCH_EDITS=15 BENCH_ROUNDS=2)
  *   BENCH_COMPARE=/tmp/old-checkout        alternates that checkout's built CLI with this one's
@@ -67,7 +70,6 @@ interface Trace {
   readonly event?: number;
   readonly start: number;
   readonly end: number;
-  readonly written: boolean;
 }
 
 async function startWatch(repo: string, root: string): Promise<Watch> {
@@ -114,12 +116,46 @@ function outputHolding(root: string, text: string): string {
 }
 
 interface Sample {
+  /** Spawn → "watching for changes". */
   startupMs: number[];
+  /** Spawn → an edit saved at "watching" is on disk (the first run and anything before it included). */
+  firstEditMs: number[];
   saveMs: number[];
+  /** Save → the watcher's first event. */
   eventMs: number[];
+  /** First event → the run starts (the quiet period, or a run still in flight). */
   waitMs: number[];
-  runMs: number[];
-  seenMs: number[];
+  /** Run start → the new text seen on disk from here. */
+  writtenMs: number[];
+  /** Seen on disk → the run ends (what the run does after that write). */
+  tailMs: number[];
+}
+
+/** Saves one edit of the tool by rename and waits until `output` holds it; ms from the save. */
+async function saveAndWait(tool: string, text: string, needle: string, output: string): Promise<number> {
+  const before = statSync(output).mtimeMs;
+  const saved = performance.now();
+  writeFileSync(`${tool}___jb_tmp___`, text);
+  renameSync(`${tool}___jb_tmp___`, tool);
+  for (;;) {
+    if (statSync(output).mtimeMs !== before && readFileSync(output, 'utf8').includes(needle)) break;
+    if (performance.now() - saved > 60_000) throw new Error(`${needle} never reached ${output}`);
+    await sleep(1);
+  }
+  return performance.now() - saved;
+}
+
+/** Resolves once the watcher has printed no trace for `quietMs` (its first run and warm-up done). */
+async function settled(watch: Watch, quietMs: number): Promise<void> {
+  let count = watch.traces().length;
+  let since = performance.now();
+  while (performance.now() - since < quietMs) {
+    await sleep(50);
+    if (watch.traces().length !== count) {
+      count = watch.traces().length;
+      since = performance.now();
+    }
+  }
 }
 
 async function measureEdits(repo: string, root: string, n: number, sample: Sample): Promise<void> {
@@ -127,36 +163,35 @@ async function measureEdits(repo: string, root: string, n: number, sample: Sampl
   const original = readFileSync(tool, 'utf8');
   const description = /description: ("|')([^"']*)/.exec(original)![2]!;
   const output = outputHolding(root, description);
+  const edited = (needle: string): string => original.replace(/description: ("|')/, `description: $1${needle} `);
   const watch = await startWatch(repo, root);
   sample.startupMs.push(watch.startupMs);
   try {
+    // Saved the moment "watching" is printed: it must not be lost, and shows when watch is really ready.
+    const first = `bench first edit of ${n} at ${Date.now()}`;
+    sample.firstEditMs.push(watch.startupMs + (await saveAndWait(tool, edited(first), first, output)));
+    await settled(watch, 1_500);
     for (let i = 1; i <= edits; i++) {
       await sleep(200);
       const needle = `bench edit ${i} of ${n} at ${Date.now()}`;
-      const text = original.replace(/description: ("|')/, `description: $1${needle} `);
       const tracesBefore = watch.traces().length;
-      const before = statSync(output).mtimeMs;
       const savedWall = wall();
-      const saved = performance.now();
-      writeFileSync(`${tool}___jb_tmp___`, text);
-      renameSync(`${tool}___jb_tmp___`, tool);
-      for (;;) {
-        if (statSync(output).mtimeMs !== before && readFileSync(output, 'utf8').includes(needle)) break;
-        if (performance.now() - saved > 30_000) throw new Error(`edit ${i} never reached ${output}`);
-        await sleep(1);
-      }
+      sample.saveMs.push(await saveAndWait(tool, edited(needle), needle, output));
       const seenWall = wall();
-      sample.saveMs.push(performance.now() - saved);
-      await sleep(20);
-      const trace = watch
-        .traces()
-        .slice(tracesBefore)
-        .find((t) => t.written && t.end <= seenWall + 1);
+      // The run that wrote it: the first to start after the save (its line comes when it ends).
+      let trace: Trace | undefined;
+      for (let waited = 0; waited < 5_000 && !trace; waited += 5) {
+        trace = watch
+          .traces()
+          .slice(tracesBefore)
+          .find((t) => t.event !== undefined && t.event >= savedWall - 1);
+        if (!trace) await sleep(5);
+      }
       if (trace?.event !== undefined) {
         sample.eventMs.push(trace.event - savedWall);
         sample.waitMs.push(trace.start - trace.event);
-        sample.runMs.push(trace.end - trace.start);
-        sample.seenMs.push(seenWall - trace.end);
+        sample.writtenMs.push(seenWall - trace.start);
+        sample.tailMs.push(trace.end - seenWall);
       }
     }
   } finally {
@@ -172,7 +207,15 @@ for (const n of sizes) {
   const samples = new Map(
     builds.map((b) => [
       b.name,
-      { startupMs: [], saveMs: [], eventMs: [], waitMs: [], runMs: [], seenMs: [] } as Sample,
+      {
+        startupMs: [],
+        firstEditMs: [],
+        saveMs: [],
+        eventMs: [],
+        waitMs: [],
+        writtenMs: [],
+        tailMs: [],
+      } as Sample,
     ]),
   );
   const floors: number[] = [];
@@ -188,16 +231,18 @@ for (const n of sizes) {
     const s = samples.get(build.name)!;
     const save = median(s.saveMs);
     const startup = median(s.startupMs);
+    const first = median(s.firstEditMs);
     const split = s.eventMs.length
-      ? `${median(s.eventMs).toFixed(1)} / ${median(s.waitMs).toFixed(1)} / ${median(s.runMs).toFixed(1)} / ${median(s.seenMs).toFixed(1)}`
+      ? [s.eventMs, s.waitMs, s.writtenMs, s.tailMs].map((v) => median(v).toFixed(1)).join(' / ')
       : '—';
+    const ratio = (ms: number, digits = 2): string => `${(ms / floor).toFixed(digits)}×`;
     rows.push(
-      `| ${n.toLocaleString('en')} | ${build.name} | ${Math.round(floor)} ms | ${Math.round(startup)} ms (${(startup / floor).toFixed(2)}×) | ${save.toFixed(1)} ms (${(save / floor).toFixed(3)}×) | ${split} | ${load()} |`,
+      `| ${n.toLocaleString('en')} | ${build.name} | ${Math.round(floor)} ms | ${Math.round(startup)} ms (${ratio(startup)}) | ${Math.round(first)} ms (${ratio(first)}) | ${save.toFixed(1)} ms (${ratio(save, 3)}) | ${split} | ${load()} |`,
     );
   }
 }
 console.log(
-  '| N tools | build | floor | warm start-up → "watching" | save by rename → written (median) | event / wait / run / seen (ms) | load |',
+  '| N tools | build | floor | start → "watching" | start → first edit written | save by rename → written (median) | event / wait / run until written / after (ms) | load |',
 );
-console.log('| ---: | --- | ---: | ---: | ---: | --- | --- |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | --- | --- |');
 for (const row of rows) console.log(row);
