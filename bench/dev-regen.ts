@@ -10,13 +10,31 @@
  * With `--vite`, also starts a real Vite dev server with the plugin on the same tree and
  * measures from writing the file to the rewritten manifest on disk (`devMs`, median): this adds
  * the watcher latency and the plugin's quiet period (30 ms) to `regenMs`.
+ *
+ * With `--hmr`, the HMR round trip through a listening Vite dev server: a WebSocket client on its
+ * HMR socket and a client that loads the module graph as a browser does (the entry, the virtual
+ * module, the manifest and the modules it imports statically). Each edit is timed from writing
+ * the file to the HMR update received and every module the browser then requests (the updated
+ * URLs, `?t=`) served — what a dev-server regeneration costs the developer (`hmrMs`, median; the
+ * first load of the graph is `hmrColdMs`). `BENCH_CHECKOUT=<dir>` takes the compiler and the
+ * plugin from another checkout (alternate an old build with this one on the same tree shape).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createCompiler } from '../compiler/index.js';
+import type { createCompiler as createOwnCompiler } from '../compiler/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+/** Where the compiler and the plugin under test come from (this checkout, or BENCH_CHECKOUT). */
+const CHECKOUT = process.env.BENCH_CHECKOUT ?? join(HERE, '..');
+
+/** The manifest with the tool shards it imports (a large bot's table: compiler/emit/shards.ts). */
+function manifestText(root: string, main: string): string {
+  const shards = [...main.matchAll(/^import shard\d+ from "\.\/([^"]+)\.js";$/gm)].map((m) =>
+    readFileSync(join(root, `${m[1]}.ts`), 'utf8'),
+  );
+  return [main, ...shards].join('\n');
+}
 
 export interface DevRegenResult {
   readonly n: number;
@@ -29,6 +47,13 @@ export interface DevRegenResult {
   readonly devMs?: number;
   /** `--vite`: file write → Vite's watcher reports the change (median), included in devMs. */
   readonly watcherMs?: number;
+  /** `--hmr`: file write → HMR update received and the updated modules served (median). */
+  readonly hmrMs?: number;
+  /** `--hmr`: the first load of the whole module graph (entry, virtual module, manifest, shards). */
+  readonly hmrColdMs?: number;
+  /** `--hmr`: modules the client fetched again per edit, and the bytes Vite served for them. */
+  readonly hmrRefetched?: number;
+  readonly hmrBytes?: number;
 }
 
 const toolSource = (n: number, variant: number): string => `import { defineAgentTool } from 'zhin-gen/runtime';
@@ -103,13 +128,16 @@ const round = (ms: number): number => Math.round(ms * 10) / 10;
 
 export async function benchDevRegen(
   n: number,
-  options: { root?: string; edits?: number; vite?: boolean } = {},
+  options: { root?: string; edits?: number; vite?: boolean; hmr?: boolean } = {},
 ): Promise<DevRegenResult> {
   // Inside the repository so `zod` and `zhin-gen/runtime` resolve (bench/trees/ is git-ignored).
   const root = options.root ?? join(HERE, 'trees', `dev-regen-${n}`);
   const editsCount = options.edits ?? 10;
   const edited = generateTree(root, n);
   try {
+    const { createCompiler } = (await import(pathToFileURL(join(CHECKOUT, 'compiler', 'index.ts')).href)) as {
+      createCompiler: typeof createOwnCompiler;
+    };
     const compiler = createCompiler({ root, cacheFile: false });
     const coldStart = performance.now();
     const cold = await compiler.run({ write: true });
@@ -127,11 +155,12 @@ export async function benchDevRegen(
       const result = await compiler.run({ write: true });
       edits.push(performance.now() - started);
       if (!result.written || result.errors > 0) throw new Error(`edit ${i} did not rewrite the manifest`);
-      if (!result.code.includes(`"extra${i}"`)) throw new Error(`edit ${i} is not in the manifest`);
+      if (!manifestText(root, result.code).includes(`"extra${i}"`)) throw new Error(`edit ${i} is not in the manifest`);
       parsed = Math.max(parsed, result.stats.parsed);
     }
     await compiler.dispose();
     const dev = options.vite ? await benchViteDev(root, edited, editsCount) : undefined;
+    const hmr = options.hmr ? await benchViteHmr(root, edited, editsCount) : undefined;
     return {
       n,
       coldMs: round(coldMs),
@@ -139,6 +168,14 @@ export async function benchDevRegen(
       parsedPerEdit: parsed,
       edits: edits.map(round),
       ...(dev ? { devMs: round(dev.devMs), watcherMs: round(dev.watcherMs) } : {}),
+      ...(hmr
+        ? {
+            hmrMs: round(hmr.hmrMs),
+            hmrColdMs: round(hmr.coldMs),
+            hmrRefetched: hmr.refetched,
+            hmrBytes: hmr.bytes,
+          }
+        : {}),
     };
   } finally {
     if (!options.root) rmSync(root, { recursive: true, force: true });
@@ -153,7 +190,7 @@ async function benchViteDev(
 ): Promise<{ devMs: number; watcherMs: number }> {
   const { createServer } = await import('vite');
   const { default: zhinGen } = (await import(
-    pathToFileURL(join(HERE, '..', 'vite-plugin', 'vite.ts')).href
+    pathToFileURL(join(CHECKOUT, 'vite-plugin', 'vite.ts')).href
   )) as typeof import('../vite-plugin/vite.js');
   let written: (() => void) | undefined;
   const server = await createServer({
@@ -191,7 +228,7 @@ async function benchViteDev(
       if (i < 1) continue;
       times.push(performance.now() - started);
       latencies.push(eventAt - started);
-      if (!readFileSync(out, 'utf8').includes(`"extra${100 + i}"`))
+      if (!manifestText(root, readFileSync(out, 'utf8')).includes(`"extra${100 + i}"`))
         throw new Error('dev edit missing from the manifest');
     }
     return { devMs: median(times), watcherMs: median(latencies) };
@@ -200,9 +237,111 @@ async function benchViteDev(
   }
 }
 
+const ENTRY = `import { manifest } from 'virtual:zhin-capabilities';
+export const tools = manifest.tools.length;
+if (import.meta.hot) import.meta.hot.accept();
+`;
+
+/** A browser's module requests: static imports of same-origin modules, each URL once. */
+class Browser {
+  readonly loaded = new Set<string>();
+  bytes = 0;
+  constructor(private readonly origin: string) {}
+
+  async load(url: string): Promise<number> {
+    if (this.loaded.has(url)) return 0;
+    this.loaded.add(url);
+    const response = await fetch(`${this.origin}${url}`);
+    if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
+    const code = await response.text();
+    this.bytes += code.length;
+    let count = 1;
+    // Static imports only (`import x from "/…"`, `export … from "/…"`): dynamic import() loads on use.
+    const imports = [...code.matchAll(/\b(?:from|import)\s*["'](\/[^"']+)["']/g)].map((m) => m[1]!);
+    const nested = await Promise.all(
+      imports.filter((u) => !u.startsWith('/@vite/') && !u.includes('/node_modules/')).map((u) => this.load(u)),
+    );
+    for (const c of nested) count += c;
+    return count;
+  }
+}
+
+/**
+ * Write → HMR update → the updated modules served, through a listening dev server. The client
+ * side is what Vite's client does on an update whose boundary is the entry: import the entry at
+ * `?t=<timestamp>`, which requests the modules whose URLs changed; unchanged modules keep their
+ * URL and come from the browser's module map.
+ */
+async function benchViteHmr(
+  root: string,
+  edited: string,
+  editsCount: number,
+): Promise<{ hmrMs: number; coldMs: number; refetched: number; bytes: number }> {
+  const { createServer } = await import('vite');
+  const { default: zhinGen } = (await import(
+    pathToFileURL(join(CHECKOUT, 'vite-plugin', 'vite.ts')).href
+  )) as typeof import('../vite-plugin/vite.js');
+  const { connectHmr } = await import('../test/vite-plugin/fixture.js');
+  mkdirSync(join(root, 'src'), { recursive: true });
+  writeFileSync(join(root, 'src', 'main.ts'), ENTRY);
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    server: { port: 0, host: '127.0.0.1' },
+    optimizeDeps: { noDiscovery: true, include: [] },
+    plugins: [zhinGen()],
+  });
+  await server.listen();
+  const address = server.httpServer!.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const hmr = await connectHmr(`${origin.replace('http', 'ws')}/?token=${server.config.webSocketToken}`);
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    const browser = new Browser(origin);
+    let started = performance.now();
+    await browser.load('/src/main.ts');
+    const coldMs = performance.now() - started;
+    const times: number[] = [];
+    let refetched = 0;
+    let bytes = 0;
+    for (let i = -1; i <= editsCount; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const from = hmr.messages.length;
+      started = performance.now();
+      writeFileSync(edited, toolSource(0, 200 + i));
+      const deadline = Date.now() + 60_000;
+      let update: { updates?: { path: string; timestamp: number }[] } | undefined;
+      while (!update) {
+        if (Date.now() > deadline) throw new Error('no HMR update within 60 s of the edit');
+        update = hmr.messages
+          .slice(from)
+          .find((m) => m.type === 'update' && (m as never as { updates: unknown[] }).updates?.length) as never;
+        if (!update) await new Promise((r) => setTimeout(r, 1));
+      }
+      const before = browser.bytes;
+      let count = 0;
+      for (const u of update.updates ?? []) count += await browser.load(`${u.path}?t=${u.timestamp}`);
+      if (i < 1) continue;
+      times.push(performance.now() - started);
+      refetched = count;
+      bytes = browser.bytes - before;
+    }
+    return { hmrMs: median(times), coldMs, refetched, bytes };
+  } finally {
+    hmr.close();
+    await server.close();
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const n = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 1000);
-  const result = await benchDevRegen(n, { vite: process.argv.includes('--vite') });
+  const result = await benchDevRegen(n, {
+    vite: process.argv.includes('--vite'),
+    hmr: process.argv.includes('--hmr'),
+    ...(process.env.BENCH_ROOT ? { root: process.env.BENCH_ROOT } : {}),
+    ...(process.env.BENCH_EDITS ? { edits: Number(process.env.BENCH_EDITS) } : {}),
+  });
   const { edits: _edits, ...summary } = result;
   console.log(JSON.stringify(summary));
 }

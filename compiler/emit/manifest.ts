@@ -153,6 +153,8 @@ export interface ManifestParts {
   readonly digest: string;
   /** The validator modules the manifest imports (written beside it: write/validators.ts). */
   readonly validators: ValidatorTable;
+  /** Set by the folder's write (the table's `writes`): a run that rewrote only a shard wrote its output. */
+  readonly folderWrites?: { count: number };
 }
 
 export function emitManifest(model: CapabilityModel, options: EmitOptions): string {
@@ -471,10 +473,12 @@ export type SkillName = ${union(input.skills.map((s) => s.qualifiedName))};
 export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
 `;
   const modules: SideModule[] = [types, ...shardList, ...(input.search ? [input.search] : [])];
+  const writes = { count: 0 };
   return {
+    folderWrites: writes,
     parts: [text],
     digest: createHash('sha256').update(text).digest('hex'),
-    validators: { ...input.validators, modules },
+    validators: { ...input.validators, modules, writes },
   };
 }
 

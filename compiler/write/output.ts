@@ -89,6 +89,12 @@ function viaTemp(file: string, content: string | Uint8Array, place: (temp: strin
 export interface OutputParts {
   readonly parts: readonly string[];
   readonly digest: string;
+  /**
+   * Files of the generated folder this output's run wrote before it (write/validators.ts sets it):
+   * a large bot's edit rewrites a shard and leaves the main module as it is, and the run still
+   * wrote its output.
+   */
+  readonly folderWrites?: { count: number };
 }
 
 /** Parts at least this long keep their encoded bytes between writes (the per-tool lines). */
@@ -120,6 +126,10 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
  * is compared byte for byte first, so identical bytes are still never rewritten.
  */
 export function writePartsIfChanged(file: string, output: OutputParts, knownParts: WrittenParts = new Map()): boolean {
+  return writeMainIfChanged(file, output, knownParts) || (output.folderWrites?.count ?? 0) > 0;
+}
+
+function writeMainIfChanged(file: string, output: OutputParts, knownParts: WrittenParts): boolean {
   const last = knownParts.get(file);
   const now = stamp(file);
   const trusted = last !== undefined && now !== undefined && last.mtimeMs === now.mtimeMs && last.size === now.size;

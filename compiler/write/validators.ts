@@ -193,6 +193,7 @@ export function writeValidators(
   known: KnownFolders = new Map(),
 ): number {
   const modules = table.modules ?? [];
+  if (table.writes) table.writes.count = 0;
   if (table.keys.length === 0 && modules.length === 0) return 0;
   const dir = validatorsDir(root, outRel);
   const names = listing(dir, known);
@@ -222,6 +223,7 @@ export function writeValidators(
   }
   if (written > 0) remember(dir, names, known);
   for (const [name, module] of replaced) noteVerified(dir, name, module.stamp, fileStamp(join(dir, name)), known);
+  if (table.writes) table.writes.count = written;
   return written;
 }
 
