@@ -7,6 +7,7 @@
  * - a turn per provider: `beginTurn` + `modelTools({ provider })` + one `discover` + `end`;
  * - the issue's turn: `beginTurn` + `modelTools` for every provider + one `discover` + `end`;
  * - the first `discover` of a generation (fresh host, fresh generation: imports or builds the index);
+ * - the first `discover` in a fresh process (`coldFirstDiscover`: plain Node, the built runtime);
  * - the floor, the same sequence with the least work a turn can do: read the session from a Map,
  *   copy an array as long as what the turn sends for each provider (the callers get fresh arrays),
  *   look the query's five results up in a Map, write the session back.
@@ -63,6 +64,8 @@ export interface TurnsResult {
   readonly turnUs: Readonly<Record<Provider | 'all', number>>;
   readonly floorUs: Readonly<Record<Provider | 'all', number>>;
   readonly sent: Readonly<Record<Provider, number>>;
+  /** The first discover in fresh processes (`BENCH_COLD=0` leaves it out). */
+  readonly cold: ColdDiscover | undefined;
 }
 
 async function firstDiscover(manifest: CapabilityManifest, runs: number): Promise<number> {
@@ -83,7 +86,9 @@ async function firstDiscover(manifest: CapabilityManifest, runs: number): Promis
 /** What a fresh process pays for its first `discover` (see `coldFirstDiscover`). */
 export interface ColdDiscover {
   readonly loadMs: number;
+  /** Right after `beginTurn`, and after the turn listed its tools and waited 50 ms for the model. */
   readonly firstMs: number;
+  readonly firstListedMs: number;
   readonly secondMs: number;
 }
 
@@ -117,6 +122,8 @@ export async function coldFirstDiscover(manifest: CapabilityManifest, runs = 3):
         'await host.load(manifest);',
         'const loadMs = performance.now() - started;',
         `const turn = await host.beginTurn({ sessionKey: 'cold', message });`,
+        // A bridge lists the tools, then waits for the model (here 50 ms) before its discover.
+        `if (process.argv[2] === 'listed') { await turn.modelTools({ provider: 'anthropic' }); await new Promise((r) => setTimeout(r, 50)); }`,
         'started = performance.now();',
         `await turn.execute('discover', { query: 'weather' });`,
         'const firstMs = performance.now() - started;',
@@ -128,21 +135,27 @@ export async function coldFirstDiscover(manifest: CapabilityManifest, runs = 3):
         'await host.close();',
       ].join('\n'),
     );
-    const rows: ColdDiscover[] = [];
-    for (let run = 0; run < runs; run++)
-      rows.push(
-        JSON.parse(
-          execFileSync(
-            process.execPath,
-            [...(process.env.BENCH_CHILD_FLAGS?.split(' ') ?? []), join(dir, 'child.mjs')],
-            {
-              encoding: 'utf8',
-            },
-          ),
-        ) as ColdDiscover,
-      );
-    const pick = (key: keyof ColdDiscover) => +median(rows.map((row) => row[key])).toFixed(2);
-    return { loadMs: pick('loadMs'), firstMs: pick('firstMs'), secondMs: pick('secondMs') };
+    const child = (mode: string) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [...(process.env.BENCH_CHILD_FLAGS?.split(' ') ?? []), join(dir, 'child.mjs'), mode],
+          { encoding: 'utf8' },
+        ),
+      ) as { loadMs: number; firstMs: number; secondMs: number };
+    const rows: { loadMs: number; firstMs: number; secondMs: number }[] = [];
+    const listed: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      rows.push(child('plain'));
+      listed.push(child('listed').firstMs);
+    }
+    const pick = (key: 'loadMs' | 'firstMs' | 'secondMs') => +median(rows.map((row) => row[key])).toFixed(2);
+    return {
+      loadMs: pick('loadMs'),
+      firstMs: pick('firstMs'),
+      firstListedMs: +median(listed).toFixed(2),
+      secondMs: pick('secondMs'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -230,6 +243,7 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
     loadMs: +median(loads).toFixed(1),
     firstDiscoverMs: await firstDiscover(manifest, 5),
     firstDiscoverBuiltMs: await firstDiscover(plain, 3),
+    cold: process.env.BENCH_COLD === '0' ? undefined : await coldFirstDiscover(manifest),
     turnUs: us(turnTimes),
     floorUs: us(floorTimes),
     sent,
@@ -252,14 +266,14 @@ if (isMain) {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}`;
   console.log(`runtime turns — ${machine}\n`);
   console.log(
-    '| N | host.load | first discover (shipped / built) | turn: anthropic | openai | generic | every provider | floor (every provider) | tools sent (anthropic) |',
+    '| N | host.load | first discover (shipped / built) | cold process: first discover (after listing) | turn: anthropic | openai | generic | every provider | floor (every provider) | tools sent (anthropic) |',
   );
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const cell = (row: TurnsResult, p: Provider | 'all') =>
     `${row.turnUs[p]} µs (${(row.turnUs[p] / row.floorUs[p]).toFixed(1)}×)`;
   for (const row of rows) {
     console.log(
-      `| ${row.n.toLocaleString('en')} | ${row.loadMs} ms | ${row.firstDiscoverMs} / ${row.firstDiscoverBuiltMs} ms | ${cell(row, 'anthropic')} | ${cell(row, 'openai')} | ${cell(row, 'generic')} | ${cell(row, 'all')} | ${row.floorUs.all} µs | ${row.sent.anthropic} |`,
+      `| ${row.n.toLocaleString('en')} | ${row.loadMs} ms | ${row.firstDiscoverMs} / ${row.firstDiscoverBuiltMs} ms | ${row.cold ? `${row.cold.firstMs} (${row.cold.firstListedMs}) ms` : '—'} | ${cell(row, 'anthropic')} | ${cell(row, 'openai')} | ${cell(row, 'generic')} | ${cell(row, 'all')} | ${row.floorUs.all} µs | ${row.sent.anthropic} |`,
     );
   }
 }

@@ -86,7 +86,8 @@ function matchDocuments(
   return ids;
 }
 
-async function shippedText(manifest: CapabilityManifest): Promise<string | undefined> {
+/** The shipped index's text (importing its module), or undefined when there is none to use. */
+export async function shippedText(manifest: CapabilityManifest): Promise<string | undefined> {
   if (typeof manifest.search !== 'function') return undefined;
   try {
     const module = await manifest.search();
@@ -160,12 +161,13 @@ function findByName<T extends { readonly name: string }>(list: readonly T[], nam
 
 /** The index of one generation's catalog: the shipped data where it fits, else built here. */
 export async function catalogSearch(
+  shippedData: Promise<string | undefined>,
   manifest: CapabilityManifest,
   tools: readonly CatalogTool[],
   skills: readonly CatalogSkill[],
   layout: ManifestLayout,
 ): Promise<CatalogSearch> {
-  const text = await shippedText(manifest);
+  const text = await shippedData;
   const shipped = text === undefined ? undefined : fromShipped(text, manifest, tools, skills, layout);
   if (shipped) return { index: shipped, source: 'shipped' };
   return { index: SearchIndex.build([...tools, ...skills].map(documentOf)), source: 'built' };

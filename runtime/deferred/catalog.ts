@@ -14,7 +14,7 @@ import type { SkillEntry } from '../generation/skills.js';
 import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } from './config.js';
 import { ProjectedTool } from './providers.js';
 import { TurnProjections } from './projection.js';
-import { type CatalogSearch, catalogSearch, type ManifestLayout } from './catalog-search.js';
+import { type CatalogSearch, catalogSearch, type ManifestLayout, shippedText } from './catalog-search.js';
 
 /** When a tool becomes part of the model's catalog (read from its placement by access/scope.ts). */
 export type ToolDisclosure = Disclosure;
@@ -78,6 +78,12 @@ export interface GenerationCatalog {
    * with the manifest where it fits, else built here (catalog-search.ts); shared by every turn.
    */
   search(): Promise<CatalogSearch>;
+  /**
+   * Starts importing and opening the shipped index, if any (a turn that offers `discover` calls
+   * this when it lists its tools, so the work overlaps the model's round trip); building an index
+   * at run time is left to the first `search()`.
+   */
+  prefetchSearch(): void;
   /** Platform agents by adapter name (auto-selection candidates). */
   readonly platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>;
   /** The turns' listed tools and provider arrays, by scope and admission (deferred/projection.ts). */
@@ -241,6 +247,8 @@ function buildCatalog(generation: Generation): GenerationCatalog {
   const entries: readonly (CatalogTool | CatalogSkill)[] = [...tools, ...skills];
   // Lazy: host.load stays cheap (HMR commits generations often); the first discover loads it once.
   let index: Promise<CatalogSearch> | undefined;
+  let text: Promise<string | undefined> | undefined;
+  const shipped = () => (text ??= shippedText(generation.manifest));
   let projections: TurnProjections | undefined;
   const catalog: GenerationCatalog = Object.freeze({
     generation,
@@ -251,7 +259,12 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     skills,
     skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
     signatures,
-    search: () => (index ??= catalogSearch(generation.manifest, tools, skills, layout)),
+    search: () => (index ??= catalogSearch(shipped(), generation.manifest, tools, skills, layout)),
+    // With shipped data the index is then made too (reading its header); without, nothing is built.
+    prefetchSearch: () =>
+      void shipped().then((data) => {
+        if (data !== undefined) void catalog.search();
+      }),
     platformAgents,
     get projections() {
       return (projections ??= new TurnProjections(catalog));

@@ -284,6 +284,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
     async modelTools<P extends ModelProvider>(provider: P, defer = true): Promise<ModelToolsFor<P>> {
       // The listed tools come from the generation's projections, keyed by this turn's scope and
       // admission (projection.ts): no walk over the catalog, only copies of pre-built arrays.
+      if (metaEnabled('discover')) catalog.prefetchSearch();
       const listed = await catalog.projections.listed(view, admission, metas);
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.

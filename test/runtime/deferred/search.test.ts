@@ -191,6 +191,41 @@ describe('discover index', () => {
     await compare(5, 'stale');
   });
 
+  it('a turn that offers discover starts importing the shipped index when it lists its tools; one without discover does not', async () => {
+    const { tools, skills } = corpus(7);
+    const imports: string[] = [];
+    const load = async (alwaysLoadedTools?: string[]) => {
+      const host = createCapabilityHost(alwaysLoadedTools ? { config: { deferredTools: { alwaysLoadedTools } } } : {});
+      const data = shippedSearch(tools, skills);
+      await host.load({
+        ...manifest({ tools, skills }),
+        search: () => {
+          imports.push(alwaysLoadedTools ? 'without discover' : 'with discover');
+          return data();
+        },
+      });
+      return host;
+    };
+    const host = await load();
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    expect(imports).toEqual([]);
+    await turn.modelTools({ provider: 'openai' });
+    expect(imports).toEqual(['with discover']);
+    // The first discover finds the import under way (or done): the module is imported once.
+    const outcome = await turn.execute('discover', { query: tools[3]!.qualifiedName });
+    expect(outcome.status).toBe('completed');
+    expect((await generationCatalog(host.current!).search()).source).toBe('shipped');
+    expect(imports).toEqual(['with discover']);
+    await turn.end();
+    await host.close();
+    const quiet = await load(['load_tool']);
+    const other = await quiet.beginTurn({ sessionKey: 's' });
+    await other.modelTools({ provider: 'anthropic' });
+    expect(imports).toEqual(['with discover']);
+    await other.end();
+    await quiet.close();
+  });
+
   it('a shipped index that cannot be imported falls back to building, and discover still answers', async () => {
     const { tools, skills } = corpus(6);
     const host = createCapabilityHost();
