@@ -13,7 +13,7 @@ export type { ModelProvider };
 
 /**
  * The most tools one Anthropic request may carry (deferred ones included); the API rejects a
- * longer list. `modelTools` never builds one (docs/catalog.md#provider-projection-turnmodeltools-provider-).
+ * longer list. `modelTools` never builds one (docs/catalog.md#provider-tool-limits).
  */
 export const ANTHROPIC_MAX_TOOLS = 10_000;
 
