@@ -49,6 +49,9 @@ export interface DevRegenResult {
   readonly watcherMs?: number;
   /** `--hmr`: file write → HMR update received and the updated modules served (median). */
   readonly hmrMs?: number;
+  /** `--hmr`: the same round trip for an edit of a plain module of the app (the floor), and hmrMs / it. */
+  readonly hmrFloorMs?: number;
+  readonly hmrRatio?: number;
   /** `--hmr`: the first load of the whole module graph (entry, virtual module, manifest, shards). */
   readonly hmrColdMs?: number;
   /** `--hmr`: modules the client fetched again per edit, and the bytes Vite served for them. */
@@ -171,6 +174,8 @@ export async function benchDevRegen(
       ...(hmr
         ? {
             hmrMs: round(hmr.hmrMs),
+            hmrFloorMs: round(hmr.floorMs),
+            hmrRatio: Math.round((hmr.hmrMs / hmr.floorMs) * 100) / 100,
             hmrColdMs: round(hmr.coldMs),
             hmrRefetched: hmr.refetched,
             hmrBytes: hmr.bytes,
@@ -238,7 +243,8 @@ async function benchViteDev(
 }
 
 const ENTRY = `import { manifest } from 'virtual:zhin-capabilities';
-export const tools = manifest.tools.length;
+import { plain } from './plain.ts';
+export const tools = manifest.tools.length + plain;
 if (import.meta.hot) import.meta.hot.accept();
 `;
 
@@ -276,7 +282,7 @@ async function benchViteHmr(
   root: string,
   edited: string,
   editsCount: number,
-): Promise<{ hmrMs: number; coldMs: number; refetched: number; bytes: number }> {
+): Promise<{ hmrMs: number; floorMs: number; coldMs: number; refetched: number; bytes: number }> {
   const { createServer } = await import('vite');
   const { default: zhinGen } = (await import(
     pathToFileURL(join(CHECKOUT, 'vite-plugin', 'vite.ts')).href
@@ -284,6 +290,7 @@ async function benchViteHmr(
   const { connectHmr } = await import('../test/vite-plugin/fixture.js');
   mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(root, 'src', 'main.ts'), ENTRY);
+  writeFileSync(join(root, 'src', 'plain.ts'), 'export const plain = 0;\n');
   const server = await createServer({
     root,
     configFile: false,
@@ -303,13 +310,18 @@ async function benchViteHmr(
     await browser.load('/src/main.ts');
     const coldMs = performance.now() - started;
     const times: number[] = [];
+    const floor: number[] = [];
     let refetched = 0;
     let bytes = 0;
-    for (let i = -1; i <= editsCount; i++) {
+    // Alternately: a tool's edit, and the floor (the same round trip for a plain module of the app).
+    for (let j = -2; j < 2 * editsCount; j++) {
+      const i = Math.floor(j / 2);
+      const isFloor = (j & 1) !== 0;
       await new Promise((r) => setTimeout(r, 200));
       const from = hmr.messages.length;
       started = performance.now();
-      writeFileSync(edited, toolSource(0, 200 + i));
+      if (isFloor) writeFileSync(join(root, 'src', 'plain.ts'), `export const plain = ${j};\n`);
+      else writeFileSync(edited, toolSource(0, 200 + i));
       const deadline = Date.now() + 60_000;
       let update: { updates?: { path: string; timestamp: number }[] } | undefined;
       while (!update) {
@@ -322,12 +334,16 @@ async function benchViteHmr(
       const before = browser.bytes;
       let count = 0;
       for (const u of update.updates ?? []) count += await browser.load(`${u.path}?t=${u.timestamp}`);
-      if (i < 1) continue;
+      if (i < 0) continue;
+      if (isFloor) {
+        floor.push(performance.now() - started);
+        continue;
+      }
       times.push(performance.now() - started);
       refetched = count;
       bytes = browser.bytes - before;
     }
-    return { hmrMs: median(times), coldMs, refetched, bytes };
+    return { hmrMs: median(times), floorMs: median(floor), coldMs, refetched, bytes };
   } finally {
     hmr.close();
     await server.close();

@@ -1,25 +1,33 @@
 /**
  * The generated module at size: `node --import tsx bench/module.ts [N...]` (default 1000 5000;
  * trees from bench/gen-tree.ts under bench/trees/module-N). For each N: the manifest's size and
- * line count, the validators folder's size, and what a Vite dev server pays to serve it —
- * `transformRequest` of the manifest (esbuild's transform plus Vite's import analysis of every
- * `import()` in it) with the size of the source map it emits — once cold and as the median of 3
- * re-requests after the file changed (a dev-server regeneration). Also `tsc --noEmit` over the
- * tree with and without the manifest in the program (BENCH_TSC=1; minutes at 20,000 tools).
- * Prints one JSON line per N.
+ * line count, its tool shards (a large bot's table: compiler/emit/shards.ts) and the folder's
+ * size, and what a Vite dev server pays to serve it — `transformRequest` of the manifest and of
+ * every shard it imports (esbuild's transform plus Vite's import analysis of every `import()`)
+ * with the size of the source maps — once cold and as the median of 3 re-requests of what one
+ * tool's edit changes (the manifest, or its shard: a dev-server regeneration). `vite build` of an
+ * entry that imports the manifest (tool modules external: the cost of the generated modules
+ * themselves). Also `tsc --noEmit` over the tree with and without the manifest in the program
+ * (BENCH_TSC=1; minutes at 20,000 tools). `BENCH_CHECKOUT=<dir>` generates with another
+ * checkout's compiler. Prints one JSON line per N.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { createCompiler } from '../compiler/index.js';
+import { pathToFileURL } from 'node:url';
+import { build, createServer } from 'vite';
+import type { createCompiler as createOwnCompiler } from '../compiler/index.js';
 import { validatorsDirRel } from '../compiler/emit/validator-table.js';
 import { generateTree } from './gen-tree.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..');
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+const CHECKOUT = process.env.BENCH_CHECKOUT ?? REPO;
+const { createCompiler } = (await import(pathToFileURL(join(CHECKOUT, 'compiler', 'index.ts')).href)) as {
+  createCompiler: typeof createOwnCompiler;
+};
 
 function dirBytes(dir: string): number {
   let total = 0;
@@ -76,6 +84,12 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
   await compiler.dispose();
   const manifest = result.outFile;
   const bytes = statSync(manifest).size;
+  const folder = join(root, validatorsDirRel(result.outRel));
+  const folderRel = validatorsDirRel(result.outRel);
+  const shards = [...result.code.matchAll(/^import shard\d+ from "\.\/[^"]*?\/(tools-[^"]+)\.js";$/gm)].map(
+    (m) => `/${folderRel}/${m[1]}.ts`,
+  );
+  const shardBytes = shards.map((url) => statSync(join(root, url)).size);
   const server = await createServer({
     root,
     configFile: false,
@@ -86,26 +100,55 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
   const url = '/zhin-capabilities.gen.ts';
   let started = performance.now();
   const first = await server.transformRequest(url);
+  let mapBytes = first?.map ? JSON.stringify(first.map).length : 0;
+  for (const shard of shards) {
+    const done = await server.transformRequest(shard);
+    mapBytes += done?.map ? JSON.stringify(done.map).length : 0;
+  }
   const coldMs = performance.now() - started;
+  // One tool's edit changes its shard (sharded) or the manifest (one module): the largest such file.
+  const changed = shards.length > 0 ? shards[shardBytes.indexOf(Math.max(...shardBytes))]! : url;
   const again: number[] = [];
   for (let i = 0; i < 3; i++) {
-    // What a regeneration costs the dev server: the module changed, so it is transformed again.
-    const module = await server.moduleGraph.getModuleByUrl(url);
+    const module = await server.moduleGraph.getModuleByUrl(changed);
     if (module) server.moduleGraph.invalidateModule(module);
     started = performance.now();
-    await server.transformRequest(url);
+    await server.transformRequest(changed);
     again.push(performance.now() - started);
   }
   await server.close();
+  // vite build of the generated modules alone: the tools' own modules stay external.
+  writeFileSync(
+    join(root, 'bench-entry.ts'),
+    "import { manifest } from './zhin-capabilities.gen.ts';\nexport default manifest;\n",
+  );
+  started = performance.now();
+  await build({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      write: false,
+      minify: false,
+      rollupOptions: {
+        input: join(root, 'bench-entry.ts'),
+        external: (id) => /[\\/](tools)[\\/]/.test(id) || id.startsWith('@zhin-gen/') || id === 'zod',
+      },
+    },
+  });
+  const buildMs = performance.now() - started;
   const row = {
     n,
     manifestBytes: bytes,
     manifestLines: result.code.split('\n').length,
-    validatorsBytes: dirBytes(join(root, validatorsDirRel(result.outRel))),
+    shards: shards.length,
+    shardBytesMax: shardBytes.length > 0 ? Math.max(...shardBytes) : 0,
+    shardBytesTotal: shardBytes.reduce((a, b) => a + b, 0),
+    folderBytes: dirBytes(folder),
     viteTransformColdMs: Math.round(coldMs),
     viteTransformAgainMs: Math.round(median(again)),
-    viteCodeBytes: first?.code.length ?? 0,
-    viteMapBytes: first?.map ? JSON.stringify(first.map).length : 0,
+    viteMapBytes: mapBytes,
+    viteBuildMs: Math.round(buildMs),
     ...(process.env.BENCH_TSC === '1' ? { tscWithoutMs: tsc(root, false), tscWithMs: tsc(root, true) } : {}),
   };
   console.log(JSON.stringify(row));

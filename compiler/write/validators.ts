@@ -1,13 +1,15 @@
 /**
- * Writes the generated validator modules beside the manifest (emit/validator-table.ts), and the
- * folder's other modules (the search index: emit/search-module.ts, rewritten when its stamp line
- * differs). A validator module
- * is named by its key, which covers the schema and the Ajv and emitter versions, so a file that
- * exists under its key is current: a run generates code only for keys it has no file for (a
- * changed or new schema), and a cold run over an unchanged tree only lists the folder. New files
- * are written before the manifest that imports them and files no manifest imports are removed
- * after it, so a reader never sees a manifest naming a missing validator. Only files this
- * compiler writes are ever removed: a key-shaped name and the generated-file mark.
+ * Writes the generated modules of the folder beside the manifest: the validators
+ * (emit/validator-table.ts), the search index (emit/search-module.ts) and a large bot's tool
+ * shards and types (emit/shards.ts). A validator module is named by its key, which covers the
+ * schema and the Ajv and emitter versions, so a file under its key whose seal holds is current:
+ * a run generates code only for keys it has no intact file for. The other modules are current
+ * when their stamp line and seal are what this run would write. Every module ends with a seal (a
+ * digest of the bytes above it), so an edit in place is seen by `generate` (which rewrites it)
+ * and `check` (which reports it). New files are written before the manifest that imports them
+ * and files no manifest imports are removed after it, so a reader never sees a manifest naming a
+ * missing module. Only files this compiler writes are ever removed: a key-shaped name and the
+ * generated-file mark.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
@@ -64,12 +66,16 @@ function head(file: string, bytes: number): string {
 /** What `verified` records for a validator (its key is its name: no stamp line). */
 const VALIDATOR: SideModule = { name: '', stamp: '', text: () => '' };
 
+/**
+ * Whether a validator's file is intact. Verified once per process: a validator's bytes only
+ * change by hand (the key names the code), so a watch session does not stat thousands of them
+ * per edit; a fresh `generate` or `check` verifies every one again.
+ */
 function validatorIntact(dir: string, name: string, known: KnownFolders): boolean {
+  if (known.get(dir)?.verified?.get(name)?.stamp === '') return true;
   const file = join(dir, name);
   const now = fileStamp(file);
   if (now === undefined) return false;
-  const verified = known.get(dir)?.verified?.get(name);
-  if (verified && verified.stamp === '' && verified.mtimeMs === now.mtimeMs && verified.size === now.size) return true;
   try {
     if (sealProblem(readFileSync(file)) !== undefined) return false;
   } catch {

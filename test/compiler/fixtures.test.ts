@@ -1,13 +1,25 @@
 /**
  * Golden fixtures: every `fixtures/<case>/` carries its expected output — `expected.gen.ts` for a
- * valid tree, `expected-diagnostics.json` for an invalid one. One loop, no per-case code.
+ * valid tree (and, for a tree large enough that its tool table goes into shards, its shards and
+ * `types.ts` as written, in `expected.gen.validators/`), `expected-diagnostics.json` for an
+ * invalid one. One loop, no per-case code.
  * Regenerate after an intended change with `UPDATE_GOLDEN=1 npx vitest run test/compiler/fixtures.test.ts`.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
-import { FIXTURES } from '../helpers.js';
+import { copyFixture, FIXTURES, removeDir } from '../helpers.js';
+
+/** The tool table's shards and types.ts as generate writes them (compiler/emit/shards.ts). */
+const SHARD_FILE = /^(?:tools-\d+-of-\d+|types)\.ts$/;
+function shardFiles(dir: string): Record<string, string> {
+  if (!existsSync(dir)) return {};
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir).sort())
+    if (SHARD_FILE.test(name)) out[name] = readFileSync(join(dir, name), 'utf8');
+  return out;
+}
 
 const update = process.env.UPDATE_GOLDEN === '1';
 const cases = readdirSync(FIXTURES, { withFileTypes: true })
@@ -57,6 +69,21 @@ describe('golden fixtures', () => {
         if (update) writeFileSync(goldenGen, result.code);
         expect(result.errors).toBe(0);
         expect(result.code).toBe(readFileSync(goldenGen, 'utf8'));
+        // The files beside it, as written to disk (with their seals).
+        const copy = copyFixture(name, `golden-${name}`);
+        try {
+          expect((await createCompiler({ root: copy, cacheFile: false }).run()).errors).toBe(0);
+          const written = shardFiles(join(copy, 'zhin-capabilities.gen.validators'));
+          const goldenDir = join(root, 'expected.gen.validators');
+          if (update) {
+            rmSync(goldenDir, { recursive: true, force: true });
+            if (Object.keys(written).length > 0) mkdirSync(goldenDir);
+            for (const [file, text] of Object.entries(written)) writeFileSync(join(goldenDir, file), text);
+          }
+          expect(written).toEqual(shardFiles(goldenDir));
+        } finally {
+          removeDir(copy);
+        }
       }
     });
   }
