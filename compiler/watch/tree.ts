@@ -133,15 +133,15 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
 
   /** Watches a directory and every directory below it the walk enters (watch first, then list). */
   const attach = (top: string): void => {
-    const stack = [top];
-    // Links already on the way down (a link to an ancestor would recurse forever).
-    const seenInodes = new Set<number>();
+    // Each directory with the inodes of the directories above it: a link back to one of them
+    // would recurse forever (a link to a sibling is watched under its own name, as the walk lists it).
+    const stack: [string, readonly number[]][] = [[top, []]];
     while (stack.length > 0 && !closed) {
-      const dir = stack.pop()!;
+      const [dir, above] = stack.pop()!;
       if (dirs.has(dir)) continue;
       const { kind, ino } = kindOf(dir);
-      if (kind !== 'dir' || seenInodes.has(ino)) continue;
-      seenInodes.add(ino);
+      if (kind !== 'dir' || above.includes(ino)) continue;
+      const chain = [...above, ino];
       let watcher: FSWatcher;
       try {
         watcher = watch(dir, { persistent: true }, (_type, name) => changed(dir, name));
@@ -165,7 +165,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
         const isDir = entry.isDirectory() || (entry.isSymbolicLink() && kindOf(abs).kind === 'dir');
         if (skipped(abs, isDir)) continue;
         names.add(entry.name);
-        if (isDir) stack.push(abs);
+        if (isDir) stack.push([abs, chain]);
       }
     }
   };

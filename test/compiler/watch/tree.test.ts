@@ -1,0 +1,109 @@
+/**
+ * The tree watcher on a real directory tree (compiler/watch/tree.ts): one system watch per
+ * directory, and events named by where a file is now. A directory moved inside the tree keeps
+ * its kernel watch on the same inode, so the watcher must drop the old name's watches and watch
+ * the new name, or later edits would be reported under the path the directory left.
+ */
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FileEvent } from '../../../compiler/index.js';
+import { watchTree } from '../../../compiler/watch/tree.js';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > 20_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function start(root: string): { events: FileEvent[]; watcher: ReturnType<typeof watchTree> } {
+  const events: FileEvent[] = [];
+  const watcher = watchTree(root, (event) => events.push(event), {
+    ignore: (abs) => abs.endsWith('.swp'),
+    onError: (problem) => {
+      throw problem.error;
+    },
+  });
+  return { events, watcher };
+}
+
+describe('watchTree', () => {
+  it('reports edits in a moved directory under its new name, and nothing under the old one', async () => {
+    const root = writeTree(tempDir('tree-move'), { 'tools/a/index.ts': 'export {};\n', 'tools/a/lib/x.ts': '1\n' });
+    dirs.push(root);
+    const { events, watcher } = start(root);
+    try {
+      await watcher.ready;
+      // root, tools, tools/a, tools/a/lib: one watch each, none per file.
+      expect(watcher.watched()).toBe(4);
+      renameSync(join(root, 'tools/a'), join(root, 'tools/moved'));
+      const has = (type: string, rel: string): boolean =>
+        events.some((e) => e.type === type && e.path === join(root, rel));
+      await until(() => has('unlinkDir', 'tools/a') && has('addDir', 'tools/moved'), 'the move');
+      expect(watcher.watched()).toBe(4);
+      events.length = 0;
+      writeFileSync(join(root, 'tools/moved/lib/x.ts'), '2\n');
+      writeFileSync(join(root, 'tools/moved/index.ts'), 'export const y = 1;\n');
+      await until(
+        () => has('change', 'tools/moved/lib/x.ts') && has('change', 'tools/moved/index.ts'),
+        'the edits under the new name',
+      );
+      expect(events.filter((e) => e.path.startsWith(join(root, 'tools/a')))).toEqual([]);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('watches a directory created later (and its contents), and drops the watches of a removed one', async () => {
+    const root = writeTree(tempDir('tree-create'), { 'tools/a/index.ts': 'export {};\n' });
+    dirs.push(root);
+    const { events, watcher } = start(root);
+    try {
+      await watcher.ready;
+      mkdirSync(join(root, 'tools/b/deep'), { recursive: true });
+      await until(() => events.some((e) => e.type === 'addDir' && e.path === join(root, 'tools/b')), 'the new folder');
+      writeFileSync(join(root, 'tools/b/deep/index.ts'), 'export {};\n');
+      writeFileSync(join(root, 'tools/b/.index.ts.swp'), 'x');
+      await until(() => events.some((e) => e.path === join(root, 'tools/b/deep/index.ts')), 'the file in it');
+      expect(events.some((e) => e.path.endsWith('.swp'))).toBe(false);
+      expect(watcher.watched()).toBe(5);
+      rmSync(join(root, 'tools/b'), { recursive: true });
+      await until(
+        () => events.some((e) => e.type === 'unlinkDir' && e.path === join(root, 'tools/b')),
+        'the folder removed',
+      );
+      expect(watcher.watched()).toBe(3);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('reports an edit through a linked directory under the link too, and never follows a link to an ancestor', async () => {
+    const root = writeTree(tempDir('tree-link'), { 'tools/a/index.ts': 'export {};\n' });
+    dirs.push(root);
+    symlinkSync(join(root, 'tools/a'), join(root, 'tools/linked'));
+    // A link back to the root: followed once would be forever.
+    symlinkSync(root, join(root, 'tools/a/up'));
+    const { events, watcher } = start(root);
+    try {
+      await watcher.ready;
+      // root, tools, tools/a and tools/linked; never the root again below either.
+      expect(watcher.watched()).toBe(4);
+      writeFileSync(join(root, 'tools/a/index.ts'), 'export const z = 1;\n');
+      await until(
+        () =>
+          events.some((e) => e.path === join(root, 'tools/a/index.ts')) &&
+          events.some((e) => e.path === join(root, 'tools/linked/index.ts')),
+        'the edit under both names',
+      );
+    } finally {
+      await watcher.close();
+    }
+  });
+});
