@@ -34,6 +34,8 @@ import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit
 import { outputWriteFailure } from './config/paths.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { modelFromCache, vouchByIndex } from './cache/vouched.js';
+import { TreeCheck } from './cache/tree-check.js';
+import type { CapabilityModel } from './model.js';
 import { PersistSchedule } from './cache/persist-schedule.js';
 import { countsOf } from './resolve/counts.js';
 import { realRoot } from './util/real-root.js';
@@ -153,14 +155,35 @@ export class Compiler {
     }
     const inventory = this.inventory;
     diagnostics.push(...inventory.diagnostics, ...this.shipped.diagnostics);
+    const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
+    const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
+    // A fresh walk that finds the tree as the tree record has it: done before any layout is built.
+    const context = [this.root, outRel, shippedStamp, runtimeModule, ...options.pluginEntry];
+    const tree = walkedNow ? new TreeCheck(this.units, this.root, inventory, context) : undefined;
+    const hit = tree?.vouched(options.outFile, validatorsStamp(this.root, outRel));
+    if (tree && hit) {
+      const model = (): CapabilityModel => {
+        const { layout, units } = this.layouts.of(inventory, options.pluginEntry);
+        const { packages } = this.shipped;
+        return modelFromCache({
+          cache: this.units,
+          layout,
+          units: units.units,
+          options,
+          packages,
+          memos: this.memos.assemble,
+        });
+      };
+      return tree.result(hit, { diagnostics, model, options, outRel, started });
+    }
     const derived = this.layouts.of(inventory, options.pluginEntry);
     const { layout } = derived;
     diagnostics.push(...layout.diagnostics);
     const { units, diagnostics: unitDiagnostics } = derived.units;
     diagnostics.push(...unitDiagnostics);
+    const recordTree = (key: string, validators: string): void =>
+      tree?.record({ layout, units, diagnostics: [...layout.diagnostics, ...unitDiagnostics], key, validators });
 
-    const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
-    const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
     // AGENTS.md texts carry over between watch-mode runs unless an event names the file.
     if (!dirty || walkedNow) this.texts.clear();
     else for (const path of dirty) this.texts.delete(path);
@@ -183,11 +206,12 @@ export class Compiler {
     if (walkedNow) {
       const fileReader = this.units.reader();
       const readText = readTextWith((path) => fileReader.read(path));
+      const validators = validatorsStamp(this.root, outRel);
       const vouched = vouchByIndex({
         cache: this.units,
         layout,
         units,
-        vouchKey: () => `${digestOf(readText)}:${validatorsStamp(this.root, outRel)}`,
+        vouchKey: () => `${digestOf(readText)}:${validators}`,
         diagnostics,
         model: () =>
           modelFromCache({
@@ -203,7 +227,10 @@ export class Compiler {
         outRel,
         started,
       });
-      if (vouched) return vouched;
+      if (vouched) {
+        recordTree(vouched.summaryKey, validators);
+        return vouched.result;
+      }
     }
 
     const reader: FileReader = this.units.reader();
@@ -284,15 +311,15 @@ export class Compiler {
       }
     }
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    if (digest && errors === 0 && (reusable !== undefined || runOptions.write !== false))
-      this.units.recordOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile, {
-        counts,
-        diagnostics: model.diagnostics,
-      });
+    const validators = validatorsStamp(this.root, outRel);
+    const outputKey = `${digest}:${validators}`;
+    const recorded = digest && errors === 0 && (reusable !== undefined || runOptions.write !== false);
+    if (recorded) this.units.recordOutput(outputKey, options.outFile, { counts, diagnostics: model.diagnostics });
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();
     else this.persistence.later();
+    if (recorded && dirty === undefined) recordTree(outputKey, validators);
     return {
       diagnostics: sorted,
       errors,

@@ -85,7 +85,7 @@ function isStamps(value: unknown): value is (string | number)[] {
   return true;
 }
 
-function toSummary(value: unknown): RunSummary | undefined {
+export function toSummary(value: unknown): RunSummary | undefined {
   if (!isRecord(value) || typeof value.digest !== 'string' || !isRecord(value.counts)) return undefined;
   const counts = value.counts;
   if (!COUNT_KEYS.every((k) => typeof counts[k] === 'number')) return undefined;

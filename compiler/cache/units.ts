@@ -18,6 +18,7 @@ export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
 import { packageVersion } from '../version.js';
+import { TreeRecordFile, type Stamp } from './tree-record.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
 // diagnostics); every release of zhin-gen has its own cache besides (see version.ts).
@@ -84,6 +85,13 @@ export class UnitCache {
   private damaged = false;
   private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
   private readonly indexFile: IndexFile | undefined;
+  /** The tree record beside the cache (cache/tree-record.ts), read and written by cache/tree-check.ts. */
+  readonly treeFile: TreeRecordFile | undefined;
+  /**
+   * reset() only names the configuration; the index (or the bodies) is read on first use, so a
+   * run the tree record vouches for (cache/tree-record.ts) never reads it.
+   */
+  private pending = false;
   /**
    * Until some unit needs its body, the index stands in for the entries (cache/index-file.ts):
    * a run that finds nothing to do never reads the bodies.
@@ -104,11 +112,20 @@ export class UnitCache {
     this.disk =
       file === undefined ? undefined : new CacheFile(file, CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
     this.indexFile = file === undefined ? undefined : new IndexFile(file, CACHE_VERSION);
+    this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
   reset(configKey: string): void {
     this.configKey = configKey;
+    this.pending = true;
+  }
+
+  /** What reset() deferred: the index, or the bodies when there is no usable index. */
+  private ensure(): void {
+    if (!this.pending) return;
+    this.pending = false;
+    const configKey = this.configKey;
     this.entries = new Map();
     this.output = undefined;
     this.changedKeys.clear();
@@ -132,6 +149,7 @@ export class UnitCache {
 
   /** The entries' bodies, loaded once something needs them (a unit changed, the model was asked for). */
   loadBodies(): void {
+    this.ensure();
     if (!this.bodiesLoaded) this.readBodies();
   }
 
@@ -158,6 +176,7 @@ export class UnitCache {
    * nothing changed. False whenever the bodies are loaded already or any unit differs.
    */
   currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
+    this.ensure();
     const index = this.index;
     if (!index) return false;
     for (const [key, files] of units) {
@@ -175,6 +194,7 @@ export class UnitCache {
 
   /** The summary recorded with the output this cache vouches for under `digest`, if any. */
   vouchedSummary(digest: string, file: string): RunSummary | undefined {
+    this.ensure();
     return this.summary?.digest === digest && this.vouchedOutput(digest, file) ? this.summary : undefined;
   }
 
@@ -208,7 +228,7 @@ export class UnitCache {
 
   /** A cached result still valid for these files, or undefined. */
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
-    if (!this.bodiesLoaded) this.loadBodies();
+    this.loadBodies();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.files !== files) {
@@ -242,7 +262,7 @@ export class UnitCache {
   }
 
   store(key: string, files: readonly string[], result: UnitResult, reader: FileReader): void {
-    if (!this.bodiesLoaded) this.loadBodies();
+    this.loadBodies();
     const stamps: Record<string, FileStamp> = {};
     for (const file of [...files, ...result.dependencies]) {
       const hash = reader.hashOf(file);
@@ -255,12 +275,14 @@ export class UnitCache {
   }
 
   hashOf(key: string): string {
+    this.ensure();
     if (this.index) return this.index.units.get(key)?.hash ?? '';
     return this.entries.get(key)?.hash ?? '';
   }
 
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
+    this.ensure();
     if (this.index) return indexedContent(this.index.units.get(key));
     const entry = this.entries.get(key);
     if (!entry) return '';
@@ -271,12 +293,12 @@ export class UnitCache {
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
-    if (!this.bodiesLoaded) this.loadBodies();
+    this.loadBodies();
     return this.entries.get(key)?.schema;
   }
 
   setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
-    if (!this.bodiesLoaded) this.loadBodies();
+    this.loadBodies();
     const entry = this.entries.get(key);
     if (!entry) return;
     entry.schema = outcome;
@@ -296,6 +318,7 @@ export class UnitCache {
    * digest and still carries that stamp: then emitting again would give the same bytes.
    */
   vouchedOutput(digest: string, file: string): boolean {
+    this.ensure();
     const record = this.output;
     if (!record || record.digest !== digest || record.file !== file) return false;
     const now = this.statAbs(file);
@@ -303,6 +326,7 @@ export class UnitCache {
   }
 
   recordOutput(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): void {
+    this.ensure();
     const now = this.statAbs(file);
     if (!now) return;
     if (summary) {
@@ -325,6 +349,11 @@ export class UnitCache {
     this.outputChanged = true;
   }
 
+  /** The configuration this cache is for (what reset() was given). */
+  get config(): string {
+    return this.configKey;
+  }
+
   private statAbs(file: string): { mtimeMs: number; size: number } | undefined {
     try {
       const s = statSync(file);
@@ -335,6 +364,8 @@ export class UnitCache {
   }
 
   persist(): void {
+    // Never loaded: nothing to write.
+    if (this.pending) return;
     // Without the bodies loaded nothing can have changed but the summary, which a vouched run
     // (the only kind that leaves them unread) never changes.
     if (!this.bodiesLoaded) return;
@@ -363,6 +394,34 @@ export class UnitCache {
       // A read-only node_modules only costs speed.
     }
     this.saveIndex();
+  }
+
+  /**
+   * The stamps the cache holds for these units' files and dependencies (path → "mtime:size"),
+   * or undefined when a unit is missing.
+   */
+  stampsOf(keys: readonly string[]): Map<string, Stamp> | undefined {
+    this.ensure();
+    const stamps = new Map<string, Stamp>();
+    for (const key of keys) {
+      const indexed = this.index?.units.get(key);
+      if (indexed) {
+        const s = indexed.stamps;
+        for (let i = 0; i < s.length; i += 4) stamps.set(s[i] as string, `${s[i + 1]}:${s[i + 2]}`);
+        continue;
+      }
+      const entry = this.index ? undefined : this.entries.get(key);
+      if (!entry) return undefined;
+      for (const file in entry.stamps) stamps.set(file, `${entry.stamps[file]!.mtimeMs}:${entry.stamps[file]!.size}`);
+    }
+    return stamps;
+  }
+
+  /** The output record and the summary that goes with it, when this cache holds both. */
+  recorded(): { output: OutputRecord; summary: RunSummary } | undefined {
+    this.ensure();
+    const { output, summary } = this;
+    return output && summary && output.digest === summary.digest ? { output, summary } : undefined;
   }
 
   /** The index of what is persisted now (after the bodies were written). */

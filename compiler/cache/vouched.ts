@@ -43,14 +43,14 @@ export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
  * cache vouches for: nothing to do, and nothing of the cache's bodies to read. Undefined when
  * anything differs (the run goes on to parse what changed).
  */
-export function vouchByIndex(input: IndexVouch): CompileResult | undefined {
+export function vouchByIndex(input: IndexVouch): { result: CompileResult; summaryKey: string } | undefined {
   const { cache, layout } = input;
   const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
   for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
   if (!cache.currentByIndex(keyed)) return undefined;
   const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
   if (!summary) return undefined;
-  return vouchedResult({ ...input, summary, units: input.units.length });
+  return { result: vouchedResult({ ...input, summary, units: input.units.length }), summaryKey: summary.digest };
 }
 
 export function vouchedResult(input: VouchedInputs): CompileResult {
@@ -85,7 +85,8 @@ export interface CachedModelInputs {
   readonly layout: Layout;
   readonly units: readonly CapabilityUnit[];
   readonly options: ResolvedOptions;
-  readonly readText: (path: string) => string | undefined;
+  /** How AGENTS.md texts are read (default: a reader of its own). */
+  readonly readText?: (path: string) => string | undefined;
   readonly packages: readonly ShippedCapabilities[];
   readonly memos: AssembleMemo;
 }
@@ -130,8 +131,13 @@ export function modelFromCache(input: CachedModelInputs): CapabilityModel {
     schemas,
     options: input.options,
     hashOf: (key) => cache.hashOf(key),
-    readText: input.readText,
+    readText: input.readText ?? textReader(cache),
     memos: input.memos,
     packages: [...input.packages],
   }).model;
+}
+
+function textReader(cache: UnitCache): (path: string) => string | undefined {
+  const reader = cache.reader();
+  return (path) => reader.read(path);
 }

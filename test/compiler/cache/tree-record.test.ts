@@ -1,0 +1,168 @@
+/**
+ * The tree record (compiler/cache/tree-record.ts): a fresh run over an unchanged tree ends after
+ * the walk and a stat per file, reading neither the cache's index nor its bodies, and reports
+ * what a full run reports; any change a walk and a stat can see (a file edited, added or removed,
+ * AGENTS.md, a file outside the walk a tool imports, the output or its validators folder) sends
+ * the run down the full path; a damaged record costs the index read it would have saved.
+ */
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const SHARED_TOOL = `import { defineAgentTool } from 'zhin-gen/runtime';
+import { z } from 'zod';
+import { city } from '../../src/shared.js';
+export default defineAgentTool({
+  description: 'Uses a schema fragment outside the walk',
+  inputSchema: z.object({ city }),
+  async execute() { return 1; },
+});
+`;
+
+function setup(name: string): { root: string; cacheFile: string; record: string } {
+  const root = copyFixture('example-bot', name);
+  const cacheDir = tempDir(`${name}-cache`);
+  dirs.push(root, cacheDir);
+  writeTree(root, {
+    'src/shared.ts': `import { z } from 'zod';\nexport const city = z.string().max(5);\n`,
+    'tools/shared/index.ts': SHARED_TOOL,
+    // A layout problem and a tool warning: a vouched run must still report both.
+    'tools/README.md': 'Notes beside the tools.\n',
+    'tools/warned/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Has an unknown field', timeoutMs: 5000, async execute() { return 1; } });\n`,
+  });
+  const cacheFile = join(cacheDir, 'units.json');
+  return { root, cacheFile, record: `${cacheFile}.tree` };
+}
+
+/** `name`=`size:mtime:ino` of a file, as the record names the bodies it was written beside. */
+function stampOf(path: string): string {
+  const s = statSync(path);
+  return `${s.size}:${s.mtimeMs}:${s.ino}`;
+}
+
+/**
+ * Overwrites the index and the bodies with bytes that are not JSON, then makes the record name
+ * the bodies as they now are: only a run that reads neither can still find the tree unchanged.
+ */
+function ruinEverythingButTheRecord(cacheFile: string, record: string): void {
+  writeFileSync(`${cacheFile}.index`, 'not json');
+  writeFileSync(cacheFile, 'x'.repeat(statSync(cacheFile).size));
+  utimesSync(cacheFile, 1_700_000_000, 1_700_000_000);
+  const journal = existsSync(`${cacheFile}.journal`) ? stampOf(`${cacheFile}.journal`) : '-';
+  const data = JSON.parse(readFileSync(record, 'utf8')) as { bodies: string };
+  data.bodies = `${stampOf(cacheFile)}|${journal}`;
+  writeFileSync(record, JSON.stringify(data));
+}
+
+async function full(root: string): Promise<string> {
+  return (await createCompiler({ root, cacheFile: false }).run({ write: false })).code;
+}
+
+describe('the tree record', () => {
+  it('ends a run over an unchanged tree after the walk, reporting what a full run reports', async () => {
+    const { root, cacheFile, record } = setup('tree-noop');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    expect(cold.errors).toBe(0);
+    expect(cold.diagnostics.some((d) => d.file === 'tools/README.md')).toBe(true);
+    expect(cold.diagnostics.some((d) => d.file === 'tools/warned/index.ts')).toBe(true);
+    expect(existsSync(record)).toBe(true);
+    const expected = await full(root);
+
+    ruinEverythingButTheRecord(cacheFile, record);
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.stats.parsed).toBe(0);
+    expect(warm.stats.units).toBe(cold.stats.units);
+    expect(warm.written).toBe(false);
+    expect(warm.counts).toEqual(cold.counts);
+    expect(warm.diagnostics).toEqual(cold.diagnostics);
+    expect(warm.code).toBe(expected);
+  });
+
+  it('builds the model of a run it vouched for from the cache on request, equal to a full run', async () => {
+    const { root, cacheFile } = setup('tree-model');
+    await createCompiler({ root, cacheFile }).run();
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.stats.parsed).toBe(0);
+    const fresh = await createCompiler({ root, cacheFile: false }).run({ write: false });
+    expect(JSON.stringify(warm.model)).toBe(JSON.stringify(fresh.model));
+  });
+
+  it.each([
+    ['a tool edited', (root: string) => edit(root, 'tools/echo/index.ts', 'Echo a message back', 'Echo it back')],
+    ['a tool edited to the same size', (root: string) => edit(root, 'tools/echo/index.ts', 'Echo a', 'Echo b')],
+    ['a tool added', (root: string) => writeTree(root, { 'tools/added/index.ts': SHARED_TOOL })],
+    ['a tool removed', (root: string) => rmSync(join(root, 'tools/warned'), { recursive: true })],
+    ['AGENTS.md edited', (root: string) => edit(root, 'AGENTS.md', /$/, '\nOne more rule.\n')],
+    ['a fragment outside the walk edited', (root: string) => edit(root, 'src/shared.ts', 'max(5)', 'max(9)')],
+    ['the output edited by hand', (root: string) => edit(root, 'zhin-capabilities.gen.ts', /$/, '// by hand\n')],
+  ])('is not used after %s: the output is a full run’s', async (_name, change) => {
+    const { root, cacheFile } = setup('tree-change');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    change(root);
+    const run = await createCompiler({ root, cacheFile }).run();
+    expect(run.errors).toBe(0);
+    const expected = await full(root);
+    expect(run.code).toBe(expected);
+    expect(readFileSync(cold.outFile, 'utf8')).toBe(expected);
+    // The record written by that run serves the next one.
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.stats.parsed).toBe(0);
+    expect(next.written).toBe(false);
+    expect(next.code).toBe(expected);
+  });
+
+  it('is not used once the validators folder changed: the folder is written again', async () => {
+    const { root, cacheFile } = setup('tree-validators');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const folder = `${cold.outFile.replace(/\.ts$/, '')}.validators`;
+    expect(existsSync(folder)).toBe(true);
+    rmSync(folder, { recursive: true });
+    const run = await createCompiler({ root, cacheFile }).run();
+    expect(run.errors).toBe(0);
+    expect(existsSync(folder)).toBe(true);
+  });
+
+  it.each([
+    ['not JSON', (record: string) => writeFileSync(record, '{"version":')],
+    ['null', (record: string) => writeFileSync(record, 'null')],
+    ['of another version', (record: string) => change(record, (d) => (d.version = 'zhin-gen-cache-0'))],
+    ['with a digest that is a number', (record: string) => change(record, (d) => (d.digest = 1))],
+    ['with extras that are not paths', (record: string) => change(record, (d) => (d.extras = [1]))],
+    ['with a layout diagnostic of an unknown code', (record: string) => change(record, (d) => (d.layout = [{}]))],
+    ['with a summary without counts', (record: string) => change(record, (d) => (d.summary = { digest: 'x' }))],
+  ])('a record %s costs the index read, and is written again', async (_name, damage) => {
+    const { root, cacheFile, record } = setup('tree-damage');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    damage(record);
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.stats.parsed).toBe(0);
+    expect(warm.code).toBe(cold.code);
+    expect(warm.diagnostics).toEqual(cold.diagnostics);
+    expect(warm.counts).toEqual(cold.counts);
+    // Written again: the next run decides from it alone.
+    ruinEverythingButTheRecord(cacheFile, record);
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.stats.parsed).toBe(0);
+    expect(next.counts).toEqual(cold.counts);
+    expect(next.diagnostics).toEqual(cold.diagnostics);
+  });
+});
+
+function edit(root: string, path: string, from: string | RegExp, to: string): void {
+  const file = join(root, path);
+  const before = readFileSync(file, 'utf8');
+  const after = before.replace(from, to);
+  expect(after).not.toBe(before);
+  writeFileSync(file, after);
+}
+
+function change(record: string, update: (data: Record<string, unknown>) => void): void {
+  const data = JSON.parse(readFileSync(record, 'utf8')) as Record<string, unknown>;
+  update(data);
+  writeFileSync(record, JSON.stringify(data));
+}
