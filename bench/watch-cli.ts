@@ -160,7 +160,8 @@ async function settled(watch: Watch, quietMs: number): Promise<void> {
 
 async function measureEdits(repo: string, root: string, n: number, sample: Sample): Promise<void> {
   const tool = join(root, 'tools', 'weather-0', 'index.ts');
-  const original = readFileSync(tool, 'utf8');
+  // A bench stopped mid-edit leaves its needle in the tool: start from the text without it.
+  const original = readFileSync(tool, 'utf8').replace(/(?:bench (?:first )?edit [^'"]*? at \d+ )+/g, '');
   const description = /description: ("|')([^"']*)/.exec(original)![2]!;
   const output = outputHolding(root, description);
   const edited = (needle: string): string => original.replace(/description: ("|')/, `description: $1${needle} `);
