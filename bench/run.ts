@@ -20,6 +20,8 @@
  * checkout's build (its dist/) with this one in every round, each on its own copy of the tree
  * (their caches never meet): the before/after figures. Writes bench/results.json.
  * BENCH_MODE=load BENCH_SIZES=1000 npm run bench: `check --load` vs `check` only (bench/load-check.ts).
+ * BENCH_FIGURES=warm,check,oneChange takes only those figures (the cold ones cost minutes at 20,000
+ * tools on a shared machine); the tables show the others as not measured.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -88,6 +90,7 @@ function medianSample(samples: readonly Sample[]): Sample {
 
 const FIGURES = ['cold', 'coldPool', 'warm', 'oneChange', 'check', 'coldWork', 'warmWork', 'oneChangeWork'] as const;
 type Figure = (typeof FIGURES)[number];
+const chosen = new Set<string>(process.env.BENCH_FIGURES?.split(',') ?? FIGURES);
 
 /** One build (this checkout, or BENCH_COMPARE's) on its own copy of the tree. */
 interface Build {
@@ -130,6 +133,7 @@ for (const n of sizes) {
   for (const build of builds) {
     const figures: Record<string, unknown> = {};
     for (const figure of FIGURES) {
+      if (build.samples[figure].length === 0) continue;
       const m = medianSample(build.samples[figure]);
       figures[figure] = figure.endsWith('Work')
         ? { ms: Math.round(m.workMs), ratio: ratio(m.workMs, f.workMs) }
@@ -165,14 +169,19 @@ function sampleRound(build: Build, round: number): void {
   const cli = [BIN, 'generate', '--root', build.root];
   const work = [BIN, '--work', build.root];
   const s = build.samples;
-  s.cold.push(timeProcess(cli, { ...env, ZHIN_GEN_WORKERS: '0' }, clearCache));
-  s.coldPool.push(timeProcess(cli, env, clearCache));
-  s.warm.push(timeProcess(cli, env));
-  s.check.push(timeProcess([BIN, 'check', '--root', build.root], env));
-  s.oneChange.push(timeProcess(cli, env, changeOne));
-  s.coldWork.push(timeProcess(work, { ...env, ZHIN_GEN_WORKERS: '0' }, clearCache));
-  s.warmWork.push(timeProcess(work, env));
-  s.oneChangeWork.push(timeProcess(work, env, changeOne));
+  const take = (figure: Figure, sample: () => Sample): void => {
+    if (chosen.has(figure)) s[figure].push(sample());
+  };
+  take('cold', () => timeProcess(cli, { ...env, ZHIN_GEN_WORKERS: '0' }, clearCache));
+  take('coldPool', () => timeProcess(cli, env, clearCache));
+  // The figures after it expect a cache (and an output) for the tree as it is.
+  if (chosen.has('coldPool')) timeProcess(cli, env);
+  take('warm', () => timeProcess(cli, env));
+  take('check', () => timeProcess([BIN, 'check', '--root', build.root], env));
+  take('oneChange', () => timeProcess(cli, env, changeOne));
+  take('coldWork', () => timeProcess(work, { ...env, ZHIN_GEN_WORKERS: '0' }, clearCache));
+  take('warmWork', () => timeProcess(work, env));
+  take('oneChangeWork', () => timeProcess(work, env, changeOne));
   writeFileSync(tool, original);
   // Back to the tree the next round's warm figures expect.
   timeProcess(cli, env);
@@ -183,11 +192,11 @@ type Row = {
   n: number;
   floor: { ms: number; workMs: number; peakRssMb: number };
   readOnly: { ms: number; ratio: number };
-  zhinGen: Record<Figure, Fig>;
-  compare?: Record<Figure, Fig>;
+  zhinGen: Partial<Record<Figure, Fig>>;
+  compare?: Partial<Record<Figure, Fig>>;
   runtime?: { lazyMs: number; eagerMs: number; ratio: number };
 };
-const cell = (f: Fig): string => `${f.ms} ms (${f.ratio}×)`;
+const cell = (f: Fig | undefined): string => (f ? `${f.ms} ms (${f.ratio}×)` : '—');
 const lines = [
   'Whole process (Node start, module loading, work), ratio to the floor:',
   '',
@@ -197,7 +206,7 @@ const lines = [
 for (const r of results as Row[]) {
   const z = r.zhinGen;
   lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold.peakRssMb} / ${z.coldPool.peakRssMb} / ${z.warm.peakRssMb} MB |`,
+    `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold?.peakRssMb ?? '—'} / ${z.coldPool?.peakRssMb ?? '—'} / ${z.warm?.peakRssMb ?? '—'} MB |`,
   );
 }
 lines.push(
@@ -222,7 +231,7 @@ if (compare) {
   for (const r of results as Row[]) {
     const b = r.compare!;
     const a = r.zhinGen;
-    const pair = (k: Figure): string => `${b[k].ratio}× → ${a[k].ratio}×`;
+    const pair = (k: Figure): string => (b[k] && a[k] ? `${b[k].ratio}× → ${a[k].ratio}×` : '—');
     lines.push(
       `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} |`,
     );
