@@ -94,6 +94,21 @@ export function toPermissionSubject(message: ImMessage): PermissionSubject {
   };
 }
 
+// A permit's parse depends on its text alone; turns ask the same few permits again and again.
+const parsedPermits = new Map<string, ParsedPermit>();
+
+function parsedPermit(text: string): ParsedPermit {
+  let parsed = parsedPermits.get(text);
+  if (parsed === undefined) {
+    parsed = parsePermit(text);
+    if ('values' in parsed) Object.freeze(parsed.values);
+    Object.freeze(parsed);
+    if (typeof text === 'string') parsedPermits.set(text, parsed);
+    if (parsedPermits.size > 1024) parsedPermits.delete(parsedPermits.keys().next().value!);
+  }
+  return parsed;
+}
+
 interface CustomEntry {
   readonly matcher: string | RegExp;
   readonly checker: PermissionChecker;
@@ -105,7 +120,7 @@ export class PermissionHost {
   readonly #platform = new Map<string, PlatformPermissionChecker[]>();
 
   async check(permit: string, subject: PermissionSubject): Promise<boolean> {
-    const parsed = parsePermit(permit);
+    const parsed = parsedPermit(permit);
     try {
       switch (parsed.kind) {
         case 'invalid':

@@ -171,6 +171,7 @@ export class SearchIndex {
   readonly #touched: Int32Array;
   #epoch = 0;
   readonly #termValues = new WeakMap<Posting, Float64Array>();
+  readonly #expansions = new Map<string, readonly string[]>();
 
   constructor(parts: SearchIndexParts) {
     this.size = parts.size;
@@ -201,10 +202,19 @@ export class SearchIndex {
     });
   }
 
-  #expand(prefix: string): string[] {
-    if (this.#segments.length === 1) return this.#segments[0]!.expand(prefix);
-    const all = [...new Set(this.#segments.flatMap((segment) => segment.expand(prefix)))].sort(compareTokens);
-    return all.slice(0, MAX_PREFIX_EXPANSIONS);
+  /** Kept per index for recent prefixes (the vocabulary never changes): a query repeats its words. */
+  #expand(prefix: string): readonly string[] {
+    const known = this.#expansions.get(prefix);
+    if (known !== undefined) return known;
+    const all =
+      this.#segments.length === 1
+        ? this.#segments[0]!.expand(prefix)
+        : [...new Set(this.#segments.flatMap((segment) => segment.expand(prefix)))]
+            .sort(compareTokens)
+            .slice(0, MAX_PREFIX_EXPANSIONS);
+    this.#expansions.set(prefix, all);
+    if (this.#expansions.size > 256) this.#expansions.delete(this.#expansions.keys().next().value!);
+    return all;
   }
 
   /**
