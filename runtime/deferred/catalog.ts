@@ -261,10 +261,12 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     signatures,
     search: () => (index ??= catalogSearch(shipped(), generation.manifest, tools, skills, layout)),
     // With shipped data the index is then made too (reading its header); without, nothing is built.
-    prefetchSearch: () =>
+    prefetchSearch: () => {
+      if (text !== undefined || index !== undefined) return;
       void shipped().then((data) => {
         if (data !== undefined) void catalog.search();
-      }),
+      });
+    },
     platformAgents,
     get projections() {
       return (projections ??= new TurnProjections(catalog));
