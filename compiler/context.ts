@@ -160,6 +160,7 @@ export class Compiler {
     // A fresh walk that finds the tree as the tree record has it: done before any layout is built.
     const context = [this.root, outRel, shippedStamp, runtimeModule, ...options.pluginEntry];
     const tree = walkedNow ? new TreeCheck(this.units, this.root, inventory, context) : undefined;
+    this.units.useStamps(tree?.stamps);
     const hit = tree?.vouched(options.outFile, validatorsStamp(this.root, outRel));
     if (tree && hit) {
       const model = (): CapabilityModel => {

@@ -28,7 +28,7 @@ export interface TreeRecordInputs {
 
 export class TreeCheck {
   /** Stamps of the listed files, taken before the run read any of them. */
-  private readonly stamps: Map<string, Stamp>;
+  readonly stamps: ReadonlyMap<string, Stamp>;
   private readonly list: readonly string[];
   /** Root, output path, shipped packages' stamp, runtime module, plugin entry names, configured plugins. */
   private readonly context: string;

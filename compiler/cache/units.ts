@@ -206,7 +206,24 @@ export class UnitCache {
     return createReader(this.root);
   }
 
+  /** Stamps of this run's listed files, taken when it started (cache/tree-check.ts). */
+  private known: ReadonlyMap<string, Stamp> | undefined;
+
+  /**
+   * The stamps a fresh run took of every listed file before reading any (undefined: stat each
+   * file when asked): the index check and the lookups use them instead of a stat per file each.
+   */
+  useStamps(stamps: ReadonlyMap<string, Stamp> | undefined): void {
+    this.known = stamps;
+  }
+
   private stat(path: string): { mtimeMs: number; size: number } | undefined {
+    const known = this.known?.get(path);
+    if (known !== undefined) {
+      if (known === '-') return undefined;
+      const colon = known.indexOf(':');
+      return { mtimeMs: Number(known.slice(0, colon)), size: Number(known.slice(colon + 1)) };
+    }
     try {
       const s = statSync(under(this.root, path));
       return { mtimeMs: s.mtimeMs, size: s.size };
