@@ -193,8 +193,7 @@ export function emitManifestParts(
       known.set(source, (value = importSpecifier(options.root, options.outRel, source, options.importExtension)));
     return value;
   };
-  const tools = model.tools.filter((t) => !t.conditional).sort(byName((t) => t.qualifiedName));
-  const conditional = model.tools.filter((t) => t.conditional).sort(byName((t) => t.qualifiedName));
+  const { tools, conditional } = sortedTools(model.tools, memos);
   const skills = [...model.skills].sort(byName((s) => s.qualifiedName));
   const agents = [...model.agents].sort(byName((a) => a.qualifiedName));
   const sections = [...model.promptSections].sort(byName(promptSectionId));
@@ -480,6 +479,63 @@ export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
     digest: createHash('sha256').update(text).digest('hex'),
     validators: { ...input.validators, modules, writes },
   };
+}
+
+/**
+ * The table's tools and the conditional ones, each sorted by name. In watch mode an edit replaces
+ * a few model objects and keeps the rest: when every replaced tool keeps its name and kind, the
+ * last sorted lists with those objects swapped in are the sorted lists (no sort of 20,000 names
+ * per edit).
+ */
+function sortedTools(
+  input: readonly ToolModel[],
+  memos: EmitMemo,
+): { tools: readonly ToolModel[]; conditional: readonly ToolModel[] } {
+  const memo = memos.sortedTools;
+  if (memo && memo.input.length === input.length) {
+    let swaps: [ToolModel, ToolModel][] | undefined = [];
+    for (let i = 0; i < input.length; i++) {
+      const now = input[i]!;
+      const then = memo.input[i]!;
+      if (now === then) continue;
+      if (now.qualifiedName !== then.qualifiedName || now.conditional !== then.conditional || swaps.length >= 64) {
+        swaps = undefined;
+        break;
+      }
+      swaps.push([then, now]);
+    }
+    if (swaps) {
+      if (swaps.length === 0) return memo;
+      const tools = [...memo.tools];
+      const conditional = [...memo.conditional];
+      for (const [then, now] of swaps) {
+        const list = now.conditional ? conditional : tools;
+        const at = (now.conditional ? memo.conditionalAt : memo.toolsAt).get(then)!;
+        list[at] = now;
+      }
+      return remember(memos, input, tools, conditional);
+    }
+  }
+  const tools = input.filter((t) => !t.conditional).sort(byName((t) => t.qualifiedName));
+  const conditional = input.filter((t) => t.conditional).sort(byName((t) => t.qualifiedName));
+  return remember(memos, input, tools, conditional);
+}
+
+function remember(
+  memos: EmitMemo,
+  input: readonly ToolModel[],
+  tools: readonly ToolModel[],
+  conditional: readonly ToolModel[],
+): { tools: readonly ToolModel[]; conditional: readonly ToolModel[] } {
+  const positions = (list: readonly ToolModel[]) => new Map(list.map((t, i) => [t, i] as const));
+  memos.sortedTools = {
+    input: [...input],
+    tools,
+    conditional,
+    toolsAt: positions(tools),
+    conditionalAt: positions(conditional),
+  };
+  return memos.sortedTools;
 }
 
 function union(names: readonly string[]): string {

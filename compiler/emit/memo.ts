@@ -20,6 +20,16 @@ export class EmitMemo {
   lastItems: { readonly list: readonly string[]; readonly text: string } | undefined;
   /** Each tool's line and digest, by model object. */
   readonly toolTexts = new WeakMap<ToolModel, ToolText>();
+  /** The last emit's tools sorted by name, with the model list they came from (manifest.ts). */
+  sortedTools:
+    | {
+        readonly input: readonly ToolModel[];
+        readonly tools: readonly ToolModel[];
+        readonly conditional: readonly ToolModel[];
+        readonly toolsAt: ReadonlyMap<ToolModel, number>;
+        readonly conditionalAt: ReadonlyMap<ToolModel, number>;
+      }
+    | undefined;
   /** Keywords by scope: the tools of one skill or agent share them (read-only, never mutated). */
   readonly keywordsByScope = new Map<string, readonly string[]>();
   /** The layout blocks of the last emit, with what they were made of. */

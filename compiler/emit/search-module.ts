@@ -41,6 +41,8 @@ export interface SearchModule extends SideModule {
 
 export interface SearchModuleMemo {
   readonly texts: readonly string[];
+  /** The tool lines the texts were made from (watch mode compares these by identity first). */
+  readonly entries?: readonly ToolText[];
   readonly module: SearchModule;
 }
 
@@ -59,6 +61,11 @@ export function searchModule(
   memos: EmitMemo,
 ): SearchModule | undefined {
   if (tools.length === 0 && skills.length === 0) return undefined;
+  const known = memos.search;
+  if (known?.entries && sameSearched(known, tools, entries, skills, memos)) {
+    memos.search = { ...known, entries };
+    return known.module;
+  }
   const texts = tools.map((tool, index) => {
     const entry = entries[index]!;
     // Per memoised line: the same string while the tool's model is (watch mode).
@@ -66,10 +73,7 @@ export function searchModule(
     if (text === undefined) memos.searchTexts.set(entry, (text = toolText(tool, entry)));
     return text;
   });
-  for (const skill of skills)
-    texts.push(
-      `${skill.qualifiedName}\0${skill.keywords.join(SEPARATOR)}\0${skill.tags.join(SEPARATOR)}\0${skill.description}`,
-    );
+  for (const skill of skills) texts.push(skillText(skill));
   texts.push(String(tools.length));
   const memo = memos.search;
   if (memo && sameList(memo.texts, texts)) return memo.module;
@@ -90,6 +94,34 @@ export function searchModule(
       )};\n`,
     property: (specifier) => `\n  search: () => import(${str(specifier)}),`,
   };
-  memos.search = { texts, module };
+  memos.search = { texts, entries, module };
   return module;
+}
+
+function skillText(skill: SkillModel): string {
+  return `${skill.qualifiedName}\0${skill.keywords.join(SEPARATOR)}\0${skill.tags.join(SEPARATOR)}\0${skill.description}`;
+}
+
+/**
+ * Whether the memo's index is the index of these tools and skills: the same lines by identity, or
+ * lines whose searched text is the same (a schema edit makes a new line with the same text).
+ */
+function sameSearched(
+  memo: SearchModuleMemo,
+  tools: readonly ToolModel[],
+  entries: readonly ToolText[],
+  skills: readonly SkillModel[],
+  memos: EmitMemo,
+): boolean {
+  const last = memo.entries!;
+  if (last.length !== entries.length || memo.texts.length !== tools.length + skills.length + 1) return false;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry === last[i]) continue;
+    let text = memos.searchTexts.get(entry);
+    if (text === undefined) memos.searchTexts.set(entry, (text = toolText(tools[i]!, entry)));
+    if (text !== memo.texts[i]) return false;
+  }
+  for (let i = 0; i < skills.length; i++) if (skillText(skills[i]!) !== memo.texts[tools.length + i]) return false;
+  return true;
 }

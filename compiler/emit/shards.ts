@@ -170,6 +170,8 @@ export default toolData as ManifestTool[];
 
 export interface TypesMemo {
   readonly key: string;
+  readonly tools: readonly ToolModel[];
+  readonly conditional: readonly ToolModel[];
   readonly names: readonly string[];
   readonly typed: readonly boolean[];
   readonly sources: readonly string[];
@@ -187,6 +189,12 @@ export function typesModule(
   memos: EmitMemo,
 ): SideModule {
   const key = `${paths.dirRel}\0${paths.runtimeModule}`;
+  const known = memos.types;
+  // Watch mode: most tools are the same model objects as last time; only the others are compared.
+  if (known && known.key === key && sameTypes(known, tools, conditional)) {
+    memos.types = { ...known, tools, conditional };
+    return known.module;
+  }
   const names = [...tools.map((t) => t.qualifiedName), ...conditional.map((t) => `\0${t.qualifiedName}`)];
   const typed = tools.map((t) => t.typed);
   const sources = tools.map((t) => t.source);
@@ -224,8 +232,22 @@ declare module ${str(paths.runtimeModule)} {
 `;
   const stamp = `// tool names and input types, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
   const module: SideModule = { name: TYPES_MODULE, stamp, text: () => `${paths.header}${stamp}\n${body}` };
-  memos.types = { key, names, typed, sources, module };
+  memos.types = { key, tools, conditional, names, typed, sources, module };
   return module;
+}
+
+/** Whether these lists give the types module of the memo (same names, typed flags and sources). */
+function sameTypes(memo: TypesMemo, tools: readonly ToolModel[], conditional: readonly ToolModel[]): boolean {
+  if (memo.tools.length !== tools.length || memo.conditional.length !== conditional.length) return false;
+  for (let i = 0; i < tools.length; i++) {
+    const now = tools[i]!;
+    if (now === memo.tools[i]) continue;
+    if (now.qualifiedName !== memo.names[i] || now.typed !== memo.typed[i] || now.source !== memo.sources[i])
+      return false;
+  }
+  for (let i = 0; i < conditional.length; i++)
+    if (conditional[i]!.qualifiedName !== memo.conditional[i]!.qualifiedName) return false;
+  return true;
 }
 
 /** The main module's code that imports the shards and merges them by name (the table's order). */
