@@ -3,11 +3,11 @@
  * save editors and tools make: see test/watch-scenarios.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
-import { freshManifest, runWatchScenario, SCENARIO_TOOL, SCENARIO_TREE } from '../../watch-scenarios.js';
+import { freshOutput, outputOnDisk, runWatchScenario, SCENARIO_TOOL, SCENARIO_TREE } from '../../watch-scenarios.js';
 
 let child: ChildProcess | undefined;
 const dirs: string[] = [];
@@ -62,11 +62,6 @@ async function until(check: () => boolean, what: () => string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-
-const manifestOf = (root: string): string => {
-  const file = join(root, 'zhin-capabilities.gen.ts');
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
-};
 
 async function waitForText(read: () => string, text: string): Promise<void> {
   const started = Date.now();
@@ -126,13 +121,13 @@ describe('zhin-gen watch', () => {
         const text = SCENARIO_TOOL.replaceAll('Version 0', `Version ${++version}`);
         save(text);
         await until(
-          () => manifestOf(root).includes(`"Version ${version}"`),
+          () => outputOnDisk(root).includes(`"Version ${version}"`),
           () => `${how} save ${version} in the manifest:\n${io.stdout()}`,
         );
         // Anything a second run would come from (a late event, a re-check) comes within this.
         await new Promise((r) => setTimeout(r, 300));
         expect(runsIn(io.stdout()) - runs, `${how} save ${version}: runs`).toBe(1);
-        expect(manifestOf(root)).toBe(await freshManifest(root));
+        expect(outputOnDisk(root)).toBe(await freshOutput(root));
       }
   });
 
@@ -157,11 +152,11 @@ describe('zhin-gen watch', () => {
     expect(version, 'saves made while the first run was in flight').toBeGreaterThan(1);
     await until(
       () =>
-        manifestOf(root).includes(`"Edited during the first run ${version}"`) &&
-        manifestOf(root).includes(`"Created during it ${version}"`),
+        outputOnDisk(root).includes(`"Edited during the first run ${version}"`) &&
+        outputOnDisk(root).includes(`"Created during it ${version}"`),
       () => `the last saves in the manifest:\n${io.stdout()}`,
     );
-    expect(manifestOf(root)).toBe(await freshManifest(root));
+    expect(outputOnDisk(root)).toBe(await freshOutput(root));
   });
 
   it.skipIf(process.platform !== 'linux')(
