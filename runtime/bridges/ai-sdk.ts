@@ -30,6 +30,7 @@ import {
   type ToolCallRepairFunction,
 } from 'ai';
 import type { GenericModelTool, ToolOutcome, Turn } from '../index.js';
+import { ANTHROPIC_MAX_TOOLS, OPENAI_MAX_TOOLS } from '../deferred/providers.js';
 import { linkSignals } from '../turn/abort.js';
 import {
   addUsage,
@@ -115,7 +116,7 @@ export async function aiSdkTurnSettings<R>(
     Object.defineProperty(tools, name, { value: definition, enumerable: true, writable: true, configurable: true });
   };
   const refresh = async (): Promise<string[]> => {
-    const projected = await turnTools(turn, 'generic', options.defer);
+    const projected = await turnTools(turn, 'generic', options.defer, options.maxTools);
     for (const entry of projected) add(entry);
     return projected.map((entry) => entry.name);
   };
@@ -207,17 +208,31 @@ function loopStep(
 }
 
 /** Runs the turn's loop with `generateText` (or `streamText`) and reports it like the other bridges. */
+/**
+ * The tool limit of the provider behind an AI SDK model, read from its `provider` id
+ * (`openai.chat`, `openai.responses`, `anthropic.messages`, …); undefined when unknown.
+ */
+function providerMaxTools(model: LanguageModel): number | undefined {
+  const id = typeof model === 'string' ? model : model.provider;
+  if (/^openai[./]/.test(id) || id === 'openai') return OPENAI_MAX_TOOLS;
+  if (/^anthropic[./]/.test(id) || id === 'anthropic') return ANTHROPIC_MAX_TOOLS;
+  return undefined;
+}
+
 export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiSdkLoopResult> {
   const turn: Turn<R> = options.turn;
   const refused = new Map<string, ToolOutcome>();
   // Calls that ran but whose step the SDK has not reported (yet): an abort can end the stream first.
   const unreported = new Map<string, ToolCallResult>();
   const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
-  const settings = await aiSdkTurnSettings(options, {
-    refused: (call, outcome) => refused.set(call.id, outcome),
-    executed: (call, outcome) =>
-      unreported.set(call.id, { call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) }),
-  });
+  const settings = await aiSdkTurnSettings(
+    { ...options, maxTools: options.maxTools ?? providerMaxTools(options.model) },
+    {
+      refused: (call, outcome) => refused.set(call.id, outcome),
+      executed: (call, outcome) =>
+        unreported.set(call.id, { call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) }),
+    },
+  );
   const steps: LoopStep<ModelMessage>[] = [];
   let seen = 0;
   const onStepFinish = async (step: StepResult<TurnToolSet>) => {

@@ -113,6 +113,11 @@ export interface ToolLoopOptions<R> {
   readonly signal?: AbortSignal;
   /** `false`: send every admitted tool, none deferred (small bots). Default true. */
   readonly defer?: boolean;
+  /**
+   * At most this many tools per request (`turn.modelTools`'s `maxTools`): lowers the provider's
+   * own limit. The AI SDK bridge defaults it from the model's provider (docs/hosts.md).
+   */
+  readonly maxTools?: number;
   /** The system prompt; default: `turn.systemPrompt()` before every request. `''` sends none. */
   readonly system?: string;
   /** Replaces the model-visible text of an outcome (default `outcomeText`). */
@@ -196,8 +201,13 @@ export function turnTools<R, P extends ModelProvider>(
   turn: Turn<R>,
   provider: P,
   defer: boolean | undefined,
+  maxTools?: number,
 ): Promise<ModelToolsFor<P>> {
-  return turn.modelTools({ provider, ...(defer === false ? { defer: false } : {}) });
+  return turn.modelTools({
+    provider,
+    ...(defer === false ? { defer: false } : {}),
+    ...(maxTools !== undefined ? { maxTools } : {}),
+  });
 }
 
 /** The system prompt for the next request: the host's fixed text, or the turn's current one. */
@@ -224,7 +234,7 @@ export async function runToolLoop<R, P extends ModelProvider, M>(
   const finish = (finishReason: LoopFinishReason): ToolLoopResult<M> =>
     Object.freeze({ finishReason, text, messages: conversation, steps, usage });
   try {
-    let tools = await turnTools(turn, model.provider, options.defer);
+    let tools = await turnTools(turn, model.provider, options.defer, options.maxTools);
     for (let index = 0; index < limit; index += 1) {
       if (signal.aborted) return finish('aborted');
       let reply: ModelReply<M>;
@@ -255,7 +265,7 @@ export async function runToolLoop<R, P extends ModelProvider, M>(
       steps.push(step);
       await options.onStep?.(step);
       if (signal.aborted) return finish('aborted');
-      if (loadedSomething(results)) tools = await turnTools(turn, model.provider, options.defer);
+      if (loadedSomething(results)) tools = await turnTools(turn, model.provider, options.defer, options.maxTools);
     }
     return finish('max-steps');
   } finally {

@@ -44,7 +44,7 @@ export interface DeferredToolController {
   loadTool(name: string): Promise<LoadToolOutput>;
   loadSkill(name: string): Promise<LoadSkillOutput>;
   /** `defer: false` lists every listed tool as loaded (docs/catalog.md#provider-projection-turnmodeltools-provider-). */
-  modelTools<P extends ModelProvider>(provider: P, defer?: boolean): Promise<ModelToolsFor<P>>;
+  modelTools<P extends ModelProvider>(provider: P, defer?: boolean, maxTools?: number): Promise<ModelToolsFor<P>>;
   /** Tools, skills and agents the model can know about now. */
   listing(): Promise<TurnListing>;
   /** Operator view (`zhin-gen catalog`): every tool and skill left out, with the reason. Never for the model. */
@@ -281,24 +281,28 @@ export async function openDeferredController(options: DeferredControllerOptions)
       });
     },
 
-    async modelTools<P extends ModelProvider>(provider: P, defer = true): Promise<ModelToolsFor<P>> {
+    async modelTools<P extends ModelProvider>(provider: P, defer = true, maxTools?: number): Promise<ModelToolsFor<P>> {
+      if (maxTools !== undefined && (!Number.isSafeInteger(maxTools) || maxTools < 1))
+        throw new TypeError(`modelTools: maxTools must be an integer ≥ 1, got ${String(maxTools)}`);
+      if (metaEnabled('discover')) catalog.prefetchSearch();
       // The listed tools come from the generation's projections, keyed by this turn's scope and
       // admission (projection.ts): no walk over the catalog, only copies of pre-built arrays.
-      if (metaEnabled('discover')) catalog.prefetchSearch();
       const listed = await catalog.projections.listed(view, admission, metas);
+      const offset = metas.length;
+      const listedAt = (name: string) => {
+        const at = listed.position(name);
+        return at === undefined ? undefined : offset + at;
+      };
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.
-        if (provider === 'anthropic') return caps.anthropic(listed.anthropicLoaded()) as ModelToolsFor<P>;
-        if (provider === 'generic') return listed.generic().slice() as ModelToolsFor<P>;
-        const offset = metas.length;
-        return caps.openai(listed.openai(), sendFirst, (name) => {
-          const at = listed.position(name);
-          return at === undefined ? undefined : offset + at;
-        }) as ModelToolsFor<P>;
+        if (provider === 'anthropic') return caps.anthropic(listed.anthropicLoaded(), maxTools) as ModelToolsFor<P>;
+        if (provider === 'generic')
+          return caps.byPriority('generic', listed.generic(), sendFirst, listedAt, maxTools) as ModelToolsFor<P>;
+        return caps.byPriority('openai', listed.openai(), sendFirst, listedAt, maxTools) as ModelToolsFor<P>;
       }
       if (provider === 'anthropic') {
         const { tools, undeferred, undefer } = listed.anthropicFor(pinned, loaded);
-        return caps.anthropic(tools, undeferred, undefer) as ModelToolsFor<P>;
+        return caps.anthropic(tools, maxTools, undeferred, undefer) as ModelToolsFor<P>;
       }
       // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);
@@ -310,11 +314,21 @@ export async function openDeferredController(options: DeferredControllerOptions)
         positions.set(name, all.length);
         all.push(listed.entries[at]!.projected);
       }
-      if (provider === 'generic') return all.map((tool) => tool.generic()) as ModelToolsFor<P>;
-      return caps.openai(
+      const at = (name: string) => positions.get(name);
+      if (provider === 'generic')
+        return caps.byPriority(
+          'generic',
+          all.map((tool) => tool.generic()),
+          sendFirst,
+          at,
+          maxTools,
+        ) as ModelToolsFor<P>;
+      return caps.byPriority(
+        'openai',
         all.map((tool) => tool.openai()),
         sendFirst,
-        (name) => positions.get(name),
+        at,
+        maxTools,
       ) as ModelToolsFor<P>;
     },
 

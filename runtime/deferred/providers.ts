@@ -46,9 +46,9 @@ export function capAnthropicTools(
   tools: readonly AnthropicModelTool[],
   undeferred: readonly number[] | undefined,
   undefer: (at: number) => AnthropicModelTool = (at) => tools[at]!,
+  max = ANTHROPIC_MAX_TOOLS,
   names = 20,
 ): AnthropicCut {
-  const max = ANTHROPIC_MAX_TOOLS;
   if (tools.length <= max) {
     const kept = tools.slice();
     if (undeferred !== undefined) for (const at of undeferred) kept[at] = undefer(at);
@@ -176,6 +176,12 @@ export interface ModelToolsOptions<P extends ModelProvider = ModelProvider> {
    * `discover` round trip. Default true.
    */
   readonly defer?: boolean;
+  /**
+   * At most this many tools (an integer ≥ 1), cut by the rules of docs/catalog.md#provider-tool-limits.
+   * It only lowers the provider's own limit; for `generic`, whose requests go to a provider this
+   * runtime cannot see, it is the only limit (the AI SDK bridge sets it from the model's provider).
+   */
+  readonly maxTools?: number;
 }
 
 /** A `tool_reference` content block (Anthropic): put these in the `load_tool` tool_result. */

@@ -9,11 +9,12 @@ import {
   type AnthropicModelTool,
   capAnthropicTools,
   capByPriority,
+  type GenericModelTool,
   OPENAI_MAX_TOOLS,
   type OpenAIModelTool,
 } from './providers.js';
 
-/** What decides an OpenAI cut: the turn's loaded state and the generation's always-loaded tools. */
+/** What decides a cut by priority: the turn's loaded state and the generation's always-loaded tools. */
 export interface SendFirst {
   readonly metaCount: number;
   /** Name → when last used (larger is more recent). */
@@ -22,38 +23,47 @@ export interface SendFirst {
   readonly alwaysLoaded: readonly { readonly name: string }[];
 }
 
+/** The providers' own limits; `generic` has none (no provider is implied). */
+const PROVIDER_MAX = { anthropic: ANTHROPIC_MAX_TOOLS, openai: OPENAI_MAX_TOOLS, generic: undefined } as const;
+
 export class RequestCaps {
   readonly #reported = new Set<string>();
 
   constructor(private readonly capped: ((message: string) => void) | undefined) {}
 
   /**
-   * Over ANTHROPIC_MAX_TOOLS: the meta tools and every tool sent undeferred (always-loaded,
-   * pinned, loaded) stay, then deferred tools in catalog order until the limit; the rest are left
-   * out of this request (still found by `discover`, and sent once loaded). A fresh array.
+   * Over ANTHROPIC_MAX_TOOLS (or the request's `maxTools`, if lower): the meta tools and every
+   * tool sent undeferred (always-loaded, pinned, loaded) stay, then deferred tools in catalog
+   * order until the limit; the rest are left out of this request (still found by `discover`, and
+   * sent once loaded). A fresh array.
    */
   anthropic(
     tools: readonly AnthropicModelTool[],
+    maxTools: number | undefined,
     undeferred?: readonly number[],
     undefer?: (at: number) => AnthropicModelTool,
   ): AnthropicModelTool[] {
-    const { kept, droppedCount, firstDropped } = capAnthropicTools(tools, undeferred, undefer);
-    this.#report('anthropic', tools.length, ANTHROPIC_MAX_TOOLS, droppedCount, firstDropped);
+    const max = Math.min(ANTHROPIC_MAX_TOOLS, maxTools ?? Number.POSITIVE_INFINITY);
+    const { kept, droppedCount, firstDropped } = capAnthropicTools(tools, undeferred, undefer, max);
+    this.#report('anthropic', tools.length, max, droppedCount, firstDropped);
     return kept;
   }
 
   /**
-   * Over OPENAI_MAX_TOOLS (nothing is deferred there, so every tool counts): the meta tools stay,
-   * then what the turn chose to send — loaded tools (most recently used first), pinned, always
-   * loaded — then the other listed tools in catalog order (deferral off), until the limit. `at`
-   * gives a tool's position in `tools`. A fresh array either way.
+   * Lists where nothing is deferred, so every tool counts (OpenAI: OPENAI_MAX_TOOLS; generic: only
+   * a request's `maxTools`): the meta tools stay, then what the turn chose to send — loaded tools
+   * (most recently used first), pinned, always loaded — then the other listed tools in catalog
+   * order (deferral off), until the limit. `at` gives a tool's position in `tools`. A fresh array.
    */
-  openai(
-    tools: readonly OpenAIModelTool[],
+  byPriority<T extends OpenAIModelTool | GenericModelTool>(
+    provider: 'openai' | 'generic',
+    tools: readonly T[],
     send: SendFirst,
     at: (name: string) => number | undefined,
-  ): OpenAIModelTool[] {
-    if (tools.length <= OPENAI_MAX_TOOLS) return tools.slice();
+    maxTools: number | undefined,
+  ): T[] {
+    const max = Math.min(PROVIDER_MAX[provider] ?? Number.POSITIVE_INFINITY, maxTools ?? Number.POSITIVE_INFINITY);
+    if (tools.length <= max) return tools.slice();
     const first: number[] = [];
     for (let i = 0; i < send.metaCount; i += 1) first.push(i);
     const push = (name: string) => {
@@ -64,17 +74,25 @@ export class RequestCaps {
     for (const [name] of recent) push(name);
     for (const name of send.pinned) push(name);
     for (const entry of send.alwaysLoaded) push(entry.name);
-    const { kept, droppedCount, firstDropped } = capByPriority(tools, first, OPENAI_MAX_TOOLS);
-    this.#report('openai', tools.length, OPENAI_MAX_TOOLS, droppedCount, firstDropped);
+    const { kept, droppedCount, firstDropped } = capByPriority(tools, first, max);
+    this.#report(provider, tools.length, max, droppedCount, firstDropped);
     return kept;
   }
 
-  #report(provider: string, listed: number, max: number, dropped: number, names: readonly string[]): void {
-    const key = `${provider}:${listed}:${names[0]}:${dropped}`;
+  #report(
+    provider: 'anthropic' | 'openai' | 'generic',
+    listed: number,
+    max: number,
+    dropped: number,
+    names: readonly string[],
+  ): void {
+    const key = `${provider}:${listed}:${max}:${names[0]}:${dropped}`;
     if (dropped === 0 || this.#reported.has(key)) return;
     this.#reported.add(key);
+    const limit =
+      max === PROVIDER_MAX[provider] ? `the provider's limit of ${max} per request` : `the request's limit of ${max}`;
     this.capped?.(
-      `${provider}: ${listed} tools listed, over the provider's limit of ${max} per request; left out ${dropped}: ${names.join(', ')}${dropped > names.length ? ', …' : ''}`,
+      `${provider}: ${listed} tools listed, over ${limit}; left out ${dropped}: ${names.join(', ')}${dropped > names.length ? ', …' : ''}`,
     );
   }
 }

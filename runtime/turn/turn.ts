@@ -326,7 +326,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     maxSteps: agent?.maxSteps,
     agentSelection: selected.selection,
     deferred,
-    modelTools: (options) => deferred.modelTools(options.provider, options.defer !== false),
+    modelTools: (options) => deferred.modelTools(options.provider, options.defer !== false, options.maxTools),
     async fork(options = {}) {
       if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
       const forkAgent = options.agent ?? agent?.qualifiedName;

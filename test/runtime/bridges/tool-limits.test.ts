@@ -9,10 +9,19 @@ import { createCapabilityHost, PermissionHost, type Turn } from '../../../runtim
 import { OPENAI_MAX_TOOLS } from '../../../runtime/deferred/providers.js';
 import { catalogTool } from '../deferred/fixture.js';
 import { im, manifest } from '../fixture.js';
-import { CORE_BRIDGES, runBridge, sentTools } from './drivers.js';
+import { BRIDGES, type Bridge, CORE_BRIDGES, runBridge, sentTools } from './drivers.js';
 import { type FakeModelServer, startFakeModels } from './fake-models.js';
 
 const OPENAI_BRIDGES = CORE_BRIDGES.filter((bridge) => bridge.startsWith('openai'));
+// The AI SDK bridge sends the generic projection; its model here is @ai-sdk/openai's chat model.
+const CAPPED_BRIDGES: readonly Bridge[] = [
+  ...OPENAI_BRIDGES,
+  ...BRIDGES.filter((bridge) => bridge.startsWith('ai-sdk')),
+];
+const over = (bridge: Bridge, listed: number) =>
+  bridge.startsWith('ai-sdk')
+    ? `generic: ${listed} tools listed, over the request's limit of 128`
+    : `openai: ${listed} tools listed, over the provider's limit of 128 per request`;
 const pad = (i: number, width: number) => String(i).padStart(width, '0');
 const ALWAYS = Array.from({ length: 200 }, (_, i) => `always-${pad(i, 3)}`);
 const BOSS = Array.from({ length: 40 }, (_, i) => `boss-${pad(i, 2)}`);
@@ -50,7 +59,7 @@ async function listedNames(turn: Turn): Promise<Set<string>> {
 const capped = (turn: Turn) =>
   turn.diagnostics.filter((entry) => entry.source === 'catalog').map((entry) => entry.message);
 
-describe.each(OPENAI_BRIDGES)('%s', (bridge) => {
+describe.each(CAPPED_BRIDGES)('%s', (bridge) => {
   it('a request never carries more than 128 tools: meta and loaded tools stay, the cut is recorded, access is not widened', async () => {
     server = await startFakeModels([
       { calls: [{ id: 'c1', name: 'load_tool', input: { name: 'other-007' } }] },
@@ -73,15 +82,15 @@ describe.each(OPENAI_BRIDGES)('%s', (bridge) => {
     // The tool the model just loaded is sent before the always-loaded ones.
     expect(second).toEqual([...METAS, ...ALWAYS.slice(0, 124), 'other-007']);
     expect(capped(turn)).toEqual([
-      `openai: 203 tools listed, over the provider's limit of 128 per request; left out 75: ${ALWAYS.slice(125, 145).join(', ')}, …`,
-      `openai: 204 tools listed, over the provider's limit of 128 per request; left out 76: ${ALWAYS.slice(124, 144).join(', ')}, …`,
+      `${over(bridge, 203)}; left out 75: ${ALWAYS.slice(125, 145).join(', ')}, …`,
+      `${over(bridge, 204)}; left out 76: ${ALWAYS.slice(124, 144).join(', ')}, …`,
     ]);
     await turn.end();
     await close();
   });
 });
 
-describe.each(OPENAI_BRIDGES.filter((bridge) => !bridge.endsWith('-stream')))('%s, defer: false', (bridge) => {
+describe.each(CAPPED_BRIDGES.filter((bridge) => !bridge.endsWith('-stream')))('%s, defer: false', (bridge) => {
   it('every listed tool would be 303: the request carries 128, loaded and always-loaded first, never a denied one', async () => {
     server = await startFakeModels([
       { calls: [{ id: 'c1', name: 'load_tool', input: { name: 'other-042' } }] },
@@ -94,18 +103,32 @@ describe.each(OPENAI_BRIDGES.filter((bridge) => !bridge.endsWith('-stream')))('%
     expect(second).toEqual([...METAS, ...ALWAYS.slice(0, 124), 'other-042']);
     const listed = await listedNames(turn);
     for (const name of [...first!, ...second!]) expect(listed.has(name), name).toBe(true);
-    expect(capped(turn)[0]).toMatch(
-      /^openai: 303 tools listed, over the provider's limit of 128 per request; left out 175: always-125, /,
-    );
+    expect(capped(turn)[0]).toMatch(new RegExp(`^${over(bridge, 303)}; left out 175: always-125, `));
     await turn.end();
     await close();
   });
 });
 
-it('the generic projection (the AI SDK) has no limit of its own and is not cut', async () => {
+it('the generic projection has no limit of its own; maxTools cuts any provider by the same rules, and must be an integer ≥ 1', async () => {
   const { turn, close } = await bigTurn();
   expect(await turn.modelTools({ provider: 'generic', defer: false })).toHaveLength(303);
   expect(capped(turn)).toEqual([]);
+  expect((await turn.modelTools({ provider: 'generic', maxTools: 5 })).map((tool) => tool.name)).toEqual([
+    ...METAS,
+    'always-000',
+    'always-001',
+  ]);
+  const anthropic = await turn.modelTools({ provider: 'anthropic', maxTools: 10 });
+  expect(anthropic.map((tool) => tool.name)).toEqual([...METAS, ...ALWAYS.slice(0, 7)]);
+  // A higher maxTools never raises the provider's own limit.
+  expect(await turn.modelTools({ provider: 'openai', maxTools: 1000 })).toHaveLength(OPENAI_MAX_TOOLS);
+  expect(capped(turn)[0]).toBe(
+    `generic: 203 tools listed, over the request's limit of 5; left out 198: ${ALWAYS.slice(2, 22).join(', ')}, …`,
+  );
+  for (const bad of [0, -1, 1.5, Number.NaN])
+    await expect(turn.modelTools({ provider: 'openai', maxTools: bad })).rejects.toThrow(
+      /maxTools must be an integer ≥ 1/,
+    );
   await turn.end();
   await close();
 });
