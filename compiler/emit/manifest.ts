@@ -17,18 +17,10 @@ import type {
   ToolModel,
 } from '../model.js';
 import { str, strList } from './literal.js';
-import { emitTool, layoutBlocks, sameList, type ToolText } from './tool-table.js';
-import {
-  groupShards,
-  shardCount,
-  shardImports,
-  shardModules,
-  mergeCode,
-  type ShardPaths,
-  TYPES_MODULE,
-  typesModule,
-} from './shards.js';
-import type { SideModule } from './search-module.js';
+import { emitTool, layoutBlocks, sameList } from './tool-table.js';
+import { shardCount } from './shards.js';
+import { emitSharded, union } from './sharded-main.js';
+import { sortedTools } from './sorted-tools.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
 import {
   validatorExtension,
@@ -428,116 +420,4 @@ declare module ${str(options.runtimeModule)} {
     digest: digest.digest('hex'),
     validators: search === undefined ? validators : { ...validators, modules: [search] },
   };
-}
-
-interface ShardedInput {
-  readonly tools: readonly ToolModel[];
-  readonly entries: readonly ToolText[];
-  readonly conditional: readonly ToolModel[];
-  readonly skills: readonly SkillModel[];
-  readonly agents: readonly AgentModel[];
-  readonly count: number;
-  readonly paths: ShardPaths;
-  /** A module of the folder by name → its specifier from the main module. */
-  readonly mainSpec: (name: string) => string;
-  readonly head: string;
-  readonly packageImports: string;
-  readonly pluginsText: string;
-  readonly rest: string;
-  readonly validators: ValidatorTable;
-  readonly search: SideModule | undefined;
-  readonly memos: EmitMemo;
-}
-
-/**
- * The main module of a sharded table (shards.ts): it imports the shards and the types module and
- * holds everything else; its bytes depend on the set of shards, never on one tool's data.
- */
-function emitSharded(input: ShardedInput): ManifestParts {
-  const { paths, memos } = input;
-  const shardList = shardModules(groupShards(input.tools, input.entries, input.count), paths, memos);
-  const types = typesModule(input.tools, input.conditional, paths, memos);
-  const text = `${input.head}${shardImports(shardList, input.mainSpec)}${input.packageImports}${mergeCode(shardList.length)}
-export const manifest: CapabilityManifest = {
-  version: 1,
-  plugins: ${input.pluginsText},
-  tools: toolTable(),
-${input.rest}
-};
-
-export type { ToolInputs, ToolName } from ${str(input.mainSpec(TYPES_MODULE))};
-
-export type SkillName = ${union(input.skills.map((s) => s.qualifiedName))};
-
-export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
-`;
-  const modules: SideModule[] = [types, ...shardList, ...(input.search ? [input.search] : [])];
-  const writes = { count: 0 };
-  return {
-    folderWrites: writes,
-    parts: [text],
-    digest: createHash('sha256').update(text).digest('hex'),
-    validators: { ...input.validators, modules, writes },
-  };
-}
-
-/**
- * The table's tools and the conditional ones, each sorted by name. In watch mode an edit replaces
- * a few model objects and keeps the rest: when every replaced tool keeps its name and kind, the
- * last sorted lists with those objects swapped in are the sorted lists (no sort of 20,000 names
- * per edit).
- */
-function sortedTools(
-  input: readonly ToolModel[],
-  memos: EmitMemo,
-): { tools: readonly ToolModel[]; conditional: readonly ToolModel[] } {
-  const memo = memos.sortedTools;
-  if (memo && memo.input.length === input.length) {
-    let swaps: [ToolModel, ToolModel][] | undefined = [];
-    for (let i = 0; i < input.length; i++) {
-      const now = input[i]!;
-      const then = memo.input[i]!;
-      if (now === then) continue;
-      if (now.qualifiedName !== then.qualifiedName || now.conditional !== then.conditional || swaps.length >= 64) {
-        swaps = undefined;
-        break;
-      }
-      swaps.push([then, now]);
-    }
-    if (swaps) {
-      if (swaps.length === 0) return memo;
-      const tools = [...memo.tools];
-      const conditional = [...memo.conditional];
-      for (const [then, now] of swaps) {
-        const list = now.conditional ? conditional : tools;
-        const at = (now.conditional ? memo.conditionalAt : memo.toolsAt).get(then)!;
-        list[at] = now;
-      }
-      return remember(memos, input, tools, conditional);
-    }
-  }
-  const tools = input.filter((t) => !t.conditional).sort(byName((t) => t.qualifiedName));
-  const conditional = input.filter((t) => t.conditional).sort(byName((t) => t.qualifiedName));
-  return remember(memos, input, tools, conditional);
-}
-
-function remember(
-  memos: EmitMemo,
-  input: readonly ToolModel[],
-  tools: readonly ToolModel[],
-  conditional: readonly ToolModel[],
-): { tools: readonly ToolModel[]; conditional: readonly ToolModel[] } {
-  const positions = (list: readonly ToolModel[]) => new Map(list.map((t, i) => [t, i] as const));
-  memos.sortedTools = {
-    input: [...input],
-    tools,
-    conditional,
-    toolsAt: positions(tools),
-    conditionalAt: positions(conditional),
-  };
-  return memos.sortedTools;
-}
-
-function union(names: readonly string[]): string {
-  return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');
 }
