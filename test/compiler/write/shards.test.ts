@@ -7,6 +7,7 @@
  * zhin-gen did not write is kept); `check` reports any module of the folder edited in place,
  * located, and `generate` repairs it.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { SHARD_TOOLS, shardCount } from '../../../compiler/emit/shards.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
-import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { cli, REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 const OUT = 'zhin-capabilities.gen.ts';
 const DIR = 'zhin-capabilities.gen.validators';
@@ -145,6 +146,42 @@ describe('the sharded tool table', () => {
     const diff = changed(before, snapshot(root));
     expect(diff.filter((p) => !/\/[0-9a-f]{16}\.ts$/.test(p))).toEqual([`${DIR}/${shardOf(root, 'kind-9')}`]);
     expect(diff.filter((p) => /\/[0-9a-f]{16}\.ts$/.test(p))).toHaveLength(1);
+  });
+
+  it('type-checks: ToolName is the union of the names, ToolInputs maps each to its input type', async () => {
+    const root = writeTree(tempDir('shards-tsc'), tree(N));
+    dirs.push(root);
+    await generate(root);
+    writeTree(root, {
+      'use.ts': `import { manifest, type ToolInputs, type ToolName } from './zhin-capabilities.gen.js';
+export const first: ToolName = manifest.tools[0]!.qualifiedName as ToolName;
+export const zodInput: ToolInputs['kind-4'] = { id: 'x' };
+// @ts-expect-error a Zod tool's input is typed: id is a string
+export const wrong: ToolInputs['kind-4'] = { id: 1 };
+// @ts-expect-error not a tool of this bot
+export const missing: ToolName = 'kind-9999';
+`,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          paths: {
+            '@zhin-gen/runtime': [join(REPO, 'runtime/index.ts')],
+            '@zhin-gen/runtime/*': [join(REPO, 'runtime/*')],
+          },
+        },
+        files: ['zhin-capabilities.gen.ts', 'use.ts'],
+      }),
+    });
+    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', root], {
+      encoding: 'utf8',
+    });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
   });
 
   it('back under the threshold: the table returns to the main module and only generated shards are removed', async () => {
