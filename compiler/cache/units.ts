@@ -5,12 +5,9 @@
  * as a JSON file plus a journal of later changes (cache/file.ts), so `generate` with nothing
  * changed neither reads nor parses sources.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { sha256 } from '../util/hash.js';
 import { CacheFile } from './file.js';
 import { createReader, type FileReader } from './reader.js';
 
@@ -19,60 +16,23 @@ import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
 import { packageVersion } from '../version.js';
 import { TreeRecordFile, type Stamp } from './tree-record.js';
+import {
+  defaultCacheFile,
+  type Entry,
+  type FileStamp,
+  indexedContent,
+  type OutputRecord,
+  persistable,
+  sameRecord,
+  sha,
+  under,
+} from './unit-entry.js';
+
+export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
 // diagnostics); every release of zhin-gen has its own cache besides (see version.ts).
 const CACHE_VERSION = `zhin-gen-cache-2@${packageVersion()}`;
-
-interface FileStamp {
-  readonly mtimeMs: number;
-  readonly size: number;
-  readonly hash: string;
-}
-
-export interface Entry {
-  /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
-  files: readonly string[];
-  readonly stamps: Record<string, FileStamp>;
-  readonly hash: string;
-  result: UnitResult;
-  schema?: SchemaOutcome;
-}
-
-/** The last output this cache vouches for: same inputs digest + same file stamp → same bytes. */
-export interface OutputRecord {
-  readonly digest: string;
-  readonly file: string;
-  readonly mtimeMs: number;
-  readonly size: number;
-}
-
-function sha(data: string | Buffer): string {
-  return sha256(data).slice(0, 16);
-}
-
-/**
- * A root-relative POSIX path made absolute. Plain concatenation: `path.join` normalises, which
- * costs more than the stat it is for when every file of a large tree is stamped (Windows
- * accepts forward slashes).
- */
-function under(root: string, path: string): string {
-  return `${root}/${path}`;
-}
-
-/** node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the OS temp dir. */
-export function defaultCacheFile(root: string): string {
-  if (existsSync(join(root, 'node_modules'))) return join(root, 'node_modules', '.cache', 'zhin-gen', 'units.json');
-  return join(tmpdir(), 'zhin-gen-cache', `${sha(root)}.json`);
-}
-
-/** The schema snippet is only needed until the schema is evaluated; keep the file small. */
-function persistable(entry: Entry): Entry {
-  const data = entry.result.data;
-  return entry.schema && data && data.kind === 'tool' && 'schema' in data
-    ? { ...entry, result: { ...entry.result, data: { ...data, schema: undefined } } }
-    : entry;
-}
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
@@ -465,27 +425,4 @@ export class UnitCache {
       // As above: only speed.
     }
   }
-}
-
-/** `contentOf` for an indexed unit: the same text as for its entry. */
-function indexedContent(unit: IndexedUnit | undefined): string {
-  if (!unit) return '';
-  const hashes = new Map<string, string>();
-  for (let i = 0; i < unit.stamps.length; i += 4) hashes.set(unit.stamps[i] as string, unit.stamps[i + 3] as string);
-  return [...hashes.keys()]
-    .sort()
-    .map((file) => `${file}:${hashes.get(file)}`)
-    .join('|');
-}
-
-function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {
-  return (
-    a === b ||
-    (a !== undefined &&
-      b !== undefined &&
-      a.digest === b.digest &&
-      a.file === b.file &&
-      a.mtimeMs === b.mtimeMs &&
-      a.size === b.size)
-  );
 }
