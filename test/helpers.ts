@@ -1,6 +1,6 @@
 /** Shared test helpers: temp trees on disk and the real compiler/CLI. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheFile } from '../compiler/cache/units.js';
@@ -13,6 +13,17 @@ const TMP = join(REPO, 'test', 'tmp');
 export function tempDir(prefix: string): string {
   mkdirSync(TMP, { recursive: true });
   return mkdtempSync(join(TMP, `${prefix}-`));
+}
+
+/**
+ * Dates every file of a tree a minute back: stamps of files written within a timestamp tick of
+ * a run are not trusted (compiler/cache/racy.ts), so tests of stamp-only fast paths settle first.
+ */
+export function settleTree(root: string): void {
+  const past = Date.now() / 1000 - 60;
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), past, past);
+  }
 }
 
 export function writeTree(root: string, files: Record<string, string>): string {

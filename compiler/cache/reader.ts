@@ -5,6 +5,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { sha256 } from '../util/hash.js';
 import { LruMap } from '../util/lru.js';
+import { settledMtime } from './racy.js';
 
 export interface FileReader {
   /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
@@ -37,9 +38,12 @@ export function createReader(root: string): FileReader {
         // Plain concatenation (see cache/units.ts `under`).
         const fd = openSync(`${root}/${path}`, 'r');
         try {
+          const readAt = Date.now();
           const stat = fstatSync(fd);
           bytes = readFileSync(fd);
-          stamps.set(path, { mtimeMs: stat.mtimeMs, size: stat.size });
+          // A file written within a timestamp tick of this read can be written again with the
+          // same size and mtime: its stamp vouches for nothing (the next run compares its hash).
+          stamps.set(path, { mtimeMs: settledMtime(stat.mtimeMs, readAt), size: stat.size });
         } finally {
           closeSync(fd);
         }

@@ -12,6 +12,7 @@ import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import type { TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
+import { isRacy } from './racy.js';
 import { listStamps, type Stamp, stampOf, type TreeRecord, treeDigest } from './tree-record.js';
 import type { UnitCache } from './units.js';
 
@@ -32,6 +33,8 @@ export class TreeCheck {
   private readonly list: readonly string[];
   /** Root, output path, shipped packages' stamp, runtime module, plugin entry names, configured plugins. */
   private readonly context: string;
+  /** When the stamps were taken (ms since the epoch). */
+  private readonly stampedAt: number;
 
   constructor(
     private readonly cache: UnitCache,
@@ -42,7 +45,17 @@ export class TreeCheck {
     this.list = inventory.list;
     // The configured plugins outside the root are part of what the walk was asked to do.
     this.context = [...context, ...inventory.extra.map((p) => p.dir)].join('\0');
+    this.stampedAt = Date.now();
     this.stamps = listStamps(root, this.list);
+  }
+
+  /** Whether some listed file was written within a timestamp tick of the stamps (cache/racy.ts). */
+  private racy(): boolean {
+    for (const stamp of this.stamps.values()) {
+      if (stamp === '-') continue;
+      if (isRacy(Number(stamp.slice(0, stamp.indexOf(':'))), this.stampedAt)) return true;
+    }
+    return false;
   }
 
   /** The record, when the tree, the validators folder and the output are as it recorded them. */
@@ -84,7 +97,8 @@ export class TreeCheck {
   /**
    * Writes the record of this run's output (call after the cache persisted). Nothing is written
    * when the cache records another output, or when a file's stamp in the cache is not the one taken
-   * when the run started (it changed while the run read it).
+   * when the run started (it changed while the run read it), or some listed file's stamp is racy:
+   * a same-size save within the same tick would leave the digest as it is.
    */
   record(input: TreeRecordInputs): void {
     // Only the output of this run's own inputs: a run that recorded nothing leaves an older record.
@@ -93,7 +107,7 @@ export class TreeCheck {
     const keys = input.units.map(unitKey);
     for (const plugin of input.layout.plugins) if (plugin.entry) keys.push(`plugin-entry:${plugin.entry}`);
     const stamped = this.cache.stampsOf(keys);
-    if (!stamped) return;
+    if (!stamped || this.racy()) return;
     const extras = new Map<string, Stamp>();
     for (const [path, stamp] of stamped) {
       const atStart = this.stamps.get(path);

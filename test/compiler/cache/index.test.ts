@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync }
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { copyFixture, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -17,6 +17,8 @@ function setup(name: string): { root: string; cacheFile: string; index: string }
   const root = copyFixture('example-bot', name);
   const cacheDir = tempDir(`${name}-cache`);
   dirs.push(root, cacheDir);
+  // Stamps of files written within a timestamp tick of a run are not trusted (cache/racy.ts).
+  settleTree(root);
   const cacheFile = join(cacheDir, 'units.json');
   return { root, cacheFile, index: `${cacheFile}.index` };
 }
@@ -44,6 +46,7 @@ describe('the unit cache index', () => {
     writeTree(root, {
       'tools/warned/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Has an unknown field', timeoutMs: 5000, async execute() { return 1; } });\n`,
     });
+    settleTree(root);
     const cold = await createCompiler({ root, cacheFile }).run();
     expect(cold.errors).toBe(0);
     expect(cold.warnings).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync }
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { copyFixture, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -35,6 +35,7 @@ function setup(name: string): { root: string; cacheFile: string; record: string 
     'tools/README.md': 'Notes beside the tools.\n',
     'tools/warned/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Has an unknown field', timeoutMs: 5000, async execute() { return 1; } });\n`,
   });
+  settleTree(root);
   const cacheFile = join(cacheDir, 'units.json');
   return { root, cacheFile, record: `${cacheFile}.tree` };
 }
@@ -125,6 +126,37 @@ describe('the tree record', () => {
     const run = await createCompiler({ root, cacheFile }).run();
     expect(run.errors).toBe(0);
     expect(existsSync(folder)).toBe(true);
+  });
+
+  // A save lands on the file system's clock tick: two same-size saves within one tick keep the
+  // stamp. A whole-second mtime (ext3, HFS+, SMB) and a sub-second one dated ahead of the clock.
+  it.each([
+    ['on a whole second', () => (Math.floor(Date.now() / 1000) + 1) * 1000],
+    ['within a millisecond tick', () => Date.now() + 30_000.5],
+  ])('never vouches for a file written %s of the run that read it', async (_name, mtimeOf) => {
+    const { root, cacheFile, record } = setup('tree-racy');
+    const tool = join(root, 'tools/echo/index.ts');
+    const mtime = mtimeOf() / 1000;
+    utimesSync(tool, mtime, mtime);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    expect(cold.errors).toBe(0);
+    const stamp = statSync(tool);
+    edit(root, 'tools/echo/index.ts', 'Echo a', 'Echo b');
+    utimesSync(tool, mtime, mtime);
+    expect(statSync(tool).mtimeMs).toBe(stamp.mtimeMs);
+    expect(statSync(tool).size).toBe(stamp.size);
+    const run = await createCompiler({ root, cacheFile }).run();
+    const expected = await full(root);
+    expect(expected).not.toBe(cold.code);
+    expect(run.code).toBe(expected);
+    expect(readFileSync(cold.outFile, 'utf8')).toBe(expected);
+    // Once the file is older than a tick its stamp is trusted again: the record answers alone.
+    settleTree(root);
+    await createCompiler({ root, cacheFile }).run();
+    ruinEverythingButTheRecord(cacheFile, record);
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.stats.parsed).toBe(0);
+    expect(next.code).toBe(expected);
   });
 
   it.each([
