@@ -19,7 +19,7 @@
  * either listed or reported.
  */
 import { type Dirent, type FSWatcher, lstatSync, readdirSync, statSync, watch } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { FileEvent } from '../context.js';
 
 export interface TreeWatcher {
@@ -131,11 +131,22 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       }
   };
 
+  /** The inodes of the watched directories above `dir` (a directory attached after the start). */
+  const inodesAbove = (dir: string): number[] => {
+    const inodes: number[] = [];
+    for (let at = dirname(dir); dirs.has(at); at = dirname(at)) {
+      inodes.push(dirs.get(at)!.ino);
+      if (at === root || dirname(at) === at) break;
+    }
+    return inodes;
+  };
+
   /** Watches a directory and every directory below it the walk enters (watch first, then list). */
   const attach = (top: string): void => {
     // Each directory with the inodes of the directories above it: a link back to one of them
     // would recurse forever (a link to a sibling is watched under its own name, as the walk lists it).
-    const stack: [string, readonly number[]][] = [[top, []]];
+    // A link created later is checked against the watched directories above it, as at the start.
+    const stack: [string, readonly number[]][] = [[top, inodesAbove(top)]];
     while (stack.length > 0 && !closed) {
       const [dir, above] = stack.pop()!;
       if (dirs.has(dir)) continue;

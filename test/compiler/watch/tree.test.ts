@@ -102,6 +102,11 @@ describe('watchTree', () => {
           events.some((e) => e.path === join(root, 'tools/linked/index.ts')),
         'the edit under both names',
       );
+      // A link back to an ancestor made while watching is not followed either (it would watch the
+      // tree a second time below it).
+      symlinkSync(root, join(root, 'tools/a/later'));
+      await until(() => events.some((e) => e.path === join(root, 'tools/a/later')), 'the new link');
+      expect(watcher.watched()).toBe(4);
     } finally {
       await watcher.close();
     }
