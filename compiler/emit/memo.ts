@@ -5,6 +5,7 @@
  * other's pieces, and nothing outlives `dispose()`. The emit functions stay pure functions of
  * their input; a fresh memo only means nothing is reused.
  */
+import { type SearchDocument, SearchEncoder } from '@zhin-gen/runtime/search';
 import type { ToolModel } from '../model.js';
 import type { LayoutMemo, ToolText } from './tool-table.js';
 import type { SearchModuleMemo } from './search-module.js';
@@ -46,4 +47,8 @@ export class EmitMemo {
   types: TypesMemo | undefined;
   /** Each tool's searched texts, by its memoised line. */
   readonly searchTexts = new WeakMap<ToolText, string>();
+  /** Each tool's discover document, by its memoised line. */
+  readonly searchDocuments = new WeakMap<ToolText, SearchDocument>();
+  /** The discover index's encoder, which remembers what it encoded last (search-module.ts). */
+  readonly searchEncoder = new SearchEncoder();
 }

@@ -9,10 +9,11 @@
  * skill's name, keywords, tags and description, in table order), not of its bytes: a run decides
  * "same index?" from the texts and that line alone and encodes only when they differ, so an edit
  * to a schema or an `execute` body, or a fresh process over an unchanged catalog, never rebuilds
- * it. In watch mode the texts are compared by identity first (unchanged tools keep their model).
+ * it. In watch mode the texts are compared by identity first (unchanged tools keep their model),
+ * and the compiler's one `SearchEncoder` (memo.ts) re-encodes only what an edit changed.
  */
 import { createHash } from 'node:crypto';
-import { encodeSearchData, SEARCH_DATA_HEADER, searchDocument } from '@zhin-gen/runtime/search';
+import { SEARCH_DATA_HEADER, searchDocument } from '@zhin-gen/runtime/search';
 import type { SkillModel, ToolModel } from '../model.js';
 import { sameList } from '../util/lists.js';
 import { str } from './literal.js';
@@ -85,10 +86,19 @@ export function searchModule(
     stamp,
     text: () =>
       `${header}${stamp}\nexport default ${str(
-        encodeSearchData(
-          tools.map((tool, index) =>
-            searchDocument(tool.qualifiedName, entries[index]!.keywords, tool.tags, tool.description),
-          ),
+        // The memo's encoder: after an edit it re-encodes only the edited documents' tokens.
+        memos.searchEncoder.encode(
+          tools.map((tool, index) => {
+            const entry = entries[index]!;
+            // Per memoised line, so the encoder finds an unchanged tool's document by identity.
+            let document = memos.searchDocuments.get(entry);
+            if (document === undefined)
+              memos.searchDocuments.set(
+                entry,
+                (document = searchDocument(tool.qualifiedName, entry.keywords, tool.tags, tool.description)),
+              );
+            return document;
+          }),
           skills.map((skill) => searchDocument(skill.qualifiedName, skill.keywords, skill.tags, skill.description)),
         ),
       )};\n`,

@@ -20,127 +20,23 @@
  * changes it (short of a rename to a name of the same length between two sampled ones, which
  * `zhin-gen check` still reports as a stale index).
  */
-import {
-  compareTokens,
-  MAX_PREFIX_EXPANSIONS,
-  type Posting,
-  type SearchDocument,
-  type SearchSegment,
-  termWeights,
-} from './search.js';
+import { DIGITS, SEARCH_DATA_HEADER } from './search-format.js';
+import { MAX_PREFIX_EXPANSIONS, type Posting, type SearchSegment } from './search.js';
 
-// The compiler (`@zhin-gen/runtime/search`) builds documents with the runtime's own function.
-export { searchDocument, type SearchDocument } from './search.js';
+// The compiler (`@zhin-gen/runtime/search`) builds documents with the runtime's own function and
+// encodes them with the runtime's own encoder.
+export { type SearchDocument, searchDocument } from './search.js';
+export { encodeSearchData, SearchEncoder } from './search-encoder.js';
+export {
+  NAME_CHECKSUM_SEED,
+  nameChecksum,
+  SAMPLED_NAMES,
+  SEARCH_DATA_HEADER,
+  sampledChecksum,
+} from './search-format.js';
 
-export const SEARCH_DATA_HEADER = 'zhin-gen search 1';
-
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < DIGITS.length; i += 1) VALUE[DIGITS.charCodeAt(i)] = i;
-
-const CODES = Array.from(DIGITS, (digit) => digit.charCodeAt(0));
-
-function varint(value: number, out: number[]): void {
-  let rest = value;
-  while (rest >= 32) {
-    out.push(CODES[32 + (rest & 31)]!);
-    rest = Math.floor(rest / 32);
-  }
-  out.push(CODES[rest]!);
-}
-
-function text(codes: readonly number[]): string {
-  let out = '';
-  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
-  return out;
-}
-
-function fixed(value: number, width: number): string {
-  let text = '';
-  let rest = value;
-  for (let i = 0; i < width; i += 1) {
-    text = DIGITS[rest & 63]! + text;
-    rest = Math.floor(rest / 64);
-  }
-  return text;
-}
-
-/** FNV-1a (32 bits) over names, each followed by a line feed; start from NAME_CHECKSUM_SEED. */
-export const NAME_CHECKSUM_SEED = 0x811c9dc5;
-export const SAMPLED_NAMES = 64;
-
-export function nameChecksum(hash: number, name: string): number {
-  let h = hash;
-  for (let i = 0; i < name.length; i += 1) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return Math.imul(h ^ 10, 0x01000193) >>> 0;
-}
-
-/**
- * The checksum of a table of `count` documents (`nameAt(i)`: document i's name): the sampled
- * names, then the total length of every name (`totalLength`), which a tool added, removed or
- * renamed to a name of another length changes wherever it is.
- */
-export function sampledChecksum(count: number, nameAt: (doc: number) => string, totalLength: number): number {
-  let hash = NAME_CHECKSUM_SEED;
-  let previous = -1;
-  for (let k = 0; k < SAMPLED_NAMES && count > 0; k += 1) {
-    const doc = Math.floor((k * (count - 1)) / (SAMPLED_NAMES - 1));
-    if (doc === previous) continue;
-    previous = doc;
-    hash = nameChecksum(hash, nameAt(doc));
-  }
-  return nameChecksum(hash, String(totalLength));
-}
-
-/** The shipped index over `tools` then `skills` (the compiler's side; the same tokenizer as the runtime). */
-export function encodeSearchData(tools: readonly SearchDocument[], skills: readonly SearchDocument[]): string {
-  const documents = [...tools, ...skills];
-  // Per token: the encoded postings so far and the last document in them.
-  const postings = new Map<string, { codes: number[]; last: number }>();
-  const lengths: number[] = [];
-  const upper: number[] = [];
-  const scratch = new Map<string, number>();
-  let names = 0;
-  for (const document of documents) names += document.name.length;
-  const checksum = sampledChecksum(documents.length, (doc) => documents[doc]!.name, names);
-  documents.forEach((document, doc) => {
-    const { weights, length } = termWeights(document, scratch);
-    for (const [token, weight] of weights) {
-      let posting = postings.get(token);
-      if (!posting) postings.set(token, (posting = { codes: [], last: -1 }));
-      varint(doc - posting.last - 1, posting.codes);
-      varint(weight, posting.codes);
-      posting.last = doc;
-    }
-    lengths.push(length);
-    if (document.name.toLowerCase() !== document.name) upper.push(doc);
-  });
-  let longest = 0;
-  let total = 0;
-  for (const length of lengths) {
-    longest = Math.max(longest, length);
-    total += length;
-  }
-  let width = 1;
-  while (64 ** width <= longest) width += 1;
-  // Vocabulary lines carry where their postings start: the binary search reads short lines only.
-  const vocabulary: string[] = [];
-  const blocks: string[] = [];
-  let offset = 0;
-  for (const token of [...postings.keys()].sort(compareTokens)) {
-    const block = text(postings.get(token)!.codes);
-    vocabulary.push(`${token} ${offset}\n`);
-    blocks.push(block);
-    offset += block.length;
-  }
-  const words = vocabulary.join('');
-  return `${[
-    SEARCH_DATA_HEADER,
-    `${tools.length} ${skills.length} ${width} ${checksum} ${words.length} ${total}`,
-    lengths.map((length) => fixed(length, width)).join(''),
-    upper.join(' '),
-  ].join('\n')}\n${words}${blocks.join('')}`;
-}
 
 /** The header of shipped data, or undefined when it is not data this runtime reads. */
 export interface SearchDataHeader {

@@ -3,10 +3,11 @@
  * as `search.ts` in the generated modules' folder, imported by the runtime on the first
  * `discover` (the catalog reports it as `shipped`) and ranking exactly as the index the runtime
  * would build; rewritten only when a searched text changes (never for a schema or body edit);
- * the manifest's line naming it never changes; `check` reports a stale one.
+ * the manifest's line naming it never changes; `check` reports a stale one. In watch mode the
+ * compiler's encoder re-encodes only what an edit changed, and writes what a fresh run writes.
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GENERATED_MARK } from '../../../compiler/emit/manifest.js';
@@ -137,5 +138,46 @@ describe('the shipped discover index', () => {
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(readFileSync(join(root, SEARCH), 'utf8')).toBe(current);
     expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+
+  it('in watch mode, after each edit of a searched text, holds the bytes a fresh generate writes', async () => {
+    const root = writeTree(tempDir('search-module-watch'), tree());
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    const run = async (type: 'add' | 'change' | 'unlink', rel: string, text?: string) => {
+      if (text === undefined) rmSync(join(root, dirname(rel)), { recursive: true });
+      else writeTree(root, { [rel]: text });
+      compiler.notify(
+        text === undefined
+          ? [
+              { type, path: join(root, rel) },
+              { type: 'unlinkDir', path: join(root, dirname(rel)) },
+            ]
+          : [{ type, path: join(root, rel) }],
+      );
+      const result = await compiler.run({ write: true });
+      expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
+    };
+    await compiler.run({ write: true });
+    const edits: [string, () => Promise<void>][] = [
+      ['a description', () => run('change', 'tools/get-weather-0/index.ts', tool('Forecast the weather', ['weather']))],
+      ['a word no tool has', () => run('change', 'tools/list-ticket-1/index.ts', tool('Zyzzyva tickets', ['ticket']))],
+      ['keywords', () => run('change', 'tools/list-ticket-1/index.ts', tool('List tickets', ['lottery', 'draw']))],
+      ['a tool added', () => run('add', 'tools/find-poll-99/index.ts', tool('Find a poll by its question', ['poll']))],
+      ['a tool removed', () => run('unlink', 'tools/create-music-2/index.ts')],
+      [
+        'a skill',
+        () =>
+          run('change', 'skills/trip/SKILL.md', '---\nname: trip\ndescription: Plan a journey by train.\n---\nPlan.\n'),
+      ],
+    ];
+    for (const [edit, apply] of edits) {
+      await apply();
+      const watched = readFileSync(join(root, SEARCH), 'utf8');
+      rmSync(join(root, SEARCH));
+      await generate(root);
+      expect(readFileSync(join(root, SEARCH), 'utf8'), edit).toBe(watched);
+    }
+    await compiler.dispose();
   });
 });

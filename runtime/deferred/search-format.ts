@@ -1,0 +1,37 @@
+/**
+ * What the writer (search-encoder.ts) and the reader (search-data.ts) of the shipped `discover`
+ * index share: its first line, its digits and the checksum of the names it indexes. The format
+ * itself is described in search-data.ts.
+ */
+
+export const SEARCH_DATA_HEADER = 'zhin-gen search 1';
+
+/** Base-64 digits, in value order. */
+export const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** FNV-1a (32 bits) over names, each followed by a line feed; start from NAME_CHECKSUM_SEED. */
+export const NAME_CHECKSUM_SEED = 0x811c9dc5;
+export const SAMPLED_NAMES = 64;
+
+export function nameChecksum(hash: number, name: string): number {
+  let h = hash;
+  for (let i = 0; i < name.length; i += 1) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return Math.imul(h ^ 10, 0x01000193) >>> 0;
+}
+
+/**
+ * The checksum of a table of `count` documents (`nameAt(i)`: document i's name): the sampled
+ * names, then the total length of every name (`totalLength`), which a tool added, removed or
+ * renamed to a name of another length changes wherever it is.
+ */
+export function sampledChecksum(count: number, nameAt: (doc: number) => string, totalLength: number): number {
+  let hash = NAME_CHECKSUM_SEED;
+  let previous = -1;
+  for (let k = 0; k < SAMPLED_NAMES && count > 0; k += 1) {
+    const doc = Math.floor((k * (count - 1)) / (SAMPLED_NAMES - 1));
+    if (doc === previous) continue;
+    previous = doc;
+    hash = nameChecksum(hash, nameAt(doc));
+  }
+  return nameChecksum(hash, String(totalLength));
+}
