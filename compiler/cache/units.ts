@@ -23,6 +23,7 @@ import {
   indexedContent,
   type OutputRecord,
   persistable,
+  persistableEntries,
   sameRecord,
   sha,
   under,
@@ -359,10 +360,7 @@ export class UnitCache {
     try {
       this.disk.save(
         this.configKey,
-        () => ({
-          entries: new Map([...this.entries].map(([key, entry]) => [key, persistable(entry)])),
-          output: this.output,
-        }),
+        () => ({ entries: persistableEntries(this.entries), output: this.output }),
         changed,
         output,
       );
