@@ -206,7 +206,7 @@ export class CacheFile<E, O> {
  * held twice that at the run's peak.
  */
 function baseBytes<E, O>(
-  frame: { readonly version: string; readonly configKey: string; readonly id: string },
+  frame: Omit<Base<E, O>, 'entries' | 'output'>,
   contents: BaseContents<E, O>,
 ): Buffer {
   const head = JSON.stringify(frame);
