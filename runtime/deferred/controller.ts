@@ -295,14 +295,29 @@ export async function openDeferredController(options: DeferredControllerOptions)
       };
       if (!defer) {
         // Deferral off: the whole listing, in catalog order, nothing deferred.
-        if (provider === 'anthropic') return caps.anthropic(listed.anthropicLoaded(), maxTools) as ModelToolsFor<P>;
+        if (provider === 'anthropic') {
+          // Nothing is deferred, so the cut keeps what the deferred list sends undeferred: the
+          // meta tools, always-loaded, pinned and loaded tools, then the rest in catalog order.
+          const keep = new Set<number>();
+          for (let i = 0; i < offset; i += 1) keep.add(i);
+          for (const name of [...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]) {
+            const at = listedAt(name);
+            if (at !== undefined) keep.add(at);
+          }
+          const first = [...keep].sort((a, b) => a - b);
+          const priority = { send: sendFirst, at: listedAt };
+          return caps.anthropic(listed.anthropicLoaded(), maxTools, first, undefined, priority) as ModelToolsFor<P>;
+        }
         if (provider === 'generic')
           return caps.byPriority('generic', listed.generic(), sendFirst, listedAt, maxTools) as ModelToolsFor<P>;
         return caps.byPriority('openai', listed.openai(), sendFirst, listedAt, maxTools) as ModelToolsFor<P>;
       }
       if (provider === 'anthropic') {
         const { tools, undeferred, undefer } = listed.anthropicFor(pinned, loaded);
-        return caps.anthropic(tools, maxTools, undeferred, undefer) as ModelToolsFor<P>;
+        return caps.anthropic(tools, maxTools, undeferred, undefer, {
+          send: sendFirst,
+          at: listedAt,
+        }) as ModelToolsFor<P>;
       }
       // Only the loaded set: look up the few candidates, never the whole catalog.
       const names = new Set<string>([...catalog.alwaysLoaded.map((entry) => entry.name), ...pinned, ...loaded.keys()]);

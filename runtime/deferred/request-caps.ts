@@ -26,6 +26,21 @@ export interface SendFirst {
 /** The providers' own limits; `generic` has none (no provider is implied). */
 const PROVIDER_MAX = { anthropic: ANTHROPIC_MAX_TOOLS, openai: OPENAI_MAX_TOOLS, generic: undefined } as const;
 
+/** Positions in the order a cut keeps them: meta tools, loaded (most recent first), pinned, always-loaded. */
+function firstPositions(send: SendFirst, at: (name: string) => number | undefined): number[] {
+  const first: number[] = [];
+  for (let i = 0; i < send.metaCount; i += 1) first.push(i);
+  const push = (name: string) => {
+    const position = at(name);
+    if (position !== undefined) first.push(position);
+  };
+  const recent = [...send.loaded.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [name] of recent) push(name);
+  for (const name of send.pinned) push(name);
+  for (const entry of send.alwaysLoaded) push(entry.name);
+  return first;
+}
+
 export class RequestCaps {
   readonly #reported = new Set<string>();
 
@@ -42,8 +57,32 @@ export class RequestCaps {
     maxTools: number | undefined,
     undeferred?: readonly number[],
     undefer?: (at: number) => AnthropicModelTool,
+    priority?: { readonly send: SendFirst; readonly at: (name: string) => number | undefined },
   ): AnthropicModelTool[] {
     const max = Math.min(ANTHROPIC_MAX_TOOLS, maxTools ?? Number.POSITIVE_INFINITY);
+    if (priority !== undefined && undeferred !== undefined && undeferred.length > max) {
+      // More tools to send undeferred than fit: they are cut by the OpenAI priority (meta, loaded
+      // most recent first, pinned, always-loaded), so a tool `load_tool` just loaded is not left
+      // out of the next request for an always-loaded one that comes earlier by name.
+      const order = [...firstPositions(priority.send, priority.at), ...undeferred];
+      // The meta tools are never deferred: they count as sent undeferred.
+      const wanted = new Set(undeferred);
+      for (let i = 0; i < priority.send.metaCount; i += 1) wanted.add(i);
+      const keep = new Set<number>();
+      for (const at of order) {
+        if (keep.size >= max) break;
+        if (wanted.has(at)) keep.add(at);
+      }
+      const kept: AnthropicModelTool[] = [];
+      const firstDropped: string[] = [];
+      const undeferTool = undefer ?? ((at: number) => tools[at]!);
+      for (let i = 0; i < tools.length; i += 1) {
+        if (keep.has(i)) kept.push(undeferTool(i));
+        else if (firstDropped.length < 20) firstDropped.push(tools[i]!.name);
+      }
+      this.#report('anthropic', tools.length, max, tools.length - kept.length, firstDropped);
+      return kept;
+    }
     const { kept, droppedCount, firstDropped } = capAnthropicTools(tools, undeferred, undefer, max);
     this.#report('anthropic', tools.length, max, droppedCount, firstDropped);
     return kept;
@@ -64,17 +103,7 @@ export class RequestCaps {
   ): T[] {
     const max = Math.min(PROVIDER_MAX[provider] ?? Number.POSITIVE_INFINITY, maxTools ?? Number.POSITIVE_INFINITY);
     if (tools.length <= max) return tools.slice();
-    const first: number[] = [];
-    for (let i = 0; i < send.metaCount; i += 1) first.push(i);
-    const push = (name: string) => {
-      const position = at(name);
-      if (position !== undefined) first.push(position);
-    };
-    const recent = [...send.loaded.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [name] of recent) push(name);
-    for (const name of send.pinned) push(name);
-    for (const entry of send.alwaysLoaded) push(entry.name);
-    const { kept, droppedCount, firstDropped } = capByPriority(tools, first, max);
+    const { kept, droppedCount, firstDropped } = capByPriority(tools, firstPositions(send, at), max);
     this.#report(provider, tools.length, max, droppedCount, firstDropped);
     return kept;
   }

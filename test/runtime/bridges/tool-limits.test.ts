@@ -125,6 +125,17 @@ it('the generic projection has no limit of its own; maxTools cuts any provider b
   expect(capped(turn)[0]).toBe(
     `generic: 203 tools listed, over the request's limit of 5; left out 198: ${ALWAYS.slice(2, 22).join(', ')}, …`,
   );
+  // More tools to send undeferred than the limit: the Anthropic cut keeps them by the OpenAI
+  // priority, with deferral and without, so the tool just loaded is in the next request.
+  await turn.execute('load_tool', { name: 'other-042' });
+  for (const defer of [true, false]) {
+    const sent = await turn.modelTools({ provider: 'anthropic', defer, maxTools: 10 });
+    expect(sent.map((tool) => tool.name)).toEqual([...METAS, ...ALWAYS.slice(0, 6), 'other-042']);
+    expect(sent.some((tool) => tool.defer_loading === true)).toBe(false);
+  }
+  expect(capped(turn)).toContain(
+    `anthropic: 303 tools listed, over the request's limit of 10; left out 293: ${ALWAYS.slice(6, 26).join(', ')}, …`,
+  );
   for (const bad of [0, -1, 1.5, Number.NaN])
     await expect(turn.modelTools({ provider: 'openai', maxTools: bad })).rejects.toThrow(
       /maxTools must be an integer ≥ 1/,
