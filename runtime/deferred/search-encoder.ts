@@ -121,8 +121,9 @@ export class SearchEncoder {
   #rebuild(documents: readonly SearchDocument[]): void {
     const known = new Map<string, Indexed>();
     for (const indexed of this.#docs) known.set(documentKey(indexed), indexed);
+    // A fresh encoder has nothing to reuse: no keys to build.
     this.#docs = documents.map((document) => {
-      const indexed = known.get(documentKey(document));
+      const indexed = known.size === 0 ? undefined : known.get(documentKey(document));
       return indexed && same(indexed, document) ? indexed : index(document);
     });
     const postings = this.#postings;
