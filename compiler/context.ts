@@ -4,7 +4,7 @@
  * resolve → emit → write. Runs are single-flight with a coalescing queue; file events patch the
  * inventory so a watch-mode run re-parses only the changed units.
  */
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { CONFIG_FILES, loadConfig, type ResolvedOptions } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
@@ -16,24 +16,16 @@ import { parseChanged } from './parse/changed.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
-import { isIgnoredPath } from './scan/ignore.js';
-import { outsideWalk } from './scan/watched.js';
+import { ignoredEvent, outsideWalkOf } from './scan/watched.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { configuredDirs, freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
-import { readIfExists, writePartsIfChanged, type WrittenParts } from './write/output.js';
-import {
-  missingValidators,
-  removeStaleValidators,
-  validatorsDir,
-  validatorsStamp,
-  writeValidators,
-  type KnownFolders,
-} from './write/validators.js';
+import { readIfExists, type WrittenParts } from './write/output.js';
+import { writeRunOutput } from './write/run-output.js';
+import { missingValidators, validatorsDir, validatorsStamp, type KnownFolders } from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
-import { outputWriteFailure } from './config/paths.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
-import { modelFromCache, vouchByIndex } from './cache/vouched.js';
+import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
 import { TreeCheck } from './cache/tree-check.js';
 import type { CapabilityModel } from './model.js';
 import { PersistSchedule } from './cache/persist-schedule.js';
@@ -98,16 +90,12 @@ export class Compiler {
    * with its temp files never do. Config files and package.json do.
    */
   ignores(abs: string): boolean {
-    const rel = toPosix(relative(this.root, abs));
-    if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) return true;
-    if (this.options && (abs === this.options.outFile || abs.startsWith(`${this.options.outFile}.`))) return true;
-    // The generated validators beside the output (write/validators.ts) are output too.
-    if (
-      this.options &&
-      (abs + sep).startsWith(validatorsDir(this.root, toPosix(relative(this.root, this.options.outFile))) + sep)
-    )
-      return true;
-    return isIgnoredPath(rel);
+    const options = this.options;
+    const output = options && {
+      outFile: options.outFile,
+      generatedDir: validatorsDir(this.root, toPosix(relative(this.root, options.outFile))),
+    };
+    return ignoredEvent(this.root, output, abs);
   }
 
   /**
@@ -165,15 +153,7 @@ export class Compiler {
     if (tree && hit) {
       const model = (): CapabilityModel => {
         const { layout, units } = this.layouts.of(inventory, options.pluginEntry);
-        const { packages } = this.shipped;
-        return modelFromCache({
-          cache: this.units,
-          layout,
-          units: units.units,
-          options,
-          packages,
-          memos: this.memos.assemble,
-        });
+        return this.cachedModel(layout, units.units, options);
       };
       return tree.result(hit, { diagnostics, model, options, outRel, started });
     }
@@ -214,16 +194,7 @@ export class Compiler {
         units,
         vouchKey: () => `${digestOf(readText)}:${validators}`,
         diagnostics,
-        model: () =>
-          modelFromCache({
-            cache: this.units,
-            layout,
-            units,
-            options,
-            readText,
-            packages: this.shipped.packages,
-            memos: this.memos.assemble,
-          }),
+        model: () => this.cachedModel(layout, units, options, readText),
         options,
         outRel,
         started,
@@ -296,17 +267,18 @@ export class Compiler {
     let errors = sorted.filter((d) => d.severity === 'error').length;
     let written = false;
     if (emitted !== undefined && runOptions.write !== false && errors === 0) {
-      try {
-        // Validators first: the manifest written next may import any of them.
-        writeValidators(this.root, outRel, emitted.validators, this.memos.folders);
-        written = writePartsIfChanged(options.outFile, emitted, this.memos.written);
-        removeStaleValidators(this.root, outRel, emitted.validators, this.memos.folders);
-      } catch (error) {
-        // The file system refused (a directory appeared at `out`, a read-only disk): a located
-        // diagnostic, and the last good manifest stays; anything else is a bug and propagates.
-        const failure = outputWriteFailure(options, this.compilerOptions.config?.out !== undefined, error);
-        if (!failure) throw error;
-        sorted.push(failure);
+      const outcome = writeRunOutput({
+        root: this.root,
+        outRel,
+        options,
+        outOverridden: this.compilerOptions.config?.out !== undefined,
+        emitted,
+        written: this.memos.written,
+        folders: this.memos.folders,
+      });
+      if (outcome.ok) written = outcome.written;
+      else {
+        sorted.push(outcome.failure);
         sorted.sort(compareDiagnostics);
         errors++;
       }
@@ -337,6 +309,25 @@ export class Compiler {
       stats: { units: units.length, parsed: parsedCount, workers: parsed.workers, ms: performance.now() - started },
       options,
     };
+  }
+
+  /** The model of a run that found everything as the cache has it (no unit parsed). */
+  private cachedModel(
+    layout: CachedModelInputs['layout'],
+    units: CachedModelInputs['units'],
+    options: ResolvedOptions,
+    readText?: CachedModelInputs['readText'],
+  ): CapabilityModel {
+    const { packages } = this.shipped;
+    return modelFromCache({
+      cache: this.units,
+      layout,
+      units,
+      options,
+      readText,
+      packages,
+      memos: this.memos.assemble,
+    });
   }
 
   /**
@@ -370,12 +361,8 @@ export class Compiler {
   outsideWalk(abs: string, isDir: boolean | undefined): boolean {
     const options = this.options;
     if (!options) return false;
-    const rel = toPosix(relative(this.root, abs));
-    if (rel === '' || rel.startsWith('../') || isAbsolute(rel)) return false;
     this.configuredDirs ??= configuredDirs(this.root, options);
-    for (const dir of this.configuredDirs)
-      if (rel === dir || rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`)) return false;
-    return outsideWalk(rel, isDir);
+    return outsideWalkOf(this.root, this.configuredDirs, abs, isDir);
   }
 
   /**

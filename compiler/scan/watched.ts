@@ -6,7 +6,9 @@
  * change the manifest, so it is not watched (each watched directory and file costs one of the
  * system's inotify watches; a 20,000-tool bot has ~90,000 paths).
  */
-import { CONVENTION_FOLDERS } from './walk.js';
+import { isAbsolute, relative, sep } from 'node:path';
+import { isIgnoredPath } from './ignore.js';
+import { CONVENTION_FOLDERS, toPosix } from './walk.js';
 
 const ENTERED: ReadonlySet<string> = new Set<string>(CONVENTION_FOLDERS);
 
@@ -34,4 +36,43 @@ export function outsideWalk(rel: string, isDir: boolean | undefined): boolean {
     return !last || (isDir ?? !name.includes('.'));
   }
   return false;
+}
+
+/**
+ * Whether an absolute path lies where a fresh walk never looks, given the root and the configured
+ * plugin directories inside it (POSIX, relative): beside the convention folders of a plugin, and
+ * not a configured plugin directory or on the way to one. Outside the root: false (the caller
+ * decides about those).
+ */
+export function outsideWalkOf(
+  root: string,
+  configured: readonly string[],
+  abs: string,
+  isDir: boolean | undefined,
+): boolean {
+  const rel = relativePosix(root, abs);
+  if (rel === '' || rel.startsWith('../') || isAbsolute(rel)) return false;
+  for (const dir of configured) if (rel === dir || rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`)) return false;
+  return outsideWalk(rel, isDir);
+}
+
+/**
+ * Whether a watch event for an absolute path can never matter: outside the root, ignored entries
+ * (scan/ignore.ts: dot files, node_modules, editor swap/backup files), and the output with its
+ * temp files and its generated folder (`outFile` and `generatedDir` once the configuration is known).
+ */
+export function ignoredEvent(
+  root: string,
+  output: { readonly outFile: string; readonly generatedDir: string } | undefined,
+  abs: string,
+): boolean {
+  const rel = relativePosix(root, abs);
+  if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) return true;
+  if (output && (abs === output.outFile || abs.startsWith(`${output.outFile}.`))) return true;
+  if (output && (abs + sep).startsWith(output.generatedDir + sep)) return true;
+  return isIgnoredPath(rel);
+}
+
+function relativePosix(root: string, abs: string): string {
+  return toPosix(relative(root, abs));
 }

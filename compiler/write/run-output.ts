@@ -1,0 +1,40 @@
+/**
+ * A run's writes, in the order readers need them: the generated folder's modules (shards, types,
+ * validators, search index) before the main module that imports them, then the removal of the
+ * folder's modules nothing imports any more. A file-system refusal is the run's located
+ * diagnostic (ZG1104) and the last good output stays; anything else is a bug and propagates.
+ */
+import type { ResolvedOptions } from '../config/load.js';
+import { outputWriteFailure } from '../config/paths.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { emitManifestParts } from '../emit/manifest.js';
+import { writePartsIfChanged, type WrittenParts } from './output.js';
+import { type KnownFolders, removeStaleValidators, writeValidators } from './validators.js';
+
+export interface RunOutput {
+  readonly root: string;
+  readonly outRel: string;
+  readonly options: ResolvedOptions;
+  /** Whether `out` came from the caller rather than the config file (where ZG1104 points). */
+  readonly outOverridden: boolean;
+  readonly emitted: ReturnType<typeof emitManifestParts>;
+  readonly written: WrittenParts;
+  readonly folders: KnownFolders;
+}
+
+export type WriteOutcome =
+  | { readonly ok: true; readonly written: boolean }
+  | { readonly ok: false; readonly failure: Diagnostic };
+
+export function writeRunOutput(run: RunOutput): WriteOutcome {
+  try {
+    writeValidators(run.root, run.outRel, run.emitted.validators, run.folders);
+    const written = writePartsIfChanged(run.options.outFile, run.emitted, run.written);
+    removeStaleValidators(run.root, run.outRel, run.emitted.validators, run.folders);
+    return { ok: true, written };
+  } catch (error) {
+    const failure = outputWriteFailure(run.options, run.outOverridden, error);
+    if (!failure) throw error;
+    return { ok: false, failure };
+  }
+}
