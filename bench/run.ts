@@ -55,6 +55,8 @@ interface Sample {
   readonly rssMb: number;
   /** In-process work after module loading, when the child reports it. */
   readonly workMs: number;
+  /** CPU time of the child, all its threads (user + system). */
+  readonly cpuMs: number;
 }
 
 function median(values: readonly number[]): number {
@@ -77,7 +79,13 @@ function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, befor
   const ms = performance.now() - started;
   const rss = /"rssKb":(\d+)/.exec(out);
   const work = /"workMs":([\d.]+)/.exec(out);
-  return { ms, rssMb: rss ? Number(rss[1]) / 1024 : NaN, workMs: work ? Number(work[1]) : NaN };
+  const cpu = /"cpuMs":([\d.]+)/.exec(out);
+  return {
+    ms,
+    rssMb: rss ? Number(rss[1]) / 1024 : NaN,
+    workMs: work ? Number(work[1]) : NaN,
+    cpuMs: cpu ? Number(cpu[1]) : NaN,
+  };
 }
 
 function medianSample(samples: readonly Sample[]): Sample {
@@ -85,6 +93,7 @@ function medianSample(samples: readonly Sample[]): Sample {
     ms: median(samples.map((s) => s.ms)),
     rssMb: Math.max(...samples.map((s) => s.rssMb)),
     workMs: median(samples.map((s) => s.workMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
   };
 }
 
@@ -127,7 +136,12 @@ for (const n of sizes) {
   const ratio = (ms: number, of = f.ms): number => +(ms / of).toFixed(3);
   const row: Record<string, unknown> = {
     n,
-    floor: { ms: Math.round(f.ms), workMs: Math.round(f.workMs), peakRssMb: Math.round(f.rssMb) },
+    floor: {
+      ms: Math.round(f.ms),
+      workMs: Math.round(f.workMs),
+      cpuMs: Math.round(f.cpuMs),
+      peakRssMb: Math.round(f.rssMb),
+    },
     readOnly: { ms: Math.round(fr.ms), ratio: ratio(fr.ms), workMs: Math.round(fr.workMs) },
   };
   for (const build of builds) {
@@ -137,7 +151,13 @@ for (const n of sizes) {
       const m = medianSample(build.samples[figure]);
       figures[figure] = figure.endsWith('Work')
         ? { ms: Math.round(m.workMs), ratio: ratio(m.workMs, f.workMs) }
-        : { ms: Math.round(m.ms), ratio: ratio(m.ms), peakRssMb: Math.round(m.rssMb) };
+        : {
+            ms: Math.round(m.ms),
+            ratio: ratio(m.ms),
+            cpuMs: Math.round(m.cpuMs),
+            cpuRatio: ratio(m.cpuMs, f.cpuMs),
+            peakRssMb: Math.round(m.rssMb),
+          };
     }
     row[build.name === 'this' ? 'zhinGen' : 'compare'] = figures;
   }
@@ -187,10 +207,10 @@ function sampleRound(build: Build, round: number): void {
   timeProcess(cli, env);
 }
 
-type Fig = { ms: number; ratio: number; peakRssMb?: number };
+type Fig = { ms: number; ratio: number; cpuMs?: number; cpuRatio?: number; peakRssMb?: number };
 type Row = {
   n: number;
-  floor: { ms: number; workMs: number; peakRssMb: number };
+  floor: { ms: number; workMs: number; cpuMs: number; peakRssMb: number };
   readOnly: { ms: number; ratio: number };
   zhinGen: Partial<Record<Figure, Fig>>;
   compare?: Partial<Record<Figure, Fig>>;
@@ -209,6 +229,21 @@ for (const r of results as Row[]) {
     `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold?.peakRssMb ?? '—'} / ${z.coldPool?.peakRssMb ?? '—'} / ${z.warm?.peakRssMb ?? '—'} MB |`,
   );
 }
+// CPU time (all threads) against the floor's: what a loaded machine moves least.
+const cpuCell = (f: Fig | undefined): string => (f?.cpuMs !== undefined ? `${f.cpuMs} ms (${f.cpuRatio}×)` : '—');
+lines.push(
+  '',
+  'CPU time of the process (user + system, all threads), ratio to the floor’s CPU time:',
+  '',
+  '| N | floor | cold | cold, pool | nothing changed | one tool changed | check |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+);
+for (const r of results as Row[]) {
+  const z = r.zhinGen;
+  lines.push(
+    `| ${r.n.toLocaleString('en')} | ${r.floor.cpuMs} ms | ${cpuCell(z.cold)} | ${cpuCell(z.coldPool)} | ${cpuCell(z.warm)} | ${cpuCell(z.oneChange)} | ${cpuCell(z.check)} |`,
+  );
+}
 lines.push(
   '',
   'Work after module loading (the parsers loaded first in both), ratio to the floor’s work:',
@@ -225,15 +260,17 @@ if (compare) {
     '',
     `Before (${compare}) → after (this checkout), alternating in every round, whole process:`,
     '',
-    '| N | cold | cold, pool | nothing changed | one tool changed | check |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| N | cold | cold, pool | nothing changed | one tool changed | check | CPU: cold | CPU: cold, pool |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of results as Row[]) {
     const b = r.compare!;
     const a = r.zhinGen;
     const pair = (k: Figure): string => (b[k] && a[k] ? `${b[k].ratio}× → ${a[k].ratio}×` : '—');
+    const cpuPair = (k: Figure): string =>
+      b[k]?.cpuRatio !== undefined && a[k]?.cpuRatio !== undefined ? `${b[k].cpuRatio}× → ${a[k].cpuRatio}×` : '—';
     lines.push(
-      `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} |`,
+      `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} | ${cpuPair('cold')} | ${cpuPair('coldPool')} |`,
     );
   }
 }
