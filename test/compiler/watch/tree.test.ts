@@ -84,6 +84,40 @@ describe('watchTree', () => {
     }
   });
 
+  it('follows a file replaced by a directory and back, and a folder created with files in it at once', async () => {
+    const root = writeTree(tempDir('tree-replace'), { 'tools/a/index.ts': 'export {};\n' });
+    dirs.push(root);
+    const { events, watcher } = start(root);
+    const has = (type: string, rel: string): boolean =>
+      events.some((e) => e.type === type && e.path === join(root, rel));
+    try {
+      await watcher.ready;
+      expect(watcher.watched()).toBe(3);
+      rmSync(join(root, 'tools/a/index.ts'));
+      writeTree(root, { 'tools/a/index.ts/inner.ts': '1\n' });
+      await until(() => has('addDir', 'tools/a/index.ts'), 'the file replaced by a directory');
+      expect(watcher.watched()).toBe(4);
+      writeFileSync(join(root, 'tools/a/index.ts/inner.ts'), '2\n');
+      await until(() => has('change', 'tools/a/index.ts/inner.ts'), 'an edit inside it');
+      rmSync(join(root, 'tools/a/index.ts'), { recursive: true });
+      writeFileSync(join(root, 'tools/a/index.ts'), 'export const back = 1;\n');
+      await until(
+        () => events.at(-1)?.path === join(root, 'tools/a/index.ts') && events.at(-1)?.type !== 'unlinkDir',
+        'the file back',
+      );
+      expect(watcher.watched()).toBe(3);
+      // `mkdir -p b/c && echo > b/c/x`: the inner folder is watched even if its events came first.
+      writeTree(root, { 'tools/b/c/x.ts': '1\n' });
+      await until(() => has('addDir', 'tools/b'), 'the new folder');
+      expect(watcher.watched()).toBe(5);
+      events.length = 0;
+      writeFileSync(join(root, 'tools/b/c/x.ts'), '2\n');
+      await until(() => has('change', 'tools/b/c/x.ts') || has('add', 'tools/b/c/x.ts'), 'an edit in the inner folder');
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('reports an edit through a linked directory under the link too, and never follows a link to an ancestor', async () => {
     const root = writeTree(tempDir('tree-link'), { 'tools/a/index.ts': 'export {};\n' });
     dirs.push(root);
