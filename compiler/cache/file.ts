@@ -205,10 +205,7 @@ export class CacheFile<E, O> {
  * entry by entry: at 20,000 tools the base is ~50 MB, and one string of it plus its UTF-8 copy
  * held twice that at the run's peak.
  */
-function baseBytes<E, O>(
-  frame: Omit<Base<E, O>, 'entries' | 'output'>,
-  contents: BaseContents<E, O>,
-): Buffer {
+function baseBytes<E, O>(frame: Omit<Base<E, O>, 'entries' | 'output'>, contents: BaseContents<E, O>): Buffer {
   const head = JSON.stringify(frame);
   const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"entries":{`)];
   let first = true;
