@@ -5,6 +5,7 @@
  * as a JSON file plus a journal of later changes (cache/file.ts), so `generate` with nothing
  * changed neither reads nor parses sources.
  */
+import { settledMtime } from './racy.js';
 import { readFileSync, statSync } from 'node:fs';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
@@ -227,13 +228,15 @@ export class UnitCache {
       if (now.size !== stamp.size) return undefined;
       // Same size, new mtime (checkout, touch): compare content before re-parsing.
       let hash: string;
+      const readAt = Date.now();
       try {
         hash = sha(readFileSync(under(this.root, file)));
       } catch {
         return undefined;
       }
       if (hash !== stamp.hash) return undefined;
-      entry.stamps[file] = { ...stamp, mtimeMs: now.mtimeMs };
+      // The content matched; a same-size write within a tick of it would keep this mtime (cache/racy.ts).
+      entry.stamps[file] = { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt) };
       this.markChanged(key);
     }
     return entry.result;

@@ -159,6 +159,26 @@ describe('the tree record', () => {
     expect(next.code).toBe(expected);
   });
 
+  // A touch (same bytes, new mtime) makes a run compare the content and take the new mtime as the
+  // file's stamp; taken within a tick of that mtime, the stamp must not vouch for a same-size save
+  // made in the same tick.
+  it('never re-stamps a touched file from a content match within a tick of its mtime', async () => {
+    const { root, cacheFile } = setup('tree-racy-touch');
+    const tool = join(root, 'tools/echo/index.ts');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    expect(cold.errors).toBe(0);
+    const mtime = (Date.now() + 30_000.5) / 1000;
+    utimesSync(tool, mtime, mtime);
+    const touched = await createCompiler({ root, cacheFile }).run();
+    expect(touched.code).toBe(cold.code);
+    edit(root, 'tools/echo/index.ts', 'Echo a', 'Echo b');
+    utimesSync(tool, mtime, mtime);
+    const run = await createCompiler({ root, cacheFile }).run();
+    const expected = await full(root);
+    expect(expected).not.toBe(cold.code);
+    expect(run.code).toBe(expected);
+  });
+
   it.each([
     ['not JSON', (record: string) => writeFileSync(record, '{"version":')],
     ['null', (record: string) => writeFileSync(record, 'null')],
