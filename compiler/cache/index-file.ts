@@ -62,6 +62,40 @@ export function bodiesStamp(file: string): string | undefined {
   return base === '-' ? undefined : `${base}|${stamp(`${file}.journal`)}`;
 }
 
+/**
+ * A file written beside the cache bodies (the index, the tree record): its JSON object when it is
+ * of this version and configuration and was written for the bodies now on disk, else undefined.
+ */
+export function readBeside(
+  file: string,
+  bodies: string,
+  version: string,
+  configKey: string,
+): Record<string, unknown> | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(raw) || raw.version !== version || raw.configKey !== configKey) return undefined;
+  const stamp = bodiesStamp(bodies);
+  return stamp !== undefined && raw.bodies === stamp ? raw : undefined;
+}
+
+/** Writes a file beside the bodies now on disk (call after they are written), stamped for them. */
+export function writeBeside(
+  file: string,
+  bodies: string,
+  version: string,
+  configKey: string,
+  payload: Record<string, unknown>,
+): void {
+  const stamp = bodiesStamp(bodies);
+  if (stamp === undefined) return;
+  writeAtomically(file, JSON.stringify({ version, configKey, bodies: stamp, ...payload }));
+}
+
 const COUNT_KEYS = ['tools', 'skills', 'agents', 'promptSections', 'hooks'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -105,15 +139,8 @@ export class IndexFile {
 
   /** The index, when it is of this version and configuration and its bodies are those on disk. */
   load(configKey: string): CacheIndex | undefined {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(this.file, 'utf8'));
-    } catch {
-      return undefined;
-    }
-    if (!isRecord(raw) || raw.version !== this.version || raw.configKey !== configKey) return undefined;
-    const stamp = bodiesStamp(this.bodies);
-    if (stamp === undefined || raw.bodies !== stamp || !isRecord(raw.units)) return undefined;
+    const raw = readBeside(this.file, this.bodies, this.version, configKey);
+    if (!raw || !isRecord(raw.units)) return undefined;
     const units = new Map<string, IndexedUnit>();
     for (const key in raw.units) {
       const unit = raw.units[key];

@@ -18,11 +18,10 @@
  * index read it would have saved, never a wrong result.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
-import { writeAtomically } from '../write/output.js';
 import { isDiagnostic, isOutputRecord } from './entry-shape.js';
-import { bodiesStamp, type RunSummary, toSummary } from './index-file.js';
+import { readBeside, type RunSummary, toSummary, writeBeside } from './index-file.js';
 import type { OutputRecord } from './units.js';
 
 /** mtime and size of a file as one comparable string; '-' when it cannot be stat'ed. */
@@ -77,10 +76,6 @@ export interface TreeRecord {
   readonly layout: readonly Diagnostic[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export class TreeRecordFile {
   readonly file: string;
 
@@ -93,15 +88,8 @@ export class TreeRecordFile {
 
   /** The record, when it is of this version and configuration and written beside these bodies. */
   load(configKey: string): TreeRecord | undefined {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(this.file, 'utf8'));
-    } catch {
-      return undefined;
-    }
-    if (!isRecord(raw) || raw.version !== this.version || raw.configKey !== configKey) return undefined;
-    const stamp = bodiesStamp(this.bodies);
-    if (stamp === undefined || raw.bodies !== stamp) return undefined;
+    const raw = readBeside(this.file, this.bodies, this.version, configKey);
+    if (!raw) return undefined;
     const { digest, extras, units, output, layout } = raw;
     if (typeof digest !== 'string' || typeof units !== 'number' || !isOutputRecord(output)) return undefined;
     if (!Array.isArray(extras) || !extras.every((e) => typeof e === 'string')) return undefined;
@@ -113,8 +101,6 @@ export class TreeRecordFile {
 
   /** Writes the record for the bodies now on disk (call after they are written). */
   save(configKey: string, record: TreeRecord): void {
-    const stamp = bodiesStamp(this.bodies);
-    if (stamp === undefined) return;
-    writeAtomically(this.file, JSON.stringify({ version: this.version, configKey, bodies: stamp, ...record }));
+    writeBeside(this.file, this.bodies, this.version, configKey, { ...record });
   }
 }
