@@ -17,7 +17,7 @@ import type {
   ToolModel,
 } from '../model.js';
 import { str, strList } from './literal.js';
-import { emitTool, layoutBlocks, sameList } from './tool-table.js';
+import { emitTool, layoutBlocks, sameList, attachLoaders } from './tool-table.js';
 import { shardCount } from './shards.js';
 import { emitSharded, union } from './sharded-main.js';
 import { sortedTools } from './sorted-tools.js';
@@ -359,16 +359,7 @@ const toolData: ${toolDataType} = JSON.parse('[`,
   ];
   const tailParts = (plugins: string, items: string, toolNames: string, inputLines: string): string[] => [
     `\\\n]');
-${
-  withValidators
-    ? `for (let index = 0; index < toolData.length; index++) {
-  const tool = toolData[index]!;
-  tool.load = () => loadTool(index);
-  const key = tool.validator;
-  if (typeof key === 'string') tool.validator = () => loadValidator(key);
-}`
-    : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);'
-}
+${attachLoaders(withValidators)}
 
 export const manifest: CapabilityManifest = {
   version: 1,

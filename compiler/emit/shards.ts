@@ -19,7 +19,7 @@ import type { ToolModel } from '../model.js';
 import { str } from './literal.js';
 import type { EmitMemo } from './memo.js';
 import type { SideModule } from './search-module.js';
-import type { ToolText } from './tool-table.js';
+import { attachLoaders, type ToolText } from './tool-table.js';
 import { validatorFileName } from './validator-table.js';
 
 /** Tools per shard on average; a table of at most this many stays in the main module. */
@@ -151,16 +151,7 @@ ${validatorCases.join('\n')}
 /** This shard's tool metadata, one tool per line (parsed as JSON), sorted by name. */
 const toolData: ${rowType} = JSON.parse('[${lines}\\
 ]');
-${
-  withValidators
-    ? `for (let index = 0; index < toolData.length; index++) {
-  const tool = toolData[index]!;
-  tool.load = () => loadTool(index);
-  const key = tool.validator;
-  if (typeof key === 'string') tool.validator = () => loadValidator(key);
-}`
-    : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);'
-}
+${attachLoaders(withValidators)}
 
 export default toolData as ManifestTool[];
 `;

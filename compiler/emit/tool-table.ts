@@ -208,3 +208,18 @@ export function layoutBlocks(
   memos.layout = { names, specs, typed, conditional: conditionalNames, blocks: result };
   return result;
 }
+
+/**
+ * The statements after a table's JSON that give each line its loaders (`load` by index, and a
+ * string `validator` key turned into its loader): the same in the main module and in every shard.
+ */
+export function attachLoaders(withValidators: boolean): string {
+  return withValidators
+    ? `for (let index = 0; index < toolData.length; index++) {
+  const tool = toolData[index]!;
+  tool.load = () => loadTool(index);
+  const key = tool.validator;
+  if (typeof key === 'string') tool.validator = () => loadValidator(key);
+}`
+    : 'for (let index = 0; index < toolData.length; index++) toolData[index]!.load = () => loadTool(index);';
+}
