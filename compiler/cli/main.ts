@@ -276,7 +276,13 @@ async function check(
   if (format === 'json') {
     io.out(
       JSON.stringify(
-        { diagnostics: toJsonDiagnostics(result.diagnostics), stale, ...(stale ? { missing } : {}) },
+        {
+          diagnostics: toJsonDiagnostics(result.diagnostics),
+          stale,
+          ...(stale ? { missing } : {}),
+          // Which modules of the generated folder are missing or not what generate writes, located.
+          ...(generated ? { generated: { missing: generated.missing, changed: generated.changed } } : {}),
+        },
         null,
         2,
       ),

@@ -233,6 +233,16 @@ describe('check and the generated folder', () => {
       const github = cli(['check', '--root', root, '--format', 'github']);
       expect(github.status).toBe(2);
       expect(github.stdout).toContain(`::error file=${rel}`);
+      const json = cli(['check', '--root', root, '--format', 'json']);
+      expect(json.status).toBe(2);
+      const report = JSON.parse(json.stdout) as {
+        stale: boolean;
+        generated?: { missing: string[]; changed: { path: string; line: number; reason: string }[] };
+      };
+      expect(report.stale).toBe(true);
+      // The main module's own staleness is the top-level `stale`; a folder module is named with its line.
+      if (rel === OUT) expect(report.generated).toBeUndefined();
+      else expect(report.generated?.changed.map((c) => c.path)).toEqual([rel]);
       expect(cli(['generate', '--root', root]).status).toBe(0);
       expect(readFileSync(file, 'utf8'), rel).toBe(text);
       expect(cli(['check', '--root', root]).status, rel).toBe(0);
