@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/compiler/cli/main.js';
+// The CLI's bundle (scripts/cli-bundle.mjs): a run reads a few files, not every module of the compiler.
+import { main } from '../dist/cli/main.js';
 
 process.exitCode = await main(process.argv.slice(2));

@@ -4,6 +4,7 @@
 //            itself, comparable with the floor's own work time.
 // Each mode imports only what it runs: the CLI path loads exactly what bin/zhin-gen.mjs loads.
 // ZHIN_GEN_DIST picks the build (another checkout's dist/, for before/after runs).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -29,7 +30,9 @@ if (args[0] === '--work') {
     JSON.stringify({ workMs, parsed: result.stats.parsed, rssKb: process.resourceUsage().maxRSS, cpuMs: cpuMs() }),
   );
 } else {
-  const { main } = await load('compiler/cli/main.js');
+  // The bin's bundle; a build from before it existed (BENCH_COMPARE) runs its file-by-file main.
+  const bundled = existsSync(join(dist, 'cli', 'main.js'));
+  const { main } = await load(bundled ? 'cli/main.js' : 'compiler/cli/main.js');
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const code = await main(args, io);
   if (code !== 0) process.exitCode = code;
