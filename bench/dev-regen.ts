@@ -57,6 +57,11 @@ export interface DevRegenResult {
   /** `--hmr`: modules the client fetched again per edit, and the bytes Vite served for them. */
   readonly hmrRefetched?: number;
   readonly hmrBytes?: number;
+  /** `--hmr`: when each step of a tool edit's round trip happened (medians, ms after the write). */
+  readonly hmrPhases?: HmrPhases;
+  /** `--hmr`: modules the client environment transformed for one edit, and the HMR messages it sent. */
+  readonly hmrTransformed?: number;
+  readonly hmrUpdates?: number;
 }
 
 const toolSource = (n: number, variant: number): string => `import { defineAgentTool } from 'zhin-gen/runtime';
@@ -179,6 +184,9 @@ export async function benchDevRegen(
             hmrColdMs: round(hmr.coldMs),
             hmrRefetched: hmr.refetched,
             hmrBytes: hmr.bytes,
+            hmrPhases: hmr.phases,
+            hmrTransformed: hmr.transformed,
+            hmrUpdates: hmr.updates,
           }
         : {}),
     };
@@ -257,9 +265,11 @@ class Browser {
   async load(url: string): Promise<number> {
     if (this.loaded.has(url)) return 0;
     this.loaded.add(url);
+    const t0 = performance.now();
     const response = await fetch(`${this.origin}${url}`);
     if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
     const code = await response.text();
+    if (process.env.BENCH_DEBUG) console.error(url.slice(0, 90), code.length, Math.round(performance.now() - t0));
     this.bytes += code.length;
     let count = 1;
     // Static imports only (`import x from "/…"`, `export … from "/…"`): dynamic import() loads on use.
@@ -272,17 +282,63 @@ class Browser {
   }
 }
 
+/** When each step of one edit's round trip happened, in ms after the file was written. */
+export interface HmrPhases {
+  /** Vite's watcher reported the edited file. */
+  readonly watcher: number;
+  /** The compiler's run started (its end minus its own duration) and ended. */
+  readonly runStart: number;
+  readonly runEnd: number;
+  /** Vite's watcher reported the first generated module the run rewrote. */
+  readonly written: number;
+  /** Vite's `hotUpdate` hooks saw that module (its module graph is invalidated right after). */
+  readonly hotUpdate: number;
+  /** The HMR client received the update. */
+  readonly update: number;
+  /** The client environment transformed the rewritten module (requested by the client). */
+  readonly transform: number;
+  /** Every module the client requested for the update was served. */
+  readonly served: number;
+}
+
+/** A bench-only plugin that timestamps Vite's side of a round trip. */
+function tracer(generated: (id: string) => boolean) {
+  const marks = { hotUpdate: 0, transform: 0, transformed: [] as string[] };
+  const plugin = {
+    name: 'bench-trace',
+    hotUpdate(this: { environment: { name: string } }, options: { file: string }) {
+      if (this.environment.name === 'client' && generated(options.file) && marks.hotUpdate === 0)
+        marks.hotUpdate = performance.now();
+    },
+    transform(this: { environment: { name: string } }, _code: string, id: string) {
+      if (this.environment.name !== 'client') return;
+      marks.transformed.push(id);
+      if (generated(id) && marks.transform === 0) marks.transform = performance.now();
+    },
+  };
+  return { plugin, marks };
+}
+
 /**
  * Write → HMR update → the updated modules served, through a listening dev server. The client
  * side is what Vite's client does on an update whose boundary is the entry: import the entry at
  * `?t=<timestamp>`, which requests the modules whose URLs changed; unchanged modules keep their
- * URL and come from the browser's module map.
+ * URL and come from the browser's module map. Each step is timestamped (`HmrPhases`).
  */
 async function benchViteHmr(
   root: string,
   edited: string,
   editsCount: number,
-): Promise<{ hmrMs: number; floorMs: number; coldMs: number; refetched: number; bytes: number }> {
+): Promise<{
+  hmrMs: number;
+  floorMs: number;
+  coldMs: number;
+  refetched: number;
+  bytes: number;
+  phases: HmrPhases;
+  transformed: number;
+  updates: number;
+}> {
   const { createServer } = await import('vite');
   const { default: zhinGen } = (await import(
     pathToFileURL(join(CHECKOUT, 'vite-plugin', 'vite.ts')).href
@@ -291,18 +347,36 @@ async function benchViteHmr(
   mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(root, 'src', 'main.ts'), ENTRY);
   writeFileSync(join(root, 'src', 'plain.ts'), 'export const plain = 0;\n');
+  const generatedDir = join(root, 'zhin-capabilities.gen');
+  const generated = (id: string): boolean => id.startsWith(generatedDir);
+  const trace = tracer(generated);
+  let run = { start: 0, end: 0 };
   const server = await createServer({
     root,
     configFile: false,
     logLevel: 'silent',
     server: { port: 0, host: '127.0.0.1' },
     optimizeDeps: { noDiscovery: true, include: [] },
-    plugins: [zhinGen()],
+    plugins: [
+      zhinGen({
+        onRun: (result) => {
+          const end = performance.now();
+          if (result.written) run = { start: end - result.stats.ms, end };
+        },
+      }),
+      trace.plugin as never,
+    ],
   });
   await server.listen();
   const address = server.httpServer!.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const hmr = await connectHmr(`${origin.replace('http', 'ws')}/?token=${server.config.webSocketToken}`);
+  let watcherAt = 0;
+  let writtenAt = 0;
+  server.watcher.on('all', (_type: string, path: string) => {
+    if (path === edited && watcherAt === 0) watcherAt = performance.now();
+    if (generated(path) && writtenAt === 0) writtenAt = performance.now();
+  });
   try {
     await new Promise((r) => setTimeout(r, 500));
     const browser = new Browser(origin);
@@ -311,14 +385,32 @@ async function benchViteHmr(
     const coldMs = performance.now() - started;
     const times: number[] = [];
     const floor: number[] = [];
+    const phases: Record<keyof HmrPhases, number[]> = {
+      watcher: [],
+      runStart: [],
+      runEnd: [],
+      written: [],
+      hotUpdate: [],
+      update: [],
+      transform: [],
+      served: [],
+    };
     let refetched = 0;
     let bytes = 0;
+    let transformed = 0;
+    let updates = 0;
     // Alternately: a tool's edit, and the floor (the same round trip for a plain module of the app).
     for (let j = -2; j < 2 * editsCount; j++) {
       const i = Math.floor(j / 2);
       const isFloor = (j & 1) !== 0;
       await new Promise((r) => setTimeout(r, 200));
       const from = hmr.messages.length;
+      watcherAt = 0;
+      writtenAt = 0;
+      run = { start: 0, end: 0 };
+      trace.marks.hotUpdate = 0;
+      trace.marks.transform = 0;
+      trace.marks.transformed.length = 0;
       started = performance.now();
       if (isFloor) writeFileSync(join(root, 'src', 'plain.ts'), `export const plain = ${j};\n`);
       else writeFileSync(edited, toolSource(0, 200 + i));
@@ -331,19 +423,46 @@ async function benchViteHmr(
           .find((m) => m.type === 'update' && (m as never as { updates: unknown[] }).updates?.length) as never;
         if (!update) await new Promise((r) => setTimeout(r, 1));
       }
+      const updateAt = performance.now();
       const before = browser.bytes;
       let count = 0;
       for (const u of update.updates ?? []) count += await browser.load(`${u.path}?t=${u.timestamp}`);
+      const servedAt = performance.now();
       if (i < 0) continue;
       if (isFloor) {
-        floor.push(performance.now() - started);
+        floor.push(servedAt - started);
         continue;
       }
-      times.push(performance.now() - started);
+      times.push(servedAt - started);
+      const at = (t: number): number => (t === 0 ? Number.NaN : t - started);
+      phases.watcher.push(at(watcherAt));
+      phases.runStart.push(at(run.start));
+      phases.runEnd.push(at(run.end));
+      phases.written.push(at(writtenAt));
+      phases.hotUpdate.push(at(trace.marks.hotUpdate));
+      phases.update.push(updateAt - started);
+      phases.transform.push(at(trace.marks.transform));
+      phases.served.push(servedAt - started);
       refetched = count;
       bytes = browser.bytes - before;
+      transformed = trace.marks.transformed.length;
+      // Updates that arrived for this edit (a second one would mean the client re-imports twice).
+      await new Promise((r) => setTimeout(r, 100));
+      updates = hmr.messages.slice(from).filter((m) => m.type === 'update' || m.type === 'full-reload').length;
     }
-    return { hmrMs: median(times), floorMs: median(floor), coldMs, refetched, bytes };
+    const medians = Object.fromEntries(
+      Object.entries(phases).map(([k, v]) => [k, round(median(v.filter((x) => !Number.isNaN(x))))]),
+    ) as unknown as HmrPhases;
+    return {
+      hmrMs: median(times),
+      floorMs: median(floor),
+      coldMs,
+      refetched,
+      bytes,
+      phases: medians,
+      transformed,
+      updates,
+    };
   } finally {
     hmr.close();
     await server.close();

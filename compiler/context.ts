@@ -366,6 +366,30 @@ export class Compiler {
   }
 
   /**
+   * Whether an event for this (absolute) path can change what a run produces: a config file, a
+   * path a fresh walk lists or enters, or a file outside the walk that some unit's result
+   * depends on (a `src/` module a tool's schema imports: the unit cache records every file a
+   * unit read). Anything else, a plain app edit, would make a run that re-reads nothing, so the
+   * build plugin leaves it out. True before the configuration is known.
+   */
+  affects(abs: string, isDir: boolean | undefined): boolean {
+    if (this.isConfigFile(abs)) return true;
+    if (this.ignores(abs)) return false;
+    const options = this.options;
+    if (!options) return true;
+    const rel = toPosix(relative(this.root, abs));
+    // A file beside the root's convention folders the walk does not list (index.html, vite.config.ts).
+    const unlistedRootFile =
+      !rel.includes('/') &&
+      isDir !== true &&
+      rel.includes('.') &&
+      rel !== 'AGENTS.md' &&
+      !options.pluginEntry.includes(rel);
+    if (!unlistedRootFile && !this.outsideWalk(abs, isDir)) return true;
+    return this.units.dependsOn(rel);
+  }
+
+  /**
    * Loads the parsers and the schema stage ahead of the first edit. Warm runs never need them,
    * so a dev server that started from the cache calls this in the background after start-up
    * to keep the first edit fast.

@@ -105,22 +105,45 @@ export class ZhinGenState {
     if (!this.outputDirs.includes(abs)) this.outputDirs.push(abs);
   }
 
+  /** Watch batches left out because nothing in them can change the output (plain app edits). */
+  skipped = 0;
+  private skipping = false;
+
   /** The one loop every run of this plugin instance goes through. */
   get loop(): WatchLoop {
+    const quietMs = this.options.quietMs ?? 30;
     this.loopInstance ??= new WatchLoop({
-      quietMs: this.options.quietMs ?? 30,
+      quietMs,
+      // A save (adds and changes only) runs soon after its last event, as in `zhin-gen watch`;
+      // a batch with a removal waits the full quiet period (a delete-and-create save is one run).
+      settleMs: Math.min(4, quietMs),
       maxWaitMs: 1_000,
       ignore: (path) => this.ignores(path),
       run: async (events, requested) => {
         const compiler = this.compiler;
-        if (events.length > 0) compiler.notify(events);
+        // Decided when the batch runs, not when an event comes: the run before it may have
+        // recorded a new dependency (a tool that now imports a src/ module).
+        const relevant = events.filter((event) => compiler.affects(event.path, isDirEvent(event)));
+        const last = this.last;
+        if (!requested && relevant.length === 0 && last) {
+          this.skipped++;
+          this.skipping = true;
+          return last;
+        }
+        if (relevant.length > 0) compiler.notify(relevant);
         const result = await compiler.run({ write: true });
         this.last = result;
         this.runs++;
         this.options.onRun?.(result, requested ? 'build' : 'watch');
         return result;
       },
-      onResult: (result) => this.watchConsumer?.(result),
+      onResult: (result) => {
+        if (this.skipping) {
+          this.skipping = false;
+          return;
+        }
+        return this.watchConsumer?.(result);
+      },
       onError: (error) => console.error('[zhin-gen]', error),
     });
     return this.loopInstance;
@@ -168,6 +191,13 @@ export class ZhinGenState {
     await this.loopInstance?.idle();
     await this.compilerInstance?.dispose();
   }
+}
+
+/** Whether an event names a directory: known for (add|unlink)Dir and for file adds and changes. */
+function isDirEvent(event: FileEvent): boolean | undefined {
+  if (event.type === 'addDir' || event.type === 'unlinkDir') return true;
+  if (event.type === 'add' || event.type === 'change') return false;
+  return undefined;
 }
 
 export function realDir(dir: string): string {

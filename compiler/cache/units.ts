@@ -395,6 +395,23 @@ export class UnitCache {
     return stamps;
   }
 
+  /**
+   * Whether some unit's result depends on this file (POSIX, relative), or on a file below it
+   * when it is a directory: one of the unit's own files, or one its schema read.
+   */
+  dependsOn(path: string): boolean {
+    this.ensure();
+    const below = `${path}/`;
+    const matches = (file: string): boolean => file === path || file.startsWith(below);
+    if (this.index) {
+      for (const unit of this.index.units.values())
+        for (let i = 0; i < unit.stamps.length; i += 4) if (matches(unit.stamps[i] as string)) return true;
+      return false;
+    }
+    for (const entry of this.entries.values()) for (const file in entry.stamps) if (matches(file)) return true;
+    return false;
+  }
+
   /** The output record and the summary that goes with it, when this cache holds both. */
   recorded(): { output: OutputRecord; summary: RunSummary } | undefined {
     this.ensure();
