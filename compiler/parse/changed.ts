@@ -90,10 +90,13 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
   const size = pool ? pool.poolSize(misses.length) : 0;
   if (pool && size > 0) {
     const { parseInPool, pooledReader } = pool;
+    // The main thread parses its share too (pool.ts).
+    const { parsers: p, env } = await parsers();
     const outputs = await parseInPool(
       misses.map((m, index) => ({ index, files: m.files, ...(m.unit ? { unit: m.unit } : {}) })),
       { root: cache.root, modules: options.modules, permits: options.permits, agentsMd: [...agentsMd] },
       size,
+      (job) => (job.unit ? p.parseUnit(job.unit, env) : p.parsePluginEntry(job.files[0]!, env)),
     );
     misses.forEach((miss, i) => {
       const out = outputs[i]!;

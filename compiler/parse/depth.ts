@@ -95,6 +95,15 @@ export type SourceParse =
   | { readonly sf: TS.SourceFile | undefined; readonly tooDeep: TooDeep };
 
 /**
+ * No JSDoc: nothing in the compiler reads doc comments as syntax (descriptions are string
+ * literals), and building their trees is about a tenth of parsing a commented tool module. Its
+ * own errors never were parse errors (TypeScript keeps them apart), so no diagnostic changes.
+ */
+function parseOptions(ts: typeof TS): TS.CreateSourceFileOptions {
+  return { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+}
+
+/**
  * `ts.createSourceFile`, bounded: the parser recurses per nesting level and throws RangeError
  * at a few hundred levels of brackets; the parsed tree is then checked without recursion.
  */
@@ -107,7 +116,7 @@ export function parseSource(
 ): SourceParse {
   let sf: TS.SourceFile;
   try {
-    sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
+    sf = ts.createSourceFile(file, text, parseOptions(ts), false, kind);
   } catch (error) {
     if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) throw error;
     // Locate it in the text: the first bracket past the limit, else (`!!!…x`, `a ? b : c ? …`)
@@ -133,27 +142,22 @@ export function parseSource(
  * looks for dynamic imports) does not make a second one.
  */
 function firstTooDeepNode(ts: typeof TS, root: TS.Node, onNode?: (node: TS.Node) => void): TS.Node | undefined {
-  // Explicit stack of [node, depth]; children pushed in reverse so they pop in source order.
-  const nodes: TS.Node[] = [root];
-  const depths: number[] = [0];
-  const children: TS.Node[] = [];
-  const collect = (child: TS.Node): undefined => {
-    children.push(child);
-    return undefined;
-  };
-  while (nodes.length > 0) {
-    const node = nodes.pop()!;
-    const depth = depths.pop()!;
-    if (depth > MAX_SYNTAX_DEPTH) return node;
+  // Recursive, but never deeper than the limit: `forEachChild` stops at the first child whose
+  // visit returns a node, so the walk ends at the first node past it (in source order). A few
+  // stack frames per level at 1,000 levels is far inside Node's stack, and about half the cost
+  // of an explicit stack of every node.
+  let depth = 0;
+  let found: TS.Node | undefined;
+  const visit = (node: TS.Node): TS.Node | undefined => {
+    if (depth > MAX_SYNTAX_DEPTH) return (found = node);
     onNode?.(node);
-    ts.forEachChild(node, collect);
-    for (let i = children.length - 1; i >= 0; i--) {
-      nodes.push(children[i]!);
-      depths.push(depth + 1);
-    }
-    children.length = 0;
-  }
-  return undefined;
+    depth++;
+    ts.forEachChild(node, visit);
+    depth--;
+    return found;
+  };
+  visit(root);
+  return found;
 }
 
 /**
@@ -167,7 +171,7 @@ function parserLimit(ts: typeof TS, text: string, kind: TS.ScriptKind): number {
   while (fails - parses > 1) {
     const mid = (parses + fails) >> 1;
     try {
-      ts.createSourceFile('prefix.ts', text.slice(0, mid), ts.ScriptTarget.Latest, false, kind);
+      ts.createSourceFile('prefix.ts', text.slice(0, mid), parseOptions(ts), false, kind);
       parses = mid;
     } catch {
       fails = mid;

@@ -1,12 +1,15 @@
 /**
- * Parsing spread over worker threads: a cold run of a large tree parses thousands of units, each
- * independent of the others, so the units that missed the cache are handed out in batches to a
- * pool sized to the machine's cores (each worker loads its own parsers, ~0.2 s, so the pool is
- * used only when there is enough to parse to pay for that). The results are stored in unit
- * order, exactly as a single-threaded run stores them: the output is byte-identical.
+ * Parsing spread over threads: a cold run of a large tree parses thousands of units, each
+ * independent of the others. The main thread parses too: worker threads take batches from the
+ * front of the list while the main thread takes small ones from the back, until they meet. So a
+ * pool sized to the cores is the main thread plus one worker per other core, the main thread is
+ * never idle waiting for workers, and a worker's start-up (loading its own parsers, ~0.2 s) is
+ * hidden behind the main thread's work. The results are stored in unit order, exactly as a
+ * single-threaded run stores them: the output is byte-identical.
  *
- * ZHIN_GEN_WORKERS: `0` never uses the pool; a number N uses N workers for any run that parses
- * two units or more (tests, measurements); unset: the cores, above the threshold below.
+ * ZHIN_GEN_WORKERS: `0` never starts a worker; a number N starts N workers (beside the main
+ * thread) for any run that parses two units or more (tests, measurements); unset: one worker
+ * per core after the first, above the threshold below.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -14,10 +17,14 @@ import type { FileReader } from '../cache/reader.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import type { UnitResult } from './units.js';
 
-/** Measured (docs/bench.md): below this many units to parse, starting workers costs more than it saves. */
+/** Measured (docs/bench.md): below this many units to parse, a worker costs more than it saves. */
 export const POOL_MIN_UNITS = 600;
-/** Units per message: large enough that messaging is noise, small enough to balance the workers. */
-const BATCH = 48;
+/** Largest batch a worker gets: large enough that messaging is noise, small enough to balance. */
+const MAX_BATCH = 32;
+/** Units the main thread parses between two looks at the workers' messages. */
+const MAIN_BATCH = 8;
+/** Batches a worker holds at once: the next is already queued when it sends a result back. */
+const IN_FLIGHT = 2;
 
 export interface PoolSetup {
   readonly root: string;
@@ -36,11 +43,14 @@ export interface PoolJob {
 export interface PoolOutput {
   readonly index: number;
   readonly result: UnitResult;
-  /** file, content hash, mtimeMs, size: what the worker read, as the unit cache stamps it. */
-  readonly files: readonly (readonly [string, string, number, number])[];
+  /**
+   * file, content hash, mtimeMs, size: what a worker read, as the unit cache stamps it. Absent
+   * for a unit the main thread parsed: the run's own reader has those.
+   */
+  readonly files?: readonly (readonly [string, string, number, number])[];
 }
 
-/** How many workers to use for this many units (0: parse on the main thread). */
+/** How many worker threads to start for this many units (0: parse on the main thread alone). */
 export function poolSize(jobs: number): number {
   // Running from the sources (tests under a TypeScript loader) there is no built worker module.
   if (!import.meta.url.endsWith('.js')) return 0;
@@ -50,49 +60,79 @@ export function poolSize(jobs: number): number {
     return Number.isInteger(n) && n > 0 && jobs >= 2 ? Math.min(n, Math.ceil(jobs / 2)) : 0;
   }
   const cores = availableParallelism();
-  return cores >= 2 && jobs >= POOL_MIN_UNITS ? Math.min(cores, Math.ceil(jobs / (POOL_MIN_UNITS / 2))) : 0;
+  return cores >= 2 && jobs >= POOL_MIN_UNITS ? Math.min(cores - 1, Math.floor(jobs / (POOL_MIN_UNITS / 2))) : 0;
 }
 
-/** Parses the jobs in `size` workers; outputs by job index. */
-export async function parseInPool(jobs: readonly PoolJob[], setup: PoolSetup, size: number): Promise<PoolOutput[]> {
+/**
+ * Parses the jobs in `size` workers and on this thread (`parseHere`); outputs by job index.
+ * Every worker is handed its first batch before this thread starts, so each takes part.
+ */
+export async function parseInPool(
+  jobs: readonly PoolJob[],
+  setup: PoolSetup,
+  size: number,
+  parseHere: (job: PoolJob) => UnitResult,
+): Promise<PoolOutput[]> {
   const outputs: PoolOutput[] = new Array(jobs.length);
-  let next = 0;
+  // Workers take [front, back), this thread takes from `back` downwards.
+  let front = 0;
+  let back = jobs.length;
+  const batch = Math.max(1, Math.min(MAX_BATCH, Math.ceil(jobs.length / ((size + 1) * 8))));
   const workers: Worker[] = [];
+  let failed: Error | undefined;
+  const finished = Array.from({ length: size }, () => {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: setup });
+    workers.push(worker);
+    return new Promise<void>((resolve, reject) => {
+      let held = 0;
+      const fail = (error: Error): void => {
+        failed ??= error;
+        reject(error);
+      };
+      const send = (): void => {
+        while (held < IN_FLIGHT && front < back && !failed) {
+          const end = Math.min(front + batch, back);
+          worker.postMessage(jobs.slice(front, end));
+          front = end;
+          held++;
+        }
+        if (held === 0) resolve();
+      };
+      worker.on('message', (message: 'ready' | PoolOutput[]) => {
+        if (message !== 'ready') {
+          for (const out of message) outputs[out.index] = out;
+          held--;
+        }
+        send();
+      });
+      worker.once('error', fail);
+      worker.once('exit', (code) => {
+        if (held > 0 || code !== 0) fail(new Error(`zhin-gen: a parse worker stopped (exit code ${code})`));
+      });
+      // Queued until the worker listens: its first batch is reserved before this thread starts.
+      send();
+    });
+  });
+  // A rejection is reported once, by the await below; never as an unhandled one meanwhile.
+  for (const done of finished) done.catch(() => {});
   try {
-    await Promise.all(
-      Array.from({ length: size }, () => {
-        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: setup });
-        workers.push(worker);
-        return new Promise<void>((resolve, reject) => {
-          const send = (): void => {
-            if (next >= jobs.length) {
-              resolve();
-              return;
-            }
-            const batch = jobs.slice(next, next + BATCH);
-            next += batch.length;
-            worker.postMessage(batch);
-          };
-          worker.on('message', (message: 'ready' | PoolOutput[]) => {
-            if (message !== 'ready') for (const out of message) outputs[out.index] = out;
-            send();
-          });
-          worker.once('error', reject);
-          worker.once('exit', (code) => {
-            if (next < jobs.length || code !== 0)
-              reject(new Error(`zhin-gen: a parse worker stopped (exit code ${code})`));
-          });
-        });
-      }),
-    );
+    while (front < back && !failed) {
+      const stop = Math.max(front, back - MAIN_BATCH);
+      for (let i = back - 1; i >= stop; i--) outputs[i] = { index: i, result: parseHere(jobs[i]!) };
+      back = stop;
+      // Lets the workers' results in and their next batches out.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(finished);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
   return outputs;
 }
 
-/** The reader the unit cache stores a pooled result with: the stamps and hashes the worker saw. */
+/** The reader the unit cache stores a result with: the stamps and hashes the worker saw, if a worker parsed it. */
 export function pooledReader(output: PoolOutput, fallback: FileReader): FileReader {
+  if (!output.files) return fallback;
   const seen = new Map(output.files.map(([file, hash, mtimeMs, size]) => [file, { hash, mtimeMs, size }]));
   return {
     read: (path) => fallback.read(path),

@@ -73,6 +73,8 @@ function declaredIn(body: TS.Node, out: Set<string>): void {
   ts.forEachChild(body, visit);
 }
 
+const SyntaxKind = ts.SyntaxKind;
+
 function literalKey(node: TS.Expression): string | undefined {
   return ts.isStringLiteralLike(node) || ts.isNumericLiteral(node) ? node.text : undefined;
 }
@@ -81,7 +83,7 @@ export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan 
   const names = new Set<string>();
   const problems: string[] = [];
   const scopes: Set<string>[] = [];
-  const bound = (name: string): boolean => scopes.some((scope) => scope.has(name));
+  const bound = (name: string): boolean => scopes.length > 0 && scopes.some((scope) => scope.has(name));
   const problem = (node: TS.Node, what: string): void => {
     const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
     problems.push(`${what} (line ${line + 1})`);
@@ -114,10 +116,43 @@ export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan 
     scopes.pop();
   };
 
+  function visitPropertyAccess(node: TS.PropertyAccessExpression): void {
+    if (REALM_ESCAPES.has(node.name.text)) problem(node, `accesses .${node.name.text}`);
+    visit(node.expression);
+  }
+
+  function visitPropertyAssignment(node: TS.PropertyAssignment): void {
+    if (ts.isComputedPropertyName(node.name)) visit(node.name.expression);
+    visit(node.initializer);
+  }
+
   function visit(node: TS.Node): void {
-    if (ts.isIdentifier(node)) {
-      if (!bound(node.text)) names.add(node.text);
-      return;
+    // The kinds a schema expression is made of, decided by their kind alone (what the checks
+    // below would decide for them, without running through all of them for every node).
+    switch (node.kind) {
+      case SyntaxKind.Identifier:
+        if (!bound((node as TS.Identifier).text)) names.add((node as TS.Identifier).text);
+        return;
+      case SyntaxKind.StringLiteral:
+      case SyntaxKind.NumericLiteral:
+      case SyntaxKind.NoSubstitutionTemplateLiteral:
+      case SyntaxKind.TrueKeyword:
+      case SyntaxKind.FalseKeyword:
+      case SyntaxKind.NullKeyword:
+        return;
+      case SyntaxKind.CallExpression:
+        if ((node as TS.CallExpression).expression.kind === SyntaxKind.ImportKeyword)
+          return problem(node, 'uses a dynamic import()');
+        ts.forEachChild(node, visit);
+        return;
+      case SyntaxKind.ObjectLiteralExpression:
+      case SyntaxKind.ArrayLiteralExpression:
+        ts.forEachChild(node, visit);
+        return;
+      case SyntaxKind.PropertyAccessExpression:
+        return visitPropertyAccess(node as TS.PropertyAccessExpression);
+      case SyntaxKind.PropertyAssignment:
+        return visitPropertyAssignment(node as TS.PropertyAssignment);
     }
     // Type syntax never reads a runtime value.
     if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
@@ -125,20 +160,14 @@ export function scanReferences(root: TS.Node, sf: TS.SourceFile): ReferenceScan 
       return;
     if (isFunctionLike(node)) return visitFunction(node);
     if (ts.isClassLike(node)) return problem(node, 'uses a class');
-    if (ts.isPropertyAccessExpression(node)) {
-      if (REALM_ESCAPES.has(node.name.text)) problem(node, `accesses .${node.name.text}`);
-      return visit(node.expression);
-    }
+    if (ts.isPropertyAccessExpression(node)) return visitPropertyAccess(node);
     if (ts.isElementAccessExpression(node)) {
       const key = literalKey(node.argumentExpression);
       if (key !== undefined && REALM_ESCAPES.has(key)) problem(node, `accesses [${JSON.stringify(key)}]`);
       visit(node.expression);
       return visit(node.argumentExpression);
     }
-    if (ts.isPropertyAssignment(node)) {
-      if (ts.isComputedPropertyName(node.name)) visit(node.name.expression);
-      return visit(node.initializer);
-    }
+    if (ts.isPropertyAssignment(node)) return visitPropertyAssignment(node);
     if (ts.isShorthandPropertyAssignment(node)) {
       visit(node.name);
       if (node.objectAssignmentInitializer) visit(node.objectAssignmentInitializer);
