@@ -208,7 +208,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
       // Only this turn's listed tools (and the skills) are ranked when its list is known (the
       // turn's scope was listed before); each hit is still decided below either way.
       const listed = await catalog.projections.known(view, admission, metas);
-      const accept = listed?.searchable(catalog.tools.length, catalog.skills.length);
+      const accept = listed?.searchable;
       // Hits past the first few (a kind or server filter) come from a second, identical scoring.
       for (const hit of index.search(query, accept, 2 * config.discoverTopK + 4)) {
         if (results.length >= config.discoverTopK) break;
