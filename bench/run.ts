@@ -6,6 +6,8 @@
  *
  *   floor        walk + read + parse every file, loading TypeScript exactly as the compiler does
  *   read-only    the floor without parsing (walk + read)
+ *   Node start   a bare `node -e` in the same environment (it only prints its CPU time): the
+ *                constant every whole-process figure, the floor's included, carries
  *   cold         `zhin-gen generate` with no cache, parsing on the main thread (ZHIN_GEN_WORKERS=0)
  *   cold, pool   the same with the parse worker pool (ZHIN_GEN_WORKERS unset: sized to the cores)
  *   nothing      `zhin-gen generate` again, nothing changed
@@ -110,6 +112,9 @@ interface Build {
 }
 
 const BIN = join(HERE, 'children', 'cli.mjs');
+/** Bare Node start-up: nothing but reporting its own CPU time, as the other children do. */
+const BARE_NODE =
+  'const { user, system } = process.cpuUsage(); console.log(JSON.stringify({ cpuMs: (user + system) / 1000 }))';
 const results: Record<string, unknown>[] = [];
 const loads: number[] = [];
 for (const n of sizes) {
@@ -124,15 +129,18 @@ for (const n of sizes) {
   }
   const floor: Sample[] = [];
   const floorRead: Sample[] = [];
+  const nodeStart: Sample[] = [];
   for (const build of builds) timeProcess([BIN, 'generate', '--root', build.root], { ZHIN_GEN_DIST: build.dist });
   for (let round = 0; round < runs; round++) {
     loads.push(loadavg()[0]!);
     floor.push(timeProcess([join(HERE, 'children', 'floor.mjs'), root]));
     floorRead.push(timeProcess([join(HERE, 'children', 'floor.mjs'), '--read-only', root]));
+    nodeStart.push(timeProcess(['-e', BARE_NODE]));
     for (const build of builds) sampleRound(build, round);
   }
   const f = medianSample(floor);
   const fr = medianSample(floorRead);
+  const ns = medianSample(nodeStart);
   const ratio = (ms: number, of = f.ms): number => +(ms / of).toFixed(3);
   const row: Record<string, unknown> = {
     n,
@@ -143,6 +151,12 @@ for (const n of sizes) {
       peakRssMb: Math.round(f.rssMb),
     },
     readOnly: { ms: Math.round(fr.ms), ratio: ratio(fr.ms), workMs: Math.round(fr.workMs) },
+    nodeStart: {
+      ms: Math.round(ns.ms),
+      ratio: ratio(ns.ms),
+      cpuMs: Math.round(ns.cpuMs),
+      cpuRatio: ratio(ns.cpuMs, f.cpuMs),
+    },
   };
   for (const build of builds) {
     const figures: Record<string, unknown> = {};
@@ -212,6 +226,7 @@ type Row = {
   n: number;
   floor: { ms: number; workMs: number; cpuMs: number; peakRssMb: number };
   readOnly: { ms: number; ratio: number };
+  nodeStart: { ms: number; ratio: number; cpuMs: number; cpuRatio: number };
   zhinGen: Partial<Record<Figure, Fig>>;
   compare?: Partial<Record<Figure, Fig>>;
   runtime?: { lazyMs: number; eagerMs: number; ratio: number };
@@ -220,13 +235,13 @@ const cell = (f: Fig | undefined): string => (f ? `${f.ms} ms (${f.ratio}×)` : 
 const lines = [
   'Whole process (Node start, module loading, work), ratio to the floor:',
   '',
-  '| N | floor | read only | cold | cold, pool | nothing changed | one tool changed | check | peak RSS cold / pool / nothing |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| N | floor | Node start | read only | cold | cold, pool | nothing changed | one tool changed | check | peak RSS cold / pool / nothing |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const r of results as Row[]) {
   const z = r.zhinGen;
   lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold?.peakRssMb ?? '—'} / ${z.coldPool?.peakRssMb ?? '—'} / ${z.warm?.peakRssMb ?? '—'} MB |`,
+    `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.nodeStart.ms} ms (${r.nodeStart.ratio}×) | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold?.peakRssMb ?? '—'} / ${z.coldPool?.peakRssMb ?? '—'} / ${z.warm?.peakRssMb ?? '—'} MB |`,
   );
 }
 // CPU time (all threads) against the floor's: what a loaded machine moves least.
@@ -235,13 +250,13 @@ lines.push(
   '',
   'CPU time of the process (user + system, all threads), ratio to the floor’s CPU time:',
   '',
-  '| N | floor | cold | cold, pool | nothing changed | one tool changed | check |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| N | floor | Node start | cold | cold, pool | nothing changed | one tool changed | check |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 );
 for (const r of results as Row[]) {
   const z = r.zhinGen;
   lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floor.cpuMs} ms | ${cpuCell(z.cold)} | ${cpuCell(z.coldPool)} | ${cpuCell(z.warm)} | ${cpuCell(z.oneChange)} | ${cpuCell(z.check)} |`,
+    `| ${r.n.toLocaleString('en')} | ${r.floor.cpuMs} ms | ${r.nodeStart.cpuMs} ms (${r.nodeStart.cpuRatio}×) | ${cpuCell(z.cold)} | ${cpuCell(z.coldPool)} | ${cpuCell(z.warm)} | ${cpuCell(z.oneChange)} | ${cpuCell(z.check)} |`,
   );
 }
 lines.push(
@@ -260,8 +275,8 @@ if (compare) {
     '',
     `Before (${compare}) → after (this checkout), alternating in every round, whole process:`,
     '',
-    '| N | cold | cold, pool | nothing changed | one tool changed | check | CPU: cold | CPU: cold, pool |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| N | cold | cold, pool | nothing changed | one tool changed | check | CPU: cold | CPU: cold, pool | CPU: nothing changed | CPU: check |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of results as Row[]) {
     const b = r.compare!;
@@ -270,7 +285,7 @@ if (compare) {
     const cpuPair = (k: Figure): string =>
       b[k]?.cpuRatio !== undefined && a[k]?.cpuRatio !== undefined ? `${b[k].cpuRatio}× → ${a[k].cpuRatio}×` : '—';
     lines.push(
-      `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} | ${cpuPair('cold')} | ${cpuPair('coldPool')} |`,
+      `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} | ${cpuPair('cold')} | ${cpuPair('coldPool')} | ${cpuPair('warm')} | ${cpuPair('check')} |`,
     );
   }
 }
