@@ -12,6 +12,7 @@ import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { AssembleMemo, assembleModel } from './resolve/assemble.js';
 import { EmitMemo } from './emit/memo.js';
+import { modulePrints } from './emit/shards.js';
 import { parseChanged } from './parse/changed.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
@@ -251,6 +252,9 @@ export class Compiler {
       digest !== undefined &&
       this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
+    // A fresh process takes the generated modules' stamps its predecessors recorded (cache/emit-record.ts).
+    if (reusable === undefined) this.memos.emit.prints ??= this.units.emitRecord?.load() ?? new Map();
+    const renderedBefore = this.memos.emit.rendered;
     // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
     // `code` is joined only when someone reads it (check, catalog, tests).
     const emitted =
@@ -261,7 +265,10 @@ export class Compiler {
             this.memos.emit,
           )
         : undefined;
-    if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
+    if (emitted !== undefined) {
+      this.lastValidators = { outRel, table: emitted.validators };
+      this.units.noteEmitPrints(modulePrints(this.memos.emit));
+    }
     let joined: string | undefined;
     const sorted = uniqueDiagnostics(diagnostics).sort(compareDiagnostics);
     let errors = sorted.filter((d) => d.severity === 'error').length;
@@ -306,7 +313,13 @@ export class Compiler {
       outFile: options.outFile,
       outRel,
       written,
-      stats: { units: units.length, parsed: parsedCount, workers: parsed.workers, ms: performance.now() - started },
+      stats: {
+        units: units.length,
+        parsed: parsedCount,
+        workers: parsed.workers,
+        ...(emitted ? { rendered: this.memos.emit.rendered - renderedBefore } : {}),
+        ms: performance.now() - started,
+      },
       options,
     };
   }

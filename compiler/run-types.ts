@@ -24,6 +24,12 @@ export interface RunStats {
   readonly parsed: number;
   /** Worker threads that parsed them (0: the main thread; see parse/pool.ts). */
   readonly workers: number;
+  /**
+   * Generated modules of a large bot's folder (tool shards, `types.ts`) whose text this run built:
+   * the others were current by their recorded fingerprints (cache/emit-record.ts) or unchanged
+   * since the last run. Absent when the run emitted nothing.
+   */
+  readonly rendered?: number;
   readonly ms: number;
 }
 

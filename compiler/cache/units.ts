@@ -16,6 +16,7 @@ export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
 import { packageVersion } from '../version.js';
+import { EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile, type Stamp } from './tree-record.js';
 import {
   defaultCacheFile,
@@ -75,6 +76,16 @@ export class UnitCache {
       file === undefined ? undefined : new CacheFile(file, CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
     this.indexFile = file === undefined ? undefined : new IndexFile(file, CACHE_VERSION);
     this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
+    this.emitRecord = file === undefined ? undefined : new EmitRecordFile(`${file}.emit`, CACHE_VERSION);
+  }
+
+  /** The generated modules' stamps by fingerprint (cache/emit-record.ts), saved at the next persist. */
+  readonly emitRecord: EmitRecordFile | undefined;
+  private emitPrints: ReadonlyMap<string, string> | undefined;
+
+  /** What the last emit's modules were made of (emit/shards.ts `modulePrints`), for the next persist. */
+  noteEmitPrints(prints: ReadonlyMap<string, string>): void {
+    this.emitPrints = prints;
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
@@ -345,6 +356,8 @@ export class UnitCache {
   }
 
   persist(): void {
+    if (this.emitPrints) this.emitRecord?.save(this.emitPrints);
+    this.emitPrints = undefined;
     // Never loaded: nothing to write.
     if (this.pending) return;
     // Without the bodies loaded nothing can have changed but the summary, which a vouched run

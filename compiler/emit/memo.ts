@@ -43,6 +43,15 @@ export class EmitMemo {
   folderSpecifiers = new Map<string, string>();
   /** The shards of the last emit, by position (shards.ts). */
   shards: readonly ShardMemo[] | undefined;
+  /** How many folder modules (shards, types) were rendered so far (`RunStats.rendered`). */
+  rendered = 0;
+  /** Each tool's fingerprint, by model object (shards.ts). */
+  readonly toolPrints = new WeakMap<ToolModel, string>();
+  /**
+   * The stamps of generated modules by fingerprint (shards.ts), as a run of another process
+   * recorded them (cache/emit-record.ts): empty until the compiler loads the record.
+   */
+  prints: ReadonlyMap<string, string> | undefined;
   /** The types module of the last emit (shards.ts). */
   types: TypesMemo | undefined;
   /** Each tool's searched texts, by its memoised line. */

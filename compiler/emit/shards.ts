@@ -12,6 +12,7 @@
  * other tool, and when the count crosses a power of two (the shards double or halve) each shard
  * splits into two or two merge into one.
  */
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { sha256 } from '../util/hash.js';
 import { sameList } from '../util/lists.js';
@@ -63,6 +64,8 @@ export interface ShardPaths {
   readonly outRel: string;
   readonly runtimeModule: string;
   readonly header: string;
+  /** What else `spec` depends on (the root and the import extension), for the modules' fingerprints. */
+  readonly context: string;
 }
 
 /** One shard's tools in table order (by name), with their lines. */
@@ -76,6 +79,49 @@ export interface ShardMemo {
   readonly entries: readonly ToolText[];
   readonly typed: readonly boolean[];
   readonly module: SideModule;
+  /** Digest of everything the module's text is made of (`shardPrint`). */
+  readonly print: string;
+}
+
+/**
+ * Bumped when a module's text changes for the same inputs: a fingerprint recorded by an older
+ * emitter must not vouch for a stamp the current one would not write. (The record is also
+ * versioned with zhin-gen's own version: cache/emit-record.ts.)
+ */
+const PRINT_FORMAT = 'zhin-gen module print 1';
+
+/**
+ * Each tool's fingerprint: the model as JSON, every field emit reads included. Computed once per
+ * model object (an unchanged tool keeps its object between watch-mode runs).
+ */
+function toolPrint(tool: ToolModel, memos: EmitMemo): string {
+  let print = memos.toolPrints.get(tool);
+  if (print === undefined) memos.toolPrints.set(tool, (print = JSON.stringify(tool)));
+  return print;
+}
+
+/**
+ * A module's fingerprint: its place, the paths its specifiers depend on and its tools. Equal
+ * fingerprints give equal text (emit is a pure function of them), so a fresh process takes the
+ * stamp recorded for one (memo.ts `prints`) instead of rendering the module: the writer compares
+ * that stamp with the file's, and renders only when they differ.
+ */
+function shardPrint(what: string, paths: ShardPaths, shard: ShardInput, memos: EmitMemo): string {
+  const digest = createHash('sha256').update(placePrint(what, paths));
+  // The validator key as well: it also names the Ajv and emitter versions (emit/validators.ts).
+  shard.tools.forEach((tool, i) => {
+    digest.update(`\0${shard.entries[i]!.validator ?? ''}\0`).update(toolPrint(tool, memos));
+  });
+  return digest.digest('hex');
+}
+
+function placePrint(what: string, paths: ShardPaths): string {
+  return `${PRINT_FORMAT}\0${what}\0${paths.dirRel}\0${paths.outRel}\0${paths.runtimeModule}\0${paths.context}\0${paths.header}`;
+}
+
+/** A module whose text is rendered only if the writer needs it, under the stamp recorded for its print. */
+function recorded(module: () => SideModule, name: string, stamp: string): SideModule {
+  return { name, stamp, text: () => module().text() };
 }
 
 /** The shards of a table sorted by name: each shard keeps that order. */
@@ -108,8 +154,14 @@ export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, m
       next.push(known);
       return known.module;
     }
-    const module = shardModule(shard, index, shards.length, paths);
-    next.push({ key, entries: shard.entries, typed, module });
+    const print = shardPrint(`shard ${index} of ${shards.length}`, paths, shard, memos);
+    const stamp = memos.prints?.get(print);
+    const render = (): SideModule => {
+      memos.rendered++;
+      return shardModule(shard, index, shards.length, paths);
+    };
+    const module = stamp === undefined ? render() : recorded(render, shardName(index, shards.length), stamp);
+    next.push({ key, entries: shard.entries, typed, module, print });
     return module;
   });
   memos.shards = next;
@@ -167,6 +219,7 @@ export interface TypesMemo {
   readonly typed: readonly boolean[];
   readonly sources: readonly string[];
   readonly module: SideModule;
+  readonly print: string;
 }
 
 /**
@@ -198,6 +251,23 @@ export function typesModule(
     sameList(memo.sources, sources)
   )
     return memo.module;
+  // Its text depends on the names, typed flags and sources alone, so a schema or description edit
+  // keeps its print.
+  const print = createHash('sha256')
+    .update(placePrint(TYPES_MODULE, paths))
+    .update(`\0${names.join('\0')}\0\0${typed.join(',')}\0\0${sources.join('\0')}`)
+    .digest('hex');
+  const stamp = memos.prints?.get(print);
+  const render = (): SideModule => {
+    memos.rendered++;
+    return renderTypes(tools, conditional, paths);
+  };
+  const module = stamp === undefined ? render() : recorded(render, TYPES_MODULE, stamp);
+  memos.types = { key, tools, conditional, names, typed, sources, module, print };
+  return module;
+}
+
+function renderTypes(tools: readonly ToolModel[], conditional: readonly ToolModel[], paths: ShardPaths): SideModule {
   const imports: string[] = [];
   const inputs: [string, string][] = [];
   tools.forEach((tool, index) => {
@@ -222,9 +292,7 @@ declare module ${str(paths.runtimeModule)} {
 }
 `;
   const stamp = `// tool names and input types, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
-  const module: SideModule = { name: TYPES_MODULE, stamp, text: () => `${paths.header}${stamp}\n${body}` };
-  memos.types = { key, tools, conditional, names, typed, sources, module };
-  return module;
+  return { name: TYPES_MODULE, stamp, text: () => `${paths.header}${stamp}\n${body}` };
 }
 
 /** Whether these lists give the types module of the memo (same names, typed flags and sources). */
@@ -239,6 +307,14 @@ function sameTypes(memo: TypesMemo, tools: readonly ToolModel[], conditional: re
   for (let i = 0; i < conditional.length; i++)
     if (conditional[i]!.qualifiedName !== memo.conditional[i]!.qualifiedName) return false;
   return true;
+}
+
+/** The stamps of the modules the last emit made, by fingerprint (what cache/emit-record.ts keeps). */
+export function modulePrints(memos: EmitMemo): ReadonlyMap<string, string> {
+  const prints = new Map<string, string>();
+  for (const shard of memos.shards ?? []) prints.set(shard.print, shard.module.stamp);
+  if (memos.types) prints.set(memos.types.print, memos.types.module.stamp);
+  return prints;
 }
 
 /** The main module's code that imports the shards and merges them by name (the table's order). */

@@ -15,7 +15,7 @@ import { compareStrings } from '../diagnostics.js';
 import type { ManifestTool } from '@zhin-gen/runtime';
 import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
-import { toolValidatorKey } from './validator-table.js';
+import { hasGeneratedValidator, toolValidatorKey } from './validator-table.js';
 import { nameHash } from './shards.js';
 
 /** What emit produces for one tool, independent of its position in the table. */
@@ -40,32 +40,68 @@ export interface ToolText {
 
 /**
  * Memoised by model identity (in watch mode an unchanged tool keeps its model object): a
- * one-tool edit re-renders, re-escapes and re-hashes one tool, not the table.
+ * one-tool edit re-renders, re-escapes and re-hashes one tool, not the table. The line itself
+ * (`first`, `next`, `sha`) is rendered on first use: a fresh process whose shards are current on
+ * disk (shards.ts, by their recorded fingerprints) never renders the tools of those shards.
  */
 export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolText {
   const memo = memos.toolTexts.get(tool);
   if (memo && memo.spec === spec) return memo;
-  // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
-  // string literals and esbuild turns one containing apostrophes into a template literal,
-  // which V8 compiles ~40% slower at this size.
-  const validator = toolValidatorKey(tool, json(tool.inputSchema));
-  const keywords = toolKeywords(tool, memos.keywordsByScope);
-  const line = renderTool(tool, validator, keywords).replace(/'/g, '\\u0027');
-  const data = continued(line);
-  const entry: ToolText = {
-    spec,
-    source: tool.source,
-    nameHash: nameHash(tool.qualifiedName),
-    sha: sha256(`${line}\0${spec}`),
-    specLiteral: str(spec),
-    nameLiteral: str(tool.qualifiedName),
-    validator,
-    keywords,
-    first: `\\\n${data}`,
-    next: `\\\n,${data}`,
-  };
+  const entry = new LazyToolText(tool, spec, memos.keywordsByScope);
   memos.toolTexts.set(tool, entry);
   return entry;
+}
+
+/** A tool's texts: the cheap fields at once, the escaped JSON line and its digest when first read. */
+class LazyToolText implements ToolText {
+  readonly source: string;
+  readonly nameHash: number;
+  readonly nameLiteral: string;
+  readonly validator: string | undefined;
+  readonly keywords: readonly string[];
+  private specText: string | undefined;
+  private rendered: { readonly sha: string; readonly first: string; readonly next: string } | undefined;
+
+  constructor(
+    private readonly tool: ToolModel,
+    readonly spec: string,
+    keywordsByScope: Map<string, readonly string[]>,
+  ) {
+    this.source = tool.source;
+    this.nameHash = nameHash(tool.qualifiedName);
+    this.nameLiteral = str(tool.qualifiedName);
+    this.validator = hasGeneratedValidator(tool) ? toolValidatorKey(tool, json(tool.inputSchema)) : undefined;
+    this.keywords = toolKeywords(tool, keywordsByScope);
+  }
+
+  get specLiteral(): string {
+    this.specText ??= str(this.spec);
+    return this.specText;
+  }
+
+  private render(): { readonly sha: string; readonly first: string; readonly next: string } {
+    if (this.rendered === undefined) {
+      // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
+      // string literals and esbuild turns one containing apostrophes into a template literal,
+      // which V8 compiles ~40% slower at this size.
+      const line = renderTool(this.tool, this.validator, this.keywords).replace(/'/g, '\\u0027');
+      const data = continued(line);
+      this.rendered = { sha: sha256(`${line}\0${this.spec}`), first: `\\\n${data}`, next: `\\\n,${data}` };
+    }
+    return this.rendered;
+  }
+
+  get sha(): string {
+    return this.render().sha;
+  }
+
+  get first(): string {
+    return this.render().first;
+  }
+
+  get next(): string {
+    return this.render().next;
+  }
 }
 
 /**
