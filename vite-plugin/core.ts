@@ -226,6 +226,14 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       configureServer(server) {
         dev = new ViteDev(state, server);
       },
+      // Dev: which generated modules each environment holds, and the watcher's events for writes
+      // the plugin already sent a hot update for (./generated-hmr.ts).
+      transform(this: { environment?: { name: string } }, _code: string, id: string) {
+        dev?.generated.transformed(this.environment?.name ?? 'client', id);
+      },
+      hotUpdate(this: { environment: { name: string } }, options: { file: string }) {
+        return dev?.generated.hotUpdate(this.environment.name, options.file);
+      },
       // Dev: the server is closing. (In `vite build --watch` closeBundle follows every rebuild;
       // the tree watcher lives until closeWatcher.)
       closeBundle() {
