@@ -13,7 +13,7 @@ import type { TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import { listStamps, type Stamp, stampOf, type TreeRecord, treeDigest } from './tree-record.js';
+import { type Stamp, stampAt, stampOf, statList, type TreeRecord, treeDigest } from './tree-record.js';
 import type { UnitCache } from './units.js';
 
 export interface TreeRecordInputs {
@@ -27,9 +27,59 @@ export interface TreeRecordInputs {
   readonly validators: string;
 }
 
+/**
+ * The stamps of the listed files by path, as the unit cache looks them up: made from the table
+ * on the first lookup, so a run the record vouches for never builds a string per file.
+ */
+class StampsByPath implements ReadonlyMap<string, Stamp> {
+  private map: Map<string, Stamp> | undefined;
+
+  constructor(
+    private readonly list: readonly string[],
+    private readonly table: Float64Array,
+  ) {}
+
+  private get made(): Map<string, Stamp> {
+    if (this.map) return this.map;
+    const map = new Map<string, Stamp>();
+    for (let i = 0; i < this.list.length; i++) {
+      const path = this.list[i]!;
+      if (!path.endsWith('/')) map.set(path, stampAt(this.table, i));
+    }
+    return (this.map = map);
+  }
+
+  get size(): number {
+    return this.made.size;
+  }
+  get(path: string): Stamp | undefined {
+    return this.made.get(path);
+  }
+  has(path: string): boolean {
+    return this.made.has(path);
+  }
+  forEach(fn: (value: Stamp, key: string, map: ReadonlyMap<string, Stamp>) => void): void {
+    for (const [key, value] of this.made) fn(value, key, this);
+  }
+  entries(): MapIterator<[string, Stamp]> {
+    return this.made.entries();
+  }
+  keys(): MapIterator<string> {
+    return this.made.keys();
+  }
+  values(): MapIterator<Stamp> {
+    return this.made.values();
+  }
+  [Symbol.iterator](): MapIterator<[string, Stamp]> {
+    return this.made[Symbol.iterator]();
+  }
+}
+
 export class TreeCheck {
   /** Stamps of the listed files, taken before the run read any of them. */
   readonly stamps: ReadonlyMap<string, Stamp>;
+  /** The same stamps in list order ({@link statList}): what the digest is made of. */
+  private readonly table: Float64Array;
   private readonly list: readonly string[];
   /** Root, output path, shipped packages' stamp, runtime module, plugin entry names, configured plugins. */
   private readonly context: string;
@@ -46,15 +96,14 @@ export class TreeCheck {
     // The configured plugins outside the root are part of what the walk was asked to do.
     this.context = [...context, ...inventory.extra.map((p) => p.dir)].join('\0');
     this.stampedAt = Date.now();
-    this.stamps = listStamps(root, this.list);
+    this.table = statList(root, this.list);
+    this.stamps = new StampsByPath(this.list, this.table);
   }
 
   /** Whether some listed file was written within a timestamp tick of the stamps (cache/racy.ts). */
   private racy(): boolean {
-    for (const stamp of this.stamps.values()) {
-      if (stamp === '-') continue;
-      if (isRacy(Number(stamp.slice(0, stamp.indexOf(':'))), this.stampedAt)) return true;
-    }
+    for (let i = 0; i < this.table.length; i += 2)
+      if (this.table[i + 1]! >= 0 && isRacy(this.table[i]!, this.stampedAt)) return true;
     return false;
   }
 
@@ -71,7 +120,7 @@ export class TreeCheck {
     if (now.mtimeMs !== record.output.mtimeMs || now.size !== record.output.size) return undefined;
     const extras = new Map<string, Stamp>();
     for (const path of record.extras) extras.set(path, stampOf(`${this.root}/${path}`));
-    const digest = treeDigest({ context: this.context, list: this.list, stamps: this.stamps, extras, validators });
+    const digest = treeDigest({ context: this.context, list: this.list, stamps: this.table, extras, validators });
     return digest === record.digest ? record : undefined;
   }
 
@@ -119,7 +168,7 @@ export class TreeCheck {
       digest: treeDigest({
         context: this.context,
         list: this.list,
-        stamps: this.stamps,
+        stamps: this.table,
         extras: sorted,
         validators: input.validators,
       }),

@@ -215,7 +215,9 @@ export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] 
     walker.paths.push(`${walker.rel(dir)}/`);
     walker.walkPlugin(dir, safeRealpath(dir), []);
   }
-  const unique = [...new Set(walker.paths)].sort(compareStrings);
+  // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call
+  // per comparison (~90,000 paths at 20,000 tools).
+  const unique = [...new Set(walker.paths)].sort();
   return { paths: unique, diagnostics: walker.diagnostics };
 }
 
