@@ -120,12 +120,30 @@ export class Placement {
 const EVERYWHERE = new Placement({ owner: '', placement: 'plugin' });
 // Placed items are frozen, long-lived bindings, hooks and skills: read once, dropped with them.
 const placements = new WeakMap<Placed, Placement>();
+/**
+ * Items placed alike share one Placement (it reads only the fields of the key): the tools of one
+ * skill or agent are thousands at 20,000 tools, and building each its own names and denials was
+ * a fifth of a fresh process's first listing. Bounded; started over beyond.
+ */
+const alike = new Map<string, Placement>();
+const MAX_ALIKE = 4096;
+
+function placementKey(item: Placed): string {
+  // `null` for an absent agent or skill: distinct from any name, the empty one included.
+  return JSON.stringify([item.placement, item.owner, item.agent ?? null, item.skill ?? null, item.exceptAgents ?? []]);
+}
 
 export function placementOf(item: Placed): Placement {
   if (item.placement === 'plugin' && !item.exceptAgents?.length) return EVERYWHERE;
   let placement = placements.get(item);
   if (!placement) {
-    placement = new Placement(item);
+    const key = placementKey(item);
+    placement = alike.get(key);
+    if (placement === undefined) {
+      if (alike.size >= MAX_ALIKE) alike.clear();
+      placement = new Placement(item);
+      alike.set(key, placement);
+    }
     placements.set(item, placement);
   }
   return placement;
