@@ -77,7 +77,8 @@ export async function parseInPool(
   // Workers take [front, back), this thread takes from `back` downwards.
   let front = 0;
   let back = jobs.length;
-  const batch = Math.max(1, Math.min(MAX_BATCH, Math.ceil(jobs.length / ((size + 1) * 8))));
+  // Smaller batches as the list runs out, so no thread waits long for another's last batch.
+  const batch = (): number => Math.max(1, Math.min(MAX_BATCH, Math.ceil((back - front) / ((size + 1) * 4))));
   const workers: Worker[] = [];
   let failed: Error | undefined;
   const finished = Array.from({ length: size }, () => {
@@ -91,7 +92,7 @@ export async function parseInPool(
       };
       const send = (): void => {
         while (held < IN_FLIGHT && front < back && !failed) {
-          const end = Math.min(front + batch, back);
+          const end = Math.min(front + batch(), back);
           worker.postMessage(jobs.slice(front, end));
           front = end;
           held++;

@@ -3,13 +3,16 @@
  * the built worker module): a cold run with the pool writes byte for byte what a run on the
  * main thread writes — the manifest, every generated validator module, the same diagnostics —
  * and a warm run after a pooled run trusts what the workers recorded (nothing parsed again).
+ * The split itself, through the built pool: the main thread and every worker take part, and
+ * each result lands at its own index, equal to what the main thread alone makes of it.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validatorsDirRel } from '../../../compiler/emit/validator-table.js';
-import { copyFixture, REPO, removeDir, writeTree } from '../../helpers.js';
+import { copyFixture, REPO, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -90,5 +93,79 @@ describe('the parse worker pool', () => {
     const warm = generate(root, '2');
     expect(warm.json.parsed).toBe(0);
     expect(warm.json.state).toBe('unchanged');
+  });
+
+  it('parses on the main thread and in every worker, each result at its index as the main thread makes it', async () => {
+    const root = tempDir('parse-pool-split');
+    dirs.push(root);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      files[`plugins/p${i}/plugin.ts`] = `import { definePlugin, defineAgentTool } from 'zhin-gen/runtime';
+export default definePlugin({
+  name: 'p${i}',
+  setup(context) {
+    context.addTool('t${i}', defineAgentTool({ description: 'Tool ${i}'${i % 3 === 0 ? ', timeoutMs: -1' : ''}, async execute() { return ${i}; } }));
+  },
+});
+`;
+    }
+    writeTree(root, files);
+    settleTree(root);
+    // In a plain Node process (the built modules, as the CLI loads them): the pool with two
+    // workers, and what the main thread alone makes of every job, with this reader's stamps.
+    const script = `
+      const load = (path) => import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'compiler')).href)} + '/' + path);
+      const { parseInPool } = await load('parse/pool.js');
+      const { parsePluginEntry } = await load('parse/units.js');
+      const { createReader } = await load('cache/reader.js');
+      const { ts } = await load('util/typescript.js');
+      const [root, ...files] = process.argv.slice(2);
+      const reader = createReader(root);
+      const modules = ['zhin-gen/runtime'];
+      const env = { ts, readFile: (p) => reader.read(p), readProblem: (p) => reader.problem(p), modules,
+        customPermits: [], agentsMdOf: () => undefined };
+      const jobs = files.map((file, index) => ({ index, files: [file] }));
+      const here = [];
+      const outputs = await parseInPool(jobs, { root, modules, permits: [], agentsMd: [] }, 2, (job) => {
+        here.push(job.index);
+        return parsePluginEntry(job.files[0], env);
+      });
+      const alone = files.map((file) => parsePluginEntry(file, env));
+      const stamps = files.map((file) => [file, reader.hashOf(file), reader.stampOf(file).mtimeMs, reader.stampOf(file).size]);
+      console.log(JSON.stringify({ outputs, here, alone, stamps }));
+    `;
+    const scriptFile = join(root, 'split.mjs');
+    writeFileSync(scriptFile, script);
+    const run = spawnSync(process.execPath, [scriptFile, root, ...Object.keys(files)], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 2 ** 20,
+    });
+    expect(run.stderr).toBe('');
+    const { outputs, here, alone, stamps } = JSON.parse(run.stdout) as {
+      outputs: { index: number; result: { diagnostics: unknown[] }; files?: unknown[] }[];
+      here: number[];
+      alone: unknown[];
+      stamps: unknown[];
+    };
+    const jobs = Object.keys(files).map((file, index) => ({ index, files: [file] }));
+
+    expect(outputs.map((out) => out.index)).toEqual(jobs.map((job) => job.index));
+    // A worker's result carries the stamps it read; one parsed here leaves them to this reader.
+    const byWorkers = outputs.filter((out) => out.files !== undefined);
+    expect(here.length).toBeGreaterThan(0);
+    expect(byWorkers.length).toBeGreaterThanOrEqual(2);
+    expect(here.length + byWorkers.length).toBe(jobs.length);
+    expect(
+      outputs
+        .filter((out) => out.files === undefined)
+        .map((out) => out.index)
+        .sort((a, b) => a - b),
+    ).toEqual([...here].sort((a, b) => a - b));
+    for (const out of outputs) {
+      expect(out.result).toEqual(alone[out.index]);
+      if (out.files) expect(out.files).toEqual([stamps[out.index]]);
+    }
+    // The checks ran in the workers too: every third definition has a bad timeout.
+    expect(byWorkers.some((out) => out.result.diagnostics.length > 0)).toBe(true);
   });
 });
