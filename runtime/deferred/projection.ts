@@ -34,7 +34,8 @@ export class ListedTools {
   readonly entries: readonly CatalogTool[];
   /** Listed tools that are always loaded (never deferred). */
   readonly alwaysLoadedCount: number;
-  readonly #positions = new Map<string, number>();
+  /** Built on the first lookup: a first turn with nothing loaded or pinned never needs it. */
+  #positionsByName: Map<string, number> | undefined;
   /** Positions in `anthropic()` of the tools never deferred: the meta tools, then always-loaded ones. */
   readonly #alwaysLoadedAt: number[] = [];
   #anthropic: readonly AnthropicModelTool[] | undefined;
@@ -63,7 +64,6 @@ export class ListedTools {
     const accept = new Uint8Array(documents.tools + documents.skills);
     for (let index = 0; index < entries.length; index += 1) {
       const entry = entries[index]!;
-      this.#positions.set(entry.name, index);
       accept[entry.doc] = 1;
       if (entry.alwaysLoaded) this.#alwaysLoadedAt.push(metas.length + index);
     }
@@ -72,9 +72,18 @@ export class ListedTools {
     this.alwaysLoadedCount = this.#alwaysLoadedAt.length - metas.length;
   }
 
+  #positions(): Map<string, number> {
+    if (this.#positionsByName === undefined) {
+      const positions = new Map<string, number>();
+      for (let index = 0; index < this.entries.length; index += 1) positions.set(this.entries[index]!.name, index);
+      this.#positionsByName = positions;
+    }
+    return this.#positionsByName;
+  }
+
   /** Position in `entries` of a listed tool; undefined for a tool this list does not hold. */
   position(name: string): number | undefined {
-    return this.#positions.get(name);
+    return this.#positions().get(name);
   }
 
   // The arrays stay private and are never frozen: callers get copies (`slice()`), and V8 copies a
@@ -98,7 +107,7 @@ export class ListedTools {
     const offset = this.metas.length;
     const undeferred = [...this.#alwaysLoadedAt];
     const undefer = (name: string) => {
-      const at = this.#positions.get(name);
+      const at = this.#positions().get(name);
       if (at === undefined || this.entries[at]!.alwaysLoaded) return;
       undeferred.push(offset + at);
     };
