@@ -203,6 +203,50 @@ describe('turn lists reused across turns', () => {
     await host.close();
   });
 
+  it('discover after the turn listed its tools (the list is its mask) finds what it finds before any listing, skills included', async () => {
+    const queries = ['open tool', 'only', 'report', 'write a report', 'forecast', 'masters', 'skill private', 'agent'];
+    const found = async (input: TurnInput) => {
+      // A fresh generation: its scope is unlisted until a turn lists it.
+      const host = createCapabilityHost({ permissions: new PermissionHost() });
+      await host.load(
+        manifest({
+          tools,
+          skills: [
+            skill('report', { description: 'Write a report', tools: ['report__draft'] }),
+            skill('forecast', { description: 'Open tool forecasts', permissions: ['role(master)'] }),
+          ],
+          agents: [agent('helper')],
+        }),
+      );
+      const pass = async (listFirst: boolean) => {
+        const out: string[][] = [];
+        for (const query of queries) {
+          const turn = await host.beginTurn(input);
+          if (listFirst) await turn.modelTools({ provider: 'anthropic' });
+          const outcome = await turn.execute('discover', { query });
+          await turn.end();
+          const { results } = (outcome as { output: { results: { name: string; kind: string }[] } }).output;
+          out.push(results.map((hit) => `${hit.kind}:${hit.name}`));
+        }
+        return out;
+      };
+      const unmasked = await pass(false);
+      const masked = await pass(true);
+      await host.close();
+      return { unmasked, masked };
+    };
+    const member = await found({ sessionKey: 'm', message: message('qq', 'group', 'ann') });
+    const master = await found({ sessionKey: 'b', message: message('qq', 'private', 'bob', ['master']) });
+    for (const { unmasked, masked } of [member, master]) {
+      expect(unmasked.flat()).toContain('skill:report');
+      expect(masked).toEqual(unmasked);
+    }
+    expect(master.masked.flat()).toContain('skill:forecast');
+    expect(member.masked.flat()).not.toContain('skill:forecast');
+    expect(member.masked.flat()).not.toContain('tool:master-only');
+    expect(master.masked.flat()).toContain('tool:master-only');
+  });
+
   it('discover ranks only what the turn lists: the best matches of another agent or of masters never crowd out the listed ones', async () => {
     const weather = (name: string, meta: Parameters<typeof catalogTool>[1] = {}) =>
       catalogTool(name, { description: `weather weather forecast ${name}`, ...meta });
