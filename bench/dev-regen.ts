@@ -59,6 +59,8 @@ export interface DevRegenResult {
   readonly hmrBytes?: number;
   /** `--hmr`: when each step of a tool edit's round trip happened (medians, ms after the write). */
   readonly hmrPhases?: HmrPhases;
+  /** `--hmr`: the same as consecutive steps (medians of each step's duration per edit). */
+  readonly hmrSplit?: HmrSplit;
   /** `--hmr`: modules the client environment transformed for one edit, and the HMR messages it sent. */
   readonly hmrTransformed?: number;
   readonly hmrUpdates?: number;
@@ -185,6 +187,7 @@ export async function benchDevRegen(
             hmrRefetched: hmr.refetched,
             hmrBytes: hmr.bytes,
             hmrPhases: hmr.phases,
+            hmrSplit: hmr.split,
             hmrTransformed: hmr.transformed,
             hmrUpdates: hmr.updates,
           }
@@ -301,6 +304,15 @@ export interface HmrPhases {
   readonly served: number;
 }
 
+/** One edit's round trip as consecutive steps (ms): see `HmrPhases`. */
+export interface HmrSplit {
+  readonly event: number;
+  readonly wait: number;
+  readonly compile: number;
+  readonly toUpdate: number;
+  readonly toServed: number;
+}
+
 /** A bench-only plugin that timestamps Vite's side of a round trip. */
 function tracer(generated: (id: string) => boolean) {
   const marks = { hotUpdate: 0, transform: 0, transformed: [] as string[] };
@@ -336,6 +348,7 @@ async function benchViteHmr(
   refetched: number;
   bytes: number;
   phases: HmrPhases;
+  split: HmrSplit;
   transformed: number;
   updates: number;
 }> {
@@ -395,6 +408,9 @@ async function benchViteHmr(
       transform: [],
       served: [],
     };
+    // The same per edit as differences: write → event, event → run start (the quiet period),
+    // the run, run end → HMR update received, update → every requested module served.
+    const split: Record<keyof HmrSplit, number[]> = { event: [], wait: [], compile: [], toUpdate: [], toServed: [] };
     let refetched = 0;
     let bytes = 0;
     let transformed = 0;
@@ -443,6 +459,11 @@ async function benchViteHmr(
       phases.update.push(updateAt - started);
       phases.transform.push(at(trace.marks.transform));
       phases.served.push(servedAt - started);
+      split.event.push(watcherAt - started);
+      split.wait.push(run.start - watcherAt);
+      split.compile.push(run.end - run.start);
+      split.toUpdate.push(updateAt - run.end);
+      split.toServed.push(servedAt - updateAt);
       refetched = count;
       bytes = browser.bytes - before;
       transformed = trace.marks.transformed.length;
@@ -453,7 +474,11 @@ async function benchViteHmr(
     const medians = Object.fromEntries(
       Object.entries(phases).map(([k, v]) => [k, round(median(v.filter((x) => !Number.isNaN(x))))]),
     ) as unknown as HmrPhases;
+    const splitMedians = Object.fromEntries(
+      Object.entries(split).map(([k, v]) => [k, round(median(v.filter((x) => !Number.isNaN(x))))]),
+    ) as unknown as HmrSplit;
     return {
+      split: splitMedians,
       hmrMs: median(times),
       floorMs: median(floor),
       coldMs,

@@ -73,10 +73,8 @@ export class ViteDev {
       // With no client connected Vite would buffer the payload; the connect handler sends it instead.
       if (this.server.ws.clients.size > 0) this.server.ws.send(this.overlay);
     } else {
-      if (result.written) {
-        this.generated.written();
-        logger.info(`[${PLUGIN_NAME}] ${summary(result)}`, { timestamp: true });
-      }
+      this.generated.refresh();
+      if (result.written) logger.info(`[${PLUGIN_NAME}] ${summary(result)}`, { timestamp: true });
       if (this.overlay) {
         this.overlay = undefined;
         // An (empty) update makes the Vite client clear its error overlay.

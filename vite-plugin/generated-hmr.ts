@@ -1,16 +1,16 @@
 /**
- * Hot updates for the generated modules, sent by the plugin as soon as a compiler run has written
- * them instead of when Vite's file watcher reports the writes. The run blocks the event loop while
- * it writes, so the watcher's events for those files come only after it, then pass through every
- * plugin's `hotUpdate` hook: at 20,000 tools that was tens of milliseconds between the run's end
- * and the HMR update. Here a run that wrote something is followed at once by a `reloadModule` of
- * each generated module the dev server has served and whose file changed since (one stat per
- * served module); the watcher's later event for the same write is dropped in `hotUpdate`.
+ * Hot updates for the generated modules, sent by the plugin as soon as a compiler run ends
+ * instead of when Vite's file watcher reports the writes. The run blocks the event loop while it
+ * writes, so the watcher's events came only after it, went through every plugin's `hotUpdate`
+ * hook, and (arriving while the client was already fetching the new shard) invalidated the
+ * freshly transformed shard a second time: at 5,000 tools the shard was transformed twice per
+ * edit. So each generated module the dev server has served is taken out of Vite's watcher, and
+ * after every clean run each of them is checked by one stat: a file whose mtime moved since it
+ * was transformed gets `reloadModule` (Vite's own invalidation and update propagation). A write by another process (`zhin-gen generate` in a terminal) is picked
+ * up by the plugin's next run the same way.
  *
- * Whichever comes first handles a write, the other sees it as handled (by the file's mtime, per
- * environment): a write the watcher reports first (the run yielded to the event loop while
- * writing) takes Vite's normal path, and a file edited by anyone else is never dropped, as its
- * mtime is not one this plugin sent an update for.
+ * Should Vite's watcher report one of these files anyway, `hotUpdate` drops the event for a write
+ * the plugin already sent an update for (same mtime, per environment) and lets any other through.
  */
 import { statSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -29,6 +29,9 @@ export class GeneratedHmr {
 
   constructor(private readonly server: ViteDevServer) {}
 
+  /** Served generated files taken out of Vite's watcher. */
+  private readonly unwatched = new Set<string>();
+
   /** Where the generated modules are (after every run: `out` may change with the config). */
   locate(root: string, outFile: string, outRel: string): void {
     this.outFile = outFile;
@@ -44,11 +47,19 @@ export class GeneratedHmr {
     const file = id.split('?', 1)[0]!;
     if (!this.isGenerated(file)) return;
     const mtime = mtimeOf(file);
-    if (mtime !== undefined) this.served.set(`${environment}\0${file}`, mtime);
+    if (mtime === undefined) return;
+    this.served.set(`${environment}\0${file}`, mtime);
+    // Only a file that exists, and one by one: Vite's resolver caches which files exist from its
+    // watcher's add and unlink events, so a module not written yet (the first manifest of a tree
+    // that had errors, a new shard) must still reach it.
+    if (!this.unwatched.has(file)) {
+      this.unwatched.add(file);
+      this.server.watcher.unwatch(file);
+    }
   }
 
-  /** After a run that wrote: an update for each served generated module whose file changed. */
-  written(): void {
+  /** After a clean run: an update for each served generated module whose file changed since. */
+  refresh(): void {
     for (const [key, mtime] of this.served) {
       const file = key.slice(key.indexOf('\0') + 1);
       const now = mtimeOf(file);
