@@ -234,6 +234,10 @@ export class Compiler {
       readText,
       memos: this.memos.assemble,
       packages: this.shipped.packages,
+      prints: {
+        of: (key, result, outcome) => this.units.modelPrint(key, result, outcome),
+        into: this.memos.emit.toolPrints,
+      },
     });
     diagnostics.push(...model.diagnostics);
 

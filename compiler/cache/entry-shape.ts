@@ -167,6 +167,8 @@ const entry = object({
   hash: string,
   result: unitResult,
   schema: optional(schemaOutcome),
+  resultPrint: optional(string),
+  schemaPrint: optional(string),
 });
 
 const output = object({ digest: string, file: string, mtimeMs: number, size: number });

@@ -24,6 +24,13 @@ export interface Entry {
   readonly hash: string;
   result: UnitResult;
   schema?: SchemaOutcome;
+  /**
+   * Digests of `result` and `schema` as JSON, taken when each is set and kept with the entry: a
+   * fresh process fingerprints a tool's generated text from them (`UnitCache.modelPrint`)
+   * instead of serialising every tool again.
+   */
+  resultPrint?: string;
+  schemaPrint?: string;
 }
 
 /** The last output this cache vouches for: same inputs digest + same file stamp → same bytes. */

@@ -16,6 +16,7 @@ export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
 import { packageVersion } from '../version.js';
+import { sha256 } from '../util/hash.js';
 import { EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile, type Stamp } from './tree-record.js';
 import {
@@ -34,8 +35,8 @@ import {
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
-// diagnostics); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-2@${packageVersion()}`;
+// diagnostics) or the entries' format does (3: digests of result and schema); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-3@${packageVersion()}`;
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
@@ -262,8 +263,21 @@ export class UnitCache {
       if (now && hash) stamps[file] = { ...now, hash };
     }
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
-    this.entries.set(key, { files, stamps, hash, result });
+    this.entries.set(key, { files, stamps, hash, result, resultPrint: sha256(JSON.stringify(result)) });
     this.markChanged(key);
+  }
+
+  /**
+   * What a tool's generated text depends on from its entry (emit/shards.ts fingerprints), when
+   * this result and schema outcome are the entry's own (by identity): digests taken when they
+   * were set, so a fresh process never serialises them again. Undefined otherwise.
+   */
+  modelPrint(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.result !== result || entry.resultPrint === undefined) return undefined;
+    if (outcome === undefined) return `${entry.resultPrint}:-`;
+    if (entry.schema !== outcome || entry.schemaPrint === undefined) return undefined;
+    return `${entry.resultPrint}:${entry.schemaPrint}`;
   }
 
   hashOf(key: string): string {
@@ -294,6 +308,7 @@ export class UnitCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     entry.schema = outcome;
+    entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
     for (const file of extraFiles) {
       if (entry.stamps[file]) continue;

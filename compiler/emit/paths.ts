@@ -28,13 +28,8 @@ function posixBase(root: string): string {
   return posix.join('/', root.split('\\').join('/'));
 }
 
-/** A path's segments when it is plain (no `.`, `..`, empty or absolute parts, no backslash), else undefined. */
-function plainSegments(path: string): string[] | undefined {
-  if (path === '' || path.includes('\\')) return undefined;
-  const segments = path.split('/');
-  for (const segment of segments) if (segment === '' || segment === '.' || segment === '..') return undefined;
-  return segments;
-}
+/** An empty, `.` or `..` segment, or a backslash: a path the plain way below does not handle. */
+const NOT_PLAIN = /\\|(?:^|\/)\.{0,2}(?:\/|$)/;
 
 /**
  * `posix.relative` from the output's folder to the source for the common case of two plain paths
@@ -43,10 +38,11 @@ function plainSegments(path: string): string[] | undefined {
  * for anything else, which takes the general way.
  */
 function plainRelative(outRel: string, source: string): string | undefined {
-  const out = plainSegments(outRel);
-  const to = plainSegments(source);
-  if (out === undefined || to === undefined) return undefined;
-  out.pop();
+  if (NOT_PLAIN.test(outRel) || NOT_PLAIN.test(source)) return undefined;
+  const slash = outRel.lastIndexOf('/');
+  if (slash < 0) return source;
+  const out = outRel.slice(0, slash).split('/');
+  const to = source.split('/');
   let common = 0;
   while (common < out.length && common < to.length - 1 && out[common] === to[common]) common++;
   return `${'../'.repeat(out.length - common)}${to.slice(common).join('/')}`;

@@ -91,8 +91,9 @@ export interface ShardMemo {
 const PRINT_FORMAT = 'zhin-gen module print 1';
 
 /**
- * Each tool's fingerprint: the model as JSON, every field emit reads included. Computed once per
- * model object (an unchanged tool keeps its object between watch-mode runs).
+ * Each tool's fingerprint, once per model object (an unchanged tool keeps its object between
+ * watch-mode runs): the one assembly recorded from the unit cache's digests when there is one
+ * (resolve/assemble.ts), else the model as JSON, every field emit reads included.
  */
 function toolPrint(tool: ToolModel, memos: EmitMemo): string {
   let print = memos.toolPrints.get(tool);
@@ -107,12 +108,11 @@ function toolPrint(tool: ToolModel, memos: EmitMemo): string {
  * that stamp with the file's, and renders only when they differ.
  */
 function shardPrint(what: string, paths: ShardPaths, shard: ShardInput, memos: EmitMemo): string {
-  const digest = createHash('sha256').update(placePrint(what, paths));
   // The validator key as well: it also names the Ajv and emitter versions (emit/validators.ts).
-  shard.tools.forEach((tool, i) => {
-    digest.update(`\0${shard.entries[i]!.validator ?? ''}\0`).update(toolPrint(tool, memos));
-  });
-  return digest.digest('hex');
+  const parts = shard.tools.map((tool, i) => `${shard.entries[i]!.validator ?? ''}\0${toolPrint(tool, memos)}`);
+  return createHash('sha256')
+    .update(`${placePrint(what, paths)}\0${parts.join('\0')}`)
+    .digest('hex');
 }
 
 function placePrint(what: string, paths: ShardPaths): string {

@@ -49,6 +49,15 @@ export interface AssembleInput {
   readonly memos?: AssembleMemo;
   /** Installed plugin packages that ship their manifest (scan/shipped.ts). */
   readonly packages?: readonly ShippedCapabilities[];
+  /**
+   * Fingerprints of the tool models built (emit/shards.ts): `of` gives what the unit cache
+   * digested of a unit's result and schema outcome (UnitCache.modelPrint), `into` receives each
+   * new model's fingerprint, which adds what the model takes from its unit's place.
+   */
+  readonly prints?: {
+    of(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined;
+    readonly into: WeakMap<ToolModel, string>;
+  };
 }
 
 /**
@@ -177,6 +186,13 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
         hash,
       };
       toolMemo.set(result, { outcome, hash, unit, model });
+      const content = input.prints?.of(unitKey(unit), result, outcome);
+      // Everything else a model holds comes from the result and the outcome the content covers.
+      if (content !== undefined)
+        input.prints!.into.set(
+          model,
+          `unit:${JSON.stringify([enclosure, unit.name, source, model.related, model.typed])}\0${content}`,
+        );
       tools.push(model);
     } else if (data.kind === 'skill') {
       data.platforms.forEach((name, i) => {
