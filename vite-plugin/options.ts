@@ -24,7 +24,10 @@ export interface ZhinGenPluginOptions {
    * file events in dev / watch mode). For tooling and tests: counting runs, timing, custom logs.
    */
   readonly onRun?: (result: CompileResult, trigger: RunTrigger) => void;
-  /** Quiet period (ms) that coalesces a burst of file events into one run in dev. Default 30. */
+  /**
+   * Quiet period (ms) that coalesces a burst of file events into one run in dev. Default 30; a
+   * batch of adds and changes only (a save) waits at most 4 ms.
+   */
   readonly quietMs?: number;
   /**
    * Load verification at the end of every build (not in the Vite dev server): import each tool,
