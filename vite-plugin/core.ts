@@ -11,7 +11,7 @@
  * - Watch modes of the other bundlers: a recursive tree watcher notices creations (`./side-watcher.ts`).
  */
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from 'unplugin';
 import type { CompileResult } from '../compiler/index.js';
 import {
@@ -184,6 +184,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     },
 
     resolveId: {
+      // Only the virtual module and seed names reach the handler: bundlers that evaluate hook
+      // filters natively (Rolldown, Vite) then never call into it for the tools' own imports.
+      filter: { id: /^(?:virtual:zhin-capabilities$|@zhin\.js\/)/ },
       async handler(id, importer) {
         if (id === VIRTUAL_ID) return virtualResolved;
         if (!isAliasable(id, state.modules)) return null;
@@ -228,8 +231,14 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       },
       // Dev: which generated modules each environment holds, and the watcher's events for writes
       // the plugin already sent a hot update for (./generated-hmr.ts).
-      transform(this: { environment?: { name: string } }, _code: string, id: string) {
-        dev?.generated.transformed(this.environment?.name ?? 'client', id);
+      transform: {
+        // `vite build` hands the filter to Rolldown, which then never calls into the plugin for
+        // the app's own modules. A main module named only in the config file is missed here:
+        // its updates then take Vite's watcher, as every file the plugin did not serve does.
+        filter: { id: generatedIds(userOptions?.config?.out ?? userOptions?.out) },
+        handler(this: { environment?: { name: string } }, _code: string, id: string) {
+          dev?.generated.transformed(this.environment?.name ?? 'client', id);
+        },
       },
       hotUpdate(this: { environment: { name: string } }, options: { file: string }) {
         return dev?.generated.hotUpdate(this.environment.name, options.file);
@@ -376,6 +385,12 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   }
   return plugin;
 };
+
+/** Module ids of the generated modules: the main module (when named here) and its folder's modules. */
+function generatedIds(out: string | undefined): RegExp {
+  const main = basename(out ?? 'zhin-capabilities.gen.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:[\\\\/]${main}|\\.validators[\\\\/][^\\\\/?]+)(?:\\?|$)`);
+}
 
 /** Rollup / Rolldown: where this output goes (relative paths are the process's, as Rollup reads them). */
 function outputDirOf(output: { dir?: string; file?: string }): string | undefined {
