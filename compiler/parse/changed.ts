@@ -87,17 +87,19 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
   };
 
   const pool = misses.length >= 2 ? await import('./pool.js') : undefined;
-  const size = pool ? pool.poolSize(misses.length) : 0;
+  let size = pool ? pool.poolSize(misses.length) : 0;
   if (pool && size > 0) {
     const { parseInPool, pooledReader } = pool;
     // The main thread parses its share too (pool.ts).
     const { parsers: p, env } = await parsers();
-    const outputs = await parseInPool(
+    const { outputs, workers } = await parseInPool(
       misses.map((m, index) => ({ index, files: m.files, ...(m.unit ? { unit: m.unit } : {}) })),
       { root: cache.root, modules: options.modules, permits: options.permits, agentsMd: [...agentsMd] },
       size,
       (job) => (job.unit ? p.parseUnit(job.unit, env) : p.parsePluginEntry(job.files[0]!, env)),
+      pool.decidesByLoad(),
     );
+    size = workers;
     misses.forEach((miss, i) => {
       const out = outputs[i]!;
       cache.store(miss.key, miss.files, out.result, pooledReader(out, reader));

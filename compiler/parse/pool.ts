@@ -9,9 +9,10 @@
  *
  * ZHIN_GEN_WORKERS: `0` never starts a worker; a number N starts N workers (beside the main
  * thread) for any run that parses two units or more (tests, measurements); unset: one worker
- * per core after the first, above the threshold below.
+ * per core after the first, above the threshold below, and only as many as the cores the rest
+ * of the machine leaves idle (`idleCores`).
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileReader } from '../cache/reader.js';
 import type { CapabilityUnit } from '../scan/layout.js';
@@ -63,25 +64,74 @@ export function poolSize(jobs: number): number {
   return cores >= 2 && jobs >= POOL_MIN_UNITS ? Math.min(cores - 1, Math.floor(jobs / (POOL_MIN_UNITS / 2))) : 0;
 }
 
+/** Whether the machine decides the workers (ZHIN_GEN_WORKERS unset): the pool then looks at the load first. */
+export function decidesByLoad(): boolean {
+  const setting = process.env.ZHIN_GEN_WORKERS;
+  return setting === undefined || setting === '';
+}
+
+/** How long this thread parses alone while it measures how busy the cores are. */
+const PROBE_MS = 100;
+
+interface CpuSample {
+  readonly idle: number;
+  readonly total: number;
+}
+
+function sampleCpus(): CpuSample {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
+}
+
 /**
- * Parses the jobs in `size` workers and on this thread (`parseHere`); outputs by job index.
- * Every worker is handed its first batch before this thread starts, so each takes part.
+ * Cores that no thread of any process used between two samples, of `cores`: while this thread
+ * parses, an otherwise idle 2-core machine has one. A worker started on a machine with none
+ * only competes with this thread for a core, and adds its start-up and a second heap.
+ */
+export function idleCores(from: CpuSample, to: CpuSample, cores: number): number {
+  const total = to.total - from.total;
+  return total > 0 ? ((to.idle - from.idle) / total) * cores : cores;
+}
+
+/**
+ * Parses the jobs in up to `size` workers and on this thread (`parseHere`); outputs by job
+ * index, and how many workers ran. Every worker is handed its first batch before this thread
+ * goes on, so each takes part. `probe`: this thread first parses alone for a moment and starts
+ * only as many workers as there were idle cores meanwhile.
  */
 export async function parseInPool(
   jobs: readonly PoolJob[],
   setup: PoolSetup,
   size: number,
   parseHere: (job: PoolJob) => UnitResult,
-): Promise<PoolOutput[]> {
+  probe = false,
+): Promise<{ outputs: PoolOutput[]; workers: number }> {
   const outputs: PoolOutput[] = new Array(jobs.length);
   // Workers take [front, back), this thread takes from `back` downwards.
   let front = 0;
   let back = jobs.length;
+  const parseBatch = (): void => {
+    const stop = Math.max(front, back - MAIN_BATCH);
+    for (let i = back - 1; i >= stop; i--) outputs[i] = { index: i, result: parseHere(jobs[i]!) };
+    back = stop;
+  };
+  let started = size;
+  if (probe) {
+    const from = sampleCpus();
+    const since = performance.now();
+    while (front < back && performance.now() - since < PROBE_MS) parseBatch();
+    started = front < back ? Math.min(size, Math.round(idleCores(from, sampleCpus(), cpus().length))) : 0;
+  }
   // Smaller batches as the list runs out, so no thread waits long for another's last batch.
-  const batch = (): number => Math.max(1, Math.min(MAX_BATCH, Math.ceil((back - front) / ((size + 1) * 4))));
+  const batch = (): number => Math.max(1, Math.min(MAX_BATCH, Math.ceil((back - front) / ((started + 1) * 4))));
   const workers: Worker[] = [];
   let failed: Error | undefined;
-  const finished = Array.from({ length: size }, () => {
+  const finished = Array.from({ length: started }, () => {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: setup });
     workers.push(worker);
     return new Promise<void>((resolve, reject) => {
@@ -118,17 +168,15 @@ export async function parseInPool(
   for (const done of finished) done.catch(() => {});
   try {
     while (front < back && !failed) {
-      const stop = Math.max(front, back - MAIN_BATCH);
-      for (let i = back - 1; i >= stop; i--) outputs[i] = { index: i, result: parseHere(jobs[i]!) };
-      back = stop;
+      parseBatch();
       // Lets the workers' results in and their next batches out.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (started > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await Promise.all(finished);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return outputs;
+  return { outputs, workers: started };
 }
 
 /** The reader the unit cache stores a result with: the stamps and hashes the worker saw, if a worker parsed it. */

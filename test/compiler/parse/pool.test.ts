@@ -6,7 +6,8 @@
  * The split itself, through the built pool: the main thread and every worker take part, and
  * each result lands at its own index, equal to what the main thread alone makes of it.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,6 +70,79 @@ function generate(root: string, workers: string): { json: Record<string, unknown
   return { json: JSON.parse(run.stdout) as Record<string, unknown>, stderr: run.stderr };
 }
 
+/** Plugin entries that register one tool each; every third has a timeout the checks refuse. */
+function pluginEntries(n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    files[`plugins/p${i}/plugin.ts`] = `import { definePlugin, defineAgentTool } from 'zhin-gen/runtime';
+export default definePlugin({
+  name: 'p${i}',
+  setup(context) {
+    context.addTool('t${i}', defineAgentTool({ description: 'Tool ${i}'${i % 3 === 0 ? ', timeoutMs: -1' : ''}, async execute() { return ${i}; } }));
+  },
+});
+`;
+  }
+  return files;
+}
+
+interface PoolRun {
+  readonly outputs: { index: number; result: { diagnostics: unknown[] }; files?: unknown[] }[];
+  readonly workers: number;
+  readonly here: number[];
+  readonly alone: unknown[];
+  readonly stamps: unknown[];
+}
+
+/**
+ * In a plain Node process (the built modules, as the CLI loads them): the pool over `files` with
+ * up to `size` workers (`probe`: as many as the load leaves cores for), and what the main
+ * thread alone makes of every job, with this reader's stamps.
+ */
+function runPool(files: Record<string, string>, size: number, probe: boolean): PoolRun {
+  const root = tempDir('parse-pool-split');
+  dirs.push(root);
+  writeTree(root, files);
+  settleTree(root);
+  const script = `
+    const load = (path) => import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'compiler')).href)} + '/' + path);
+    const { parseInPool } = await load('parse/pool.js');
+    const { parsePluginEntry } = await load('parse/units.js');
+    const { createReader } = await load('cache/reader.js');
+    const { ts } = await load('util/typescript.js');
+    const [root, size, probe, ...files] = process.argv.slice(2);
+    const reader = createReader(root);
+    const modules = ['zhin-gen/runtime'];
+    const env = { ts, readFile: (p) => reader.read(p), readProblem: (p) => reader.problem(p), modules,
+      customPermits: [], agentsMdOf: () => undefined };
+    const jobs = files.map((file, index) => ({ index, files: [file] }));
+    const here = [];
+    const setup = { root, modules, permits: [], agentsMd: [] };
+    const { outputs, workers } = await parseInPool(jobs, setup, Number(size), (job) => {
+      here.push(job.index);
+      return parsePluginEntry(job.files[0], env);
+    }, probe === 'probe');
+    const alone = files.map((file) => parsePluginEntry(file, env));
+    const stamps = files.map((file) => [file, reader.hashOf(file), reader.stampOf(file).mtimeMs, reader.stampOf(file).size]);
+    console.log(JSON.stringify({ outputs, workers, here, alone, stamps }));
+  `;
+  const scriptFile = join(root, 'split.mjs');
+  writeFileSync(scriptFile, script);
+  const args = [scriptFile, root, String(size), probe ? 'probe' : 'fixed', ...Object.keys(files)];
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout) as PoolRun;
+}
+
+/** Every job answered once, at its own index, as the main thread alone answers it. */
+function expectComplete(run: PoolRun, jobs: number): void {
+  expect(run.outputs.map((out) => out.index)).toEqual(Array.from({ length: jobs }, (_, i) => i));
+  for (const out of run.outputs) {
+    expect(out.result).toEqual(run.alone[out.index]);
+    if (out.files) expect(out.files).toEqual([run.stamps[out.index]]);
+  }
+}
+
 describe('the parse worker pool', () => {
   it('writes byte for byte what a single-threaded run writes, and leaves a cache a warm run trusts', () => {
     const root = copyFixture('example-bot', 'parse-pool');
@@ -95,77 +169,39 @@ describe('the parse worker pool', () => {
     expect(warm.json.state).toBe('unchanged');
   });
 
-  it('parses on the main thread and in every worker, each result at its index as the main thread makes it', async () => {
-    const root = tempDir('parse-pool-split');
-    dirs.push(root);
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) {
-      files[`plugins/p${i}/plugin.ts`] = `import { definePlugin, defineAgentTool } from 'zhin-gen/runtime';
-export default definePlugin({
-  name: 'p${i}',
-  setup(context) {
-    context.addTool('t${i}', defineAgentTool({ description: 'Tool ${i}'${i % 3 === 0 ? ', timeoutMs: -1' : ''}, async execute() { return ${i}; } }));
-  },
-});
-`;
-    }
-    writeTree(root, files);
-    settleTree(root);
-    // In a plain Node process (the built modules, as the CLI loads them): the pool with two
-    // workers, and what the main thread alone makes of every job, with this reader's stamps.
-    const script = `
-      const load = (path) => import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'compiler')).href)} + '/' + path);
-      const { parseInPool } = await load('parse/pool.js');
-      const { parsePluginEntry } = await load('parse/units.js');
-      const { createReader } = await load('cache/reader.js');
-      const { ts } = await load('util/typescript.js');
-      const [root, ...files] = process.argv.slice(2);
-      const reader = createReader(root);
-      const modules = ['zhin-gen/runtime'];
-      const env = { ts, readFile: (p) => reader.read(p), readProblem: (p) => reader.problem(p), modules,
-        customPermits: [], agentsMdOf: () => undefined };
-      const jobs = files.map((file, index) => ({ index, files: [file] }));
-      const here = [];
-      const outputs = await parseInPool(jobs, { root, modules, permits: [], agentsMd: [] }, 2, (job) => {
-        here.push(job.index);
-        return parsePluginEntry(job.files[0], env);
-      });
-      const alone = files.map((file) => parsePluginEntry(file, env));
-      const stamps = files.map((file) => [file, reader.hashOf(file), reader.stampOf(file).mtimeMs, reader.stampOf(file).size]);
-      console.log(JSON.stringify({ outputs, here, alone, stamps }));
-    `;
-    const scriptFile = join(root, 'split.mjs');
-    writeFileSync(scriptFile, script);
-    const run = spawnSync(process.execPath, [scriptFile, root, ...Object.keys(files)], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 2 ** 20,
-    });
-    expect(run.stderr).toBe('');
-    const { outputs, here, alone, stamps } = JSON.parse(run.stdout) as {
-      outputs: { index: number; result: { diagnostics: unknown[] }; files?: unknown[] }[];
-      here: number[];
-      alone: unknown[];
-      stamps: unknown[];
-    };
-    const jobs = Object.keys(files).map((file, index) => ({ index, files: [file] }));
-
-    expect(outputs.map((out) => out.index)).toEqual(jobs.map((job) => job.index));
+  it('parses on the main thread and in every worker, each result at its index as the main thread makes it', () => {
+    const run = runPool(pluginEntries(40), 2, false);
+    expect(run.workers).toBe(2);
+    expectComplete(run, 40);
     // A worker's result carries the stamps it read; one parsed here leaves them to this reader.
-    const byWorkers = outputs.filter((out) => out.files !== undefined);
-    expect(here.length).toBeGreaterThan(0);
+    const byWorkers = run.outputs.filter((out) => out.files !== undefined);
+    expect(run.here.length).toBeGreaterThan(0);
     expect(byWorkers.length).toBeGreaterThanOrEqual(2);
-    expect(here.length + byWorkers.length).toBe(jobs.length);
+    expect(run.here.length + byWorkers.length).toBe(40);
     expect(
-      outputs
+      run.outputs
         .filter((out) => out.files === undefined)
         .map((out) => out.index)
         .sort((a, b) => a - b),
-    ).toEqual([...here].sort((a, b) => a - b));
-    for (const out of outputs) {
-      expect(out.result).toEqual(alone[out.index]);
-      if (out.files) expect(out.files).toEqual([stamps[out.index]]);
-    }
+    ).toEqual([...run.here].sort((a, b) => a - b));
     // The checks ran in the workers too: every third definition has a bad timeout.
     expect(byWorkers.some((out) => out.result.diagnostics.length > 0)).toBe(true);
+  });
+
+  it('starts no worker while every core is busy, and parses everything on the main thread', async () => {
+    // One busy process per core, bounded in time, for as long as the pool measures the load.
+    const spinners = Array.from({ length: availableParallelism() }, () =>
+      spawn(process.execPath, ['-e', 'const end = Date.now() + 8000; while (Date.now() < end);'], { stdio: 'ignore' }),
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const run = runPool(pluginEntries(400), 1, true);
+      expect(run.workers).toBe(0);
+      expect(run.here.length).toBe(400);
+      expect(run.outputs.every((out) => out.files === undefined)).toBe(true);
+      expectComplete(run, 400);
+    } finally {
+      for (const spinner of spinners) spinner.kill();
+    }
   });
 });
