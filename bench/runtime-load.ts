@@ -10,6 +10,7 @@
  * tool entry module counts its own evaluation, so the lazy side proves it imported none.
  *
  *   node --import tsx bench/runtime-load.ts 1000        → {"n":1000,"lazyMs":…,"eagerMs":…,"ratio":…}
+ *   (a fresh tree in the temp folder, or `options.root`: that tree, compiled and written in place)
  *   import { benchRuntimeLoad } from './bench/runtime-load.ts'
  */
 import { execFileSync } from 'node:child_process';
@@ -129,9 +130,12 @@ function mirrorTree(root: string, dir: string, manifestRel: string, toolSources:
 export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = {}): Promise<RuntimeLoadResult> {
   if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`tool count must be a positive integer, got ${n}`);
   const runs = options.runs ?? 3;
-  const root = options.root ?? join(repoRoot, 'bench', 'trees', `tree-${n}`);
+  // A fresh tree of its own by default (bench/trees/ is shared with the other benches).
+  const root = options.root ?? mkdtempSync(join(tmpdir(), `zhin-gen-runtime-tree-${n}-`));
   if (!options.root) generateTree(n, root);
-  const compiled = await createCompiler({ root, cacheFile: false }).run({ write: false });
+  // Written: above 64 tools the manifest imports its tool-table shards and the discover index
+  // from the generated folder, which the mirror below transpiles with the tree.
+  const compiled = await createCompiler({ root, cacheFile: false }).run({ write: true });
   if (compiled.errors > 0) throw new Error(`the bench tree does not compile: ${compiled.diagnostics[0]?.message}`);
   const dir = mkdtempSync(join(tmpdir(), 'zhin-gen-runtime-bench-'));
   try {
@@ -139,7 +143,8 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
     // As in a real ESM bot: without it Node 20 sniffs every .js file's format (~55 µs per KB).
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     await build({
-      entryPoints: [join(repoRoot, 'runtime', 'index.ts')],
+      // BENCH_RUNTIME=<checkout>: that checkout's runtime (before/after on the same tree).
+      entryPoints: [join(process.env.BENCH_RUNTIME ?? repoRoot, 'runtime', 'index.ts')],
       bundle: true,
       format: 'esm',
       platform: 'neutral',
@@ -184,6 +189,7 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
   } finally {
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
     else console.error(`kept ${dir}`);
+    if (!options.root) rmSync(root, { recursive: true, force: true });
   }
 }
 
