@@ -95,7 +95,8 @@ function sampleCpus(): CpuSample {
  */
 export function idleCores(from: CpuSample, to: CpuSample, cores: number): number {
   const total = to.total - from.total;
-  return total > 0 ? ((to.idle - from.idle) / total) * cores : cores;
+  // No figures (a platform that reports no CPUs): nothing is known to be busy.
+  return total > 0 ? ((to.idle - from.idle) / total) * cores : Number.POSITIVE_INFINITY;
 }
 
 /**

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validatorsDirRel } from '../../../compiler/emit/validator-table.js';
+import { idleCores } from '../../../compiler/parse/pool.js';
 import { copyFixture, REPO, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
@@ -186,6 +187,12 @@ describe('the parse worker pool', () => {
     ).toEqual([...run.here].sort((a, b) => a - b));
     // The checks ran in the workers too: every third definition has a bad timeout.
     expect(byWorkers.some((out) => out.result.diagnostics.length > 0)).toBe(true);
+  });
+
+  it('counts the cores left idle between two samples of every CPU, and restricts nothing it cannot measure', () => {
+    // 2 CPUs, 400 ms of their time in all, 150 ms of it idle: three quarters of a core.
+    expect(idleCores({ idle: 1000, total: 5000 }, { idle: 1150, total: 5400 }, 2)).toBe(0.75);
+    expect(idleCores({ idle: 0, total: 0 }, { idle: 0, total: 0 }, 0)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('starts no worker while every core is busy, and parses everything on the main thread', async () => {
