@@ -220,6 +220,12 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     },
 
     vite: {
+      // The watcher ignores the generated modules the dev server served (./generated-hmr.ts);
+      // a watcher the user turned off stays off.
+      config(config) {
+        if (config.server?.watch === null) return undefined;
+        return { server: { watch: { ignored: [(path: string) => dev?.generated.ignores(path) === true] } } };
+      },
       configResolved(config) {
         bundlerRoot = config.root;
         serve = config.command === 'serve';

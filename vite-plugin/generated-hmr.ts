@@ -4,7 +4,7 @@
  * writes, so the watcher's events came only after it, went through every plugin's `hotUpdate`
  * hook, and (arriving while the client was already fetching the new shard) invalidated the
  * freshly transformed shard a second time: at 5,000 tools the shard was transformed twice per
- * edit. So each generated module the dev server has served is taken out of Vite's watcher, and
+ * edit. So Vite's watcher ignores each generated module the dev server has served, and
  * after every clean run each of them is checked by one stat: a file whose mtime moved since it
  * was transformed gets `reloadModule` (Vite's own invalidation and update propagation). A write by another process (`zhin-gen generate` in a terminal) is picked
  * up by the plugin's next run the same way.
@@ -29,7 +29,7 @@ export class GeneratedHmr {
 
   constructor(private readonly server: ViteDevServer) {}
 
-  /** Served generated files taken out of Vite's watcher. */
+  /** Served generated files Vite's watcher ignores (`ignores`, in its `ignored` option). */
   private readonly unwatched = new Set<string>();
 
   /** Where the generated modules are (after every run: `out` may change with the config). */
@@ -49,13 +49,26 @@ export class GeneratedHmr {
     const mtime = mtimeOf(file);
     if (mtime === undefined) return;
     this.served.set(`${environment}\0${file}`, mtime);
-    // Only a file that exists, and one by one: Vite's resolver caches which files exist from its
-    // watcher's add and unlink events, so a module not written yet (the first manifest of a tree
-    // that had errors, a new shard) must still reach it.
-    if (!this.unwatched.has(file)) {
-      this.unwatched.add(file);
-      this.server.watcher.unwatch(file);
-    }
+    // Only a file that exists: Vite's resolver learns which files exist from its watcher's add
+    // and unlink events, so a module not written yet (the first manifest of a tree that had
+    // errors, a new shard) must still reach it.
+    if (this.unwatched.has(file)) return;
+    this.unwatched.add(file);
+    // `unwatch` closes the watch the watcher already holds for the file; the path it then adds
+    // to its ignore list is taken out again, as the watcher tests every path it sees against each
+    // entry of that list (hundreds of milliseconds per edit with 512 shards served). From then on
+    // the `ignored` function (`ignores`) keeps the file out when a write re-creates it.
+    const watcher = this.server.watcher as typeof this.server.watcher & {
+      _ignoredPaths?: Set<string>;
+      _userIgnored?: unknown;
+    };
+    watcher.unwatch(file);
+    if (watcher._ignoredPaths?.delete(file)) watcher._userIgnored = undefined;
+  }
+
+  /** Vite's watcher option `ignored`: a served generated module (paths as the watcher gives them). */
+  ignores(path: string): boolean {
+    return this.unwatched.size > 0 && this.unwatched.has(path.replaceAll('\\', '/'));
   }
 
   /** After a clean run: an update for each served generated module whose file changed since. */
