@@ -11,7 +11,7 @@
  * - Watch modes of the other bundlers: a recursive tree watcher notices creations (`./side-watcher.ts`).
  */
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from 'unplugin';
 import type { CompileResult } from '../compiler/index.js';
 import {
@@ -185,7 +185,7 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
 
     resolveId: {
       // Only the virtual module and seed names reach the handler: bundlers that evaluate hook
-      // filters natively (Rolldown, Vite) then never call into it for the tools' own imports.
+      // filters natively (Rolldown) then never call into it for the tools' own imports.
       filter: { id: /^(?:virtual:zhin-capabilities$|@zhin\.js\/)/ },
       async handler(id, importer) {
         if (id === VIRTUAL_ID) return virtualResolved;
@@ -220,12 +220,6 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     },
 
     vite: {
-      // The watcher ignores the generated modules the dev server served (./generated-hmr.ts);
-      // a watcher the user turned off stays off.
-      config(config) {
-        if (config.server?.watch === null) return undefined;
-        return { server: { watch: { ignored: [(path: string) => dev?.generated.ignores(path) === true] } } };
-      },
       configResolved(config) {
         bundlerRoot = config.root;
         serve = config.command === 'serve';
@@ -234,20 +228,6 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       },
       configureServer(server) {
         dev = new ViteDev(state, server);
-      },
-      // Dev: which generated modules each environment holds, and the watcher's events for writes
-      // the plugin already sent a hot update for (./generated-hmr.ts).
-      transform: {
-        // `vite build` hands the filter to Rolldown, which then never calls into the plugin for
-        // the app's own modules. A main module named only in the config file is missed here:
-        // its updates then take Vite's watcher, as every file the plugin did not serve does.
-        filter: { id: generatedIds(userOptions?.config?.out ?? userOptions?.out) },
-        handler(this: { environment?: { name: string } }, _code: string, id: string) {
-          dev?.generated.transformed(this.environment?.name ?? 'client', id);
-        },
-      },
-      hotUpdate(this: { environment: { name: string } }, options: { file: string }) {
-        return dev?.generated.hotUpdate(this.environment.name, options.file);
       },
       // Dev: the server is closing. (In `vite build --watch` closeBundle follows every rebuild;
       // the tree watcher lives until closeWatcher.)
@@ -391,12 +371,6 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   }
   return plugin;
 };
-
-/** Module ids of the generated modules: the main module (when named here) and its folder's modules. */
-function generatedIds(out: string | undefined): RegExp {
-  const main = basename(out ?? 'zhin-capabilities.gen.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:[\\\\/]${main}|\\.validators[\\\\/][^\\\\/?]+)(?:\\?|$)`);
-}
 
 /** Rollup / Rolldown: where this output goes (relative paths are the process's, as Rollup reads them). */
 function outputDirOf(output: { dir?: string; file?: string }): string | undefined {

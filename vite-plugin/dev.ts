@@ -11,7 +11,6 @@ import { relative, isAbsolute } from 'node:path';
 import type { CompileResult } from '../compiler/index.js';
 import { summary } from '../compiler/report/index.js';
 import { errorMessage, overlayPayload, PLUGIN_NAME, warningMessage, type OverlayPayload } from './diagnostics.js';
-import { GeneratedHmr } from './generated-hmr.js';
 import { DevInspector } from './inspector.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
@@ -27,14 +26,11 @@ export class ViteDev {
   private warmed = false;
   /** The live report page at /__zhin-gen/ (./inspector.ts). */
   private readonly inspector?: DevInspector;
-  /** Hot updates of the generated modules right after the run that wrote them. */
-  readonly generated: GeneratedHmr;
 
   constructor(
     private readonly state: ZhinGenState,
     private readonly server: ViteDevServer,
   ) {
-    this.generated = new GeneratedHmr(server);
     const inspector = state.options.inspector ?? true;
     if (inspector !== false) this.inspector = new DevInspector(state, server, inspector === true ? {} : inspector);
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
@@ -60,7 +56,6 @@ export class ViteDev {
 
   report(result: CompileResult): void {
     if (this.closed) return;
-    this.generated.locate(this.state.root, result.outFile, result.outRel);
     this.warmUp();
     const logger = this.server.config.logger;
     for (const d of this.state.newWarnings(result))
@@ -73,7 +68,6 @@ export class ViteDev {
       // With no client connected Vite would buffer the payload; the connect handler sends it instead.
       if (this.server.ws.clients.size > 0) this.server.ws.send(this.overlay);
     } else {
-      this.generated.refresh();
       if (result.written) logger.info(`[${PLUGIN_NAME}] ${summary(result)}`, { timestamp: true });
       if (this.overlay) {
         this.overlay = undefined;
