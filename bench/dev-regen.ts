@@ -16,7 +16,11 @@
  * module, the manifest and the modules it imports statically). Each edit is timed from writing
  * the file to the HMR update received and every module the browser then requests (the updated
  * URLs, `?t=`) served — what a dev-server regeneration costs the developer (`hmrMs`, median; the
- * first load of the graph is `hmrColdMs`). `BENCH_CHECKOUT=<dir>` takes the compiler and the
+ * first load of the graph is `hmrColdMs`); `hmrSplit` is the same round trip as consecutive
+ * steps (watcher event, quiet period, the compiler's run, run end → update, update → served) and
+ * `BENCH_DEBUG=1` prints each module the client requests with its size and time. The plain-module
+ * floor starts no compiler run in a plugin that filters app edits (vite-plugin/state.ts), so old
+ * and new floors differ by that run. `BENCH_CHECKOUT=<dir>` takes the compiler and the
  * plugin from another checkout (alternate an old build with this one on the same tree shape).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
