@@ -12,15 +12,48 @@
  *   copy an array as long as what the turn sends for each provider (the callers get fresh arrays),
  *   look the query's five results up in a Map, write the session back.
  *
- *   node --import tsx bench/turns.ts [--large]     (BENCH_LARGE=1 adds 10,000 and 20,000; BENCH_SIZES=…)
+ *   node --import tsx bench/turns.ts [--large]     (BENCH_LARGE=1 adds 10,000 and 20,000; BENCH_SIZES=…;
+ *   BENCH_RUNTIME=<a runtime/dist> or `source`; build first: node scripts/build.mjs)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, uptime } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type CapabilityManifest, createCapabilityHost, type ImMessage, PermissionHost } from '@zhin-gen/runtime';
+import type { CapabilityManifest, ImMessage } from '@zhin-gen/runtime';
+import * as sourceRuntime from '@zhin-gen/runtime';
 import { syntheticManifest } from './turn-cost.js';
+
+/**
+ * The runtime the turns run on: the built one (`BENCH_RUNTIME`, default this checkout's
+ * runtime/dist), as a bot imports it; `BENCH_RUNTIME=source` runs the TypeScript sources through
+ * tsx instead, whose name-keeping wrapper costs every closure a turn creates (about a third of a
+ * warm turn), so source figures are not what a bot pays.
+ */
+const RUNTIME_DIST = resolve(process.env.BENCH_RUNTIME ?? join(process.cwd(), 'runtime/dist'));
+const FROM_SOURCE = process.env.BENCH_RUNTIME === 'source';
+const runtime: typeof sourceRuntime = FROM_SOURCE
+  ? sourceRuntime
+  : await import(pathToFileURL(join(RUNTIME_DIST, 'index.js')).href);
+const { createCapabilityHost, PermissionHost } = runtime;
+
+/** A build older than a runtime source measures old code: say so (run `node scripts/build.mjs`). */
+function staleBuild(dist: string): string | undefined {
+  const root = resolve(dist, '..');
+  const built = statSync(join(dist, 'index.js')).mtimeMs;
+  const walk = (dir: string): string | undefined => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(path);
+        if (found) return found;
+      } else if (entry.name.endsWith('.ts') && statSync(path).mtimeMs > built) return path;
+    }
+    return undefined;
+  };
+  return walk(root);
+}
 
 const MESSAGE: ImMessage = {
   $adapter: 'qq',
@@ -102,7 +135,7 @@ export interface ColdDiscover {
 export async function coldFirstDiscover(manifest: CapabilityManifest, runs = 3): Promise<ColdDiscover | undefined> {
   if (typeof manifest.search !== 'function') return undefined;
   const data = (await manifest.search()).default;
-  const runtime = pathToFileURL(resolve(process.env.BENCH_RUNTIME ?? join(process.cwd(), 'runtime/dist'), 'index.js'));
+  const runtime = pathToFileURL(join(FROM_SOURCE ? join(process.cwd(), 'runtime/dist') : RUNTIME_DIST, 'index.js'));
   const dir = mkdtempSync(join(tmpdir(), 'zhin-turns-'));
   try {
     const tools = manifest.tools.map(({ load: _load, ...tool }) => tool);
@@ -256,6 +289,8 @@ if (isMain) {
   const sizes = process.env.BENCH_SIZES
     ? process.env.BENCH_SIZES.split(',').map(Number)
     : [1000, 5000, ...(large ? [10_000, 20_000] : [])];
+  const stale = FROM_SOURCE ? undefined : staleBuild(RUNTIME_DIST);
+  if (stale) console.error(`warning: ${RUNTIME_DIST} is older than ${stale}; run node scripts/build.mjs`);
   await benchTurns(1000, 100); // JIT warm-up, discarded
   const rows: TurnsResult[] = [];
   for (const n of sizes) {
@@ -263,7 +298,10 @@ if (isMain) {
     rows.push(row);
     console.error(JSON.stringify(row));
   }
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}`;
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, up ${(uptime() / 3600).toFixed(1)} h, load average ${load}; runtime: ${FROM_SOURCE ? 'sources through tsx' : RUNTIME_DIST}`;
   console.log(`runtime turns — ${machine}\n`);
   console.log(
     '| N | host.load | first discover (shipped / built) | cold process: first discover (after listing) | turn: anthropic | openai | generic | every provider | floor (every provider) | tools sent (anthropic) |',

@@ -161,7 +161,9 @@ export interface MetaHandlers {
   loadSkill(name: string): Promise<LoadSkillOutput>;
 }
 
-/** Three small bindings per turn, closed over that turn's controller. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Three small bindings per turn, closed over that turn's controller (their constant parts are shared). */
 export function metaToolBindings(handlers: MetaHandlers, enabled: (name: MetaToolName) => boolean): ToolBinding[] {
   const run: Record<MetaToolName, (input: unknown) => Promise<unknown>> = {
     discover: (input) => handlers.discover(input as DiscoverInput),
@@ -183,11 +185,11 @@ export function metaToolBindings(handlers: MetaHandlers, enabled: (name: MetaToo
       inputSchema: SCHEMAS[name],
       // Reading the catalog changes nothing outside the turn; confirming it would be noise.
       requiresApproval: 'never' as const,
-      platforms: Object.freeze([]),
-      scopes: Object.freeze([]),
-      permissions: Object.freeze([]),
+      platforms: NONE,
+      scopes: NONE,
+      permissions: NONE,
       hidden: false,
-      keywords: Object.freeze([]),
+      keywords: NONE,
       resolve: () => Promise.resolve(executable),
     });
   });

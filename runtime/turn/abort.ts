@@ -11,7 +11,22 @@ export type Settled<T> =
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'aborted' };
 
+const NOTHING_TO_DISPOSE = () => undefined;
+
+/**
+ * One signal that aborts when any of `signals` does. With a single signal (a call without a
+ * signal of its own, the common case) that signal is returned as it is: a linked copy would abort
+ * at the same moment with the same reason, and cost an AbortController and a listener per call.
+ */
 export function linkSignals(signals: readonly (AbortSignal | undefined)[]): { signal: AbortSignal; dispose(): void } {
+  let only: AbortSignal | undefined;
+  let count = 0;
+  for (const signal of signals)
+    if (signal && signal !== only) {
+      only = signal;
+      count += 1;
+    }
+  if (count === 1) return { signal: only!, dispose: NOTHING_TO_DISPOSE };
   const controller = new AbortController();
   const cleanups: (() => void)[] = [];
   for (const signal of signals) {

@@ -151,6 +151,38 @@ export interface TurnDependencies {
   readonly forkSeed?: ControllerSeed;
 }
 
+/**
+ * The turn's active skills as callers see them: live (a skill activated later shows up) but
+ * read-only (no `add`/`delete`). A class, so a turn makes one object rather than seven closures.
+ */
+class LiveSkills {
+  readonly #skills: Set<string>;
+  constructor(skills: Set<string>) {
+    this.#skills = skills;
+  }
+  has(name: string): boolean {
+    return this.#skills.has(name);
+  }
+  get size(): number {
+    return this.#skills.size;
+  }
+  forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const value of this.#skills) callback.call(thisArg, value, value, this as unknown as ReadonlySet<string>);
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.#skills.entries();
+  }
+  keys(): IterableIterator<string> {
+    return this.#skills.keys();
+  }
+  values(): IterableIterator<string> {
+    return this.#skills.values();
+  }
+  [Symbol.iterator](): IterableIterator<string> {
+    return this.#skills.values();
+  }
+}
+
 function defaultPrincipal(message: ImMessage | undefined): unknown {
   if (!message?.$sender) return undefined;
   return Object.freeze({ adapter: String(message.$adapter), userId: String(message.$sender.id) });
@@ -258,19 +290,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
 
   let state: TurnState = 'active';
   let ending: Promise<void> | undefined;
-  const skillsView: ReadonlySet<string> = {
-    has: (name) => skills.has(name),
-    get size() {
-      return skills.size;
-    },
-    forEach: (callback, thisArg) => {
-      for (const value of skills) callback.call(thisArg, value, value, skillsView);
-    },
-    entries: () => skills.entries(),
-    keys: () => skills.keys(),
-    values: () => skills.values(),
-    [Symbol.iterator]: () => skills.values(),
-  } as ReadonlySet<string>;
+  const skillsView = new LiveSkills(skills) as unknown as ReadonlySet<string>;
 
   const turn: Turn<R> = {
     id,
