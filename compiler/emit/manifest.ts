@@ -19,7 +19,8 @@ import type {
 import { str, strList } from './literal.js';
 import { emitTool, layoutBlocks, sameList, attachLoaders } from './tool-table.js';
 import { shardCount } from './shards.js';
-import { emitSharded, union } from './sharded-main.js';
+import { emitSharded } from './sharded-main.js';
+import { union } from './items-module.js';
 import { sortedTools } from './sorted-tools.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
 import {
@@ -193,12 +194,25 @@ export function emitManifestParts(
   const plugins = [...model.plugins].sort(byName((p) => p.owner));
 
   const entries = tools.map((t) => emitTool(t, spec(t.source), memos));
+  // Above the shard threshold the items live in a module of the folder (items-module.ts), so
+  // their import specifiers are relative to the folder, not to the main module.
+  const shards = shardCount(tools.length);
+  const dirRel = validatorsDirRel(options.outRel);
+  const inFolder = posix.join(dirRel, `shard${validatorExtension(options.outRel)}`);
+  const folderSpecs = memos.folderSpecifiers;
+  const folderSpec = (source: string): string => {
+    let value = folderSpecs.get(source);
+    if (value === undefined)
+      folderSpecs.set(source, (value = importSpecifier(options.root, inFolder, source, options.importExtension)));
+    return value;
+  };
+  const itemSpec = shards > 0 ? folderSpec : spec;
   const pluginsText = list(
     plugins.map((p) =>
       emitPlugin(
         p,
         conditional.filter((t) => t.owner === p.owner),
-        p.entrySource ? spec(p.entrySource) : undefined,
+        p.entrySource ? itemSpec(p.entrySource) : undefined,
       ),
     ),
   );
@@ -215,7 +229,7 @@ export function emitManifestParts(
   const skillTexts = skills.map((k) => memo(k, k.tools.join('\0'), () => emitSkill(k)));
   const agentTexts = agents.map((a) => memo(a, '', () => emitAgent(a)));
   const sectionTexts = sections.map((p) => memo(p, '', () => emitSection(p)));
-  const hookTexts = hooks.map((h) => memo(h, spec(h.source), () => emitHook(h, spec(h.source))));
+  const hookTexts = hooks.map((h) => memo(h, itemSpec(h.source), () => emitHook(h, itemSpec(h.source))));
   // Host-provided tools the tree references (resolve/host-provided.ts): host.load checks them.
   const hostTools = model.hostTools ?? [];
   // Installed packages' shipped manifests (scan/shipped.ts), merged by the runtime at host.load.
@@ -233,9 +247,7 @@ export function emitManifestParts(
   const searchText =
     search === undefined
       ? ''
-      : search.property(
-          spec(posix.join(validatorsDirRel(options.outRel), validatorFileName(search.name, options.outRel))),
-        );
+      : search.property(itemSpec(posix.join(dirRel, validatorFileName(search.name, options.outRel))));
   const itemList = [
     ...skillTexts,
     '\0',
@@ -260,17 +272,7 @@ export function emitManifestParts(
     };
   }
   const rest = lastItems.text;
-  const shards = shardCount(tools.length);
   if (shards > 0) {
-    const dirRel = validatorsDirRel(options.outRel);
-    const inFolder = posix.join(dirRel, `shard${validatorExtension(options.outRel)}`);
-    const folderSpecs = memos.folderSpecifiers;
-    const folderSpec = (source: string): string => {
-      let value = folderSpecs.get(source);
-      if (value === undefined)
-        folderSpecs.set(source, (value = importSpecifier(options.root, inFolder, source, options.importExtension)));
-      return value;
-    };
     return emitSharded({
       tools,
       entries,

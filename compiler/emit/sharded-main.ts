@@ -1,9 +1,11 @@
 /**
- * The main module of a bot whose tool table is in shards (shards.ts): the shards' imports and
- * their merge, and everything that is not a tool.
+ * The main module of a bot whose tool table is in shards (shards.ts): the shards' imports, their
+ * merge, and the spread of the items module (items-module.ts), which holds everything that is not
+ * a tool. Its bytes depend on the set of shards alone, so it stays a few kilobytes at any size.
  */
 import { createHash } from 'node:crypto';
 import type { AgentModel, SkillModel, ToolModel } from '../model.js';
+import { ITEMS_MODULE, itemsModule } from './items-module.js';
 import { str } from './literal.js';
 import type { ManifestParts } from './manifest.js';
 import type { EmitMemo } from './memo.js';
@@ -32,6 +34,7 @@ export interface ShardedInput {
   readonly mainSpec: (name: string) => string;
   readonly head: string;
   readonly packageImports: string;
+  /** The `plugins` literal and the properties after it, their specifiers relative to the folder. */
   readonly pluginsText: string;
   readonly rest: string;
   readonly validators: ValidatorTable;
@@ -40,28 +43,39 @@ export interface ShardedInput {
 }
 
 /**
- * The main module of a sharded table (shards.ts): it imports the shards and the types module and
- * holds everything else; its bytes depend on the set of shards, never on one tool's data.
+ * The main module of a sharded table (shards.ts): it imports the shards, the types module and the
+ * items module; its bytes depend on the set of shards, never on one tool's or skill's data.
  */
 export function emitSharded(input: ShardedInput): ManifestParts {
   const { paths, memos } = input;
   const shardList = shardModules(groupShards(input.tools, input.entries, input.count), paths, memos);
   const types = typesModule(input.tools, input.conditional, paths, memos);
-  const text = `${input.head}${shardImports(shardList, input.mainSpec)}${input.packageImports}${mergeCode(shardList.length)}
+  const items = itemsModule(
+    {
+      runtimeModule: paths.runtimeModule,
+      header: paths.header,
+      packageImports: input.packageImports,
+      pluginsText: input.pluginsText,
+      rest: input.rest,
+      skills: input.skills,
+      agents: input.agents,
+    },
+    memos,
+  );
+  const itemsSpec = str(input.mainSpec(ITEMS_MODULE));
+  const text = `${input.head}${shardImports(shardList, input.mainSpec)}import { items } from ${itemsSpec};
+${mergeCode(shardList.length)}
 export const manifest: CapabilityManifest = {
   version: 1,
-  plugins: ${input.pluginsText},
+  ...items,
   tools: toolTable(),
-${input.rest}
 };
 
 export type { ToolInputs, ToolName } from ${str(input.mainSpec(TYPES_MODULE))};
 
-export type SkillName = ${union(input.skills.map((s) => s.qualifiedName))};
-
-export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
+export type { AgentName, SkillName } from ${itemsSpec};
 `;
-  const modules: SideModule[] = [types, ...shardList, ...(input.search ? [input.search] : [])];
+  const modules: SideModule[] = [types, items, ...shardList, ...(input.search ? [input.search] : [])];
   const writes = { count: 0 };
   return {
     folderWrites: writes,
@@ -69,9 +83,4 @@ export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
     digest: createHash('sha256').update(text).digest('hex'),
     validators: { ...input.validators, modules, writes },
   };
-}
-
-/** A union type of string literals (`never` when empty), one member per line. */
-export function union(names: readonly string[]): string {
-  return names.length === 0 ? 'never' : names.map((n) => `\n  | ${str(n)}`).join('');
 }

@@ -1,7 +1,7 @@
 /**
  * Golden fixtures: every `fixtures/<case>/` carries its expected output — `expected.gen.ts` for a
- * valid tree (and, for a tree large enough that its tool table goes into shards, its shards and
- * `types.ts` as written, in `expected.gen.validators/`), `expected-diagnostics.json` for an
+ * valid tree (and, for a tree large enough that its tool table goes into shards, its shards,
+ * `types.ts` and `items.ts` as written, in `expected.gen.validators/`), `expected-diagnostics.json` for an
  * invalid one. One loop, no per-case code.
  * Regenerate after an intended change with `UPDATE_GOLDEN=1 npx vitest run test/compiler/fixtures.test.ts`.
  */
@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
 import { copyFixture, FIXTURES, removeDir } from '../helpers.js';
 
-/** The tool table's shards and types.ts as generate writes them (compiler/emit/shards.ts). */
-const SHARD_FILE = /^(?:tools-\d+-of-\d+|types)\.ts$/;
+/** The tool table's shards, types.ts and items.ts as generate writes them (compiler/emit/shards.ts). */
+const SHARD_FILE = /^(?:tools-\d+-of-\d+|types|items)\.ts$/;
 function shardFiles(dir: string): Record<string, string> {
   if (!existsSync(dir)) return {};
   const out: Record<string, string> = {};
