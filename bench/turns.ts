@@ -96,6 +96,11 @@ export interface TurnsResult {
   /** µs, medians: a turn per provider, the all-provider turn, and their floors. */
   readonly turnUs: Readonly<Record<Provider | 'all', number>>;
   readonly floorUs: Readonly<Record<Provider | 'all', number>>;
+  /**
+   * µs of CPU time (user + system) per turn, the mean over the measured turns: every thread of the
+   * process (the collector's and the compiler's helpers too), so it can exceed the wall time.
+   */
+  readonly cpuUs: Readonly<Record<Provider | 'all', number>>;
   readonly sent: Readonly<Record<Provider, number>>;
   /** The first discover in fresh processes (`BENCH_COLD=0` leaves it out). */
   readonly cold: ColdDiscover | undefined;
@@ -227,9 +232,12 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
   const sent: Record<Provider, number> = { anthropic: 0, openai: 0, generic: 0 };
   const lists: Record<Provider, unknown[]> = { anthropic: [], openai: [], generic: [] };
   const answers = new Map<string, unknown>();
+  // CPU time (user + system, µs) summed over the measured turns: moves less with load than wall time.
+  const cpuTotals: Record<Provider | 'all', number> = { anthropic: 0, openai: 0, generic: 0, all: 0 };
   for (let i = 0; i < iterations + 20; i++) {
     const query = QUERIES[i % QUERIES.length]!;
     for (const provider of [...PROVIDERS, 'all'] as const) {
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const turn = await host.beginTurn({ sessionKey: `s${i % SESSIONS}`, message: MESSAGE });
       for (const p of provider === 'all' ? PROVIDERS : [provider]) {
@@ -242,7 +250,11 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
       const outcome = await turn.execute('discover', { query });
       await turn.end();
       const elapsed = (performance.now() - started) * 1000;
-      if (i >= 20) turnTimes[provider].push(elapsed);
+      const cpu = process.cpuUsage(cpuBefore);
+      if (i >= 20) {
+        turnTimes[provider].push(elapsed);
+        cpuTotals[provider] += cpu.user + cpu.system;
+      }
       if (outcome.status === 'completed') answers.set(query, outcome.output);
     }
   }
@@ -278,6 +290,10 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
     firstDiscoverBuiltMs: await firstDiscover(plain, 3),
     cold: process.env.BENCH_COLD === '0' ? undefined : await coldFirstDiscover(manifest),
     turnUs: us(turnTimes),
+    cpuUs: Object.fromEntries(Object.entries(cpuTotals).map(([k, v]) => [k, +(v / iterations).toFixed(1)])) as Record<
+      Provider | 'all',
+      number
+    >,
     floorUs: us(floorTimes),
     sent,
   };
