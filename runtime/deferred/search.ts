@@ -160,6 +160,20 @@ export interface SearchIndexParts {
   readonly named: (name: string) => readonly number[];
 }
 
+/** Queries whose first page an index keeps per mask (least recently used dropped beyond). */
+const PAGES_PER_MASK = 64;
+
+interface QueryTerm {
+  readonly token: string;
+  readonly factor: number;
+}
+
+/** A query's best hits (frozen, shared by the turns of one mask) and how many documents matched. */
+interface FirstPage {
+  readonly best: readonly SearchHit[];
+  readonly hits: number;
+}
+
 export class SearchIndex {
   readonly size: number;
   readonly #segments: readonly SearchSegment[];
@@ -172,6 +186,9 @@ export class SearchIndex {
   #epoch = 0;
   readonly #termValues = new WeakMap<Posting, Float64Array>();
   readonly #expansions = new Map<string, readonly string[]>();
+  /** Recent queries' first pages, per `accept` mask (the mask's list owns it; see `search`). */
+  readonly #pages = new WeakMap<Uint8Array, Map<string, FirstPage>>();
+  readonly #unmaskedPages = new Map<string, FirstPage>();
 
   constructor(parts: SearchIndexParts) {
     this.size = parts.size;
@@ -229,7 +246,40 @@ export class SearchIndex {
    * every hit gives.
    */
   search(query: string, accept?: Uint8Array, first = 16): Iterable<SearchHit> {
-    const terms: { readonly token: string; readonly factor: number }[] = [];
+    // The first page depends only on this (immutable) index, the mask and the query: recent
+    // queries keep theirs per mask. A mask is one list's (projection.ts: one scope key and
+    // admission pattern), so turns whose access differs never share a page; and a page only
+    // ever holds documents its own mask accepted.
+    const key = `${first}\n${query}`;
+    let pages = accept === undefined ? this.#unmaskedPages : this.#pages.get(accept);
+    if (pages === undefined) this.#pages.set(accept!, (pages = new Map()));
+    let page = pages.get(key);
+    if (page !== undefined) {
+      pages.delete(key);
+      pages.set(key, page);
+    } else {
+      const { terms, named } = this.#query(query);
+      const hits = this.#score(terms, named, accept);
+      const best = selectBest(this.#touched, this.#scores, hits, Math.max(1, first));
+      for (const hit of best) Object.freeze(hit);
+      page = { best: Object.freeze(best), hits };
+      pages.set(key, page);
+      if (pages.size > PAGES_PER_MASK) pages.delete(pages.keys().next().value!);
+    }
+    return this.#ranked(page.best, page.hits, () => {
+      const { terms, named } = this.#query(query);
+      const again = this.#score(terms, named, accept);
+      // Copied out: the scratch arrays belong to the next search as soon as this call returns.
+      const docs = this.#touched.slice(0, again);
+      const scores = new Float64Array(again);
+      for (let i = 0; i < again; i += 1) scores[i] = this.#scores[docs[i]!]!;
+      return rankLazily(docs, scores);
+    });
+  }
+
+  /** The query's tokens with their prefix expansions, and the documents named exactly by it. */
+  #query(query: string): { readonly terms: readonly QueryTerm[]; readonly named: readonly number[] } {
+    const terms: QueryTerm[] = [];
     const seen = new Set<string>();
     for (const token of tokenize(query)) {
       if (seen.has(token)) continue;
@@ -238,17 +288,7 @@ export class SearchIndex {
       if (token.length >= 3 && !CJK.test(token))
         for (const longer of this.#expand(token)) terms.push({ token: longer, factor: PREFIX_WEIGHT });
     }
-    const named = this.#named(query.trim().toLowerCase());
-    const hits = this.#score(terms, named, accept);
-    const best = selectBest(this.#touched, this.#scores, hits, Math.max(1, first));
-    return this.#ranked(best, hits, () => {
-      const again = this.#score(terms, named, accept);
-      // Copied out: the scratch arrays belong to the next search as soon as this call returns.
-      const docs = this.#touched.slice(0, again);
-      const scores = new Float64Array(again);
-      for (let i = 0; i < again; i += 1) scores[i] = this.#scores[docs[i]!]!;
-      return rankLazily(docs, scores);
-    });
+    return { terms, named: this.#named(query.trim().toLowerCase()) };
   }
 
   *#ranked(best: readonly SearchHit[], hits: number, rest: () => Iterator<SearchHit>): Generator<SearchHit> {
