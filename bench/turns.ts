@@ -63,7 +63,17 @@ const MESSAGE: ImMessage = {
 const QUERIES = ['weather', 'create ticket', 'music search', 'lottery numbers', 'translate news'];
 const PROVIDERS = ['anthropic', 'openai', 'generic'] as const;
 type Provider = (typeof PROVIDERS)[number];
+/**
+ * A turn per provider, the every-provider turn, and the every-provider turn whose `discover` query
+ * was never asked before (`unseen`: a query word that matches nothing, so the scoring is the same
+ * but no kept first page answers it).
+ */
+type Kind = Provider | 'all' | 'unseen';
+const KINDS = [...PROVIDERS, 'all', 'unseen'] as const;
 const SESSIONS = 7;
+
+/** A word no catalog holds (letters only, so the tokenizer keeps it whole), different for every turn. */
+const unseenWord = (i: number) => `zq${[...String(i)].map((d) => String.fromCharCode(97 + Number(d))).join('')}`;
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -94,13 +104,13 @@ export interface TurnsResult {
   readonly firstDiscoverMs: number;
   readonly firstDiscoverBuiltMs: number;
   /** µs, medians: a turn per provider, the all-provider turn, and their floors. */
-  readonly turnUs: Readonly<Record<Provider | 'all', number>>;
-  readonly floorUs: Readonly<Record<Provider | 'all', number>>;
+  readonly turnUs: Readonly<Record<Kind, number>>;
+  readonly floorUs: Readonly<Record<Kind, number>>;
   /**
    * µs of CPU time (user + system) per turn, the mean over the measured turns: every thread of the
    * process (the collector's and the compiler's helpers too), so it can exceed the wall time.
    */
-  readonly cpuUs: Readonly<Record<Provider | 'all', number>>;
+  readonly cpuUs: Readonly<Record<Kind, number>>;
   readonly sent: Readonly<Record<Provider, number>>;
   /** The first discover in fresh processes (`BENCH_COLD=0` leaves it out). */
   readonly cold: ColdDiscover | undefined;
@@ -228,26 +238,28 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
     await turn.end();
   }
 
-  const turnTimes: Record<Provider | 'all', number[]> = { anthropic: [], openai: [], generic: [], all: [] };
+  const turnTimes: Record<Kind, number[]> = { anthropic: [], openai: [], generic: [], all: [], unseen: [] };
   const sent: Record<Provider, number> = { anthropic: 0, openai: 0, generic: 0 };
   const lists: Record<Provider, unknown[]> = { anthropic: [], openai: [], generic: [] };
   const answers = new Map<string, unknown>();
   // CPU time (user + system, µs) summed over the measured turns: moves less with load than wall time.
-  const cpuTotals: Record<Provider | 'all', number> = { anthropic: 0, openai: 0, generic: 0, all: 0 };
+  const cpuTotals: Record<Kind, number> = { anthropic: 0, openai: 0, generic: 0, all: 0, unseen: 0 };
   for (let i = 0; i < iterations + 20; i++) {
     const query = QUERIES[i % QUERIES.length]!;
-    for (const provider of [...PROVIDERS, 'all'] as const) {
+    for (const provider of KINDS) {
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const turn = await host.beginTurn({ sessionKey: `s${i % SESSIONS}`, message: MESSAGE });
-      for (const p of provider === 'all' ? PROVIDERS : [provider]) {
+      for (const p of provider === 'all' || provider === 'unseen' ? PROVIDERS : [provider]) {
         const tools = await turn.modelTools({ provider: p });
         if (i === 0) {
           sent[p] = tools.length;
           lists[p] = tools;
         }
       }
-      const outcome = await turn.execute('discover', { query });
+      const outcome = await turn.execute('discover', {
+        query: provider === 'unseen' ? `${query} ${unseenWord(i)}` : query,
+      });
       await turn.end();
       const elapsed = (performance.now() - started) * 1000;
       const cpu = process.cpuUsage(cpuBefore);
@@ -262,15 +274,16 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
 
   // The floor: what any turn must do at least, on the same data.
   const store = new Map<string, unknown>(Array.from({ length: SESSIONS }, (_, s) => [`s${s}`, { loaded: [] }]));
-  const floorTimes: Record<Provider | 'all', number[]> = { anthropic: [], openai: [], generic: [], all: [] };
+  const floorTimes: Record<Kind, number[]> = { anthropic: [], openai: [], generic: [], all: [], unseen: [] };
   let sink = 0;
   for (let i = 0; i < iterations + 20; i++) {
     const query = QUERIES[i % QUERIES.length]!;
-    for (const provider of [...PROVIDERS, 'all'] as const) {
+    for (const provider of KINDS) {
       const started = performance.now();
       const key = `s${i % SESSIONS}`;
       const session = store.get(key);
-      for (const p of provider === 'all' ? PROVIDERS : [provider]) sink += lists[p].slice().length;
+      for (const p of provider === 'all' || provider === 'unseen' ? PROVIDERS : [provider])
+        sink += lists[p].slice().length;
       sink += answers.get(query) === undefined ? 0 : 1;
       store.set(key, session);
       const elapsed = (performance.now() - started) * 1000;
@@ -278,11 +291,8 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
     }
   }
   if (sink < 0) console.log(sink);
-  const us = (times: Record<Provider | 'all', number[]>) =>
-    Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(1)])) as Record<
-      Provider | 'all',
-      number
-    >;
+  const us = (times: Record<Kind, number[]>) =>
+    Object.fromEntries(Object.entries(times).map(([k, v]) => [k, +median(v).toFixed(1)])) as Record<Kind, number>;
   return {
     n,
     loadMs: +median(loads).toFixed(1),
@@ -291,7 +301,7 @@ export async function benchTurns(n: number, iterations = 200): Promise<TurnsResu
     cold: process.env.BENCH_COLD === '0' ? undefined : await coldFirstDiscover(manifest),
     turnUs: us(turnTimes),
     cpuUs: Object.fromEntries(Object.entries(cpuTotals).map(([k, v]) => [k, +(v / iterations).toFixed(1)])) as Record<
-      Provider | 'all',
+      Kind,
       number
     >,
     floorUs: us(floorTimes),
@@ -320,14 +330,13 @@ if (isMain) {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, up ${(uptime() / 3600).toFixed(1)} h, load average ${load}; runtime: ${FROM_SOURCE ? 'sources through tsx' : RUNTIME_DIST}`;
   console.log(`runtime turns — ${machine}\n`);
   console.log(
-    '| N | host.load | first discover (shipped / built) | cold process: first discover (after listing) | turn: anthropic | openai | generic | every provider | floor (every provider) | tools sent (anthropic) |',
+    '| N | host.load | first discover (shipped / built) | cold process: first discover (after listing) | turn: anthropic | openai | generic | every provider | every provider, unseen query | floor (every provider) | tools sent (anthropic) |',
   );
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  const cell = (row: TurnsResult, p: Provider | 'all') =>
-    `${row.turnUs[p]} µs (${(row.turnUs[p] / row.floorUs[p]).toFixed(1)}×)`;
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const cell = (row: TurnsResult, p: Kind) => `${row.turnUs[p]} µs (${(row.turnUs[p] / row.floorUs[p]).toFixed(1)}×)`;
   for (const row of rows) {
     console.log(
-      `| ${row.n.toLocaleString('en')} | ${row.loadMs} ms | ${row.firstDiscoverMs} / ${row.firstDiscoverBuiltMs} ms | ${row.cold ? `${row.cold.firstMs} (${row.cold.firstListedMs}) ms` : '—'} | ${cell(row, 'anthropic')} | ${cell(row, 'openai')} | ${cell(row, 'generic')} | ${cell(row, 'all')} | ${row.floorUs.all} µs | ${row.sent.anthropic} |`,
+      `| ${row.n.toLocaleString('en')} | ${row.loadMs} ms | ${row.firstDiscoverMs} / ${row.firstDiscoverBuiltMs} ms | ${row.cold ? `${row.cold.firstMs} (${row.cold.firstListedMs}) ms` : '—'} | ${cell(row, 'anthropic')} | ${cell(row, 'openai')} | ${cell(row, 'generic')} | ${cell(row, 'all')} | ${cell(row, 'unseen')} | ${row.floorUs.all} µs | ${row.sent.anthropic} |`,
     );
   }
 }
