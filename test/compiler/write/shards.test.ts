@@ -210,6 +210,7 @@ describe('check and the generated folder', () => {
     const cases: [string, (text: string) => string][] = [
       [`${DIR}/${shard}`, (t) => t.replace('Look up record kind 5', 'Look up record kind five')],
       [`${DIR}/types.ts`, (t) => t.replace('"kind-5": InputOf', '"kind-55": InputOf')],
+      [`${DIR}/items.ts`, (t) => t.replace('dir: "."', 'dir: "elsewhere"')],
       [`${DIR}/search.ts`, (t) => t.replace('record', 'recorb')],
       [`${DIR}/${validator}`, (t) => t.replace('return errors === 0', 'return true')],
       [OUT, (t) => t.replace('version: 1,', 'version: 1, ')],
