@@ -6,24 +6,24 @@
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { CONFIG_FILES, loadConfig, type ResolvedOptions } from './config/load.js';
-import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
+import { loadConfig, type ResolvedOptions } from './config/load.js';
+import type { Diagnostic } from './diagnostics.js';
+import { emitRun } from './run-emit.js';
+import { EventRelevance } from './watch/relevance.js';
+import { TextMemo } from './cache/texts.js';
+import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
-import { emitManifestParts } from './emit/manifest.js';
 import { AssembleMemo, assembleModel } from './resolve/assemble.js';
 import { EmitMemo } from './emit/memo.js';
-import { modulePrints } from './emit/shards.js';
 import { parseChanged } from './parse/changed.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
-import { ignoredEvent, outsideWalkOf } from './scan/watched.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
-import { configuredDirs, freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
+import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { readIfExists, type WrittenParts } from './write/output.js';
-import { writeRunOutput } from './write/run-output.js';
-import { missingValidators, validatorsDir, validatorsStamp, type KnownFolders } from './write/validators.js';
+import { missingValidators, validatorsStamp, type KnownFolders } from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -59,8 +59,9 @@ export class Compiler {
   private readonly units: UnitCache;
   private readonly persistence: PersistSchedule;
   private readonly schemas: SchemaStage;
+  private readonly relevance: EventRelevance;
   /** Texts read outside any unit (AGENTS.md), kept across watch-mode runs. */
-  private readonly texts = new Map<string, string | undefined>();
+  private readonly texts = new TextMemo();
   private ts?: typeof TS;
   /** Paths changed since the last run (watch mode); undefined = verify every file by stat. */
   private dirty?: Set<string>;
@@ -72,6 +73,11 @@ export class Compiler {
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.schemas = new SchemaCache(this.root);
     this.persistence = new PersistSchedule(this.units);
+    this.relevance = new EventRelevance(
+      this.root,
+      () => this.options,
+      (rel) => this.units.dependsOn(rel),
+    );
   }
 
   /** Resolved options of the last run (after the first run). */
@@ -81,8 +87,7 @@ export class Compiler {
 
   /** Whether a path (absolute) is one the compiler reads: a config file or inside the root. */
   isConfigFile(path: string): boolean {
-    const rel = toPosix(relative(this.root, path));
-    return (CONFIG_FILES as readonly string[]).includes(rel) || rel === 'package.json';
+    return this.relevance.isConfigFile(path);
   }
 
   /**
@@ -91,12 +96,7 @@ export class Compiler {
    * with its temp files never do. Config files and package.json do.
    */
   ignores(abs: string): boolean {
-    const options = this.options;
-    const output = options && {
-      outFile: options.outFile,
-      generatedDir: validatorsDir(this.root, toPosix(relative(this.root, options.outFile))),
-    };
-    return ignoredEvent(this.root, output, abs);
+    return this.relevance.ignores(abs);
   }
 
   /**
@@ -167,12 +167,8 @@ export class Compiler {
       tree?.record({ layout, units, diagnostics: [...layout.diagnostics, ...unitDiagnostics], key, validators });
 
     // AGENTS.md texts carry over between watch-mode runs unless an event names the file.
-    if (!dirty || walkedNow) this.texts.clear();
-    else for (const path of dirty) this.texts.delete(path);
-    const readTextWith = (read: (path: string) => string | undefined) => (path: string) => {
-      if (!this.texts.has(path)) this.texts.set(path, read(path));
-      return this.texts.get(path);
-    };
+    this.texts.forget(dirty, walkedNow);
+    const readTextWith = (read: (path: string) => string | undefined) => this.texts.readerOf(read);
     // The output's inputs digest (see cache/inputs-digest.ts), over the cached units' contents.
     const digestOf = (readText: (path: string) => string | undefined): string =>
       inputsDigest(
@@ -256,44 +252,23 @@ export class Compiler {
       digest !== undefined &&
       this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
-    // A fresh process takes the generated modules' stamps its predecessors recorded (cache/emit-record.ts).
-    if (reusable === undefined) this.memos.emit.prints ??= this.units.emitRecord?.load() ?? new Map();
     const renderedBefore = this.memos.emit.rendered;
-    // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts);
-    // `code` is joined only when someone reads it (check, catalog, tests).
-    const emitted =
-      reusable === undefined
-        ? emitManifestParts(
-            model.model,
-            { root: this.root, outRel, importExtension: options.importExtension, runtimeModule },
-            this.memos.emit,
-          )
-        : undefined;
-    if (emitted !== undefined) {
-      this.lastValidators = { outRel, table: emitted.validators };
-      this.units.noteEmitPrints(modulePrints(this.memos.emit));
-    }
+    // Emitted as parts: `code` is joined only when someone reads it (check, catalog, tests).
+    const { emitted, sorted, errors, written } = emitRun({
+      root: this.root,
+      outRel,
+      options,
+      runtimeModule,
+      model: model.model,
+      units: this.units,
+      memos: this.memos,
+      reuse: reusable !== undefined,
+      write: runOptions.write !== false,
+      outOverridden: this.compilerOptions.config?.out !== undefined,
+      diagnostics,
+    });
+    if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
     let joined: string | undefined;
-    const sorted = uniqueDiagnostics(diagnostics).sort(compareDiagnostics);
-    let errors = sorted.filter((d) => d.severity === 'error').length;
-    let written = false;
-    if (emitted !== undefined && runOptions.write !== false && errors === 0) {
-      const outcome = writeRunOutput({
-        root: this.root,
-        outRel,
-        options,
-        outOverridden: this.compilerOptions.config?.out !== undefined,
-        emitted,
-        written: this.memos.written,
-        folders: this.memos.folders,
-      });
-      if (outcome.ok) written = outcome.written;
-      else {
-        sorted.push(outcome.failure);
-        sorted.sort(compareDiagnostics);
-        errors++;
-      }
-    }
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     const validators = validatorsStamp(this.root, outRel);
     const outputKey = `${digest}:${validators}`;
@@ -360,15 +335,12 @@ export class Compiler {
       this.configDirty = false;
       if (changed) {
         this.inventory = undefined;
-        this.configuredDirs = undefined;
+        this.relevance.reset();
         this.units.reset(`${JSON.stringify(loaded.options)}${staticSchemas() ? '' : '\0evaluate-all'}`);
       }
     }
     return this.options;
   }
-
-  /** Configured plugin directories inside the root (POSIX, relative), for `outsideWalk`. */
-  private configuredDirs?: readonly string[];
 
   /**
    * Whether an absolute path lies where a fresh walk never looks (scan/watched.ts): beside the
@@ -376,10 +348,7 @@ export class Compiler {
    * False before the configuration is known (`prepare`) and outside the root.
    */
   outsideWalk(abs: string, isDir: boolean | undefined): boolean {
-    const options = this.options;
-    if (!options) return false;
-    this.configuredDirs ??= configuredDirs(this.root, options);
-    return outsideWalkOf(this.root, this.configuredDirs, abs, isDir);
+    return this.relevance.outsideWalk(abs, isDir);
   }
 
   /**
@@ -390,20 +359,7 @@ export class Compiler {
    * build plugin leaves it out. True before the configuration is known.
    */
   affects(abs: string, isDir: boolean | undefined): boolean {
-    if (this.isConfigFile(abs)) return true;
-    if (this.ignores(abs)) return false;
-    const options = this.options;
-    if (!options) return true;
-    const rel = toPosix(relative(this.root, abs));
-    // A file beside the root's convention folders the walk does not list (index.html, vite.config.ts).
-    const unlistedRootFile =
-      !rel.includes('/') &&
-      isDir !== true &&
-      rel.includes('.') &&
-      rel !== 'AGENTS.md' &&
-      !options.pluginEntry.includes(rel);
-    if (!unlistedRootFile && !this.outsideWalk(abs, isDir)) return true;
-    return this.units.dependsOn(rel);
+    return this.relevance.affects(abs, isDir);
   }
 
   /**
@@ -411,14 +367,8 @@ export class Compiler {
    * so a dev server that started from the cache calls this in the background after start-up
    * to keep the first edit fast.
    */
-  async warmup(): Promise<void> {
-    await Promise.all([
-      import('./parse/units.js'),
-      import('./util/typescript.js'),
-      import('./schema/index.js'),
-      import('./schema/convert.js'),
-    ]);
-    (await import('./util/lazy.js')).preloadLazy();
+  warmup(): Promise<void> {
+    return warmStages();
   }
 
   /** The validators the last emitted manifest imports (write/validators.ts). */

@@ -5,8 +5,6 @@
  * as a JSON file plus a journal of later changes (cache/file.ts), so `generate` with nothing
  * changed neither reads nor parses sources.
  */
-import { settledMtime } from './racy.js';
-import { readFileSync, statSync } from 'node:fs';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { CacheFile } from './file.js';
@@ -14,7 +12,9 @@ import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
-import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
+import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
+import { anyDependsOn, currentByIndex, indexOfEntries, stampsOfUnits } from './index-queries.js';
+import { type FileStat, restamped, StatSource, statAbs } from './stat-source.js';
 import { packageVersion } from '../version.js';
 import { sha256 } from '../util/hash.js';
 import { EmitRecordFile } from './emit-record.js';
@@ -29,7 +29,6 @@ import {
   persistableEntries,
   sameRecord,
   sha,
-  under,
 } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
@@ -40,6 +39,7 @@ const CACHE_VERSION = `zhin-gen-cache-3@${packageVersion()}`;
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
+  private readonly stats: StatSource;
   private output: OutputRecord | undefined;
   private configKey = '';
   /** What changed since the cache was loaded or last persisted (persisted as journal lines). */
@@ -72,6 +72,7 @@ export class UnitCache {
     readonly root: string,
     cacheFile: string | false | undefined,
   ) {
+    this.stats = new StatSource(root);
     const file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));
     this.disk =
       file === undefined ? undefined : new CacheFile(file, CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
@@ -151,19 +152,7 @@ export class UnitCache {
    */
   currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
     this.ensure();
-    const index = this.index;
-    if (!index) return false;
-    for (const [key, files] of units) {
-      const unit = index.units.get(key);
-      if (!unit || unit.files.length !== files.length) return false;
-      for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return false;
-      const stamps = unit.stamps;
-      for (let i = 0; i < stamps.length; i += 4) {
-        const now = this.stat(stamps[i] as string);
-        if (!now || now.mtimeMs !== stamps[i + 1] || now.size !== stamps[i + 2]) return false;
-      }
-    }
-    return true;
+    return this.index !== undefined && currentByIndex(this.index, units, (path) => this.stats.stat(path));
   }
 
   /** The summary recorded with the output this cache vouches for under `digest`, if any. */
@@ -180,30 +169,16 @@ export class UnitCache {
     return createReader(this.root);
   }
 
-  /** Stamps of this run's listed files, taken when it started (cache/tree-check.ts). */
-  private known: ReadonlyMap<string, Stamp> | undefined;
-
   /**
    * The stamps a fresh run took of every listed file before reading any (undefined: stat each
    * file when asked): the index check and the lookups use them instead of a stat per file each.
    */
   useStamps(stamps: ReadonlyMap<string, Stamp> | undefined): void {
-    this.known = stamps;
+    this.stats.use(stamps);
   }
 
-  private stat(path: string): { mtimeMs: number; size: number } | undefined {
-    const known = this.known?.get(path);
-    if (known !== undefined) {
-      if (known === '-') return undefined;
-      const colon = known.indexOf(':');
-      return { mtimeMs: Number(known.slice(0, colon)), size: Number(known.slice(colon + 1)) };
-    }
-    try {
-      const s = statSync(under(this.root, path));
-      return { mtimeMs: s.mtimeMs, size: s.size };
-    } catch {
-      return undefined;
-    }
+  private stat(path: string): FileStat | undefined {
+    return this.stats.stat(path);
   }
 
   /** The stamped files of an entry, listed once per entry (watch mode asks every run). */
@@ -236,19 +211,10 @@ export class UnitCache {
       const stamp = entry.stamps[file]!;
       const now = this.stat(file);
       if (!now) return undefined;
-      if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size) continue;
-      if (now.size !== stamp.size) return undefined;
-      // Same size, new mtime (checkout, touch): compare content before re-parsing.
-      let hash: string;
-      const readAt = Date.now();
-      try {
-        hash = sha(readFileSync(under(this.root, file)));
-      } catch {
-        return undefined;
-      }
-      if (hash !== stamp.hash) return undefined;
-      // The content matched; a same-size write within a tick of it would keep this mtime (cache/racy.ts).
-      entry.stamps[file] = { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt) };
+      const next = restamped(this.root, file, stamp, now);
+      if (next === 'same') continue;
+      if (next === 'changed') return undefined;
+      entry.stamps[file] = next;
       this.markChanged(key);
     }
     return entry.result;
@@ -328,13 +294,13 @@ export class UnitCache {
     this.ensure();
     const record = this.output;
     if (!record || record.digest !== digest || record.file !== file) return false;
-    const now = this.statAbs(file);
+    const now = statAbs(file);
     return now !== undefined && now.mtimeMs === record.mtimeMs && now.size === record.size;
   }
 
   recordOutput(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): void {
     this.ensure();
-    const now = this.statAbs(file);
+    const now = statAbs(file);
     if (!now) return;
     if (summary) {
       const next: RunSummary = { digest, ...summary };
@@ -359,15 +325,6 @@ export class UnitCache {
   /** The configuration this cache is for (what reset() was given). */
   get config(): string {
     return this.configKey;
-  }
-
-  private statAbs(file: string): { mtimeMs: number; size: number } | undefined {
-    try {
-      const s = statSync(file);
-      return { mtimeMs: s.mtimeMs, size: s.size };
-    } catch {
-      return undefined;
-    }
   }
 
   persist(): void {
@@ -408,19 +365,7 @@ export class UnitCache {
    */
   stampsOf(keys: readonly string[]): Map<string, Stamp> | undefined {
     this.ensure();
-    const stamps = new Map<string, Stamp>();
-    for (const key of keys) {
-      const indexed = this.index?.units.get(key);
-      if (indexed) {
-        const s = indexed.stamps;
-        for (let i = 0; i < s.length; i += 4) stamps.set(s[i] as string, `${s[i + 1]}:${s[i + 2]}`);
-        continue;
-      }
-      const entry = this.index ? undefined : this.entries.get(key);
-      if (!entry) return undefined;
-      for (const file in entry.stamps) stamps.set(file, `${entry.stamps[file]!.mtimeMs}:${entry.stamps[file]!.size}`);
-    }
-    return stamps;
+    return stampsOfUnits(this.index, this.entries, keys);
   }
 
   /**
@@ -429,15 +374,7 @@ export class UnitCache {
    */
   dependsOn(path: string): boolean {
     this.ensure();
-    const below = `${path}/`;
-    const matches = (file: string): boolean => file === path || file.startsWith(below);
-    if (this.index) {
-      for (const unit of this.index.units.values())
-        for (let i = 0; i < unit.stamps.length; i += 4) if (matches(unit.stamps[i] as string)) return true;
-      return false;
-    }
-    for (const entry of this.entries.values()) for (const file in entry.stamps) if (matches(file)) return true;
-    return false;
+    return anyDependsOn(this.index, this.entries, path);
   }
 
   /** The output record and the summary that goes with it, when this cache holds both. */
@@ -450,15 +387,7 @@ export class UnitCache {
   /** The index of what is persisted now (after the bodies were written). */
   private saveIndex(): void {
     if (!this.indexFile || !this.indexStale) return;
-    const units = new Map<string, IndexedUnit>();
-    for (const [key, entry] of this.entries) {
-      const stamps: (string | number)[] = [];
-      for (const file in entry.stamps) {
-        const stamp = entry.stamps[file]!;
-        stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
-      }
-      units.set(key, { hash: entry.hash, files: entry.files, stamps });
-    }
+    const units = indexOfEntries(this.entries);
     const summary = this.summary && this.output?.digest === this.summary.digest ? this.summary : undefined;
     try {
       this.indexFile.save(this.configKey, {

@@ -4,36 +4,30 @@
  * provider profiles. Everything here is in memory and linear in the number of capabilities.
  */
 import type { ResolvedOptions } from '../config/load.js';
-import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type {
   AgentModel,
   CapabilityModel,
   HookModel,
   ParsedSkillModel,
-  PluginModel,
   PromptSectionModel,
-  SkillModel,
   ToolModel,
 } from '../model.js';
-import type { PluginEntryData, UnitResult } from '../parse/units.js';
+import type { UnitResult } from '../parse/units.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { validateMainAgent } from '../validate/agents-md.js';
 import { checkProviderProfiles } from '../validate/providers.js';
 import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
-import {
-  agentQualifiedName,
-  segmentNameProblem,
-  skillQualifiedName,
-  toolLocalNameProblem,
-  toolQualifiedName,
-} from '@zhin-gen/runtime/names';
+import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from '@zhin-gen/runtime/names';
 import { resolveReferences } from './references.js';
 import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes, packageNameClashes } from './host-provided.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';
 import { unitKey } from '../cache/unit-key.js';
-import { sameList } from '../util/lists.js';
+import { AssembleMemo, namedEntry, resolvedSkill, reuse } from './model-memo.js';
+import { assemblePlugins, type PlatformRef } from './plugin-entries.js';
+
+export { AssembleMemo } from './model-memo.js';
 
 export interface AssembleInput {
   readonly layout: Layout;
@@ -60,30 +54,6 @@ export interface AssembleInput {
   };
 }
 
-/**
- * What one compiler's assembly remembers between its runs, by the objects of its own caches:
- * unchanged units keep their model objects, so emit reuses their text. Owned by the `Compiler`.
- */
-export class AssembleMemo {
-  readonly namedEntries = new WeakMap<ToolModel, NamedEntry>();
-  readonly models = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
-  readonly tools = new WeakMap<
-    UnitResult,
-    { outcome: SchemaOutcome | undefined; hash: string; unit: CapabilityUnit; model: ToolModel }
-  >();
-  /** The resolved skill made from a parsed one, kept while its associated tools stay the same. */
-  readonly skills = new WeakMap<ParsedSkillModel, SkillModel>();
-}
-
-/** The parsed skill with its resolved tools: the same object as last run when nothing changed. */
-function resolvedSkill(memo: AssembleMemo['skills'], skill: ParsedSkillModel, tools: readonly string[]): SkillModel {
-  const known = memo.get(skill);
-  if (known && sameList(known.tools, tools)) return known;
-  const resolved: SkillModel = { ...skill, tools };
-  memo.set(skill, resolved);
-  return resolved;
-}
-
 function enclosureOf(unit: CapabilityUnit) {
   return {
     owner: unit.owner,
@@ -97,38 +67,6 @@ function sortedFiles(unit: CapabilityUnit, under: string): string[] {
   return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
 }
 
-/** A tool as the name rules see it; memoised per model object (watch mode keeps unchanged ones). */
-function namedEntry(namedEntries: AssembleMemo['namedEntries'], t: ToolModel): NamedEntry {
-  let entry = namedEntries.get(t);
-  if (!entry) {
-    entry = {
-      name: t.qualifiedName,
-      loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column },
-      origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}`,
-    };
-    namedEntries.set(t, entry);
-  }
-  return entry;
-}
-
-/**
- * The model built for this unit result last run, if its hash and directory are unchanged: an
- * unchanged skill, agent, section or hook keeps its model object, so emit reuses its text.
- */
-function reuse<T extends object>(
-  modelMemo: AssembleMemo['models'],
-  result: UnitResult,
-  unit: CapabilityUnit,
-  hash: string,
-  build: () => T,
-): T {
-  const memo = modelMemo.get(result);
-  if (memo && memo.hash === hash && memo.dir === unit.dir) return memo.model as T;
-  const model = build();
-  modelMemo.set(result, { hash, dir: unit.dir, model });
-  return model;
-}
-
 export function assembleModel(input: AssembleInput): { model: CapabilityModel; diagnostics: Diagnostic[] } {
   const memos = input.memos ?? new AssembleMemo();
   const toolMemo = memos.tools;
@@ -139,7 +77,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
   const agents: AgentModel[] = [];
   const promptSections: PromptSectionModel[] = [];
   const hooks: HookModel[] = [];
-  const platformRefs: { name: string; loc: SourceLocation; what: string }[] = [];
+  const platformRefs: PlatformRef[] = [];
 
   for (const unit of units) {
     const result = results.get(unit)!;
@@ -302,112 +240,12 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     }
   }
 
-  const plugins: PluginModel[] = [];
-  for (const plugin of input.layout.plugins) {
-    const agentsMdText = plugin.agentsMd ? input.readText(plugin.agentsMd) : undefined;
-    const agentsMd =
-      plugin.agentsMd && agentsMdText !== undefined
-        ? { source: plugin.agentsMd, text: agentsMdText.replace(/\r\n?/g, '\n') }
-        : undefined;
-    const pluginAgents = plugin.caps.filter((c) => c.kind === 'agent').map((c) => c.name);
-    diagnostics.push(
-      ...validateMainAgent({
-        pluginDir: plugin.dir,
-        agents: pluginAgents,
-        ...(agentsMd ? { agentsMd: { file: agentsMd.source, text: agentsMd.text } } : {}),
-      }),
-    );
-    plugins.push({
-      owner: plugin.owner,
-      dir: plugin.dir,
-      ...(agentsMd ? { agentsMd } : {}),
-      ...(plugin.entry ? { entrySource: plugin.entry } : {}),
-    });
-    const entry = plugin.entry ? input.entries.get(plugin.dir) : undefined;
-    if (!entry) continue;
-    diagnostics.push(...entry.diagnostics);
-    const data = entry.data as PluginEntryData | undefined;
-    const addedSections = new Map<string, SourceLocation>();
-    for (const ref of data?.conditionalSections ?? []) {
-      // The check setup()'s addPromptSection() applies (runtime/contract/names.ts); clashes are still
-      // reported, so one run names every problem of the call.
-      const problem = segmentNameProblem(ref.localName);
-      if (problem) {
-        diagnostics.push(
-          diag('ZG3011', {
-            ...ref.loc,
-            message: `addPromptSection("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it`,
-          }),
-        );
-      }
-      const earlier = addedSections.get(ref.localName);
-      if (earlier) {
-        diagnostics.push(
-          diag('ZG3010', {
-            ...ref.loc,
-            message: `addPromptSection("${ref.localName}") is called twice in ${plugin.entry}`,
-            related: [{ ...earlier, message: 'first added here' }],
-          }),
-        );
-      }
-      addedSections.set(ref.localName, ref.loc);
-      for (const p of ref.platforms)
-        platformRefs.push({ name: p.value, loc: p.loc, what: `prompt section "${ref.localName}"` });
-      const clash = promptSections.find((s) => s.owner === plugin.owner && s.name === ref.localName);
-      if (clash) {
-        diagnostics.push(
-          diag('ZG3010', {
-            ...ref.loc,
-            message: `addPromptSection("${ref.localName}") in ${plugin.entry} clashes with the prompt section directory ${clash.source} of the same plugin`,
-            related: [{ ...clash.loc, message: 'prompt section directory' }],
-          }),
-        );
-      }
-    }
-    for (const ref of data?.conditionalTools ?? []) {
-      const enclosure = { owner: plugin.owner, placement: 'plugin' as const };
-      // The checks setup()'s addTool() applies (runtime/contract/names.ts). A name with "__" cannot be
-      // qualified; one that only breaks the pattern still takes part in the qualifiedName rules
-      // below (reserved names, provider-safe, clashes, all case-folded), so one run names every
-      // problem of the call (`Discover`: the pattern and the meta tool it would shadow).
-      const problem = toolLocalNameProblem(ref.localName);
-      if (problem?.rule === 'separator') {
-        diagnostics.push(diag('ZG3005', { ...ref.loc, message: `addTool("${ref.localName}") ${problem.message}` }));
-        continue;
-      }
-      if (problem) {
-        diagnostics.push(
-          diag('ZG3011', {
-            ...ref.loc,
-            message: `addTool("${ref.localName}") in ${plugin.entry}: the name ${problem.message}, so host.load() rejects it`,
-          }),
-        );
-      }
-      tools.push({
-        kind: 'tool',
-        ...enclosure,
-        localName: ref.localName,
-        qualifiedName: toolQualifiedName(enclosure, ref.localName),
-        source: plugin.entry!,
-        related: [],
-        loc: ref.loc,
-        description: ref.description,
-        inputSchema: EMPTY_INPUT_SCHEMA,
-        schemaOrigin: 'none',
-        schemaVia: 'none',
-        requiresApproval: ref.requiresApproval,
-        platforms: ref.platforms,
-        scopes: ref.scopes,
-        permissions: ref.permissions,
-        hidden: ref.hidden,
-        keywords: [],
-        tags: [],
-        conditional: true,
-        typed: false,
-        hash: input.hashOf(`plugin-entry:${plugin.entry}`),
-      });
-    }
-  }
+  const plugins = assemblePlugins(
+    { layout: input.layout, entries: input.entries, readText: input.readText, hashOf: input.hashOf, promptSections },
+    tools,
+    platformRefs,
+    diagnostics,
+  );
 
   const toolEntries: NamedEntry[] = tools.map((t) => namedEntry(memos.namedEntries, t));
   diagnostics.push(...checkToolNames(toolEntries));

@@ -1,0 +1,83 @@
+/**
+ * Questions the unit cache answers from its index (cache/index-file.ts) or, once the bodies are
+ * loaded, from its entries: the same answer either way, so a run that finds nothing to do never
+ * reads the bodies. Pure functions over the two shapes.
+ */
+import type { CacheIndex, IndexedUnit } from './index-file.js';
+import type { FileStat } from './stat-source.js';
+import type { Stamp } from './tree-record.js';
+import type { Entry } from './unit-entry.js';
+
+/**
+ * Whether every unit listed is current by the index alone (its files, and the stamps of
+ * everything its result depends on, exactly as recorded).
+ */
+export function currentByIndex(
+  index: CacheIndex,
+  units: readonly (readonly [key: string, files: readonly string[]])[],
+  stat: (path: string) => FileStat | undefined,
+): boolean {
+  for (const [key, files] of units) {
+    const unit = index.units.get(key);
+    if (!unit || unit.files.length !== files.length) return false;
+    for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return false;
+    const stamps = unit.stamps;
+    for (let i = 0; i < stamps.length; i += 4) {
+      const now = stat(stamps[i] as string);
+      if (!now || now.mtimeMs !== stamps[i + 1] || now.size !== stamps[i + 2]) return false;
+    }
+  }
+  return true;
+}
+
+/** The stamps held for these units' files and dependencies (path → "mtime:size"), or undefined when a unit is missing. */
+export function stampsOfUnits(
+  index: CacheIndex | undefined,
+  entries: ReadonlyMap<string, Entry>,
+  keys: readonly string[],
+): Map<string, Stamp> | undefined {
+  const stamps = new Map<string, Stamp>();
+  for (const key of keys) {
+    const indexed = index?.units.get(key);
+    if (indexed) {
+      const s = indexed.stamps;
+      for (let i = 0; i < s.length; i += 4) stamps.set(s[i] as string, `${s[i + 1]}:${s[i + 2]}`);
+      continue;
+    }
+    const entry = index ? undefined : entries.get(key);
+    if (!entry) return undefined;
+    for (const file in entry.stamps) stamps.set(file, `${entry.stamps[file]!.mtimeMs}:${entry.stamps[file]!.size}`);
+  }
+  return stamps;
+}
+
+/** Whether some unit's result depends on this file, or on a file below it when it is a directory. */
+export function anyDependsOn(
+  index: CacheIndex | undefined,
+  entries: ReadonlyMap<string, Entry>,
+  path: string,
+): boolean {
+  const below = `${path}/`;
+  const matches = (file: string): boolean => file === path || file.startsWith(below);
+  if (index) {
+    for (const unit of index.units.values())
+      for (let i = 0; i < unit.stamps.length; i += 4) if (matches(unit.stamps[i] as string)) return true;
+    return false;
+  }
+  for (const entry of entries.values()) for (const file in entry.stamps) if (matches(file)) return true;
+  return false;
+}
+
+/** The index of these entries, as persisted beside their bodies. */
+export function indexOfEntries(entries: ReadonlyMap<string, Entry>): Map<string, IndexedUnit> {
+  const units = new Map<string, IndexedUnit>();
+  for (const [key, entry] of entries) {
+    const stamps: (string | number)[] = [];
+    for (const file in entry.stamps) {
+      const stamp = entry.stamps[file]!;
+      stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
+    }
+    units.set(key, { hash: entry.hash, files: entry.files, stamps });
+  }
+  return units;
+}

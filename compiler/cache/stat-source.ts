@@ -1,0 +1,67 @@
+/**
+ * Where the unit cache gets a file's mtime and size: the stamps a fresh run took of every listed
+ * file when it started (cache/tree-check.ts), else one stat. Taking them from the run's own list
+ * means the index check and the lookups cost no stat per file each.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { settledMtime } from './racy.js';
+import type { Stamp } from './tree-record.js';
+import { type FileStamp, sha, under } from './unit-entry.js';
+
+export interface FileStat {
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
+export class StatSource {
+  /** Stamps of this run's listed files, taken when it started. */
+  private known: ReadonlyMap<string, Stamp> | undefined;
+
+  constructor(private readonly root: string) {}
+
+  /** The stamps of this run (undefined: stat each file when asked). */
+  use(stamps: ReadonlyMap<string, Stamp> | undefined): void {
+    this.known = stamps;
+  }
+
+  /** A file (POSIX, relative to the root) as this run sees it; undefined when it is missing. */
+  stat(path: string): FileStat | undefined {
+    const known = this.known?.get(path);
+    if (known !== undefined) {
+      if (known === '-') return undefined;
+      const colon = known.indexOf(':');
+      return { mtimeMs: Number(known.slice(0, colon)), size: Number(known.slice(colon + 1)) };
+    }
+    return statAbs(under(this.root, path));
+  }
+}
+
+/** An absolute path's mtime and size now; undefined when it is missing. */
+export function statAbs(file: string): FileStat | undefined {
+  try {
+    const s = statSync(file);
+    return { mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file stamped `stamp` whose stat now is `now`: 'same' when mtime and size match, the new stamp
+ * when only the mtime moved and the content is still the stamped one (a checkout, a touch), and
+ * 'changed' otherwise (then the unit is parsed again).
+ */
+export function restamped(root: string, file: string, stamp: FileStamp, now: FileStat): 'same' | 'changed' | FileStamp {
+  if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size) return 'same';
+  if (now.size !== stamp.size) return 'changed';
+  const readAt = Date.now();
+  let hash: string;
+  try {
+    hash = sha(readFileSync(under(root, file)));
+  } catch {
+    return 'changed';
+  }
+  if (hash !== stamp.hash) return 'changed';
+  // The content matched; a same-size write within a tick of it would keep this mtime (cache/racy.ts).
+  return { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt) };
+}

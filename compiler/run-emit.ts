@@ -1,0 +1,79 @@
+/**
+ * The emit-and-write step of one run (compiler/context.ts): emit the manifest as parts unless
+ * the output on disk is vouched for, write what changed, and sort the run's diagnostics with
+ * any write failure among them.
+ */
+import type { ResolvedOptions } from './config/load.js';
+import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
+import { emitManifestParts } from './emit/manifest.js';
+import type { EmitMemo } from './emit/memo.js';
+import { modulePrints } from './emit/shards.js';
+import type { CapabilityModel } from './model.js';
+import type { UnitCache } from './cache/units.js';
+import type { WrittenParts } from './write/output.js';
+import { writeRunOutput } from './write/run-output.js';
+import type { KnownFolders } from './write/validators.js';
+
+export interface EmitRunInput {
+  readonly root: string;
+  readonly outRel: string;
+  readonly options: ResolvedOptions;
+  readonly runtimeModule: string;
+  readonly model: CapabilityModel;
+  readonly units: UnitCache;
+  readonly memos: { readonly emit: EmitMemo; readonly written: WrittenParts; readonly folders: KnownFolders };
+  /** The output on disk is vouched for: nothing is emitted or written. */
+  readonly reuse: boolean;
+  /** Whether to write (a clean run with `write !== false`). */
+  readonly write: boolean;
+  readonly outOverridden: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface EmitRunOutcome {
+  readonly emitted: ReturnType<typeof emitManifestParts> | undefined;
+  readonly sorted: Diagnostic[];
+  readonly errors: number;
+  readonly written: boolean;
+}
+
+export function emitRun(input: EmitRunInput): EmitRunOutcome {
+  const { memos, units } = input;
+  // A fresh process takes the generated modules' stamps its predecessors recorded (cache/emit-record.ts).
+  if (!input.reuse) memos.emit.prints ??= units.emitRecord?.load() ?? new Map();
+  // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts).
+  const emitted = input.reuse
+    ? undefined
+    : emitManifestParts(
+        input.model,
+        {
+          root: input.root,
+          outRel: input.outRel,
+          importExtension: input.options.importExtension,
+          runtimeModule: input.runtimeModule,
+        },
+        memos.emit,
+      );
+  if (emitted !== undefined) units.noteEmitPrints(modulePrints(memos.emit));
+  const sorted = uniqueDiagnostics(input.diagnostics).sort(compareDiagnostics);
+  let errors = sorted.filter((d) => d.severity === 'error').length;
+  let written = false;
+  if (emitted !== undefined && input.write && errors === 0) {
+    const outcome = writeRunOutput({
+      root: input.root,
+      outRel: input.outRel,
+      options: input.options,
+      outOverridden: input.outOverridden,
+      emitted,
+      written: memos.written,
+      folders: memos.folders,
+    });
+    if (outcome.ok) written = outcome.written;
+    else {
+      sorted.push(outcome.failure);
+      sorted.sort(compareDiagnostics);
+      errors++;
+    }
+  }
+  return { emitted, sorted, errors, written };
+}
