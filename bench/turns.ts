@@ -16,7 +16,7 @@
  *   BENCH_RUNTIME=<a runtime/dist> or `source`; build first: node scripts/build.mjs)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, uptime } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,6 +32,12 @@ import { syntheticManifest } from './turn-cost.js';
  */
 const RUNTIME_DIST = resolve(process.env.BENCH_RUNTIME ?? join(process.cwd(), 'runtime/dist'));
 const FROM_SOURCE = process.env.BENCH_RUNTIME === 'source';
+if (!FROM_SOURCE && !existsSync(join(RUNTIME_DIST, 'index.js'))) {
+  console.error(
+    `bench/turns.ts: no built runtime at ${RUNTIME_DIST}; run node scripts/build.mjs (or BENCH_RUNTIME=source)`,
+  );
+  process.exit(1);
+}
 const runtime: typeof sourceRuntime = FROM_SOURCE
   ? sourceRuntime
   : await import(pathToFileURL(join(RUNTIME_DIST, 'index.js')).href);
