@@ -35,6 +35,9 @@ export interface ParseOutcome {
   readonly ts: typeof TS | undefined;
 }
 
+/** A unit's place in the results until its parse fills it (every miss is parsed or the run throws). */
+const PENDING: UnitResult = { diagnostics: [], dependencies: [] };
+
 export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
   const { layout, options, cache, reader, dirty } = inputs;
   const agentsMd = new Map(layout.plugins.filter((p) => p.agentsMd).map((p) => [p.dir, p.agentsMd!]));
@@ -72,7 +75,11 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     const files = unitFiles(unit);
     const result = cache.lookup(key, files, dirty);
     if (result) results.set(unit, result);
-    else misses.push({ key, files, unit, pluginDir: unit.pluginDir });
+    else {
+      // Held in unit order now, filled below: the map is in unit order without a second pass.
+      results.set(unit, PENDING);
+      misses.push({ key, files, unit, pluginDir: unit.pluginDir });
+    }
   }
   for (const plugin of layout.plugins) {
     if (!plugin.entry) continue;
@@ -118,18 +125,5 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     const result = entries.get(plugin.dir);
     if (result) pluginEntries.set(plugin.dir, result);
   }
-  return { results: ordered(inputs.units, results), entries: pluginEntries, parsed: misses.length, workers: size, ts };
-}
-
-/** The results in unit order, as a run that parsed nothing or everything inserts them. */
-function ordered(
-  units: readonly CapabilityUnit[],
-  results: Map<CapabilityUnit, UnitResult>,
-): Map<CapabilityUnit, UnitResult> {
-  const out = new Map<CapabilityUnit, UnitResult>();
-  for (const unit of units) {
-    const result = results.get(unit);
-    if (result) out.set(unit, result);
-  }
-  return out;
+  return { results, entries: pluginEntries, parsed: misses.length, workers: size, ts };
 }

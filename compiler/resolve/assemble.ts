@@ -18,13 +18,11 @@ import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { checkProviderProfiles } from '../validate/providers.js';
-import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
 import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from '@zhin-gen/runtime/names';
-import { resolveReferences } from './references.js';
-import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes, packageNameClashes } from './host-provided.js';
+import { nameRules } from './name-rules.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';
 import { unitKey } from '../cache/unit-key.js';
-import { AssembleMemo, namedEntry, resolvedSkill, reuse } from './model-memo.js';
+import { AssembleMemo, resolvedSkill, reuse } from './model-memo.js';
 import { assemblePlugins, type PlatformRef } from './plugin-entries.js';
 
 export { AssembleMemo } from './model-memo.js';
@@ -247,37 +245,13 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
     diagnostics,
   );
 
-  const toolEntries: NamedEntry[] = tools.map((t) => namedEntry(memos.namedEntries, t));
-  diagnostics.push(...checkToolNames(toolEntries));
-  diagnostics.push(...findConflicts('Tool', toolEntries, 'ZG3001'));
-  diagnostics.push(
-    ...findConflicts(
-      'Skill',
-      parsedSkills.map((s) => ({ name: s.qualifiedName, loc: s.loc, origin: `skill ${s.source}` })),
-      'ZG3008',
-    ),
-  );
-  diagnostics.push(
-    ...findConflicts(
-      'Agent',
-      agents.map((a) => ({ name: a.qualifiedName, loc: a.loc, origin: `agent ${a.source}` })),
-      'ZG3009',
-    ),
-  );
-  const hostProvided = options.hostProvided ?? { tools: [], skills: [] };
-  const hostReferenced = new Set<string>();
   const packages = input.packages ?? [];
-  // A shipped package's public tools are referenced like the host's: checked again at host.load.
-  const packageTools = new Set(packages.flatMap((p) => p.publicTools));
-  const declared = hostMatcher(hostProvided.tools, ALWAYS_KNOWN_TOOLS);
-  const isHostTool = (name: string): boolean => declared(name) || packageTools.has(name);
-  const references = resolveReferences(tools, parsedSkills, agents, isHostTool, hostReferenced);
-  diagnostics.push(...references.diagnostics);
-  const skills = parsedSkills.map((skill, i) => resolvedSkill(memos.skills, skill, references.skillTools[i]!));
-  diagnostics.push(
-    ...hostNameClashes(tools, parsedSkills, hostProvided),
-    ...packageNameClashes(tools, parsedSkills, packages),
+  const names = nameRules(
+    { tools, skills: parsedSkills, agents, hostProvided: options.hostProvided, packages },
+    memos.names,
   );
+  diagnostics.push(...names.diagnostics);
+  const skills = parsedSkills.map((skill, i) => resolvedSkill(memos.skills, skill, names.skillTools[i]!));
   diagnostics.push(
     ...checkProviderProfiles(
       tools.filter((t) => !t.conditional),
@@ -296,7 +270,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       }
     }
   }
-  const hostTools = [...hostReferenced].sort(compareStrings);
+  const hostTools = [...names.hostReferenced].sort(compareStrings);
   return {
     model: {
       plugins,

@@ -3,19 +3,20 @@
  * lookups that use it: an unchanged unit keeps its model object, so every per-model step after
  * it (name rules, provider checks, emit) is memoised by identity.
  */
-import type { NamedEntry } from './conflicts.js';
 import type { ParsedSkillModel, SkillModel, ToolModel } from '../model.js';
 import type { UnitResult } from '../parse/units.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sameList } from '../util/lists.js';
+import { NameRulesMemo } from './name-rules.js';
 
 /**
  * What one compiler's assembly remembers between its runs, by the objects of its own caches:
  * unchanged units keep their model objects, so emit reuses their text. Owned by the `Compiler`.
  */
 export class AssembleMemo {
-  readonly namedEntries = new WeakMap<ToolModel, NamedEntry>();
+  /** The tree-wide name and reference rules' last input and outcome (resolve/name-rules.ts). */
+  readonly names = new NameRulesMemo();
   readonly models = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
   readonly tools = new WeakMap<
     UnitResult,
@@ -36,20 +37,6 @@ export function resolvedSkill(
   const resolved: SkillModel = { ...skill, tools };
   memo.set(skill, resolved);
   return resolved;
-}
-
-/** A tool as the name rules see it; memoised per model object (watch mode keeps unchanged ones). */
-export function namedEntry(namedEntries: AssembleMemo['namedEntries'], t: ToolModel): NamedEntry {
-  let entry = namedEntries.get(t);
-  if (!entry) {
-    entry = {
-      name: t.qualifiedName,
-      loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column },
-      origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}`,
-    };
-    namedEntries.set(t, entry);
-  }
-  return entry;
 }
 
 /**
