@@ -1,7 +1,7 @@
 /**
  * The generated module at size: `node --import tsx bench/module.ts [N...]` (default 1000 5000;
  * trees from bench/gen-tree.ts under bench/trees/module-N). For each N: the manifest's size and
- * line count, its tool shards (a large bot's table: compiler/emit/shards.ts) and the folder's
+ * line count, its tool shards (a large bot's table: compiler/emit/shards.ts), `items.ts` and the folder's
  * size, and what a Vite dev server pays to serve it — `transformRequest` of the manifest and of
  * every shard it imports (esbuild's transform plus Vite's import analysis of every `import()`)
  * with the size of the source maps — once cold and as the median of 3 re-requests of what one
@@ -86,10 +86,13 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
   const bytes = statSync(manifest).size;
   const folder = join(root, validatorsDirRel(result.outRel));
   const folderRel = validatorsDirRel(result.outRel);
-  const shards = [...result.code.matchAll(/^import shard\d+ from "\.\/[^"]*?\/(tools-[^"]+)\.js";$/gm)].map(
-    (m) => `/${folderRel}/${m[1]}.ts`,
-  );
-  const shardBytes = shards.map((url) => statSync(join(root, url)).size);
+  // The shards and, beside them, items.ts (the manifest's non-tool data: compiler/emit/items-module.ts).
+  const shards = [
+    ...result.code.matchAll(/^import (?:shard\d+|\{ items \}) from "\.\/[^"]*?\/((?:tools-|items)[^"]*)\.js";$/gm),
+  ].map((m) => `/${folderRel}/${m[1]}.ts`);
+  const itemsUrl = shards.find((url) => url.endsWith('/items.ts'));
+  const itemsBytes = itemsUrl ? statSync(join(root, itemsUrl)).size : 0;
+  const shardBytes = shards.filter((url) => url !== itemsUrl).map((url) => statSync(join(root, url)).size);
   const server = await createServer({
     root,
     configFile: false,
@@ -107,7 +110,8 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
   }
   const coldMs = performance.now() - started;
   // One tool's edit changes its shard (sharded) or the manifest (one module): the largest such file.
-  const changed = shards.length > 0 ? shards[shardBytes.indexOf(Math.max(...shardBytes))]! : url;
+  const tables = shards.filter((url) => url !== itemsUrl);
+  const changed = tables.length > 0 ? tables[shardBytes.indexOf(Math.max(...shardBytes))]! : url;
   const again: number[] = [];
   for (let i = 0; i < 3; i++) {
     const module = await server.moduleGraph.getModuleByUrl(changed);
@@ -141,7 +145,8 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
     n,
     manifestBytes: bytes,
     manifestLines: result.code.split('\n').length,
-    shards: shards.length,
+    shards: shardBytes.length,
+    itemsBytes,
     shardBytesMax: shardBytes.length > 0 ? Math.max(...shardBytes) : 0,
     shardBytesTotal: shardBytes.reduce((a, b) => a + b, 0),
     folderBytes: dirBytes(folder),
