@@ -12,7 +12,7 @@
 import vm from 'node:vm';
 import { z } from 'zod';
 import { convertSchemaValue } from './convert.js';
-import { ZOD_GLOBAL } from './extract.js';
+import { ZOD_GLOBAL } from './snippet-names.js';
 import type { ConvertResult } from './types.js';
 
 export type InlineEvaluation =

@@ -7,7 +7,6 @@
  * nothing else of the module runs. When that cannot be guaranteed the result is
  * `{ kind: 'fallback' }` and the whole module is bundled and imported in a child process instead.
  */
-import vm from 'node:vm';
 import type { ts as TS } from 'ts-morph';
 import { ts } from '../util/typescript.js';
 import { LruMap } from '../util/lru.js';
@@ -26,6 +25,15 @@ import { stripTypes } from './strip.js';
 import { translateStatic, type StaticResolution, type StaticScope } from './translate.js';
 import type { SchemaSnippet } from './types.js';
 import { zodNodeToJsonSchema } from './zod-json.js';
+import {
+  compiles,
+  emitName,
+  hasSyntaxErrors,
+  rawText,
+  SAFE_GLOBALS,
+  STRICT_RESERVED,
+  ZOD_GLOBAL,
+} from './snippet-names.js';
 
 export type { SchemaSnippet };
 
@@ -62,54 +70,6 @@ export interface SchemaExtractContext {
    */
   readonly static?: boolean;
 }
-
-/** Names a module may bind in sloppy-mode JavaScript (and TypeScript parses) but strict mode may not. */
-const STRICT_RESERVED = new Set([
-  'implements',
-  'interface',
-  'let',
-  'package',
-  'private',
-  'protected',
-  'public',
-  'static',
-  'yield',
-  'eval',
-  'arguments',
-]);
-
-/** Name of the only global the snippet needs; evaluate.ts provides it. */
-export const ZOD_GLOBAL = '__zhinGenZod';
-
-/** Pure built-ins a schema expression may use; anything else free sends the tool to the fallback. */
-const SAFE_GLOBALS = new Set([
-  'undefined',
-  'NaN',
-  'Infinity',
-  'Object',
-  'Array',
-  'String',
-  'Number',
-  'Boolean',
-  'RegExp',
-  'JSON',
-  'Math',
-  'Symbol',
-  'Error',
-  'TypeError',
-  'RangeError',
-  'SyntaxError',
-  'Map',
-  'Set',
-  'WeakMap',
-  'WeakSet',
-  'Date',
-  'BigInt',
-  'parseInt',
-  'parseFloat',
-  'isNaN',
-  'isFinite',
-]);
 
 class Bail extends Error {}
 
@@ -432,26 +392,4 @@ function isCopied(st: ModState, decl: TS.VariableDeclaration): boolean {
     const d = st.info.decls.get(n);
     return d !== undefined && d.kind === 'const' && d.node === decl;
   });
-}
-
-function hasSyntaxErrors(sf: TS.SourceFile): boolean {
-  return ((sf as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics?.length ?? 0) > 0;
-}
-
-function emitName(local: string): string {
-  return local === DEFAULT_LOCAL ? '__zg_default' : local;
-}
-
-function rawText(node: TS.Node, sf: TS.SourceFile): string {
-  return node.getText(sf).replace(/^export\s+(default\s+)?/, '');
-}
-
-/** Snippet code is a function body; compiling (not running) it catches stripping mistakes. */
-function compiles(code: string): boolean {
-  try {
-    new vm.Script(`(function () {\n${code}\n})`);
-    return true;
-  } catch {
-    return false;
-  }
 }

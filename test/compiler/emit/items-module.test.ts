@@ -7,7 +7,6 @@
  * mode leaves the main module and items.ts untouched, `SkillName` / `AgentName` type-check from
  * the main module, and a bot at the threshold writes no items module.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +15,7 @@ import { createCompiler } from '../../../compiler/index.js';
 import { SHARD_TOOLS } from '../../../compiler/emit/shards.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { copyFixture, REPO, removeDir, writeTree } from '../../helpers.js';
+import { strictTsconfig, tsc } from '../sharded-tree.js';
 
 const OUT = 'zhin-capabilities.gen.ts';
 const DIR = 'zhin-capabilities.gen.validators';
@@ -128,29 +128,13 @@ export const noSkill: SkillName = 'icqq__nope';
 // @ts-expect-error not an agent of this bot
 export const noAgent: AgentName = 'nobody';
 `,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          noEmit: true,
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          paths: {
-            '@zhin-gen/runtime': [join(REPO, 'runtime/index.ts')],
-            '@zhin-gen/runtime/*': [join(REPO, 'runtime/*')],
-            // The example bot's tools import the runtime under the names zhin.js apps use.
-            'zhin-gen/runtime': [join(REPO, 'runtime/index.ts')],
-            '@zhin.js/*': [join(REPO, 'runtime/index.ts')],
-          },
-        },
-        files: [OUT, ITEMS, 'use.ts'],
+      'tsconfig.json': strictTsconfig([OUT, ITEMS, 'use.ts'], {
+        // The example bot's tools import the runtime under the names zhin.js apps use.
+        'zhin-gen/runtime': [join(REPO, 'runtime/index.ts')],
+        '@zhin.js/*': [join(REPO, 'runtime/index.ts')],
       }),
     });
-    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', root], {
-      encoding: 'utf8',
-    });
-    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const checked = tsc(root);
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
   });
 });

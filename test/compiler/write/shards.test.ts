@@ -7,7 +7,6 @@
  * zhin-gen did not write is kept); `check` reports any module of the folder edited in place,
  * located, and `generate` repairs it.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,22 +14,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { SHARD_TOOLS, shardCount } from '../../../compiler/emit/shards.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
-import { cli, REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { shardedTool, shardedTree, strictTsconfig, tsc } from '../sharded-tree.js';
 
 const OUT = 'zhin-capabilities.gen.ts';
 const DIR = 'zhin-capabilities.gen.validators';
 const N = 150;
-
-const tool = (i: number, description = `Look up record kind ${i}`, min = 1): string =>
-  i % 3 === 0
-    ? `import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: ${JSON.stringify(description)},\n  requiresApproval: 'never',\n  inputSchema: { type: 'object', properties: { id: { type: 'string', minLength: ${min} } }, required: ['id'] },\n  async execute() {\n    return ${i};\n  },\n});\n`
-    : `import { defineAgentTool } from '@zhin-gen/runtime';\nimport { z } from 'zod';\n\nexport default defineAgentTool({\n  description: ${JSON.stringify(description)},\n  requiresApproval: 'never',\n  inputSchema: z.object({ id: z.string().min(${min}) }),\n  async execute({ id }) {\n    return id;\n  },\n});\n`;
-
-function tree(n: number): Record<string, string> {
-  const files: Record<string, string> = { 'AGENTS.md': '# Bot\n' };
-  for (let i = 0; i < n; i++) files[`tools/kind-${i}/index.ts`] = tool(i);
-  return files;
-}
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -72,7 +61,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 25));
 
 describe('the sharded tool table', () => {
   it('is loaded by the host as one table sorted by name, with loaders and validators', async () => {
-    const root = writeTree(tempDir('shards-load'), tree(N));
+    const root = writeTree(tempDir('shards-load'), shardedTree(N));
     dirs.push(root);
     await generate(root);
     const shards = readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'));
@@ -103,14 +92,14 @@ describe('the sharded tool table', () => {
   });
 
   it('a one-tool edit rewrites that shard only; a new tool its shard and types.ts; the main module never', async () => {
-    const root = writeTree(tempDir('shards-edit'), tree(N));
+    const root = writeTree(tempDir('shards-edit'), shardedTree(N));
     dirs.push(root);
     const compiler = createCompiler({ root, cacheFile: false });
     await generate(root, compiler);
     // Watch mode: the compiler told which file changed.
     let before = snapshot(root);
     await tick();
-    writeFileSync(join(root, 'tools/kind-7/index.ts'), tool(7, 'Look up record kind 7', 3));
+    writeFileSync(join(root, 'tools/kind-7/index.ts'), shardedTool(7, 'Look up record kind 7', 3));
     compiler.notify([{ type: 'change', path: join(root, 'tools/kind-7/index.ts') }]);
     await generate(root, compiler);
     expect(changed(before, snapshot(root))).toEqual([`${DIR}/${shardOf(root, 'kind-7')}`]);
@@ -118,7 +107,7 @@ describe('the sharded tool table', () => {
     // A searched text (the description): the shard and the search index.
     before = snapshot(root);
     await tick();
-    writeFileSync(join(root, 'tools/kind-8/index.ts'), tool(8, 'Find archived weather reports'));
+    writeFileSync(join(root, 'tools/kind-8/index.ts'), shardedTool(8, 'Find archived weather reports'));
     compiler.notify([{ type: 'change', path: join(root, 'tools/kind-8/index.ts') }]);
     await generate(root, compiler);
     expect(changed(before, snapshot(root))).toEqual([`${DIR}/${shardOf(root, 'kind-8')}`, `${DIR}/search.ts`].sort());
@@ -132,7 +121,7 @@ describe('the sharded tool table', () => {
     // A fresh process over the same edit kinds: a new tool.
     before = snapshot(root);
     await tick();
-    writeTree(root, { 'tools/kind-new/index.ts': tool(1000) });
+    writeTree(root, { 'tools/kind-new/index.ts': shardedTool(1000) });
     await generate(root);
     expect(changed(before, snapshot(root))).toEqual(
       [`${DIR}/${shardOf(root, 'kind-new')}`, `${DIR}/search.ts`, `${DIR}/types.ts`].sort(),
@@ -141,7 +130,7 @@ describe('the sharded tool table', () => {
     // A JSON-Schema tool's schema edit: its shard and its new validator (the old one stays: other tools share it).
     before = snapshot(root);
     await tick();
-    writeFileSync(join(root, 'tools/kind-9/index.ts'), tool(9, 'Look up record kind 9', 4));
+    writeFileSync(join(root, 'tools/kind-9/index.ts'), shardedTool(9, 'Look up record kind 9', 4));
     await generate(root);
     const diff = changed(before, snapshot(root));
     expect(diff.filter((p) => !/\/[0-9a-f]{16}\.ts$/.test(p))).toEqual([`${DIR}/${shardOf(root, 'kind-9')}`]);
@@ -149,7 +138,7 @@ describe('the sharded tool table', () => {
   });
 
   it('type-checks: ToolName is the union of the names, ToolInputs maps each to its input type', async () => {
-    const root = writeTree(tempDir('shards-tsc'), tree(N));
+    const root = writeTree(tempDir('shards-tsc'), shardedTree(N));
     dirs.push(root);
     await generate(root);
     writeTree(root, {
@@ -161,31 +150,14 @@ export const wrong: ToolInputs['kind-4'] = { id: 1 };
 // @ts-expect-error not a tool of this bot
 export const missing: ToolName = 'kind-9999';
 `,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          noEmit: true,
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          paths: {
-            '@zhin-gen/runtime': [join(REPO, 'runtime/index.ts')],
-            '@zhin-gen/runtime/*': [join(REPO, 'runtime/*')],
-          },
-        },
-        files: ['zhin-capabilities.gen.ts', 'use.ts'],
-      }),
+      'tsconfig.json': strictTsconfig(['zhin-capabilities.gen.ts', 'use.ts']),
     });
-    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', root], {
-      encoding: 'utf8',
-    });
-    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const checked = tsc(root);
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
   });
 
   it('back under the threshold: the table returns to the main module and only generated shards are removed', async () => {
-    const root = writeTree(tempDir('shards-shrink'), tree(SHARD_TOOLS + 6));
+    const root = writeTree(tempDir('shards-shrink'), shardedTree(SHARD_TOOLS + 6));
     dirs.push(root);
     await generate(root);
     expect(readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'))).toHaveLength(2);
@@ -201,7 +173,7 @@ export const missing: ToolName = 'kind-9999';
 
 describe('check and the generated folder', () => {
   it('reports each kind of generated module edited in place, located; generate repairs it', () => {
-    const root = writeTree(tempDir('shards-check'), tree(N));
+    const root = writeTree(tempDir('shards-check'), shardedTree(N));
     dirs.push(root);
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(cli(['check', '--root', root]).status).toBe(0);
