@@ -22,8 +22,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transformSync } from 'esbuild';
+import { transformSync } from 'esbuild';
 import { generateTree } from './gen-tree.js';
+import { bundleRuntime } from './runtime-load.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const MANIFEST = 'zhin-capabilities.gen';
@@ -132,16 +133,7 @@ async function mirror(root: string, dir: string, checkout: string): Promise<void
     for (const name of readdirSync(join(root, folder)))
       if (name.endsWith('.ts'))
         transpile(join(root, folder, name), join(dir, folder, name.replace(/\.ts$/, '.js')), '../runtime.mjs');
-  await build({
-    entryPoints: [join(checkout, 'runtime', 'index.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    outfile: join(dir, 'runtime.mjs'),
-    external: ['ajv', 'ajv/*', 'zod', 'zod/*'],
-    logLevel: 'silent',
-  });
+  await bundleRuntime(checkout, dir);
 }
 
 function child(dir: string, script: string, ...args: string[]): Record<string, number> {

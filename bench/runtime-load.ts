@@ -142,18 +142,8 @@ export async function benchRuntimeLoad(n: number, options: RuntimeLoadOptions = 
     symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
     // As in a real ESM bot: without it Node 20 sniffs every .js file's format (~55 µs per KB).
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-    await build({
-      // BENCH_RUNTIME=<checkout>: that checkout's runtime (before/after on the same tree).
-      entryPoints: [join(process.env.BENCH_RUNTIME ?? repoRoot, 'runtime', 'index.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      outfile: join(dir, 'runtime.mjs'),
-      // Ajv is imported lazily on the first JSON-Schema validation, which start-up never does.
-      external: ['ajv', 'ajv/*', 'zod', 'zod/*'],
-      logLevel: 'silent',
-    });
+    // BENCH_RUNTIME=<checkout>: that checkout's runtime (before/after on the same tree).
+    await bundleRuntime(process.env.BENCH_RUNTIME ?? repoRoot, dir);
     mirrorTree(root, dir, compiled.outRel, new Set(compiled.model.tools.map((t) => t.source)));
     const manifestRel = compiled.outRel.replace(/\.ts$/, '.js');
     writeFileSync(
@@ -198,4 +188,22 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const n of counts.length ? counts : [100, 1000, 5000]) {
     console.log(JSON.stringify(await benchRuntimeLoad(n)));
   }
+}
+
+/**
+ * The runtime of `checkout` bundled once into `dir/runtime.mjs`, for both sides of a start-up
+ * figure. Ajv and Zod stay imports: Ajv is imported lazily on the first JSON-Schema validation,
+ * which start-up never does.
+ */
+export async function bundleRuntime(checkout: string, dir: string): Promise<void> {
+  await build({
+    entryPoints: [join(checkout, 'runtime', 'index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    outfile: join(dir, 'runtime.mjs'),
+    external: ['ajv', 'ajv/*', 'zod', 'zod/*'],
+    logLevel: 'silent',
+  });
 }
