@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultCacheFile } from '../compiler/cache/units.js';
 import { generateTree } from './gen-tree.js';
 import { benchRuntimeLoad } from './runtime-load.js';
+import { table } from './table.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..');
@@ -232,76 +233,106 @@ type Row = {
   runtime?: { lazyMs: number; eagerMs: number; ratio: number };
 };
 const cell = (f: Fig | undefined): string => (f ? `${f.ms} ms (${f.ratio}×)` : '—');
+// CPU time (all threads) against the floor's: what a loaded machine moves least.
+const cpuCell = (f: Fig | undefined): string => (f?.cpuMs !== undefined ? `${f.cpuMs} ms (${f.cpuRatio}×)` : '—');
+const rows = results as Row[];
+const n = (r: Row): string => r.n.toLocaleString('en');
 const lines = [
   'Whole process (Node start, module loading, work), ratio to the floor:',
   '',
-  '| N | floor | Node start | read only | cold | cold, pool | nothing changed | one tool changed | check | peak RSS cold / pool / nothing |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-];
-for (const r of results as Row[]) {
-  const z = r.zhinGen;
-  lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floor.ms} ms | ${r.nodeStart.ms} ms (${r.nodeStart.ratio}×) | ${r.readOnly.ms} ms (${r.readOnly.ratio}×) | ${cell(z.cold)} | ${cell(z.coldPool)} | ${cell(z.warm)} | ${cell(z.oneChange)} | ${cell(z.check)} | ${z.cold?.peakRssMb ?? '—'} / ${z.coldPool?.peakRssMb ?? '—'} / ${z.warm?.peakRssMb ?? '—'} MB |`,
-  );
-}
-// CPU time (all threads) against the floor's: what a loaded machine moves least.
-const cpuCell = (f: Fig | undefined): string => (f?.cpuMs !== undefined ? `${f.cpuMs} ms (${f.cpuRatio}×)` : '—');
-lines.push(
+  ...table(
+    [
+      'N',
+      'floor',
+      'Node start',
+      'read only',
+      'cold',
+      'cold, pool',
+      'nothing changed',
+      'one tool changed',
+      'check',
+      'peak RSS cold / pool / nothing',
+    ],
+    rows.map((r) => [
+      n(r),
+      `${r.floor.ms} ms`,
+      `${r.nodeStart.ms} ms (${r.nodeStart.ratio}×)`,
+      `${r.readOnly.ms} ms (${r.readOnly.ratio}×)`,
+      ...(['cold', 'coldPool', 'warm', 'oneChange', 'check'] as const).map((k) => cell(r.zhinGen[k])),
+      `${r.zhinGen.cold?.peakRssMb ?? '—'} / ${r.zhinGen.coldPool?.peakRssMb ?? '—'} / ${r.zhinGen.warm?.peakRssMb ?? '—'} MB`,
+    ]),
+  ),
   '',
   'CPU time of the process (user + system, all threads), ratio to the floor’s CPU time:',
   '',
-  '| N | floor | Node start | cold | cold, pool | nothing changed | one tool changed | check |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-);
-for (const r of results as Row[]) {
-  const z = r.zhinGen;
-  lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floor.cpuMs} ms | ${r.nodeStart.cpuMs} ms (${r.nodeStart.cpuRatio}×) | ${cpuCell(z.cold)} | ${cpuCell(z.coldPool)} | ${cpuCell(z.warm)} | ${cpuCell(z.oneChange)} | ${cpuCell(z.check)} |`,
-  );
-}
-lines.push(
+  ...table(
+    ['N', 'floor', 'Node start', 'cold', 'cold, pool', 'nothing changed', 'one tool changed', 'check'],
+    rows.map((r) => [
+      n(r),
+      `${r.floor.cpuMs} ms`,
+      `${r.nodeStart.cpuMs} ms (${r.nodeStart.cpuRatio}×)`,
+      ...(['cold', 'coldPool', 'warm', 'oneChange', 'check'] as const).map((k) => cpuCell(r.zhinGen[k])),
+    ]),
+  ),
   '',
   'Work after module loading (the parsers loaded first in both), ratio to the floor’s work:',
   '',
-  '| N | floor | cold | nothing changed | one tool changed |',
-  '| ---: | ---: | ---: | ---: | ---: |',
-);
-for (const r of results as Row[])
-  lines.push(
-    `| ${r.n.toLocaleString('en')} | ${r.floor.workMs} ms | ${cell(r.zhinGen.coldWork)} | ${cell(r.zhinGen.warmWork)} | ${cell(r.zhinGen.oneChangeWork)} |`,
-  );
+  ...table(
+    ['N', 'floor', 'cold', 'nothing changed', 'one tool changed'],
+    rows.map((r) => [
+      n(r),
+      `${r.floor.workMs} ms`,
+      ...(['coldWork', 'warmWork', 'oneChangeWork'] as const).map((k) => cell(r.zhinGen[k])),
+    ]),
+  ),
+];
 if (compare) {
+  const pair = (b: Fig | undefined, a: Fig | undefined): string => (b && a ? `${b.ratio}× → ${a.ratio}×` : '—');
+  const cpuPair = (b: Fig | undefined, a: Fig | undefined): string =>
+    b?.cpuRatio !== undefined && a?.cpuRatio !== undefined ? `${b.cpuRatio}× → ${a.cpuRatio}×` : '—';
+  const wall = ['cold', 'coldPool', 'warm', 'oneChange', 'check'] as const;
+  const cpu = ['cold', 'coldPool', 'warm', 'check'] as const;
   lines.push(
     '',
     `Before (${compare}) → after (this checkout), alternating in every round, whole process:`,
     '',
-    '| N | cold | cold, pool | nothing changed | one tool changed | check | CPU: cold | CPU: cold, pool | CPU: nothing changed | CPU: check |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...table(
+      [
+        'N',
+        'cold',
+        'cold, pool',
+        'nothing changed',
+        'one tool changed',
+        'check',
+        'CPU: cold',
+        'CPU: cold, pool',
+        'CPU: nothing changed',
+        'CPU: check',
+      ],
+      rows.map((r) => [
+        n(r),
+        ...wall.map((k) => pair(r.compare?.[k], r.zhinGen[k])),
+        ...cpu.map((k) => cpuPair(r.compare?.[k], r.zhinGen[k])),
+      ]),
+    ),
   );
-  for (const r of results as Row[]) {
-    const b = r.compare!;
-    const a = r.zhinGen;
-    const pair = (k: Figure): string => (b[k] && a[k] ? `${b[k].ratio}× → ${a[k].ratio}×` : '—');
-    const cpuPair = (k: Figure): string =>
-      b[k]?.cpuRatio !== undefined && a[k]?.cpuRatio !== undefined ? `${b[k].cpuRatio}× → ${a[k].cpuRatio}×` : '—';
-    lines.push(
-      `| ${r.n.toLocaleString('en')} | ${pair('cold')} | ${pair('coldPool')} | ${pair('warm')} | ${pair('oneChange')} | ${pair('check')} | ${cpuPair('cold')} | ${cpuPair('coldPool')} | ${cpuPair('warm')} | ${cpuPair('check')} |`,
-    );
-  }
 }
-const withRuntime = (results as Row[]).filter((r) => r.runtime);
+const withRuntime = rows.filter((r) => r.runtime);
 if (withRuntime.length > 0) {
   lines.push(
     '',
     'Runtime start (import manifest + host.load + first beginTurn) vs importing every tool module:',
     '',
-    '| N | lazy start | eager import | eager / lazy |',
-    '| ---: | ---: | ---: | ---: |',
+    ...table(
+      ['N', 'lazy start', 'eager import', 'eager / lazy'],
+      withRuntime.map((r) => [
+        n(r),
+        `${Math.round(r.runtime!.lazyMs)} ms`,
+        `${Math.round(r.runtime!.eagerMs)} ms`,
+        `${r.runtime!.ratio.toFixed(1)}×`,
+      ]),
+    ),
   );
-  for (const r of withRuntime)
-    lines.push(
-      `| ${r.n.toLocaleString('en')} | ${Math.round(r.runtime!.lazyMs)} ms | ${Math.round(r.runtime!.eagerMs)} ms | ${r.runtime!.ratio.toFixed(1)}× |`,
-    );
 }
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the rounds`;
 console.log(`zhin-gen bench — ${machine}, median of ${runs} fresh processes\n\n${lines.join('\n')}`);
