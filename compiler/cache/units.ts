@@ -16,7 +16,7 @@ import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
 import { anyDependsOn, currentByIndex, indexOfEntries, stampsOfUnits } from './index-queries.js';
 import { type FileStat, restamped, StatSource, statAbs } from './stat-source.js';
 import { packageVersion } from '../version.js';
-import { sha256 } from '../util/hash.js';
+import { resultPrint, sha256 } from '../util/hash.js';
 import { EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile, type Stamp } from './tree-record.js';
 import {
@@ -220,7 +220,8 @@ export class UnitCache {
     return entry.result;
   }
 
-  store(key: string, files: readonly string[], result: UnitResult, reader: FileReader): void {
+  /** `print`: the result's `resultPrint`, when the thread that parsed it took it already. */
+  store(key: string, files: readonly string[], result: UnitResult, reader: FileReader, print?: string): void {
     this.loadBodies();
     const stamps: Record<string, FileStamp> = {};
     for (const file of [...files, ...result.dependencies]) {
@@ -229,7 +230,7 @@ export class UnitCache {
       if (now && hash) stamps[file] = { ...now, hash };
     }
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
-    this.entries.set(key, { files, stamps, hash, result, resultPrint: sha256(JSON.stringify(result)) });
+    this.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
     this.markChanged(key);
   }
 

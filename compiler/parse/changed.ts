@@ -109,7 +109,7 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     size = workers;
     misses.forEach((miss, i) => {
       const out = outputs[i]!;
-      cache.store(miss.key, miss.files, out.result, pooledReader(out, reader));
+      cache.store(miss.key, miss.files, out.result, pooledReader(out, reader), out.print);
       place(miss, out.result);
     });
   } else {

@@ -16,6 +16,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileReader } from '../cache/reader.js';
 import type { CapabilityUnit } from '../scan/layout.js';
+import { resultPrint } from '../util/hash.js';
 import type { UnitResult } from './units.js';
 
 /** Measured (docs/bench.md): below this many units to parse, a worker costs more than it saves. */
@@ -49,6 +50,11 @@ export interface PoolOutput {
    * for a unit the main thread parsed: the run's own reader has those.
    */
   readonly files?: readonly (readonly [string, string, number, number])[];
+  /**
+   * The result's `resultPrint` (util/hash.ts), taken by the thread that parsed it: in the
+   * parallel part of the run, not in the main thread's serial store of every result after it.
+   */
+  readonly print: string;
 }
 
 /** How many worker threads to start for this many units (0: parse on the main thread alone). */
@@ -118,7 +124,10 @@ export async function parseInPool(
   let back = jobs.length;
   const parseBatch = (): void => {
     const stop = Math.max(front, back - MAIN_BATCH);
-    for (let i = back - 1; i >= stop; i--) outputs[i] = { index: i, result: parseHere(jobs[i]!) };
+    for (let i = back - 1; i >= stop; i--) {
+      const result = parseHere(jobs[i]!);
+      outputs[i] = { index: i, result, print: resultPrint(result) };
+    }
     back = stop;
   };
   let started = size;

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createReader } from '../cache/reader.js';
 import { SchemaCache } from '../schema/stage.js';
+import { resultPrint } from '../util/hash.js';
 import { ts } from '../util/typescript.js';
 import type { PoolJob, PoolOutput, PoolSetup } from './pool.js';
 import { parsePluginEntry, parseUnit, type ParseEnv } from './units.js';
@@ -21,6 +22,8 @@ const env: ParseEnv = {
   modules: setup.modules,
   customPermits: setup.permits,
   extractSchema,
+  // Results reach the main thread as structured-clone copies, which hold no source text.
+  copiedOut: true,
   agentsMdOf: (pluginDir) => {
     const file = agentsMd.get(pluginDir);
     if (!file) return undefined;
@@ -38,7 +41,7 @@ parentPort!.on('message', (batch: readonly PoolJob[]) => {
       const stamp = reader.stampOf(file);
       if (hash !== undefined && stamp !== undefined) files.push([file, hash, stamp.mtimeMs, stamp.size]);
     }
-    return { index: job.index, result, files };
+    return { index: job.index, result, files, print: resultPrint(result) };
   });
   parentPort!.postMessage(out);
 });

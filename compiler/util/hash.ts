@@ -10,3 +10,12 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, e
 export function sha256(data: string | Buffer): string {
   return oneShot ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
 }
+
+/**
+ * The unit cache's digest of a parse result (its JSON). One function for the thread that stores
+ * the result and the parse worker that made it: a worker computes it beside the parse, so the
+ * main thread does not serialise every result again while it stores them.
+ */
+export function resultPrint(result: unknown): string {
+  return sha256(JSON.stringify(result));
+}

@@ -7,6 +7,7 @@
  * each result lands at its own index, equal to what the main thread alone makes of it.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,8 +88,19 @@ export default definePlugin({
   return files;
 }
 
+/** Each cached unit's digest of its parse result, by key, from the unit cache's base file. */
+function resultDigests(cacheDir: string): Record<string, unknown> {
+  const base = JSON.parse(readFileSync(join(cacheDir, 'zhin-gen', 'units.json'), 'utf8')) as {
+    entries: Record<string, { resultPrint?: unknown }>;
+  };
+  const digests = Object.fromEntries(Object.entries(base.entries).map(([key, entry]) => [key, entry.resultPrint]));
+  expect(Object.keys(digests).length).toBeGreaterThan(60);
+  expect(Object.values(digests).every((d) => typeof d === 'string' && d.length === 64)).toBe(true);
+  return digests;
+}
+
 interface PoolRun {
-  readonly outputs: { index: number; result: { diagnostics: unknown[] }; files?: unknown[] }[];
+  readonly outputs: { index: number; result: { diagnostics: unknown[] }; files?: unknown[]; print: string }[];
   readonly workers: number;
   readonly here: number[];
   readonly alone: unknown[];
@@ -141,6 +153,8 @@ function expectComplete(run: PoolRun, jobs: number): void {
   for (const out of run.outputs) {
     expect(out.result).toEqual(run.alone[out.index]);
     if (out.files) expect(out.files).toEqual([run.stamps[out.index]]);
+    // The cache's digest of the result, taken where it was parsed, is the one of the result as it arrived.
+    expect(out.print).toBe(createHash('sha256').update(JSON.stringify(run.alone[out.index])).digest('hex'));
   }
 }
 
@@ -155,6 +169,7 @@ describe('the parse worker pool', () => {
     const single = generate(root, '0');
     expect(single.json.workers).toBe(0);
     const expected = snapshot(root);
+    const digests = resultDigests(cache);
     rmSync(join(root, 'zhin-capabilities.gen.ts'));
     rmSync(join(root, validatorsDirRel('zhin-capabilities.gen.ts')), { recursive: true, force: true });
     rmSync(cache, { recursive: true, force: true });
@@ -164,6 +179,8 @@ describe('the parse worker pool', () => {
     expect(pooled.json.parsed).toBe(single.json.parsed);
     expect({ ...pooled.json, ms: 0, workers: 0 }).toEqual({ ...single.json, ms: 0 });
     expect(snapshot(root)).toEqual(expected);
+    // The digests the workers took of their results are the ones the main thread takes.
+    expect(resultDigests(cache)).toEqual(digests);
 
     const warm = generate(root, '2');
     expect(warm.json.parsed).toBe(0);
