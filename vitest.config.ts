@@ -1,5 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// Node reads NODE_EXTRA_CA_CERTS at every process start (~0.1 s of CPU for a system bundle), and
+// the suite starts hundreds of Node processes (one worker per test file, every CLI run, every
+// child) that never open a TLS connection. Only npm talks to the registry: test/package/pack.ts
+// hands the variable back to the npm commands it runs (REGISTRY_ENV).
+const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
+if (extraCaCerts !== undefined) {
+  process.env.ZHIN_GEN_TEST_EXTRA_CA_CERTS = extraCaCerts;
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
+
 export default defineConfig({
   // Resolve `zhin-gen/*` self-references to the TypeScript sources (the "source" export
   // condition) so tests never run against a stale dist/.

@@ -116,6 +116,15 @@ export interface Run {
   readonly ms: number;
 }
 
+/**
+ * What npm needs to reach the registry: the CA bundle that vitest.config.ts keeps out of every
+ * other process of the suite (each Node start would parse it).
+ */
+const REGISTRY_ENV: Readonly<Record<string, string>> =
+  process.env.ZHIN_GEN_TEST_EXTRA_CA_CERTS === undefined
+    ? {}
+    : { NODE_EXTRA_CA_CERTS: process.env.ZHIN_GEN_TEST_EXTRA_CA_CERTS };
+
 /** Runs a command; a failure throws with its output (a test reads why, not just an exit code). */
 export function run(
   command: string,
@@ -127,7 +136,7 @@ export function run(
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', ...(command === 'npm' || command === 'npx' ? REGISTRY_ENV : {}), ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
   const done: Run = {
