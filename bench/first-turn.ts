@@ -157,7 +157,9 @@ export async function benchFirstTurn(
   const runs = options.runs ?? 5;
   const modes = options.modes ?? MODES;
   const modelMs = Number(process.env.BENCH_MODEL_MS ?? 200);
+  // BENCH_KEEP=1 keeps the mirror (printed) for profiling a child by hand.
   const dir = mkdtempSync(join(tmpdir(), 'zhin-first-turn-'));
+  const keep = process.env.BENCH_KEEP === '1';
   try {
     await mirror(root, dir, options.checkout ?? repoRoot);
     writeFileSync(join(dir, 'turn.mjs'), CHILD);
@@ -184,7 +186,8 @@ export async function benchFirstTurn(
     }
     return { n, floorMs: +median(floor).toFixed(2), floorCpuMs: +median(floorCpu).toFixed(2), modes: result };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (keep) console.error(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,26 +1,31 @@
 /**
  * The `discover` index as the compiler ships it beside the manifest (docs/catalog.md#the-search-index):
  * one string, read where it lies. Nothing is split or parsed up front: a query finds its token's
- * line by binary search over the sorted vocabulary lines and decodes only its postings, so loading
- * the index costs the import plus one pass over the document lengths, whatever the catalog's size.
+ * line by binary search over the sorted lines and decodes only that line's postings, so loading
+ * the index costs the import plus reading its header, whatever the catalog's size.
  *
- *     zhin-gen search 1
- *     <tools> <skills> <digits per length> <checksum of sampled names> <vocabulary size> <total length>
+ *     zhin-gen search 2
+ *     <tools> <skills> <digits per length> <checksum of sampled names> <tokens> <total length>
  *     <every document's length, fixed width>
  *     <documents whose name is not lower case, space-separated>
- *     <token> <where its postings start>      one line per token, sorted (code-unit order)
- *     <the postings of every token, in vocabulary order, to the end>
+ *     <token> <its postings>      one line per token, sorted (code-unit order), to the end
  *
  * Documents are the manifest's tools in table order, then its skills. Numbers are base-64 digits
- * (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`); postings are pairs (gap to the previous document − 1,
- * weight) as variable-length numbers of 5 bits per digit, the digits 32–63 meaning "more follows".
+ * (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`); in postings, variable-length numbers of 5 bits per digit,
+ * the digits 32–63 meaning "more follows". A token's postings are entries in ascending document
+ * order, each a number `gap · 8 + code` (gap: documents skipped since the previous entry's last)
+ * and what its code says follows (search-format.ts): one document of a usual weight, one document
+ * and its weight, or a run of consecutive documents of one weight. The import of the module is
+ * most of a first `discover`'s cost, and a JS engine scans a string literal in time linear in its
+ * length: offsets into a separate postings section and a number per document for a word shared by
+ * a plugin's tools made it three times as long on the bench's 20,000-tool tree (docs/bench.md).
  * The checksum (FNV-1a over the names of SAMPLED_NAMES documents spread evenly over the table,
  * first and last included, and over the total length of all names) lets the runtime check in
  * microseconds that the data is the manifest's table: a tool added, removed or renamed since
  * changes it (short of a rename to a name of the same length between two sampled ones, which
  * `zhin-gen check` still reports as a stale index).
  */
-import { DIGITS, SEARCH_DATA_HEADER } from './search-format.js';
+import { CODES_PER_GAP, DIGITS, RUN_FOLLOWS, RUN_MIN, SEARCH_DATA_HEADER, WEIGHT_FOLLOWS } from './search-format.js';
 import { MAX_PREFIX_EXPANSIONS, type Posting, type SearchSegment } from './search.js';
 
 // The compiler (`@zhin-gen/runtime/search`) builds documents with the runtime's own function and
@@ -44,13 +49,14 @@ export interface SearchDataHeader {
   readonly skills: number;
   readonly width: number;
   readonly checksum: number;
+  /** How many tokens (lines) the vocabulary has. */
+  readonly tokens: number;
   /** The documents' total length. */
   readonly totalLength: number;
-  /** Offsets of the lengths line, the vocabulary (token lines) and the postings. */
+  /** Offsets of the lengths line and of the first token line. */
   readonly lengthsAt: number;
   readonly upper: readonly number[];
   readonly vocabularyAt: number;
-  readonly postingsAt: number;
 }
 
 export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
@@ -62,7 +68,7 @@ export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
     .split(' ')
     .map(Number);
   if (counts.length !== 6 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
-  const [tools, skills, width, checksum, words, totalLength] = counts as [
+  const [tools, skills, width, checksum, tokens, totalLength] = counts as [
     number,
     number,
     number,
@@ -73,20 +79,19 @@ export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
   const upperAt = lengthsAt + (tools + skills) * width + 1;
   if (width < 1 || text.charCodeAt(upperAt - 1) !== 10) return undefined;
   const vocabularyAt = text.indexOf('\n', upperAt) + 1;
-  const postingsAt = vocabularyAt + words;
-  if (vocabularyAt === 0 || postingsAt > text.length || (words > 0 && text.charCodeAt(postingsAt - 1) !== 10))
-    return undefined;
+  if (vocabularyAt === 0) return undefined;
+  // Every token line ends with a line feed; no tokens, no lines.
+  if (tokens === 0 ? vocabularyAt !== text.length : text.charCodeAt(text.length - 1) !== 10) return undefined;
   const upperText = text.slice(upperAt, vocabularyAt - 1);
   const upper = upperText === '' ? [] : upperText.split(' ').map(Number);
   if (!upper.every((n) => Number.isSafeInteger(n) && n >= 0 && n < tools + skills)) return undefined;
-  return { tools, skills, width, checksum, totalLength, lengthsAt, upper, vocabularyAt, postingsAt };
+  return { tools, skills, width, checksum, tokens, totalLength, lengthsAt, upper, vocabularyAt };
 }
 
 /** The shipped postings, with document `i` of the data being catalog document `ids[i]`. */
 export class ShippedSegment implements SearchSegment {
   readonly #text: string;
   readonly #start: number;
-  readonly #end: number;
   readonly #ids: Int32Array;
   readonly #docs: Int32Array;
   readonly #weights: Int32Array;
@@ -104,7 +109,6 @@ export class ShippedSegment implements SearchSegment {
   constructor(text: string, header: SearchDataHeader, ids: Int32Array) {
     this.#text = text;
     this.#start = header.vocabularyAt;
-    this.#end = header.postingsAt;
     this.#ids = ids;
     this.#docs = new Int32Array(ids.length);
     this.#weights = new Int32Array(ids.length);
@@ -114,11 +118,11 @@ export class ShippedSegment implements SearchSegment {
     this.#budget = 4 * ids.length + 1024;
   }
 
-  /** Offset of the first vocabulary line whose token is ≥ `token` (or the vocabulary's end). */
+  /** Offset of the first line whose token is ≥ `token` (or the text's end). */
   #lowerBound(token: string): number {
     const text = this.#text;
     let low = this.#start;
-    let high = this.#end;
+    let high = text.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
       const lineAt = Math.max(low, text.lastIndexOf('\n', mid - 1) + 1);
@@ -127,14 +131,6 @@ export class ShippedSegment implements SearchSegment {
       else high = lineAt;
     }
     return low;
-  }
-
-  /** Where the postings of the vocabulary line at `at` start (absolute offset). */
-  #offset(at: number): number {
-    const text = this.#text;
-    if (at >= this.#end) return text.length;
-    const space = text.indexOf(' ', at);
-    return this.#end + Number(text.slice(space + 1, text.indexOf('\n', space)));
   }
 
   posting(token: string): Posting | undefined {
@@ -163,9 +159,8 @@ export class ShippedSegment implements SearchSegment {
   ): { readonly docs: Int32Array; readonly weights: Int32Array; readonly lengths: Int32Array } | undefined {
     const text = this.#text;
     const at = this.#lowerBound(token);
-    if (at >= this.#end || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
-    const from = this.#offset(at);
-    const to = this.#offset(text.indexOf('\n', at) + 1);
+    if (at >= text.length || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
+    const end = text.indexOf('\n', at);
     // Decoded into scratch arrays, then copied once into the cache at their size.
     const docs = this.#docs;
     const weights = this.#weights;
@@ -175,29 +170,43 @@ export class ShippedSegment implements SearchSegment {
     const width = this.#width;
     let count = 0;
     let doc = -1;
-    let value = 0;
-    let scale = 1;
-    let pair = 0;
-    for (let i = from; i < to; i += 1) {
-      const digit = VALUE[text.charCodeAt(i)]!;
-      if (digit >= 32) {
+    let i = at + token.length + 1;
+    // One variable-length number at `i` (data that ends early reads as -1: decoding stops).
+    const next = (): number => {
+      let value = 0;
+      let scale = 1;
+      while (i < end) {
+        const digit = VALUE[text.charCodeAt(i++)]!;
+        if (digit < 32) return digit < 0 ? -1 : value + digit * scale;
         value += (digit - 32) * scale;
         scale *= 32;
-        continue;
       }
-      value += digit * scale;
-      if (pair === 0) {
-        doc += value + 1;
+      return -1;
+    };
+    while (i < end) {
+      const entry = next();
+      if (entry < 0) break;
+      const code = entry % CODES_PER_GAP;
+      let run = 1;
+      let weight = code + 1;
+      if (code === RUN_FOLLOWS) {
+        const more = next();
+        run = more < 0 ? -1 : more + RUN_MIN;
+        weight = next();
+      } else if (code === WEIGHT_FOLLOWS) weight = next();
+      doc += (entry - code) / CODES_PER_GAP + 1;
+      // Data that does not fit the table (or ends early) is not read further.
+      if (weight < 0 || run < 0 || doc + run > ids.length) break;
+      for (let r = 0; r < run; r += 1, doc += 1) {
         docs[count] = ids[doc]!;
+        weights[count] = weight;
         // The document's length, read where it lies (fixed width): only matched documents pay.
         let length = 0;
         const lengthAt = lengthsAt + doc * width;
         for (let w = 0; w < width; w += 1) length = length * 64 + VALUE[text.charCodeAt(lengthAt + w)]!;
-        lengths[count] = length;
-      } else weights[count++] = value;
-      pair ^= 1;
-      value = 0;
-      scale = 1;
+        lengths[count++] = length;
+      }
+      doc -= 1;
     }
     return { docs: docs.subarray(0, count), weights: weights.subarray(0, count), lengths: lengths.subarray(0, count) };
   }
@@ -206,7 +215,7 @@ export class ShippedSegment implements SearchSegment {
     const text = this.#text;
     const out: string[] = [];
     let at = this.#lowerBound(prefix);
-    while (at < this.#end && out.length < MAX_PREFIX_EXPANSIONS) {
+    while (at < text.length && out.length < MAX_PREFIX_EXPANSIONS) {
       const space = text.indexOf(' ', at);
       const word = text.slice(at, space);
       if (!word.startsWith(prefix)) break;

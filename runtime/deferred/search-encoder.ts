@@ -7,7 +7,15 @@
  * on its input: the same documents give the same bytes as `encodeSearchData`, a fresh encoder.
  */
 import { compareTokens, type SearchDocument, termWeights } from './search.js';
-import { DIGITS, SEARCH_DATA_HEADER, sampledChecksum } from './search-format.js';
+import {
+  CODES_PER_GAP,
+  DIGITS,
+  RUN_FOLLOWS,
+  RUN_MIN,
+  SEARCH_DATA_HEADER,
+  sampledChecksum,
+  WEIGHT_FOLLOWS,
+} from './search-format.js';
 
 const CODES = Array.from(DIGITS, (digit) => digit.charCodeAt(0));
 
@@ -85,12 +93,28 @@ function lowerBound(docs: readonly number[], doc: number): number {
 
 function block(postings: TokenPostings): string {
   const codes: number[] = [];
+  const { docs, weights } = postings;
   let last = -1;
-  for (let i = 0; i < postings.docs.length; i += 1) {
-    const doc = postings.docs[i]!;
-    varint(doc - last - 1, codes);
-    varint(postings.weights[i]!, codes);
-    last = doc;
+  for (let i = 0; i < docs.length; ) {
+    const doc = docs[i]!;
+    const weight = weights[i]!;
+    let run = 1;
+    while (i + run < docs.length && docs[i + run] === doc + run && weights[i + run] === weight) run += 1;
+    const gap = (doc - last - 1) * CODES_PER_GAP;
+    if (run >= RUN_MIN) {
+      varint(gap + RUN_FOLLOWS, codes);
+      varint(run - RUN_MIN, codes);
+      varint(weight, codes);
+    } else {
+      run = 1;
+      if (weight >= 1 && weight <= WEIGHT_FOLLOWS) varint(gap + weight - 1, codes);
+      else {
+        varint(gap + WEIGHT_FOLLOWS, codes);
+        varint(weight, codes);
+      }
+    }
+    i += run;
+    last = doc + run - 1;
   }
   return text(codes);
 }
@@ -187,24 +211,20 @@ export class SearchEncoder {
     const checksum = sampledChecksum(docs.length, (doc) => docs[doc]!.name, names);
     let width = 1;
     while (64 ** width <= longest) width += 1;
-    // Vocabulary lines carry where their postings start: the binary search reads short lines only.
+    // One line per token, its postings after the space: the binary search lands in a line and
+    // reads its token, and a query's postings are the rest of that line.
     const vocabulary = (this.#vocabulary ??= [...this.#postings.keys()].sort(compareTokens));
-    let words = '';
-    const blocks: string[] = [];
-    let offset = 0;
+    const lines: string[] = [];
     for (const token of vocabulary) {
       const posting = this.#postings.get(token)!;
-      const encoded = (posting.block ??= block(posting));
-      words += `${token} ${offset}\n`;
-      blocks.push(encoded);
-      offset += encoded.length;
+      lines.push(`${token} ${(posting.block ??= block(posting))}\n`);
     }
     return `${[
       SEARCH_DATA_HEADER,
-      `${tools} ${skills} ${width} ${checksum} ${words.length} ${total}`,
+      `${tools} ${skills} ${width} ${checksum} ${vocabulary.length} ${total}`,
       docs.map((indexed) => fixed(indexed.length, width)).join(''),
       upper.join(' '),
-    ].join('\n')}\n${words}${blocks.join('')}`;
+    ].join('\n')}\n${lines.join('')}`;
   }
 }
 

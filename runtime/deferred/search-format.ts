@@ -4,7 +4,20 @@
  * itself is described in search-data.ts.
  */
 
-export const SEARCH_DATA_HEADER = 'zhin-gen search 1';
+export const SEARCH_DATA_HEADER = 'zhin-gen search 2';
+
+/**
+ * A posting's first number is `gap · 8 + code`: codes 0–5 are one document of weight code + 1 (the
+ * usual weights: a name word 3, a keyword 2, a description word 1 and their sums), 6 one document
+ * whose weight follows, 7 a run of consecutive documents of one weight (its length − RUN_MIN,
+ * then the weight, follow). A plugin's word is in every one of its tools' names, and those sit
+ * side by side in the table: one run instead of a number per tool.
+ */
+export const CODES_PER_GAP = 8;
+export const WEIGHT_FOLLOWS = 6;
+export const RUN_FOLLOWS = 7;
+/** Shorter runs cost less as single documents (each one digit when its gap is 0). */
+export const RUN_MIN = 4;
 
 /** Base-64 digits, in value order. */
 export const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
