@@ -5,6 +5,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import type { SourceLocation } from '../diagnostics.js';
+import { ownText } from '../util/own-text.js';
 
 export type Lit =
   | { readonly t: 'string'; readonly v: string; readonly loc: SourceLocation }
@@ -84,7 +85,8 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
   const loc = locOf(ctx, input);
   if (ts.isFunctionDeclaration(input)) return { t: 'function', loc };
   const node = unwrap(ts, input as TS.Expression);
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return { t: 'string', v: node.text, loc };
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+    return { t: 'string', v: ownText(node.text), loc };
   if (ts.isNumericLiteral(node)) return { t: 'number', v: Number(node.text), loc };
   if (
     ts.isPrefixUnaryExpression(node) &&
@@ -100,7 +102,7 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
   if (ts.isArrayLiteralExpression(node)) {
     const items: Lit[] = [];
     for (const element of node.elements) {
-      if (ts.isSpreadElement(element)) return { t: 'unknown', text: node.getText(ctx.sf), loc };
+      if (ts.isSpreadElement(element)) return { t: 'unknown', text: ownText(node.getText(ctx.sf)), loc };
       items.push(readLiteral(ctx, element, seen));
     }
     return { t: 'array', items, loc };
@@ -109,7 +111,7 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
     const props: Record<string, Lit> = {};
     const keyLocs: Record<string, SourceLocation> = {};
     for (const prop of node.properties) {
-      if (ts.isSpreadAssignment(prop)) return { t: 'unknown', text: node.getText(ctx.sf), loc };
+      if (ts.isSpreadAssignment(prop)) return { t: 'unknown', text: ownText(node.getText(ctx.sf)), loc };
       const name = prop.name ? propertyName(ts, prop.name) : undefined;
       if (name === undefined) continue;
       keyLocs[name] = locOf(ctx, prop);
@@ -130,8 +132,8 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
     if (target) {
       // Same-file consts are read through, keeping the position of the use site's value.
       const value = readLiteral(ctx, target, new Set([...seen, node.text]));
-      return value.t === 'unknown' ? { t: 'unknown', text: node.text, loc } : value;
+      return value.t === 'unknown' ? { t: 'unknown', text: ownText(node.text), loc } : value;
     }
   }
-  return { t: 'unknown', text: node.getText(ctx.sf).slice(0, 80), loc };
+  return { t: 'unknown', text: ownText(node.getText(ctx.sf).slice(0, 80)), loc };
 }

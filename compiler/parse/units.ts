@@ -17,7 +17,6 @@ import { validateAgentDirectory } from '../validate/agent-files.js';
 import { checkSkillMd } from '../validate/skill.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper } from './definition.js';
-import { detachStrings } from './detach.js';
 
 export interface ToolUnitData extends ToolFields {
   readonly kind: 'tool';
@@ -109,11 +108,6 @@ export interface ParseEnv {
   readonly extractSchema?: (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
   /** AGENTS.md of the unit's plugin, when present. */
   agentsMdOf(pluginDir: string): { file: string; text: string } | undefined;
-  /**
-   * The results leave this thread as a structured-clone copy (a parse worker): their strings
-   * need no copy of their own to let the source text go (parse/detach.ts).
-   */
-  readonly copiedOut?: boolean;
 }
 
 const HELPER: Record<'tool' | 'prompt-section' | 'hook', DefineHelper> = {
@@ -290,11 +284,6 @@ export function normalise(text: string | undefined): string {
 
 /** Parses a plugin entry (`plugin.ts`) for `context.addTool('<literal>', defineAgentTool(...))`. */
 export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
-  const result = parseEntryFile(file, env);
-  return env.copiedOut ? result : detachStrings(result);
-}
-
-function parseEntryFile(file: string, env: ParseEnv): UnitResult {
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file, env);
   const parsed = parseCode({ ts: env.ts, file, text, expected: 'definePlugin', modules: env.modules });
@@ -344,11 +333,6 @@ function parseEntryFile(file: string, env: ParseEnv): UnitResult {
 }
 
 export function parseUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
-  const result = parseAnyUnit(unit, env);
-  return env.copiedOut ? result : detachStrings(result);
-}
-
-function parseAnyUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   try {
     if (unit.kind === 'agent') return parseAgentUnit(unit, env);
     if (!unit.entry) return { diagnostics: [], dependencies: [] };

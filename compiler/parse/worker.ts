@@ -22,8 +22,6 @@ const env: ParseEnv = {
   modules: setup.modules,
   customPermits: setup.permits,
   extractSchema,
-  // Results reach the main thread as structured-clone copies, which hold no source text.
-  copiedOut: true,
   agentsMdOf: (pluginDir) => {
     const file = agentsMd.get(pluginDir);
     if (!file) return undefined;

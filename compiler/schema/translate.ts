@@ -10,6 +10,7 @@
  * by the differential test, and Zod cannot throw for any of them.
  */
 import type { ts as TS } from 'ts-morph';
+import { ownText } from '../util/own-text.js';
 import { ts } from '../util/typescript.js';
 import type { Json, NumberCheck, SizeCheck, StringCheck, StringFormat, ZodNode } from './zod-json.js';
 
@@ -105,7 +106,7 @@ class Translator<M> {
    */
   literal(node: TS.Expression, mod: M, before: number): Json {
     const e = unwrap(node);
-    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return e.text;
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return ownText(e.text);
     if (ts.isNumericLiteral(e)) return finite(Number(e.text));
     if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand))
       return finite(-Number(e.operand.text));
@@ -340,7 +341,7 @@ class Translator<M> {
       const slash = text.lastIndexOf('/');
       try {
         // The same engine the snippet would run in: `source` is exactly what Zod would emit.
-        return { check: 'regex', source: new RegExp(text.slice(1, slash), text.slice(slash + 1)).source };
+        return { check: 'regex', source: ownText(new RegExp(text.slice(1, slash), text.slice(slash + 1)).source) };
       } catch {
         return fail();
       }
