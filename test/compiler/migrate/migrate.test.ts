@@ -5,6 +5,9 @@
  * change with `UPDATE_GOLDEN=1 npx vitest run test/compiler/migrate/migrate.test.ts`.
  * Then: a second run changes nothing, names are kept, stubs are reported and marked, the migrated
  * trees check clean, and a compiled migrated tree loads and runs a migrated tool in a turn.
+ *
+ * Each fixture is migrated once (`migrate`, `migrate --json`, `migrate --write`: see migrated()),
+ * and every test reads that run; a test that writes into a migrated tree works on its own copy.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { im } from '../../runtime/fixture.js';
-import { cli, copyTree, FIXTURES, removeDir } from '../../helpers.js';
+import { type CliResult, cli, copyTree, FIXTURES, removeDir } from '../../helpers.js';
 
 const update = process.env.UPDATE_GOLDEN === '1';
 const cases = readdirSync(FIXTURES)
@@ -44,9 +47,50 @@ function fresh(name: string): string {
   return dir;
 }
 
-function planJson(root: string): { changes: unknown[]; notes: { code: string; file: string; message: string }[] } {
+interface PlanJson {
+  readonly changes: unknown[];
+  readonly notes: { code: string; file: string; message: string }[];
+}
+
+function planJson(root: string): PlanJson {
   const run = cli(['migrate', '--root', root, '--json']);
-  return JSON.parse(run.stdout) as ReturnType<typeof planJson>;
+  return JSON.parse(run.stdout) as PlanJson;
+}
+
+/** One fixture through the CLI: the plan (text and JSON), then `--write`. */
+interface Migration {
+  /** The tree before, and after both plans ran (the plans write nothing). */
+  readonly before: Record<string, string>;
+  readonly afterPlans: Record<string, string>;
+  readonly plan: CliResult;
+  readonly planJson: PlanJson;
+  readonly write: CliResult;
+  /** The migrated tree: read it, never write to it (migratedCopy gives a tree to change). */
+  readonly root: string;
+}
+
+const migrations = new Map<string, Migration>();
+
+/** The CLI's migration of a fixture, run once for every test that reads it. */
+function migrated(name: string): Migration {
+  const known = migrations.get(name);
+  if (known) return known;
+  const root = fresh(name);
+  const before = snapshot(root);
+  const plan = cli(['migrate', '--root', root]);
+  const json = planJson(root);
+  const afterPlans = snapshot(root);
+  const write = cli(['migrate', '--root', root, '--write']);
+  const migration: Migration = { before, afterPlans, plan, planJson: json, write, root };
+  migrations.set(name, migration);
+  return migration;
+}
+
+/** A copy of the migrated tree that a test may write into (generate, a second --write). */
+function migratedCopy(name: string): string {
+  const dir = copyTree(migrated(name).root, `${name}-migrated`);
+  dirs.push(dir);
+  return dir;
 }
 
 describe('zhin-gen migrate: golden plans and trees', () => {
@@ -56,19 +100,16 @@ describe('zhin-gen migrate: golden plans and trees', () => {
 
   for (const name of cases) {
     it(`${name}: the plan, then --write, then a second run that changes nothing`, () => {
-      const root = fresh(name);
-      const before = snapshot(root);
-      const plan = cli(['migrate', '--root', root]);
+      const { before, afterPlans, plan, write, root } = migrated(name);
       const goldenPlan = join(FIXTURES, name, 'expected-plan.txt');
       if (update) writeFileSync(goldenPlan, plan.stdout);
       expect(plan.stdout).toBe(readFileSync(goldenPlan, 'utf8'));
       expect(plan.stderr).toBe('');
-      // The plan writes nothing.
-      expect(snapshot(root)).toEqual(before);
+      // The plan (text and --json) writes nothing.
+      expect(afterPlans).toEqual(before);
       const cannot = plan.stdout.includes(' ZG6001 ');
       expect(plan.status).toBe(cannot ? 1 : 0);
 
-      const write = cli(['migrate', '--root', root, '--write']);
       expect(write.stdout).toContain('zhin-gen migrate: applied.');
       const goldenTree = join(FIXTURES, name, 'expected');
       if (update) {
@@ -77,11 +118,13 @@ describe('zhin-gen migrate: golden plans and trees', () => {
       }
       expect(snapshot(root)).toEqual(snapshot(goldenTree));
 
-      const again = planJson(root);
+      const copy = migratedCopy(name);
+      const again = planJson(copy);
       expect(again.changes).toEqual([]);
-      const afterSecond = snapshot(root);
-      cli(['migrate', '--root', root, '--write']);
-      expect(snapshot(root)).toEqual(afterSecond);
+      const afterSecond = snapshot(copy);
+      expect(afterSecond).toEqual(snapshot(root));
+      cli(['migrate', '--root', copy, '--write']);
+      expect(snapshot(copy)).toEqual(afterSecond);
     });
   }
 });
@@ -101,9 +144,8 @@ describe('zhin-gen migrate: behaviour', () => {
 
   it('runtime names are kept: every earlier name is in the migrated manifest, or reported as changed', async () => {
     for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
-      const root = fresh(name);
-      const renames = planJson(root).notes.filter((n) => n.code === 'ZG6003');
-      cli(['migrate', '--root', root, '--write']);
+      const { root, planJson: plan } = migrated(name);
+      const renames = plan.notes.filter((n) => n.code === 'ZG6003');
       const { model } = await createCompiler({ root, cacheFile: false }).run({ write: false });
       const earlier = JSON.parse(readFileSync(join(FIXTURES, name, 'earlier-names.json'), 'utf8')) as Record<
         'tools' | 'skills' | 'agents' | 'promptSections',
@@ -126,20 +168,16 @@ describe('zhin-gen migrate: behaviour', () => {
   });
 
   it('a renamed tool has every tools: reference rewritten, each listed', () => {
-    const root = fresh('migrate-flat-tools');
-    const rename = planJson(root).notes.find((n) => n.code === 'ZG6003')!;
+    const { root, plan, planJson: json } = migrated('migrate-flat-tools');
+    const rename = json.notes.find((n) => n.code === 'ZG6003')!;
     expect(rename).toMatchObject({ file: 'tools/$dice.ts' });
-    expect(cli(['migrate', '--root', root]).stdout).toContain(
-      'skills/games/SKILL.md:4:9  `tools` entry "$dice" → "dice"',
-    );
-    cli(['migrate', '--root', root, '--write']);
+    expect(plan.stdout).toContain('skills/games/SKILL.md:4:9  `tools` entry "$dice" → "dice"');
     expect(readFileSync(join(root, 'skills/games/SKILL.md'), 'utf8')).toContain('tools: [dice, echo]');
   });
 
   it('stubs are created marked and reported, one note per stub file', () => {
-    const root = fresh('migrate-agents');
-    const notes = planJson(root).notes.filter((n) => n.code === 'ZG6002' && n.message.includes('is a stub'));
-    cli(['migrate', '--root', root, '--write']);
+    const { root, planJson: json } = migrated('migrate-agents');
+    const notes = json.notes.filter((n) => n.code === 'ZG6002' && n.message.includes('is a stub'));
     const stubs = notes.map((n) => n.file).sort();
     expect(stubs).toEqual([
       'AGENTS.md',
@@ -155,8 +193,8 @@ describe('zhin-gen migrate: behaviour', () => {
 
   it('the migrated trees check clean after generate (no errors)', () => {
     for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
-      const root = fresh(name);
-      expect(cli(['migrate', '--root', root, '--write']).status, name).toBe(0);
+      expect(migrated(name).write.status, name).toBe(0);
+      const root = migratedCopy(name);
       expect(cli(['generate', '--root', root]).status, name).toBe(0);
       const check = cli(['check', '--root', root]);
       expect(check.stdout, `${name}\n${check.stderr}`).toMatch(
@@ -188,9 +226,9 @@ describe('zhin-gen migrate: behaviour', () => {
 
 describe('zhin-gen migrate: the migrated tree runs', () => {
   it('host.load accepts the compiled manifest and a turn calls the migrated tools', async () => {
-    const root = fresh('migrate-agent-folder');
-    const flat = fresh('migrate-flat-tools');
-    for (const dir of [root, flat]) expect(cli(['migrate', '--root', dir, '--write']).status).toBe(0);
+    for (const name of ['migrate-agent-folder', 'migrate-flat-tools']) expect(migrated(name).write.status).toBe(0);
+    const root = migratedCopy('migrate-agent-folder');
+    const flat = migratedCopy('migrate-flat-tools');
     // Generated in the migrated tree itself: the manifest imports its tools and validators relatively.
     const load = async (dir: string): Promise<CapabilityManifest> => {
       const result = await createCompiler({ root: dir, cacheFile: false }).run({ write: true });
