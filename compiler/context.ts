@@ -270,9 +270,11 @@ export class Compiler {
     if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
     let joined: string | undefined;
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    const validators = validatorsStamp(this.root, outRel);
-    const outputKey = `${digest}:${validators}`;
+    // A watch-mode edit has no digest and records nothing: the folder's stamp (a stat of each
+    // of its files) is taken only for a record.
     const recorded = digest && errors === 0 && (reusable !== undefined || runOptions.write !== false);
+    const validators = recorded ? validatorsStamp(this.root, outRel) : '';
+    const outputKey = `${digest}:${validators}`;
     if (recorded) this.units.recordOutput(outputKey, options.outFile, { counts, diagnostics: model.diagnostics });
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.

@@ -6,14 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { hookId, promptSectionId } from '@zhin-gen/runtime/names';
-import type { CapabilityModel } from '../model.js';
+import type { CapabilityModel, ToolModel } from '../model.js';
 import { str, strList } from './literal.js';
 import { byName, emitAgent, emitHook, emitPlugin, emitSection, emitSkill, list } from './item-literals.js';
-import { emitTool, layoutBlocks, sameList, attachLoaders } from './tool-table.js';
-import { shardCount } from './shards.js';
+import { emitTool, layoutBlocks, sameList, attachLoaders, type ToolText } from './tool-table.js';
+import { type EntryDelta, shardCount } from './shards.js';
 import { emitSharded } from './sharded-main.js';
 import { union } from './items-module.js';
-import { sortedTools } from './sorted-tools.js';
+import { sortedTools, type TableDelta } from './sorted-tools.js';
 import { importSpecifier, type ImportExtension } from './paths.js';
 import {
   validatorExtension,
@@ -88,14 +88,14 @@ export function emitManifestParts(
       known.set(source, (value = importSpecifier(options.root, options.outRel, source, options.importExtension)));
     return value;
   };
-  const { tools, conditional } = sortedTools(model.tools, memos);
+  const { tools, conditional, delta } = sortedTools(model.tools, memos);
   const skills = [...model.skills].sort(byName((s) => s.qualifiedName));
   const agents = [...model.agents].sort(byName((a) => a.qualifiedName));
   const sections = [...model.promptSections].sort(byName(promptSectionId));
   const hooks = [...model.hooks].sort(byName(hookId));
   const plugins = [...model.plugins].sort(byName((p) => p.owner));
 
-  const entries = tools.map((t) => emitTool(t, spec(t.source), memos));
+  const { entries, entryDelta } = toolEntries(tools, delta, spec, memos);
   // Above the shard threshold the items live in a module of the folder (items-module.ts), so
   // their import specifiers are relative to the folder, not to the main module.
   const shards = shardCount(tools.length);
@@ -203,6 +203,7 @@ export function emitManifestParts(
       ),
       search,
       memos,
+      delta: entryDelta,
     });
   }
   const layout = layoutBlocks(tools, entries, conditional, memos);
@@ -322,4 +323,34 @@ declare module ${str(options.runtimeModule)} {
     digest: digest.digest('hex'),
     validators: search === undefined ? validators : { ...validators, modules: [search] },
   };
+}
+
+/**
+ * Each tool's line (tool-table.ts), in table order. When the table is the last emit's with a few
+ * objects swapped in (`delta`) and the specifiers are the same, the last list is copied and only
+ * the swapped positions are looked up: what `emitTool` would return for the others is the line
+ * already there (it memoises by model object and specifier).
+ */
+function toolEntries(
+  tools: readonly ToolModel[],
+  delta: TableDelta | undefined,
+  spec: (source: string) => string,
+  memos: EmitMemo,
+): { entries: readonly ToolText[]; entryDelta?: EntryDelta } {
+  const last = memos.lastEntries;
+  const bySource = memos.specifiers.bySource;
+  if (delta && last && last.tools === delta.previous && last.bySource === bySource) {
+    const previous = last.entries;
+    let entries = previous;
+    if (delta.changed.length > 0) {
+      const copy = [...previous];
+      for (const at of delta.changed) copy[at] = emitTool(tools[at]!, spec(tools[at]!.source), memos);
+      entries = copy;
+    }
+    memos.lastEntries = { tools, entries, bySource };
+    return { entries, entryDelta: { previous, changed: delta.changed } };
+  }
+  const entries = tools.map((t) => emitTool(t, spec(t.source), memos));
+  memos.lastEntries = { tools, entries, bySource };
+  return { entries };
 }

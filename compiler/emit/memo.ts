@@ -10,7 +10,7 @@ import type { ToolModel } from '../model.js';
 import type { LayoutMemo, ToolText } from './tool-table.js';
 import type { SearchModuleMemo } from './search-module.js';
 import type { ValidatorTableMemo } from './validator-table.js';
-import type { ShardMemo, TypesMemo } from './shards.js';
+import type { ShardInput, ShardMemo, TypesMemo } from './shards.js';
 
 export class EmitMemo {
   /** Import specifiers by source, for one root, output path and extension (a change starts over). */
@@ -27,10 +27,21 @@ export class EmitMemo {
         readonly input: readonly ToolModel[];
         readonly tools: readonly ToolModel[];
         readonly conditional: readonly ToolModel[];
-        readonly toolsAt: ReadonlyMap<ToolModel, number>;
-        readonly conditionalAt: ReadonlyMap<ToolModel, number>;
+        /** Positions by object; sorted-tools.ts moves them over on an edit (never shared). */
+        readonly toolsAt: Map<ToolModel, number>;
+        readonly conditionalAt: Map<ToolModel, number>;
       }
     | undefined;
+  /** The last emit's tool lines, in the order of `tools` (manifest.ts rebuilds only the changed ones). */
+  lastEntries:
+    | {
+        readonly tools: readonly ToolModel[];
+        readonly entries: readonly ToolText[];
+        readonly bySource: ReadonlyMap<string, string>;
+      }
+    | undefined;
+  /** The last emit's shard groups, with the tool lines they were grouped from (shards.ts). */
+  shardGroups: { readonly entries: readonly ToolText[]; readonly groups: readonly ShardInput[] } | undefined;
   /** Keywords by scope: the tools of one skill or agent share them (read-only, never mutated). */
   readonly keywordsByScope = new Map<string, readonly string[]>();
   /** The layout blocks of the last emit, with what they were made of. */

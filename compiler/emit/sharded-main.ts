@@ -11,6 +11,7 @@ import type { ManifestParts } from './manifest.js';
 import type { EmitMemo } from './memo.js';
 import type { SideModule } from './search-module.js';
 import {
+  type EntryDelta,
   groupShards,
   mergeCode,
   type ShardPaths,
@@ -40,6 +41,8 @@ export interface ShardedInput {
   readonly validators: ValidatorTable;
   readonly search: SideModule | undefined;
   readonly memos: EmitMemo;
+  /** How the lines differ from the last emit's (manifest.ts), when only some objects were swapped. */
+  readonly delta?: EntryDelta;
 }
 
 /**
@@ -48,7 +51,8 @@ export interface ShardedInput {
  */
 export function emitSharded(input: ShardedInput): ManifestParts {
   const { paths, memos } = input;
-  const shardList = shardModules(groupShards(input.tools, input.entries, input.count), paths, memos);
+  const groups = groupShards(input.tools, input.entries, input.count, memos, input.delta);
+  const shardList = shardModules(groups, paths, memos);
   const types = typesModule(input.tools, input.conditional, paths, memos);
   const items = itemsModule(
     {

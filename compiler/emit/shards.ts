@@ -69,13 +69,21 @@ export interface ShardPaths {
 }
 
 /** One shard's tools in table order (by name), with their lines. */
-interface ShardInput {
+export interface ShardInput {
   readonly tools: readonly ToolModel[];
   readonly entries: readonly ToolText[];
 }
 
+/** The table's lines are the last emit's (`previous`) but at `changed` (positions in table order). */
+export interface EntryDelta {
+  readonly previous: readonly ToolText[];
+  readonly changed: readonly number[];
+}
+
 export interface ShardMemo {
   readonly key: string;
+  /** The group the module was made from: the same object again means the same module. */
+  readonly input: ShardInput;
   readonly entries: readonly ToolText[];
   readonly typed: readonly boolean[];
   readonly module: SideModule;
@@ -124,12 +132,51 @@ function recorded(module: () => SideModule, name: string, stamp: string): SideMo
   return { name, stamp, text: () => module().text() };
 }
 
-/** The shards of a table sorted by name: each shard keeps that order. */
+/**
+ * The shards of a table sorted by name: each shard keeps that order. With a `delta` against the
+ * lines the last groups were made from (a watch-mode edit that kept every name), the last groups
+ * are kept and only the shards holding a changed line are rebuilt, with the new line in the old
+ * one's place (same name, same hash, same position): the groups of unchanged shards stay the same
+ * objects, which `shardModules` takes for unchanged modules.
+ */
 export function groupShards(
   tools: readonly ToolModel[],
   entries: readonly ToolText[],
   count: number,
+  memos?: EmitMemo,
+  delta?: EntryDelta,
 ): readonly ShardInput[] {
+  const last = memos?.shardGroups;
+  const mask = count - 1;
+  if (delta && last && last.entries === delta.previous && last.groups.length === count) {
+    let copy: ShardInput[] | undefined;
+    for (const at of delta.changed) {
+      const then = delta.previous[at]!;
+      const now = entries[at]!;
+      const index = now.nameHash & mask;
+      const group = (copy ?? last.groups)[index]!;
+      const place = group.entries.indexOf(then);
+      if (place === -1 || (then.nameHash & mask) !== index) return regroup(tools, entries, count, memos);
+      const tools2 = [...group.tools];
+      const entries2 = [...group.entries];
+      tools2[place] = tools[at]!;
+      entries2[place] = now;
+      copy ??= [...last.groups];
+      copy[index] = { tools: tools2, entries: entries2 };
+    }
+    const groups = copy ?? last.groups;
+    if (memos) memos.shardGroups = { entries, groups };
+    return groups;
+  }
+  return regroup(tools, entries, count, memos);
+}
+
+function regroup(
+  tools: readonly ToolModel[],
+  entries: readonly ToolText[],
+  count: number,
+  memos: EmitMemo | undefined,
+): ShardInput[] {
   const groups: { tools: ToolModel[]; entries: ToolText[] }[] = [];
   for (let i = 0; i < count; i++) groups.push({ tools: [], entries: [] });
   const mask = count - 1;
@@ -139,6 +186,7 @@ export function groupShards(
     group.tools.push(tools[i]!);
     group.entries.push(entry);
   }
+  if (memos) memos.shardGroups = { entries, groups };
   return groups;
 }
 
@@ -148,10 +196,15 @@ export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, m
   const previous = memos.shards;
   const next: ShardMemo[] = [];
   const modules = shards.map((shard, index) => {
-    const typed = shard.tools.map((t) => t.typed);
     const known = previous?.[index];
-    if (known && known.key === key && sameList(known.entries, shard.entries) && sameList(known.typed, typed)) {
+    // The very group of the last emit (groupShards kept it): the same tools, the same module.
+    if (known && known.key === key && known.input === shard) {
       next.push(known);
+      return known.module;
+    }
+    const typed = shard.tools.map((t) => t.typed);
+    if (known && known.key === key && sameList(known.entries, shard.entries) && sameList(known.typed, typed)) {
+      next.push({ ...known, input: shard });
       return known.module;
     }
     const print = shardPrint(`shard ${index} of ${shards.length}`, paths, shard, memos);
@@ -161,7 +214,7 @@ export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, m
       return shardModule(shard, index, shards.length, paths);
     };
     const module = stamp === undefined ? render() : recorded(render, shardName(index, shards.length), stamp);
-    next.push({ key, entries: shard.entries, typed, module, print });
+    next.push({ key, input: shard, entries: shard.entries, typed, module, print });
     return module;
   });
   memos.shards = next;

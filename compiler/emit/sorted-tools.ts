@@ -3,16 +3,28 @@ import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import type { EmitMemo } from './memo.js';
 
+/** What changed in the table since the last emit: positions in `previous` now holding another object. */
+export interface TableDelta {
+  /** The last emit's sorted table, which the new one equals but at `changed`. */
+  readonly previous: readonly ToolModel[];
+  readonly changed: readonly number[];
+}
+
+export interface SortedTools {
+  readonly tools: readonly ToolModel[];
+  readonly conditional: readonly ToolModel[];
+  /** Set when the table is the last one with some objects swapped in (same names, same order). */
+  readonly delta?: TableDelta;
+}
+
 /**
  * The table's tools and the conditional ones, each sorted by name. In watch mode an edit replaces
  * a few model objects and keeps the rest: when every replaced tool keeps its name and kind, the
  * last sorted lists with those objects swapped in are the sorted lists (no sort of 20,000 names
- * per edit).
+ * per edit), and the positions swapped are handed on (`delta`), so what emit builds per tool is
+ * rebuilt at those positions only.
  */
-export function sortedTools(
-  input: readonly ToolModel[],
-  memos: EmitMemo,
-): { tools: readonly ToolModel[]; conditional: readonly ToolModel[] } {
+export function sortedTools(input: readonly ToolModel[], memos: EmitMemo): SortedTools {
   const memo = memos.sortedTools;
   if (memo && memo.input.length === input.length) {
     let swaps: [ToolModel, ToolModel][] | undefined = [];
@@ -27,28 +39,29 @@ export function sortedTools(
       swaps.push([then, now]);
     }
     if (swaps) {
-      if (swaps.length === 0) return memo;
-      const tools = [...memo.tools];
+      const previous = memo.tools;
+      if (swaps.length === 0)
+        return { tools: previous, conditional: memo.conditional, delta: { previous, changed: [] } };
+      const tools = [...previous];
       const conditional = [...memo.conditional];
+      const changed: number[] = [];
+      // The position maps are the memo's own (nothing else holds them): moved over, not rebuilt.
+      const { toolsAt, conditionalAt } = memo;
       for (const [then, now] of swaps) {
         const list = now.conditional ? conditional : tools;
-        const at = (now.conditional ? memo.conditionalAt : memo.toolsAt).get(then)!;
+        const positions = now.conditional ? conditionalAt : toolsAt;
+        const at = positions.get(then)!;
         list[at] = now;
+        positions.delete(then);
+        positions.set(now, at);
+        if (!now.conditional) changed.push(at);
       }
-      return remember(memos, input, tools, conditional);
+      memos.sortedTools = { input: [...input], tools, conditional, toolsAt, conditionalAt };
+      return { tools, conditional, delta: { previous, changed } };
     }
   }
   const tools = input.filter((t) => !t.conditional).sort(byName);
   const conditional = input.filter((t) => t.conditional).sort(byName);
-  return remember(memos, input, tools, conditional);
-}
-
-function remember(
-  memos: EmitMemo,
-  input: readonly ToolModel[],
-  tools: readonly ToolModel[],
-  conditional: readonly ToolModel[],
-): { tools: readonly ToolModel[]; conditional: readonly ToolModel[] } {
   const positions = (list: readonly ToolModel[]) => new Map(list.map((t, i) => [t, i] as const));
   memos.sortedTools = {
     input: [...input],
@@ -57,7 +70,7 @@ function remember(
     toolsAt: positions(tools),
     conditionalAt: positions(conditional),
   };
-  return memos.sortedTools;
+  return { tools, conditional };
 }
 
 function byName(a: ToolModel, b: ToolModel): number {

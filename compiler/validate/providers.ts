@@ -54,8 +54,7 @@ function keywordsIn(schema: unknown, found: Set<string>): void {
 const perTool = new WeakMap<ToolModel, { providers: string; diagnostics: Diagnostic[] }>();
 
 /** Per-tool checks, memoised by model identity (an unchanged tool keeps its model object). */
-function checkTool(tool: ToolModel, providers: readonly ProviderName[]): Diagnostic[] {
-  const key = providers.join(',');
+function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: string): Diagnostic[] {
   const memo = perTool.get(tool);
   if (memo && memo.providers === key) return memo.diagnostics;
   const out: Diagnostic[] = [];
@@ -99,19 +98,33 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[]): Diagnos
   return out;
 }
 
+/**
+ * The provider checks of a tree's tools. Each tool's outcome is kept by its model object, so a
+ * watch-mode edit checks only the tools it replaced; the rest is one lookup per tool (no
+ * per-tool key or list is built: this loop runs over every tool on every edit).
+ */
 export function checkProviderProfiles(tools: readonly ToolModel[], providers: readonly ProviderName[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const tool of tools) out.push(...checkTool(tool, providers));
+  const key = providers.join(',');
+  let listed = 0;
+  let firstListed: ToolModel | undefined;
+  for (const tool of tools) {
+    const found = checkTool(tool, providers, key);
+    for (const diagnostic of found) out.push(diagnostic);
+    if (!tool.hidden) {
+      listed++;
+      firstListed ??= tool;
+    }
+  }
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
-    const listed = tools.filter((t) => !t.hidden);
-    if (listed.length > profile.maxTools && listed[0]) {
+    if (listed > profile.maxTools && firstListed) {
       out.push(
         diag('ZG5002', {
-          file: listed[0].loc.file,
+          file: firstListed.loc.file,
           line: 1,
           column: 1,
-          message: `${profile.label}: ${listed.length} listed tools exceed the limit of ${profile.maxTools} per request; the deferred catalog keeps requests below it, but eager hosts will fail`,
+          message: `${profile.label}: ${listed} listed tools exceed the limit of ${profile.maxTools} per request; the deferred catalog keeps requests below it, but eager hosts will fail`,
         }),
       );
     }

@@ -2,17 +2,35 @@
  * Which file events can change what a run produces (the compiler's `ignores`, `outsideWalk` and
  * `affects`): watch mode and the build plugins ask before they notify the compiler, so a plain
  * app edit never costs a run.
+ *
+ * These are asked for every entry of every directory a watcher attaches (~22,000 paths at 5,000
+ * tools when `watch` starts) and for every event, so a path inside the root is made relative by
+ * slicing off the root rather than by `path.relative` (which resolves both paths each time); the
+ * rules themselves are scan/watched.ts's and scan/ignore.ts's, on that relative path.
  */
-import { relative } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { CONFIG_FILES, type ResolvedOptions } from '../config/load.js';
 import { toPosix } from '../scan/walk.js';
-import { ignoredEvent, outsideWalkOf } from '../scan/watched.js';
+import { isIgnoredPath } from '../scan/ignore.js';
+import { outsideWalk } from '../scan/watched.js';
 import { configuredDirs } from '../scan/fresh-walk.js';
 import { validatorsDir } from '../write/validators.js';
+
+const CONFIG_NAMES: ReadonlySet<string> = new Set<string>([...CONFIG_FILES, 'package.json']);
+
+/** The output file and its generated folder, for one options object. */
+interface OutputPaths {
+  readonly options: ResolvedOptions;
+  readonly outFile: string;
+  readonly generatedDir: string;
+}
 
 export class EventRelevance {
   /** Configured plugin directories inside the root (POSIX, relative), for `outsideWalk`. */
   private dirs?: readonly string[];
+  private output?: OutputPaths;
+  /** The root with a trailing separator: a path starting with it is inside the root. */
+  private readonly prefix: string;
 
   constructor(
     private readonly root: string,
@@ -20,32 +38,56 @@ export class EventRelevance {
     private readonly options: () => ResolvedOptions | undefined,
     /** Whether some unit's result depends on the path (the unit cache's record of what units read). */
     private readonly dependsOn: (rel: string) => boolean,
-  ) {}
+  ) {
+    this.prefix = root.endsWith(sep) ? root : root + sep;
+  }
 
   /** The configuration changed: the configured directories are listed again. */
   reset(): void {
     this.dirs = undefined;
+    this.output = undefined;
+  }
+
+  /**
+   * The POSIX path relative to the root, as `path.relative` gives it. A normalised path below
+   * the root (what a watcher joins: no `.` or `..` segment, no doubled or trailing separator) is
+   * sliced; anything else goes through `path.relative`.
+   */
+  relativeOf(abs: string): string {
+    if (sep === '/' && abs.startsWith(this.prefix) && abs.length > this.prefix.length) {
+      const rest = abs.slice(this.prefix.length);
+      const first = rest.charCodeAt(0);
+      // Not '.' (a dot segment or a dot file: both left to `path.relative`) nor '/' (a doubled separator).
+      if (first !== 0x2e && first !== 0x2f && !rest.includes('/.') && !rest.includes('//') && !rest.endsWith('/'))
+        return rest;
+    }
+    return toPosix(relative(this.root, abs));
   }
 
   isConfigFile(path: string): boolean {
-    const rel = toPosix(relative(this.root, path));
-    return (CONFIG_FILES as readonly string[]).includes(rel) || rel === 'package.json';
+    return CONFIG_NAMES.has(this.relativeOf(path));
   }
 
   ignores(abs: string): boolean {
-    const options = this.options();
-    const output = options && {
-      outFile: options.outFile,
-      generatedDir: validatorsDir(this.root, toPosix(relative(this.root, options.outFile))),
-    };
-    return ignoredEvent(this.root, output, abs);
+    // The same rule as scan/watched.ts `ignoredEvent`, on the sliced path.
+    const rel = this.relativeOf(abs);
+    if (rel === '' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return true;
+    const output = this.outputPaths();
+    if (output && (abs === output.outFile || abs.startsWith(`${output.outFile}.`))) return true;
+    if (output && (abs + sep).startsWith(output.generatedDir + sep)) return true;
+    return isIgnoredPath(rel);
   }
 
   outsideWalk(abs: string, isDir: boolean | undefined): boolean {
     const options = this.options();
     if (!options) return false;
     this.dirs ??= configuredDirs(this.root, options);
-    return outsideWalkOf(this.root, this.dirs, abs, isDir);
+    // The same rule as scan/watched.ts `outsideWalkOf`, on the sliced path.
+    const rel = this.relativeOf(abs);
+    if (rel === '' || rel.startsWith('../') || isAbsolute(rel)) return false;
+    for (const dir of this.dirs)
+      if (rel === dir || rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`)) return false;
+    return outsideWalk(rel, isDir);
   }
 
   affects(abs: string, isDir: boolean | undefined): boolean {
@@ -53,7 +95,7 @@ export class EventRelevance {
     if (this.ignores(abs)) return false;
     const options = this.options();
     if (!options) return true;
-    const rel = toPosix(relative(this.root, abs));
+    const rel = this.relativeOf(abs);
     // A file beside the root's convention folders the walk does not list (index.html, vite.config.ts).
     const unlistedRootFile =
       !rel.includes('/') &&
@@ -63,5 +105,16 @@ export class EventRelevance {
       !options.pluginEntry.includes(rel);
     if (!unlistedRootFile && !this.outsideWalk(abs, isDir)) return true;
     return this.dependsOn(rel);
+  }
+
+  /** The output paths of the current options, worked out once per options object. */
+  private outputPaths(): OutputPaths | undefined {
+    const options = this.options();
+    if (!options) return undefined;
+    if (this.output?.options !== options) {
+      const outRel = toPosix(relative(this.root, options.outFile));
+      this.output = { options, outFile: options.outFile, generatedDir: validatorsDir(this.root, outRel) };
+    }
+    return this.output;
   }
 }

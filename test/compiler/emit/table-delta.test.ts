@@ -1,0 +1,101 @@
+/**
+ * Watch-mode emit rebuilds only what an edit touched (compiler/emit/sorted-tools.ts `delta`,
+ * manifest.ts `toolEntries`, shards.ts `groupShards`): the sorted table, the tool lines and the
+ * shard groups are the last emit's with the replaced objects swapped in. Through one watching
+ * compiler on a sharded tree, after each edit (one tool; two tools of one shard at once; two of
+ * different shards with a schema change; a tool added, then edited; a tool removed; the edits
+ * undone) every generated file must hold the bytes a cacheless compiler writes for the same
+ * sources in a copy of the tree. A shard group or a line left stale by the swap fails this.
+ */
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler, type FileEvent } from '../../../compiler/index.js';
+import { nameHash, shardCount } from '../../../compiler/emit/shards.js';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { shardedTool, shardedTree } from '../sharded-tree.js';
+
+const OUT = 'zhin-capabilities.gen.ts';
+const DIR = 'zhin-capabilities.gen.validators';
+const N = 150;
+const MASK = shardCount(N) - 1;
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+function outputs(root: string): Map<string, string> {
+  const out = new Map([[OUT, readFileSync(join(root, OUT), 'utf8')]]);
+  for (const name of readdirSync(join(root, DIR)).sort())
+    out.set(`${DIR}/${name}`, readFileSync(join(root, DIR, name), 'utf8'));
+  return out;
+}
+
+/** What a compiler with nothing in memory and no cache writes for these sources. */
+async function freshOutputs(root: string): Promise<Map<string, string>> {
+  const copy = tempDir('table-delta-fresh');
+  dirs.push(copy);
+  cpSync(root, copy, { recursive: true, filter: (src) => src === root || ![OUT, DIR].includes(basename(src)) });
+  const compiler = createCompiler({ root: copy, cacheFile: false });
+  const result = await compiler.run();
+  await compiler.dispose();
+  expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
+  return outputs(copy);
+}
+
+const shardOf = (i: number): number => nameHash(`kind-${i}`) & MASK;
+
+describe('watch-mode emit of a sharded table', () => {
+  it('writes what a fresh compiler writes after every kind of edit', async () => {
+    const root = writeTree(tempDir('table-delta'), shardedTree(N));
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    expect((await compiler.run()).errors).toBe(0);
+    // Two tools of one shard, and one of another.
+    const first = 5;
+    const sameShard = Array.from({ length: N }, (_, i) => i).find((i) => i !== first && shardOf(i) === shardOf(first))!;
+    const otherShard = Array.from({ length: N }, (_, i) => i).find((i) => shardOf(i) !== shardOf(first))!;
+    const toolFile = (i: number): string => join(root, 'tools', `kind-${i}`, 'index.ts');
+    const edit = async (changes: Record<number, string | undefined>, label: string) => {
+      const events: FileEvent[] = [];
+      for (const [key, text] of Object.entries(changes)) {
+        const file = toolFile(Number(key));
+        if (text === undefined) {
+          rmSync(join(root, 'tools', `kind-${key}`), { recursive: true });
+          events.push({ type: 'unlinkDir', path: join(root, 'tools', `kind-${key}`) });
+        } else {
+          writeTree(root, { [`tools/kind-${key}/index.ts`]: text });
+          events.push({ type: 'change', path: file });
+        }
+      }
+      compiler.notify(events);
+      const result = await compiler.run();
+      expect(result.errors, `${label}: ${JSON.stringify(result.diagnostics)}`).toBe(0);
+      const watched = outputs(root);
+      const fresh = await freshOutputs(root);
+      expect([...watched.keys()], label).toEqual([...fresh.keys()]);
+      for (const [path, bytes] of fresh) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
+      return watched;
+    };
+    const before = outputs(root);
+    const one = await edit({ [first]: shardedTool(first, 'One tool, new words') }, 'one tool');
+    expect([...one].filter(([path, bytes]) => before.get(path) !== bytes).length).toBeGreaterThan(0);
+    await edit(
+      {
+        [first]: shardedTool(first, 'One tool, again'),
+        [sameShard]: shardedTool(sameShard, 'Its shard neighbour, edited with it'),
+      },
+      'two tools of one shard',
+    );
+    await edit(
+      { [sameShard]: shardedTool(sameShard, 'Neighbour', 4), [otherShard]: shardedTool(otherShard, 'Far', 7) },
+      'two shards, schemas changed',
+    );
+    // Tool 3 has a JSON Schema (every third): a new validator key.
+    await edit({ 3: shardedTool(3, 'A JSON Schema tool', 9) }, 'a JSON Schema changed');
+    await edit({ [N]: shardedTool(N, 'A tool added') }, 'a tool added');
+    await edit({ [N]: shardedTool(N, 'The added tool, edited') }, 'the added tool edited');
+    await edit({ [otherShard]: undefined }, 'a tool removed');
+    await edit({ [first]: shardedTool(first) }, 'back to the first text');
+    await compiler.dispose();
+  });
+});
