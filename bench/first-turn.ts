@@ -8,7 +8,10 @@
  * Three ways the first `discover` can come:
  * - `direct`: right after `beginTurn` (nothing listed yet, nothing prefetched);
  * - `listed`: right after the turn listed its tools for Anthropic (no time for the model);
- * - `model`: after the listing and a simulated model round trip of `BENCH_MODEL_MS` (200 ms).
+ * - `model`: after the listing and a simulated model round trip of `BENCH_MODEL_MS` (200 ms);
+ * - `reload`: as `listed`, then the next generation of the same process (an HMR commit, its index
+ *   module imported afresh) runs its first `discover` right after `beginTurn` (warm code, the
+ *   import on the path): "the first discover of a generation" in a long-running bot.
  *
  * The **floor** is what any first `discover` must pay at least: importing a module of the same
  * index bytes and finding the query's token in it.
@@ -28,7 +31,7 @@ import { bundleRuntime } from './runtime-load.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const MANIFEST = 'zhin-capabilities.gen';
-const MODES = ['direct', 'listed', 'model'] as const;
+const MODES = ['direct', 'listed', 'model', 'reload'] as const;
 type Mode = (typeof MODES)[number];
 
 /** One child's report (ms). */
@@ -53,6 +56,9 @@ export interface FirstTurnSample {
   readonly cpuSecondDiscover: number;
   readonly cpuLoad: number;
   readonly cpuAnthropic: number;
+  /** `reload` mode: the next generation's first `discover` in the same process (0 otherwise). */
+  readonly reloadDiscover: number;
+  readonly cpuReloadDiscover: number;
 }
 
 const CHILD = `const at = () => performance.now();
@@ -90,11 +96,23 @@ const secondDiscover = step('secondDiscover');
 await turn.end();
 const end = step('end');
 const used = process.cpuUsage(cpu0);
+let reloadDiscover = 0;
+if (mode === 'reload') {
+  // The next generation (an HMR commit): its index module imported afresh on its first discover.
+  await host.load({ ...manifest, search: () => import('./${MANIFEST}.validators/search.js?generation=2') });
+  const next = await host.beginTurn({ sessionKey: 'reload', message });
+  step();
+  const again = await next.execute('discover', { query: 'weather' });
+  reloadDiscover = step('reloadDiscover');
+  if (again.status !== 'completed' || again.output.results.length !== first.output.results.length) throw new Error('reload: ' + again.status);
+  await next.end();
+}
 if (first.status !== 'completed') throw new Error('discover: ' + first.status);
 console.log(JSON.stringify({ importRuntime, importManifest, load, beginTurn, listAnthropic: lists.anthropic,
   listOpenai: lists.openai, listGeneric: lists.generic, firstDiscover, secondDiscover, end,
   total: t - start - (mode === 'model' ? modelMs : 0), cpu: (used.user + used.system) / 1000, hits: first.output.results.length,
-  cpuFirstDiscover: cpu.firstDiscover, cpuSecondDiscover: cpu.secondDiscover, cpuLoad: cpu.load, cpuAnthropic: cpu.anthropic ?? 0 }));
+  cpuFirstDiscover: cpu.firstDiscover, cpuSecondDiscover: cpu.secondDiscover, cpuLoad: cpu.load, cpuAnthropic: cpu.anthropic ?? 0,
+  reloadDiscover, cpuReloadDiscover: cpu.reloadDiscover ?? 0 }));
 await host.close();
 `;
 
@@ -223,6 +241,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       `| ${mode} | ${s.importRuntime} | ${s.importManifest} | ${s.load} (${s.cpuLoad}) | ${s.beginTurn} | ${s.listAnthropic} (${s.cpuAnthropic}) / ${s.listOpenai} / ${s.listGeneric} | ${s.firstDiscover} (${s.cpuFirstDiscover}) | ${(s.firstDiscover / result.floorMs).toFixed(2)}× (${(s.cpuFirstDiscover / result.floorCpuMs).toFixed(2)}×) | ${s.secondDiscover} (${s.cpuSecondDiscover}) | ${s.total} | ${s.cpu} |`,
     );
   }
+  const reload = result.modes.reload;
+  if (reload)
+    console.log(
+      `\nreload: the next generation's first discover ${reload.reloadDiscover} ms (CPU ${reload.cpuReloadDiscover} ms)`,
+    );
   console.log(
     `\nfloor (import the index module + find the query's token): ${result.floorMs} ms (CPU ${result.floorCpuMs} ms); times in ms, medians`,
   );

@@ -260,12 +260,16 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     skillsByName: new Map(skills.map((skill) => [skill.name, skill])),
     signatures,
     search: () => (index ??= catalogSearch(shipped(), generation.manifest, tools, skills, layout)),
-    // With shipped data the index is then made too (reading its header); without, nothing is built.
+    // With shipped data the index is then made too (reading its header) and its query code run
+    // once (SearchIndex.warm); without, nothing is built. A failure here is the first discover's
+    // to report: it awaits the same promise.
     prefetchSearch: () => {
       if (text !== undefined || index !== undefined) return;
-      void shipped().then((data) => {
-        if (data !== undefined) void catalog.search();
-      });
+      shipped()
+        .then(async (data) => {
+          if (data !== undefined) (await catalog.search()).index.warm();
+        })
+        .catch(() => {});
     },
     platformAgents,
     get projections() {
