@@ -69,8 +69,60 @@ describe('module augmentation of @zhin-gen/runtime (as generated manifests do)',
   const fx = new Fixture('types');
   afterAll(() => fx.cleanup());
 
-  function compile(files: Record<string, string>): string[] {
-    const names = Object.entries(files).map(([name, text]) => {
+  /**
+   * One program over the generated augmentation and every test's module: the runtime's sources
+   * are type-checked once for the three tests, not once each. A test reads the diagnostics of
+   * its own module and of every file that is no test's module (the runtime, gen.ts).
+   */
+  const generated = `export {};
+declare module '@zhin-gen/runtime' {
+  interface CapabilityRegistry {
+    readonly toolInputs: {
+      readonly 'maps__get-weather': { readonly city: string };
+      readonly echo: { readonly message: string };
+    };
+  }
+}
+`;
+  const MODULES: Readonly<Record<'ok.ts' | 'old.ts' | 'bad.ts', string>> = {
+    'ok.ts': `import { createCapabilityHost, type ToolName } from '@zhin-gen/runtime';
+import './gen.js';
+export const names: ToolName[] = ['maps__get-weather', 'echo'];
+export async function run(): Promise<void> {
+  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
+  await turn.execute('maps__get-weather', { city: 'Paris' });
+  await turn.execute('ask_user', { question: 'ok?' });
+  // @ts-expect-error unknown name
+  await turn.execute('nope', {});
+  // @ts-expect-error wrong input
+  await turn.execute('echo', { message: 1 });
+}
+`,
+    'old.ts': `import { createCapabilityHost, type ToolName } from 'zhin-gen/runtime';
+import './gen.js';
+export const names: ToolName[] = ['maps__get-weather', 'echo'];
+// @ts-expect-error unknown name
+export const wrong: ToolName = 'nope';
+export async function run(): Promise<void> {
+  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
+  // @ts-expect-error wrong input
+  await turn.execute('echo', { message: 1 });
+}
+`,
+    'bad.ts': `import { createCapabilityHost } from '@zhin-gen/runtime';
+import './gen.js';
+export async function run(): Promise<void> {
+  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
+  await turn.execute('maps__get-wether', { city: 'Paris' });
+  await turn.execute('echo', { message: 1 });
+}
+`,
+  };
+  type Module = keyof typeof MODULES;
+
+  let all: readonly string[] | undefined;
+  function compile(): readonly string[] {
+    const names = Object.entries({ 'gen.ts': generated, ...MODULES }).map(([name, text]) => {
       const file = join(fx.dir, name);
       writeFileSync(file, text);
       return file;
@@ -93,68 +145,22 @@ describe('module augmentation of @zhin-gen/runtime (as generated manifests do)',
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
   }
-
-  const generated = `export {};
-declare module '@zhin-gen/runtime' {
-  interface CapabilityRegistry {
-    readonly toolInputs: {
-      readonly 'maps__get-weather': { readonly city: string };
-      readonly echo: { readonly message: string };
-    };
+  function diagnosticsFor(module: Module): string[] {
+    all ??= compile();
+    const others = (Object.keys(MODULES) as Module[]).filter((name) => name !== module);
+    return all.filter((d) => !others.some((name) => d.startsWith(`${name}:`)));
   }
-}
-`;
 
   it('types names and inputs through the augmented CapabilityRegistry', () => {
-    const diagnostics = compile({
-      'gen.ts': generated,
-      'ok.ts': `import { createCapabilityHost, type ToolName } from '@zhin-gen/runtime';
-import './gen.js';
-export const names: ToolName[] = ['maps__get-weather', 'echo'];
-export async function run(): Promise<void> {
-  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
-  await turn.execute('maps__get-weather', { city: 'Paris' });
-  await turn.execute('ask_user', { question: 'ok?' });
-  // @ts-expect-error unknown name
-  await turn.execute('nope', {});
-  // @ts-expect-error wrong input
-  await turn.execute('echo', { message: 1 });
-}
-`,
-    });
-    expect(diagnostics).toEqual([]);
+    expect(diagnosticsFor('ok.ts')).toEqual([]);
   }, 60_000);
 
   it('types the same names through the zhin-gen/runtime re-export (one interface, augmented once)', () => {
-    const diagnostics = compile({
-      'gen.ts': generated,
-      'old.ts': `import { createCapabilityHost, type ToolName } from 'zhin-gen/runtime';
-import './gen.js';
-export const names: ToolName[] = ['maps__get-weather', 'echo'];
-// @ts-expect-error unknown name
-export const wrong: ToolName = 'nope';
-export async function run(): Promise<void> {
-  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
-  // @ts-expect-error wrong input
-  await turn.execute('echo', { message: 1 });
-}
-`,
-    });
-    expect(diagnostics).toEqual([]);
+    expect(diagnosticsFor('old.ts')).toEqual([]);
   }, 60_000);
 
   it('reports real errors for a wrong name and a wrong input', () => {
-    const diagnostics = compile({
-      'gen.ts': generated,
-      'bad.ts': `import { createCapabilityHost } from '@zhin-gen/runtime';
-import './gen.js';
-export async function run(): Promise<void> {
-  const turn = await createCapabilityHost().beginTurn({ sessionKey: 's' });
-  await turn.execute('maps__get-wether', { city: 'Paris' });
-  await turn.execute('echo', { message: 1 });
-}
-`,
-    });
+    const diagnostics = diagnosticsFor('bad.ts');
     expect(diagnostics).toHaveLength(2);
     expect(diagnostics[0]).toMatch(/^bad\.ts:5 .*"maps__get-wether"/);
     expect(diagnostics[1]).toMatch(/^bad\.ts:6 .*number.*string/s);
