@@ -10,10 +10,19 @@ import type { CapabilityModel } from '../model.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import type { TreeInventory } from '../scan/inventory.js';
-import { unitKey } from './unit-key.js';
+import { unitFiles, unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import { type Stamp, stampAt, stampOf, statList, type TreeRecord, treeDigest } from './tree-record.js';
+import {
+  digestOfUnits,
+  type KeyedUnits,
+  type Stamp,
+  stampAt,
+  stampOf,
+  statList,
+  type TreeRecord,
+  treeDigest,
+} from './tree-record.js';
 import type { UnitCache } from './units.js';
 
 export interface TreeRecordInputs {
@@ -107,9 +116,13 @@ export class TreeCheck {
     return false;
   }
 
+  /** The record beside the bodies now on disk, as vouched() loaded it (whether or not it vouched). */
+  private loaded: TreeRecord | undefined;
+
   /** The record, when the tree, the validators folder and the output are as it recorded them. */
   vouched(outFile: string, validators: string): TreeRecord | undefined {
     const record = this.cache.treeFile?.load(this.cache.config);
+    this.loaded = record;
     if (!record || record.output.file !== outFile) return undefined;
     let now: { mtimeMs: number; size: number };
     try {
@@ -122,6 +135,17 @@ export class TreeCheck {
     for (const path of record.extras) extras.set(path, stampOf(`${this.root}/${path}`));
     const digest = treeDigest({ context: this.context, list: this.list, stamps: this.table, extras, validators });
     return digest === record.digest ? record : undefined;
+  }
+
+  /**
+   * Whether the cache's index cannot vouch for these units (call after vouched()): the record was
+   * written with the index now on disk, and its units digest differs from this walk's, so some
+   * unit's file list or a file's stamp is not the index's. The index check is then skipped (its
+   * load is the cost of a one-change run it cannot save). False when the record cannot tell.
+   */
+  indexCannotVouch(units: KeyedUnits): boolean {
+    const recorded = this.loaded?.unitsDigest;
+    return recorded !== undefined && digestOfUnits(units, (path) => this.stamps.get(path)) !== recorded;
   }
 
   /** The result of a run the record vouched for, over this run's own (configuration, walk) diagnostics. */
@@ -153,9 +177,10 @@ export class TreeCheck {
     // Only the output of this run's own inputs: a run that recorded nothing leaves an older record.
     const recorded = this.cache.recorded();
     if (recorded?.output.digest !== input.key || !input.key.endsWith(`:${input.validators}`)) return;
-    const keys = input.units.map(unitKey);
-    for (const plugin of input.layout.plugins) if (plugin.entry) keys.push(`plugin-entry:${plugin.entry}`);
-    const stamped = this.cache.stampsOf(keys);
+    const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
+    for (const plugin of input.layout.plugins)
+      if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
+    const stamped = this.cache.stampsOf(keyed.map(([key]) => key));
     if (!stamped || this.racy()) return;
     const extras = new Map<string, Stamp>();
     for (const [path, stamp] of stamped) {
@@ -177,6 +202,7 @@ export class TreeCheck {
       output: recorded.output,
       summary: recorded.summary,
       layout: input.diagnostics,
+      unitsDigest: digestOfUnits(keyed, (path) => this.stamps.get(path)),
     };
     try {
       this.cache.treeFile?.save(this.cache.config, record);

@@ -98,6 +98,26 @@ export interface TreeRecord {
   readonly summary: RunSummary;
   /** Diagnostics of the layout (a function of the walked paths and their contents). */
   readonly layout: readonly Diagnostic[];
+  /**
+   * One digest over every unit's key, file list and its files' stamps ({@link digestOfUnits}): when
+   * a later walk gives another, some unit is not as the cache's index recorded it, so the index
+   * check cannot vouch and is skipped (cache/tree-check.ts). Absent in a record without it.
+   */
+  readonly unitsDigest?: string;
+}
+
+/** The units a run looks up: key and files (capability units, then plugin entries). */
+export type KeyedUnits = readonly (readonly [key: string, files: readonly string[]])[];
+
+/** {@link TreeRecord.unitsDigest} of these units, with each file's stamp as `stampOf` gives it. */
+export function digestOfUnits(units: KeyedUnits, stampOf: (path: string) => Stamp | undefined): string {
+  const hash = createHash('sha256');
+  for (const [key, files] of units) {
+    let text = `${key}\0`;
+    for (const file of files) text += `${file}\0${stampOf(file) ?? '?'}\0`;
+    hash.update(`${text}\n`);
+  }
+  return hash.digest('hex');
 }
 
 export class TreeRecordFile {
@@ -120,7 +140,9 @@ export class TreeRecordFile {
     if (!Array.isArray(layout) || !layout.every(isDiagnostic)) return undefined;
     const summary = toSummary(raw.summary);
     if (summary === undefined) return undefined;
-    return { digest, extras, units, output, summary, layout };
+    const { unitsDigest } = raw;
+    if (unitsDigest !== undefined && typeof unitsDigest !== 'string') return undefined;
+    return { digest, extras, units, output, summary, layout, ...(unitsDigest !== undefined ? { unitsDigest } : {}) };
   }
 
   /** Writes the record for the bodies now on disk (call after they are written). */

@@ -117,6 +117,27 @@ describe('the tree record', () => {
     expect(next.code).toBe(expected);
   });
 
+  it('after a unit changed, the index is not consulted: one that vouches for the new stamps is not believed', async () => {
+    const { root, cacheFile } = setup('tree-units-digest');
+    await createCompiler({ root, cacheFile }).run();
+    edit(root, 'tools/echo/index.ts', 'Echo a message back', 'Echo it back');
+    // An index (still naming the bodies on disk) that holds the edited file's new stamp: the
+    // index check alone would find every unit current and vouch for the old output.
+    const index = `${cacheFile}.index`;
+    const data = JSON.parse(readFileSync(index, 'utf8')) as { units: Record<string, { s: (string | number)[] }> };
+    const now = statSync(join(root, 'tools/echo/index.ts'));
+    const stamps = data.units['tool:tools/echo']!.s;
+    const at = stamps.indexOf('tools/echo/index.ts');
+    expect(at).toBeGreaterThanOrEqual(0);
+    stamps[at + 1] = now.mtimeMs;
+    stamps[at + 2] = now.size;
+    writeFileSync(index, JSON.stringify(data));
+    const run = await createCompiler({ root, cacheFile }).run();
+    expect(run.stats.parsed).toBe(1);
+    expect(readFileSync(run.outFile, 'utf8')).toContain('Echo it back');
+    expect(run.code).toBe(await full(root));
+  });
+
   it('is not used once the validators folder changed: the folder is written again', async () => {
     const { root, cacheFile } = setup('tree-validators');
     const cold = await createCompiler({ root, cacheFile }).run();
