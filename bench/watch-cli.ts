@@ -49,13 +49,33 @@ const load = (): string =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-function floorMs(root: string): number {
-  const times = Array.from({ length: 3 }, () => {
+/** The floor's wall time and CPU time (the child reports its own, all threads), medians of 3. */
+function floorMs(root: string): { ms: number; cpuMs: number } {
+  const runs = Array.from({ length: 3 }, () => {
     const started = performance.now();
-    execFileSync(process.execPath, [join(HERE, 'children', 'floor.mjs'), root], { cwd: REPO, encoding: 'utf8' });
-    return performance.now() - started;
+    const out = execFileSync(process.execPath, [join(HERE, 'children', 'floor.mjs'), root], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
+    return { ms: performance.now() - started, cpuMs: Number(/"cpuMs":([\d.]+)/.exec(out)?.[1] ?? Number.NaN) };
   });
-  return median(times);
+  return { ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) };
+}
+
+/**
+ * CPU time a process has used so far, all its threads, in ms (Linux: each task's schedstat,
+ * nanoseconds on the CPU). What a loaded machine moves least: waiting for a core is not counted.
+ */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  let ns = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return Number.NaN;
+  }
+  return ns / 1e6;
 }
 
 interface Watch {
@@ -64,6 +84,8 @@ interface Watch {
   readonly traces: () => readonly Trace[];
   /** ms from spawn to "watching for changes". */
   readonly startupMs: number;
+  /** CPU time of the child (all threads) at "watching for changes". */
+  readonly startupCpuMs: number;
 }
 
 interface Trace {
@@ -86,12 +108,13 @@ async function startWatch(repo: string, root: string): Promise<Watch> {
     await sleep(1);
   }
   const startupMs = performance.now() - started;
+  const startupCpuMs = cpuMsOf(child.pid);
   const traces = (): Trace[] =>
     stderr
       .split('\n')
       .filter((line) => line.startsWith('zhin-gen: trace '))
       .map((line) => JSON.parse(line.slice('zhin-gen: trace '.length)) as Trace);
-  return { child, stdout: () => stdout, traces, startupMs };
+  return { child, stdout: () => stdout, traces, startupMs, startupCpuMs };
 }
 
 async function stop(watch: Watch): Promise<void> {
@@ -118,6 +141,10 @@ function outputHolding(root: string, text: string): string {
 interface Sample {
   /** Spawn → "watching for changes". */
   startupMs: number[];
+  /** The child's CPU time at "watching for changes". */
+  startupCpuMs: number[];
+  /** The child's CPU time across one save's run (from the save until the run's trace line). */
+  saveCpuMs: number[];
   /** Spawn → an edit saved at "watching" is on disk (the first run and anything before it included). */
   firstEditMs: number[];
   saveMs: number[];
@@ -167,6 +194,7 @@ async function measureEdits(repo: string, root: string, n: number, sample: Sampl
   const edited = (needle: string): string => original.replace(/description: ("|')/, `description: $1${needle} `);
   const watch = await startWatch(repo, root);
   sample.startupMs.push(watch.startupMs);
+  sample.startupCpuMs.push(watch.startupCpuMs);
   try {
     // Saved the moment "watching" is printed: it must not be lost, and shows when watch is really ready.
     const first = `bench first edit of ${n} at ${Date.now()}`;
@@ -176,6 +204,7 @@ async function measureEdits(repo: string, root: string, n: number, sample: Sampl
       await sleep(200);
       const needle = `bench edit ${i} of ${n} at ${Date.now()}`;
       const tracesBefore = watch.traces().length;
+      const cpuBefore = cpuMsOf(watch.child.pid);
       const savedWall = wall();
       sample.saveMs.push(await saveAndWait(tool, edited(needle), needle, output));
       const seenWall = wall();
@@ -188,6 +217,7 @@ async function measureEdits(repo: string, root: string, n: number, sample: Sampl
           .find((t) => t.event !== undefined && t.event >= savedWall - 1);
         if (!trace) await sleep(5);
       }
+      sample.saveCpuMs.push(cpuMsOf(watch.child.pid) - cpuBefore);
       if (trace?.event !== undefined) {
         sample.eventMs.push(trace.event - savedWall);
         sample.waitMs.push(trace.start - trace.event);
@@ -210,6 +240,8 @@ for (const n of sizes) {
       b.name,
       {
         startupMs: [],
+        startupCpuMs: [],
+        saveCpuMs: [],
         firstEditMs: [],
         saveMs: [],
         eventMs: [],
@@ -219,7 +251,7 @@ for (const n of sizes) {
       } as Sample,
     ]),
   );
-  const floors: number[] = [];
+  const floors: { ms: number; cpuMs: number }[] = [];
   for (let round = 0; round < rounds; round++)
     for (const build of builds) {
       floors.push(floorMs(root));
@@ -227,7 +259,8 @@ for (const n of sizes) {
       execFileSync(process.execPath, [join(build.repo, 'bin', 'zhin-gen.mjs'), 'generate', '--root', root]);
       await measureEdits(build.repo, root, n, samples.get(build.name)!);
     }
-  const floor = median(floors);
+  const floor = median(floors.map((f) => f.ms));
+  const floorCpu = median(floors.map((f) => f.cpuMs));
   for (const build of builds) {
     const s = samples.get(build.name)!;
     const save = median(s.saveMs);
@@ -237,13 +270,15 @@ for (const n of sizes) {
       ? [s.eventMs, s.waitMs, s.writtenMs, s.tailMs].map((v) => median(v).toFixed(1)).join(' / ')
       : '—';
     const ratio = (ms: number, digits = 2): string => `${(ms / floor).toFixed(digits)}×`;
+    const startupCpu = median(s.startupCpuMs);
+    const saveCpu = median(s.saveCpuMs);
     rows.push(
-      `| ${n.toLocaleString('en')} | ${build.name} | ${Math.round(floor)} ms | ${Math.round(startup)} ms (${ratio(startup)}) | ${Math.round(first)} ms (${ratio(first)}) | ${save.toFixed(1)} ms (${ratio(save, 3)}) | ${split} | ${load()} |`,
+      `| ${n.toLocaleString('en')} | ${build.name} | ${Math.round(floor)} ms | ${Math.round(startup)} ms (${ratio(startup)}) | ${Math.round(first)} ms (${ratio(first)}) | ${save.toFixed(1)} ms (${ratio(save, 3)}) | ${split} | ${Math.round(floorCpu)} ms | ${Math.round(startupCpu)} ms (${(startupCpu / floorCpu).toFixed(2)}×) | ${saveCpu.toFixed(1)} ms | ${load()} |`,
     );
   }
 }
 console.log(
-  '| N tools | build | floor | start → "watching" | start → first edit written | save by rename → written (median) | event / wait / run until written / after (ms) | load |',
+  '| N tools | build | floor | start → "watching" | start → first edit written | save by rename → written (median) | event / wait / run until written / after (ms) | floor CPU | CPU start → "watching" | CPU per save (whole run) | load |',
 );
-console.log('| ---: | --- | ---: | ---: | ---: | ---: | --- | --- |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |');
 for (const row of rows) console.log(row);
