@@ -3,7 +3,7 @@
  * fresh project outside the repository (inside it, Node would find the repository's own
  * node_modules by walking up, and a missing production dependency would go unnoticed).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -125,6 +125,16 @@ const REGISTRY_ENV: Readonly<Record<string, string>> =
     ? {}
     : { NODE_EXTRA_CA_CERTS: process.env.ZHIN_GEN_TEST_EXTRA_CA_CERTS };
 
+function commandEnv(command: string, env: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  return { ...process.env, NO_COLOR: '1', ...(command === 'npm' || command === 'npx' ? REGISTRY_ENV : {}), ...env };
+}
+
+function checked(command: string, args: readonly string[], cwd: string, done: Run): Run {
+  if (done.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${done.status}) in ${cwd}:\n${done.stdout}\n${done.stderr}`);
+  return done;
+}
+
 /** Runs a command; a failure throws with its output (a test reads why, not just an exit code). */
 export function run(
   command: string,
@@ -136,18 +146,44 @@ export function run(
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...(command === 'npm' || command === 'npx' ? REGISTRY_ENV : {}), ...env },
+    env: commandEnv(command, env),
     maxBuffer: 64 * 1024 * 1024,
   });
-  const done: Run = {
+  return checked(command, args, cwd, {
     status: result.status ?? -1,
     stdout: result.stdout ?? '',
     stderr: result.stderr ?? String(result.error ?? ''),
     ms: performance.now() - started,
-  };
-  if (done.status !== 0)
-    throw new Error(`${command} ${args.join(' ')} failed (${done.status}) in ${cwd}:\n${done.stdout}\n${done.stderr}`);
-  return done;
+  });
+}
+
+/** run() without blocking: commands that do not depend on each other run side by side. */
+export function start(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: commandEnv(command, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => {
+      try {
+        resolve(checked(command, args, cwd, { status: status ?? -1, stdout, stderr, ms: performance.now() - started }));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
 
 /** npm as CI runs it: the registry's cache first, no audit or funding requests. */
