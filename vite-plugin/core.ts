@@ -220,11 +220,19 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     },
 
     vite: {
-      configResolved(config) {
+      // Dev: the output is the plugin's to report (./output-events.ts), so Vite's watcher never
+      // lists the generated folder. A server without a watcher (`watch: null`) stays without one.
+      config(userConfig, env) {
+        if (env.command !== 'serve' || userConfig.server?.watch === null) return;
+        return { server: { watch: { ignored: [(path: string) => serve && state.isOutput(path)] } } };
+      },
+      async configResolved(config) {
         bundlerRoot = config.root;
         serve = config.command === 'serve';
         state.init(bundlerRoot);
         state.addOutputDir(resolve(config.root, config.build.outDir));
+        // Where the output goes is known before the watcher starts (it is created after this hook).
+        if (serve) await state.compiler.prepare().catch(() => undefined);
       },
       configureServer(server) {
         dev = new ViteDev(state, server);

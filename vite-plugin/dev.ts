@@ -12,6 +12,7 @@ import type { CompileResult } from '../compiler/index.js';
 import { summary } from '../compiler/report/index.js';
 import { errorMessage, overlayPayload, PLUGIN_NAME, warningMessage, type OverlayPayload } from './diagnostics.js';
 import { DevInspector } from './inspector.js';
+import { OutputEvents } from './output-events.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
 
@@ -26,6 +27,8 @@ export class ViteDev {
   private warmed = false;
   /** The live report page at /__zhin-gen/ (./inspector.ts). */
   private readonly inspector?: DevInspector;
+  /** The generated modules' watcher events, which Vite's own watcher leaves to the plugin. */
+  private readonly outputs: OutputEvents;
 
   constructor(
     private readonly state: ZhinGenState,
@@ -33,6 +36,12 @@ export class ViteDev {
   ) {
     const inspector = state.options.inspector ?? true;
     if (inspector !== false) this.inspector = new DevInspector(state, server, inspector === true ? {} : inspector);
+    this.outputs = new OutputEvents(
+      server,
+      () => state.outputPlace(),
+      (file) => state.isOutput(file),
+    );
+    state.onRunStart = () => this.outputs.runStarts();
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
     state.onWatchResult((result) => this.report(result));
     for (const type of EVENTS) {
@@ -56,6 +65,8 @@ export class ViteDev {
 
   report(result: CompileResult): void {
     if (this.closed) return;
+    // First: the client's update is what the developer waits for; the rest is bookkeeping.
+    this.outputs.runEnded();
     this.warmUp();
     const logger = this.server.config.logger;
     for (const d of this.state.newWarnings(result))

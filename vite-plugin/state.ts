@@ -14,6 +14,8 @@ import {
   type Compiler,
   type FileEvent,
 } from '../compiler/index.js';
+import { toPosix } from '../compiler/scan/walk.js';
+import { validatorsDir } from '../compiler/write/validators.js';
 import { diagnosticKey, warningsOf } from './diagnostics.js';
 import type { ZhinGenPluginOptions } from './options.js';
 
@@ -80,6 +82,33 @@ export class ZhinGenState {
     return abs;
   }
 
+  /**
+   * Whether a path is the output (the main module, its temp files, the generated folder and what
+   * is in it): false until the configuration is known, which decides where the output goes.
+   * Vite's watcher asks this of every path it meets, so it is a few string comparisons.
+   */
+  isOutput(path: string): boolean {
+    const place = this.outputPlace();
+    if (!place) return false;
+    const abs = this.normalize(path);
+    const { outFile, folder } = place;
+    return abs === outFile || abs.startsWith(`${outFile}.`) || abs === folder || abs.startsWith(folder + sep);
+  }
+
+  /** The main module and the generated folder beside it, once the configuration is known. */
+  outputPlace(): { readonly outFile: string; readonly folder: string } | undefined {
+    const outFile = this.compilerInstance?.resolved?.outFile;
+    if (outFile === undefined) return undefined;
+    if (this.place?.outFile !== outFile)
+      this.place = { outFile, folder: validatorsDir(this.root, toPosix(relative(this.root, outFile))) };
+    return this.place;
+  }
+
+  private place?: { readonly outFile: string; readonly folder: string };
+
+  /** Called as each run starts, before it writes anything (the dev server stamps the served output). */
+  onRunStart?: () => void;
+
   /** Paths that never trigger a run: outside the root, ignored entries, the output and its temp files. */
   ignores(path: string): boolean {
     const abs = this.normalize(path);
@@ -130,6 +159,7 @@ export class ZhinGenState {
           this.skipping = true;
           return last;
         }
+        this.onRunStart?.();
         if (relevant.length > 0) compiler.notify(relevant);
         const result = await compiler.run({ write: true });
         this.last = result;
