@@ -172,9 +172,16 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       const names = new Set<string>();
       dirs.set(dir, { watcher, names, ino });
       for (const entry of entries) {
+        // A file's name is only remembered (an event for it is checked against `ignore` and
+        // `outsideWalk` when it comes, before the name is looked at): no check per file here,
+        // which at the start of a large tree is three in four entries.
+        if (!entry.isDirectory() && !entry.isSymbolicLink()) {
+          names.add(entry.name);
+          continue;
+        }
         const abs = join(dir, entry.name);
-        const isDir = entry.isDirectory() || (entry.isSymbolicLink() && kindOf(abs).kind === 'dir');
-        if (skipped(abs, isDir)) continue;
+        const isDir = entry.isDirectory() || kindOf(abs).kind === 'dir';
+        if (isDir && skipped(abs, true)) continue;
         names.add(entry.name);
         if (isDir) stack.push([abs, chain]);
       }
