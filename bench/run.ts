@@ -192,7 +192,7 @@ function sampleRound(build: Build, round: number): void {
   const env = { ZHIN_GEN_DIST: build.dist };
   const cacheFile = defaultCacheFile(build.root);
   const clearCache = (): void => {
-    for (const suffix of ['', '.journal', '.index', '.dirs']) rmSync(`${cacheFile}${suffix}`, { force: true });
+    for (const suffix of ['', '.journal', '.index']) rmSync(`${cacheFile}${suffix}`, { force: true });
   };
   const tool = join(build.root, 'tools', 'weather-0', 'index.ts');
   const original = readFileSync(tool, 'utf8');

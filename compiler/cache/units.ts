@@ -18,7 +18,6 @@ import { type FileStat, restamped, StatSource, statAbs } from './stat-source.js'
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import { EmitRecordFile } from './emit-record.js';
-import { DirListings } from '../scan/listings.js';
 import { TreeRecordFile, type Stamp } from './tree-record.js';
 import {
   defaultCacheFile,
@@ -80,14 +79,6 @@ export class UnitCache {
     this.indexFile = file === undefined ? undefined : new IndexFile(file, CACHE_VERSION);
     this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
     this.emitRecord = file === undefined ? undefined : new EmitRecordFile(`${file}.emit`, CACHE_VERSION);
-    this.dirsFile = file === undefined ? undefined : `${file}.dirs`;
-  }
-
-  private readonly dirsFile: string | undefined;
-
-  /** A fresh walk's use of the last walk's directory listings (scan/listings.ts); none without a cache file. */
-  dirListings(): DirListings | undefined {
-    return this.dirsFile === undefined ? undefined : new DirListings(this.dirsFile);
   }
 
   /** The generated modules' stamps by fingerprint (cache/emit-record.ts), saved at the next persist. */

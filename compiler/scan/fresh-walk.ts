@@ -7,7 +7,6 @@ import { readConfigText, type ResolvedOptions } from '../config/load.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { resolveConfiguredPlugins } from './configured.js';
 import { TreeInventory } from './inventory.js';
-import type { DirListings } from './listings.js';
 import { readShippedPackages, type ShippedCapabilities } from './shipped.js';
 import { toPosix } from './walk.js';
 
@@ -26,11 +25,9 @@ function configured(root: string, options: ResolvedOptions): ReturnType<typeof r
   );
 }
 
-/** `listings`: the last walk's directory listings (scan/listings.ts), when there is a cache. */
 export async function freshWalk(
   root: string,
   options: ResolvedOptions,
-  listings?: DirListings,
 ): Promise<{ inventory: TreeInventory; shipped: Shipped }> {
   const found = configured(root, options);
   const shipped = await readShippedPackages(found.packages);
@@ -46,7 +43,6 @@ export async function freshWalk(
     },
     found.plugins,
     found.diagnostics,
-    listings,
   );
   return { inventory, shipped };
 }

@@ -9,7 +9,6 @@ import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ExtraPlugin } from './layout.js';
-import type { DirListings } from './listings.js';
 import { CONVENTION_FOLDERS, walkBelow, walkTree, type WalkMode, type WalkOptions } from './walk.js';
 
 /** What patching one path did: the inventory is exact again, or only a fresh walk can tell. */
@@ -34,13 +33,11 @@ export class TreeInventory {
     options: Omit<WalkOptions, 'root'>,
     extra: readonly ExtraPlugin[],
     diagnostics: readonly Diagnostic[],
-    listings?: DirListings,
   ): TreeInventory {
     const walkOptions: WalkOptions = { ...options, root };
     const walked = walkTree(
       walkOptions,
       extra.map((p) => resolve(root, p.dir)),
-      listings,
     );
     return new TreeInventory(walked.paths, root, walkOptions, options.pluginEntry, extra, [
       ...diagnostics,

@@ -9,7 +9,6 @@ import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
-import type { DirListings, ListedEntry } from './listings.js';
 
 /**
  * The folders the scan walks in each plugin. `agent` is zhin.js's earlier plugin-level folder:
@@ -48,11 +47,6 @@ function child(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
-function listedEntry(entry: Dirent): ListedEntry {
-  const type = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
-  return { name: entry.name, type };
-}
-
 function isInside(dir: string, target: string): boolean {
   return target === dir || target.startsWith(dir + sep);
 }
@@ -65,10 +59,7 @@ class Walker {
   private readonly realRoot: string;
   private readonly allowedReal: string[];
 
-  constructor(
-    private readonly options: WalkOptions,
-    private readonly listings?: DirListings,
-  ) {
+  constructor(private readonly options: WalkOptions) {
     this.realRoot = realpathSync(options.root);
     this.allowedReal = options.allowed.map((dir) => {
       try {
@@ -88,22 +79,9 @@ class Walker {
     return toPosix(relative(root, abs));
   }
 
-  private list(abs: string): readonly ListedEntry[] {
-    const listings = this.listings;
-    let dir: { mtimeMs: number; ino: number } | undefined;
-    if (listings) {
-      // A directory that cannot be stat'ed is read as before (and reported if that fails too).
-      dir = statSync(abs, { throwIfNoEntry: false });
-      const reused = dir && listings.reuse(abs, dir.mtimeMs, dir.ino);
-      if (reused) return reused;
-    }
+  private list(abs: string): Dirent[] {
     try {
-      const at = Date.now();
-      const entries = readdirSync(abs, { withFileTypes: true })
-        .sort((a, b) => compareStrings(a.name, b.name))
-        .map(listedEntry);
-      if (listings && dir) listings.listed(abs, dir.mtimeMs, dir.ino, at, entries);
-      return entries;
+      return readdirSync(abs, { withFileTypes: true }).sort((a, b) => compareStrings(a.name, b.name));
     } catch (error) {
       this.diagnostics.push(
         diag('ZG1006', {
@@ -122,12 +100,12 @@ class Walker {
    */
   private kind(
     abs: string,
-    entry: ListedEntry,
+    entry: Dirent,
     parentReal: string,
     chain: readonly string[],
   ): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
-    if (entry.type !== 'link') {
-      const kind = entry.type === 'dir' ? 'dir' : entry.type === 'file' ? 'file' : undefined;
+    if (!entry.isSymbolicLink()) {
+      const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
       return kind ? { kind, real: child(parentReal, entry.name), chain } : undefined;
     }
     this.sawLink = true;
@@ -227,18 +205,11 @@ function safeRealpath(path: string): string {
   }
 }
 
-/**
- * Walks the root plugin and the given extra plugin directories (absolute). With `listings`, a
- * directory unchanged since the last walk is not read again (scan/listings.ts).
- */
-export function walkTree(
-  input: WalkOptions,
-  extraPluginDirs: readonly string[] = [],
-  listings?: DirListings,
-): Inventory {
+/** Walks the root plugin and the given extra plugin directories (absolute). */
+export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] = []): Inventory {
   // Normal form once: every path below is built by concatenation from these.
   const options = { ...input, root: resolve(input.root) };
-  const walker = new Walker(options, listings);
+  const walker = new Walker(options);
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(`${walker.rel(dir)}/`);
@@ -247,7 +218,6 @@ export function walkTree(
   // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call
   // per comparison (~90,000 paths at 20,000 tools).
   const unique = [...new Set(walker.paths)].sort();
-  listings?.save();
   return { paths: unique, diagnostics: walker.diagnostics };
 }
 
