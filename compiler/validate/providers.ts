@@ -53,6 +53,12 @@ function keywordsIn(schema: unknown, found: Set<string>): void {
 
 const perTool = new WeakMap<ToolModel, { providers: string; diagnostics: Diagnostic[] }>();
 
+/** The last list checked per providers list (by identity), with each tool's outcome by position. */
+const lastLists = new WeakMap<
+  readonly ProviderName[],
+  { readonly tools: readonly ToolModel[]; readonly outcomes: readonly (readonly Diagnostic[])[] }
+>();
+
 /** Per-tool checks, memoised by model identity (an unchanged tool keeps its model object). */
 function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: string): Diagnostic[] {
   const memo = perTool.get(tool);
@@ -108,14 +114,21 @@ export function checkProviderProfiles(tools: readonly ToolModel[], providers: re
   const key = providers.join(',');
   let listed = 0;
   let firstListed: ToolModel | undefined;
-  for (const tool of tools) {
-    const found = checkTool(tool, providers, key);
+  // The last list checked with these providers (the same options object between watch-mode
+  // runs): a tool at the same position as the same object takes its outcome from there.
+  const last = lastLists.get(providers);
+  const outcomes: (readonly Diagnostic[])[] = new Array(tools.length);
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
+    const found = last !== undefined && last.tools[i] === tool ? last.outcomes[i]! : checkTool(tool, providers, key);
+    outcomes[i] = found;
     for (const diagnostic of found) out.push(diagnostic);
     if (!tool.hidden) {
       listed++;
       firstListed ??= tool;
     }
   }
+  lastLists.set(providers, { tools, outcomes });
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
     if (listed > profile.maxTools && firstListed) {

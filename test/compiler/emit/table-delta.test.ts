@@ -5,12 +5,14 @@
  * compiler on a sharded tree, after each edit (one tool; two tools of one shard at once; two of
  * different shards with a schema change; a tool added, then edited; a tool removed; the edits
  * undone) every generated file must hold the bytes a cacheless compiler writes for the same
- * sources in a copy of the tree. A shard group or a line left stale by the swap fails this.
+ * sources in a copy of the tree, and report what it reports (the provider checks keep each
+ * unchanged tool's outcome by position). A shard group, a line or an outcome left stale fails this.
  */
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler, type FileEvent } from '../../../compiler/index.js';
+import type { Diagnostic } from '../../../compiler/diagnostics.js';
 import { nameHash, shardCount } from '../../../compiler/emit/shards.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
 import { shardedTool, shardedTree } from '../sharded-tree.js';
@@ -30,8 +32,12 @@ function outputs(root: string): Map<string, string> {
   return out;
 }
 
-/** What a compiler with nothing in memory and no cache writes for these sources. */
-async function freshOutputs(root: string): Promise<Map<string, string>> {
+/** A run's diagnostics as comparable lines (their paths are relative to the root). */
+const reported = (diagnostics: readonly Diagnostic[]): string[] =>
+  diagnostics.map((d) => `${d.code} ${d.severity} ${d.file}:${d.line}:${d.column} ${d.message}`);
+
+/** What a compiler with nothing in memory and no cache writes and reports for these sources. */
+async function freshOutputs(root: string): Promise<{ files: Map<string, string>; diagnostics: string[] }> {
   const copy = tempDir('table-delta-fresh');
   dirs.push(copy);
   cpSync(root, copy, { recursive: true, filter: (src) => src === root || ![OUT, DIR].includes(basename(src)) });
@@ -39,7 +45,7 @@ async function freshOutputs(root: string): Promise<Map<string, string>> {
   const result = await compiler.run();
   await compiler.dispose();
   expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
-  return outputs(copy);
+  return { files: outputs(copy), diagnostics: reported(result.diagnostics) };
 }
 
 const shardOf = (i: number): number => nameHash(`kind-${i}`) & MASK;
@@ -72,13 +78,20 @@ describe('watch-mode emit of a sharded table', () => {
       expect(result.errors, `${label}: ${JSON.stringify(result.diagnostics)}`).toBe(0);
       const watched = outputs(root);
       const fresh = await freshOutputs(root);
-      expect([...watched.keys()], label).toEqual([...fresh.keys()]);
-      for (const [path, bytes] of fresh) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
-      return watched;
+      expect([...watched.keys()], label).toEqual([...fresh.files.keys()]);
+      for (const [path, bytes] of fresh.files) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
+      // The provider checks (validate/providers.ts) reuse each unchanged tool's outcome by position.
+      expect(reported(result.diagnostics), label).toEqual(fresh.diagnostics);
+      return { watched, diagnostics: reported(result.diagnostics) };
     };
     const before = outputs(root);
     const one = await edit({ [first]: shardedTool(first, 'One tool, new words') }, 'one tool');
-    expect([...one].filter(([path, bytes]) => before.get(path) !== bytes).length).toBeGreaterThan(0);
+    expect([...one.watched].filter(([path, bytes]) => before.get(path) !== bytes).length).toBeGreaterThan(0);
+    // Over OpenAI's description limit, then back under it: the warning comes and goes with the edit.
+    const long = await edit({ [first]: shardedTool(first, `Long ${'words '.repeat(300)}`) }, 'a long description');
+    expect(long.diagnostics.filter((d) => d.startsWith('ZG5001'))).toHaveLength(1);
+    const short = await edit({ [first]: shardedTool(first, 'Short again') }, 'the description shortened');
+    expect(short.diagnostics.filter((d) => d.startsWith('ZG5001'))).toHaveLength(0);
     await edit(
       {
         [first]: shardedTool(first, 'One tool, again'),
@@ -96,6 +109,30 @@ describe('watch-mode emit of a sharded table', () => {
     await edit({ [N]: shardedTool(N, 'The added tool, edited') }, 'the added tool edited');
     await edit({ [otherShard]: undefined }, 'a tool removed');
     await edit({ [first]: shardedTool(first) }, 'back to the first text');
+    await compiler.dispose();
+  });
+
+  it('writes a new main module when a tool added or removed doubles or halves the shards', async () => {
+    const n = 128;
+    expect([shardCount(n), shardCount(n + 1)]).toEqual([2, 4]);
+    const root = writeTree(tempDir('table-delta-count'), shardedTree(n));
+    dirs.push(root);
+    const compiler = createCompiler({ root, cacheFile: false });
+    expect((await compiler.run()).errors).toBe(0);
+    const check = async (label: string) => {
+      const result = await compiler.run();
+      expect(result.errors, label).toBe(0);
+      const fresh = await freshOutputs(root);
+      const watched = outputs(root);
+      expect([...watched.keys()], label).toEqual([...fresh.files.keys()]);
+      for (const [path, bytes] of fresh.files) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
+    };
+    writeTree(root, { [`tools/kind-${n}/index.ts`]: shardedTool(n) });
+    compiler.notify([{ type: 'add', path: join(root, 'tools', `kind-${n}`, 'index.ts') }]);
+    await check('one more tool: four shards');
+    rmSync(join(root, 'tools', `kind-${n}`), { recursive: true });
+    compiler.notify([{ type: 'unlinkDir', path: join(root, 'tools', `kind-${n}`) }]);
+    await check('back to two shards');
     await compiler.dispose();
   });
 });
