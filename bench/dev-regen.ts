@@ -22,8 +22,13 @@
  * floor starts no compiler run in a plugin that filters app edits (vite-plugin/state.ts), so old
  * and new floors differ by that run. `BENCH_CHECKOUT=<dir>` takes the compiler and the
  * plugin from another checkout (alternate an old build with this one on the same tree shape).
+ * `BENCH_PROFILE=<file.cpuprofile>` writes a CPU profile of the measured edits (the dev server's
+ * process from the first measured edit to the last, not its start-up) and prints, per edit, the
+ * GC time inside its round trip and the heap in use after it.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { createCompiler as createOwnCompiler } from '../compiler/index.js';
@@ -142,7 +147,7 @@ const round = (ms: number): number => Math.round(ms * 10) / 10;
 
 export async function benchDevRegen(
   n: number,
-  options: { root?: string; edits?: number; vite?: boolean; hmr?: boolean } = {},
+  options: { root?: string; edits?: number; vite?: boolean; hmr?: boolean; probe?: HmrProbe } = {},
 ): Promise<DevRegenResult> {
   // Inside the repository so `zod` and `zhin-gen/runtime` resolve (bench/trees/ is git-ignored).
   const root = options.root ?? join(HERE, 'trees', `dev-regen-${n}`);
@@ -153,7 +158,7 @@ export async function benchDevRegen(
     // server's heap and GC are its own (a dev server has one compiler, the plugin's).
     const { coldMs, edits, parsed } = await bareEdits(root, edited, n, editsCount);
     const dev = options.vite ? await benchViteDev(root, edited, editsCount) : undefined;
-    const hmr = options.hmr ? await benchViteHmr(root, edited, editsCount) : undefined;
+    const hmr = options.hmr ? await benchViteHmr(root, edited, editsCount, options.probe) : undefined;
     return {
       n,
       coldMs: round(coldMs),
@@ -302,6 +307,45 @@ class Browser {
   }
 }
 
+/** Hooks around the measured edits of `benchViteHmr` (profiling: `BENCH_PROFILE`). */
+export interface HmrProbe {
+  /** Before the first measured edit. */
+  start(): void | Promise<void>;
+  /** After each edit's modules were served (`started`: when its file was written). */
+  edit?(started: number, kind: 'tool' | 'floor'): void;
+  /** After the last edit. */
+  stop(): void | Promise<void>;
+}
+
+/** A CPU profile of the measured edits, and each edit's GC time and heap in use after it. */
+function profileProbe(file: string): HmrProbe {
+  const session = new Session();
+  const gcs: { start: number; duration: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcs.push({ start: entry.startTime, duration: entry.duration });
+  });
+  return {
+    async start() {
+      observer.observe({ entryTypes: ['gc'] });
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    },
+    edit(started, kind) {
+      const end = performance.now();
+      const gc = gcs.filter((g) => g.start >= started && g.start <= end).reduce((sum, g) => sum + g.duration, 0);
+      const heap = Math.round(process.memoryUsage().heapUsed / 1e6);
+      console.error(`${kind} ${round(end - started)} ms, GC ${round(gc)} ms inside, heap ${heap} MB`);
+    },
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      observer.disconnect();
+      session.disconnect();
+    },
+  };
+}
+
 /** When each step of one edit's round trip happened, in ms after the file was written. */
 export interface HmrPhases {
   /** Vite's watcher reported the edited file. */
@@ -358,7 +402,7 @@ export async function benchViteHmr(
   root: string,
   edited: string,
   editsCount: number,
-  probe?: { start(): void; stop(): Promise<void> | void; edit?(at: number, kind: string): void },
+  probe?: HmrProbe,
 ): Promise<{
   hmrMs: number;
   floorMs: number;
@@ -438,7 +482,7 @@ export async function benchViteHmr(
       const i = Math.floor(j / 2);
       const isFloor = (j & 1) !== 0;
       await new Promise((r) => setTimeout(r, 200));
-      if (j === 0) probe?.start();
+      if (j === 0) await probe?.start();
       const from = hmr.messages.length;
       watcherAt = 0;
       writtenAt = 0;
@@ -522,6 +566,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     hmr: process.argv.includes('--hmr'),
     ...(process.env.BENCH_ROOT ? { root: process.env.BENCH_ROOT } : {}),
     ...(process.env.BENCH_EDITS ? { edits: Number(process.env.BENCH_EDITS) } : {}),
+    ...(process.env.BENCH_PROFILE ? { probe: profileProbe(process.env.BENCH_PROFILE) } : {}),
   });
   const { edits: _edits, ...summary } = result;
   console.log(JSON.stringify(summary));

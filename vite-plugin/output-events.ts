@@ -14,7 +14,7 @@
  *   it) whose stamp moved. A changed file no graph holds needs no event: no client has it.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ViteDevServer } from 'vite';
 
 /** A file's identity on disk: a write (temp file renamed over it) changes at least one part. */
@@ -60,11 +60,19 @@ export class OutputEvents {
     private readonly isOutput: (file: string) => boolean,
   ) {}
 
-  /** Generated modules some environment's module graph holds (Vite's normalized file paths). */
+  /**
+   * Generated modules some environment's module graph holds (Vite's normalized file paths). The
+   * graph of a large bot holds every tool module its shards import lazily (20,000 and more): a
+   * substring test on the output's base name rejects those before the exact check.
+   */
   private served(): Set<string> {
     const files = new Set<string>();
+    const place = this.place();
+    if (!place) return files;
+    const base = basename(place.outFile).replace(/\.[^.]*$/, '');
     for (const environment of Object.values(this.server.environments)) {
-      for (const file of environment.moduleGraph.fileToModulesMap.keys()) if (this.isOutput(file)) files.add(file);
+      for (const file of environment.moduleGraph.fileToModulesMap.keys())
+        if (file.includes(base) && this.isOutput(file)) files.add(file);
     }
     return files;
   }
