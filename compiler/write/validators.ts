@@ -220,7 +220,14 @@ export function writeValidators(
     write(name, () => emitValidatorModule(table.schemas.get(key)!, { typescript }));
     replaced.push([name, VALIDATOR]);
   }
-  for (const module of modules) {
+  // The modules this process last saw under another stamp first (a watch-mode edit's shard and
+  // search index: the edited tool reaches the disk before the other modules' stat checks), then
+  // the rest; every module is checked the same way, only the order differs (any order of the
+  // folder's modules is fine for a reader: the main module that imports them comes after).
+  const verified = known.get(dir)?.verified;
+  const likelyChanged = (module: SideModule): boolean =>
+    verified?.get(validatorFileName(module.name, outRel))?.stamp !== module.stamp;
+  for (const module of [...modules.filter(likelyChanged), ...modules.filter((m) => !likelyChanged(m))]) {
     const name = validatorFileName(module.name, outRel);
     if (!isCurrent(dir, name, module, names, known)) {
       write(name, module.text);
