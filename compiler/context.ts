@@ -190,7 +190,7 @@ export class Compiler {
         layout,
         units,
         vouchKey: () => `${digestOf(readText)}:${validators}`,
-        cannotVouch: (keyed) => tree?.indexCannotVouch(keyed) ?? false,
+        cannotVouch: () => tree?.indexCannotVouch(validators) ?? false,
         diagnostics,
         model: () => this.cachedModel(layout, units, options, readText),
         options,

@@ -10,20 +10,14 @@ import type { CapabilityModel } from '../model.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import type { TreeInventory } from '../scan/inventory.js';
-import { unitFiles, unitKey } from './unit-key.js';
+import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import {
-  digestOfUnits,
-  type KeyedUnits,
-  type Stamp,
-  stampAt,
-  stampOf,
-  statList,
-  type TreeRecord,
-  treeDigest,
-} from './tree-record.js';
+import { type Stamp, stampAt, stampOf, statList, type TreeRecord, treeDigest, unitsDigest } from './tree-record.js';
 import type { UnitCache } from './units.js';
+
+/** Beyond this many files no unit depends on, the record keeps no units digest (the index check decides). */
+const MAX_LOOSE = 4096;
 
 export interface TreeRecordInputs {
   readonly layout: Layout;
@@ -143,9 +137,25 @@ export class TreeCheck {
    * unit's file list or a file's stamp is not the index's. The index check is then skipped (its
    * load is the cost of a one-change run it cannot save). False when the record cannot tell.
    */
-  indexCannotVouch(units: KeyedUnits): boolean {
-    const recorded = this.loaded?.unitsDigest;
-    return recorded !== undefined && digestOfUnits(units, (path) => this.stamps.get(path)) !== recorded;
+  indexCannotVouch(validators: string): boolean {
+    const recorded = this.loaded;
+    if (recorded?.unitsDigest === undefined || recorded.loose === undefined) return false;
+    const input = { context: this.context, list: this.list, stamps: this.table, validators };
+    return unitsDigest(input, recorded.loose) !== recorded.unitsDigest;
+  }
+
+  /** The units digest and its loose files for the record, unless loose files are too many to list. */
+  private unitsPart(
+    stamped: ReadonlyMap<string, Stamp>,
+    validators: string,
+  ): Pick<TreeRecord, 'unitsDigest' | 'loose'> {
+    const loose: number[] = [];
+    for (let i = 0; i < this.list.length; i++) {
+      const path = this.list[i]!;
+      if (!path.endsWith('/') && !stamped.has(path) && loose.push(i) > MAX_LOOSE) return {};
+    }
+    const input = { context: this.context, list: this.list, stamps: this.table, validators };
+    return { unitsDigest: unitsDigest(input, loose), loose };
   }
 
   /** The result of a run the record vouched for, over this run's own (configuration, walk) diagnostics. */
@@ -177,10 +187,9 @@ export class TreeCheck {
     // Only the output of this run's own inputs: a run that recorded nothing leaves an older record.
     const recorded = this.cache.recorded();
     if (recorded?.output.digest !== input.key || !input.key.endsWith(`:${input.validators}`)) return;
-    const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
-    for (const plugin of input.layout.plugins)
-      if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
-    const stamped = this.cache.stampsOf(keyed.map(([key]) => key));
+    const keys = input.units.map(unitKey);
+    for (const plugin of input.layout.plugins) if (plugin.entry) keys.push(`plugin-entry:${plugin.entry}`);
+    const stamped = this.cache.stampsOf(keys);
     if (!stamped || this.racy()) return;
     const extras = new Map<string, Stamp>();
     for (const [path, stamp] of stamped) {
@@ -202,7 +211,7 @@ export class TreeCheck {
       output: recorded.output,
       summary: recorded.summary,
       layout: input.diagnostics,
-      unitsDigest: digestOfUnits(keyed, (path) => this.stamps.get(path)),
+      ...this.unitsPart(stamped, input.validators),
     };
     try {
       this.cache.treeFile?.save(this.cache.config, record);

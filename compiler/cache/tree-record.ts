@@ -99,25 +99,25 @@ export interface TreeRecord {
   /** Diagnostics of the layout (a function of the walked paths and their contents). */
   readonly layout: readonly Diagnostic[];
   /**
-   * One digest over every unit's key, file list and its files' stamps ({@link digestOfUnits}): when
-   * a later walk gives another, some unit is not as the cache's index recorded it, so the index
-   * check cannot vouch and is skipped (cache/tree-check.ts). Absent in a record without it.
+   * The tree digest with the stamps of the listed files no unit depends on left out
+   * ({@link unitsDigest}): when a later walk gives another, some unit's file is not as the cache's
+   * index recorded it (or the list changed), so the index check cannot vouch and is skipped
+   * (cache/tree-check.ts). Absent in a record without it.
    */
   readonly unitsDigest?: string;
+  /** List indices of the files no unit depends on (a stray file, a README): left out of {@link unitsDigest}. */
+  readonly loose?: readonly number[];
 }
 
-/** The units a run looks up: key and files (capability units, then plugin entries). */
-export type KeyedUnits = readonly (readonly [key: string, files: readonly string[]])[];
-
-/** {@link TreeRecord.unitsDigest} of these units, with each file's stamp as `stampOf` gives it. */
-export function digestOfUnits(units: KeyedUnits, stampOf: (path: string) => Stamp | undefined): string {
-  const hash = createHash('sha256');
-  for (const [key, files] of units) {
-    let text = `${key}\0`;
-    for (const file of files) text += `${file}\0${stampOf(file) ?? '?'}\0`;
-    hash.update(`${text}\n`);
-  }
-  return hash.digest('hex');
+/**
+ * {@link treeDigest} of the list and its stamps with the stamps at the `loose` indices left out:
+ * it moves when a unit's file is edited, added or removed, but not when only a file no unit
+ * depends on is edited. Made from the table the tree check has anyway: no string per file.
+ */
+export function unitsDigest(input: Omit<TreeInputs, 'extras'>, loose: readonly number[]): string {
+  const stamps = new Float64Array(input.stamps);
+  for (const i of loose) if (2 * i + 1 < stamps.length) stamps[2 * i] = stamps[2 * i + 1] = -1;
+  return treeDigest({ ...input, stamps, extras: new Map() });
 }
 
 export class TreeRecordFile {
@@ -140,9 +140,12 @@ export class TreeRecordFile {
     if (!Array.isArray(layout) || !layout.every(isDiagnostic)) return undefined;
     const summary = toSummary(raw.summary);
     if (summary === undefined) return undefined;
-    const { unitsDigest } = raw;
+    const { unitsDigest, loose } = raw;
     if (unitsDigest !== undefined && typeof unitsDigest !== 'string') return undefined;
-    return { digest, extras, units, output, summary, layout, ...(unitsDigest !== undefined ? { unitsDigest } : {}) };
+    if (loose !== undefined && !(Array.isArray(loose) && loose.every((i) => Number.isInteger(i) && i >= 0)))
+      return undefined;
+    const withUnits = unitsDigest !== undefined && loose !== undefined ? { unitsDigest, loose: loose as number[] } : {};
+    return { digest, extras, units, output, summary, layout, ...withUnits };
   }
 
   /** Writes the record for the bodies now on disk (call after they are written). */

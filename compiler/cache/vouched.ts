@@ -16,7 +16,6 @@ import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { readIfExists } from '../write/output.js';
 import type { RunSummary } from './index-file.js';
-import type { KeyedUnits } from './tree-record.js';
 import { unitFiles, unitKey } from './unit-key.js';
 import type { UnitCache } from './units.js';
 
@@ -38,7 +37,7 @@ export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
   /** The vouched-output key of this run's inputs; computed only once every unit is current. */
   readonly vouchKey: () => string;
   /** True when the index is known not to vouch for these units (cache/tree-check.ts `indexCannotVouch`). */
-  readonly cannotVouch?: (units: KeyedUnits) => boolean;
+  readonly cannotVouch?: () => boolean;
 }
 
 /**
@@ -50,7 +49,7 @@ export function vouchByIndex(input: IndexVouch): { result: CompileResult; summar
   const { cache, layout } = input;
   const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
   for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
-  if (input.cannotVouch?.(keyed) || !cache.currentByIndex(keyed)) return undefined;
+  if (input.cannotVouch?.() || !cache.currentByIndex(keyed)) return undefined;
   const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
   if (!summary) return undefined;
   return { result: vouchedResult({ ...input, summary, units: input.units.length }), summaryKey: summary.digest };

@@ -138,6 +138,26 @@ describe('the tree record', () => {
     expect(run.code).toBe(await full(root));
   });
 
+  it('after only a file no unit depends on was edited, the index still decides (the bodies are not read)', async () => {
+    const { root, cacheFile, record } = setup('tree-loose-edit');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    edit(root, 'tools/README.md', 'Notes', 'More notes');
+    // Bodies that are not JSON, with the index and the record naming them as they now are: a run
+    // that loads the bodies parses every unit again.
+    writeFileSync(cacheFile, 'x'.repeat(statSync(cacheFile).size));
+    utimesSync(cacheFile, 1_700_000_000, 1_700_000_000);
+    const journal = existsSync(`${cacheFile}.journal`) ? stampOf(`${cacheFile}.journal`) : '-';
+    for (const file of [record, `${cacheFile}.index`])
+      change(file, (data) => {
+        data.bodies = `${stampOf(cacheFile)}|${journal}`;
+      });
+    const run = await createCompiler({ root, cacheFile }).run();
+    expect(run.stats.parsed).toBe(0);
+    expect(run.written).toBe(false);
+    expect(run.counts).toEqual(cold.counts);
+    expect(run.diagnostics).toEqual(cold.diagnostics);
+  });
+
   it('is not used once the validators folder changed: the folder is written again', async () => {
     const { root, cacheFile } = setup('tree-validators');
     const cold = await createCompiler({ root, cacheFile }).run();
