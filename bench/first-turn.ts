@@ -119,7 +119,8 @@ await host.close();
 const FLOOR = `const cpu0 = process.cpuUsage();
 const started = performance.now();
 const { default: data } = await import('./${MANIFEST}.validators/search.js');
-const found = data.indexOf('\\nweather ');
+// The character that ends a line: a line feed in the data before format 3, \`|\` since.
+const found = data.indexOf(data.charAt('zhin-gen search 3'.length) + 'weather ');
 const ms = performance.now() - started;
 const used = process.cpuUsage(cpu0);
 if (found < 0) throw new Error('no weather token');
@@ -193,7 +194,8 @@ export async function benchFirstTurn(
     }
     // The index's counts line: tools first.
     const n = Number(
-      /\n(\d+) /.exec(readFileSync(join(root, `${MANIFEST}.validators`, 'search.ts'), 'utf8'))?.[1] ?? 0,
+      /search \d(?:\\n|\|)(\d+) /.exec(readFileSync(join(root, `${MANIFEST}.validators`, 'search.ts'), 'utf8'))?.[1] ??
+        0,
     );
     const result: Partial<Record<Mode, FirstTurnSample>> = {};
     for (const [mode, rows] of samples) {

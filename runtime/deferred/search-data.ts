@@ -4,12 +4,13 @@
  * line by binary search over the sorted lines and decodes only that line's postings, so loading
  * the index costs the import plus reading its header, whatever the catalog's size.
  *
- *     zhin-gen search 2
- *     <tools> <skills> <digits per length> <checksum of sampled names> <tokens> <total length>
- *     <every document's length, fixed width>
- *     <documents whose name is not lower case, space-separated>
- *     <token> <its postings>      one line per token, sorted (code-unit order), to the end
+ *     zhin-gen search 3|
+ *     <tools> <skills> <digits per length> <checksum of sampled names> <tokens> <total length>|
+ *     <every document's length, fixed width>|
+ *     <documents whose name is not lower case, space-separated>|
+ *     <token> <its postings>|      one line per token, sorted (code-unit order), to the end
  *
+ * Each line ends with LINE (`|`, not a line feed: see search-format.ts).
  * Documents are the manifest's tools in table order, then its skills. Numbers are base-64 digits
  * (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`); in postings, variable-length numbers of 5 bits per digit,
  * the digits 32–63 meaning "more follows". A token's postings are entries in ascending document
@@ -25,7 +26,16 @@
  * changes it (short of a rename to a name of the same length between two sampled ones, which
  * `zhin-gen check` still reports as a stale index).
  */
-import { CODES_PER_GAP, DIGITS, RUN_FOLLOWS, RUN_MIN, SEARCH_DATA_HEADER, WEIGHT_FOLLOWS } from './search-format.js';
+import {
+  CODES_PER_GAP,
+  DIGITS,
+  LINE,
+  LINE_CODE,
+  RUN_FOLLOWS,
+  RUN_MIN,
+  SEARCH_DATA_HEADER,
+  WEIGHT_FOLLOWS,
+} from './search-format.js';
 import { MAX_PREFIX_EXPANSIONS, type Posting, type SearchSegment } from './search.js';
 
 // The compiler (`@zhin-gen/runtime/search`) builds documents with the runtime's own function and
@@ -60,9 +70,9 @@ export interface SearchDataHeader {
 }
 
 export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
-  if (typeof text !== 'string' || !text.startsWith(`${SEARCH_DATA_HEADER}\n`)) return undefined;
+  if (typeof text !== 'string' || !text.startsWith(`${SEARCH_DATA_HEADER}${LINE}`)) return undefined;
   const countsAt = SEARCH_DATA_HEADER.length + 1;
-  const lengthsAt = text.indexOf('\n', countsAt) + 1;
+  const lengthsAt = text.indexOf(LINE, countsAt) + 1;
   const counts = text
     .slice(countsAt, lengthsAt - 1)
     .split(' ')
@@ -77,11 +87,11 @@ export function readSearchHeader(text: unknown): SearchDataHeader | undefined {
     number,
   ];
   const upperAt = lengthsAt + (tools + skills) * width + 1;
-  if (width < 1 || text.charCodeAt(upperAt - 1) !== 10) return undefined;
-  const vocabularyAt = text.indexOf('\n', upperAt) + 1;
+  if (width < 1 || text.charCodeAt(upperAt - 1) !== LINE_CODE) return undefined;
+  const vocabularyAt = text.indexOf(LINE, upperAt) + 1;
   if (vocabularyAt === 0) return undefined;
   // Every token line ends with a line feed; no tokens, no lines.
-  if (tokens === 0 ? vocabularyAt !== text.length : text.charCodeAt(text.length - 1) !== 10) return undefined;
+  if (tokens === 0 ? vocabularyAt !== text.length : text.charCodeAt(text.length - 1) !== LINE_CODE) return undefined;
   const upperText = text.slice(upperAt, vocabularyAt - 1);
   const upper = upperText === '' ? [] : upperText.split(' ').map(Number);
   if (!upper.every((n) => Number.isSafeInteger(n) && n >= 0 && n < tools + skills)) return undefined;
@@ -125,9 +135,9 @@ export class ShippedSegment implements SearchSegment {
     let high = text.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      const lineAt = Math.max(low, text.lastIndexOf('\n', mid - 1) + 1);
+      const lineAt = Math.max(low, text.lastIndexOf(LINE, mid - 1) + 1);
       const space = text.indexOf(' ', lineAt);
-      if (text.slice(lineAt, space) < token) low = text.indexOf('\n', space) + 1;
+      if (text.slice(lineAt, space) < token) low = text.indexOf(LINE, space) + 1;
       else high = lineAt;
     }
     return low;
@@ -160,7 +170,7 @@ export class ShippedSegment implements SearchSegment {
     const text = this.#text;
     const at = this.#lowerBound(token);
     if (at >= text.length || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
-    const end = text.indexOf('\n', at);
+    const end = text.indexOf(LINE, at);
     // Decoded into scratch arrays, then copied once into the cache at their size.
     const docs = this.#docs;
     const weights = this.#weights;
@@ -220,7 +230,7 @@ export class ShippedSegment implements SearchSegment {
       const word = text.slice(at, space);
       if (!word.startsWith(prefix)) break;
       if (word !== prefix) out.push(word);
-      at = text.indexOf('\n', space) + 1;
+      at = text.indexOf(LINE, space) + 1;
     }
     return out;
   }

@@ -10,6 +10,7 @@ import { compareTokens, type SearchDocument, termWeights } from './search.js';
 import {
   CODES_PER_GAP,
   DIGITS,
+  LINE,
   RUN_FOLLOWS,
   RUN_MIN,
   SEARCH_DATA_HEADER,
@@ -217,14 +218,14 @@ export class SearchEncoder {
     const lines: string[] = [];
     for (const token of vocabulary) {
       const posting = this.#postings.get(token)!;
-      lines.push(`${token} ${(posting.block ??= block(posting))}\n`);
+      lines.push(`${token} ${(posting.block ??= block(posting))}${LINE}`);
     }
     return `${[
       SEARCH_DATA_HEADER,
       `${tools} ${skills} ${width} ${checksum} ${vocabulary.length} ${total}`,
       docs.map((indexed) => fixed(indexed.length, width)).join(''),
       upper.join(' '),
-    ].join('\n')}\n${lines.join('')}`;
+    ].join(LINE)}${LINE}${lines.join('')}`;
   }
 }
 

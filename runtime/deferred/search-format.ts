@@ -4,7 +4,16 @@
  * itself is described in search-data.ts.
  */
 
-export const SEARCH_DATA_HEADER = 'zhin-gen search 2';
+export const SEARCH_DATA_HEADER = 'zhin-gen search 3';
+
+/**
+ * What ends each line of the data. Not a line feed: in the generated module's string literal
+ * that is an escape (`\\n`) per token, and a JS engine scans a literal without escapes faster
+ * (about a quarter of the import at 20,000 tools). Tokens are letters and digits, numbers
+ * base-64 digits, so it never occurs inside a line.
+ */
+export const LINE = '|';
+export const LINE_CODE = 0x7c;
 
 /**
  * A posting's first number is `gap · 8 + code`: codes 0–5 are one document of weight code + 1 (the

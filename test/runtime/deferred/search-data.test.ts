@@ -16,6 +16,7 @@ import {
   ShippedSegment,
   searchDocument,
 } from '../../../runtime/deferred/search-data.js';
+import { LINE } from '../../../runtime/deferred/search-format.js';
 import { ReferenceIndex } from './search-reference.js';
 
 /** A deterministic pseudo-random sequence (the same run every time). */
@@ -164,8 +165,8 @@ describe('the shipped search data', () => {
 
   it('keeps a word of every tool, or of a whole plugin, to a few digits', () => {
     const line = (token: string) => {
-      const at = data.indexOf(`\n${token} `);
-      return data.slice(at + 1, data.indexOf('\n', at + 1));
+      const at = data.indexOf(`${LINE}${token} `);
+      return data.slice(at + 1, data.indexOf(LINE, at + 1));
     };
     // 2,994 of 3,000 documents, in five runs (its weight changes for 100 of them).
     expect(line('return').length).toBeLessThan(40);
@@ -187,8 +188,8 @@ describe('the shipped search data', () => {
     expect(posting.docs.length).toBeLessThanOrEqual(half);
     expect(Math.max(...posting.docs)).toBeLessThan(half);
     // A line cut short (its last number unfinished) ends where the data ends.
-    const at = data.indexOf('\nzyzzyva ') + 1;
-    const end = data.indexOf('\n', at);
+    const at = data.indexOf(`${LINE}zyzzyva `) + 1;
+    const end = data.indexOf(LINE, at);
     const cut = `${data.slice(0, end - 1)}${'_'}${data.slice(end)}`;
     expect(shippedSegment(cut, documents.length).posting('zyzzyva')).toEqual({
       docs: new Int32Array(0),
