@@ -19,9 +19,14 @@ import { contextPrelude } from './contexts.js';
 import { REPO } from '../helpers.js';
 import { where, type Snippet } from './extract.js';
 
-/** What the temp project's tsconfig says: what a strict bot project on Node uses. */
+/**
+ * What the temp project's tsconfig says: what a strict bot project on Node uses, the options of
+ * the tsconfig `zhin-gen init` writes (compiler/scaffold/project.ts) — no DOM library, whose
+ * declarations would be most of what the program parses.
+ */
 const COMPILER_OPTIONS = {
   target: 'ES2022',
+  lib: ['ES2022'],
   module: 'NodeNext',
   moduleResolution: 'NodeNext',
   strict: true,
