@@ -100,7 +100,10 @@ describe('the shipped search data', () => {
     for (const [token, want] of expected) {
       const got = segment.posting(token)!;
       expect(got, token).toBeDefined();
-      expect({ docs: [...got.docs], weights: [...got.weights], lengths: [...got.lengths] }, token).toEqual(want);
+      expect(
+        { docs: Array.from(got.docs), weights: Array.from(got.weights), lengths: Array.from(got.lengths) },
+        token,
+      ).toEqual(want);
     }
     // Not tokens: a prefix, a longer word, words before the first and after the last line.
     for (const word of ['weathe', 'weatherz', '', '0', 'zzzzzzzz', 'returns', 'plugin', '天', 'ticket ticket'])
@@ -186,7 +189,7 @@ describe('the shipped search data', () => {
     );
     const posting = segment.posting('return')!;
     expect(posting.docs.length).toBeLessThanOrEqual(half);
-    expect(Math.max(...posting.docs)).toBeLessThan(half);
+    expect(Math.max(...Array.from(posting.docs))).toBeLessThan(half);
     // A line cut short (its last number unfinished) ends where the data ends.
     const at = data.indexOf(`${LINE}zyzzyva `) + 1;
     const end = data.indexOf(LINE, at);
