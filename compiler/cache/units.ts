@@ -122,6 +122,26 @@ export class UnitCache {
     this.summaryText = summary === undefined ? '' : JSON.stringify(summary);
   }
 
+  /**
+   * Loads the bodies without reading the index, when the index is known not to vouch (a unit
+   * changed: cache/tree-check.ts `indexCannotVouch`): the run then needs the bodies, and the index
+   * would be read only to be dropped. The same state as a run whose index is missing (the
+   * summary comes with this run's output); no-op once the cache was loaded.
+   */
+  skipIndex(): void {
+    if (!this.pending) return;
+    this.pending = false;
+    this.entries = new Map();
+    this.output = undefined;
+    this.changedKeys.clear();
+    this.outputChanged = false;
+    this.damaged = false;
+    this.setSummary(undefined);
+    this.index = undefined;
+    this.indexStale = true;
+    this.readBodies();
+  }
+
   /** The entries' bodies, loaded once something needs them (a unit changed, the model was asked for). */
   loadBodies(): void {
     this.ensure();

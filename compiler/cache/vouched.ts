@@ -47,9 +47,14 @@ export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
  */
 export function vouchByIndex(input: IndexVouch): { result: CompileResult; summaryKey: string } | undefined {
   const { cache, layout } = input;
+  if (input.cannotVouch?.()) {
+    // The run goes on to the bodies: reading the index first would only be dropped.
+    cache.skipIndex();
+    return undefined;
+  }
   const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
   for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
-  if (input.cannotVouch?.() || !cache.currentByIndex(keyed)) return undefined;
+  if (!cache.currentByIndex(keyed)) return undefined;
   const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
   if (!summary) return undefined;
   return { result: vouchedResult({ ...input, summary, units: input.units.length }), summaryKey: summary.digest };
