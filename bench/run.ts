@@ -26,9 +26,9 @@
  * tools on a shared machine); the tables show the others as not measured.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheFile } from '../compiler/cache/units.js';
 import { generateTree } from './gen-tree.js';
@@ -191,8 +191,13 @@ function emptySamples(): Record<Figure, Sample[]> {
 function sampleRound(build: Build, round: number): void {
   const env = { ZHIN_GEN_DIST: build.dist };
   const cacheFile = defaultCacheFile(build.root);
+  // Every file of the unit cache (the bodies and each record beside them: index, journal, emit
+  // record, …): a cold run must find none of them, or it may skip work a first run does.
   const clearCache = (): void => {
-    for (const suffix of ['', '.journal', '.index']) rmSync(`${cacheFile}${suffix}`, { force: true });
+    const prefix = basename(cacheFile);
+    if (!existsSync(dirname(cacheFile))) return;
+    for (const name of readdirSync(dirname(cacheFile)))
+      if (name.startsWith(prefix)) rmSync(join(dirname(cacheFile), name), { force: true });
   };
   const tool = join(build.root, 'tools', 'weather-0', 'index.ts');
   const original = readFileSync(tool, 'utf8');
