@@ -2,10 +2,18 @@
  * The compiler API's data types (compiler/context.ts runs; the CLI, watch and the bundler
  * plugins read): what a compiler is created with, what a run is asked for and what it returns.
  */
-import type { RunCounts } from './cache/index-file.js';
 import type { ResolvedOptions, UserConfig } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
+
+/** What the summary line and `--json` report of a run (the model's sizes). */
+export interface RunCounts {
+  readonly tools: number;
+  readonly skills: number;
+  readonly agents: number;
+  readonly promptSections: number;
+  readonly hooks: number;
+}
 
 export interface CompilerOptions {
   /** Project root; every relative path resolves against it. */

@@ -15,15 +15,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { writeAtomically } from '../write/output.js';
 import { isDiagnostic, isOutputRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
-
-/** What the summary line and `--json` report of a run (the model's sizes). */
-export interface RunCounts {
-  readonly tools: number;
-  readonly skills: number;
-  readonly agents: number;
-  readonly promptSections: number;
-  readonly hooks: number;
-}
+import type { RunCounts } from '../run-types.js';
 
 /** The part of a run's result that follows from its inputs digest alone. */
 export interface RunSummary {

@@ -6,21 +6,9 @@
 import type { ts as TS } from 'ts-morph';
 import type { SourceLocation } from '../diagnostics.js';
 import { ownText } from '../util/own-text.js';
+import type { Lit } from './lit.js';
 
-export type Lit =
-  | { readonly t: 'string'; readonly v: string; readonly loc: SourceLocation }
-  | { readonly t: 'number'; readonly v: number; readonly loc: SourceLocation }
-  | { readonly t: 'boolean'; readonly v: boolean; readonly loc: SourceLocation }
-  | { readonly t: 'null'; readonly loc: SourceLocation }
-  | { readonly t: 'array'; readonly items: readonly Lit[]; readonly loc: SourceLocation }
-  | {
-      readonly t: 'object';
-      readonly props: Readonly<Record<string, Lit>>;
-      readonly keyLocs: Readonly<Record<string, SourceLocation>>;
-      readonly loc: SourceLocation;
-    }
-  | { readonly t: 'function'; readonly loc: SourceLocation }
-  | { readonly t: 'unknown'; readonly text: string; readonly loc: SourceLocation };
+export type { Lit } from './lit.js';
 
 export interface LiteralContext {
   readonly ts: typeof TS;

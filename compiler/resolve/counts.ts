@@ -1,4 +1,4 @@
-import type { RunCounts } from '../cache/index-file.js';
+import type { RunCounts } from '../run-types.js';
 import type { CapabilityModel } from '../model.js';
 
 /** The model's sizes, as the summary line and the cache index record them. */

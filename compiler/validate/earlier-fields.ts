@@ -8,7 +8,7 @@
 import type { ApprovalMode } from '@zhin-gen/runtime';
 import { APPROVAL_MODES } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { Lit } from '../parse/literal.js';
+import type { Lit } from '../parse/lit.js';
 
 type ObjectLit = Extract<Lit, { t: 'object' }>;
 

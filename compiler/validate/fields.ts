@@ -4,7 +4,7 @@
  * known are reported once as ZG2011 warnings and treated as absent; the runtime still checks them.
  */
 import { diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
-import type { Lit } from '../parse/literal.js';
+import type { Lit } from '../parse/lit.js';
 
 export class FieldReader {
   readonly diagnostics: Diagnostic[] = [];

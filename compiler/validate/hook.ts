@@ -2,7 +2,7 @@
 import type { HookEvent } from '@zhin-gen/runtime';
 import { HOOK_EVENTS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { Lit } from '../parse/literal.js';
+import type { Lit } from '../parse/lit.js';
 import { FieldReader } from './fields.js';
 
 export function validateHook(fields: Lit, what: string): { events: HookEvent[]; diagnostics: Diagnostic[] } {

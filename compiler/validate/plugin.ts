@@ -5,7 +5,7 @@
  * from a recognised module: another framework's `definePlugin` has its own contract.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { Lit } from '../parse/literal.js';
+import type { Lit } from '../parse/lit.js';
 
 const WHY = 'definePlugin() rejects it when plugin.ts is imported, so host.load() fails';
 

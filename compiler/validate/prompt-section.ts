@@ -5,7 +5,7 @@
 import type { PromptLayer, PromptProfile, PromptRetention } from '@zhin-gen/runtime';
 import { DEFAULT_PROMPT_PROFILES, PROMPT_LAYERS, PROMPT_PROFILES, PROMPT_RETENTIONS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
-import type { Lit } from '../parse/literal.js';
+import type { Lit } from '../parse/lit.js';
 import { FieldReader } from './fields.js';
 import { checkEarlierSectionFields } from './earlier-fields.js';
 

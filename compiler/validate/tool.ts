@@ -6,7 +6,7 @@
 import type { ApprovalMode, ChannelScope } from '@zhin-gen/runtime';
 import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
-import type { Lit } from '../parse/literal.js';
+import type { Lit } from '../parse/lit.js';
 import { FieldReader } from './fields.js';
 import { validatePermits } from './permits.js';
 import { checkEarlierApproval, checkPlatformPermits } from './earlier-fields.js';
