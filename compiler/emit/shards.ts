@@ -20,6 +20,7 @@ import type { ToolModel } from '../model.js';
 import { str } from './literal.js';
 import type { EmitMemo } from './memo.js';
 import type { SideModule } from './search-module.js';
+import type { PositionDelta } from './sorted-tools.js';
 import { attachLoaders, type ToolText } from './tool-table.js';
 import { validatorFileName } from './validator-table.js';
 
@@ -74,11 +75,8 @@ export interface ShardInput {
   readonly entries: readonly ToolText[];
 }
 
-/** The table's lines are the last emit's (`previous`) but at `changed` (positions in table order). */
-export interface EntryDelta {
-  readonly previous: readonly ToolText[];
-  readonly changed: readonly number[];
-}
+/** The table's lines are the last emit's but at `changed` (positions in table order). */
+export type EntryDelta = PositionDelta<ToolText>;
 
 export interface ShardMemo {
   readonly key: string;

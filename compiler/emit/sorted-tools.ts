@@ -3,12 +3,17 @@ import { compareStrings } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import type { EmitMemo } from './memo.js';
 
-/** What changed in the table since the last emit: positions in `previous` now holding another object. */
-export interface TableDelta {
-  /** The last emit's sorted table, which the new one equals but at `changed`. */
-  readonly previous: readonly ToolModel[];
+/**
+ * What changed in a list since the last emit: it equals `previous` but at `changed` (positions
+ * now holding another object). The sorted table's delta, and the tool lines' that follows it.
+ */
+export interface PositionDelta<T> {
+  readonly previous: readonly T[];
   readonly changed: readonly number[];
 }
+
+/** The table's delta: the last emit's sorted table with some objects swapped in. */
+export type TableDelta = PositionDelta<ToolModel>;
 
 export interface SortedTools {
   readonly tools: readonly ToolModel[];

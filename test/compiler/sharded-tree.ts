@@ -4,8 +4,21 @@
  * generated module and a file that uses its types.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers.js';
+
+/** The default main module and generated folder of a sharded tree. */
+export const OUT = 'zhin-capabilities.gen.ts';
+export const DIR = 'zhin-capabilities.gen.validators';
+
+/** The main module and every file of the generated folder, by path. */
+export function generatedFiles(root: string): Map<string, string> {
+  const out = new Map([[OUT, readFileSync(join(root, OUT), 'utf8')]]);
+  for (const name of readdirSync(join(root, DIR)).sort())
+    out.set(`${DIR}/${name}`, readFileSync(join(root, DIR, name), 'utf8'));
+  return out;
+}
 
 /** The source of tool `kind-<i>`; `min` changes its schema, `description` its text. */
 export const shardedTool = (i: number, description = `Look up record kind ${i}`, min = 1): string =>

@@ -8,29 +8,20 @@
  * sources in a copy of the tree, and report what it reports (the provider checks keep each
  * unchanged tool's outcome by position). A shard group, a line or an outcome left stale fails this.
  */
-import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler, type FileEvent } from '../../../compiler/index.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
 import { nameHash, shardCount } from '../../../compiler/emit/shards.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
-import { shardedTool, shardedTree } from '../sharded-tree.js';
+import { DIR, generatedFiles, OUT, shardedTool, shardedTree } from '../sharded-tree.js';
 
-const OUT = 'zhin-capabilities.gen.ts';
-const DIR = 'zhin-capabilities.gen.validators';
 const N = 150;
 const MASK = shardCount(N) - 1;
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
-
-function outputs(root: string): Map<string, string> {
-  const out = new Map([[OUT, readFileSync(join(root, OUT), 'utf8')]]);
-  for (const name of readdirSync(join(root, DIR)).sort())
-    out.set(`${DIR}/${name}`, readFileSync(join(root, DIR, name), 'utf8'));
-  return out;
-}
 
 /** A run's diagnostics as comparable lines (their paths are relative to the root). */
 const reported = (diagnostics: readonly Diagnostic[]): string[] =>
@@ -45,7 +36,7 @@ async function freshOutputs(root: string): Promise<{ files: Map<string, string>;
   const result = await compiler.run();
   await compiler.dispose();
   expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
-  return { files: outputs(copy), diagnostics: reported(result.diagnostics) };
+  return { files: generatedFiles(copy), diagnostics: reported(result.diagnostics) };
 }
 
 const shardOf = (i: number): number => nameHash(`kind-${i}`) & MASK;
@@ -76,7 +67,7 @@ describe('watch-mode emit of a sharded table', () => {
       compiler.notify(events);
       const result = await compiler.run();
       expect(result.errors, `${label}: ${JSON.stringify(result.diagnostics)}`).toBe(0);
-      const watched = outputs(root);
+      const watched = generatedFiles(root);
       const fresh = await freshOutputs(root);
       expect([...watched.keys()], label).toEqual([...fresh.files.keys()]);
       for (const [path, bytes] of fresh.files) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
@@ -84,7 +75,7 @@ describe('watch-mode emit of a sharded table', () => {
       expect(reported(result.diagnostics), label).toEqual(fresh.diagnostics);
       return { watched, diagnostics: reported(result.diagnostics) };
     };
-    const before = outputs(root);
+    const before = generatedFiles(root);
     const one = await edit({ [first]: shardedTool(first, 'One tool, new words') }, 'one tool');
     expect([...one.watched].filter(([path, bytes]) => before.get(path) !== bytes).length).toBeGreaterThan(0);
     // Over OpenAI's description limit, then back under it: the warning comes and goes with the edit.
@@ -123,7 +114,7 @@ describe('watch-mode emit of a sharded table', () => {
       const result = await compiler.run();
       expect(result.errors, label).toBe(0);
       const fresh = await freshOutputs(root);
-      const watched = outputs(root);
+      const watched = generatedFiles(root);
       expect([...watched.keys()], label).toEqual([...fresh.files.keys()]);
       for (const [path, bytes] of fresh.files) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
     };
