@@ -8,13 +8,13 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
-import { emitRun } from './run-emit.js';
+import { emitRun, runMemos } from './run-emit.js';
+import { emittedResult } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
-import { AssembleMemo, assembleModel } from './resolve/assemble.js';
-import { EmitMemo } from './emit/memo.js';
+import { assembleModel } from './resolve/assemble.js';
 import { parseChanged } from './parse/changed.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
@@ -22,8 +22,8 @@ import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
-import { readIfExists, type WrittenParts } from './write/output.js';
-import { missingValidators, validatorsStamp, type KnownFolders } from './write/validators.js';
+import { readIfExists } from './write/output.js';
+import { missingValidators, validatorsStamp } from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -36,15 +36,6 @@ import { SingleFlight } from './util/single-flight.js';
 import type { CompileResult, CompilerOptions, FileEvent, RunOptions } from './run-types.js';
 
 export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './run-types.js';
-
-/**
- * Everything a compiler remembers between its own runs besides the unit cache: emitted pieces,
- * assembled models, the bytes it last wrote. Owned by the instance (never module state), so two
- * compilers in one process never evict each other's, and `dispose()` frees it.
- */
-function runMemos(): { emit: EmitMemo; assemble: AssembleMemo; written: WrittenParts; folders: KnownFolders } {
-  return { emit: new EmitMemo(), assemble: new AssembleMemo(), written: new Map(), folders: new Map() };
-}
 
 export class Compiler {
   readonly root: string;
@@ -269,7 +260,6 @@ export class Compiler {
       diagnostics,
     });
     if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
-    let joined: string | undefined;
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     // A watch-mode edit has no digest and records nothing: the folder's stamp (a stat of each
     // of its files) is taken only for a record.
@@ -282,28 +272,23 @@ export class Compiler {
     if (dirty === undefined) this.units.persist();
     else this.persistence.later();
     if (recorded && dirty === undefined) recordTree(outputKey, validators);
-    return {
-      diagnostics: sorted,
+    return emittedResult({
+      sorted,
       errors,
-      warnings: sorted.length - errors,
       counts,
       model: model.model,
-      get code() {
-        joined ??= emitted ? emitted.parts.join('') : (reusable?.() ?? '');
-        return joined;
-      },
+      parts: emitted?.parts,
+      reusable,
       outFile: options.outFile,
       outRel,
       written,
-      stats: {
-        units: units.length,
-        parsed: parsedCount,
-        workers: parsed.workers,
-        ...(emitted ? { rendered: this.memos.emit.rendered - renderedBefore } : {}),
-        ms: performance.now() - started,
-      },
+      units: units.length,
+      parsed: parsedCount,
+      workers: parsed.workers,
+      rendered: emitted ? this.memos.emit.rendered - renderedBefore : undefined,
+      started,
       options,
-    };
+    });
   }
 
   /** The model of a run that found everything as the cache has it (no unit parsed). */

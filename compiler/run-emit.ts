@@ -6,13 +6,30 @@
 import type { ResolvedOptions } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
 import { emitManifestParts } from './emit/manifest.js';
-import type { EmitMemo } from './emit/memo.js';
+import { EmitMemo } from './emit/memo.js';
+import { AssembleMemo } from './resolve/assemble.js';
 import { modulePrints } from './emit/shards.js';
 import type { CapabilityModel } from './model.js';
 import type { UnitCache } from './cache/units.js';
 import type { WrittenParts } from './write/output.js';
 import { writeRunOutput } from './write/run-output.js';
 import type { KnownFolders } from './write/validators.js';
+
+/**
+ * Everything a compiler remembers between its own runs besides the unit cache: emitted pieces,
+ * assembled models, the bytes it last wrote. Owned by the instance (never module state), so two
+ * compilers in one process never evict each other's, and `dispose()` frees it.
+ */
+export interface RunMemos {
+  readonly emit: EmitMemo;
+  readonly assemble: AssembleMemo;
+  readonly written: WrittenParts;
+  readonly folders: KnownFolders;
+}
+
+export function runMemos(): RunMemos {
+  return { emit: new EmitMemo(), assemble: new AssembleMemo(), written: new Map(), folders: new Map() };
+}
 
 export interface EmitRunInput {
   readonly root: string;

@@ -14,7 +14,8 @@ export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
 import { anyDependsOn, currentByIndex, indexOfEntries, stampsOfUnits } from './index-queries.js';
-import { type FileStat, restamped, StatSource, statAbs } from './stat-source.js';
+import { type FileStat, restamped, StatSource } from './stat-source.js';
+import { OutputState } from './output-state.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import { EmitRecordFile } from './emit-record.js';
@@ -40,11 +41,11 @@ const CACHE_VERSION = `zhin-gen-cache-3@${packageVersion()}`;
 export class UnitCache {
   private entries = new Map<string, Entry>();
   private readonly stats: StatSource;
-  private output: OutputRecord | undefined;
+  /** The output this cache vouches for and its run's summary (cache/output-state.ts). */
+  private readonly out = new OutputState();
   private configKey = '';
   /** What changed since the cache was loaded or last persisted (persisted as journal lines). */
   private readonly changedKeys = new Set<string>();
-  private outputChanged = false;
   /** The loaded file had parts dropped as doubtful: rewrite it at the next persist. */
   private damaged = false;
   private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
@@ -62,9 +63,6 @@ export class UnitCache {
    */
   private index: CacheIndex | undefined;
   private bodiesLoaded = true;
-  /** Counts and diagnostics of the run that produced the recorded output. */
-  private summary: RunSummary | undefined;
-  private summaryText = '';
   /** The index on disk does not describe what is persisted (missing, damaged, outdated). */
   private indexStale = false;
 
@@ -100,26 +98,22 @@ export class UnitCache {
   private ensure(): void {
     if (!this.pending) return;
     this.pending = false;
-    const configKey = this.configKey;
-    this.entries = new Map();
-    this.output = undefined;
-    this.changedKeys.clear();
-    this.outputChanged = false;
-    this.damaged = false;
-    this.summary = undefined;
-    this.summaryText = '';
-    this.index = this.indexFile?.load(configKey);
+    this.clearLoaded();
+    this.index = this.indexFile?.load(this.configKey);
     this.bodiesLoaded = this.index === undefined;
     this.indexStale = this.index === undefined;
     if (this.index) {
-      this.output = this.index.output;
-      this.setSummary(this.index.summary);
+      this.out.record = this.index.output;
+      this.out.setSummary(this.index.summary);
     } else this.readBodies();
   }
 
-  private setSummary(summary: RunSummary | undefined): void {
-    this.summary = summary;
-    this.summaryText = summary === undefined ? '' : JSON.stringify(summary);
+  /** Forgets what was loaded, before loading for the configuration reset() named. */
+  private clearLoaded(): void {
+    this.entries = new Map();
+    this.out.clear();
+    this.changedKeys.clear();
+    this.damaged = false;
   }
 
   /**
@@ -131,12 +125,7 @@ export class UnitCache {
   skipIndex(): void {
     if (!this.pending) return;
     this.pending = false;
-    this.entries = new Map();
-    this.output = undefined;
-    this.changedKeys.clear();
-    this.outputChanged = false;
-    this.damaged = false;
-    this.setSummary(undefined);
+    this.clearLoaded();
     this.index = undefined;
     this.indexStale = true;
     this.readBodies();
@@ -158,11 +147,10 @@ export class UnitCache {
     this.entries = loaded?.entries ?? new Map();
     const output = loaded?.output;
     // The index and the bodies were written together; if they disagree, trust neither's record.
-    if (this.output !== undefined && !sameRecord(this.output, output)) {
-      this.output = undefined;
-      this.setSummary(undefined);
+    if (this.out.record !== undefined && !sameRecord(this.out.record, output)) {
+      this.out.clear();
       this.indexStale = true;
-    } else this.output = output;
+    } else this.out.record = output;
   }
 
   /**
@@ -178,7 +166,8 @@ export class UnitCache {
   /** The summary recorded with the output this cache vouches for under `digest`, if any. */
   vouchedSummary(digest: string, file: string): RunSummary | undefined {
     this.ensure();
-    return this.summary?.digest === digest && this.vouchedOutput(digest, file) ? this.summary : undefined;
+    const { summary } = this.out;
+    return summary?.digest === digest && this.out.vouched(digest, file) ? summary : undefined;
   }
 
   private markChanged(key: string): void {
@@ -313,34 +302,12 @@ export class UnitCache {
    */
   vouchedOutput(digest: string, file: string): boolean {
     this.ensure();
-    const record = this.output;
-    if (!record || record.digest !== digest || record.file !== file) return false;
-    const now = statAbs(file);
-    return now !== undefined && now.mtimeMs === record.mtimeMs && now.size === record.size;
+    return this.out.vouched(digest, file);
   }
 
   recordOutput(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): void {
     this.ensure();
-    const now = statAbs(file);
-    if (!now) return;
-    if (summary) {
-      const next: RunSummary = { digest, ...summary };
-      const text = JSON.stringify(next);
-      if (text !== this.summaryText) {
-        this.summary = next;
-        this.summaryText = text;
-        this.indexStale = true;
-      }
-    }
-    if (
-      this.output &&
-      this.output.digest === digest &&
-      this.output.mtimeMs === now.mtimeMs &&
-      this.output.size === now.size
-    )
-      return;
-    this.output = { digest, file, ...now };
-    this.outputChanged = true;
+    if (this.out.note(digest, file, summary)) this.indexStale = true;
   }
 
   /** The configuration this cache is for (what reset() was given). */
@@ -356,20 +323,20 @@ export class UnitCache {
     // Without the bodies loaded nothing can have changed but the summary, which a vouched run
     // (the only kind that leaves them unread) never changes.
     if (!this.bodiesLoaded) return;
-    if (this.disk && this.changedKeys.size === 0 && !this.outputChanged && !this.damaged) {
+    if (this.disk && this.changedKeys.size === 0 && !this.out.changed && !this.damaged) {
       if (this.indexStale) this.saveIndex();
       return;
     }
     if (!this.disk) return;
     const changed = [...this.changedKeys].map((key) => [key, persistable(this.entries.get(key)!)] as const);
-    const output = this.outputChanged ? this.output : undefined;
+    const output = this.out.changed ? this.out.record : undefined;
     this.changedKeys.clear();
-    this.outputChanged = false;
+    this.out.changed = false;
     this.damaged = false;
     try {
       this.disk.save(
         this.configKey,
-        () => ({ entries: persistableEntries(this.entries), output: this.output }),
+        () => ({ entries: persistableEntries(this.entries), output: this.out.record }),
         changed,
         output,
       );
@@ -401,19 +368,19 @@ export class UnitCache {
   /** The output record and the summary that goes with it, when this cache holds both. */
   recorded(): { output: OutputRecord; summary: RunSummary } | undefined {
     this.ensure();
-    const { output, summary } = this;
-    return output && summary && output.digest === summary.digest ? { output, summary } : undefined;
+    return this.out.recorded();
   }
 
   /** The index of what is persisted now (after the bodies were written). */
   private saveIndex(): void {
     if (!this.indexFile || !this.indexStale) return;
     const units = indexOfEntries(this.entries);
-    const summary = this.summary && this.output?.digest === this.summary.digest ? this.summary : undefined;
+    const summary = this.out.matchingSummary();
+    const output = this.out.record;
     try {
       this.indexFile.save(this.configKey, {
         units,
-        ...(this.output ? { output: this.output } : {}),
+        ...(output ? { output } : {}),
         ...(summary ? { summary } : {}),
       });
       this.indexStale = false;
