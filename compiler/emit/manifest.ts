@@ -10,7 +10,7 @@ import type { CapabilityModel, ToolModel } from '../model.js';
 import { str, strList } from './literal.js';
 import { byName, emitAgent, emitHook, emitPlugin, emitSection, emitSkill, list } from './item-literals.js';
 import { emitTool, layoutBlocks, sameList, attachLoaders, type ToolText } from './tool-table.js';
-import { type EntryDelta, shardCount } from './shards.js';
+import { type EntryDelta, isSharded } from './shards.js';
 import { emitSharded } from './sharded-main.js';
 import { union } from './items-module.js';
 import { sortedTools, type TableDelta } from './sorted-tools.js';
@@ -98,7 +98,7 @@ export function emitManifestParts(
   const { entries, entryDelta } = toolEntries(tools, delta, spec, memos);
   // Above the shard threshold the items live in a module of the folder (items-module.ts), so
   // their import specifiers are relative to the folder, not to the main module.
-  const shards = shardCount(tools.length);
+  const shards = isSharded(tools.length);
   const dirRel = validatorsDirRel(options.outRel);
   const inFolder = posix.join(dirRel, `shard${validatorExtension(options.outRel)}`);
   const folderSpecs = memos.folderSpecifiers;
@@ -108,7 +108,7 @@ export function emitManifestParts(
       folderSpecs.set(source, (value = importSpecifier(options.root, inFolder, source, options.importExtension)));
     return value;
   };
-  const itemSpec = shards > 0 ? folderSpec : spec;
+  const itemSpec = shards ? folderSpec : spec;
   const pluginsText = list(
     plugins.map((p) =>
       emitPlugin(
@@ -174,14 +174,13 @@ export function emitManifestParts(
     };
   }
   const rest = lastItems.text;
-  if (shards > 0) {
+  if (shards) {
     return emitSharded({
       tools,
       entries,
       conditional,
       skills,
       agents,
-      count: shards,
       paths: {
         dirRel,
         spec: folderSpec,

@@ -52,7 +52,7 @@ export class EmitMemo {
   search: SearchModuleMemo | undefined;
   /** Specifiers from the generated modules' folder by source (reset with `specifiers`). */
   folderSpecifiers = new Map<string, string>();
-  /** The shards of the last emit, by position (shards.ts). */
+  /** The shards of the last emit, in layout order; reused by shard name (shards.ts). */
   shards: readonly ShardMemo[] | undefined;
   /** How many folder modules (shards, types) were rendered so far (`RunStats.rendered`). */
   rendered = 0;

@@ -10,16 +10,8 @@ import { str } from './literal.js';
 import type { ManifestParts } from './manifest.js';
 import type { EmitMemo } from './memo.js';
 import type { SideModule } from './search-module.js';
-import {
-  type EntryDelta,
-  groupShards,
-  mergeCode,
-  type ShardPaths,
-  shardImports,
-  shardModules,
-  TYPES_MODULE,
-  typesModule,
-} from './shards.js';
+import { type EntryDelta, groupShards, mergeCode, type ShardPaths, shardImports, shardModules } from './shards.js';
+import { TYPES_MODULE, typesModule } from './types-module.js';
 import type { ToolText } from './tool-table.js';
 import type { ValidatorTable } from './validator-table.js';
 
@@ -29,7 +21,6 @@ export interface ShardedInput {
   readonly conditional: readonly ToolModel[];
   readonly skills: readonly SkillModel[];
   readonly agents: readonly AgentModel[];
-  readonly count: number;
   readonly paths: ShardPaths;
   /** A module of the folder by name → its specifier from the main module. */
   readonly mainSpec: (name: string) => string;
@@ -54,7 +45,7 @@ const mainTexts = new WeakMap<EmitMemo, { readonly key: string; readonly text: s
  */
 export function emitSharded(input: ShardedInput): ManifestParts {
   const { paths, memos } = input;
-  const groups = groupShards(input.tools, input.entries, input.count, memos, input.delta);
+  const groups = groupShards(input.tools, input.entries, memos, input.delta);
   const shardList = shardModules(groups, paths, memos);
   const types = typesModule(input.tools, input.conditional, paths, memos);
   const items = itemsModule(

@@ -1,16 +1,13 @@
 /**
  * The tool table of a large bot, in shards (docs/cli.md#the-generated-modules). A manifest with
- * more than SHARD_TOOLS tools keeps its table in the generated modules' folder: `tools-<i>-of-<n>`
+ * more than SHARD_TOOLS tools keeps its table in the generated modules' folder: `tools-<path>`
  * modules, each with its tools' JSON lines and their `import()` loaders, and `types.ts` with the
- * `ToolName` union and the `ToolInputs` map. The main module imports the shards and merges them
- * by name (the runtime's catalog reads the table sorted), so it is byte-identical while the set
- * of shards is: an edit to one tool rewrites that tool's shard (and the search index when a
- * searched text changed), adding or removing a tool its shard and `types.ts`. A dev server then
- * transforms one shard of tens of kilobytes instead of a module of tens of megabytes.
- *
- * A tool's shard is a hash of its name modulo a power of two, so an insertion never moves any
- * other tool, and when the count crosses a power of two (the shards double or halve) each shard
- * splits into two or two merge into one.
+ * `ToolName` union and the `ToolInputs` map (types-module.ts). The main module imports the shards
+ * and merges them by name (the runtime's catalog reads the table sorted), so it is byte-identical
+ * while the set of shards is: an edit to one tool rewrites that tool's shard (and the search
+ * index when a searched text changed), adding or removing a tool its shard and `types.ts`.
+ * Which shard holds a tool, and the shards' names, is shard-layout.ts: names by trie path, so an
+ * addition or removal renames at most the shard it lands in (split or merged), never the others.
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
@@ -20,40 +17,14 @@ import type { ToolModel } from '../model.js';
 import { str } from './literal.js';
 import type { EmitMemo } from './memo.js';
 import type { SideModule } from './search-module.js';
+import { placePrint, recorded } from './module-print.js';
+import { inLeaf, layoutShards, type ShardLeaf } from './shard-layout.js';
 import type { PositionDelta } from './sorted-tools.js';
 import { attachLoaders, type ToolText } from './tool-table.js';
 import { validatorFileName } from './validator-table.js';
 
-/** Tools per shard on average; a table of at most this many stays in the main module. */
-export const SHARD_TOOLS = 64;
-/** Past this many shards they grow instead (a main module of a few hundred imports at most). */
-const MAX_SHARDS = 1024;
-
-/** How many shards a table of `tools` tools has: 0 (inline in the main module) or a power of two. */
-export function shardCount(tools: number): number {
-  if (tools <= SHARD_TOOLS) return 0;
-  let count = 2;
-  while (count < MAX_SHARDS && count * SHARD_TOOLS < tools) count *= 2;
-  return count;
-}
-
-/** 32-bit FNV-1a over UTF-16 code units: the same number for the same name on every machine. */
-export function nameHash(name: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) {
-    hash ^= name.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** A shard's module name (without extension): `tools-07-of-16`. */
-export function shardName(index: number, count: number): string {
-  const width = String(count - 1).length;
-  return `tools-${String(index).padStart(width, '0')}-of-${count}`;
-}
-
-export const TYPES_MODULE = 'types';
+export { isSharded, nameHash, SHARD_TOOLS } from './shard-layout.js';
+export type { TypesMemo } from './types-module.js';
 
 /** Where the shards' import specifiers point from (a file in the folder; only its directory counts). */
 export interface ShardPaths {
@@ -69,8 +40,9 @@ export interface ShardPaths {
   readonly context: string;
 }
 
-/** One shard's tools in table order (by name), with their lines. */
+/** One shard's tools in table order (by name), with their lines, and its leaf (name) in the layout. */
 export interface ShardInput {
+  readonly leaf: ShardLeaf;
   readonly tools: readonly ToolModel[];
   readonly entries: readonly ToolText[];
 }
@@ -90,13 +62,6 @@ export interface ShardMemo {
 }
 
 /**
- * Bumped when a module's text changes for the same inputs: a fingerprint recorded by an older
- * emitter must not vouch for a stamp the current one would not write. (The record is also
- * versioned with zhin-gen's own version: cache/emit-record.ts.)
- */
-const PRINT_FORMAT = 'zhin-gen module print 1';
-
-/**
  * Each tool's fingerprint, once per model object (an unchanged tool keeps its object between
  * watch-mode runs): the one assembly recorded from the unit cache's digests when there is one
  * (resolve/assemble.ts), else the model as JSON, every field emit reads included.
@@ -107,94 +72,75 @@ function toolPrint(tool: ToolModel, memos: EmitMemo): string {
   return print;
 }
 
-/**
- * A module's fingerprint: its place, the paths its specifiers depend on and its tools. Equal
- * fingerprints give equal text (emit is a pure function of them), so a fresh process takes the
- * stamp recorded for one (memo.ts `prints`) instead of rendering the module: the writer compares
- * that stamp with the file's, and renders only when they differ.
- */
-function shardPrint(what: string, paths: ShardPaths, shard: ShardInput, memos: EmitMemo): string {
+/** A shard's fingerprint (module-print.ts): its place and name, and its tools. */
+function shardPrint(paths: ShardPaths, shard: ShardInput, memos: EmitMemo): string {
   // The validator key as well: it also names the Ajv and emitter versions (emit/validators.ts).
   const parts = shard.tools.map((tool, i) => `${shard.entries[i]!.validator ?? ''}\0${toolPrint(tool, memos)}`);
   return createHash('sha256')
-    .update(`${placePrint(what, paths)}\0${parts.join('\0')}`)
+    .update(`${placePrint(`shard ${shard.leaf.name}`, paths)}\0${parts.join('\0')}`)
     .digest('hex');
 }
 
-function placePrint(what: string, paths: ShardPaths): string {
-  return `${PRINT_FORMAT}\0${what}\0${paths.dirRel}\0${paths.outRel}\0${paths.runtimeModule}\0${paths.context}\0${paths.header}`;
-}
-
-/** A module whose text is rendered only if the writer needs it, under the stamp recorded for its print. */
-function recorded(module: () => SideModule, name: string, stamp: string): SideModule {
-  return { name, stamp, text: () => module().text() };
-}
-
 /**
- * The shards of a table sorted by name: each shard keeps that order. With a `delta` against the
- * lines the last groups were made from (a watch-mode edit that kept every name), the last groups
- * are kept and only the shards holding a changed line are rebuilt, with the new line in the old
- * one's place (same name, same hash, same position): the groups of unchanged shards stay the same
- * objects, which `shardModules` takes for unchanged modules.
+ * The shards of a table sorted by name (shard-layout.ts): each shard keeps that order. With a
+ * `delta` against the lines the last groups were made from (a watch-mode edit that kept every
+ * name, so the layout is the same), the last groups are kept and only the shards holding a
+ * changed line are rebuilt, with the new line in the old one's place (same name, same hash, same
+ * position): the groups of unchanged shards stay the same objects, which `shardModules` takes
+ * for unchanged modules.
  */
 export function groupShards(
   tools: readonly ToolModel[],
   entries: readonly ToolText[],
-  count: number,
   memos?: EmitMemo,
   delta?: EntryDelta,
 ): readonly ShardInput[] {
   const last = memos?.shardGroups;
-  const mask = count - 1;
-  if (delta && last && last.entries === delta.previous && last.groups.length === count) {
+  if (delta && last && last.entries === delta.previous) {
     let copy: ShardInput[] | undefined;
     for (const at of delta.changed) {
       const then = delta.previous[at]!;
       const now = entries[at]!;
-      const index = now.nameHash & mask;
-      const group = (copy ?? last.groups)[index]!;
-      const place = group.entries.indexOf(then);
-      if (place === -1 || (then.nameHash & mask) !== index) return regroup(tools, entries, count, memos);
+      const groups = copy ?? last.groups;
+      const index = groups.findIndex((group) => inLeaf(group.leaf, now.nameHash));
+      const group = groups[index];
+      const place = group ? group.entries.indexOf(then) : -1;
+      if (!group || place === -1) return regroup(tools, entries, memos);
       const tools2 = [...group.tools];
       const entries2 = [...group.entries];
       tools2[place] = tools[at]!;
       entries2[place] = now;
       copy ??= [...last.groups];
-      copy[index] = { tools: tools2, entries: entries2 };
+      copy[index] = { leaf: group.leaf, tools: tools2, entries: entries2 };
     }
     const groups = copy ?? last.groups;
     if (memos) memos.shardGroups = { entries, groups };
     return groups;
   }
-  return regroup(tools, entries, count, memos);
+  return regroup(tools, entries, memos);
 }
 
-function regroup(
-  tools: readonly ToolModel[],
-  entries: readonly ToolText[],
-  count: number,
-  memos: EmitMemo | undefined,
-): ShardInput[] {
-  const groups: { tools: ToolModel[]; entries: ToolText[] }[] = [];
-  for (let i = 0; i < count; i++) groups.push({ tools: [], entries: [] });
-  const mask = count - 1;
-  for (let i = 0; i < tools.length; i++) {
-    const entry = entries[i]!;
-    const group = groups[entry.nameHash & mask]!;
-    group.tools.push(tools[i]!);
-    group.entries.push(entry);
-  }
+function regroup(tools: readonly ToolModel[], entries: readonly ToolText[], memos: EmitMemo | undefined): ShardInput[] {
+  const groups = layoutShards(entries.map((entry) => entry.nameHash)).map(({ leaf, positions }) => ({
+    leaf,
+    tools: positions.map((at) => tools[at]!),
+    entries: positions.map((at) => entries[at]!),
+  }));
   if (memos) memos.shardGroups = { entries, groups };
   return groups;
 }
 
-/** Each shard as a module of the folder, reused from the memo while its tools' lines are the same objects. */
+/**
+ * Each shard as a module of the folder, reused from the memo (by shard name) while its tools'
+ * lines are the same objects: a shard split or merged by an addition or removal is rendered,
+ * every other shard is the last emit's module.
+ */
 export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, memos: EmitMemo): SideModule[] {
-  const key = `${paths.dirRel}\0${paths.outRel}\0${paths.runtimeModule}\0${shards.length}`;
-  const previous = memos.shards;
+  const key = `${paths.dirRel}\0${paths.outRel}\0${paths.runtimeModule}`;
+  const previous = new Map((memos.shards ?? []).map((memo) => [memo.input.leaf.name, memo]));
   const next: ShardMemo[] = [];
-  const modules = shards.map((shard, index) => {
-    const known = previous?.[index];
+  const modules = shards.map((shard) => {
+    const known = previous.get(shard.leaf.name);
     // The very group of the last emit (groupShards kept it): the same tools, the same module.
     if (known && known.key === key && known.input === shard) {
       next.push(known);
@@ -205,13 +151,13 @@ export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, m
       next.push({ ...known, input: shard });
       return known.module;
     }
-    const print = shardPrint(`shard ${index} of ${shards.length}`, paths, shard, memos);
+    const print = shardPrint(paths, shard, memos);
     const stamp = memos.prints?.get(print);
     const render = (): SideModule => {
       memos.rendered++;
-      return shardModule(shard, index, shards.length, paths);
+      return shardModule(shard, paths);
     };
-    const module = stamp === undefined ? render() : recorded(render, shardName(index, shards.length), stamp);
+    const module = stamp === undefined ? render() : recorded(render, shard.leaf.name, stamp);
     next.push({ key, input: shard, entries: shard.entries, typed, module, print });
     return module;
   });
@@ -219,7 +165,7 @@ export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, m
   return modules;
 }
 
-function shardModule(shard: ShardInput, index: number, count: number, paths: ShardPaths): SideModule {
+function shardModule(shard: ShardInput, paths: ShardPaths): SideModule {
   const cases = shard.entries.map((entry, i) => `    case ${i}: return import(${str(paths.spec(entry.source))});`);
   const keys = [...new Set(shard.entries.flatMap((e) => (e.validator === undefined ? [] : [e.validator])))].sort();
   const validatorCases = keys.map(
@@ -258,106 +204,8 @@ ${attachLoaders(withValidators)}
 
 export default toolData as ManifestTool[];
 `;
-  const stamp = `// tool table shard ${index + 1} of ${count}, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
-  return { name: shardName(index, count), stamp, text: () => `${paths.header}${stamp}\n${body}` };
-}
-
-export interface TypesMemo {
-  readonly key: string;
-  readonly tools: readonly ToolModel[];
-  readonly conditional: readonly ToolModel[];
-  readonly names: readonly string[];
-  readonly typed: readonly boolean[];
-  readonly sources: readonly string[];
-  readonly module: SideModule;
-  readonly print: string;
-}
-
-/**
- * `types.ts`: the tool names and each tool's input type (`import type` of every tool module: only
- * tsc reads it, a bundler erases the main module's `export type` of it).
- */
-export function typesModule(
-  tools: readonly ToolModel[],
-  conditional: readonly ToolModel[],
-  paths: ShardPaths,
-  memos: EmitMemo,
-): SideModule {
-  const key = `${paths.dirRel}\0${paths.runtimeModule}`;
-  const known = memos.types;
-  // Watch mode: most tools are the same model objects as last time; only the others are compared.
-  if (known && known.key === key && sameTypes(known, tools, conditional)) {
-    memos.types = { ...known, tools, conditional };
-    return known.module;
-  }
-  const names = [...tools.map((t) => t.qualifiedName), ...conditional.map((t) => `\0${t.qualifiedName}`)];
-  const typed = tools.map((t) => t.typed);
-  const sources = tools.map((t) => t.source);
-  const memo = memos.types;
-  if (
-    memo &&
-    memo.key === key &&
-    sameList(memo.names, names) &&
-    sameList(memo.typed, typed) &&
-    sameList(memo.sources, sources)
-  )
-    return memo.module;
-  // Its text depends on the names, typed flags and sources alone, so a schema or description edit
-  // keeps its print.
-  const print = createHash('sha256')
-    .update(placePrint(TYPES_MODULE, paths))
-    .update(`\0${names.join('\0')}\0\0${typed.join(',')}\0\0${sources.join('\0')}`)
-    .digest('hex');
-  const stamp = memos.prints?.get(print);
-  const render = (): SideModule => {
-    memos.rendered++;
-    return renderTypes(tools, conditional, paths);
-  };
-  const module = stamp === undefined ? render() : recorded(render, TYPES_MODULE, stamp);
-  memos.types = { key, tools, conditional, names, typed, sources, module, print };
-  return module;
-}
-
-function renderTypes(tools: readonly ToolModel[], conditional: readonly ToolModel[], paths: ShardPaths): SideModule {
-  const imports: string[] = [];
-  const inputs: [string, string][] = [];
-  tools.forEach((tool, index) => {
-    if (tool.typed) {
-      imports.push(`import type tool${index} from ${str(paths.spec(tool.source))};\n`);
-      inputs.push([tool.qualifiedName, `InputOf<typeof tool${index}>`]);
-    } else inputs.push([tool.qualifiedName, 'Record<string, unknown>']);
-  });
-  for (const tool of conditional) inputs.push([tool.qualifiedName, 'Record<string, unknown>']);
-  inputs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const body = `import type { InputOf } from ${str(paths.runtimeModule)};
-${imports.join('')}
-export type ToolName = ${inputs.length === 0 ? 'never' : inputs.map(([name]) => `\n  | ${str(name)}`).join('')};
-
-export interface ToolInputs {
-${inputs.map(([name, type]) => `  ${str(name)}: ${type};\n`).join('')}}
-
-declare module ${str(paths.runtimeModule)} {
-  interface CapabilityRegistry {
-    toolInputs: ToolInputs;
-  }
-}
-`;
-  const stamp = `// tool names and input types, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
-  return { name: TYPES_MODULE, stamp, text: () => `${paths.header}${stamp}\n${body}` };
-}
-
-/** Whether these lists give the types module of the memo (same names, typed flags and sources). */
-function sameTypes(memo: TypesMemo, tools: readonly ToolModel[], conditional: readonly ToolModel[]): boolean {
-  if (memo.tools.length !== tools.length || memo.conditional.length !== conditional.length) return false;
-  for (let i = 0; i < tools.length; i++) {
-    const now = tools[i]!;
-    if (now === memo.tools[i]) continue;
-    if (now.qualifiedName !== memo.names[i] || now.typed !== memo.typed[i] || now.source !== memo.sources[i])
-      return false;
-  }
-  for (let i = 0; i < conditional.length; i++)
-    if (conditional[i]!.qualifiedName !== memo.conditional[i]!.qualifiedName) return false;
-  return true;
+  const stamp = `// tool table shard ${shard.leaf.name.slice('tools-'.length)}, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
+  return { name: shard.leaf.name, stamp, text: () => `${paths.header}${stamp}\n${body}` };
 }
 
 /** The stamps of the modules the last emit made, by fingerprint (what cache/emit-record.ts keeps). */

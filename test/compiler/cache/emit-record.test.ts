@@ -11,12 +11,13 @@ import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writ
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { nameHash, shardCount } from '../../../compiler/emit/shards.js';
+import { shardsOf } from '../../../compiler/emit/shard-layout.js';
 import { removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 import { DIR, generatedFiles, OUT, shardedTool, shardedTree } from '../sharded-tree.js';
 
 const N = 150;
-const SHARDS = shardCount(N);
+const LAYOUT = shardsOf(Array.from({ length: N }, (_, i) => `kind-${i}`));
+const SHARDS = LAYOUT.names.length;
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -54,11 +55,13 @@ async function generated(prefix: string): Promise<{ root: string; cacheFile: str
   return { root, cacheFile };
 }
 
-const shardIndexOf = (name: string): number => nameHash(name) & (SHARDS - 1);
-
-/** A name for kind-5 that lands in another shard. */
+/** A name for kind-5 that lands in another shard (the layout of the other names keeps its shards). */
 function movedName(): string {
-  for (let k = 0; ; k++) if (shardIndexOf(`moved-${k}`) !== shardIndexOf('kind-5')) return `moved-${k}`;
+  const others = Array.from({ length: N }, (_, i) => `kind-${i}`).filter((name) => name !== 'kind-5');
+  for (let k = 0; ; k++) {
+    const { names, of } = shardsOf([...others, `moved-${k}`]);
+    if (names.join() === LAYOUT.names.join() && of.get(`moved-${k}`) !== LAYOUT.of.get('kind-5')) return `moved-${k}`;
+  }
 }
 
 const edits: readonly { what: string; rendered: number; edit: (root: string) => void }[] = [

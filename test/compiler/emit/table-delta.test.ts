@@ -13,12 +13,13 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler, type FileEvent } from '../../../compiler/index.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
-import { nameHash, shardCount } from '../../../compiler/emit/shards.js';
+import { shardsOf } from '../../../compiler/emit/shard-layout.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
 import { DIR, generatedFiles, OUT, shardedTool, shardedTree } from '../sharded-tree.js';
 
 const N = 150;
-const MASK = shardCount(N) - 1;
+const kinds = (n: number): string[] => Array.from({ length: n }, (_, i) => `kind-${i}`);
+const LAYOUT = shardsOf(kinds(N));
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -39,7 +40,7 @@ async function freshOutputs(root: string): Promise<{ files: Map<string, string>;
   return { files: generatedFiles(copy), diagnostics: reported(result.diagnostics) };
 }
 
-const shardOf = (i: number): number => nameHash(`kind-${i}`) & MASK;
+const shardOf = (i: number): string => LAYOUT.of.get(`kind-${i}`)!;
 
 describe('watch-mode emit of a sharded table', () => {
   it('writes what a fresh compiler writes after every kind of edit', async () => {
@@ -103,9 +104,13 @@ describe('watch-mode emit of a sharded table', () => {
     await compiler.dispose();
   });
 
-  it('writes a new main module when a tool added or removed doubles or halves the shards', async () => {
+  it('a tool that splits its shard renames that shard alone; its removal merges it back', async () => {
     const n = 128;
-    expect([shardCount(n), shardCount(n + 1)]).toEqual([2, 4]);
+    const before = shardsOf(kinds(n)).names;
+    const after = shardsOf(kinds(n + 1)).names;
+    const split = before.filter((name) => !after.includes(name));
+    expect(split).toHaveLength(1);
+    expect(after.filter((name) => !before.includes(name))).toEqual([`${split[0]}0`, `${split[0]}1`]);
     const root = writeTree(tempDir('table-delta-count'), shardedTree(n));
     dirs.push(root);
     const compiler = createCompiler({ root, cacheFile: false });
@@ -118,12 +123,22 @@ describe('watch-mode emit of a sharded table', () => {
       expect([...watched.keys()], label).toEqual([...fresh.files.keys()]);
       for (const [path, bytes] of fresh.files) expect(watched.get(path), `${label}: ${path}`).toBe(bytes);
     };
+    const start = generatedFiles(root);
+    /** The shard files whose bytes differ from the start, or that exist on one side only. */
+    const moved = (): string[] => {
+      const now = generatedFiles(root);
+      return [...new Set([...start.keys(), ...now.keys()])]
+        .filter((path) => path.includes('/tools-') && start.get(path) !== now.get(path))
+        .sort();
+    };
     writeTree(root, { [`tools/kind-${n}/index.ts`]: shardedTool(n) });
     compiler.notify([{ type: 'add', path: join(root, 'tools', `kind-${n}`, 'index.ts') }]);
-    await check('one more tool: four shards');
+    await check('one more tool: its shard splits in two');
+    expect(moved()).toEqual([split[0]!, `${split[0]}0`, `${split[0]}1`].map((name) => `${DIR}/${name}.ts`));
     rmSync(join(root, 'tools', `kind-${n}`), { recursive: true });
     compiler.notify([{ type: 'unlinkDir', path: join(root, 'tools', `kind-${n}`) }]);
-    await check('back to two shards');
+    await check('back to one shard');
+    expect(moved()).toEqual([]);
     await compiler.dispose();
   });
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { SHARD_TOOLS, shardCount } from '../../../compiler/emit/shards.js';
+import { isSharded, SHARD_TOOLS, shardsOf } from '../../../compiler/emit/shard-layout.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
 import { shardedTool, shardedTree, strictTsconfig, tsc } from '../sharded-tree.js';
@@ -65,8 +65,10 @@ describe('the sharded tool table', () => {
     dirs.push(root);
     await generate(root);
     const shards = readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'));
-    expect(shards).toHaveLength(shardCount(N));
-    expect(shardCount(SHARD_TOOLS)).toBe(0);
+    expect(shards).toEqual(
+      shardsOf(Array.from({ length: N }, (_, i) => `kind-${i}`)).names.map((name) => `${name}.ts`),
+    );
+    expect([isSharded(SHARD_TOOLS), isSharded(SHARD_TOOLS + 1)]).toEqual([false, true]);
     const main = readFileSync(join(root, OUT), 'utf8');
     expect(main).not.toContain('"qualifiedName":');
     expect(main.length).toBeLessThan(6000);
@@ -161,6 +163,11 @@ export const missing: ToolName = 'kind-9999';
     dirs.push(root);
     await generate(root);
     expect(readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'))).toHaveLength(2);
+    // A shard of an earlier version's naming (tools-<i>-of-<n>), written by zhin-gen: removed.
+    const [first] = readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'));
+    writeFileSync(join(root, DIR, 'tools-3-of-4.ts'), readFileSync(join(root, DIR, first!), 'utf8'));
+    await generate(root);
+    expect(existsSync(join(root, DIR, 'tools-3-of-4.ts'))).toBe(false);
     // Named like a shard, but not written by zhin-gen: never removed.
     writeFileSync(join(root, DIR, 'tools-9-of-16.ts'), 'export const mine = 1;\n');
     for (let i = SHARD_TOOLS; i < SHARD_TOOLS + 6; i++) removeDir(join(root, `tools/kind-${i}`));
