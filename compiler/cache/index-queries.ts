@@ -5,7 +5,6 @@
  */
 import type { CacheIndex, IndexedUnit } from './index-file.js';
 import type { FileStat } from './stat-source.js';
-import type { Stamp } from './tree-record.js';
 import type { Entry } from './unit-entry.js';
 
 /**
@@ -30,25 +29,31 @@ export function currentByIndex(
   return true;
 }
 
-/** The stamps held for these units' files and dependencies (path → "mtime:size"), or undefined when a unit is missing. */
-export function stampsOfUnits(
+/**
+ * Calls `each` with the stamp held for every file and dependency of these units (a file shared by
+ * two units comes once per unit); false when a unit is missing.
+ */
+export function eachStampOfUnits(
   index: CacheIndex | undefined,
   entries: ReadonlyMap<string, Entry>,
   keys: readonly string[],
-): Map<string, Stamp> | undefined {
-  const stamps = new Map<string, Stamp>();
+  each: (path: string, mtimeMs: number, size: number) => void,
+): boolean {
   for (const key of keys) {
     const indexed = index?.units.get(key);
     if (indexed) {
       const s = indexed.stamps;
-      for (let i = 0; i < s.length; i += 4) stamps.set(s[i] as string, `${s[i + 1]}:${s[i + 2]}`);
+      for (let i = 0; i < s.length; i += 4) each(s[i] as string, s[i + 1] as number, s[i + 2] as number);
       continue;
     }
     const entry = index ? undefined : entries.get(key);
-    if (!entry) return undefined;
-    for (const file in entry.stamps) stamps.set(file, `${entry.stamps[file]!.mtimeMs}:${entry.stamps[file]!.size}`);
+    if (!entry) return false;
+    for (const file in entry.stamps) {
+      const stamp = entry.stamps[file]!;
+      each(file, stamp.mtimeMs, stamp.size);
+    }
   }
-  return stamps;
+  return true;
 }
 
 /** Whether some unit's result depends on this file, or on a file below it when it is a directory. */

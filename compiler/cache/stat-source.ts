@@ -5,7 +5,6 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { settledMtime } from './racy.js';
-import type { Stamp } from './tree-record.js';
 import { type FileStamp, sha, under } from './unit-entry.js';
 
 export interface FileStat {
@@ -13,24 +12,38 @@ export interface FileStat {
   readonly size: number;
 }
 
+/**
+ * The stamps a fresh run took of its listed files (cache/tree-check.ts), as numbers: printing a
+ * double per file into an "mtime:size" string, to parse it back on lookup, cost more than the
+ * lookups at 5,000 tools (~17,000 files).
+ */
+export interface RunStamps {
+  /** The file's position in the run's list; -1 when it is not a listed file. */
+  indexOf(path: string): number;
+  /** mtime of the file at a position. */
+  mtimeAt(i: number): number;
+  /** size of the file at a position; negative when it could not be stat'ed. */
+  sizeAt(i: number): number;
+}
+
 export class StatSource {
   /** Stamps of this run's listed files, taken when it started. */
-  private known: ReadonlyMap<string, Stamp> | undefined;
+  private known: RunStamps | undefined;
 
   constructor(private readonly root: string) {}
 
   /** The stamps of this run (undefined: stat each file when asked). */
-  use(stamps: ReadonlyMap<string, Stamp> | undefined): void {
+  use(stamps: RunStamps | undefined): void {
     this.known = stamps;
   }
 
   /** A file (POSIX, relative to the root) as this run sees it; undefined when it is missing. */
   stat(path: string): FileStat | undefined {
-    const known = this.known?.get(path);
-    if (known !== undefined) {
-      if (known === '-') return undefined;
-      const colon = known.indexOf(':');
-      return { mtimeMs: Number(known.slice(0, colon)), size: Number(known.slice(colon + 1)) };
+    const known = this.known;
+    const i = known === undefined ? -1 : known.indexOf(path);
+    if (i >= 0) {
+      const size = known!.sizeAt(i);
+      return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size };
     }
     return statAbs(under(this.root, path));
   }

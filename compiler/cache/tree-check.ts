@@ -13,8 +13,9 @@ import type { TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import { type Stamp, stampAt, stampOf, statList, type TreeRecord, treeDigest, unitsDigest } from './tree-record.js';
+import { type Stamp, stampOf, statList, type TreeRecord, treeDigest, unitsDigest } from './tree-record.js';
 import type { UnitCache } from './units.js';
+import type { RunStamps } from './stat-source.js';
 
 /** Beyond this many files no unit depends on, the record keeps no units digest (the index check decides). */
 const MAX_LOOSE = 4096;
@@ -31,56 +32,41 @@ export interface TreeRecordInputs {
 }
 
 /**
- * The stamps of the listed files by path, as the unit cache looks them up: made from the table
- * on the first lookup, so a run the record vouches for never builds a string per file.
+ * The stamps of the listed files by path, as the unit cache looks them up (cache/stat-source.ts):
+ * positions into the table, made on the first lookup, so a run the record vouches for never
+ * builds a map of every file, and no lookup prints or parses a number.
  */
-class StampsByPath implements ReadonlyMap<string, Stamp> {
-  private map: Map<string, Stamp> | undefined;
+class ListStamps implements RunStamps {
+  private map: Map<string, number> | undefined;
 
   constructor(
     private readonly list: readonly string[],
     private readonly table: Float64Array,
   ) {}
 
-  private get made(): Map<string, Stamp> {
-    if (this.map) return this.map;
-    const map = new Map<string, Stamp>();
-    for (let i = 0; i < this.list.length; i++) {
-      const path = this.list[i]!;
-      if (!path.endsWith('/')) map.set(path, stampAt(this.table, i));
+  indexOf(path: string): number {
+    let map = this.map;
+    if (!map) {
+      map = new Map();
+      for (let i = 0; i < this.list.length; i++) {
+        const listed = this.list[i]!;
+        if (!listed.endsWith('/')) map.set(listed, i);
+      }
+      this.map = map;
     }
-    return (this.map = map);
+    return map.get(path) ?? -1;
   }
-
-  get size(): number {
-    return this.made.size;
+  mtimeAt(i: number): number {
+    return this.table[2 * i]!;
   }
-  get(path: string): Stamp | undefined {
-    return this.made.get(path);
-  }
-  has(path: string): boolean {
-    return this.made.has(path);
-  }
-  forEach(fn: (value: Stamp, key: string, map: ReadonlyMap<string, Stamp>) => void): void {
-    for (const [key, value] of this.made) fn(value, key, this);
-  }
-  entries(): MapIterator<[string, Stamp]> {
-    return this.made.entries();
-  }
-  keys(): MapIterator<string> {
-    return this.made.keys();
-  }
-  values(): MapIterator<Stamp> {
-    return this.made.values();
-  }
-  [Symbol.iterator](): MapIterator<[string, Stamp]> {
-    return this.made[Symbol.iterator]();
+  sizeAt(i: number): number {
+    return this.table[2 * i + 1]!;
   }
 }
 
 export class TreeCheck {
   /** Stamps of the listed files, taken before the run read any of them. */
-  readonly stamps: ReadonlyMap<string, Stamp>;
+  readonly stamps: ListStamps;
   /** The same stamps in list order ({@link statList}): what the digest is made of. */
   private readonly table: Float64Array;
   private readonly list: readonly string[];
@@ -100,7 +86,7 @@ export class TreeCheck {
     this.context = [...context, ...inventory.extra.map((p) => p.dir)].join('\0');
     this.stampedAt = Date.now();
     this.table = statList(root, this.list);
-    this.stamps = new StampsByPath(this.list, this.table);
+    this.stamps = new ListStamps(this.list, this.table);
   }
 
   /** Whether some listed file was written within a timestamp tick of the stamps (cache/racy.ts). */
@@ -144,15 +130,14 @@ export class TreeCheck {
     return unitsDigest(input, recorded.loose) !== recorded.unitsDigest;
   }
 
-  /** The units digest and its loose files for the record, unless loose files are too many to list. */
-  private unitsPart(
-    stamped: ReadonlyMap<string, Stamp>,
-    validators: string,
-  ): Pick<TreeRecord, 'unitsDigest' | 'loose'> {
+  /**
+   * The units digest and its loose files for the record, unless loose files are too many to list.
+   * `stamped` marks the list positions of the files some unit depends on.
+   */
+  private unitsPart(stamped: Uint8Array, validators: string): Pick<TreeRecord, 'unitsDigest' | 'loose'> {
     const loose: number[] = [];
     for (let i = 0; i < this.list.length; i++) {
-      const path = this.list[i]!;
-      if (!path.endsWith('/') && !stamped.has(path) && loose.push(i) > MAX_LOOSE) return {};
+      if (!this.list[i]!.endsWith('/') && stamped[i] === 0 && loose.push(i) > MAX_LOOSE) return {};
     }
     const input = { context: this.context, list: this.list, stamps: this.table, validators };
     return { unitsDigest: unitsDigest(input, loose), loose };
@@ -189,14 +174,18 @@ export class TreeCheck {
     if (recorded?.output.digest !== input.key || !input.key.endsWith(`:${input.validators}`)) return;
     const keys = input.units.map(unitKey);
     for (const plugin of input.layout.plugins) if (plugin.entry) keys.push(`plugin-entry:${plugin.entry}`);
-    const stamped = this.cache.stampsOf(keys);
-    if (!stamped || this.racy()) return;
+    // Every stamp the cache holds for a listed file must be the one taken at the start: compared
+    // as numbers (no string per file); files outside the walk go into the digest as extras.
+    const stamped = new Uint8Array(this.list.length);
     const extras = new Map<string, Stamp>();
-    for (const [path, stamp] of stamped) {
-      const atStart = this.stamps.get(path);
-      if (atStart === undefined) extras.set(path, stamp);
-      else if (atStart !== stamp) return;
-    }
+    let moved = false;
+    const complete = this.cache.eachStampOf(keys, (path, mtimeMs, size) => {
+      const i = this.stamps.indexOf(path);
+      if (i < 0) extras.set(path, `${mtimeMs}:${size}`);
+      else if (this.stamps.sizeAt(i) !== size || this.stamps.mtimeAt(i) !== mtimeMs) moved = true;
+      else stamped[i] = 1;
+    });
+    if (!complete || moved || this.racy()) return;
     const sorted = new Map([...extras].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const record: TreeRecord = {
       digest: treeDigest({

@@ -61,12 +61,6 @@ export function statList(root: string, list: readonly string[]): Float64Array {
   return stamps;
 }
 
-/** Entry i of {@link statList}'s table as a {@link Stamp} (what the unit cache compares). */
-export function stampAt(stamps: Float64Array, i: number): Stamp {
-  const size = stamps[2 * i + 1]!;
-  return size < 0 ? '-' : `${stamps[2 * i]}:${size}`;
-}
-
 export interface TreeInputs {
   /** Root, output path, runtime module, shipped packages, plugin entry names, configured plugins. */
   readonly context: string;

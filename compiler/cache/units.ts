@@ -13,13 +13,13 @@ import { createReader, type FileReader } from './reader.js';
 export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
-import { anyDependsOn, currentByIndex, indexOfEntries, stampsOfUnits } from './index-queries.js';
-import { type FileStat, restamped, StatSource } from './stat-source.js';
+import { anyDependsOn, currentByIndex, eachStampOfUnits, indexOfEntries } from './index-queries.js';
+import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { OutputState } from './output-state.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import { EmitRecordFile } from './emit-record.js';
-import { TreeRecordFile, type Stamp } from './tree-record.js';
+import { TreeRecordFile } from './tree-record.js';
 import {
   defaultCacheFile,
   type Entry,
@@ -182,7 +182,7 @@ export class UnitCache {
    * The stamps a fresh run took of every listed file before reading any (undefined: stat each
    * file when asked): the index check and the lookups use them instead of a stat per file each.
    */
-  useStamps(stamps: ReadonlyMap<string, Stamp> | undefined): void {
+  useStamps(stamps: RunStamps | undefined): void {
     this.stats.use(stamps);
   }
 
@@ -348,12 +348,12 @@ export class UnitCache {
   }
 
   /**
-   * The stamps the cache holds for these units' files and dependencies (path → "mtime:size"),
-   * or undefined when a unit is missing.
+   * Calls `each` with the stamp the cache holds for every file and dependency of these units;
+   * false when a unit is missing.
    */
-  stampsOf(keys: readonly string[]): Map<string, Stamp> | undefined {
+  eachStampOf(keys: readonly string[], each: (path: string, mtimeMs: number, size: number) => void): boolean {
     this.ensure();
-    return stampsOfUnits(this.index, this.entries, keys);
+    return eachStampOfUnits(this.index, this.entries, keys, each);
   }
 
   /**
