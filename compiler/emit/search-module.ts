@@ -42,12 +42,21 @@ export interface SearchModule extends SideModule {
 
 export interface SearchModuleMemo {
   readonly texts: readonly string[];
+  /**
+   * The stamp's digest of each block of BLOCK texts (DIGEST bytes each, in order): an edit rehashes
+   * the blocks whose texts changed, not the catalog (about 11 ms at 5,000 tools per edit before).
+   */
+  readonly blocks: Buffer;
   /** The tool lines the texts were made from (watch mode compares these by identity first). */
   readonly entries?: readonly ToolText[];
   readonly module: SearchModule;
 }
 
 const SEPARATOR = '\u0001';
+/** Texts per block of the stamp's digest: what one edit rehashes (about 14 KB of text). */
+const BLOCK = 64;
+/** Bytes kept of each block's SHA-256. */
+const DIGEST = 16;
 
 function toolText(tool: ToolModel, entry: ToolText): string {
   return `${tool.qualifiedName}\0${entry.keywords.join(SEPARATOR)}\0${tool.tags.join(SEPARATOR)}\0${tool.description}`;
@@ -78,9 +87,9 @@ export function searchModule(
   texts.push(String(tools.length));
   const memo = memos.search;
   if (memo && sameList(memo.texts, texts)) return memo.module;
-  const digest = createHash('sha256').update(SEARCH_DATA_HEADER);
-  for (const text of texts) digest.update('\0\0').update(text);
-  const stamp = `// discover index ${digest.digest('hex').slice(0, 32)} (docs/catalog.md#the-search-index)`;
+  const blocks = blockDigests(texts, memo);
+  const digest = createHash('sha256').update(SEARCH_DATA_HEADER).update(blocks).digest('hex');
+  const stamp = `// discover index ${digest.slice(0, 32)} (docs/catalog.md#the-search-index)`;
   const module: SearchModule = {
     name: SEARCH_MODULE,
     stamp,
@@ -104,8 +113,39 @@ export function searchModule(
       )};\n`,
     property: (specifier) => `\n  search: () => import(${str(specifier)}),`,
   };
-  memos.search = { texts, entries, module };
+  memos.search = { texts, blocks, entries, module };
   return module;
+}
+
+/**
+ * The digest of each block of BLOCK texts: the last emit's where the block holds the same texts
+ * (same positions, same extent), a fresh SHA-256 of the block's texts (each after two NULs)
+ * otherwise. An edit in place rehashes one block; a tool added or removed, the blocks after it.
+ */
+function blockDigests(texts: readonly string[], last: SearchModuleMemo | undefined): Buffer {
+  const count = Math.ceil(texts.length / BLOCK);
+  const out = Buffer.allocUnsafe(count * DIGEST);
+  const known = last?.texts;
+  for (let block = 0; block < count; block++) {
+    const from = block * BLOCK;
+    const to = Math.min(texts.length, from + BLOCK);
+    if (known !== undefined && Math.min(known.length, from + BLOCK) === to && sameRange(known, texts, from, to)) {
+      last!.blocks.copy(out, block * DIGEST, block * DIGEST, (block + 1) * DIGEST);
+      continue;
+    }
+    let joined = '';
+    for (let i = from; i < to; i++) joined += `\0\0${texts[i]!}`;
+    createHash('sha256')
+      .update(joined)
+      .digest()
+      .copy(out, block * DIGEST, 0, DIGEST);
+  }
+  return out;
+}
+
+function sameRange(a: readonly string[], b: readonly string[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function skillText(skill: SkillModel): string {
