@@ -29,6 +29,9 @@ export function pluginInputs(
   }));
 }
 
+/** Units' texts hashed per update call. */
+const CHUNK = 512;
+
 /** What the output depends on besides the cached units' own contents. */
 export function inputsDigest(
   units: readonly CapabilityUnit[],
@@ -38,11 +41,20 @@ export function inputsDigest(
   contentOf: (key: string) => string,
 ): string {
   const hash = createHash('sha256').update(`${outRel}\0${runtimeModule}\0`);
+  // The same bytes as one update per unit, fed in chunks: a hash.update call per unit (20,000
+  // at 20,000 tools) cost more than hashing the text did.
+  let chunk: string[] = [];
+  const add = (text: string): void => {
+    if (chunk.push(text) < CHUNK) return;
+    hash.update(chunk.join(''));
+    chunk = [];
+  };
   for (const unit of units)
-    hash.update(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
+    add(`${unit.kind}:${unit.dir}:${unit.entry ?? ''}:${contentOf(`${unit.kind}:${unit.dir}`)}\n`);
   for (const plugin of plugins)
-    hash.update(
+    add(
       `${plugin.dir}\0${plugin.agentsMd?.text ?? ''}\0${plugin.entrySource ? contentOf(`plugin-entry:${plugin.entrySource}`) : ''}\n`,
     );
+  if (chunk.length > 0) hash.update(chunk.join(''));
   return hash.digest('hex');
 }
