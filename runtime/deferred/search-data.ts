@@ -10,6 +10,8 @@
  *     <documents whose name is not lower case, space-separated>|
  *     <token> <its postings>|      one line per token, sorted (code-unit order), to the end
  *
+ * A token's code units above ASCII are spelled `~` and four hex digits (search-format.ts
+ * spellToken): the module stays one-byte for a catalog in Chinese, and the order is the same.
  * Each line ends with LINE (`|`, not a line feed: see search-format.ts).
  * Documents are the manifest's tools in table order, then its skills. Numbers are base-64 digits
  * (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`); in postings, variable-length numbers of 5 bits per digit,
@@ -33,7 +35,9 @@ import {
   LINE_CODE,
   RUN_FOLLOWS,
   RUN_MIN,
+  readToken,
   SEARCH_DATA_HEADER,
+  spellToken,
   WEIGHT_FOLLOWS,
 } from './search-format.js';
 import { MAX_PREFIX_EXPANSIONS, type Posting, type SearchSegment } from './search.js';
@@ -165,9 +169,10 @@ export class ShippedSegment implements SearchSegment {
   }
 
   #decode(
-    token: string,
+    raw: string,
   ): { readonly docs: Int32Array; readonly weights: Int32Array; readonly lengths: Int32Array } | undefined {
     const text = this.#text;
+    const token = spellToken(raw);
     const at = this.#lowerBound(token);
     if (at >= text.length || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
     const end = text.indexOf(LINE, at);
@@ -221,15 +226,16 @@ export class ShippedSegment implements SearchSegment {
     return { docs: docs.subarray(0, count), weights: weights.subarray(0, count), lengths: lengths.subarray(0, count) };
   }
 
-  expand(prefix: string): string[] {
+  expand(raw: string): string[] {
     const text = this.#text;
     const out: string[] = [];
+    const prefix = spellToken(raw);
     let at = this.#lowerBound(prefix);
     while (at < text.length && out.length < MAX_PREFIX_EXPANSIONS) {
       const space = text.indexOf(' ', at);
       const word = text.slice(at, space);
       if (!word.startsWith(prefix)) break;
-      if (word !== prefix) out.push(word);
+      if (word !== prefix) out.push(readToken(word));
       at = text.indexOf(LINE, space) + 1;
     }
     return out;

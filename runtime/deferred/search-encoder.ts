@@ -15,6 +15,7 @@ import {
   RUN_MIN,
   SEARCH_DATA_HEADER,
   sampledChecksum,
+  spellToken,
   WEIGHT_FOLLOWS,
 } from './search-format.js';
 
@@ -213,12 +214,13 @@ export class SearchEncoder {
     let width = 1;
     while (64 ** width <= longest) width += 1;
     // One line per token, its postings after the space: the binary search lands in a line and
-    // reads its token, and a query's postings are the rest of that line.
+    // reads its token, and a query's postings are the rest of that line. Tokens are spelled in
+    // ASCII (spellToken), in the same order as the raw tokens sorted here.
     const vocabulary = (this.#vocabulary ??= [...this.#postings.keys()].sort(compareTokens));
     const lines: string[] = [];
     for (const token of vocabulary) {
       const posting = this.#postings.get(token)!;
-      lines.push(`${token} ${(posting.block ??= block(posting))}${LINE}`);
+      lines.push(`${spellToken(token)} ${(posting.block ??= block(posting))}${LINE}`);
     }
     return `${[
       SEARCH_DATA_HEADER,

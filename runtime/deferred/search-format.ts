@@ -4,7 +4,7 @@
  * itself is described in search-data.ts.
  */
 
-export const SEARCH_DATA_HEADER = 'zhin-gen search 3';
+export const SEARCH_DATA_HEADER = 'zhin-gen search 4';
 
 /**
  * What ends each line of the data. Not a line feed: in the generated module's string literal
@@ -27,6 +27,45 @@ export const WEIGHT_FOLLOWS = 6;
 export const RUN_FOLLOWS = 7;
 /** Shorter runs cost less as single documents (each one digit when its gap is 0). */
 export const RUN_MIN = 4;
+
+/**
+ * A token as its line spells it: every code unit from ESCAPE (0x7e) up — every unit above ASCII,
+ * and `~` and DEL themselves — as ESCAPE and four lower-case hex digits. One unit above ASCII (a
+ * CJK token) makes a JS engine hold the whole module source and its string literal as UTF-16,
+ * twice the bytes and a slower scan; spelled, the module stays one-byte. The spelling keeps
+ * code-unit order (units left as they are sit below ESCAPE, the hex digits are fixed-width and
+ * ordered) and prefixes (a prefix's spelling is a prefix of the token's), so the sorted lines and
+ * prefix expansion read as on the raw tokens, and no two tokens spell alike.
+ */
+export const ESCAPE = '~';
+const ESCAPE_CODE = 0x7e;
+const ESCAPED_WIDTH = 5;
+
+export function spellToken(token: string): string {
+  let i = 0;
+  while (i < token.length && token.charCodeAt(i) < ESCAPE_CODE) i += 1;
+  if (i === token.length) return token;
+  let out = token.slice(0, i);
+  for (; i < token.length; i += 1) {
+    const code = token.charCodeAt(i);
+    out += code < ESCAPE_CODE ? token[i] : `${ESCAPE}${code.toString(16).padStart(4, '0')}`;
+  }
+  return out;
+}
+
+/** The token a line spells (spellToken's inverse). */
+export function readToken(spelled: string): string {
+  const first = spelled.indexOf(ESCAPE);
+  if (first < 0) return spelled;
+  let out = spelled.slice(0, first);
+  for (let i = first; i < spelled.length; ) {
+    if (spelled[i] === ESCAPE) {
+      out += String.fromCharCode(Number.parseInt(spelled.slice(i + 1, i + ESCAPED_WIDTH), 16));
+      i += ESCAPED_WIDTH;
+    } else out += spelled[i++];
+  }
+  return out;
+}
 
 /** Base-64 digits, in value order. */
 export const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
