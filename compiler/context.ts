@@ -23,7 +23,7 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js'
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { readIfExists } from './write/output.js';
-import { missingValidators, validatorsStamp } from './write/validators.js';
+import { missingValidators, validatorsDir, validatorsStamp } from './write/validators.js';
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -373,6 +373,16 @@ export class Compiler {
     return missingValidators(this.root, last.outRel, last.table, this.memos.folders).map(
       (key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`,
     );
+  }
+
+  /**
+   * The generated folder's modules as this compiler last wrote or verified them (file name →
+   * its stamp line), for a dev server that compares them between runs instead of stat'ing every
+   * served module (vite-plugin/output-events.ts); undefined before a run emitted.
+   */
+  outputStamps(): ReadonlyMap<string, { readonly stamp: string }> | undefined {
+    const last = this.lastValidators;
+    return last && this.memos.folders.get(validatorsDir(this.root, last.outRel))?.verified;
   }
 
   /** The output as it is on disk now (for `check`). */
