@@ -46,7 +46,7 @@ export class Compiler {
   private shipped: Shipped = NOTHING_SHIPPED;
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
-  private readonly layouts = new LayoutMemo();
+  private readonly layouts: LayoutMemo;
   private readonly units: UnitCache;
   private readonly persistence: PersistSchedule;
   private readonly schemas: SchemaStage;
@@ -62,6 +62,7 @@ export class Compiler {
   constructor(private readonly compilerOptions: CompilerOptions) {
     this.root = realRoot(resolve(compilerOptions.root));
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
+    this.layouts = new LayoutMemo(this.units.layoutFile);
     this.schemas = new SchemaCache(this.root);
     this.persistence = new PersistSchedule(this.units);
     this.relevance = new EventRelevance(

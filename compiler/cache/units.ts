@@ -52,6 +52,8 @@ export class UnitCache {
   private readonly indexFile: IndexFile | undefined;
   /** The tree record beside the cache (cache/tree-record.ts), read and written by cache/tree-check.ts. */
   readonly treeFile: TreeRecordFile | undefined;
+  /** Where the last walk's layout is kept (scan/layout-store.ts). */
+  readonly layoutFile: string | undefined;
   /**
    * reset() only names the configuration; the index (or the bodies) is read on first use, so a
    * run the tree record vouches for (cache/tree-record.ts) never reads it.
@@ -76,6 +78,7 @@ export class UnitCache {
       file === undefined ? undefined : new CacheFile(file, CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
     this.indexFile = file === undefined ? undefined : new IndexFile(file, CACHE_VERSION);
     this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
+    this.layoutFile = file === undefined ? undefined : `${file}.layout`;
     this.emitRecord = file === undefined ? undefined : new EmitRecordFile(`${file}.emit`, CACHE_VERSION);
   }
 
