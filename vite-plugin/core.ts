@@ -237,6 +237,10 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       configureServer(server) {
         dev = new ViteDev(state, server);
       },
+      // A generated module a run created or removed: its importer's change is the update (ViteDev).
+      hotUpdate(options) {
+        return dev?.outputAddedOrRemoved(options.type, options.file, this.environment.moduleGraph, options.modules);
+      },
       // Dev: the server is closing. (In `vite build --watch` closeBundle follows every rebuild;
       // the tree watcher lives until closeWatcher.)
       closeBundle() {

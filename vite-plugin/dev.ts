@@ -6,7 +6,7 @@
  * to Vite's error overlay; the overlay clears after the next clean run. The server never stops
  * and the last good manifest keeps serving.
  */
-import type { ViteDevServer } from 'vite';
+import type { EnvironmentModuleGraph, EnvironmentModuleNode, ViteDevServer } from 'vite';
 import { relative, isAbsolute } from 'node:path';
 import type { CompileResult } from '../compiler/index.js';
 import { summary } from '../compiler/report/index.js';
@@ -40,6 +40,7 @@ export class ViteDev {
       server,
       () => state.outputPlace(),
       (file) => state.isOutput(file),
+      () => state.compiler.outputStamps(),
     );
     state.onRunStart = () => this.outputs.runStarts();
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
@@ -56,6 +57,33 @@ export class ViteDev {
       // After Vite's own `connected` message.
       if (overlay) setTimeout(() => client.send(overlay), 0);
     });
+  }
+
+  /**
+   * Vite's `hotUpdate` for a module of the generated folder that a run created or removed (a
+   * shard split or merged, the table back in the main module, `types.ts`, a validator). A run
+   * does that only when it also rewrote the module that imports it (the importer's text names
+   * it), whose `change` event carries the update. Left to Vite, the removed module's update
+   * propagated from a node whose importer had already dropped it (no importer: a page reload),
+   * and a re-created shard (merged back under an earlier name) was served from the transform
+   * its node kept. Here each node of the file is invalidated, and only modules that can still
+   * take an update stay: for a creation, those whose import of it failed to resolve and nodes
+   * that still have importers; for a removal, none.
+   */
+  outputAddedOrRemoved(
+    type: 'create' | 'update' | 'delete',
+    file: string,
+    graph: EnvironmentModuleGraph,
+    modules: readonly EnvironmentModuleNode[],
+  ): EnvironmentModuleNode[] | undefined {
+    if (type === 'update') return undefined;
+    const place = this.state.outputPlace();
+    // Vite's paths use forward slashes on every system.
+    if (!place || !file.replaceAll('\\', '/').startsWith(`${place.folder.replaceAll('\\', '/')}/`)) return undefined;
+    const own = graph.getModulesByFile(file) ?? new Set<EnvironmentModuleNode>();
+    for (const node of own) graph.invalidateModule(node);
+    if (type === 'delete') return [];
+    return modules.filter((node) => !own.has(node) || node.importers.size > 0);
   }
 
   /** Called by the virtual module's `load` in dev. */

@@ -10,22 +10,32 @@
  * chokidar, one transform per changed module:
  * - `add` / `unlink` for each output file that appeared or went away during the run (the main
  *   module and the folder's listing, compared by name: no stat);
- * - `change` for each generated module some environment's module graph holds (a client loaded
- *   it) whose stamp moved. A changed file no graph holds needs no event: no client has it.
+ * - `change` for each generated module some environment has a transform of (a client loaded
+ *   it) whose stamp moved. A changed file no client loaded needs no event: nothing of it is
+ *   cached. (A module only named by a dynamic `import()`, such as `search.ts` before the first
+ *   `discover`, has a node but no transform: its event used to re-serve `items.ts`, its importer.)
+ *
+ * A module's stamp is the stamp line the compiler last wrote or verified for it, kept in memory
+ * (`Compiler.outputStamps`): no stat per served module after each run (~440 shards at 20,000
+ * tools). A file the compiler has no stamp for (the main module; a folder it has not written in
+ * this process) is stat'ed.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { ViteDevServer } from 'vite';
+import { basename, dirname, join } from 'node:path';
+import type { EnvironmentModuleNode, ViteDevServer } from 'vite';
 
 /** A file's identity on disk: a write (temp file renamed over it) changes at least one part. */
 type Stamp = string;
 
 const MISSING: Stamp = '-';
 
-function stampOf(file: string): Stamp {
+function statStamp(file: string): Stamp {
   const stats = statSync(file, { throwIfNoEntry: false });
   return stats ? `${stats.mtimeMs}:${stats.size}:${stats.ino}` : MISSING;
 }
+
+/** The compiler's stamps of the folder's modules by file name (`Compiler.outputStamps`). */
+export type KnownStamps = () => ReadonlyMap<string, { readonly stamp: string }> | undefined;
 
 /** Where the output is: the main module and the generated folder beside it. */
 export interface OutputPlace {
@@ -47,6 +57,15 @@ function listing(place: OutputPlace): Set<string> {
   return files;
 }
 
+/** Whether a client loaded the module: a transform is kept, or it was invalidated since (one is owed). */
+function loaded(node: EnvironmentModuleNode): boolean {
+  return node.transformResult !== null || node.lastHMRTimestamp > 0 || node.lastInvalidationTimestamp > 0;
+}
+
+function existsInListing(file: string, files: Set<string> | undefined): boolean {
+  return files === undefined || files.has(file);
+}
+
 export class OutputEvents {
   /** Stamps of the generated modules in some module graph, as of the last run's start or end. */
   private stamps = new Map<string, Stamp>();
@@ -58,12 +77,30 @@ export class OutputEvents {
     /** Where the output is (undefined before the configuration is known). */
     private readonly place: () => OutputPlace | undefined,
     private readonly isOutput: (file: string) => boolean,
+    private readonly known: KnownStamps = () => undefined,
   ) {}
 
   /**
-   * Generated modules some environment's module graph holds (Vite's normalized file paths). The
-   * graph of a large bot holds every tool module its shards import lazily (20,000 and more): a
-   * substring test on the output's base name rejects those before the exact check.
+   * A file's stamp: the compiler's stamp line (`k:`) when it has one, else the file's stat.
+   * `like` is the file's stamp from the run's start: the end compares the same kind, so a file
+   * first stat'ed and then written by the run is compared by stat again.
+   */
+  private stampOf(file: string, place: OutputPlace | undefined, known: ReturnType<KnownStamps>, like?: Stamp): Stamp {
+    if (known && place && (like === undefined || like.startsWith('k:')) && dirname(file) === place.folder) {
+      const stamp = known.get(basename(file))?.stamp;
+      if (stamp !== undefined && existsInListing(file, this.lastListing)) return `k:${stamp}`;
+    }
+    return statStamp(file);
+  }
+
+  /** The listing of the run in flight's end (or start), to tell a removed file without a stat. */
+  private lastListing?: Set<string>;
+
+  /**
+   * Generated modules some environment has a transform of, kept or soft-invalidated (Vite's
+   * normalized file paths). The graph of a large bot holds every tool module its shards import
+   * lazily (20,000 and more): a substring test on the output's base name rejects those before
+   * the exact check.
    */
   private served(): Set<string> {
     const files = new Set<string>();
@@ -71,8 +108,8 @@ export class OutputEvents {
     if (!place) return files;
     const base = basename(place.outFile).replace(/\.[^.]*$/, '');
     for (const environment of Object.values(this.server.environments)) {
-      for (const file of environment.moduleGraph.fileToModulesMap.keys())
-        if (file.includes(base) && this.isOutput(file)) files.add(file);
+      for (const [file, nodes] of environment.moduleGraph.fileToModulesMap)
+        if (file.includes(base) && this.isOutput(file) && [...nodes].some(loaded)) files.add(file);
     }
     return files;
   }
@@ -81,7 +118,10 @@ export class OutputEvents {
   runStarts(): void {
     const place = this.place();
     this.before = place && { place, files: listing(place) };
-    for (const file of this.served()) if (!this.stamps.has(file)) this.stamps.set(file, stampOf(file));
+    this.lastListing = this.before?.files;
+    const known = this.known();
+    for (const file of this.served())
+      if (!this.stamps.has(file)) this.stamps.set(file, this.stampOf(file, place, known));
   }
 
   /**
@@ -94,16 +134,19 @@ export class OutputEvents {
     this.before = undefined;
     const added: string[] = [];
     const removed: string[] = [];
+    const place = this.place();
     if (before) {
       const after = listing(before.place);
       for (const file of after) if (!before.files.has(file)) added.push(file);
       for (const file of before.files) if (!after.has(file)) removed.push(file);
-    }
+      this.lastListing = after;
+    } else this.lastListing = place && listing(place);
     const fresh = new Set(added);
     const next = new Map<string, Stamp>();
     const changed: string[] = [];
+    const known = this.known();
     for (const file of this.served()) {
-      const now = stampOf(file);
+      const now = this.stampOf(file, place, known, this.stamps.get(file));
       next.set(file, now);
       if (this.stamps.get(file) === now || fresh.has(file)) continue;
       if (now === MISSING) {
