@@ -146,7 +146,7 @@ export class Compiler {
     if (tree && hit) {
       const model = (): CapabilityModel => {
         const { layout, units } = this.layouts.of(inventory, options.pluginEntry);
-        return this.cachedModel(layout, units.units, options);
+        return this.cachedModel({ layout, units: units.units, options });
       };
       return tree.result(hit, { diagnostics, model, options, outRel, started });
     }
@@ -184,7 +184,7 @@ export class Compiler {
         vouchKey: () => `${digestOf(readText)}:${validators}`,
         cannotVouch: () => tree?.indexCannotVouch(validators) ?? false,
         diagnostics,
-        model: () => this.cachedModel(layout, units, options, readText),
+        model: () => this.cachedModel({ layout, units, options, readText }),
         options,
         outRel,
         started,
@@ -293,20 +293,11 @@ export class Compiler {
   }
 
   /** The model of a run that found everything as the cache has it (no unit parsed). */
-  private cachedModel(
-    layout: CachedModelInputs['layout'],
-    units: CachedModelInputs['units'],
-    options: ResolvedOptions,
-    readText?: CachedModelInputs['readText'],
-  ): CapabilityModel {
-    const { packages } = this.shipped;
+  private cachedModel(inputs: Omit<CachedModelInputs, 'cache' | 'packages' | 'memos'>): CapabilityModel {
     return modelFromCache({
+      ...inputs,
       cache: this.units,
-      layout,
-      units,
-      options,
-      readText,
-      packages,
+      packages: this.shipped.packages,
       memos: this.memos.assemble,
     });
   }
