@@ -15,6 +15,8 @@ import { isAlwaysLoaded, resolveDeferredConfig, type ResolvedDeferredConfig } fr
 import { ProjectedTool } from './providers.js';
 import { TurnProjections } from './projection.js';
 import { type CatalogSearch, catalogSearch, type ManifestLayout, shippedText } from './catalog-search.js';
+import { REHEARSAL_INPUT, rehearsalBinding } from './meta-tools.js';
+import { rehearseToolCall } from '../turn/rehearsal.js';
 
 /** When a tool becomes part of the model's catalog (read from its placement by access/scope.ts). */
 export type ToolDisclosure = Disclosure;
@@ -261,7 +263,9 @@ function buildCatalog(generation: Generation): GenerationCatalog {
     signatures,
     search: () => (index ??= catalogSearch(shipped(), generation.manifest, tools, skills, layout)),
     // With shipped data the index is then made too (reading its header) and its query code run
-    // once (SearchIndex.warm); without, nothing is built. A failure here is the first discover's
+    // once (SearchIndex.warm); without, nothing is built. Then a rehearsal of the tool pipeline
+    // (runtime/turn/rehearsal.ts: its own journal, no hooks, a tool that reads nothing) compiles
+    // the code the first discover's call runs through. A failure here is the first discover's
     // to report: it awaits the same promise.
     prefetchSearch: () => {
       if (text !== undefined || index !== undefined) return;
@@ -269,6 +273,7 @@ function buildCatalog(generation: Generation): GenerationCatalog {
         .then(async (data) => {
           if (data !== undefined) (await catalog.search()).index.warm();
         })
+        .then(() => rehearseToolCall(generation, rehearsalBinding(), REHEARSAL_INPUT))
         .catch(() => {});
     },
     platformAgents,

@@ -194,3 +194,40 @@ export function metaToolBindings(handlers: MetaHandlers, enabled: (name: MetaToo
     });
   });
 }
+
+const REHEARSED: DiscoverOutput = Object.freeze({
+  query: 'rehearsal',
+  results: Object.freeze([]),
+  message: 'rehearsal',
+});
+const REHEARSAL_EXECUTABLE: ExecutableTool = Object.freeze({
+  execute: () => Promise.resolve(REHEARSED),
+  standardSchema: VALIDATORS.discover,
+});
+
+/** What runtime/turn/rehearsal.ts calls `rehearsalBinding()` with: a well-formed `discover` input. */
+export const REHEARSAL_INPUT: DiscoverInput = Object.freeze({ query: 'rehearsal' });
+
+/**
+ * A `discover` as the pipeline sees it — the same validator, placement and approval — whose
+ * `execute` returns a fixed empty answer and reads nothing: what the catalog's prefetch runs
+ * through the pipeline off every turn (runtime/turn/rehearsal.ts).
+ */
+export function rehearsalBinding(): ToolBinding {
+  return Object.freeze({
+    qualifiedName: DISCOVER,
+    localName: DISCOVER,
+    owner: '',
+    source: 'runtime' as const,
+    placement: 'plugin' as const,
+    description: DESCRIPTIONS.discover,
+    inputSchema: SCHEMAS.discover,
+    requiresApproval: 'never' as const,
+    platforms: NONE,
+    scopes: NONE,
+    permissions: NONE,
+    hidden: false,
+    keywords: NONE,
+    resolve: () => Promise.resolve(REHEARSAL_EXECUTABLE),
+  });
+}
