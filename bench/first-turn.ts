@@ -19,6 +19,8 @@
  *   node --import tsx bench/first-turn.ts [N]      (default 20000; the tree is bench/trees/tree-N,
  *                                                   generated and compiled when it has no manifest)
  *   BENCH_ROOT=<tree> BENCH_RUNTIME=<checkout> BENCH_RUNS=5 BENCH_MODES=direct,listed,model
+ *   BENCH_ZH=1: the tree described in Chinese (bench/zh-tree.ts, bench/trees/tree-N-zh); its
+ *               first discover asks for 天气 instead of weather
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { generateTree } from './gen-tree.js';
+import { generateChineseTree } from './zh-tree.js';
 import { bundleRuntime } from './runtime-load.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -65,6 +68,7 @@ const CHILD = `const at = () => performance.now();
 const cpu0 = process.cpuUsage();
 const mode = process.argv[2];
 const modelMs = Number(process.argv[3]);
+const word = process.argv[4] ?? 'weather';
 let t = at();
 const start = t;
 let c = 0;
@@ -89,7 +93,7 @@ if (mode !== 'direct') {
   }
   if (mode === 'model') { await new Promise((r) => setTimeout(r, modelMs)); step(); }
 }
-const first = await turn.execute('discover', { query: 'weather' });
+const first = await turn.execute('discover', { query: word });
 const firstDiscover = step('firstDiscover');
 await turn.execute('discover', { query: 'create ticket' });
 const secondDiscover = step('secondDiscover');
@@ -102,7 +106,7 @@ if (mode === 'reload') {
   await host.load({ ...manifest, search: () => import('./${MANIFEST}.validators/search.js?generation=2') });
   const next = await host.beginTurn({ sessionKey: 'reload', message });
   step();
-  const again = await next.execute('discover', { query: 'weather' });
+  const again = await next.execute('discover', { query: word });
   reloadDiscover = step('reloadDiscover');
   if (again.status !== 'completed' || again.output.results.length !== first.output.results.length) throw new Error('reload: ' + again.status);
   await next.end();
@@ -120,7 +124,10 @@ const FLOOR = `const cpu0 = process.cpuUsage();
 const started = performance.now();
 const { default: data } = await import('./${MANIFEST}.validators/search.js');
 // The character that ends a line: a line feed in the data before format 3, \`|\` since.
-const found = data.indexOf(data.charAt('zhin-gen search 3'.length) + 'weather ');
+const word = process.argv[2] ?? 'weather';
+// The token as the index spells it: raw before format 4, code units from ~ up as ~ + four hex digits since.
+const spelled = data.startsWith('zhin-gen search 3') ? word : [...word].map((c) => (c.charCodeAt(0) < 0x7e ? c : '~' + c.charCodeAt(0).toString(16).padStart(4, '0'))).join('');
+const found = data.indexOf(data.charAt('zhin-gen search 3'.length) + spelled + ' ');
 const ms = performance.now() - started;
 const used = process.cpuUsage(cpu0);
 if (found < 0) throw new Error('no weather token');
@@ -171,7 +178,13 @@ export interface FirstTurnResult {
 /** Medians of `runs` fresh processes per mode, the modes and the floor alternating. */
 export async function benchFirstTurn(
   root: string,
-  options: { readonly runs?: number; readonly checkout?: string; readonly modes?: readonly Mode[] } = {},
+  options: {
+    readonly runs?: number;
+    readonly checkout?: string;
+    readonly modes?: readonly Mode[];
+    /** The first discover's query (one token). */
+    readonly word?: string;
+  } = {},
 ): Promise<FirstTurnResult> {
   const runs = options.runs ?? 5;
   const modes = options.modes ?? MODES;
@@ -187,10 +200,11 @@ export async function benchFirstTurn(
     const floor: number[] = [];
     const floorCpu: number[] = [];
     for (let run = 0; run < runs; run += 1) {
-      const least = child(dir, 'floor.mjs');
+      const word = options.word ?? 'weather';
+      const least = child(dir, 'floor.mjs', word);
       floor.push(least.ms!);
       floorCpu.push(least.cpu!);
-      for (const mode of modes) samples.get(mode)!.push(child(dir, 'turn.mjs', mode, String(modelMs)));
+      for (const mode of modes) samples.get(mode)!.push(child(dir, 'turn.mjs', mode, String(modelMs), word));
     }
     // The index's counts line: tools first.
     const n = Number(
@@ -212,10 +226,11 @@ export async function benchFirstTurn(
 }
 
 /** bench/trees/tree-N with its manifest written (generated and compiled when missing). */
-async function treeOf(n: number): Promise<string> {
-  const root = join(repoRoot, 'bench', 'trees', `tree-${n}`);
+async function treeOf(n: number, zh: boolean): Promise<string> {
+  const root = join(repoRoot, 'bench', 'trees', zh ? `tree-${n}-zh` : `tree-${n}`);
   if (existsSync(join(root, `${MANIFEST}.ts`))) return root;
-  generateTree(n, root);
+  if (zh) generateChineseTree(n, root);
+  else generateTree(n, root);
   const { createCompiler } = await import('../compiler/index.js');
   const compiled = await createCompiler({ root, cacheFile: false }).run({ write: true });
   if (compiled.errors > 0) throw new Error(`the bench tree does not compile: ${compiled.diagnostics[0]?.message}`);
@@ -224,12 +239,14 @@ async function treeOf(n: number): Promise<string> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const n = Number(process.argv[2] ?? 20_000);
-  const root = process.env.BENCH_ROOT ? resolve(process.env.BENCH_ROOT) : await treeOf(n);
+  const zh = process.env.BENCH_ZH === '1';
+  const root = process.env.BENCH_ROOT ? resolve(process.env.BENCH_ROOT) : await treeOf(n, zh);
   const modes = (process.env.BENCH_MODES?.split(',') as Mode[] | undefined) ?? MODES;
   const result = await benchFirstTurn(root, {
     runs: Number(process.env.BENCH_RUNS ?? 5),
     checkout: process.env.BENCH_RUNTIME ? resolve(process.env.BENCH_RUNTIME) : undefined,
     modes,
+    word: zh ? '天气' : 'weather',
   });
   console.error(JSON.stringify(result));
   console.log(`first turn of a fresh process — ${root}, load average ${loadavg()[0]!.toFixed(1)}\n`);
