@@ -42,8 +42,16 @@ export interface ModuleInfo {
   readonly stars: readonly string[];
 }
 
+/**
+ * `export`, `default`, `declare` on a statement. Reads the node's own list: `ts.getModifiers`
+ * allocates a filtered copy (decorators removed) on every call, and the keywords asked for here
+ * are never decorators.
+ */
 function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+  const modifiers = (node as { readonly modifiers?: TS.NodeArray<TS.ModifierLike> }).modifiers;
+  if (modifiers === undefined) return false;
+  for (const m of modifiers) if (m.kind === kind) return true;
+  return false;
 }
 
 export function analyzeModule(sf: TS.SourceFile, filePath: string): ModuleInfo {

@@ -189,6 +189,9 @@ describe('extractSchemaSnippet', () => {
       /`setup`, called by top-level code/,
     ],
     ['a class', Z, 'z.object({ a: z.instanceof(Thing) })', 'class Thing {}', /class/],
+    // The modifier lookup (schema/modules.ts hasModifier) decides these two.
+    ['a `declare` binding', Z, 'z.object({ a: Shape })', 'declare const Shape: z.ZodString;', /`declare` binding/],
+    ['a `declare enum`', Z, 'z.object({ a: z.nativeEnum(Mode) })', "declare enum Mode { A = 'a' }", /`declare enum`/],
     ['a realm escape', Z, 'z.object({ a: z.string().default(z.constructor.name) })', '', /constructor/],
     ['import.meta', Z, 'z.object({ a: z.string().default(import.meta.url) })', '', /import\.meta/],
     ['an unknown global', Z, 'z.object({ a: z.string().default(globalThis.name) })', '', /globalThis/],
