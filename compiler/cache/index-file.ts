@@ -8,14 +8,18 @@
  * The index names the bodies it was written with (size and mtime of the cache file and of its
  * journal). An index whose bodies are no longer those on disk, of another version or
  * configuration, or of any wrong shape, is not used: the run loads the bodies as before, so a
- * damaged index costs the load it would have saved, never a wrong result.
+ * damaged index costs the load it would have saved, never a wrong result. A run that changed a
+ * few units appends them to the index's journal instead of rewriting it (cache/index-journal.ts).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeAtomically } from '../write/output.js';
 import { isDiagnostic, isOutputRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
 import type { RunCounts } from '../run-types.js';
+import { appendJournal, applyJournal, type IndexState } from './index-journal.js';
+import { indexedUnitOf, indexOfEntries } from './index-queries.js';
+import type { Entry } from './unit-entry.js';
 
 /** The part of a run's result that follows from its inputs digest alone. */
 export interface RunSummary {
@@ -54,6 +58,17 @@ export function bodiesStamp(file: string): string | undefined {
   return base === '-' ? undefined : `${base}|${stamp(`${file}.journal`)}`;
 }
 
+/** A file's JSON object when it is of this version and configuration, else undefined. */
+function readFrame(file: string, version: string, configKey: string): Record<string, unknown> | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  return isRecord(raw) && raw.version === version && raw.configKey === configKey ? raw : undefined;
+}
+
 /**
  * A file written beside the cache bodies (the index, the tree record): its JSON object when it is
  * of this version and configuration and was written for the bodies now on disk, else undefined.
@@ -64,13 +79,8 @@ export function readBeside(
   version: string,
   configKey: string,
 ): Record<string, unknown> | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(raw) || raw.version !== version || raw.configKey !== configKey) return undefined;
+  const raw = readFrame(file, version, configKey);
+  if (!raw) return undefined;
   const stamp = bodiesStamp(bodies);
   return stamp !== undefined && raw.bodies === stamp ? raw : undefined;
 }
@@ -129,35 +139,42 @@ export class IndexFile {
     this.file = `${bodies}.index`;
   }
 
-  /** The index, when it is of this version and configuration and its bodies are those on disk. */
+  /** The bodies on disk as an index names them (bodiesStamp), undefined when they are missing. */
+  bodiesNow(): string | undefined {
+    return bodiesStamp(this.bodies);
+  }
+
+  /**
+   * The index, when it is of this version and configuration and, with its journal applied
+   * (cache/index-journal.ts), describes the bodies on disk.
+   */
   load(configKey: string): CacheIndex | undefined {
-    const raw = readBeside(this.file, this.bodies, this.version, configKey);
-    if (!raw || !isRecord(raw.units)) return undefined;
-    const units = new Map<string, IndexedUnit>();
-    for (const key in raw.units) {
-      const unit = raw.units[key];
-      if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isStamps(unit.s)) return undefined;
-      units.set(key, { hash: unit.h, files: unit.f, stamps: unit.s });
-    }
-    let output: OutputRecord | undefined;
+    const raw = readFrame(this.file, this.version, configKey);
+    if (!raw || typeof raw.bodies !== 'string') return undefined;
+    const units = unitsOf(raw.units);
+    if (!units) return undefined;
+    const state: IndexState = { output: undefined, summary: undefined };
     if (raw.output !== undefined) {
       if (!isOutputRecord(raw.output)) return undefined;
-      output = raw.output;
+      state.output = raw.output;
     }
-    let summary: RunSummary | undefined;
     if (raw.summary !== undefined) {
-      summary = toSummary(raw.summary);
-      if (summary === undefined) return undefined;
+      state.summary = toSummary(raw.summary);
+      if (state.summary === undefined) return undefined;
     }
+    const at = applyJournal(`${this.file}.journal`, raw.bodies, units, state, { units: unitsOf, summary: toSummary });
+    const stamp = bodiesStamp(this.bodies);
+    if (at === undefined || stamp === undefined || at !== stamp) return undefined;
+    const { output, summary } = state;
     return { units, ...(output ? { output } : {}), ...(summary ? { summary } : {}) };
   }
 
-  /** Writes the index for the bodies now on disk (call after they are written). */
+  /** Writes the index for the bodies now on disk (call after they are written), without a journal. */
   save(configKey: string, index: CacheIndex): void {
     const stamp = bodiesStamp(this.bodies);
     if (stamp === undefined) return;
-    const units: Record<string, { h: string; f: readonly string[]; s: readonly (string | number)[] }> = {};
-    for (const [key, unit] of index.units) units[key] = { h: unit.hash, f: unit.files, s: unit.stamps };
+    const units: Record<string, StoredUnit> = {};
+    for (const [key, unit] of index.units) units[key] = stored(unit);
     writeAtomically(
       this.file,
       JSON.stringify({
@@ -169,5 +186,61 @@ export class IndexFile {
         ...(index.summary ? { summary: index.summary } : {}),
       }),
     );
+    rmSync(`${this.file}.journal`, { force: true });
   }
+
+  /** The whole index of these entries, for the bodies now on disk (call after they are written). */
+  saveEntries(
+    configKey: string,
+    entries: ReadonlyMap<string, Entry>,
+    output: OutputRecord | undefined,
+    summary: RunSummary | undefined,
+  ): void {
+    this.save(configKey, { units: indexOfEntries(entries), ...(output && { output }), ...(summary && { summary }) });
+  }
+
+  /**
+   * Appends the `changed` entries' units to the journal, taking the index from the bodies stamped
+   * `prev` to those now on disk (call after they are written); false when the base must be
+   * rewritten instead. The belief that the index on disk describes `prev` is not checked here:
+   * a wrong one breaks the chain, which only costs the next index read.
+   */
+  append(
+    prev: string,
+    entries: ReadonlyMap<string, Entry>,
+    changed: readonly string[],
+    output: OutputRecord | undefined,
+    summary: RunSummary | undefined,
+  ): boolean {
+    const bodies = bodiesStamp(this.bodies);
+    if (bodies === undefined) return false;
+    const units: Record<string, StoredUnit> = {};
+    for (const key of changed) {
+      const entry = entries.get(key);
+      if (entry) units[key] = stored(indexedUnitOf(entry));
+    }
+    return appendJournal(this.file, { prev, bodies, units, output, summary });
+  }
+}
+
+interface StoredUnit {
+  readonly h: string;
+  readonly f: readonly string[];
+  readonly s: readonly (string | number)[];
+}
+
+function stored(unit: IndexedUnit): StoredUnit {
+  return { h: unit.hash, f: unit.files, s: unit.stamps };
+}
+
+/** The units of a stored index (or of a journal line), or undefined when any is of a wrong shape. */
+function unitsOf(value: unknown): Map<string, IndexedUnit> | undefined {
+  if (!isRecord(value)) return undefined;
+  const units = new Map<string, IndexedUnit>();
+  for (const key in value) {
+    const unit = value[key];
+    if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isStamps(unit.s)) return undefined;
+    units.set(key, { hash: unit.h, files: unit.f, stamps: unit.s });
+  }
+  return units;
 }

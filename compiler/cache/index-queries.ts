@@ -76,13 +76,16 @@ export function anyDependsOn(
 /** The index of these entries, as persisted beside their bodies. */
 export function indexOfEntries(entries: ReadonlyMap<string, Entry>): Map<string, IndexedUnit> {
   const units = new Map<string, IndexedUnit>();
-  for (const [key, entry] of entries) {
-    const stamps: (string | number)[] = [];
-    for (const file in entry.stamps) {
-      const stamp = entry.stamps[file]!;
-      stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
-    }
-    units.set(key, { hash: entry.hash, files: entry.files, stamps });
-  }
+  for (const [key, entry] of entries) units.set(key, indexedUnitOf(entry));
   return units;
+}
+
+/** One entry as the index holds it. */
+export function indexedUnitOf(entry: Entry): IndexedUnit {
+  const stamps: (string | number)[] = [];
+  for (const file in entry.stamps) {
+    const stamp = entry.stamps[file]!;
+    stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
+  }
+  return { hash: entry.hash, files: entry.files, stamps };
 }

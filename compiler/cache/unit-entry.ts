@@ -10,6 +10,7 @@ import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
 import type { IndexedUnit } from './index-file.js';
+import type { FileReader } from './reader.js';
 
 export interface FileStamp {
   readonly mtimeMs: number;
@@ -71,6 +72,33 @@ export function persistable(entry: Entry): Entry {
 /** The entries as persisted, one at a time (no second map of every entry at a cold run's peak). */
 export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterable<readonly [string, Entry]> {
   for (const [key, entry] of entries) yield [key, persistable(entry)];
+}
+
+/**
+ * Stamps files the unit now depends on into `stamps` (mtime and size as the reader read them, or
+ * a stat, and the content hash); files stamped already, or unreadable, are left as they are.
+ */
+export function addStamps(
+  stamps: Record<string, FileStamp>,
+  files: readonly string[],
+  reader: FileReader,
+  stat: (file: string) => { readonly mtimeMs: number; readonly size: number } | undefined,
+): void {
+  for (const file of files) {
+    if (stamps[file]) continue;
+    const hash = reader.hashOf(file);
+    const now = reader.stampOf(file) ?? stat(file);
+    if (now && hash) stamps[file] = { ...now, hash };
+  }
+}
+
+/** Content of everything an entry's result depends on: its stamped files with their hashes, sorted. */
+export function entryContent(entry: Entry | undefined): string {
+  if (!entry) return '';
+  return Object.keys(entry.stamps)
+    .sort()
+    .map((file) => `${file}:${entry.stamps[file]!.hash}`)
+    .join('|');
 }
 
 /** `contentOf` for an indexed unit: the same text as for its entry. */

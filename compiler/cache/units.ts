@@ -13,7 +13,7 @@ import { createReader, type FileReader } from './reader.js';
 export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
-import { anyDependsOn, currentByIndex, eachStampOfUnits, indexOfEntries } from './index-queries.js';
+import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { OutputState } from './output-state.js';
 import { packageVersion } from '../version.js';
@@ -24,6 +24,8 @@ import {
   defaultCacheFile,
   type Entry,
   type FileStamp,
+  addStamps,
+  entryContent,
   indexedContent,
   type OutputRecord,
   persistable,
@@ -67,6 +69,8 @@ export class UnitCache {
   private bodiesLoaded = true;
   /** The index on disk does not describe what is persisted (missing, damaged, outdated). */
   private indexStale = false;
+  /** The index on disk is believed current: a persist may append to its journal (cache/index-journal.ts). */
+  private indexAppendable = false;
 
   constructor(
     readonly root: string,
@@ -105,6 +109,7 @@ export class UnitCache {
     this.index = this.indexFile?.load(this.configKey);
     this.bodiesLoaded = this.index === undefined;
     this.indexStale = this.index === undefined;
+    this.indexAppendable = this.index !== undefined;
     if (this.index) {
       this.out.record = this.index.output;
       this.out.setSummary(this.index.summary);
@@ -131,6 +136,8 @@ export class UnitCache {
     this.clearLoaded();
     this.index = undefined;
     this.indexStale = true;
+    // Beside a tree record that vouched for these bodies, whose run wrote the index with it.
+    this.indexAppendable = true;
     this.readBodies();
   }
 
@@ -147,12 +154,15 @@ export class UnitCache {
     // wrong shape are dropped on load (cache/entry-shape.ts): those units are parsed again.
     const loaded = this.disk?.load(this.configKey);
     this.damaged = loaded?.damaged ?? false;
+    // Dropped entries stay in an appended index: after damage the index is written whole.
+    if (this.damaged) this.indexAppendable = false;
     this.entries = loaded?.entries ?? new Map();
     const output = loaded?.output;
     // The index and the bodies were written together; if they disagree, trust neither's record.
     if (this.out.record !== undefined && !sameRecord(this.out.record, output)) {
       this.out.clear();
       this.indexStale = true;
+      this.indexAppendable = false;
     } else this.out.record = output;
   }
 
@@ -236,11 +246,7 @@ export class UnitCache {
   store(key: string, files: readonly string[], result: UnitResult, reader: FileReader, print?: string): void {
     this.loadBodies();
     const stamps: Record<string, FileStamp> = {};
-    for (const file of [...files, ...result.dependencies]) {
-      const hash = reader.hashOf(file);
-      const now = reader.stampOf(file) ?? this.stat(file);
-      if (now && hash) stamps[file] = { ...now, hash };
-    }
+    addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
     this.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
     this.markChanged(key);
@@ -269,12 +275,7 @@ export class UnitCache {
   contentOf(key: string): string {
     this.ensure();
     if (this.index) return indexedContent(this.index.units.get(key));
-    const entry = this.entries.get(key);
-    if (!entry) return '';
-    return Object.keys(entry.stamps)
-      .sort()
-      .map((file) => `${file}:${entry.stamps[file]!.hash}`)
-      .join('|');
+    return entryContent(this.entries.get(key));
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
@@ -289,12 +290,7 @@ export class UnitCache {
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
-    for (const file of extraFiles) {
-      if (entry.stamps[file]) continue;
-      const hash = reader.hashOf(file);
-      const now = reader.stampOf(file) ?? this.stat(file);
-      if (now && hash) entry.stamps[file] = { ...now, hash };
-    }
+    addStamps(entry.stamps, extraFiles, reader, (file) => this.stat(file));
     this.stampedFiles.delete(entry);
     this.markChanged(key);
   }
@@ -326,12 +322,15 @@ export class UnitCache {
     // Without the bodies loaded nothing can have changed but the summary, which a vouched run
     // (the only kind that leaves them unread) never changes.
     if (!this.bodiesLoaded) return;
+    // The bodies as the index on disk describes them, before this persist writes them.
+    const prev = this.indexStale ? this.indexFile?.bodiesNow() : undefined;
     if (this.disk && this.changedKeys.size === 0 && !this.out.changed && !this.damaged) {
-      if (this.indexStale) this.saveIndex();
+      if (this.indexStale) this.saveIndex(prev, []);
       return;
     }
     if (!this.disk) return;
-    const changed = [...this.changedKeys].map((key) => [key, persistable(this.entries.get(key)!)] as const);
+    const keys = [...this.changedKeys];
+    const changed = keys.map((key) => [key, persistable(this.entries.get(key)!)] as const);
     const output = this.out.changed ? this.out.record : undefined;
     this.changedKeys.clear();
     this.out.changed = false;
@@ -347,7 +346,7 @@ export class UnitCache {
     } catch {
       // A read-only node_modules only costs speed.
     }
-    this.saveIndex();
+    this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys);
   }
 
   /**
@@ -374,19 +373,22 @@ export class UnitCache {
     return this.out.recorded();
   }
 
-  /** The index of what is persisted now (after the bodies were written). */
-  private saveIndex(): void {
+  /**
+   * The index of what is persisted now (after the bodies were written): the units `changed` since
+   * the bodies stamped `prev` appended to its journal when the index on disk is believed current,
+   * else the whole index.
+   */
+  private saveIndex(prev: string | undefined, changed: readonly string[]): void {
     if (!this.indexFile || !this.indexStale) return;
-    const units = indexOfEntries(this.entries);
-    const summary = this.out.matchingSummary();
     const output = this.out.record;
+    const summary = this.out.matchingSummary();
+    const { indexFile, entries } = this;
     try {
-      this.indexFile.save(this.configKey, {
-        units,
-        ...(output ? { output } : {}),
-        ...(summary ? { summary } : {}),
-      });
+      const appended =
+        this.indexAppendable && prev !== undefined && indexFile.append(prev, entries, changed, output, summary);
+      if (!appended) indexFile.saveEntries(this.configKey, entries, output, summary);
       this.indexStale = false;
+      this.indexAppendable = true;
     } catch {
       // As above: only speed.
     }
