@@ -218,6 +218,7 @@ export class Compiler {
       results,
       entries,
       schemas: schemaResults,
+      changed: parsed.changed,
       options,
       hashOf: (key) => this.units.hashOf(key),
       readText,

@@ -11,6 +11,7 @@ import type { ResolvedOptions } from '../config/load.js';
 import type { SchemaStage } from '../schema/stage.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import type { ParseEnv, UnitResult } from './units.js';
+import { PENDING } from './unit-delta.js';
 
 export interface ParseInputs {
   readonly layout: Layout;
@@ -29,14 +30,16 @@ export interface ParseOutcome {
   readonly results: Map<CapabilityUnit, UnitResult>;
   /** Plugin entry results by plugin directory. */
   readonly entries: Map<string, UnitResult>;
+  /**
+   * The units whose results this run replaced, when `results` is the last run's map patched in
+   * place (a watch-mode delta, ./unit-delta.ts); undefined when every unit was looked up.
+   */
+  readonly changed?: ReadonlySet<CapabilityUnit>;
   readonly parsed: number;
   /** Worker threads used (0: parsed on the main thread, or nothing to parse). */
   readonly workers: number;
   readonly ts: typeof TS | undefined;
 }
-
-/** A unit's place in the results until its parse fills it (every miss is parsed or the run throws). */
-const PENDING: UnitResult = { diagnostics: [], dependencies: [] };
 
 export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
   const { layout, options, cache, reader, dirty } = inputs;
@@ -66,23 +69,28 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     return loaded;
   };
 
-  // Every unit the cache cannot answer, in unit order (then the plugin entries).
-  const results = new Map<CapabilityUnit, UnitResult>();
-  const entries = new Map<string, UnitResult>();
+  // Every unit the cache cannot answer, in unit order (then the plugin entries). A watch-mode
+  // run with the same units looks up only those its dirty files name (./unit-delta.ts): the
+  // others keep the last run's result objects, and the maps are the last run's, patched.
+  const delta = inputs.schemas.delta;
+  const plan = delta.plan(inputs.units, layout.plugins, dirty);
+  const results = plan?.results ?? new Map<CapabilityUnit, UnitResult>();
+  const entries = plan?.entries ?? new Map<string, UnitResult>();
   const misses: { key: string; files: readonly string[]; unit?: CapabilityUnit; pluginDir: string }[] = [];
-  for (const unit of inputs.units) {
+  for (const unit of plan?.units ?? inputs.units) {
     const key = unitKey(unit);
     const files = unitFiles(unit);
     const result = cache.lookup(key, files, dirty);
     if (result) results.set(unit, result);
     else {
-      // Held in unit order now, filled below: the map is in unit order without a second pass.
+      // Held in unit order now, filled below: the map is in unit order without a second pass
+      // (a unit the delta names is in the map already, and keeps its place).
       results.set(unit, PENDING);
       misses.push({ key, files, unit, pluginDir: unit.pluginDir });
     }
   }
   for (const plugin of layout.plugins) {
-    if (!plugin.entry) continue;
+    if (!plugin.entry || (plan && !plan.plugins.has(plugin.dir))) continue;
     const key = `plugin-entry:${plugin.entry}`;
     const result = cache.lookup(key, [plugin.entry], dirty);
     if (result) entries.set(plugin.dir, result);
@@ -120,10 +128,26 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
       place(miss, result);
     }
   }
-  const pluginEntries = new Map<string, UnitResult>();
-  for (const plugin of layout.plugins) {
-    const result = entries.get(plugin.dir);
-    if (result) pluginEntries.set(plugin.dir, result);
+  // Plugin order (the loop above puts hits before misses); the delta's map is in that order already.
+  let pluginEntries = entries;
+  if (!plan) {
+    pluginEntries = new Map<string, UnitResult>();
+    for (const plugin of layout.plugins) {
+      const result = entries.get(plugin.dir);
+      if (result) pluginEntries.set(plugin.dir, result);
+    }
   }
-  return { results, entries: pluginEntries, parsed: misses.length, workers: size, ts };
+  const freshUnits = plan ? misses.flatMap((m) => (m.unit ? [m.unit] : [])) : inputs.units;
+  const freshEntries = plan
+    ? misses.filter((m) => !m.unit).map((m) => [m.pluginDir, m.files[0]!] as const)
+    : layout.plugins.flatMap((p) => (p.entry ? [[p.dir, p.entry] as const] : []));
+  delta.parsed(inputs.units, layout.plugins, results, pluginEntries, freshUnits, freshEntries, unitFiles);
+  return {
+    results,
+    entries: pluginEntries,
+    ...(plan ? { changed: new Set(freshUnits) } : {}),
+    parsed: misses.length,
+    workers: size,
+    ts,
+  };
 }

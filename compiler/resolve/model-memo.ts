@@ -9,6 +9,7 @@ import type { CapabilityUnit } from '../scan/layout.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sameList } from '../util/lists.js';
 import { NameRulesMemo } from './name-rules.js';
+import { UnitLoopMemo } from './unit-loop.js';
 
 /**
  * What one compiler's assembly remembers between its runs, by the objects of its own caches:
@@ -17,6 +18,8 @@ import { NameRulesMemo } from './name-rules.js';
 export class AssembleMemo {
   /** The tree-wide name and reference rules' last input and outcome (resolve/name-rules.ts). */
   readonly names = new NameRulesMemo();
+  /** The per-unit loop's shares and lists, patched by watch-mode runs (resolve/unit-loop.ts). */
+  readonly units = new UnitLoopMemo();
   readonly models = new WeakMap<UnitResult, { hash: string; dir: string; model: object }>();
   readonly tools = new WeakMap<
     UnitResult,
@@ -37,22 +40,4 @@ export function resolvedSkill(
   const resolved: SkillModel = { ...skill, tools };
   memo.set(skill, resolved);
   return resolved;
-}
-
-/**
- * The model built for this unit result last run, if its hash and directory are unchanged: an
- * unchanged skill, agent, section or hook keeps its model object, so emit reuses its text.
- */
-export function reuse<T extends object>(
-  modelMemo: AssembleMemo['models'],
-  result: UnitResult,
-  unit: CapabilityUnit,
-  hash: string,
-  build: () => T,
-): T {
-  const memo = modelMemo.get(result);
-  if (memo && memo.hash === hash && memo.dir === unit.dir) return memo.model as T;
-  const model = build();
-  modelMemo.set(result, { hash, dir: unit.dir, model });
-  return model;
 }

@@ -17,11 +17,14 @@ import { refusedMessage, type SchemaOutcome, type SchemaRequest, type SchemaSnip
 import { locateSchemaPath, type SchemaLocations } from './locate.js';
 import { EMPTY_INPUT_SCHEMA } from './empty.js';
 import type { SchemaModuleCache } from './extract.js';
+import { UnitDelta } from '../parse/unit-delta.js';
 
 export type Extractor = (sf: TS.SourceFile, expression: TS.Expression, file: string) => unknown;
 
 export interface SchemaStage {
   extractor(reader: FileReader): Promise<Extractor>;
+  /** What watch-mode runs of the parse stage and this one carry over (parse/unit-delta.ts). */
+  readonly delta: UnitDelta;
   evaluate(
     units: readonly CapabilityUnit[],
     results: ReadonlyMap<CapabilityUnit, UnitResult>,
@@ -51,6 +54,7 @@ export function staticSchemas(): boolean {
 export class SchemaCache implements SchemaStage {
   /** How many schemas the last `evaluate` computed (0 = all came from the cache). */
   evaluated = 0;
+  readonly delta = new UnitDelta();
   private modules: SchemaModuleCache | undefined;
   constructor(private readonly root: string) {}
 
@@ -90,18 +94,25 @@ export class SchemaCache implements SchemaStage {
     cache: UnitCache,
     options: ResolvedOptions,
   ): Promise<Map<CapabilityUnit, SchemaOutcome>> {
-    const outcomes = new Map<CapabilityUnit, SchemaOutcome>();
+    // A watch-mode run whose parse stage kept the last results: only the units it parsed again
+    // can have another outcome (their cache entries are new); the rest keep theirs, in the last map.
+    const plan = this.delta.schemaPlan(results);
+    const outcomes = plan?.outcomes ?? new Map<CapabilityUnit, SchemaOutcome>();
     this.evaluated = 0;
     const pending: { unit: CapabilityUnit; key: string; locations: SchemaLocations; request: SchemaRequest }[] = [];
+    const sources: [CapabilityUnit, readonly string[]][] = [];
     let fileReader: FileReader | undefined;
     const reader = (): FileReader => (fileReader ??= cache.reader());
-    for (const unit of units) {
+    for (const unit of plan?.units ?? units) {
+      // A unit parsed again may no longer be a tool (or parse at all): no outcome, as in a full run.
+      if (plan) outcomes.delete(unit);
       const data = results.get(unit)?.data;
       if (data?.kind !== 'tool') continue;
       const key = unitKey(unit);
       const cached = cache.schemaOf(key);
       if (cached) {
         outcomes.set(unit, cached);
+        if (cached.ok && cached.sources) sources.push([unit, cached.sources.map((f) => this.rel(f))]);
         continue;
       }
       const tool = data as ToolUnitData;
@@ -153,7 +164,10 @@ export class SchemaCache implements SchemaStage {
       });
     }
     this.evaluated = pending.length;
-    if (pending.length === 0) return outcomes;
+    if (pending.length === 0) {
+      this.delta.evaluated(results, outcomes, sources);
+      return outcomes;
+    }
     const { evaluateSchemas } = await import('./index.js');
     const evaluated = await evaluateSchemas(
       pending.map((p) => p.request),
@@ -169,7 +183,9 @@ export class SchemaCache implements SchemaStage {
               .filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/'))
           : [];
       cache.setSchema(key, outcome, extra, reader());
+      sources.push([unit, extra]);
     }
+    this.delta.evaluated(results, outcomes, sources);
     return outcomes;
   }
 }
