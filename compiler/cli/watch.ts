@@ -1,6 +1,7 @@
 /** `zhin-gen watch`: regenerate on change (and on config change), coalescing bursts. */
 import type { CompileResult, Compiler } from '../context.js';
 import { WatchLoop } from '../watch/loop.js';
+import { prewarmEditPath } from '../watch/prewarm.js';
 import { watchTree } from '../watch/tree.js';
 import { formatPretty, runJson, summary, type Palette } from '../report/index.js';
 import type { Io } from './io.js';
@@ -78,9 +79,16 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     process.once('SIGTERM', stop);
   });
   if (!json && !failed) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
-  report(await loop.request());
-  // A warm first run (nothing changed) never loads the parsers: load them now, not on the first edit.
-  if (!failed) void compiler.warmup().catch(() => undefined);
+  const first = await loop.request();
+  report(first);
+  // A warm first run (nothing changed) loads no parser, no cache body and runs none of the edit
+  // path: do that now, while nothing is pending, not on the first save (watch/prewarm.ts).
+  const traced = (start: number, end: number): void =>
+    io.err(
+      `zhin-gen: trace ${JSON.stringify({ prewarm: true, start: performance.timeOrigin + start, end: performance.timeOrigin + end })}`,
+    );
+  if (!failed)
+    void prewarmEditPath(compiler, loop, first, undefined, trace ? traced : undefined).catch(() => undefined);
   await stopped;
   loop.close();
   await Promise.all([watcher.close(), loop.idle()]);

@@ -81,6 +81,26 @@ export class WatchLoop {
     });
   }
 
+  /**
+   * Runs `task` in the run slot if nothing is pending, queued or in flight (watch's pre-warming,
+   * ./prewarm.ts); false when the loop was busy and the task did not run. Events that come
+   * during the task wait for the run after it, as during any run; its errors go to `onError`.
+   */
+  whenIdle(task: () => Promise<unknown>): Promise<boolean> {
+    if (this.closed || this.busy()) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      this.running = task()
+        .then(
+          () => undefined,
+          (error: unknown) => this.options.onError?.(error),
+        )
+        .finally(() => {
+          this.ended();
+          resolve(true);
+        });
+    });
+  }
+
   /** Resolves once no event is pending and no run is in flight. */
   idle(): Promise<void> {
     if (!this.busy()) return Promise.resolve();
@@ -137,12 +157,15 @@ export class WatchLoop {
         },
       )
       .catch((error: unknown) => this.options.onError?.(error))
-      .finally(() => {
-        this.running = undefined;
-        if (this.waiters.length > 0) this.flush();
-        else if (this.pending.size > 0 && !this.closed) this.schedule();
-        else this.settle();
-      });
+      .finally(() => this.ended());
+  }
+
+  /** A run (or an idle task) ended: serve what came meanwhile. */
+  private ended(): void {
+    this.running = undefined;
+    if (this.waiters.length > 0) this.flush();
+    else if (this.pending.size > 0 && !this.closed) this.schedule();
+    else this.settle();
   }
 
   private settle(): void {

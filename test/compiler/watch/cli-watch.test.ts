@@ -3,7 +3,7 @@
  * save editors and tools make: see test/watch-scenarios.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
@@ -192,6 +192,49 @@ describe('zhin-gen watch', () => {
     child!.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(io.stderr()).toBe('');
+  });
+
+  it('pre-warms the edit path after the first run: runs that write, report and hold up nothing', async () => {
+    const root = writeTree(tempDir('cli-watch-prewarm'), SCENARIO_TREE);
+    dirs.push(root);
+    const io = startWatch(root, { ZHIN_GEN_WATCH_TRACE: '1', ZHIN_GEN_WATCH_PREWARM: '3' });
+    await waitForText(io.stdout, 'watching for changes');
+    await until(
+      () => runsIn(io.stdout()) === 1,
+      () => `the first run:\n${io.stdout()}`,
+    );
+    const written = outputOnDisk(root);
+    const stamps = (): string[] => {
+      const files = [join(root, 'zhin-capabilities.gen.ts')];
+      const folder = join(root, 'zhin-capabilities.gen.validators');
+      for (const name of readdirSync(folder).sort()) files.push(join(folder, name));
+      return files.map((file) => `${file}:${statSync(file).mtimeMs}`);
+    };
+    const before = stamps();
+    const prewarms = (): number =>
+      io
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('"prewarm":true')).length;
+    await until(
+      () => prewarms() === 3,
+      () => `three pre-warm runs:\n${io.stderr()}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(prewarms(), 'no more than asked for').toBe(3);
+    // Nothing reported, nothing rewritten: the files are the first run's, bytes and stamps.
+    expect(runsIn(io.stdout())).toBe(1);
+    expect(outputOnDisk(root)).toBe(written);
+    expect(stamps()).toEqual(before);
+    // A save afterwards is one run and reaches the manifest.
+    writeFileSync(join(root, 'tools/a/index.ts'), SCENARIO_TOOL.replaceAll('Version 0', 'After the warm-up'));
+    await until(
+      () => outputOnDisk(root).includes('"After the warm-up"'),
+      () => `the save in the manifest:\n${io.stdout()}`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runsIn(io.stdout())).toBe(2);
+    expect(outputOnDisk(root)).toBe(await freshOutput(root));
   });
 
   it.each([
