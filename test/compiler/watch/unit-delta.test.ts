@@ -94,7 +94,7 @@ describe('watch-mode runs over the units their files name', () => {
 
   it('names the units whose files, dependencies or schema sources changed, and starts over on another unit list', () => {
     const unit = (dir: string): CapabilityUnit =>
-      ({ dir, entry: `${dir}/index.ts`, files: [`${dir}/index.ts`] }) as CapabilityUnit;
+      ({ dir, entry: `${dir}/index.ts`, files: [`${dir}/index.ts`] }) as unknown as CapabilityUnit;
     const a = unit('tools/a');
     const b = unit('tools/b');
     const c = unit('tools/c');
