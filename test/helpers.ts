@@ -86,3 +86,12 @@ export const toolSource = (
   body: string,
   imports = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n",
 ): string => `${imports}\nexport default defineAgentTool(${body});\n`;
+
+/** A deterministic pseudo-random sequence in [0, 1) (a linear congruential generator): the same run every time. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+}

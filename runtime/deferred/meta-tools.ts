@@ -175,23 +175,7 @@ export function metaToolBindings(handlers: MetaHandlers, enabled: (name: MetaToo
       execute: (input: unknown) => run[name](input),
       standardSchema: VALIDATORS[name],
     });
-    return Object.freeze({
-      qualifiedName: name,
-      localName: name,
-      owner: '',
-      source: 'runtime' as const,
-      placement: 'plugin' as const,
-      description: DESCRIPTIONS[name],
-      inputSchema: SCHEMAS[name],
-      // Reading the catalog changes nothing outside the turn; confirming it would be noise.
-      requiresApproval: 'never' as const,
-      platforms: NONE,
-      scopes: NONE,
-      permissions: NONE,
-      hidden: false,
-      keywords: NONE,
-      resolve: () => Promise.resolve(executable),
-    });
+    return metaBinding(name, executable);
   });
 }
 
@@ -214,20 +198,26 @@ export const REHEARSAL_INPUT: DiscoverInput = Object.freeze({ query: 'rehearsal'
  * through the pipeline off every turn (runtime/turn/rehearsal.ts).
  */
 export function rehearsalBinding(): ToolBinding {
+  return metaBinding(DISCOVER, REHEARSAL_EXECUTABLE);
+}
+
+/** A meta-tool's binding: its description, schema and approval are the same in every turn. */
+function metaBinding(name: MetaToolName, executable: ExecutableTool): ToolBinding {
   return Object.freeze({
-    qualifiedName: DISCOVER,
-    localName: DISCOVER,
+    qualifiedName: name,
+    localName: name,
     owner: '',
     source: 'runtime' as const,
     placement: 'plugin' as const,
-    description: DESCRIPTIONS.discover,
-    inputSchema: SCHEMAS.discover,
+    description: DESCRIPTIONS[name],
+    inputSchema: SCHEMAS[name],
+    // Reading the catalog changes nothing outside the turn; confirming it would be noise.
     requiresApproval: 'never' as const,
     platforms: NONE,
     scopes: NONE,
     permissions: NONE,
     hidden: false,
     keywords: NONE,
-    resolve: () => Promise.resolve(REHEARSAL_EXECUTABLE),
+    resolve: () => Promise.resolve(executable),
   });
 }

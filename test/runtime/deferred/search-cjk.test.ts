@@ -14,14 +14,7 @@ import {
   searchDocument,
 } from '../../../runtime/deferred/search-data.js';
 import { readToken, spellToken } from '../../../runtime/deferred/search-format.js';
-
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+import { seededRandom as random } from '../../helpers.js';
 
 // Chinese as the seed catalogs write it, Japanese kana, Korean, accented Latin, a letter outside
 // the BMP (a surrogate pair) and plain English.

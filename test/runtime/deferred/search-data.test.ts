@@ -18,15 +18,7 @@ import {
 } from '../../../runtime/deferred/search-data.js';
 import { LINE } from '../../../runtime/deferred/search-format.js';
 import { ReferenceIndex } from './search-reference.js';
-
-/** A deterministic pseudo-random sequence (the same run every time). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
+import { seededRandom as random } from '../../helpers.js';
 
 const WORDS = ['weather', 'ticket', 'music', 'order', 'member', 'reminder', 'poll', 'image', 'note', '天气', 'city'];
 

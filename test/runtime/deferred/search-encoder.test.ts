@@ -14,17 +14,9 @@ import {
   ShippedSegment,
   searchDocument,
 } from '../../../runtime/deferred/search-data.js';
+import { seededRandom as random } from '../../helpers.js';
 
 const WORDS = ['weather', 'ticket', 'music', 'order', 'member', 'reminder', 'poll', 'image', 'note', '天气', 'city'];
-
-/** A deterministic pseudo-random sequence (the same run every time). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
 
