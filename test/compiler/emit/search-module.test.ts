@@ -7,7 +7,7 @@
  * compiler's encoder re-encodes only what an edit changed, and writes what a fresh run writes.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GENERATED_MARK } from '../../../compiler/emit/manifest.js';
@@ -17,6 +17,7 @@ import { searchDocument } from '../../../runtime/deferred/search.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { ReferenceIndex } from '../../runtime/deferred/search-reference.js';
 import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { watchEdit } from '../watch-edit.js';
 
 const NOUNS = ['weather', 'ticket', 'music', 'lottery', 'order', 'member', 'reminder', 'poll', 'image', 'note'];
 const VERBS = ['get', 'list', 'create', 'update', 'delete', 'find'];
@@ -144,20 +145,7 @@ describe('the shipped discover index', () => {
     const root = writeTree(tempDir('search-module-watch'), tree());
     dirs.push(root);
     const compiler = createCompiler({ root, cacheFile: false });
-    const run = async (type: 'add' | 'change' | 'unlink', rel: string, text?: string) => {
-      if (text === undefined) rmSync(join(root, dirname(rel)), { recursive: true });
-      else writeTree(root, { [rel]: text });
-      compiler.notify(
-        text === undefined
-          ? [
-              { type, path: join(root, rel) },
-              { type: 'unlinkDir', path: join(root, dirname(rel)) },
-            ]
-          : [{ type, path: join(root, rel) }],
-      );
-      const result = await compiler.run({ write: true });
-      expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
-    };
+    const run = watchEdit(compiler, root);
     await compiler.run({ write: true });
     const edits: [string, () => Promise<void>][] = [
       ['a description', () => run('change', 'tools/get-weather-0/index.ts', tool('Forecast the weather', ['weather']))],

@@ -6,10 +6,11 @@
  * compiler writes; a searched text's edit must change the stamp, a schema edit must not.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { watchEdit } from '../watch-edit.js';
 
 const tool = (description: string, min = 1) =>
   `import { defineAgentTool } from '@zhin-gen/runtime';\nimport { z } from 'zod';\n\nexport default defineAgentTool({\n  description: ${JSON.stringify(description)},\n  requiresApproval: 'never',\n  inputSchema: z.object({ id: z.string().min(${min}) }),\n  async execute({ id }) {\n    return id;\n  },\n});\n`;
@@ -43,19 +44,9 @@ describe('the discover index stamp, by block', () => {
     const root = writeTree(tempDir('search-stamp'), tree());
     dirs.push(root);
     const compiler = createCompiler({ root, cacheFile: false });
+    const edit = watchEdit(compiler, root);
     const run = async (type: 'add' | 'change' | 'unlink', rel: string, text?: string) => {
-      if (text === undefined) rmSync(join(root, dirname(rel)), { recursive: true });
-      else writeTree(root, { [rel]: text });
-      compiler.notify(
-        text === undefined
-          ? [
-              { type, path: join(root, rel) },
-              { type: 'unlinkDir', path: join(root, dirname(rel)) },
-            ]
-          : [{ type, path: join(root, rel) }],
-      );
-      const result = await compiler.run({ write: true });
-      expect(result.errors, JSON.stringify(result.diagnostics)).toBe(0);
+      await edit(type, rel, text);
       return readFileSync(join(root, SEARCH), 'utf8');
     };
     await compiler.run({ write: true });
