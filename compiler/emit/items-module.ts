@@ -29,7 +29,7 @@ export interface ItemsInput {
   readonly agents: readonly AgentModel[];
 }
 
-interface ItemsMemo {
+export interface ItemsMemo {
   readonly runtimeModule: string;
   readonly header: string;
   readonly packageImports: string;
@@ -40,16 +40,13 @@ interface ItemsMemo {
 }
 
 /**
- * The last module per compiler memo (an `EmitMemo`): a watch-mode edit of a tool leaves every
- * input the same (the item block keeps its string object), so the text is neither rebuilt nor
- * hashed again.
+ * The items module for these inputs, reused from the compiler memo's last emit when they are
+ * equal: a watch-mode edit of a tool leaves every input the same (the item block keeps its string
+ * object), so the text is neither rebuilt nor hashed again.
  */
-const last = new WeakMap<object, ItemsMemo>();
-
-/** The items module for these inputs, reused from `owner`'s last emit when they are equal. */
-export function itemsModule(input: ItemsInput, owner: object): SideModule {
+export function itemsModule(input: ItemsInput, owner: { itemsModule?: ItemsMemo }): SideModule {
   const names = `${input.skills.map((s) => s.qualifiedName).join('\0')}\0\0${input.agents.map((a) => a.qualifiedName).join('\0')}`;
-  const known = last.get(owner);
+  const known = owner.itemsModule;
   if (
     known &&
     known.runtimeModule === input.runtimeModule &&
@@ -75,7 +72,7 @@ export type AgentName = ${union(input.agents.map((a) => a.qualifiedName))};
   const stamp = `// plugins, skills, agents, prompt sections and hooks, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
   const text = `${input.header}${stamp}\n${body}`;
   const module: SideModule = { name: ITEMS_MODULE, stamp, text: () => text };
-  last.set(owner, { ...input, names, module });
+  owner.itemsModule = { ...input, names, module };
   return module;
 }
 

@@ -11,6 +11,7 @@ import type { LayoutMemo, ToolText } from './tool-table.js';
 import type { SearchModuleMemo } from './search-module.js';
 import type { ValidatorTableMemo } from './validator-table.js';
 import type { ShardInput, ShardMemo, TypesMemo } from './shards.js';
+import type { ItemsMemo } from './items-module.js';
 
 export class EmitMemo {
   /** Import specifiers by source, for one root, output path and extension (a change starts over). */
@@ -63,6 +64,10 @@ export class EmitMemo {
    * recorded them (cache/emit-record.ts): empty until the compiler loads the record.
    */
   prints: ReadonlyMap<string, string> | undefined;
+  /** The items module of the last emit, with what it was made of (items-module.ts). */
+  itemsModule: ItemsMemo | undefined;
+  /** The sharded main module's last text, with what it was made of (sharded-main.ts). */
+  mainText: { readonly key: string; readonly text: string; readonly digest: string } | undefined;
   /** The types module of the last emit (shards.ts). */
   types: TypesMemo | undefined;
   /** Each tool's searched texts, by its memoised line. */

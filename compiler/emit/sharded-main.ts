@@ -36,9 +36,6 @@ export interface ShardedInput {
   readonly delta?: EntryDelta;
 }
 
-/** The last main module text per compiler memo, with what it was made of (it dies with the memo). */
-const mainTexts = new WeakMap<EmitMemo, { readonly key: string; readonly text: string; readonly digest: string }>();
-
 /**
  * The main module of a sharded table (shards.ts): it imports the shards, the types module and the
  * items module; its bytes depend on the set of shards, never on one tool's or skill's data.
@@ -65,7 +62,7 @@ export function emitSharded(input: ShardedInput): ManifestParts {
   const writes = { count: 0 };
   // The text depends on the shards' names and the specifiers alone: an edit reuses it and its digest.
   const key = `${input.head}\0${itemsSpec}\0${input.mainSpec(TYPES_MODULE)}\0${shardList.map((m) => m.name).join('\0')}`;
-  const last = mainTexts.get(memos);
+  const last = memos.mainText;
   if (last?.key === key)
     return {
       folderWrites: writes,
@@ -86,7 +83,7 @@ export type { ToolInputs, ToolName } from ${str(input.mainSpec(TYPES_MODULE))};
 export type { AgentName, SkillName } from ${itemsSpec};
 `;
   const digest = createHash('sha256').update(text).digest('hex');
-  mainTexts.set(memos, { key, text, digest });
+  memos.mainText = { key, text, digest };
   return {
     folderWrites: writes,
     parts: [text],
