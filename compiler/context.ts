@@ -246,7 +246,8 @@ export class Compiler {
       digest !== undefined &&
       this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
-    const renderedBefore = this.memos.emit.rendered;
+    const { emit } = this.memos;
+    const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
     // Emitted as parts: `code` is joined only when someone reads it (check, catalog, tests).
     const { emitted, sorted, errors, written } = emitRun({
       root: this.root,
@@ -287,7 +288,8 @@ export class Compiler {
       units: units.length,
       parsed: parsedCount,
       workers: parsed.workers,
-      rendered: emitted ? this.memos.emit.rendered - renderedBefore : undefined,
+      rendered: emitted ? emit.rendered - before.rendered : undefined,
+      searchIndexed: emitted ? emit.searchEncoder.indexed - before.indexed : undefined,
       started,
       options,
     });
@@ -368,14 +370,15 @@ export class Compiler {
     );
   }
 
-  /**
-   * The generated folder's modules as this compiler last wrote or verified them (file name →
-   * its stamp line), for a dev server that compares them between runs instead of stat'ing every
-   * served module (vite-plugin/output-events.ts); undefined before a run emitted.
-   */
+  /** The generated folder's modules as last written or verified (name → stamp line), for the dev server (vite-plugin/output-events.ts). */
   outputStamps(): ReadonlyMap<string, { readonly stamp: string }> | undefined {
     const last = this.lastValidators;
     return last && this.memos.folders.get(validatorsDir(this.root, last.outRel))?.verified;
+  }
+
+  /** The discover index's encoder made ready for an edit's patch (watch/prewarm.ts: idle time). */
+  prewarmSearch(): void {
+    this.memos.emit.search?.module.text();
   }
 
   /** The output as it is on disk now (for `check`). */

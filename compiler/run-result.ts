@@ -25,6 +25,7 @@ export interface EmittedRun {
   readonly workers: number;
   /** Modules rendered by this run's emit, when it emitted. */
   readonly rendered: number | undefined;
+  readonly searchIndexed: number | undefined;
   readonly started: number;
   readonly options: ResolvedOptions;
 }
@@ -50,6 +51,7 @@ export function emittedResult(run: EmittedRun): CompileResult {
       parsed: run.parsed,
       workers: run.workers,
       ...(run.rendered !== undefined ? { rendered: run.rendered } : {}),
+      ...(run.searchIndexed !== undefined ? { searchIndexed: run.searchIndexed } : {}),
       ms: performance.now() - run.started,
     },
     options: run.options,

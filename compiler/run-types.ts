@@ -38,6 +38,12 @@ export interface RunStats {
    * since the last run. Absent when the run emitted nothing.
    */
   readonly rendered?: number;
+  /**
+   * Documents the `discover` index's encoder tokenized in this run: an edit of one tool's
+   * searched text indexes that one, an encoder with nothing to patch every tool and skill.
+   * Absent when the run emitted nothing.
+   */
+  readonly searchIndexed?: number;
   readonly ms: number;
 }
 

@@ -23,6 +23,8 @@ export interface PrewarmCompiler {
   notify(events: readonly FileEvent[]): void;
   run(options?: RunOptions): Promise<CompileResult>;
   warmup(): Promise<void>;
+  /** Builds the discover index encoder's state, which a run with unchanged searched texts never needs. */
+  prewarmSearch(): void;
 }
 
 /**
@@ -70,5 +72,10 @@ export async function prewarmEditPath(
     if (!ran || path === '') break;
     done++;
   }
+  // The pre-warm saves leave every searched text as it was, so the discover index is never
+  // encoded by them: the first save that edits a description would encode every tool's document
+  // (about 270 ms of CPU at 5,000 tools). Encoding the current catalog once now leaves that save
+  // a patch of one document (RunStats.searchIndexed).
+  if (done > 0) await loop.whenIdle(async () => compiler.prewarmSearch());
   return done;
 }

@@ -129,6 +129,20 @@ export class SearchEncoder {
   readonly #postings = new Map<string, TokenPostings>();
   /** The tokens in code-unit order, undefined once a token was added or removed. */
   #vocabulary: string[] | undefined;
+  #indexed = 0;
+
+  /**
+   * Documents tokenized and weighed so far (a rebuild reuses unchanged ones, a patch indexes the
+   * changed ones): the compiler reports each run's share, so an edit's cost is visible.
+   */
+  get indexed(): number {
+    return this.#indexed;
+  }
+
+  #index(document: SearchDocument): Indexed {
+    this.#indexed += 1;
+    return index(document);
+  }
 
   /** The shipped index over `tools` then `skills` (the same tokenizer as the runtime). */
   encode(tools: readonly SearchDocument[], skills: readonly SearchDocument[]): string {
@@ -139,7 +153,7 @@ export class SearchEncoder {
       for (let doc = 0; doc < documents.length; doc += 1) if (!same(docs[doc]!, documents[doc]!)) changed.push(doc);
     if (docs.length !== documents.length || changed.length > Math.max(16, documents.length * PATCH_LIMIT))
       this.#rebuild(documents);
-    else for (const doc of changed) this.#replace(doc, index(documents[doc]!));
+    else for (const doc of changed) this.#replace(doc, this.#index(documents[doc]!));
     return this.#text(tools.length, skills.length);
   }
 
@@ -150,7 +164,7 @@ export class SearchEncoder {
     // A fresh encoder has nothing to reuse: no keys to build.
     this.#docs = documents.map((document) => {
       const indexed = known.size === 0 ? undefined : known.get(documentKey(document));
-      return indexed && same(indexed, document) ? indexed : index(document);
+      return indexed && same(indexed, document) ? indexed : this.#index(document);
     });
     const postings = this.#postings;
     postings.clear();
