@@ -17,8 +17,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['test/**/*.test.ts'],
-    // Fails the run if any test left, changed or removed a file in the source tree.
-    globalSetup: ['test/source-tree-guard.ts'],
+    // Fails the run if any test left, changed or removed a file in the source tree; gives the
+    // run a temporary directory of its own, removed afterwards (test/suite-tmp.ts).
+    globalSetup: ['test/source-tree-guard.ts', 'test/suite-tmp.ts'],
     // eventsource-parser (used by the AI SDK) exports its TypeScript under the "source" condition,
     // which Node cannot load: the AI SDK chain (and the MCP SDK's HTTP client, which imports it
     // too) is transformed by Vite instead of imported natively.
