@@ -16,9 +16,11 @@ export interface WatchLoopOptions {
   /** Quiet period after the last event before a run starts (ms). Default 30. */
   readonly quietMs?: number;
   /**
-   * Quiet period while every pending event is an add or a change (a save), ms; default
+   * Quiet period while every pending event is a file's add or change (a save), ms; default
    * `quietMs`. A removal may be the first half of a delete-and-create save, so a batch holding
-   * one waits the full `quietMs` for the create to join it.
+   * one waits the full `quietMs` for the create to join it; so does a batch holding a new
+   * directory: no save creates one, but a branch checkout or a copied folder does, and its
+   * events come with gaps longer than a save's settle time (a run per gap, before).
    */
   readonly settleMs?: number;
   /** Upper bound on how long a continuous trickle of events can delay a run (ms). Default 1000. */
@@ -42,8 +44,8 @@ export class WatchLoop {
   private waiters: Waiter[] = [];
   private timer?: ReturnType<typeof setTimeout>;
   private firstPendingAt = 0;
-  /** Whether a pending event removes a path (the batch waits the full quiet period). */
-  private pendingRemoval = false;
+  /** Whether a pending event removes a path or adds a directory (the batch waits the full quiet period). */
+  private pendingTreeChange = false;
   private running?: Promise<void>;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
@@ -67,7 +69,7 @@ export class WatchLoop {
     if (this.closed || this.options.ignore(event.path)) return false;
     if (this.pending.size === 0) this.firstPendingAt = Date.now();
     this.pending.set(event.path, event);
-    if (event.type === 'unlink' || event.type === 'unlinkDir') this.pendingRemoval = true;
+    if (event.type === 'unlink' || event.type === 'unlinkDir' || event.type === 'addDir') this.pendingTreeChange = true;
     return true;
   }
 
@@ -117,7 +119,7 @@ export class WatchLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.pending.clear();
-    this.pendingRemoval = false;
+    this.pendingTreeChange = false;
     if (!this.running) this.settle();
   }
 
@@ -126,7 +128,7 @@ export class WatchLoop {
     this.timer = undefined;
     if (this.running) return; // flushed when the run ends
     const waited = Date.now() - this.firstPendingAt;
-    const quiet = this.pendingRemoval ? this.quietMs : this.settleMs;
+    const quiet = this.pendingTreeChange ? this.quietMs : this.settleMs;
     const delay = waited >= this.maxWaitMs ? 0 : Math.min(quiet, this.maxWaitMs - waited);
     this.timer = setTimeout(() => this.flush(), delay);
   }
@@ -141,7 +143,7 @@ export class WatchLoop {
     }
     const batch = [...this.pending.values()];
     this.pending = new Map();
-    this.pendingRemoval = false;
+    this.pendingTreeChange = false;
     this.waiters = [];
     const requested = waiters.length > 0;
     this.running = this.options

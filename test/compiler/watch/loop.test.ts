@@ -1,0 +1,85 @@
+/**
+ * The watch loop's batching (compiler/watch/loop.ts), on fake timers: a save (a file's add or
+ * change) runs after the short settle time, while a batch holding a removal or a new directory
+ * waits the full quiet period, so a branch checkout's events, which come with gaps longer than
+ * a save's settle time, are one run, not one per gap.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CompileResult, FileEvent } from '../../../compiler/context.js';
+import { WatchLoop } from '../../../compiler/watch/loop.js';
+
+function recordingLoop() {
+  const batches: string[][] = [];
+  const loop = new WatchLoop({
+    quietMs: 30,
+    settleMs: 4,
+    ignore: () => false,
+    run: async (events) => {
+      batches.push(events.map((event) => `${event.type} ${event.path}`));
+      // The loop only hands the result on (onResult); these runs have none to give.
+      return undefined as unknown as CompileResult;
+    },
+  });
+  return { batches, loop };
+}
+
+/** Pushes each event, then lets `gapMs` pass before the next. */
+async function trickle(loop: WatchLoop, events: readonly FileEvent[], gapMs: number): Promise<void> {
+  for (const event of events) {
+    loop.push(event);
+    await vi.advanceTimersByTimeAsync(gapMs);
+  }
+  await vi.advanceTimersByTimeAsync(100);
+  await loop.idle();
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('watch loop batching', () => {
+  it('a save runs after the settle time: changes 10 ms apart are one run each', async () => {
+    const { batches, loop } = recordingLoop();
+    await trickle(
+      loop,
+      [
+        { type: 'change', path: '/bot/tools/a/index.ts' },
+        { type: 'change', path: '/bot/tools/b/index.ts' },
+        { type: 'add', path: '/bot/tools/c/helper.ts' },
+      ],
+      10,
+    );
+    expect(batches).toEqual([
+      ['change /bot/tools/a/index.ts'],
+      ['change /bot/tools/b/index.ts'],
+      ['add /bot/tools/c/helper.ts'],
+    ]);
+  });
+
+  it('new directories 10 ms apart (a checkout) wait the quiet period: one run', async () => {
+    const { batches, loop } = recordingLoop();
+    const events: FileEvent[] = [];
+    for (const name of ['x', 'y', 'z']) {
+      events.push({ type: 'addDir', path: `/bot/tools/${name}` }, { type: 'add', path: `/bot/tools/${name}/index.ts` });
+    }
+    await trickle(loop, events, 10);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(6);
+  });
+
+  it('a removal waits the quiet period too (a delete-and-create save is one run)', async () => {
+    const { batches, loop } = recordingLoop();
+    await trickle(
+      loop,
+      [
+        { type: 'unlink', path: '/bot/tools/a/index.ts' },
+        { type: 'add', path: '/bot/tools/a/index.ts' },
+      ],
+      10,
+    );
+    expect(batches).toEqual([['add /bot/tools/a/index.ts']]);
+  });
+});
