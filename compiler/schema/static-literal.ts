@@ -6,6 +6,7 @@
  * Anything else throws `NotStatic`: the caller then leaves the tool to the evaluation path.
  */
 import type { ts as TS } from 'ts-morph';
+import { unwrap as unwrapWrappers } from '../parse/literal.js';
 import { ownText } from '../util/own-text.js';
 import { ts } from '../util/typescript.js';
 import type { Json } from './zod-json.js';
@@ -28,17 +29,7 @@ export function fail(): never {
 
 /** Parentheses and type-only wrappers (`as`, `satisfies`, `!`) do not change the value. */
 export function unwrap(node: TS.Expression): TS.Expression {
-  let e = node;
-  while (
-    ts.isParenthesizedExpression(e) ||
-    ts.isAsExpression(e) ||
-    ts.isSatisfiesExpression(e) ||
-    ts.isNonNullExpression(e) ||
-    ts.isTypeAssertionExpression(e)
-  ) {
-    e = e.expression;
-  }
-  return e;
+  return unwrapWrappers(ts, node);
 }
 
 /**
