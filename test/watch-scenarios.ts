@@ -90,9 +90,25 @@ export function outputOnDisk(root: string): string {
   const file = join(root, MANIFEST);
   const parts = [`== ${MANIFEST}\n${existsSync(file) ? readFileSync(file, 'utf8') : ''}`];
   const dir = join(root, GENERATED);
-  if (existsSync(dir))
-    for (const name of readdirSync(dir).sort()) parts.push(`== ${name}\n${readFileSync(join(dir, name), 'utf8')}`);
+  if (!existsSync(dir)) return parts.join('\n');
+  // A watcher's write in flight leaves `<name>.<pid>.<random>.tmp` beside its target until the
+  // rename: not output, and it may be gone by the time it is read (a CI run failed on that).
+  for (const name of readdirSync(dir).sort()) {
+    if (name.endsWith('.tmp')) continue;
+    const text = readIfPresent(join(dir, name));
+    if (text !== undefined) parts.push(`== ${name}\n${text}`);
+  }
   return parts.join('\n');
+}
+
+/** A file's text, or undefined when it was removed between the listing and the read. */
+function readIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /**
