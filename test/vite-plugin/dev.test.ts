@@ -267,7 +267,7 @@ describe('vite dev server with a sharded tool table', () => {
     const dir = 'zhin-capabilities.gen.validators';
     const shards = () =>
       readdirSync(join(root, dir))
-        .filter((f) => f.startsWith('tools-'))
+        .filter((f) => f.startsWith('tools-') && f.endsWith('.ts'))
         .map((f) => `/${dir}/${f}`);
     // Everything a browser loads: the entry, the virtual module, the main module and its shards.
     const load = async () => {
