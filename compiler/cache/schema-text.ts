@@ -24,39 +24,12 @@ export type PersistedOutcome =
     }
   | Extract<SchemaOutcome, { ok: false }>;
 
-/**
- * Where an outcome or a tool model read from the cache keeps its schema (a non-enumerable slot,
- * shared by the outcome and the models built from it): the text, and the object once parsed.
- */
-const SLOT = Symbol('zhin-gen.schemaText');
-
-interface Slot {
-  readonly text: string;
-  readonly key: string;
-  parsed?: JsonSchema;
-}
-
-type Slotted = { readonly [SLOT]?: Slot };
-
-/**
- * The one getter of every lazy schema. One function for all objects on purpose: V8 shares an
- * object's hidden class only with objects whose accessors are the same functions, and a getter
- * per object gave every tool model a class of its own (every later property read went slow).
- */
-function readSchema(this: Slotted): JsonSchema {
-  const slot = this[SLOT]!;
-  slot.parsed ??= parseSchema(slot.text, slot.key);
-  return slot.parsed;
-}
-
-function makeLazy(target: object, field: string, slot: Slot): void {
-  Object.defineProperty(target, field, { enumerable: true, configurable: true, get: readSchema });
-  Object.defineProperty(target, SLOT, { value: slot });
-}
+/** Where an outcome or a tool model read from the cache keeps its schema's text (not enumerable). */
+const SCHEMA_TEXT = Symbol('zhin-gen.schemaText');
 
 /** The JSON text of the schema behind this outcome or tool model, when it came from the cache unparsed. */
 export function schemaTextOf(value: object): string | undefined {
-  return (value as Slotted)[SLOT]?.text;
+  return (value as { readonly [SCHEMA_TEXT]?: string })[SCHEMA_TEXT];
 }
 
 /** The text an outcome is persisted with: kept from the cache, or serialised now. */
@@ -79,6 +52,7 @@ export function persistedOutcome(outcome: SchemaOutcome): PersistedOutcome {
  */
 export function storedOutcome(persisted: PersistedOutcome, key: string): SchemaOutcome {
   if (!persisted.ok) return persisted;
+  const text = persisted.schemaText;
   const outcome = {
     ok: true as const,
     schema: undefined as unknown as JsonSchema,
@@ -86,18 +60,29 @@ export function storedOutcome(persisted: PersistedOutcome, key: string): SchemaO
     via: persisted.via,
     ...(persisted.sources !== undefined ? { sources: persisted.sources } : {}),
   };
-  makeLazy(outcome, 'schema', { text: persisted.schemaText, key });
+  let parsed: JsonSchema | undefined;
+  Object.defineProperty(outcome, 'schema', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      parsed ??= parseSchema(text, key);
+      return parsed;
+    },
+  });
+  Object.defineProperty(outcome, SCHEMA_TEXT, { value: text });
   return outcome;
 }
 
 /**
- * Gives `target[field]` the outcome's schema, parsed on first use by either, and the outcome's
- * text: a tool model built from a cached outcome leaves the schema unparsed until something
- * needs the object (rendering its line, writing its validator, `inspect`).
+ * Gives `target[field]` the outcome's schema, read from the outcome on first use, and the
+ * outcome's text: a tool model built from a cached outcome leaves the schema unparsed until
+ * something needs the object (rendering its line, writing its validator, `inspect`).
  */
 export function linkSchema<T extends object>(target: T, field: keyof T & string, outcome: SchemaOutcome): T {
-  const slot = (outcome as Slotted)[SLOT];
-  if (slot !== undefined) makeLazy(target, field, slot);
+  const text = schemaTextOf(outcome);
+  if (text === undefined || !outcome.ok) return target;
+  Object.defineProperty(target, field, { enumerable: true, configurable: true, get: () => outcome.schema });
+  Object.defineProperty(target, SCHEMA_TEXT, { value: text });
   return target;
 }
 

@@ -28,10 +28,8 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderName, ProviderProfile>> 
   },
 };
 
-/** Any keyword some profile rejects, as a key in JSON text (`"oneOf":`): one scan of a schema's text. */
-const UNSUPPORTED_KEY = new RegExp(
-  `"(?:${[...new Set(Object.values(PROVIDER_PROFILES).flatMap((p) => p.unsupportedKeywords))].join('|')})":`,
-);
+/** Every keyword some profile rejects. */
+const UNSUPPORTED = [...new Set(Object.values(PROVIDER_PROFILES).flatMap((p) => p.unsupportedKeywords))];
 
 /** Keywords whose values are data, not schemas: `{ default: { oneOf: 1 } }` uses no `oneOf`. */
 const DATA_KEYWORDS = new Set(['default', 'examples', 'const', 'enum']);
@@ -96,7 +94,8 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: str
         // A cached schema is JSON text (cache/schema-text.ts), where any key is written `"key":`:
         // without one of these, the walk could find none, and the schema need not be parsed.
         const text = schemaTextOf(tool);
-        if (text === undefined || UNSUPPORTED_KEY.test(text)) keywordsIn(tool.inputSchema, keywords);
+        if (text === undefined || UNSUPPORTED.some((k) => text.includes(`"${k}":`)))
+          keywordsIn(tool.inputSchema, keywords);
       }
       const found = keywords;
       const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
