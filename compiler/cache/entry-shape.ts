@@ -15,8 +15,8 @@ import {
 } from '@zhin-gen/runtime/define';
 import { CATALOG, type Diagnostic, type DiagnosticCode } from '../diagnostics.js';
 import type { UnitResult } from '../parse/units.js';
-import type { PersistedOutcome } from './schema-text.js';
-import type { OutputRecord, PersistedEntry } from './unit-entry.js';
+import type { SchemaOutcome } from '../schema/types.js';
+import type { Entry, OutputRecord } from './units.js';
 import {
   array,
   boolean,
@@ -150,11 +150,10 @@ const unitData = variants('kind', {
 
 const unitResult = object({ data: optional(unitData), diagnostics: array(diagnostic), dependencies: strings });
 
-/** As persisted (cache/schema-text.ts): a successful outcome's schema is its JSON text. */
 const schemaOutcome = union(
   object({
     ok: oneOf([true]),
-    schemaText: string,
+    schema: jsonObject,
     origin: oneOf(['zod', 'json', 'none']),
     via: oneOf(['none', 'static', 'inline', 'bundle']),
     sources: optional(strings),
@@ -178,13 +177,13 @@ const output = object({ digest: string, file: string, mtimeMs: number, size: num
 const exact: readonly [
   Same<Infer<typeof diagnostic>, Diagnostic>,
   Same<Infer<typeof unitResult>, UnitResult>,
-  Same<Infer<typeof schemaOutcome>, PersistedOutcome>,
-  Same<Infer<typeof entry>, PersistedEntry>,
+  Same<Infer<typeof schemaOutcome>, SchemaOutcome>,
+  Same<Infer<typeof entry>, Entry>,
   Same<Infer<typeof output>, OutputRecord>,
 ] = [true, true, true, true, true];
 void exact;
 
 // The in-memory types differ from the declarations only in mutability (asserted above).
-export const isEntry: Check<PersistedEntry> = compile(entry as Shape<unknown> as Shape<PersistedEntry>);
+export const isEntry: Check<Entry> = compile(entry as Shape<unknown> as Shape<Entry>);
 export const isOutputRecord: Check<OutputRecord> = compile(output);
 export const isDiagnostic: Check<Diagnostic> = compile(diagnostic);

@@ -11,7 +11,6 @@ import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
 import type { IndexedUnit } from './index-file.js';
 import type { FileReader } from './reader.js';
-import { type PersistedOutcome, persistedOutcome, storedOutcome } from './schema-text.js';
 
 export interface FileStamp {
   readonly mtimeMs: number;
@@ -34,9 +33,6 @@ export interface Entry {
   resultPrint?: string;
   schemaPrint?: string;
 }
-
-/** An entry as the cache file holds it: the schema outcome's schema as JSON text (cache/schema-text.ts). */
-export type PersistedEntry = Omit<Entry, 'schema'> & { schema?: PersistedOutcome };
 
 /** The last output this cache vouches for: same inputs digest + same file stamp → same bytes. */
 export interface OutputRecord {
@@ -65,33 +61,17 @@ export function defaultCacheFile(root: string): string {
   return join(tmpdir(), 'zhin-gen-cache', `${sha(root)}.json`);
 }
 
-/**
- * An entry as persisted: the schema snippet is only needed until the schema is evaluated (keep
- * the file small), and the evaluated schema is written as its text (cache/schema-text.ts).
- */
-export function persistable(entry: Entry): PersistedEntry {
+/** The schema snippet is only needed until the schema is evaluated; keep the file small. */
+export function persistable(entry: Entry): Entry {
   const data = entry.result.data;
-  const result =
-    entry.schema && data && data.kind === 'tool' && 'schema' in data
-      ? { ...entry.result, data: { ...data, schema: undefined } }
-      : entry.result;
-  const { schema, ...rest } = entry;
-  return schema === undefined ? { ...rest, result } : { ...rest, result, schema: persistedOutcome(schema) };
+  return entry.schema && data && data.kind === 'tool' && 'schema' in data
+    ? { ...entry, result: { ...entry.result, data: { ...data, schema: undefined } } }
+    : entry;
 }
 
 /** The entries as persisted, one at a time (no second map of every entry at a cold run's peak). */
-export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterable<readonly [string, PersistedEntry]> {
+export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterable<readonly [string, Entry]> {
   for (const [key, entry] of entries) yield [key, persistable(entry)];
-}
-
-/**
- * The persisted entries as the cache holds them, in place: each schema outcome's text behind an
- * accessor that parses it on first read (cache/schema-text.ts).
- */
-export function revived(entries: Map<string, PersistedEntry>): Map<string, Entry> {
-  for (const [key, entry] of entries)
-    if (entry.schema !== undefined) (entry as Entry).schema = storedOutcome(entry.schema, key);
-  return entries as Map<string, Entry>;
 }
 
 /**

@@ -28,10 +28,8 @@ import {
   entryContent,
   indexedContent,
   type OutputRecord,
-  type PersistedEntry,
   persistable,
   persistableEntries,
-  revived,
   sameRecord,
   sha,
 } from './unit-entry.js';
@@ -39,10 +37,8 @@ import {
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
-// diagnostics) or the entries' format does (3: digests of result and schema; 4: schemas as JSON
-// text, cache/schema-text.ts); every release of zhin-gen has its own cache besides (see version.ts).
-// A file of another version is a miss (cache/file.ts), never read as this format.
-export const CACHE_VERSION = `zhin-gen-cache-4@${packageVersion()}`;
+// diagnostics) or the entries' format does (3: digests of result and schema); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-3@${packageVersion()}`;
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
@@ -54,7 +50,7 @@ export class UnitCache {
   private readonly changedKeys = new Set<string>();
   /** The loaded file had parts dropped as doubtful: rewrite it at the next persist. */
   private damaged = false;
-  private readonly disk: CacheFile<PersistedEntry, OutputRecord> | undefined;
+  private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
   private readonly indexFile: IndexFile | undefined;
   /** The tree record beside the cache (cache/tree-record.ts), read and written by cache/tree-check.ts. */
   readonly treeFile: TreeRecordFile | undefined;
@@ -160,7 +156,7 @@ export class UnitCache {
     this.damaged = loaded?.damaged ?? false;
     // Dropped entries stay in an appended index: after damage the index is written whole.
     if (this.damaged) this.indexAppendable = false;
-    this.entries = loaded ? revived(loaded.entries) : new Map();
+    this.entries = loaded?.entries ?? new Map();
     const output = loaded?.output;
     // The index and the bodies were written together; if they disagree, trust neither's record.
     if (this.out.record !== undefined && !sameRecord(this.out.record, output)) {

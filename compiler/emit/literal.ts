@@ -13,12 +13,10 @@ export function str(value: string): string {
 
 /** JSON value on one line with the same escaping; object key order is preserved. */
 export function json(value: unknown): string {
-  return jsonText(JSON.stringify(value));
-}
-
-/** `json` of a value whose `JSON.stringify` text is at hand (a cached schema: cache/schema-text.ts). */
-export function jsonText(text: string): string {
-  return text.replace(/[<>\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function strList(values: readonly string[]): string {

@@ -14,8 +14,7 @@ import type { EmitMemo } from './memo.js';
 import { compareStrings } from '../diagnostics.js';
 import type { ManifestTool } from '@zhin-gen/runtime';
 import type { ToolModel } from '../model.js';
-import { json, jsonText, str } from './literal.js';
-import { schemaTextOf } from '../cache/schema-text.js';
+import { json, str } from './literal.js';
 import { hasGeneratedValidator, toolValidatorKey } from './validator-table.js';
 import { nameHash } from './shards.js';
 
@@ -71,11 +70,7 @@ class LazyToolText implements ToolText {
     this.source = tool.source;
     this.nameHash = nameHash(tool.qualifiedName);
     this.nameLiteral = str(tool.qualifiedName);
-    // From a cached schema's text when there is one: every tool's key is needed, its object is not.
-    const schemaText = schemaTextOf(tool);
-    this.validator = hasGeneratedValidator(tool)
-      ? toolValidatorKey(tool, schemaText !== undefined ? jsonText(schemaText) : json(tool.inputSchema))
-      : undefined;
+    this.validator = hasGeneratedValidator(tool) ? toolValidatorKey(tool, json(tool.inputSchema)) : undefined;
     this.keywords = toolKeywords(tool, keywordsByScope);
   }
 

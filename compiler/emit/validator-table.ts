@@ -79,12 +79,11 @@ export function validatorTable(
   const optionsKey = `${options.root}\0${options.outRel}\0${options.importExtension}`;
   const memo = memos.validators;
   if (memo && memo.options === optionsKey && sameKeys(memo.perTool, perTool)) return memo.table;
-  const byKey = new Map<string, ToolModel>();
+  const schemas = new Map<string, JsonSchema>();
   perTool.forEach((key, index) => {
-    if (key !== undefined && !byKey.has(key)) byKey.set(key, tools[index]!);
+    if (key !== undefined && !schemas.has(key)) schemas.set(key, tools[index]!.inputSchema);
   });
-  const schemas = new ToolSchemas(byKey);
-  const keys = [...byKey.keys()].sort(compareStrings);
+  const keys = [...schemas.keys()].sort(compareStrings);
   const dir = validatorsDirRel(options.outRel);
   const cases = keys
     .map((key) => {
@@ -107,44 +106,4 @@ function sameKeys(a: readonly (string | undefined)[], b: readonly (string | unde
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/**
- * Each key's schema, read from its first tool when asked: the writer asks only for the validators
- * missing on disk, and a cached tool's schema stays unparsed until then (cache/schema-text.ts).
- */
-class ToolSchemas implements ReadonlyMap<string, JsonSchema> {
-  constructor(private readonly tools: ReadonlyMap<string, ToolModel>) {}
-
-  get size(): number {
-    return this.tools.size;
-  }
-
-  get(key: string): JsonSchema | undefined {
-    return this.tools.get(key)?.inputSchema;
-  }
-
-  has(key: string): boolean {
-    return this.tools.has(key);
-  }
-
-  forEach(each: (value: JsonSchema, key: string, map: ReadonlyMap<string, JsonSchema>) => void): void {
-    for (const [key, tool] of this.tools) each(tool.inputSchema, key, this);
-  }
-
-  *entries(): MapIterator<[string, JsonSchema]> {
-    for (const [key, tool] of this.tools) yield [key, tool.inputSchema];
-  }
-
-  keys(): MapIterator<string> {
-    return this.tools.keys();
-  }
-
-  *values(): MapIterator<JsonSchema> {
-    for (const tool of this.tools.values()) yield tool.inputSchema;
-  }
-
-  [Symbol.iterator](): MapIterator<[string, JsonSchema]> {
-    return this.entries();
-  }
 }

@@ -21,7 +21,6 @@ import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from '@zhin-gen/runtime/names';
 import { unitKey } from '../cache/unit-key.js';
-import { linkSchema, schemaTextOf } from '../cache/schema-text.js';
 import type { AssembleInput } from './assemble.js';
 import type { AssembleMemo } from './model-memo.js';
 import type { PlatformRef } from './plugin-entries.js';
@@ -248,8 +247,7 @@ function toolModel(
     ...(data.descriptionLoc ? { descriptionLoc: data.descriptionLoc } : {}),
     ...(data.schemaLoc ? { schemaLoc: data.schemaLoc } : {}),
     description: data.description,
-    // A cached outcome's schema stays JSON text until read (cache/schema-text.ts `linkSchema`).
-    inputSchema: outcome?.ok && schemaTextOf(outcome) === undefined ? outcome.schema : EMPTY_INPUT_SCHEMA,
+    inputSchema: outcome?.ok ? outcome.schema : EMPTY_INPUT_SCHEMA,
     schemaOrigin: outcome?.ok ? outcome.origin : 'none',
     schemaVia: outcome?.ok ? outcome.via : 'none',
     requiresApproval: data.requiresApproval,
@@ -263,7 +261,6 @@ function toolModel(
     typed: /\.m?ts$/.test(source),
     hash,
   };
-  if (outcome !== undefined) linkSchema(model, 'inputSchema', outcome);
   memos.tools.set(result, { outcome, hash, unit, model });
   const content = input.prints?.of(unitKey(unit), result, outcome);
   // Everything else a model holds comes from the result and the outcome the content covers.

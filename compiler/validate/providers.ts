@@ -5,7 +5,6 @@
 import type { ProviderName } from '../config/load.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
-import { schemaTextOf } from '../cache/schema-text.js';
 import { PROVIDER_SAFE_NAME } from '@zhin-gen/runtime/names';
 
 interface ProviderProfile {
@@ -27,9 +26,6 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderName, ProviderProfile>> 
     unsupportedKeywords: ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'patternProperties'],
   },
 };
-
-/** Every keyword some profile rejects. */
-const UNSUPPORTED = [...new Set(Object.values(PROVIDER_PROFILES).flatMap((p) => p.unsupportedKeywords))];
 
 /** Keywords whose values are data, not schemas: `{ default: { oneOf: 1 } }` uses no `oneOf`. */
 const DATA_KEYWORDS = new Set(['default', 'examples', 'const', 'enum']);
@@ -91,11 +87,7 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: str
     if (profile.unsupportedKeywords.length > 0) {
       if (!keywords) {
         keywords = new Set<string>();
-        // A cached schema is JSON text (cache/schema-text.ts), where any key is written `"key":`:
-        // without one of these, the walk could find none, and the schema need not be parsed.
-        const text = schemaTextOf(tool);
-        if (text === undefined || UNSUPPORTED.some((k) => text.includes(`"${k}":`)))
-          keywordsIn(tool.inputSchema, keywords);
+        keywordsIn(tool.inputSchema, keywords);
       }
       const found = keywords;
       const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
