@@ -19,8 +19,12 @@ import type { CapabilityUnit } from '../scan/layout.js';
 import { resultPrint } from '../util/hash.js';
 import type { UnitResult } from './units.js';
 
-/** Measured (docs/bench.md): below this many units to parse, a worker costs more than it saves. */
-export const POOL_MIN_UNITS = 600;
+/**
+ * Below this many units to parse, a worker costs more than it saves. Measured on 2 cores
+ * (cold runs, unit cache cleared, alternating): one worker at 5,000 units cost +0.2 s wall and
+ * +1.2 s CPU; at 20,000 it saved ~1 s wall (of 7.4 s) for +1.6 s CPU.
+ */
+export const POOL_MIN_UNITS = 8000;
 /** Largest batch a worker gets: large enough that messaging is noise, small enough to balance. */
 const MAX_BATCH = 32;
 /** Units the main thread parses between two looks at the workers' messages. */
@@ -82,6 +86,9 @@ const PROBE_MS = 100;
 interface CpuSample {
   readonly idle: number;
   readonly total: number;
+  /** This process's CPU time (ms, every thread) and the wall clock (ms), for `idleCores`. */
+  readonly own?: number;
+  readonly at?: number;
 }
 
 function sampleCpus(): CpuSample {
@@ -91,18 +98,27 @@ function sampleCpus(): CpuSample {
     idle += times.idle;
     total += times.user + times.nice + times.sys + times.idle + times.irq;
   }
-  return { idle, total };
+  const { user, system } = process.cpuUsage();
+  return { idle, total, own: (user + system) / 1000, at: performance.now() };
 }
 
 /**
- * Cores that no thread of any process used between two samples, of `cores`: while this thread
- * parses, an otherwise idle 2-core machine has one. A worker started on a machine with none
- * only competes with this thread for a core, and adds its start-up and a second heap.
+ * Cores that no other process used between two samples, beside this thread, of `cores`: while
+ * this thread parses, an otherwise idle 2-core machine has one. This process's own background
+ * threads count as idle: in the first moments of parsing V8's optimizing compiler takes most
+ * of the second core, and counting it as load meant no worker at 20,000 units (where one
+ * saves a second) and one at random at 1,000. A worker started on a machine with none only
+ * competes with this thread for a core, and adds its start-up and a second heap.
  */
 export function idleCores(from: CpuSample, to: CpuSample, cores: number): number {
   const total = to.total - from.total;
   // No figures (a platform that reports no CPUs): nothing is known to be busy.
-  return total > 0 ? ((to.idle - from.idle) / total) * cores : Number.POSITIVE_INFINITY;
+  if (!(total > 0)) return Number.POSITIVE_INFINITY;
+  // Background threads: this process's CPU time beyond this (busy) thread's wall time.
+  const own = to.own !== undefined && from.own !== undefined ? to.own - from.own : 0;
+  const wall = to.at !== undefined && from.at !== undefined ? to.at - from.at : own;
+  const background = Math.max(0, own - wall);
+  return Math.min(cores, ((to.idle - from.idle + background) / total) * cores);
 }
 
 /**

@@ -212,6 +212,15 @@ describe('the parse worker pool', () => {
     expect(idleCores({ idle: 0, total: 0 }, { idle: 0, total: 0 }, 0)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it("counts this process's own background threads (V8's compiler) as idle, never another process's load", () => {
+    // 200 ms of wall on 2 CPUs: 100 ms idle, and this process used 300 ms, 100 ms of it beside
+    // the parsing thread: one core is free for a worker.
+    const from = { idle: 1000, total: 5000, own: 50, at: 10 };
+    expect(idleCores(from, { idle: 1100, total: 5400, own: 350, at: 210 }, 2)).toBe(1);
+    // The same 100 ms idle, but this process used only its parsing thread: another process is busy.
+    expect(idleCores(from, { idle: 1100, total: 5400, own: 250, at: 210 }, 2)).toBe(0.5);
+  });
+
   it('starts no worker while every core is busy, and parses everything on the main thread', async () => {
     // One busy process per core, bounded in time, for as long as the pool measures the load.
     const spinners = Array.from({ length: availableParallelism() }, () =>
