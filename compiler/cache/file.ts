@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { compile, jsonObject, object, optional, present, string, type Check } from './json-shape.js';
-import { writeAtomically } from '../write/output.js';
+import { writeChunksAtomically } from '../write/output.js';
 
 interface Base<E, O> {
   readonly version: string;
@@ -181,11 +181,10 @@ export class CacheFile<E, O> {
     }
     const contents = all();
     const id = randomBytes(8).toString('hex');
-    const bytes = baseBytes({ version: this.version, configKey, id }, contents);
-    writeAtomically(this.file, bytes);
+    const bytes = writeChunksAtomically(this.file, baseChunks({ version: this.version, configKey, id }, contents));
     rmSync(this.journal, { force: true });
     this.baseId = id;
-    this.baseBytes = bytes.length;
+    this.baseBytes = bytes;
     this.journalBytes = 0;
     this.journalUsable = true;
   }
@@ -201,24 +200,26 @@ export class CacheFile<E, O> {
 }
 
 /**
- * The bytes of `JSON.stringify` of the base (same key order: frame, entries, output), encoded
- * entry by entry: at 20,000 tools the base is ~50 MB, and one string of it plus its UTF-8 copy
- * held twice that at the run's peak.
+ * `JSON.stringify` of the base (same key order: frame, entries, output), entry by entry: at
+ * 20,000 tools the base is ~50 MB, and one string of it (or one buffer, plus its chunks) held
+ * that much again at the run's peak; the writer encodes a megabyte of chunks at a time.
  */
-function baseBytes<E, O>(frame: Omit<Base<E, O>, 'entries' | 'output'>, contents: BaseContents<E, O>): Buffer {
+function* baseChunks<E, O>(
+  frame: Omit<Base<E, O>, 'entries' | 'output'>,
+  contents: BaseContents<E, O>,
+): Generator<string> {
   const head = JSON.stringify(frame);
-  const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"entries":{`)];
+  yield `${head.slice(0, -1)},"entries":{`;
   let first = true;
   for (const [key, entry] of contents.entries) {
     // `undefined` is left out of an object by JSON.stringify; an entry is never undefined.
     const value = JSON.stringify(entry);
     if (value === undefined) continue;
-    chunks.push(Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:${value}`));
+    yield `${first ? '' : ','}${JSON.stringify(key)}:${value}`;
     first = false;
   }
   const output = contents.output === undefined ? undefined : JSON.stringify(contents.output);
-  chunks.push(Buffer.from(output === undefined ? '}}' : `},"output":${output}}`));
-  return Buffer.concat(chunks);
+  yield output === undefined ? '}}' : `},"output":${output}}`;
 }
 
 /** A JSON line, or undefined when it does not parse (a write cut short). */

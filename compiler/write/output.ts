@@ -13,6 +13,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
   writevSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
@@ -63,6 +64,47 @@ function replaceWith(temp: string, file: string): void {
 export function writeAtomically(file: string, content: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
   viaTemp(file, content, replaceWith);
+}
+
+/** How many characters of chunks are encoded and written at a time (writeChunksAtomically). */
+const CHUNK_BATCH = 1 << 20;
+
+/**
+ * Writes a file atomically from string chunks, encoded and written about a megabyte at a time,
+ * never joined: the unit cache's bodies are ~40 MB at 20,000 tools, and their bytes in one buffer
+ * (with the chunks it was joined from) were the cold run's peak RSS. Returns the bytes written.
+ */
+export function writeChunksAtomically(file: string, chunks: Iterable<string>): number {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  let bytes = 0;
+  try {
+    const fd = openSync(temp, 'w');
+    try {
+      let pending: string[] = [];
+      let length = 0;
+      const flush = (): void => {
+        const buffer = Buffer.from(pending.join(''));
+        for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done);
+        bytes += buffer.length;
+        pending = [];
+        length = 0;
+      };
+      for (const chunk of chunks) {
+        pending.push(chunk);
+        length += chunk.length;
+        if (length >= CHUNK_BATCH) flush();
+      }
+      flush();
+    } finally {
+      closeSync(fd);
+    }
+    replaceWith(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return bytes;
 }
 
 /**
