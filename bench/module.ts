@@ -20,6 +20,7 @@ import { build, createServer } from 'vite';
 import type { createCompiler as createOwnCompiler } from '../compiler/index.js';
 import { validatorsDirRel } from '../compiler/emit/validator-table.js';
 import { generateTree } from './gen-tree.js';
+import { TSC, writeTscConfig } from './tsc-config.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..');
@@ -42,31 +43,10 @@ function dirBytes(dir: string): number {
 const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
 
 function tsc(root: string, withManifest: boolean): number {
-  const config = join(root, `tsconfig.bench-${withManifest ? 'with' : 'without'}.json`);
-  writeFileSync(
-    config,
-    JSON.stringify({
-      compilerOptions: {
-        noEmit: true,
-        strict: true,
-        skipLibCheck: true,
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        baseUrl: '.',
-        paths: {
-          'zhin-gen/runtime': [join(REPO, 'compiler/runtime-reexport.ts')],
-          '@zhin-gen/runtime': [join(REPO, 'runtime/index.ts')],
-          '@zhin-gen/runtime/*': [join(REPO, 'runtime/*')],
-          zod: [join(REPO, 'node_modules/zod')],
-        },
-      },
-      include: ['**/tools/**/*.ts', ...(withManifest ? ['zhin-capabilities.gen.ts'] : [])],
-    }),
-  );
+  const config = writeTscConfig(root, withManifest);
   const started = performance.now();
   try {
-    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', config], {
+    execFileSync(process.execPath, [TSC, '-p', config], {
       stdio: 'ignore',
       env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' },
     });

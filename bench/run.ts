@@ -16,7 +16,7 @@
  *
  * Each as a whole process (what a user waits for) and, for cold / nothing / one change, as work
  * after module loading (`--work`). Peak RSS per figure. The watch figures are measured from
- * outside by bench/watch-cli.ts; peers (ts-morph, tsc, esbuild) by bench/peers.ts.
+ * outside by bench/watch-cli.ts; peers (a ts-morph generator, tsc, esbuild) by bench/peers.ts.
  *
  * BENCH_SIZES=100,1000 BENCH_RUNS=5; BENCH_COMPARE=/path/to/other/checkout alternates that
  * checkout's build (its dist/) with this one in every round, each on its own copy of the tree
@@ -25,13 +25,12 @@
  * BENCH_FIGURES=warm,check,oneChange takes only those figures (the cold ones cost minutes at 20,000
  * tools on a shared machine); the tables show the others as not measured.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultCacheFile } from '../compiler/cache/units.js';
 import { generateTree } from './gen-tree.js';
+import { clearUnitCache, medianSample, type Sample, timeProcess } from './process.js';
 import { benchRuntimeLoad } from './runtime-load.js';
 import { table } from './table.js';
 
@@ -51,53 +50,6 @@ if (process.env.BENCH_MODE === 'load') {
   const { benchLoadCheck } = await import('./load-check.js');
   for (const n of sizes) console.log(JSON.stringify(await benchLoadCheck(n, runs)));
   process.exit(0);
-}
-
-interface Sample {
-  readonly ms: number;
-  readonly rssMb: number;
-  /** In-process work after module loading, when the child reports it. */
-  readonly workMs: number;
-  /** CPU time of the child, all its threads (user + system). */
-  readonly cpuMs: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** Wall time of a fresh process, and the peak RSS the child reports. */
-function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, before?: () => void): Sample {
-  before?.();
-  const started = performance.now();
-  const out = execFileSync(process.execPath, args, {
-    cwd: REPO,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-    maxBuffer: 64 * 2 ** 20,
-  });
-  const ms = performance.now() - started;
-  const rss = /"rssKb":(\d+)/.exec(out);
-  const work = /"workMs":([\d.]+)/.exec(out);
-  const cpu = /"cpuMs":([\d.]+)/.exec(out);
-  return {
-    ms,
-    rssMb: rss ? Number(rss[1]) / 1024 : NaN,
-    workMs: work ? Number(work[1]) : NaN,
-    cpuMs: cpu ? Number(cpu[1]) : NaN,
-  };
-}
-
-function medianSample(samples: readonly Sample[]): Sample {
-  return {
-    ms: median(samples.map((s) => s.ms)),
-    rssMb: Math.max(...samples.map((s) => s.rssMb)),
-    workMs: median(samples.map((s) => s.workMs)),
-    cpuMs: median(samples.map((s) => s.cpuMs)),
-  };
 }
 
 const FIGURES = ['cold', 'coldPool', 'warm', 'oneChange', 'check', 'coldWork', 'warmWork', 'oneChangeWork'] as const;
@@ -190,15 +142,7 @@ function emptySamples(): Record<Figure, Sample[]> {
 
 function sampleRound(build: Build, round: number): void {
   const env = { ZHIN_GEN_DIST: build.dist };
-  const cacheFile = defaultCacheFile(build.root);
-  // Every file of the unit cache (the bodies and each record beside them: index, journal, emit
-  // record, …): a cold run must find none of them, or it may skip work a first run does.
-  const clearCache = (): void => {
-    const prefix = basename(cacheFile);
-    if (!existsSync(dirname(cacheFile))) return;
-    for (const name of readdirSync(dirname(cacheFile)))
-      if (name.startsWith(prefix)) rmSync(join(dirname(cacheFile), name), { force: true });
-  };
+  const clearCache = (): void => clearUnitCache(build.root);
   const tool = join(build.root, 'tools', 'weather-0', 'index.ts');
   const original = readFileSync(tool, 'utf8');
   let edit = round * 2;
