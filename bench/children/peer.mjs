@@ -32,6 +32,15 @@ function cpuMs() {
 const report = (workMs) =>
   console.log(JSON.stringify({ workMs, rssKb: process.resourceUsage().maxRSS, cpuMs: cpuMs() }));
 
+/** Whether this process still has a child (exited but not reaped counts: it is still listed). */
+function childrenLeft() {
+  try {
+    return readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Every `tools/<name>/index.ts` under the convention folders (as the floor walks them). */
 function toolModules(root) {
   const found = [];
@@ -97,8 +106,10 @@ if (kind === 'tsmorph' || kind === 'tsmorph-typed') {
   });
   const workMs = performance.now() - started;
   await stop();
-  // The service process exits after stop(); wait until Node has reaped it.
-  await new Promise((done) => setTimeout(done, 50));
+  // stop() only signals the service process: wait until it is gone and reaped (no child left),
+  // so that its CPU time is in cutime.
+  for (let waited = 0; waited < 10_000 && childrenLeft(); waited += 20)
+    await new Promise((done) => setTimeout(done, 20));
   report(workMs);
 } else {
   console.error(`unknown peer ${kind}`);
