@@ -72,7 +72,7 @@ export class TreeCheck {
   private readonly list: readonly string[];
   /** Root, output path, shipped packages' stamp, runtime module, plugin entry names, configured plugins. */
   private readonly context: string;
-  /** When the stamps were taken (ms since the epoch). */
+  /** When taking the stamps started (ms since the epoch): racy stamps are judged against it. */
   private readonly stampedAt: number;
 
   constructor(
@@ -84,8 +84,10 @@ export class TreeCheck {
     this.list = inventory.list;
     // The configured plugins outside the root are part of what the walk was asked to do.
     this.context = [...context, ...inventory.extra.map((p) => p.dir)].join('\0');
-    this.stampedAt = Date.now();
-    this.table = statList(root, this.list);
+    // The walk stat'ed every file as it listed it; a list it could not stamp is stat'ed here.
+    const walked = inventory.takeStamps();
+    this.stampedAt = walked?.at ?? Date.now();
+    this.table = walked?.table ?? statList(root, this.list);
     this.stamps = new ListStamps(this.list, this.table);
   }
 

@@ -9,7 +9,7 @@ import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ExtraPlugin } from './layout.js';
-import { CONVENTION_FOLDERS, walkBelow, walkTree, type WalkMode, type WalkOptions } from './walk.js';
+import { CONVENTION_FOLDERS, walkBelow, walkTree, type WalkMode, type WalkOptions, type WalkStamps } from './walk.js';
 
 /** What patching one path did: the inventory is exact again, or only a fresh walk can tell. */
 export type Reconciled = 'exact' | 'walk';
@@ -20,6 +20,8 @@ export class TreeInventory {
 
   private constructor(
     private paths: string[],
+    /** The walk's stamps of `paths` (scan/walk.ts), until {@link takeStamps} hands them over. */
+    private stamps: WalkStamps | undefined,
     private readonly root: string,
     private readonly options: WalkOptions,
     private readonly pluginEntry: readonly string[],
@@ -38,8 +40,9 @@ export class TreeInventory {
     const walked = walkTree(
       walkOptions,
       extra.map((p) => resolve(root, p.dir)),
+      true,
     );
-    return new TreeInventory(walked.paths, root, walkOptions, options.pluginEntry, extra, [
+    return new TreeInventory(walked.paths, walked.stamps, root, walkOptions, options.pluginEntry, extra, [
       ...diagnostics,
       ...walked.diagnostics,
     ]);
@@ -47,6 +50,17 @@ export class TreeInventory {
 
   get list(): readonly string[] {
     return this.paths;
+  }
+
+  /**
+   * The mtime and size of every listed file as the walk found it (cache/tree-record.ts
+   * `statList`'s layout), once, and only while the list is the walk's own: a patched inventory
+   * or a second caller gets undefined and stats the list itself.
+   */
+  takeStamps(): WalkStamps | undefined {
+    const stamps = this.revision === 0 ? this.stamps : undefined;
+    this.stamps = undefined;
+    return stamps;
   }
 
   /**

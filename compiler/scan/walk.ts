@@ -7,7 +7,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
 
 /**
@@ -51,15 +51,48 @@ function isInside(dir: string, target: string): boolean {
   return target === dir || target.startsWith(dir + sep);
 }
 
+/** `statSync` options: one object for every call of a walk. */
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/**
+ * Code-unit order of the listed paths of two sibling entries, a directory's being `name/`: the
+ * walk then lists in the order a sort of every path gives (`a.ts` before `a/`, `a/x` before
+ * `a0`), so the whole list needs no sort of its own. No key string is built per entry.
+ */
+function compareEntries(a: Dirent, b: Dirent): number {
+  const x = a.name;
+  const y = b.name;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const d = x.charCodeAt(i) - y.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  if (x.length === y.length) return 0;
+  // One name is a prefix of the other: the shorter one's path goes on with '/' if it is a directory.
+  if (x.length < y.length) return a.isDirectory() ? SLASH - y.charCodeAt(n) : -1;
+  return b.isDirectory() ? x.charCodeAt(n) - SLASH : 1;
+}
+
+const SLASH = 0x2f;
+
 class Walker {
   readonly paths: string[] = [];
+  /**
+   * mtime and size of each path when it was listed, at 2i and 2i + 1 (-1 and -1 for a directory
+   * and for a file that cannot be stat'ed); undefined when the walk was not asked to stamp.
+   */
+  readonly stamps: number[] | undefined;
   readonly diagnostics: Diagnostic[] = [];
   /** Whether a symbolic link was met (their rules need the whole walk's context). */
   sawLink = false;
   private readonly realRoot: string;
   private readonly allowedReal: string[];
 
-  constructor(private readonly options: WalkOptions) {
+  constructor(
+    private readonly options: WalkOptions,
+    stamp: boolean,
+  ) {
+    this.stamps = stamp ? [] : undefined;
     this.realRoot = realpathSync(options.root);
     this.allowedReal = options.allowed.map((dir) => {
       try {
@@ -79,9 +112,34 @@ class Walker {
     return toPosix(relative(root, abs));
   }
 
+  /** The POSIX prefix of the listed paths below `abs` (a directory): '' for the root, else `rel/`. */
+  prefixOf(abs: string): string {
+    return abs === this.options.root ? '' : `${this.rel(abs)}/`;
+  }
+
+  private addDir(path: string): void {
+    this.paths.push(path);
+    this.stamps?.push(-1, -1);
+  }
+
+  /** A listed file; stamped now when the walk stamps (one stat, no second pass over the list). */
+  private addFile(path: string, abs: string): void {
+    this.paths.push(path);
+    const stamps = this.stamps;
+    if (stamps === undefined) return;
+    let s: { mtimeMs: number; size: number } | undefined;
+    try {
+      s = statSync(abs, NO_THROW);
+    } catch {
+      s = undefined;
+    }
+    if (s === undefined) stamps.push(-1, -1);
+    else stamps.push(s.mtimeMs, s.size);
+  }
+
   private list(abs: string): Dirent[] {
     try {
-      return readdirSync(abs, { withFileTypes: true }).sort((a, b) => compareStrings(a.name, b.name));
+      return readdirSync(abs, { withFileTypes: true }).sort(compareEntries);
     } catch (error) {
       this.diagnostics.push(
         diag('ZG1006', {
@@ -94,20 +152,15 @@ class Walker {
   }
 
   /**
-   * Resolves a dirent to its kind and real path (undefined: skipped with a diagnostic). Only
-   * symbolic links cost a realpath call: a plain directory's real path is its parent's plus its
+   * Resolves a symbolic link to its kind and real path (undefined: skipped with a diagnostic).
+   * Only links cost a realpath call: a plain directory's real path is its parent's plus its
    * name, so the walk needs no per-directory syscalls beyond readdir.
    */
-  private kind(
+  private link(
     abs: string,
-    entry: Dirent,
     parentReal: string,
     chain: readonly string[],
   ): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
-    if (!entry.isSymbolicLink()) {
-      const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
-      return kind ? { kind, real: child(parentReal, entry.name), chain } : undefined;
-    }
     this.sawLink = true;
     let real: string;
     try {
@@ -144,23 +197,47 @@ class Walker {
     return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
   }
 
-  /** Every file and directory below `abs` (a convention folder), recursively. */
-  walkAll(abs: string, real: string, chain: readonly string[]): void {
+  /**
+   * Every file and directory below `abs` (a convention folder), recursively; `prefix` is the
+   * POSIX path of `abs` relative to the root with a trailing '/'. The common entry (no link)
+   * costs no allocation beyond its two paths.
+   */
+  walkAll(abs: string, prefix: string, real: string, chain: readonly string[]): void {
     for (const entry of this.list(abs)) {
-      if (isIgnoredEntry(entry.name)) continue;
-      const path = child(abs, entry.name);
-      const resolved = this.kind(path, entry, real, chain);
-      if (resolved?.kind === 'file') {
-        this.paths.push(this.rel(path));
-      } else if (resolved?.kind === 'dir') {
-        this.paths.push(`${this.rel(path)}/`);
-        this.walkAll(path, resolved.real, resolved.chain);
+      const name = entry.name;
+      if (isIgnoredEntry(name)) continue;
+      const path = child(abs, name);
+      if (!entry.isSymbolicLink()) {
+        if (entry.isDirectory()) {
+          this.addDir(`${prefix}${name}/`);
+          this.walkAll(path, `${prefix}${name}/`, child(real, name), chain);
+        } else if (entry.isFile()) this.addFile(prefix + name, path);
+        continue;
+      }
+      const resolved = this.link(path, real, chain);
+      if (resolved?.kind === 'file') this.addFile(prefix + name, path);
+      else if (resolved?.kind === 'dir') {
+        this.addDir(`${prefix}${name}/`);
+        this.walkAll(path, `${prefix}${name}/`, resolved.real, resolved.chain);
       }
     }
   }
 
+  /** A dirent's kind and real path, links resolved (undefined: neither a file nor a directory, or refused). */
+  private kind(
+    abs: string,
+    entry: Dirent,
+    parentReal: string,
+    chain: readonly string[],
+  ): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
+    if (entry.isSymbolicLink()) return this.link(abs, parentReal, chain);
+    const kind = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
+    return kind ? { kind, real: child(parentReal, entry.name), chain } : undefined;
+  }
+
   /** A plugin directory: its root files, convention folders and `plugins/<key>/` children. */
   walkPlugin(abs: string, real: string, chain: readonly string[]): void {
+    const prefix = this.prefixOf(abs);
     for (const entry of this.list(abs)) {
       const path = child(abs, entry.name);
       const isConvention = (CONVENTION_FOLDERS as readonly string[]).includes(entry.name) || entry.name === 'plugins';
@@ -169,12 +246,12 @@ class Walker {
       const resolved = this.kind(path, entry, real, chain);
       if (resolved === undefined) continue;
       if (isRootFile || resolved.kind !== 'dir') {
-        if (resolved.kind === 'file') this.paths.push(this.rel(path));
+        if (resolved.kind === 'file') this.addFile(prefix + entry.name, path);
         continue;
       }
-      this.paths.push(`${this.rel(path)}/`);
+      this.addDir(`${prefix}${entry.name}/`);
       if (entry.name !== 'plugins') {
-        this.walkAll(path, resolved.real, resolved.chain);
+        this.walkAll(path, `${prefix}${entry.name}/`, resolved.real, resolved.chain);
         continue;
       }
       this.walkPluginsFolder(path, resolved.real, resolved.chain);
@@ -183,15 +260,16 @@ class Walker {
 
   /** A `plugins/` folder: every directory in it is a child plugin. */
   walkPluginsFolder(abs: string, real: string, chain: readonly string[]): void {
+    const prefix = this.prefixOf(abs);
     for (const plugin of this.list(abs)) {
       if (isIgnoredEntry(plugin.name)) continue;
       const pluginAbs = child(abs, plugin.name);
       const pluginKind = this.kind(pluginAbs, plugin, real, chain);
       if (pluginKind?.kind === 'dir') {
-        this.paths.push(`${this.rel(pluginAbs)}/`);
+        this.addDir(`${prefix}${plugin.name}/`);
         this.walkPlugin(pluginAbs, pluginKind.real, pluginKind.chain);
       } else if (pluginKind?.kind === 'file') {
-        this.paths.push(this.rel(pluginAbs));
+        this.addFile(prefix + plugin.name, pluginAbs);
       }
     }
   }
@@ -205,18 +283,49 @@ function safeRealpath(path: string): string {
   }
 }
 
-/** Walks the root plugin and the given extra plugin directories (absolute). */
-export function walkTree(input: WalkOptions, extraPluginDirs: readonly string[] = []): Inventory {
+/** The stamps a walk took of its list, in list order, and when it started taking them (ms since the epoch). */
+export interface WalkStamps {
+  readonly table: Float64Array;
+  readonly at: number;
+}
+
+/** Whether the list is in code-unit order with no path twice (what the sort below would give). */
+function sortedUnique(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++) if (!(paths[i - 1]! < paths[i]!)) return false;
+  return true;
+}
+
+/**
+ * Walks the root plugin and the given extra plugin directories (absolute). With `stamp`, every
+ * listed file is stat'ed as it is listed, and the result carries the stamps in list order
+ * (`stamps`, as cache/tree-record.ts `statList` takes them), unless the list had to be sorted
+ * again (extra plugin directories): then there are none and the caller stats the list itself.
+ */
+export function walkTree(
+  input: WalkOptions,
+  extraPluginDirs: readonly string[] = [],
+  stamp = false,
+): Inventory & { readonly stamps?: WalkStamps } {
+  // Before the first stat: a stamp is racy against the time its walk started (cache/racy.ts).
+  const at = Date.now();
   // Normal form once: every path below is built by concatenation from these.
   const options = { ...input, root: resolve(input.root) };
-  const walker = new Walker(options);
+  const walker = new Walker(options, stamp);
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(`${walker.rel(dir)}/`);
+    walker.stamps?.push(-1, -1);
     walker.walkPlugin(dir, safeRealpath(dir), []);
   }
-  // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call
-  // per comparison (~90,000 paths at 20,000 tools).
+  // Sibling entries are listed in path order (compareEntries), so a walk of one plugin lists
+  // every path once and in order: no sort of ~90,000 paths at 20,000 tools. Extra plugin
+  // directories come after the root's (and may lie inside it): those lists are sorted here.
+  if (sortedUnique(walker.paths)) {
+    const stamps = walker.stamps ? { stamps: { table: Float64Array.from(walker.stamps), at } } : {};
+    return { paths: walker.paths, diagnostics: walker.diagnostics, ...stamps };
+  }
+  // The default sort orders strings by UTF-16 code units (as compareStrings in diagnostics.ts
+  // does) without a call per comparison.
   const unique = [...new Set(walker.paths)].sort();
   return { paths: unique, diagnostics: walker.diagnostics };
 }
@@ -236,10 +345,10 @@ export function walkBelow(
   mode: WalkMode,
 ): { readonly paths: readonly string[]; readonly exact: boolean } {
   const options = { ...input, root: resolve(input.root) };
-  const walker = new Walker(options);
+  const walker = new Walker(options, false);
   const real = safeRealpath(abs);
   if (mode === 'plugin') walker.walkPlugin(abs, real, []);
   else if (mode === 'plugins') walker.walkPluginsFolder(abs, real, []);
-  else walker.walkAll(abs, real, []);
+  else walker.walkAll(abs, walker.prefixOf(abs), real, []);
   return { paths: walker.paths, exact: !walker.sawLink && walker.diagnostics.length === 0 };
 }
