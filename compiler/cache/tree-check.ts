@@ -72,8 +72,11 @@ export class TreeCheck {
   private readonly list: readonly string[];
   /** Root, output path, shipped packages' stamp, runtime module, plugin entry names, configured plugins. */
   private readonly context: string;
-  /** When taking the stamps started (ms since the epoch): racy stamps are judged against it. */
-  private readonly stampedAt: number;
+  /**
+   * When each stamp was taken (ms since the epoch; a clock reading from before its stat): one time
+   * for the whole list, or the walk's reading per path (scan/walk.ts). Racy stamps are judged against it.
+   */
+  private readonly stampedAt: number | Float64Array;
 
   constructor(
     private readonly cache: UnitCache,
@@ -86,15 +89,18 @@ export class TreeCheck {
     this.context = [...context, ...inventory.extra.map((p) => p.dir)].join('\0');
     // The walk stat'ed every file as it listed it; a list it could not stamp is stat'ed here.
     const walked = inventory.takeStamps();
-    this.stampedAt = walked?.at ?? Date.now();
+    this.stampedAt = walked?.taken ?? Date.now();
     this.table = walked?.table ?? statList(root, this.list);
     this.stamps = new ListStamps(this.list, this.table);
   }
 
   /** Whether some listed file was written within a timestamp tick of the stamps (cache/racy.ts). */
   private racy(): boolean {
-    for (let i = 0; i < this.table.length; i += 2)
-      if (this.table[i + 1]! >= 0 && isRacy(this.table[i]!, this.stampedAt)) return true;
+    const at = this.stampedAt;
+    for (let i = 0; i < this.table.length; i += 2) {
+      if (this.table[i + 1]! < 0) continue;
+      if (isRacy(this.table[i]!, typeof at === 'number' ? at : at[i / 2]!)) return true;
+    }
     return false;
   }
 

@@ -82,6 +82,13 @@ class Walker {
    * and for a file that cannot be stat'ed); undefined when the walk was not asked to stamp.
    */
   readonly stamps: number[] | undefined;
+  /**
+   * For each path, a clock reading (ms since the epoch) taken before its stat: a stamp is racy
+   * against the moment it was taken (cache/racy.ts), not against the whole walk's start.
+   */
+  readonly taken: number[] | undefined;
+  /** The clock as last read: right after a directory was read and after each subtree walked. */
+  private clock = 0;
   readonly diagnostics: Diagnostic[] = [];
   /** Whether a symbolic link was met (their rules need the whole walk's context). */
   sawLink = false;
@@ -93,6 +100,7 @@ class Walker {
     stamp: boolean,
   ) {
     this.stamps = stamp ? [] : undefined;
+    this.taken = stamp ? [] : undefined;
     this.realRoot = realpathSync(options.root);
     this.allowedReal = options.allowed.map((dir) => {
       try {
@@ -120,6 +128,12 @@ class Walker {
   private addDir(path: string): void {
     this.paths.push(path);
     this.stamps?.push(-1, -1);
+    this.taken?.push(-1);
+  }
+
+  /** Reads the clock (when stamping): every stat after this is later than it. */
+  private tick(): void {
+    if (this.stamps !== undefined) this.clock = Date.now();
   }
 
   /** A listed file; stamped now when the walk stamps (one stat, no second pass over the list). */
@@ -127,6 +141,7 @@ class Walker {
     this.paths.push(path);
     const stamps = this.stamps;
     if (stamps === undefined) return;
+    this.taken!.push(this.clock);
     let s: { mtimeMs: number; size: number } | undefined;
     try {
       s = statSync(abs, NO_THROW);
@@ -139,7 +154,9 @@ class Walker {
 
   private list(abs: string): Dirent[] {
     try {
-      return readdirSync(abs, { withFileTypes: true }).sort(compareEntries);
+      const entries = readdirSync(abs, { withFileTypes: true }).sort(compareEntries);
+      this.tick();
+      return entries;
     } catch (error) {
       this.diagnostics.push(
         diag('ZG1006', {
@@ -211,6 +228,7 @@ class Walker {
         if (entry.isDirectory()) {
           this.addDir(`${prefix}${name}/`);
           this.walkAll(path, `${prefix}${name}/`, child(real, name), chain);
+          this.tick();
         } else if (entry.isFile()) this.addFile(prefix + name, path);
         continue;
       }
@@ -219,6 +237,7 @@ class Walker {
       else if (resolved?.kind === 'dir') {
         this.addDir(`${prefix}${name}/`);
         this.walkAll(path, `${prefix}${name}/`, resolved.real, resolved.chain);
+        this.tick();
       }
     }
   }
@@ -250,11 +269,9 @@ class Walker {
         continue;
       }
       this.addDir(`${prefix}${entry.name}/`);
-      if (entry.name !== 'plugins') {
-        this.walkAll(path, `${prefix}${entry.name}/`, resolved.real, resolved.chain);
-        continue;
-      }
-      this.walkPluginsFolder(path, resolved.real, resolved.chain);
+      if (entry.name !== 'plugins') this.walkAll(path, `${prefix}${entry.name}/`, resolved.real, resolved.chain);
+      else this.walkPluginsFolder(path, resolved.real, resolved.chain);
+      this.tick();
     }
   }
 
@@ -268,6 +285,7 @@ class Walker {
       if (pluginKind?.kind === 'dir') {
         this.addDir(`${prefix}${plugin.name}/`);
         this.walkPlugin(pluginAbs, pluginKind.real, pluginKind.chain);
+        this.tick();
       } else if (pluginKind?.kind === 'file') {
         this.addFile(prefix + plugin.name, pluginAbs);
       }
@@ -283,10 +301,13 @@ function safeRealpath(path: string): string {
   }
 }
 
-/** The stamps a walk took of its list, in list order, and when it started taking them (ms since the epoch). */
+/**
+ * The stamps a walk took of its list, in list order (cache/tree-record.ts `statList`'s layout),
+ * and for each path a clock reading from before its stat (ms since the epoch; -1 for a directory).
+ */
 export interface WalkStamps {
   readonly table: Float64Array;
-  readonly at: number;
+  readonly taken: Float64Array;
 }
 
 /** Whether the list is in code-unit order with no path twice (what the sort below would give). */
@@ -306,8 +327,6 @@ export function walkTree(
   extraPluginDirs: readonly string[] = [],
   stamp = false,
 ): Inventory & { readonly stamps?: WalkStamps } {
-  // Before the first stat: a stamp is racy against the time its walk started (cache/racy.ts).
-  const at = Date.now();
   // Normal form once: every path below is built by concatenation from these.
   const options = { ...input, root: resolve(input.root) };
   const walker = new Walker(options, stamp);
@@ -315,13 +334,16 @@ export function walkTree(
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(`${walker.rel(dir)}/`);
     walker.stamps?.push(-1, -1);
+    walker.taken?.push(-1);
     walker.walkPlugin(dir, safeRealpath(dir), []);
   }
   // Sibling entries are listed in path order (compareEntries), so a walk of one plugin lists
   // every path once and in order: no sort of ~90,000 paths at 20,000 tools. Extra plugin
   // directories come after the root's (and may lie inside it): those lists are sorted here.
   if (sortedUnique(walker.paths)) {
-    const stamps = walker.stamps ? { stamps: { table: Float64Array.from(walker.stamps), at } } : {};
+    const stamps = walker.stamps
+      ? { stamps: { table: Float64Array.from(walker.stamps), taken: Float64Array.from(walker.taken!) } }
+      : {};
     return { paths: walker.paths, diagnostics: walker.diagnostics, ...stamps };
   }
   // The default sort orders strings by UTF-16 code units (as compareStrings in diagnostics.ts
