@@ -71,7 +71,6 @@ export function emitRun(input: EmitRunInput): EmitRunOutcome {
         },
         memos.emit,
       );
-  if (emitted !== undefined) units.noteEmitPrints(modulePrints(memos.emit));
   const sorted = uniqueDiagnostics(input.diagnostics).sort(compareDiagnostics);
   let errors = sorted.filter((d) => d.severity === 'error').length;
   let written = false;
@@ -92,5 +91,8 @@ export function emitRun(input: EmitRunInput): EmitRunOutcome {
       errors++;
     }
   }
+  // After the write: a module's stamp is a digest of its text (emit/shards.ts), which the writer
+  // builds anyway; read first, every shard's text would be built twice on a cold run.
+  if (emitted !== undefined) units.noteEmitPrints(modulePrints(memos.emit));
   return { emitted, sorted, errors, written };
 }

@@ -165,7 +165,31 @@ export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, m
   return modules;
 }
 
+/**
+ * A shard's module, its text built when read and never kept: the shards' bodies are ~27 MB at
+ * 20,000 tools, and holding every one from emit to write put all of them in the old generation
+ * at the cold run's peak. The stamp (a digest of the body) is taken from the first body built,
+ * by the writer's `text()` on a cold run or by a comparison with the file on disk; a shard whose
+ * text is needed again (a watch-mode edit's) is built again from its lines.
+ */
 function shardModule(shard: ShardInput, paths: ShardPaths): SideModule {
+  const name = shard.leaf.name;
+  let stamp: string | undefined;
+  const stampOf = (body: string): string =>
+    (stamp ??= `// tool table shard ${name.slice('tools-'.length)}, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`);
+  return {
+    name,
+    get stamp(): string {
+      return stamp ?? stampOf(shardBody(shard, paths));
+    },
+    text: () => {
+      const body = shardBody(shard, paths);
+      return `${paths.header}${stampOf(body)}\n${body}`;
+    },
+  };
+}
+
+function shardBody(shard: ShardInput, paths: ShardPaths): string {
   const cases = shard.entries.map((entry, i) => `    case ${i}: return import(${str(paths.spec(entry.source))});`);
   const keys = [...new Set(shard.entries.flatMap((e) => (e.validator === undefined ? [] : [e.validator])))].sort();
   const validatorCases = keys.map(
@@ -177,7 +201,7 @@ function shardModule(shard: ShardInput, paths: ShardPaths): SideModule {
     ? `(Omit<ManifestTool, 'load' | 'validator'> & { load?: ManifestTool['load']; validator?: string | ManifestTool['validator'] })[]`
     : `(Omit<ManifestTool, 'load'> & { load?: ManifestTool['load'] })[]`;
   const lines = shard.entries.map((entry, i) => (i === 0 ? entry.first : entry.next)).join('');
-  const body = `import type { ManifestTool } from ${str(paths.runtimeModule)};
+  return `import type { ManifestTool } from ${str(paths.runtimeModule)};
 
 /** This shard's tool modules by index: a literal import() per tool, inside one function. */
 function loadTool(index: number): ReturnType<ManifestTool['load']> {
@@ -204,8 +228,6 @@ ${attachLoaders(withValidators)}
 
 export default toolData as ManifestTool[];
 `;
-  const stamp = `// tool table shard ${shard.leaf.name.slice('tools-'.length)}, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
-  return { name: shard.leaf.name, stamp, text: () => `${paths.header}${stamp}\n${body}` };
 }
 
 /** The stamps of the modules the last emit made, by fingerprint (what cache/emit-record.ts keeps). */

@@ -41,8 +41,8 @@ export interface ToolText {
 /**
  * Memoised by model identity (in watch mode an unchanged tool keeps its model object): a
  * one-tool edit re-renders, re-escapes and re-hashes one tool, not the table. The line itself
- * (`first`, `next`, `sha`) is rendered on first use: a fresh process whose shards are current on
- * disk (shards.ts, by their recorded fingerprints) never renders the tools of those shards.
+ * (`first`, `next`, `sha`) is rendered on use: a fresh process whose shards are current on disk
+ * (shards.ts, by their recorded fingerprints) never renders the tools of those shards.
  */
 export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolText {
   const memo = memos.toolTexts.get(tool);
@@ -52,7 +52,13 @@ export function emitTool(tool: ToolModel, spec: string, memos: EmitMemo): ToolTe
   return entry;
 }
 
-/** A tool's texts: the cheap fields at once, the escaped JSON line and its digest when first read. */
+/**
+ * A tool's texts: the cheap fields at once, the escaped JSON line and its digest when first read.
+ * The line is kept from its second render on: a one-shot run reads each line once (to hash or
+ * to write its shard), and keeping all of them (~22 MB at 20,000 tools, promoted to the old
+ * generation during emit) was a fifth of a cold run's peak; a line read again (a watch-mode edit
+ * re-rendering its shard) is one a later edit reads too.
+ */
 class LazyToolText implements ToolText {
   readonly source: string;
   readonly nameHash: number;
@@ -60,7 +66,9 @@ class LazyToolText implements ToolText {
   readonly validator: string | undefined;
   readonly keywords: readonly string[];
   private specText: string | undefined;
-  private rendered: { readonly sha: string; readonly first: string; readonly next: string } | undefined;
+  private digest: string | undefined;
+  private renders = 0;
+  private kept: { readonly first: string; readonly next: string } | undefined;
 
   constructor(
     private readonly tool: ToolModel,
@@ -79,28 +87,33 @@ class LazyToolText implements ToolText {
     return this.specText;
   }
 
-  private render(): { readonly sha: string; readonly first: string; readonly next: string } {
-    if (this.rendered === undefined) {
-      // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
-      // string literals and esbuild turns one containing apostrophes into a template literal,
-      // which V8 compiles ~40% slower at this size.
-      const line = renderTool(this.tool, this.validator, this.keywords).replace(/'/g, '\\u0027');
-      const data = continued(line);
-      this.rendered = { sha: sha256(`${line}\0${this.spec}`), first: `\\\n${data}`, next: `\\\n,${data}` };
-    }
-    return this.rendered;
+  private line(): string {
+    // No raw apostrophe in the JSON text (`\u0027` is the same JSON value): transpilers re-quote
+    // string literals and esbuild turns one containing apostrophes into a template literal,
+    // which V8 compiles ~40% slower at this size.
+    return renderTool(this.tool, this.validator, this.keywords).replace(/'/g, '\\u0027');
   }
 
+  private lines(): { readonly first: string; readonly next: string } {
+    if (this.kept !== undefined) return this.kept;
+    const data = continued(this.line());
+    const lines = { first: `\\\n${data}`, next: `\\\n,${data}` };
+    if (++this.renders > 1) this.kept = lines;
+    return lines;
+  }
+
+  /** Read only by a table small enough to stay in the main module (manifest.ts): sharded tables hash their shards. */
   get sha(): string {
-    return this.render().sha;
+    this.digest ??= sha256(`${this.line()}\0${this.spec}`);
+    return this.digest;
   }
 
   get first(): string {
-    return this.render().first;
+    return this.lines().first;
   }
 
   get next(): string {
-    return this.render().next;
+    return this.lines().next;
   }
 }
 

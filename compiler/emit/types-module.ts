@@ -72,7 +72,24 @@ export function typesModule(
   return module;
 }
 
+/** The types module, its text built when read and never kept (as a shard's: shards.ts `shardModule`). */
 function renderTypes(tools: readonly ToolModel[], conditional: readonly ToolModel[], paths: ShardPaths): SideModule {
+  let stamp: string | undefined;
+  const stampOf = (body: string): string =>
+    (stamp ??= `// tool names and input types, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`);
+  return {
+    name: TYPES_MODULE,
+    get stamp(): string {
+      return stamp ?? stampOf(typesBody(tools, conditional, paths));
+    },
+    text: () => {
+      const body = typesBody(tools, conditional, paths);
+      return `${paths.header}${stampOf(body)}\n${body}`;
+    },
+  };
+}
+
+function typesBody(tools: readonly ToolModel[], conditional: readonly ToolModel[], paths: ShardPaths): string {
   const imports: string[] = [];
   const inputs: [string, string][] = [];
   tools.forEach((tool, index) => {
@@ -83,7 +100,7 @@ function renderTypes(tools: readonly ToolModel[], conditional: readonly ToolMode
   });
   for (const tool of conditional) inputs.push([tool.qualifiedName, 'Record<string, unknown>']);
   inputs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const body = `import type { InputOf } from ${str(paths.runtimeModule)};
+  return `import type { InputOf } from ${str(paths.runtimeModule)};
 ${imports.join('')}
 export type ToolName = ${inputs.length === 0 ? 'never' : inputs.map(([name]) => `\n  | ${str(name)}`).join('')};
 
@@ -96,8 +113,6 @@ declare module ${str(paths.runtimeModule)} {
   }
 }
 `;
-  const stamp = `// tool names and input types, ${sha256(body).slice(0, 32)} (docs/cli.md#the-generated-modules)`;
-  return { name: TYPES_MODULE, stamp, text: () => `${paths.header}${stamp}\n${body}` };
 }
 
 /** Whether these lists give the types module of the memo (same names, typed flags and sources). */

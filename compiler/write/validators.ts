@@ -225,9 +225,14 @@ export function writeValidators(
   // search index: the edited tool reaches the disk before the other modules' stat checks), then
   // the rest; every module is checked the same way, only the order differs (any order of the
   // folder's modules is fine for a reader: the main module that imports them comes after).
+  // A module this process never saw is taken as changed without reading its stamp: a shard's
+  // stamp is a digest of its text (emit/shards.ts), which a cold run would otherwise build once
+  // for the stamp and again to write it.
   const verified = known.get(dir)?.verified;
-  const likelyChanged = (module: SideModule): boolean =>
-    verified?.get(validatorFileName(module.name, outRel))?.stamp !== module.stamp;
+  const likelyChanged = (module: SideModule): boolean => {
+    const seen = verified?.get(validatorFileName(module.name, outRel));
+    return seen === undefined || seen.stamp !== module.stamp;
+  };
   for (const module of [...modules.filter(likelyChanged), ...modules.filter((m) => !likelyChanged(m))]) {
     const name = validatorFileName(module.name, outRel);
     if (!isCurrent(dir, name, module, names, known)) {
