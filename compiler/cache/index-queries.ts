@@ -73,13 +73,6 @@ export function anyDependsOn(
   return false;
 }
 
-/** The index of these entries, as persisted beside their bodies. */
-export function indexOfEntries(entries: ReadonlyMap<string, Entry>): Map<string, IndexedUnit> {
-  const units = new Map<string, IndexedUnit>();
-  for (const [key, entry] of entries) units.set(key, indexedUnitOf(entry));
-  return units;
-}
-
 /** One entry as the index holds it. */
 export function indexedUnitOf(entry: Entry): IndexedUnit {
   const stamps: (string | number)[] = [];

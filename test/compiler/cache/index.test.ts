@@ -40,6 +40,18 @@ function ruinBodiesBehindTheIndex(cacheFile: string, index: string): void {
 }
 
 describe('the unit cache index', () => {
+  it('is written unit by unit as the one JSON text of its frame, units, output and summary', async () => {
+    const { root, cacheFile, index } = setup('index-bytes');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    expect(cold.errors).toBe(0);
+    const text = readFileSync(index, 'utf8');
+    const data = JSON.parse(text) as Record<string, unknown>;
+    // Byte for byte what one JSON.stringify of the whole index gives, keys in the frame's order.
+    expect(text).toBe(JSON.stringify(data));
+    expect(Object.keys(data)).toEqual(['version', 'configKey', 'bodies', 'units', 'output', 'summary']);
+    expect(Object.keys(data.units as object).length).toBeGreaterThan(3);
+  });
+
   it('decides that nothing changed without reading the bodies, and reports what a full run reports', async () => {
     const { root, cacheFile, index } = setup('index-noop');
     // A tool with a warning: the vouched run must still report it.
