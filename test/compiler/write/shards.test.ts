@@ -93,6 +93,24 @@ describe('the sharded tool table', () => {
     expect(module.default.description).toBe('Look up record kind 4');
   });
 
+  it('a fresh compiler over the output it wrote (no cache) takes every module as current and writes nothing', async () => {
+    // A cold run takes each stamp from the text it writes; a later process compares stamps it
+    // takes without building the text (shards.ts, types-module.ts): the two must agree.
+    const root = writeTree(tempDir('shards-fresh'), {
+      ...shardedTree(N),
+      'tools/conditional/index.ts': shardedTool(1),
+    });
+    dirs.push(root);
+    const first = await createCompiler({ root, cacheFile: false }).run();
+    expect(first.errors).toBe(0);
+    expect(first.written).toBe(true);
+    const before = snapshot(root);
+    const again = await createCompiler({ root, cacheFile: false }).run();
+    expect(again.errors).toBe(0);
+    expect(again.written).toBe(false);
+    expect(changed(before, snapshot(root))).toEqual([]);
+  });
+
   it('a one-tool edit rewrites that shard only; a new tool its shard and types.ts; the main module never', async () => {
     const root = writeTree(tempDir('shards-edit'), shardedTree(N));
     dirs.push(root);
