@@ -14,12 +14,14 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeAtomically } from '../write/output.js';
-import { isDiagnostic, isOutputRecord } from './entry-shape.js';
+import { isDiagnostic, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
 import type { RunCounts } from '../run-types.js';
 import { appendJournal, applyJournal, type IndexState } from './index-journal.js';
 import { indexedUnitOf, indexOfEntries } from './index-queries.js';
 import type { Entry } from './unit-entry.js';
+import type { EntryRange } from './file.js';
+import type { UnitRecord } from './unit-record.js';
 
 /** The part of a run's result that follows from its inputs digest alone. */
 export interface RunSummary {
@@ -36,6 +38,10 @@ export interface IndexedUnit {
   readonly files: readonly string[];
   /** Flat: file, mtimeMs, size, content hash; for every file the unit's result depends on. */
   readonly stamps: readonly (string | number)[];
+  /** What a run needs of the unit while it is unchanged (cache/unit-record.ts). */
+  readonly record?: UnitRecord;
+  /** Where the entry's body is in the base file (cache/file.ts); absent: in its journal. */
+  readonly at?: EntryRange;
 }
 
 export interface CacheIndex {
@@ -195,8 +201,13 @@ export class IndexFile {
     entries: ReadonlyMap<string, Entry>,
     output: OutputRecord | undefined,
     summary: RunSummary | undefined,
+    ranges?: ReadonlyMap<string, EntryRange>,
   ): void {
-    this.save(configKey, { units: indexOfEntries(entries), ...(output && { output }), ...(summary && { summary }) });
+    this.save(configKey, {
+      units: indexOfEntries(entries, ranges),
+      ...(output && { output }),
+      ...(summary && { summary }),
+    });
   }
 
   /**
@@ -227,10 +238,22 @@ interface StoredUnit {
   readonly h: string;
   readonly f: readonly string[];
   readonly s: readonly (string | number)[];
+  readonly r?: UnitRecord;
+  readonly a?: EntryRange;
 }
 
 function stored(unit: IndexedUnit): StoredUnit {
-  return { h: unit.hash, f: unit.files, s: unit.stamps };
+  return {
+    h: unit.hash,
+    f: unit.files,
+    s: unit.stamps,
+    ...(unit.record ? { r: unit.record } : {}),
+    ...(unit.at ? { a: unit.at } : {}),
+  };
+}
+
+function isRange(value: unknown): value is EntryRange {
+  return Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && Number.isInteger(value[1]);
 }
 
 /** The units of a stored index (or of a journal line), or undefined when any is of a wrong shape. */
@@ -240,7 +263,15 @@ function unitsOf(value: unknown): Map<string, IndexedUnit> | undefined {
   for (const key in value) {
     const unit = value[key];
     if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isStamps(unit.s)) return undefined;
-    units.set(key, { hash: unit.h, files: unit.f, stamps: unit.s });
+    if (unit.r !== undefined && !isUnitRecord(unit.r)) return undefined;
+    if (unit.a !== undefined && !isRange(unit.a)) return undefined;
+    units.set(key, {
+      hash: unit.h,
+      files: unit.f,
+      stamps: unit.s,
+      ...(unit.r !== undefined ? { record: unit.r } : {}),
+      ...(unit.a !== undefined ? { at: unit.a } : {}),
+    });
   }
   return units;
 }

@@ -7,14 +7,17 @@
  */
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { CacheFile } from './file.js';
+import { CacheFile, type EntryRange, type OpenedBase } from './file.js';
+import { DeferredResult, deferredOutcome } from './deferred.js';
+import type { UnitRecord } from './unit-record.js';
 import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
-import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
+import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
 import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
+import { rmSync } from 'node:fs';
 import { OutputState } from './output-state.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
@@ -37,8 +40,9 @@ import {
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
-// diagnostics) or the entries' format does (3: digests of result and schema); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-3@${packageVersion()}`;
+// diagnostics) or the entries' format does (3: digests of result and schema; 4: the index holds
+// each unit's record and its body's place in the base); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-4@${packageVersion()}`;
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
@@ -71,6 +75,20 @@ export class UnitCache {
   private indexStale = false;
   /** The index on disk is believed current: a persist may append to its journal (cache/index-journal.ts). */
   private indexAppendable = false;
+  /**
+   * The base opened for reading single bodies (cache/file.ts `open`): while set, `entries` holds
+   * only the bodies read so far (and those stored this run), and the index's records stand in
+   * for the rest (cache/unit-record.ts). A run that re-parses one tool reads the bodies of the
+   * units whose output it renders again, not every body.
+   */
+  private opened: OpenedBase<Entry> | undefined;
+  /** Bodies read one by one so far (RunStats.bodies). */
+  bodiesRead = 0;
+  /** The deferred result and outcome handed out per unit read from its record (same objects every run). */
+  private readonly deferred = new Map<
+    string,
+    { readonly result: DeferredResult; readonly outcome: SchemaOutcome | undefined }
+  >();
 
   constructor(
     readonly root: string,
@@ -119,32 +137,131 @@ export class UnitCache {
   /** Forgets what was loaded, before loading for the configuration reset() named. */
   private clearLoaded(): void {
     this.entries = new Map();
+    this.opened = undefined;
+    this.deferred.clear();
     this.out.clear();
     this.changedKeys.clear();
     this.damaged = false;
   }
 
   /**
-   * Loads the bodies without reading the index, when the index is known not to vouch (a unit
-   * changed: cache/tree-check.ts `indexCannotVouch`): the run then needs the bodies, and the index
-   * would be read only to be dropped. The same state as a run whose index is missing (the
-   * summary comes with this run's output); no-op once the cache was loaded.
+   * Reads the bodies whole and stops believing the index, which contradicts the tree record (the
+   * record saw a unit's file change; the index finds every unit current): the same state as a run
+   * whose index is missing (the summary comes with this run's output). Only before any lookup.
    */
-  skipIndex(): void {
-    if (!this.pending) return;
-    this.pending = false;
+  distrustIndex(): void {
+    this.ensure();
     this.clearLoaded();
     this.index = undefined;
     this.indexStale = true;
-    // Beside a tree record that vouched for these bodies, whose run wrote the index with it.
-    this.indexAppendable = true;
+    this.indexAppendable = false;
     this.readBodies();
   }
 
-  /** The entries' bodies, loaded once something needs them (a unit changed, the model was asked for). */
+  /**
+   * The entries' bodies, available once something needs them (a unit changed, the model was asked
+   * for): read one by one as needed when the index has every unit's record and body range, else
+   * all at once.
+   */
   loadBodies(): void {
     this.ensure();
-    if (!this.bodiesLoaded) this.readBodies();
+    if (!this.bodiesLoaded && !this.openBodies()) this.readBodies();
+  }
+
+  /** Opens the base for reading single bodies, when the index knows where each unit's is. */
+  private openBodies(): boolean {
+    const index = this.index;
+    if (!index || !this.disk) return false;
+    for (const unit of index.units.values()) if (!unit.record) return false;
+    const opened = this.disk.open(this.configKey);
+    if (!opened) return false;
+    for (const [key, unit] of index.units) if (!unit.at && !opened.journal.has(key)) return false;
+    for (const [key, entry] of opened.journal) if (index.units.has(key)) this.entries.set(key, entry);
+    this.opened = opened;
+    this.bodiesLoaded = true;
+    return true;
+  }
+
+  /** The indexed unit standing in for a body not read yet (while the base is opened). */
+  private indexed(key: string): IndexedUnit | undefined {
+    return this.opened && !this.entries.has(key) ? this.index?.units.get(key) : undefined;
+  }
+
+  /** A unit's entry, its body read from the base now if it was not yet. */
+  private bodyOf(key: string): Entry {
+    const entry = this.entries.get(key);
+    if (entry) return entry;
+    const at = this.indexed(key)?.at;
+    const read = at && this.opened?.entryAt(at);
+    if (!read) return this.lostBody(key);
+    this.entries.set(key, read);
+    this.bodiesRead++;
+    return read;
+  }
+
+  /**
+   * A body the index placed in the base is not there (the base was changed in place): the index
+   * is removed, so the next run reads the bodies whole and parses that unit again.
+   */
+  private lostBody(key: string): never {
+    if (this.indexFile) rmSync(this.indexFile.file, { force: true });
+    throw new Error(`zhin-gen: the unit cache lost the body of ${key} while this run read it; run the command again`);
+  }
+
+  /** Every body (before a whole base or index is written): from here on the cache holds them all. */
+  private readAll(): void {
+    const opened = this.opened;
+    const index = this.index;
+    if (!opened || !index) return;
+    for (const [key, unit] of index.units) {
+      if (this.entries.has(key)) continue;
+      const read = unit.at && opened.entryAt(unit.at);
+      // Unreadable: left out of what is written, so the unit is parsed again next time.
+      if (read) this.entries.set(key, read);
+      else this.damaged = true;
+    }
+    this.opened = undefined;
+    this.index = undefined;
+  }
+
+  /** The deferred result (and outcome) of a unit read from its record. */
+  private deferredOf(key: string, record: UnitRecord): DeferredResult {
+    let held = this.deferred.get(key);
+    if (!held || held.result.record !== record) {
+      const body = (): Entry => this.bodyOf(key);
+      held = { result: new DeferredResult(record, body), outcome: deferredOutcome(record.outcome, body) };
+      this.deferred.set(key, held);
+    }
+    return held.result;
+  }
+
+  /** `lookup` of a unit whose body was not read: its files and stamps as the index has them. */
+  private lookupIndexed(
+    key: string,
+    unit: IndexedUnit,
+    files: readonly string[],
+    dirty: ReadonlySet<string> | undefined,
+  ): UnitResult | undefined {
+    if (unit.files.length !== files.length) return undefined;
+    for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return undefined;
+    const s = unit.stamps;
+    for (let i = 0; i < s.length; i += 4) {
+      const file = s[i] as string;
+      if (dirty) {
+        if (dirty.has(file)) return undefined;
+        continue;
+      }
+      const now = this.stat(file);
+      if (!now) return undefined;
+      const stamp = { mtimeMs: s[i + 1] as number, size: s[i + 2] as number, hash: s[i + 3] as string };
+      const next = restamped(this.root, file, stamp, now);
+      if (next === 'same') continue;
+      if (next === 'changed') return undefined;
+      // Touched, same bytes: the entry takes the new stamp, as a loaded one does.
+      this.bodyOf(key);
+      return this.lookup(key, files, dirty);
+    }
+    return this.deferredOf(key, unit.record!);
   }
 
   private readBodies(): void {
@@ -173,6 +290,8 @@ export class UnitCache {
    */
   currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
     this.ensure();
+    // Once bodies are read or stored, the index no longer describes every entry.
+    if (this.opened && this.entries.size > 0) return false;
     return this.index !== undefined && currentByIndex(this.index, units, (path) => this.stats.stat(path));
   }
 
@@ -218,7 +337,10 @@ export class UnitCache {
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
     this.loadBodies();
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) {
+      const unit = this.indexed(key);
+      return unit ? this.lookupIndexed(key, unit, files, dirty) : undefined;
+    }
     if (entry.files !== files) {
       if (entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
       // Watch mode passes the same (memoised) list on every run: compare identities from now on.
@@ -249,6 +371,7 @@ export class UnitCache {
     addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
     this.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
+    this.deferred.delete(key);
     this.markChanged(key);
   }
 
@@ -258,6 +381,13 @@ export class UnitCache {
    * were set, so a fresh process never serialises them again. Undefined otherwise.
    */
   modelPrint(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined {
+    const held = this.deferred.get(key);
+    if (held && held.result === result) {
+      const { resultPrint, schemaPrint } = held.result.record;
+      if (resultPrint === undefined) return undefined;
+      if (outcome === undefined) return `${resultPrint}:-`;
+      return outcome === held.outcome && schemaPrint !== undefined ? `${resultPrint}:${schemaPrint}` : undefined;
+    }
     const entry = this.entries.get(key);
     if (entry === undefined || entry.result !== result || entry.resultPrint === undefined) return undefined;
     if (outcome === undefined) return `${entry.resultPrint}:-`;
@@ -267,26 +397,31 @@ export class UnitCache {
 
   hashOf(key: string): string {
     this.ensure();
-    if (this.index) return this.index.units.get(key)?.hash ?? '';
-    return this.entries.get(key)?.hash ?? '';
+    const entry = this.opened ? this.entries.get(key) : undefined;
+    if (this.index && !entry) return this.index.units.get(key)?.hash ?? '';
+    return (entry ?? this.entries.get(key))?.hash ?? '';
   }
 
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
     this.ensure();
-    if (this.index) return indexedContent(this.index.units.get(key));
-    return entryContent(this.entries.get(key));
+    const entry = this.opened ? this.entries.get(key) : undefined;
+    if (this.index && !entry) return indexedContent(this.index.units.get(key));
+    return entryContent(entry ?? this.entries.get(key));
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
     this.loadBodies();
+    const held = this.deferred.get(key);
+    if (held) return held.outcome;
     return this.entries.get(key)?.schema;
   }
 
   setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
     this.loadBodies();
-    const entry = this.entries.get(key);
+    const entry = this.indexed(key) ? this.bodyOf(key) : this.entries.get(key);
     if (!entry) return;
+    this.deferred.delete(key);
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
@@ -323,9 +458,9 @@ export class UnitCache {
     // (the only kind that leaves them unread) never changes.
     if (!this.bodiesLoaded) return;
     // The bodies as the index on disk describes them, before this persist writes them.
-    const prev = this.indexStale ? this.indexFile?.bodiesNow() : undefined;
+    const prev = this.indexStale || this.opened ? this.indexFile?.bodiesNow() : undefined;
     if (this.disk && this.changedKeys.size === 0 && !this.out.changed && !this.damaged) {
-      if (this.indexStale) this.saveIndex(prev, []);
+      if (this.indexStale) this.saveIndex(prev, [], undefined);
       return;
     }
     if (!this.disk) return;
@@ -335,10 +470,14 @@ export class UnitCache {
     this.changedKeys.clear();
     this.out.changed = false;
     this.damaged = false;
+    let ranges: ReadonlyMap<string, EntryRange> | undefined;
     try {
-      this.disk.save(
+      ranges = this.disk.save(
         this.configKey,
-        () => ({ entries: persistableEntries(this.entries), output: this.out.record }),
+        () => {
+          this.readAll();
+          return { entries: persistableEntries(this.entries), output: this.out.record };
+        },
         changed,
         output,
       );
@@ -346,7 +485,7 @@ export class UnitCache {
     } catch {
       // A read-only node_modules only costs speed.
     }
-    this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys);
+    this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys, ranges);
   }
 
   /**
@@ -355,7 +494,7 @@ export class UnitCache {
    */
   eachStampOf(keys: readonly string[], each: (path: string, mtimeMs: number, size: number) => void): boolean {
     this.ensure();
-    return eachStampOfUnits(this.index, this.entries, keys, each);
+    return eachStampOfUnits(this.index, this.entries, keys, each, this.opened !== undefined);
   }
 
   /**
@@ -364,7 +503,7 @@ export class UnitCache {
    */
   dependsOn(path: string): boolean {
     this.ensure();
-    return anyDependsOn(this.index, this.entries, path);
+    return anyDependsOn(this.index, this.entries, path, this.opened !== undefined);
   }
 
   /** The output record and the summary that goes with it, when this cache holds both. */
@@ -378,15 +517,26 @@ export class UnitCache {
    * the bodies stamped `prev` appended to its journal when the index on disk is believed current,
    * else the whole index.
    */
-  private saveIndex(prev: string | undefined, changed: readonly string[]): void {
+  private saveIndex(
+    prev: string | undefined,
+    changed: readonly string[],
+    ranges: ReadonlyMap<string, EntryRange> | undefined,
+  ): void {
     if (!this.indexFile || !this.indexStale) return;
     const output = this.out.record;
     const summary = this.out.matchingSummary();
-    const { indexFile, entries } = this;
+    const { indexFile } = this;
     try {
+      // A new base moved every body: the index is written whole, with their new places.
       const appended =
-        this.indexAppendable && prev !== undefined && indexFile.append(prev, entries, changed, output, summary);
-      if (!appended) indexFile.saveEntries(this.configKey, entries, output, summary);
+        ranges === undefined &&
+        this.indexAppendable &&
+        prev !== undefined &&
+        indexFile.append(prev, this.entries, changed, output, summary);
+      if (!appended) {
+        this.readAll();
+        indexFile.saveEntries(this.configKey, this.entries, output, summary, ranges);
+      }
       this.indexStale = false;
       this.indexAppendable = true;
     } catch {

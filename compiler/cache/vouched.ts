@@ -47,13 +47,17 @@ export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
  */
 export function vouchByIndex(input: IndexVouch): { result: CompileResult; summaryKey: string } | undefined {
   const { cache, layout } = input;
-  if (input.cannotVouch?.()) {
-    // The run goes on to the bodies: reading the index first would only be dropped.
-    cache.skipIndex();
-    return undefined;
-  }
   const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
   for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
+  if (input.cannotVouch?.()) {
+    // The run goes on to parse what changed: the index's records stand in for the bodies of the
+    // rest (cache/unit-record.ts), so it is read, and each body only when needed. An index that
+    // finds every unit current contradicts the tree record, which saw a unit's file change
+    // (removing a unit does the same, at the cost of reading the bodies): neither is believed.
+    if (cache.currentByIndex(keyed)) cache.distrustIndex();
+    else cache.loadBodies();
+    return undefined;
+  }
   if (!cache.currentByIndex(keyed)) return undefined;
   const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
   if (!summary) return undefined;
