@@ -16,7 +16,7 @@ export class DeferredResult implements UnitResult {
   ) {}
 
   get data(): UnitResult['data'] {
-    return this.body().result.data;
+    return this.record.data ?? this.body().result.data;
   }
 
   get diagnostics(): UnitResult['diagnostics'] {

@@ -75,22 +75,24 @@ const snippet = variants('kind', {
   }),
 });
 
-const unitData = variants('kind', {
-  tool: object({
-    kind: oneOf(['tool']),
-    loc,
-    description: string,
-    descriptionLoc: optional(loc),
-    requiresApproval: approval,
-    platforms: array(platformRef),
-    scopes,
-    permissions: strings,
-    hidden: boolean,
-    keywords: strings,
-    tags: strings,
-    schema: optional(opaque<unknown>(snippet)),
-    schemaLoc: optional(loc),
-  }),
+const toolData = object({
+  kind: oneOf(['tool']),
+  loc,
+  description: string,
+  descriptionLoc: optional(loc),
+  requiresApproval: approval,
+  platforms: array(platformRef),
+  scopes,
+  permissions: strings,
+  hidden: boolean,
+  keywords: strings,
+  tags: strings,
+  schema: optional(opaque<unknown>(snippet)),
+  schemaLoc: optional(loc),
+});
+
+/** Every kind of unit data but a tool's (cache/unit-record.ts keeps these whole). */
+const otherKinds = {
   'prompt-section': object({
     kind: oneOf(['prompt-section']),
     loc,
@@ -147,7 +149,10 @@ const unitData = variants('kind', {
       }),
     ),
   }),
-});
+};
+
+const unitData = variants('kind', { tool: toolData, ...otherKinds });
+const otherData = variants('kind', otherKinds);
 
 const unitResult = object({ data: optional(unitData), diagnostics: array(diagnostic), dependencies: strings });
 
@@ -204,6 +209,7 @@ const unitRecord = object({
     }),
   ),
   outcome: optional(outcomeRecord),
+  data: optional(otherData),
 });
 
 const output = object({ digest: string, file: string, mtimeMs: number, size: number });

@@ -63,6 +63,8 @@ export interface OpenedBase<E> {
   readonly journal: ReadonlyMap<string, E>;
   /** The entry at this range of the base, undefined when it is not one (or the base was replaced). */
   entryAt(range: EntryRange): E | undefined;
+  /** Closes the descriptor the reads went through (the next read opens it again). */
+  close(): void;
 }
 const ENTRY_LINE = compile(object({ k: string, e: present }));
 const OUTPUT_LINE = compile(object({ o: present }));
@@ -232,22 +234,34 @@ export class CacheFile<E, O> {
       const { ino, size, mtimeMs } = stat;
       const isEntry = this.shapes.entry;
       const file = this.file;
+      // One descriptor for the reads of a run, opened at the first (`close` after the run): the
+      // file it names must still be the base these ranges are of.
+      let reading: number | undefined;
+      const descriptor = (): number | undefined => {
+        if (reading !== undefined) return reading;
+        const opened = openSync(file, 'r');
+        const now = fstatSync(opened);
+        if (now.ino !== ino || now.size !== size || now.mtimeMs !== mtimeMs) {
+          closeSync(opened);
+          return undefined;
+        }
+        reading = opened;
+        return reading;
+      };
       return {
         journal,
         entryAt(range) {
           const [start, length] = range;
+          const fd = descriptor();
+          if (fd === undefined) return undefined;
           const bytes = Buffer.alloc(length);
-          const fd = openSync(file, 'r');
-          try {
-            const now = fstatSync(fd);
-            // Another process replaced the base: these ranges are not its entries.
-            if (now.ino !== ino || now.size !== size || now.mtimeMs !== mtimeMs) return undefined;
-            if (readSync(fd, bytes, 0, length, start) !== length) return undefined;
-          } finally {
-            closeSync(fd);
-          }
+          if (readSync(fd, bytes, 0, length, start) !== length) return undefined;
           const value = parse(bytes.toString('utf8'));
           return isEntry(value) ? value : undefined;
+        },
+        close() {
+          if (reading !== undefined) closeSync(reading);
+          reading = undefined;
         },
       };
     } finally {

@@ -48,6 +48,8 @@ export interface UnitRecord {
   readonly resultPrint?: string;
   readonly schemaPrint?: string;
   readonly tool?: ToolRecord;
+  /** A unit that is not a tool (skills, agents, sections, hooks, plugin entries: a few per tree) has its data whole. */
+  readonly data?: Exclude<UnitData, ToolUnitData>;
   /** The entry's schema outcome, when it has one. */
   readonly outcome?: OutcomeRecord;
 }
@@ -77,6 +79,7 @@ export function recordOf(entry: Entry): UnitRecord {
     ...(entry.resultPrint !== undefined ? { resultPrint: entry.resultPrint } : {}),
     ...(entry.schemaPrint !== undefined ? { schemaPrint: entry.schemaPrint } : {}),
     ...(tool ? { tool } : {}),
+    ...(data && data.kind !== 'tool' ? { data } : {}),
     ...(schema ? { outcome: outcomeRecord(schema) } : {}),
   };
 }

@@ -7,14 +7,13 @@
  */
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { CacheFile, type EntryRange, type OpenedBase } from './file.js';
-import { DeferredResult, deferredOutcome } from './deferred.js';
-import type { UnitRecord } from './unit-record.js';
+import { CacheFile, type EntryRange } from './file.js';
+import { SingleBodies } from './single-bodies.js';
 import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
 import { isEntry, isOutputRecord } from './entry-shape.js';
-import { IndexFile, type CacheIndex, type IndexedUnit, type RunSummary } from './index-file.js';
+import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
 import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
@@ -76,20 +75,13 @@ export class UnitCache {
   /** The index on disk is believed current: a persist may append to its journal (cache/index-journal.ts). */
   private indexAppendable = false;
   /**
-   * The base opened for reading single bodies (cache/file.ts `open`): while set, `entries` holds
-   * only the bodies read so far (and those stored this run), and the index's records stand in
-   * for the rest (cache/unit-record.ts). A run that re-parses one tool reads the bodies of the
-   * units whose output it renders again, not every body.
+   * While set, bodies are read one by one (cache/single-bodies.ts): `entries` holds only those
+   * read so far and those stored this run, and the index's records stand in for the rest. A run
+   * that re-parses one tool reads the bodies of the units whose output it renders again.
    */
-  private opened: OpenedBase<Entry> | undefined;
+  private single: SingleBodies | undefined;
   /** Bodies read one by one so far (RunStats.bodies). */
   bodiesRead = 0;
-  /** The deferred result and outcome handed out per unit read from its record (same objects every run). */
-  private readonly deferred = new Map<
-    string,
-    { readonly result: DeferredResult; readonly outcome: SchemaOutcome | undefined }
-  >();
-
   constructor(
     readonly root: string,
     cacheFile: string | false | undefined,
@@ -137,8 +129,8 @@ export class UnitCache {
   /** Forgets what was loaded, before loading for the configuration reset() named. */
   private clearLoaded(): void {
     this.entries = new Map();
-    this.opened = undefined;
-    this.deferred.clear();
+    this.single?.close();
+    this.single = undefined;
     this.out.clear();
     this.changedKeys.clear();
     this.damaged = false;
@@ -168,35 +160,20 @@ export class UnitCache {
     if (!this.bodiesLoaded && !this.openBodies()) this.readBodies();
   }
 
-  /** Opens the base for reading single bodies, when the index knows where each unit's is. */
+  /** Bodies read one by one from here on, when the index knows where each unit's is. */
   private openBodies(): boolean {
-    const index = this.index;
-    if (!index || !this.disk) return false;
-    for (const unit of index.units.values()) if (!unit.record) return false;
-    const opened = this.disk.open(this.configKey);
-    if (!opened) return false;
-    for (const [key, unit] of index.units) if (!unit.at && !opened.journal.has(key)) return false;
-    for (const [key, entry] of opened.journal) if (index.units.has(key)) this.entries.set(key, entry);
-    this.opened = opened;
-    this.bodiesLoaded = true;
-    return true;
-  }
-
-  /** The indexed unit standing in for a body not read yet (while the base is opened). */
-  private indexed(key: string): IndexedUnit | undefined {
-    return this.opened && !this.entries.has(key) ? this.index?.units.get(key) : undefined;
-  }
-
-  /** A unit's entry, its body read from the base now if it was not yet. */
-  private bodyOf(key: string): Entry {
-    const entry = this.entries.get(key);
-    if (entry) return entry;
-    const at = this.indexed(key)?.at;
-    const read = at && this.opened?.entryAt(at);
-    if (!read) return this.lostBody(key);
-    this.entries.set(key, read);
-    this.bodiesRead++;
-    return read;
+    const { index, disk } = this;
+    if (!index || !disk) return false;
+    this.single = SingleBodies.open(index, () => disk.open(this.configKey), this.entries, {
+      root: this.root,
+      stat: (path) => this.stat(path),
+      lost: (key) => this.lostBody(key),
+      read: () => {
+        this.bodiesRead++;
+      },
+    });
+    if (this.single) this.bodiesLoaded = true;
+    return this.single !== undefined;
   }
 
   /**
@@ -210,58 +187,11 @@ export class UnitCache {
 
   /** Every body (before a whole base or index is written): from here on the cache holds them all. */
   private readAll(): void {
-    const opened = this.opened;
-    const index = this.index;
-    if (!opened || !index) return;
-    for (const [key, unit] of index.units) {
-      if (this.entries.has(key)) continue;
-      const read = unit.at && opened.entryAt(unit.at);
-      // Unreadable: left out of what is written, so the unit is parsed again next time.
-      if (read) this.entries.set(key, read);
-      else this.damaged = true;
-    }
-    this.opened = undefined;
+    if (!this.single) return;
+    // Unreadable: left out of what is written, so the unit is parsed again next time.
+    if (!this.single.readAll()) this.damaged = true;
+    this.single = undefined;
     this.index = undefined;
-  }
-
-  /** The deferred result (and outcome) of a unit read from its record. */
-  private deferredOf(key: string, record: UnitRecord): DeferredResult {
-    let held = this.deferred.get(key);
-    if (!held || held.result.record !== record) {
-      const body = (): Entry => this.bodyOf(key);
-      held = { result: new DeferredResult(record, body), outcome: deferredOutcome(record.outcome, body) };
-      this.deferred.set(key, held);
-    }
-    return held.result;
-  }
-
-  /** `lookup` of a unit whose body was not read: its files and stamps as the index has them. */
-  private lookupIndexed(
-    key: string,
-    unit: IndexedUnit,
-    files: readonly string[],
-    dirty: ReadonlySet<string> | undefined,
-  ): UnitResult | undefined {
-    if (unit.files.length !== files.length) return undefined;
-    for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return undefined;
-    const s = unit.stamps;
-    for (let i = 0; i < s.length; i += 4) {
-      const file = s[i] as string;
-      if (dirty) {
-        if (dirty.has(file)) return undefined;
-        continue;
-      }
-      const now = this.stat(file);
-      if (!now) return undefined;
-      const stamp = { mtimeMs: s[i + 1] as number, size: s[i + 2] as number, hash: s[i + 3] as string };
-      const next = restamped(this.root, file, stamp, now);
-      if (next === 'same') continue;
-      if (next === 'changed') return undefined;
-      // Touched, same bytes: the entry takes the new stamp, as a loaded one does.
-      this.bodyOf(key);
-      return this.lookup(key, files, dirty);
-    }
-    return this.deferredOf(key, unit.record!);
   }
 
   private readBodies(): void {
@@ -291,7 +221,7 @@ export class UnitCache {
   currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
     this.ensure();
     // Once bodies are read or stored, the index no longer describes every entry.
-    if (this.opened && this.entries.size > 0) return false;
+    if (this.single && this.entries.size > 0) return false;
     return this.index !== undefined && currentByIndex(this.index, units, (path) => this.stats.stat(path));
   }
 
@@ -338,8 +268,10 @@ export class UnitCache {
     this.loadBodies();
     const entry = this.entries.get(key);
     if (!entry) {
-      const unit = this.indexed(key);
-      return unit ? this.lookupIndexed(key, unit, files, dirty) : undefined;
+      const unit = this.single?.indexed(key);
+      const found = unit && this.single!.lookup(key, unit, files, dirty);
+      // 'read': the body was read for a new stamp, which the lookup of a loaded entry takes.
+      return found === 'read' ? this.lookup(key, files, dirty) : found;
     }
     if (entry.files !== files) {
       if (entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
@@ -371,7 +303,7 @@ export class UnitCache {
     addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
     this.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
-    this.deferred.delete(key);
+    this.single?.forget(key);
     this.markChanged(key);
   }
 
@@ -381,23 +313,19 @@ export class UnitCache {
    * were set, so a fresh process never serialises them again. Undefined otherwise.
    */
   modelPrint(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined {
-    const held = this.deferred.get(key);
-    if (held && held.result === result) {
-      const { resultPrint, schemaPrint } = held.result.record;
-      if (resultPrint === undefined) return undefined;
-      if (outcome === undefined) return `${resultPrint}:-`;
-      return outcome === held.outcome && schemaPrint !== undefined ? `${resultPrint}:${schemaPrint}` : undefined;
-    }
-    const entry = this.entries.get(key);
-    if (entry === undefined || entry.result !== result || entry.resultPrint === undefined) return undefined;
-    if (outcome === undefined) return `${entry.resultPrint}:-`;
-    if (entry.schema !== outcome || entry.schemaPrint === undefined) return undefined;
-    return `${entry.resultPrint}:${entry.schemaPrint}`;
+    // A unit read from its record: the digests are the record's, taken from the same entry.
+    const held = this.single?.held(key);
+    const own =
+      held?.result === result ? { result, schema: held.outcome, ...held.result.record } : this.entries.get(key);
+    if (own === undefined || own.result !== result || own.resultPrint === undefined) return undefined;
+    if (outcome === undefined) return `${own.resultPrint}:-`;
+    if (own.schema !== outcome || own.schemaPrint === undefined) return undefined;
+    return `${own.resultPrint}:${own.schemaPrint}`;
   }
 
   hashOf(key: string): string {
     this.ensure();
-    const entry = this.opened ? this.entries.get(key) : undefined;
+    const entry = this.single ? this.entries.get(key) : undefined;
     if (this.index && !entry) return this.index.units.get(key)?.hash ?? '';
     return (entry ?? this.entries.get(key))?.hash ?? '';
   }
@@ -405,23 +333,23 @@ export class UnitCache {
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
     this.ensure();
-    const entry = this.opened ? this.entries.get(key) : undefined;
+    const entry = this.single ? this.entries.get(key) : undefined;
     if (this.index && !entry) return indexedContent(this.index.units.get(key));
     return entryContent(entry ?? this.entries.get(key));
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
     this.loadBodies();
-    const held = this.deferred.get(key);
+    const held = this.single?.held(key);
     if (held) return held.outcome;
     return this.entries.get(key)?.schema;
   }
 
   setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
     this.loadBodies();
-    const entry = this.indexed(key) ? this.bodyOf(key) : this.entries.get(key);
+    const entry = this.single?.indexed(key) ? this.single.bodyOf(key) : this.entries.get(key);
     if (!entry) return;
-    this.deferred.delete(key);
+    this.single?.forget(key);
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
@@ -450,6 +378,8 @@ export class UnitCache {
   }
 
   persist(): void {
+    // The reads of this run are done; a later one opens the base again.
+    this.single?.close();
     if (this.emitPrints) this.emitRecord?.save(this.emitPrints);
     this.emitPrints = undefined;
     // Never loaded: nothing to write.
@@ -458,7 +388,7 @@ export class UnitCache {
     // (the only kind that leaves them unread) never changes.
     if (!this.bodiesLoaded) return;
     // The bodies as the index on disk describes them, before this persist writes them.
-    const prev = this.indexStale || this.opened ? this.indexFile?.bodiesNow() : undefined;
+    const prev = this.indexStale || this.single ? this.indexFile?.bodiesNow() : undefined;
     if (this.disk && this.changedKeys.size === 0 && !this.out.changed && !this.damaged) {
       if (this.indexStale) this.saveIndex(prev, [], undefined);
       return;
@@ -494,7 +424,7 @@ export class UnitCache {
    */
   eachStampOf(keys: readonly string[], each: (path: string, mtimeMs: number, size: number) => void): boolean {
     this.ensure();
-    return eachStampOfUnits(this.index, this.entries, keys, each, this.opened !== undefined);
+    return eachStampOfUnits(this.index, this.entries, keys, each, this.single !== undefined);
   }
 
   /**
@@ -503,7 +433,7 @@ export class UnitCache {
    */
   dependsOn(path: string): boolean {
     this.ensure();
-    return anyDependsOn(this.index, this.entries, path, this.opened !== undefined);
+    return anyDependsOn(this.index, this.entries, path, this.single !== undefined);
   }
 
   /** The output record and the summary that goes with it, when this cache holds both. */
