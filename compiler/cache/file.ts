@@ -271,17 +271,20 @@ export class CacheFile<E, O> {
 
   /**
    * Persists: the changed entries (and output record) as journal lines when a base of this
-   * process's knowledge is on disk and the journal is still small, else everything as a new base.
+   * process's knowledge is on disk and the journal is still small, else everything as a new base,
+   * whose entries' byte ranges it returns.
    */
   save(
     configKey: string,
     all: () => BaseContents<E, O>,
     changed: readonly (readonly [string, E])[],
     output: O | undefined,
+    /** A new base even when the journal could take the changes (its ranges are wanted). */
+    whole = false,
   ): ReadonlyMap<string, EntryRange> | undefined {
     // The journal lines are serialised only when a journal can take them: a cold run changes
     // every entry and writes a base, and serialising each entry twice cost a second full pass.
-    if (this.baseId !== undefined && this.journalUsable && this.onDisk()) {
+    if (!whole && this.baseId !== undefined && this.journalUsable && this.onDisk()) {
       const lines = changed.map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
       if (output !== undefined) lines.push(JSON.stringify({ o: output } satisfies JournalLine<E, O>));
       const delta = lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -418,6 +418,16 @@ export class UnitCache {
     this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys, ranges);
   }
 
+  /** Writes the base whole (no journal), for the byte ranges of its entries. */
+  private rewriteBase(): ReadonlyMap<string, EntryRange> | undefined {
+    const all = () => ({ entries: persistableEntries(this.entries), output: this.out.record });
+    try {
+      return this.disk?.save(this.configKey, all, [], undefined, true);
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * Calls `each` with the stamp the cache holds for every file and dependency of these units;
    * false when a unit is missing.
@@ -465,7 +475,10 @@ export class UnitCache {
         indexFile.append(prev, this.entries, changed, output, summary);
       if (!appended) {
         this.readAll();
-        indexFile.saveEntries(this.configKey, this.entries, output, summary, ranges);
+        // The whole index needs every body's place: a base written now gives them (a base the
+        // bodies were loaded from whole has none recorded), so the next run reads them one by one.
+        const places = ranges ?? this.rewriteBase();
+        indexFile.saveEntries(this.configKey, this.entries, output, summary, places);
       }
       this.indexStale = false;
       this.indexAppendable = true;

@@ -87,13 +87,13 @@ export class RecordToolModel implements ToolModel {
 
   constructor(
     private readonly unit: CapabilityUnit,
+    enclosure: ReturnType<typeof enclosureOf>,
     record: ToolRecord,
     /** The unit's deferred result: its body holds what the record leaves out. */
     private readonly result: UnitResult,
     private readonly outcome: SchemaOutcome | undefined,
     readonly hash: string,
   ) {
-    const enclosure = enclosureOf(unit);
     this.owner = enclosure.owner;
     this.placement = enclosure.placement;
     const self = this as { agent?: string; skill?: string };

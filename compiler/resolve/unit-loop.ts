@@ -241,14 +241,14 @@ function toolModel(
   if (memo && memo.outcome === outcome && memo.hash === hash && memo.unit.dir === unit.dir) return memo.model;
   // A unit read from its cache record keeps its body unread until a field only the body holds is.
   const record = recordOfResult(result)?.tool;
+  const enclosure = enclosureOf(unit);
   let model: ToolModel;
-  if (record) model = new RecordToolModel(unit, record, result, outcome, hash);
+  if (record) model = new RecordToolModel(unit, enclosure, record, result, outcome, hash);
   else {
     const data = result.data;
     if (data?.kind !== 'tool') throw new Error('not a tool');
     model = plainToolModel(unit, data, outcome, hash, source);
   }
-  const enclosure = enclosureOf(unit);
   memos.tools.set(result, { outcome, hash, unit, model });
   const content = input.prints?.of(unitKey(unit), result, outcome);
   // Everything else a model holds comes from the result and the outcome the content covers.

@@ -42,7 +42,7 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: str
   const memo = perTool.get(tool);
   if (memo && memo.providers === key) return memo.diagnostics;
   const out: Diagnostic[] = [];
-  let keywords: Set<string> | undefined;
+  let keywords: readonly string[] | undefined;
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
     // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
@@ -64,9 +64,9 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: str
     }
     if (profile.unsupportedKeywords.length > 0) {
       // A tool read from its cache record carries its keywords; its schema is not loaded for them.
-      keywords ??= new Set(keywordsOf(tool) ?? schemaKeywords(tool.inputSchema));
+      keywords ??= keywordsOf(tool) ?? schemaKeywords(tool.inputSchema);
       const found = keywords;
-      const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
+      const bad = profile.unsupportedKeywords.filter((k) => found.includes(k));
       if (bad.length > 0)
         out.push(
           diag('ZG5003', {

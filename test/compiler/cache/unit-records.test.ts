@@ -9,7 +9,7 @@
  * other tools import, and untouched tools whose provider diagnostics need their schema and the
  * locations only their bodies hold. `stats.bodies` proves the bodies were read one by one.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
@@ -81,6 +81,22 @@ describe('unit records', () => {
     expect(run.stats.bodies).toBeGreaterThan(0);
     expect(run.stats.bodies).toBeLessThan(N / 2);
     // The run's own persist kept the index usable one by one: the next edit reads as few.
+    const next = await afterChange(root, cacheFile, () =>
+      writeFileSync(join(root, 'tools/kind-9/index.ts'), shardedTool(9, 'Nine')),
+    );
+    expect(next.stats.parsed).toBe(1);
+    expect(next.stats.bodies).toBeGreaterThan(0);
+    expect(next.stats.bodies).toBeLessThan(N / 2);
+  });
+
+  it('after a run that read the bodies whole (no index), the next reads them one by one again', async () => {
+    const { root, cacheFile } = await generated('records-reindexed', shardedTree(N));
+    rmSync(`${cacheFile}.index`);
+    const whole = await afterChange(root, cacheFile, () =>
+      writeFileSync(join(root, 'tools/kind-5/index.ts'), shardedTool(5, 'Five')),
+    );
+    expect(whole.stats.parsed).toBe(1);
+    expect(whole.stats.bodies).toBe(0);
     const next = await afterChange(root, cacheFile, () =>
       writeFileSync(join(root, 'tools/kind-9/index.ts'), shardedTool(9, 'Nine')),
     );
