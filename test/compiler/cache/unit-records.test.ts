@@ -17,6 +17,7 @@ import { bodiesStamp } from '../../../compiler/cache/index-file.js';
 import type { CompileResult } from '../../../compiler/context.js';
 import { removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 import { DIR, generatedFiles, OUT, shardedTool, shardedTree } from '../sharded-tree.js';
+import { watchEdit } from '../watch-edit.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -39,6 +40,17 @@ async function generated(prefix: string, files: Record<string, string>): Promise
   return { root, cacheFile };
 }
 
+/** A cacheless run over a copy of the tree's sources. */
+async function cacheless(root: string): Promise<{ copy: string; expected: CompileResult }> {
+  const copy = tempDir('unit-records-cold');
+  dirs.push(copy);
+  cpSync(root, copy, {
+    recursive: true,
+    filter: (src) => src === root || !['cache', OUT, DIR].includes(basename(src)),
+  });
+  return { copy, expected: await freshRun(copy, false) };
+}
+
 /**
  * The run after `change`, by a new compiler on the cache, against a cacheless run of the result:
  * the same diagnostics and counts, and the same generated files (or, when the change is an
@@ -47,13 +59,7 @@ async function generated(prefix: string, files: Record<string, string>): Promise
 async function afterChange(root: string, cacheFile: string, change: () => void): Promise<CompileResult> {
   change();
   const run = await freshRun(root, cacheFile);
-  const copy = tempDir('unit-records-cold');
-  dirs.push(copy);
-  cpSync(root, copy, {
-    recursive: true,
-    filter: (src) => src === root || !['cache', OUT, DIR].includes(basename(src)),
-  });
-  const expected = await freshRun(copy, false);
+  const { copy, expected } = await cacheless(root);
   expect(run.diagnostics).toEqual(expected.diagnostics);
   expect(run.counts).toEqual(expected.counts);
   expect(run.errors).toBe(expected.errors);
@@ -103,6 +109,28 @@ describe('unit records', () => {
     expect(next.stats.parsed).toBe(1);
     expect(next.stats.bodies).toBeGreaterThan(0);
     expect(next.stats.bodies).toBeLessThan(N / 2);
+  });
+
+  it('a watch-mode compiler started on the cache edits from the records: every edit is a cacheless run’s output', async () => {
+    const { root, cacheFile } = await generated('records-watch', shardedTree(N));
+    writeFileSync(join(root, 'tools/kind-5/index.ts'), shardedTool(5, 'Five'));
+    const compiler = createCompiler({ root, cacheFile });
+    const first = await compiler.run();
+    expect(first.stats.parsed).toBe(1);
+    expect(first.stats.bodies).toBeLessThan(N / 2);
+    const edit = watchEdit(compiler, root);
+    // A schema edit, a description edit of another tool, a tool added, a tool removed.
+    await edit('change', 'tools/kind-5/index.ts', shardedTool(5, 'Five', 4));
+    await edit('change', 'tools/kind-40/index.ts', shardedTool(40, 'Forty'));
+    await edit('add', 'tools/kind-200/index.ts', shardedTool(200));
+    await edit('unlink', 'tools/kind-41/index.ts');
+    const last = await compiler.run();
+    await compiler.dispose();
+    // What the watch-mode runs wrote, before any other run could rewrite it.
+    const written = generatedFiles(root);
+    const { copy, expected } = await cacheless(root);
+    expect(last.diagnostics).toEqual(expected.diagnostics);
+    expect(written).toEqual(generatedFiles(copy));
   });
 
   it('a plugin entry that adds a tool under an untouched tool’s name: both places are reported', async () => {
