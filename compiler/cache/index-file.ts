@@ -13,12 +13,12 @@
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
-import { writeAtomically } from '../write/output.js';
+import { writeAtomically, writeChunksAtomically } from '../write/output.js';
 import { isDiagnostic, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
 import type { RunCounts } from '../run-types.js';
 import { appendJournal, applyJournal, type IndexState } from './index-journal.js';
-import { indexedUnitOf, indexOfEntries } from './index-queries.js';
+import { indexedUnitOf } from './index-queries.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import type { UnitRecord } from './unit-record.js';
@@ -195,7 +195,12 @@ export class IndexFile {
     rmSync(`${this.file}.journal`, { force: true });
   }
 
-  /** The whole index of these entries, for the bodies now on disk (call after they are written). */
+  /**
+   * The whole index of these entries, for the bodies now on disk (call after they are written),
+   * without a journal. Written unit by unit as it is serialised: at 20,000 tools the index is
+   * ~22 MB, and a map of every unit's record plus one string of it added that much again to a
+   * cold run's peak.
+   */
   saveEntries(
     configKey: string,
     entries: ReadonlyMap<string, Entry>,
@@ -203,11 +208,13 @@ export class IndexFile {
     summary: RunSummary | undefined,
     ranges?: ReadonlyMap<string, EntryRange>,
   ): void {
-    this.save(configKey, {
-      units: indexOfEntries(entries, ranges),
-      ...(output && { output }),
-      ...(summary && { summary }),
-    });
+    const stamp = bodiesStamp(this.bodies);
+    if (stamp === undefined) return;
+    writeChunksAtomically(
+      this.file,
+      indexChunks({ version: this.version, configKey, bodies: stamp }, entries, ranges, output, summary),
+    );
+    rmSync(`${this.file}.journal`, { force: true });
   }
 
   /**
@@ -232,6 +239,24 @@ export class IndexFile {
     }
     return appendJournal(this.file, { prev, bodies, units, output, summary });
   }
+}
+
+/** `JSON.stringify` of the index `save` writes (same keys, same order), one unit at a time. */
+function* indexChunks(
+  frame: { readonly version: string; readonly configKey: string; readonly bodies: string },
+  entries: ReadonlyMap<string, Entry>,
+  ranges: ReadonlyMap<string, EntryRange> | undefined,
+  output: OutputRecord | undefined,
+  summary: RunSummary | undefined,
+): Generator<string> {
+  yield `${JSON.stringify(frame).slice(0, -1)},"units":{`;
+  let first = true;
+  for (const [key, entry] of entries) {
+    yield `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(stored(indexedUnitOf(entry, ranges?.get(key))))}`;
+    first = false;
+  }
+  const tail = `${output ? `,"output":${JSON.stringify(output)}` : ''}${summary ? `,"summary":${JSON.stringify(summary)}` : ''}`;
+  yield `}${tail}}`;
 }
 
 interface StoredUnit {

@@ -79,16 +79,6 @@ export function anyDependsOn(
   return false;
 }
 
-/** The index of these entries, as persisted beside their bodies (`ranges`: where the base holds each). */
-export function indexOfEntries(
-  entries: ReadonlyMap<string, Entry>,
-  ranges?: ReadonlyMap<string, EntryRange>,
-): Map<string, IndexedUnit> {
-  const units = new Map<string, IndexedUnit>();
-  for (const [key, entry] of entries) units.set(key, indexedUnitOf(entry, ranges?.get(key)));
-  return units;
-}
-
 /** One entry as the index holds it, with its record and, when the base holds it, its range there. */
 export function indexedUnitOf(entry: Entry, at?: EntryRange): IndexedUnit {
   const stamps: (string | number)[] = [];

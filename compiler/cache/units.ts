@@ -477,7 +477,8 @@ export class UnitCache {
         this.readAll();
         // The whole index needs every body's place: a base written now gives them (a base the
         // bodies were loaded from whole has none recorded), so the next run reads them one by one.
-        const places = ranges ?? this.rewriteBase();
+        // No base on disk: no index either (saveEntries writes none without one).
+        const places = ranges ?? (indexFile.bodiesNow() !== undefined ? this.rewriteBase() : undefined);
         indexFile.saveEntries(this.configKey, this.entries, output, summary, places);
       }
       this.indexStale = false;
