@@ -182,6 +182,8 @@ export class UnitCache {
    */
   private lostBody(key: string): never {
     if (this.indexFile) rmSync(this.indexFile.file, { force: true });
+    // A compiler that runs again (watch mode) loads the cache afresh, without that index.
+    this.pending = true;
     throw new Error(`zhin-gen: the unit cache lost the body of ${key} while this run read it; run the command again`);
   }
 
