@@ -139,7 +139,8 @@ export class UnitCache {
   /**
    * Reads the bodies whole and stops believing the index, which contradicts the tree record (the
    * record saw a unit's file change; the index finds every unit current): the same state as a run
-   * whose index is missing (the summary comes with this run's output). Only before any lookup.
+   * whose index is missing (the summary comes with this run's output). Only before a unit is
+   * stored: what lookups handed out is dropped.
    */
   distrustIndex(): void {
     this.ensure();
@@ -265,15 +266,39 @@ export class UnitCache {
     return files;
   }
 
+  /**
+   * The tree record saw a unit's file change (cache/vouched.ts): the lookups of this run must find
+   * a change (a miss or a new stamp). If none does, the index contradicts the record
+   * (`contradicted`), and neither is believed.
+   */
+  expectChange(): void {
+    this.expected = { differed: false };
+  }
+
+  /** Whether the lookups since `expectChange` found every unit as the index has it (then forgets it). */
+  contradicted(): boolean {
+    const expected = this.expected;
+    this.expected = undefined;
+    return expected !== undefined && !expected.differed;
+  }
+
+  private expected: { differed: boolean } | undefined;
+
   /** A cached result still valid for these files, or undefined. */
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
+    const found = this.find(key, files, dirty);
+    if (found === undefined && this.expected) this.expected.differed = true;
+    return found;
+  }
+
+  private find(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
     this.loadBodies();
     const entry = this.entries.get(key);
     if (!entry) {
       const unit = this.single?.indexed(key);
       const found = unit && this.single!.lookup(key, unit, files, dirty);
       // 'read': the body was read for a new stamp, which the lookup of a loaded entry takes.
-      return found === 'read' ? this.lookup(key, files, dirty) : found;
+      return found === 'read' ? this.find(key, files, dirty) : found;
     }
     if (entry.files !== files) {
       if (entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
@@ -294,6 +319,7 @@ export class UnitCache {
       if (next === 'changed') return undefined;
       entry.stamps[file] = next;
       this.markChanged(key);
+      if (this.expected) this.expected.differed = true;
     }
     return entry.result;
   }

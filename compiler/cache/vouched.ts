@@ -47,17 +47,18 @@ export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
  */
 export function vouchByIndex(input: IndexVouch): { result: CompileResult; summaryKey: string } | undefined {
   const { cache, layout } = input;
-  const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
-  for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
   if (input.cannotVouch?.()) {
     // The run goes on to parse what changed: the index's records stand in for the bodies of the
-    // rest (cache/unit-record.ts), so it is read, and each body only when needed. An index that
-    // finds every unit current contradicts the tree record, which saw a unit's file change
-    // (removing a unit does the same, at the cost of reading the bodies): neither is believed.
-    if (cache.currentByIndex(keyed)) cache.distrustIndex();
-    else cache.loadBodies();
+    // rest (cache/unit-record.ts), so it is read, and each body only when needed. Lookups that
+    // find every unit current contradict the tree record, which saw a unit's file change
+    // (removing a unit does the same, at the cost of reading the bodies): the parse stage then
+    // believes neither (parse/changed.ts).
+    cache.expectChange();
+    cache.loadBodies();
     return undefined;
   }
+  const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
+  for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
   if (!cache.currentByIndex(keyed)) return undefined;
   const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
   if (!summary) return undefined;
