@@ -120,6 +120,7 @@ export class Compiler {
 
   private async runOnce(runOptions: RunOptions): Promise<CompileResult> {
     const started = performance.now();
+    const bodiesBefore = this.units.bodiesRead;
     // Take this run's events; events that arrive while it runs belong to the next run.
     const dirty = this.dirty;
     if (this.dirty) this.dirty = new Set();
@@ -290,6 +291,7 @@ export class Compiler {
       workers: parsed.workers,
       rendered: emitted ? emit.rendered - before.rendered : undefined,
       searchIndexed: emitted ? emit.searchEncoder.indexed - before.indexed : undefined,
+      bodies: emitted ? this.units.bodiesRead - bodiesBefore : undefined,
       started,
       options,
     });

@@ -26,6 +26,8 @@ export interface EmittedRun {
   /** Modules rendered by this run's emit, when it emitted. */
   readonly rendered: number | undefined;
   readonly searchIndexed: number | undefined;
+  /** Unit-cache bodies read one by one in this run, when it emitted. */
+  readonly bodies: number | undefined;
   readonly started: number;
   readonly options: ResolvedOptions;
 }
@@ -52,6 +54,7 @@ export function emittedResult(run: EmittedRun): CompileResult {
       workers: run.workers,
       ...(run.rendered !== undefined ? { rendered: run.rendered } : {}),
       ...(run.searchIndexed !== undefined ? { searchIndexed: run.searchIndexed } : {}),
+      ...(run.bodies !== undefined ? { bodies: run.bodies } : {}),
       ms: performance.now() - run.started,
     },
     options: run.options,

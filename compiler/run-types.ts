@@ -44,6 +44,12 @@ export interface RunStats {
    * Absent when the run emitted nothing.
    */
   readonly searchIndexed?: number;
+  /**
+   * Unit-cache bodies this run read one by one (cache/unit-record.ts): a fresh run after one
+   * edit reads those of the units whose output it renders again; 0 when it read the cache file
+   * whole or needed no body. Absent when the run emitted nothing.
+   */
+  readonly bodies?: number;
   readonly ms: number;
 }
 

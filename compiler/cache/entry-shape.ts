@@ -17,6 +17,7 @@ import { CATALOG, type Diagnostic, type DiagnosticCode } from '../diagnostics.js
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import type { Entry, OutputRecord } from './units.js';
+import type { UnitRecord } from './unit-record.js';
 import {
   array,
   boolean,
@@ -74,22 +75,24 @@ const snippet = variants('kind', {
   }),
 });
 
-const unitData = variants('kind', {
-  tool: object({
-    kind: oneOf(['tool']),
-    loc,
-    description: string,
-    descriptionLoc: optional(loc),
-    requiresApproval: approval,
-    platforms: array(platformRef),
-    scopes,
-    permissions: strings,
-    hidden: boolean,
-    keywords: strings,
-    tags: strings,
-    schema: optional(opaque<unknown>(snippet)),
-    schemaLoc: optional(loc),
-  }),
+const toolData = object({
+  kind: oneOf(['tool']),
+  loc,
+  description: string,
+  descriptionLoc: optional(loc),
+  requiresApproval: approval,
+  platforms: array(platformRef),
+  scopes,
+  permissions: strings,
+  hidden: boolean,
+  keywords: strings,
+  tags: strings,
+  schema: optional(opaque<unknown>(snippet)),
+  schemaLoc: optional(loc),
+});
+
+/** Every kind of unit data but a tool's (cache/unit-record.ts keeps these whole). */
+const otherKinds = {
   'prompt-section': object({
     kind: oneOf(['prompt-section']),
     loc,
@@ -146,7 +149,10 @@ const unitData = variants('kind', {
       }),
     ),
   }),
-});
+};
+
+const unitData = variants('kind', { tool: toolData, ...otherKinds });
+const otherData = variants('kind', otherKinds);
 
 const unitResult = object({ data: optional(unitData), diagnostics: array(diagnostic), dependencies: strings });
 
@@ -171,6 +177,41 @@ const entry = object({
   schemaPrint: optional(string),
 });
 
+const outcomeRecord = union(
+  object({
+    ok: oneOf([true]),
+    origin: oneOf(['zod', 'json', 'none']),
+    via: oneOf(['none', 'static', 'inline', 'bundle']),
+    sources: optional(strings),
+    keywords: strings,
+    validator: optional(object({ versions: string, key: string })),
+  }),
+  object({ ok: oneOf([false]), diagnostics: array(diagnostic), path: optional(array(union(string, number))) }),
+);
+
+const unitRecord = object({
+  kind: optional(oneOf(['tool', 'prompt-section', 'hook', 'skill', 'agent', 'plugin-entry'])),
+  diagnostics: array(diagnostic),
+  dependencies: strings,
+  resultPrint: optional(string),
+  schemaPrint: optional(string),
+  tool: optional(
+    object({
+      loc,
+      description: string,
+      requiresApproval: approval,
+      platforms: array(platformRef),
+      scopes,
+      permissions: strings,
+      hidden: boolean,
+      keywords: strings,
+      tags: strings,
+    }),
+  ),
+  outcome: optional(outcomeRecord),
+  data: optional(otherData),
+});
+
 const output = object({ digest: string, file: string, mtimeMs: number, size: number });
 
 // Compile-time: each declaration is exactly the type it guards (see Same in json-shape.ts).
@@ -180,10 +221,12 @@ const exact: readonly [
   Same<Infer<typeof schemaOutcome>, SchemaOutcome>,
   Same<Infer<typeof entry>, Entry>,
   Same<Infer<typeof output>, OutputRecord>,
-] = [true, true, true, true, true];
+  Same<Infer<typeof unitRecord>, UnitRecord>,
+] = [true, true, true, true, true, true];
 void exact;
 
 // The in-memory types differ from the declarations only in mutability (asserted above).
 export const isEntry: Check<Entry> = compile(entry as Shape<unknown> as Shape<Entry>);
 export const isOutputRecord: Check<OutputRecord> = compile(output);
 export const isDiagnostic: Check<Diagnostic> = compile(diagnostic);
+export const isUnitRecord: Check<UnitRecord> = compile(unitRecord);

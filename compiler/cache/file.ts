@@ -19,7 +19,17 @@
  * any of this the next save writes a fresh base, even when nothing else changed.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { compile, jsonObject, object, optional, present, string, type Check } from './json-shape.js';
 import { writeChunksAtomically } from '../write/output.js';
 
@@ -38,6 +48,24 @@ const BASE = compile(
   object({ version: string, configKey: string, id: optional(string), entries: jsonObject, output: optional(present) }),
 );
 const HEADER = compile(object({ base: string }));
+const FRAME = compile(object({ version: string, configKey: string, id: optional(string) }));
+/** Where the base's frame ends and its entries begin. */
+const ENTRIES_MARK = ',"entries":{';
+/** No output line in the journal. */
+const NO_OUTPUT = Symbol('no output line');
+
+/** An entry's value in the base: byte offset and length. */
+export type EntryRange = readonly [start: number, length: number];
+
+/** A base opened for reading some of its entries (`CacheFile.open`). */
+export interface OpenedBase<E> {
+  /** The journal's entries, which replace the base's. */
+  readonly journal: ReadonlyMap<string, E>;
+  /** The entry at this range of the base, undefined when it is not one (or the base was replaced). */
+  entryAt(range: EntryRange): E | undefined;
+  /** Closes the descriptor the reads went through (the next read opens it again). */
+  close(): void;
+}
 const ENTRY_LINE = compile(object({ k: string, e: present }));
 const OUTPUT_LINE = compile(object({ o: present }));
 
@@ -112,38 +140,9 @@ export class CacheFile<E, O> {
     this.journalBytes = 0;
     this.journalUsable = true;
     if (base.id !== undefined) {
-      let bytes: Buffer | undefined;
-      try {
-        bytes = readFileSync(this.journal);
-      } catch {
-        bytes = undefined;
-      }
-      const lines = bytes === undefined ? [] : bytes.toString('utf8').split('\n');
-      const header = bytes === undefined ? undefined : parse(lines[0]!);
-      if (bytes !== undefined && !(HEADER(header) && header.base === base.id)) this.journalUsable = false;
-      else if (bytes !== undefined) {
-        this.journalBytes = bytes.length;
-        for (const line of lines.slice(1)) {
-          if (line === '') continue;
-          const change = parse(line);
-          if (change === undefined) {
-            // Lines after this one would never be read either: start over at the next save.
-            this.journalUsable = false;
-            break;
-          }
-          if (ENTRY_LINE(change)) {
-            if (isEntry(change.e)) entries.set(change.k, change.e);
-            else {
-              entries.delete(change.k);
-              damaged = true;
-            }
-          } else if (OUTPUT_LINE(change) && isOutput(change.o)) output = change.o;
-          else if (OUTPUT_LINE(change)) {
-            output = undefined;
-            damaged = true;
-          } else damaged = true;
-        }
-      }
+      const journal = this.readJournal(base.id, entries);
+      if (journal.damaged) damaged = true;
+      if (journal.output !== NO_OUTPUT) output = journal.output as O | undefined;
     }
     // The next save writes a new base, without what was dropped.
     if (damaged) this.journalUsable = false;
@@ -151,18 +150,141 @@ export class CacheFile<E, O> {
   }
 
   /**
+   * Applies the journal of the base `id` to `entries` (this process's state follows it): the
+   * output record its last output line sets (NO_OUTPUT: none), and whether anything was dropped.
+   */
+  private readJournal(
+    id: string,
+    entries: Map<string, E>,
+  ): { damaged: boolean; output: O | undefined | typeof NO_OUTPUT } {
+    const { entry: isEntry, output: isOutput } = this.shapes;
+    let damaged = false;
+    let output: O | undefined | typeof NO_OUTPUT = NO_OUTPUT;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readFileSync(this.journal);
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes === undefined) return { damaged, output };
+    const lines = bytes.toString('utf8').split('\n');
+    const header = parse(lines[0]!);
+    if (!(HEADER(header) && header.base === id)) {
+      this.journalUsable = false;
+      return { damaged, output };
+    }
+    this.journalBytes = bytes.length;
+    for (const line of lines.slice(1)) {
+      if (line === '') continue;
+      const change = parse(line);
+      if (change === undefined) {
+        // Lines after this one would never be read either: start over at the next save.
+        this.journalUsable = false;
+        break;
+      }
+      if (ENTRY_LINE(change)) {
+        if (isEntry(change.e)) entries.set(change.k, change.e);
+        else {
+          entries.delete(change.k);
+          damaged = true;
+        }
+      } else if (OUTPUT_LINE(change) && isOutput(change.o)) output = change.o;
+      else if (OUTPUT_LINE(change)) {
+        output = undefined;
+        damaged = true;
+      } else damaged = true;
+    }
+    return { damaged, output };
+  }
+
+  /**
+   * The base on disk opened without parsing its entries, for a run that reads only some of them
+   * by the byte ranges the index recorded when the base was written (`save`): the journal's
+   * entries (parsed whole: it is at most a quarter of the base) and a reader of one entry. This
+   * process's state follows the base as `load` would leave it, so `save` appends to its journal.
+   * Undefined when the base is not one of this version and configuration, or anything of the
+   * journal is doubtful: the caller loads everything instead.
+   */
+  open(configKey: string): OpenedBase<E> | undefined {
+    this.baseId = undefined;
+    let fd: number;
+    try {
+      fd = openSync(this.file, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const stat = fstatSync(fd);
+      // The frame is everything before the entries (JSON.stringify puts them after version,
+      // configKey and id; a quote inside a string is escaped, so the marker is the frame's end).
+      const head = Buffer.alloc(Math.min(stat.size, 1 << 16));
+      const read = readSync(fd, head, 0, head.length, 0);
+      const at = head.subarray(0, read).indexOf(ENTRIES_MARK);
+      if (at < 0) return undefined;
+      const frame = parse(`${head.toString('utf8', 0, at)}}`);
+      if (!FRAME(frame) || frame.version !== this.version || frame.configKey !== configKey || frame.id === undefined)
+        return undefined;
+      this.baseBytes = stat.size;
+      this.journalBytes = 0;
+      this.journalUsable = true;
+      const journal = new Map<string, E>();
+      const applied = this.readJournal(frame.id, journal);
+      if (applied.damaged || !this.journalUsable) return undefined;
+      this.baseId = frame.id;
+      const { ino, size, mtimeMs } = stat;
+      const isEntry = this.shapes.entry;
+      const file = this.file;
+      // One descriptor for the reads of a run, opened at the first (`close` after the run): the
+      // file it names must still be the base these ranges are of.
+      let reading: number | undefined;
+      const descriptor = (): number | undefined => {
+        if (reading !== undefined) return reading;
+        const opened = openSync(file, 'r');
+        const now = fstatSync(opened);
+        if (now.ino !== ino || now.size !== size || now.mtimeMs !== mtimeMs) {
+          closeSync(opened);
+          return undefined;
+        }
+        reading = opened;
+        return reading;
+      };
+      return {
+        journal,
+        entryAt(range) {
+          const [start, length] = range;
+          const fd = descriptor();
+          if (fd === undefined) return undefined;
+          const bytes = Buffer.alloc(length);
+          if (readSync(fd, bytes, 0, length, start) !== length) return undefined;
+          const value = parse(bytes.toString('utf8'));
+          return isEntry(value) ? value : undefined;
+        },
+        close() {
+          if (reading !== undefined) closeSync(reading);
+          reading = undefined;
+        },
+      };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
    * Persists: the changed entries (and output record) as journal lines when a base of this
-   * process's knowledge is on disk and the journal is still small, else everything as a new base.
+   * process's knowledge is on disk and the journal is still small, else everything as a new base,
+   * whose entries' byte ranges it returns.
    */
   save(
     configKey: string,
     all: () => BaseContents<E, O>,
     changed: readonly (readonly [string, E])[],
     output: O | undefined,
-  ): void {
+    /** A new base even when the journal could take the changes (its ranges are wanted). */
+    whole = false,
+  ): ReadonlyMap<string, EntryRange> | undefined {
     // The journal lines are serialised only when a journal can take them: a cold run changes
     // every entry and writes a base, and serialising each entry twice cost a second full pass.
-    if (this.baseId !== undefined && this.journalUsable && this.onDisk()) {
+    if (!whole && this.baseId !== undefined && this.journalUsable && this.onDisk()) {
       const lines = changed.map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
       if (output !== undefined) lines.push(JSON.stringify({ o: output } satisfies JournalLine<E, O>));
       const delta = lines.length > 0 ? `${lines.join('\n')}\n` : '';
@@ -176,17 +298,22 @@ export class CacheFile<E, O> {
           appendFileSync(this.journal, delta);
           this.journalBytes += Buffer.byteLength(delta);
         }
-        return;
+        return undefined;
       }
     }
     const contents = all();
     const id = randomBytes(8).toString('hex');
-    const bytes = writeChunksAtomically(this.file, baseChunks({ version: this.version, configKey, id }, contents));
+    const ranges = new Map<string, EntryRange>();
+    const bytes = writeChunksAtomically(
+      this.file,
+      baseChunks({ version: this.version, configKey, id }, contents, ranges),
+    );
     rmSync(this.journal, { force: true });
     this.baseId = id;
     this.baseBytes = bytes;
     this.journalBytes = 0;
     this.journalUsable = true;
+    return ranges;
   }
 
   /** The base this process loaded or wrote is still the file on disk (as far as its size says). */
@@ -207,15 +334,24 @@ export class CacheFile<E, O> {
 function* baseChunks<E, O>(
   frame: Omit<Base<E, O>, 'entries' | 'output'>,
   contents: BaseContents<E, O>,
+  ranges: Map<string, EntryRange>,
 ): Generator<string> {
   const head = JSON.stringify(frame);
-  yield `${head.slice(0, -1)},"entries":{`;
+  const open = `${head.slice(0, -1)}${ENTRIES_MARK}`;
+  yield open;
+  // Byte offsets of each entry's value, for `open`'s reader (the index keeps them).
+  let at = Buffer.byteLength(open);
   let first = true;
   for (const [key, entry] of contents.entries) {
     // `undefined` is left out of an object by JSON.stringify; an entry is never undefined.
     const value = JSON.stringify(entry);
     if (value === undefined) continue;
-    yield `${first ? '' : ','}${JSON.stringify(key)}:${value}`;
+    const name = `${first ? '' : ','}${JSON.stringify(key)}:`;
+    const nameBytes = Buffer.byteLength(name);
+    const valueBytes = Buffer.byteLength(value);
+    ranges.set(key, [at + nameBytes, valueBytes]);
+    at += nameBytes + valueBytes;
+    yield `${name}${value}`;
     first = false;
   }
   const output = contents.output === undefined ? undefined : JSON.stringify(contents.output);

@@ -14,12 +14,14 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeAtomically, writeChunksAtomically } from '../write/output.js';
-import { isDiagnostic, isOutputRecord } from './entry-shape.js';
+import { isDiagnostic, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
 import type { RunCounts } from '../run-types.js';
 import { appendJournal, applyJournal, type IndexState } from './index-journal.js';
 import { indexedUnitOf } from './index-queries.js';
 import type { Entry } from './unit-entry.js';
+import type { EntryRange } from './file.js';
+import type { UnitRecord } from './unit-record.js';
 
 /** The part of a run's result that follows from its inputs digest alone. */
 export interface RunSummary {
@@ -36,6 +38,10 @@ export interface IndexedUnit {
   readonly files: readonly string[];
   /** Flat: file, mtimeMs, size, content hash; for every file the unit's result depends on. */
   readonly stamps: readonly (string | number)[];
+  /** What a run needs of the unit while it is unchanged (cache/unit-record.ts). */
+  readonly record?: UnitRecord;
+  /** Where the entry's body is in the base file (cache/file.ts); absent: in its journal. */
+  readonly at?: EntryRange;
 }
 
 export interface CacheIndex {
@@ -174,14 +180,20 @@ export class IndexFile {
     this.write(configKey, index.units, index.output, index.summary);
   }
 
-  /** The whole index of these entries, for the bodies now on disk (call after they are written). */
+  /**
+   * The whole index of these entries, for the bodies now on disk (call after they are written),
+   * without a journal. Written unit by unit as it is serialised: at 20,000 tools the index is
+   * ~22 MB, and a map of every unit's record plus one string of it added that much again to a
+   * cold run's peak.
+   */
   saveEntries(
     configKey: string,
     entries: ReadonlyMap<string, Entry>,
     output: OutputRecord | undefined,
     summary: RunSummary | undefined,
+    ranges?: ReadonlyMap<string, EntryRange>,
   ): void {
-    this.write(configKey, unitsOfEntries(entries), output, summary);
+    this.write(configKey, unitsOfEntries(entries, ranges), output, summary);
   }
 
   private write(
@@ -224,13 +236,16 @@ export class IndexFile {
 }
 
 /** Each entry's unit as the index holds it, made as it is written (never all at once). */
-function* unitsOfEntries(entries: ReadonlyMap<string, Entry>): Generator<readonly [string, IndexedUnit]> {
-  for (const [key, entry] of entries) yield [key, indexedUnitOf(entry)];
+function* unitsOfEntries(
+  entries: ReadonlyMap<string, Entry>,
+  ranges: ReadonlyMap<string, EntryRange> | undefined,
+): Generator<readonly [string, IndexedUnit]> {
+  for (const [key, entry] of entries) yield [key, indexedUnitOf(entry, ranges?.get(key))];
 }
 
 /**
  * `JSON.stringify` of the index (same keys in the same order: frame, units, output, summary),
- * unit by unit: at 20,000 tools the index is ~9 MB, and one string of it with the stored copy of
+ * unit by unit: at 20,000 tools the index is ~22 MB, and one string of it with the stored copy of
  * every unit beside it was held at the very end of a cold run, where its peak RSS is.
  */
 function* indexChunks(
@@ -252,10 +267,22 @@ interface StoredUnit {
   readonly h: string;
   readonly f: readonly string[];
   readonly s: readonly (string | number)[];
+  readonly r?: UnitRecord;
+  readonly a?: EntryRange;
 }
 
 function stored(unit: IndexedUnit): StoredUnit {
-  return { h: unit.hash, f: unit.files, s: unit.stamps };
+  return {
+    h: unit.hash,
+    f: unit.files,
+    s: unit.stamps,
+    ...(unit.record ? { r: unit.record } : {}),
+    ...(unit.at ? { a: unit.at } : {}),
+  };
+}
+
+function isRange(value: unknown): value is EntryRange {
+  return Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && Number.isInteger(value[1]);
 }
 
 /** The units of a stored index (or of a journal line), or undefined when any is of a wrong shape. */
@@ -265,7 +292,15 @@ function unitsOf(value: unknown): Map<string, IndexedUnit> | undefined {
   for (const key in value) {
     const unit = value[key];
     if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isStamps(unit.s)) return undefined;
-    units.set(key, { hash: unit.h, files: unit.f, stamps: unit.s });
+    if (unit.r !== undefined && !isUnitRecord(unit.r)) return undefined;
+    if (unit.a !== undefined && !isRange(unit.a)) return undefined;
+    units.set(key, {
+      hash: unit.h,
+      files: unit.f,
+      stamps: unit.s,
+      ...(unit.r !== undefined ? { record: unit.r } : {}),
+      ...(unit.a !== undefined ? { at: unit.a } : {}),
+    });
   }
   return units;
 }

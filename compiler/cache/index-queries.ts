@@ -6,6 +6,8 @@
 import type { CacheIndex, IndexedUnit } from './index-file.js';
 import type { FileStat } from './stat-source.js';
 import type { Entry } from './unit-entry.js';
+import type { EntryRange } from './file.js';
+import { recordOf } from './unit-record.js';
 
 /**
  * Whether every unit listed is current by the index alone (its files, and the stamps of
@@ -38,15 +40,17 @@ export function eachStampOfUnits(
   entries: ReadonlyMap<string, Entry>,
   keys: readonly string[],
   each: (path: string, mtimeMs: number, size: number) => void,
+  /** The entries read or stored so far come first (a unit cache reading bodies one by one). */
+  entriesFirst = false,
 ): boolean {
   for (const key of keys) {
-    const indexed = index?.units.get(key);
+    const indexed = entriesFirst && entries.has(key) ? undefined : index?.units.get(key);
     if (indexed) {
       const s = indexed.stamps;
       for (let i = 0; i < s.length; i += 4) each(s[i] as string, s[i + 1] as number, s[i + 2] as number);
       continue;
     }
-    const entry = index ? undefined : entries.get(key);
+    const entry = index && !entriesFirst ? undefined : entries.get(key);
     if (!entry) return false;
     for (const file in entry.stamps) {
       const stamp = entry.stamps[file]!;
@@ -61,24 +65,26 @@ export function anyDependsOn(
   index: CacheIndex | undefined,
   entries: ReadonlyMap<string, Entry>,
   path: string,
+  /** Both count: the entries read or stored so far, and the index for the rest. */
+  both = false,
 ): boolean {
   const below = `${path}/`;
   const matches = (file: string): boolean => file === path || file.startsWith(below);
   if (index) {
     for (const unit of index.units.values())
       for (let i = 0; i < unit.stamps.length; i += 4) if (matches(unit.stamps[i] as string)) return true;
-    return false;
+    if (!both) return false;
   }
   for (const entry of entries.values()) for (const file in entry.stamps) if (matches(file)) return true;
   return false;
 }
 
-/** One entry as the index holds it. */
-export function indexedUnitOf(entry: Entry): IndexedUnit {
+/** One entry as the index holds it, with its record and, when the base holds it, its range there. */
+export function indexedUnitOf(entry: Entry, at?: EntryRange): IndexedUnit {
   const stamps: (string | number)[] = [];
   for (const file in entry.stamps) {
     const stamp = entry.stamps[file]!;
     stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
   }
-  return { hash: entry.hash, files: entry.files, stamps };
+  return { hash: entry.hash, files: entry.files, stamps, record: recordOf(entry), ...(at ? { at } : {}) };
 }

@@ -7,7 +7,8 @@
  */
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { CacheFile } from './file.js';
+import { CacheFile, type EntryRange } from './file.js';
+import { SingleBodies } from './single-bodies.js';
 import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
@@ -15,6 +16,7 @@ import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
 import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
+import { rmSync } from 'node:fs';
 import { OutputState } from './output-state.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
@@ -37,8 +39,9 @@ import {
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
-// diagnostics) or the entries' format does (3: digests of result and schema); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-3@${packageVersion()}`;
+// diagnostics) or the entries' format does (3: digests of result and schema; 4: the index holds
+// each unit's record and its body's place in the base); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-4@${packageVersion()}`;
 
 export class UnitCache {
   private entries = new Map<string, Entry>();
@@ -71,7 +74,14 @@ export class UnitCache {
   private indexStale = false;
   /** The index on disk is believed current: a persist may append to its journal (cache/index-journal.ts). */
   private indexAppendable = false;
-
+  /**
+   * While set, bodies are read one by one (cache/single-bodies.ts): `entries` holds only those
+   * read so far and those stored this run, and the index's records stand in for the rest. A run
+   * that re-parses one tool reads the bodies of the units whose output it renders again.
+   */
+  private single: SingleBodies | undefined;
+  /** Bodies read one by one so far (RunStats.bodies). */
+  bodiesRead = 0;
   constructor(
     readonly root: string,
     cacheFile: string | false | undefined,
@@ -119,32 +129,72 @@ export class UnitCache {
   /** Forgets what was loaded, before loading for the configuration reset() named. */
   private clearLoaded(): void {
     this.entries = new Map();
+    this.single?.close();
+    this.single = undefined;
     this.out.clear();
     this.changedKeys.clear();
     this.damaged = false;
   }
 
   /**
-   * Loads the bodies without reading the index, when the index is known not to vouch (a unit
-   * changed: cache/tree-check.ts `indexCannotVouch`): the run then needs the bodies, and the index
-   * would be read only to be dropped. The same state as a run whose index is missing (the
-   * summary comes with this run's output); no-op once the cache was loaded.
+   * Reads the bodies whole and stops believing the index, which contradicts the tree record (the
+   * record saw a unit's file change; the index finds every unit current): the same state as a run
+   * whose index is missing (the summary comes with this run's output). Only before a unit is
+   * stored: what lookups handed out is dropped.
    */
-  skipIndex(): void {
-    if (!this.pending) return;
-    this.pending = false;
+  distrustIndex(): void {
+    this.ensure();
     this.clearLoaded();
     this.index = undefined;
     this.indexStale = true;
-    // Beside a tree record that vouched for these bodies, whose run wrote the index with it.
-    this.indexAppendable = true;
+    this.indexAppendable = false;
     this.readBodies();
   }
 
-  /** The entries' bodies, loaded once something needs them (a unit changed, the model was asked for). */
+  /**
+   * The entries' bodies, available once something needs them (a unit changed, the model was asked
+   * for): read one by one as needed when the index has every unit's record and body range, else
+   * all at once.
+   */
   loadBodies(): void {
     this.ensure();
-    if (!this.bodiesLoaded) this.readBodies();
+    if (!this.bodiesLoaded && !this.openBodies()) this.readBodies();
+  }
+
+  /** Bodies read one by one from here on, when the index knows where each unit's is. */
+  private openBodies(): boolean {
+    const { index, disk } = this;
+    if (!index || !disk) return false;
+    this.single = SingleBodies.open(index, () => disk.open(this.configKey), this.entries, {
+      root: this.root,
+      stat: (path) => this.stat(path),
+      lost: (key) => this.lostBody(key),
+      read: () => {
+        this.bodiesRead++;
+      },
+    });
+    if (this.single) this.bodiesLoaded = true;
+    return this.single !== undefined;
+  }
+
+  /**
+   * A body the index placed in the base is not there (the base was changed in place): the index
+   * is removed, so the next run reads the bodies whole and parses that unit again.
+   */
+  private lostBody(key: string): never {
+    if (this.indexFile) rmSync(this.indexFile.file, { force: true });
+    // A compiler that runs again (watch mode) loads the cache afresh, without that index.
+    this.pending = true;
+    throw new Error(`zhin-gen: the unit cache lost the body of ${key} while this run read it; run the command again`);
+  }
+
+  /** Every body (before a whole base or index is written): from here on the cache holds them all. */
+  private readAll(): void {
+    if (!this.single) return;
+    // Unreadable: left out of what is written, so the unit is parsed again next time.
+    if (!this.single.readAll()) this.damaged = true;
+    this.single = undefined;
+    this.index = undefined;
   }
 
   private readBodies(): void {
@@ -173,6 +223,8 @@ export class UnitCache {
    */
   currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
     this.ensure();
+    // Once bodies are read or stored, the index no longer describes every entry.
+    if (this.single && this.entries.size > 0) return false;
     return this.index !== undefined && currentByIndex(this.index, units, (path) => this.stats.stat(path));
   }
 
@@ -214,11 +266,40 @@ export class UnitCache {
     return files;
   }
 
+  /**
+   * The tree record saw a unit's file change (cache/vouched.ts): the lookups of this run must find
+   * a change (a miss or a new stamp). If none does, the index contradicts the record
+   * (`contradicted`), and neither is believed.
+   */
+  expectChange(): void {
+    this.expected = { differed: false };
+  }
+
+  /** Whether the lookups since `expectChange` found every unit as the index has it (then forgets it). */
+  contradicted(): boolean {
+    const expected = this.expected;
+    this.expected = undefined;
+    return expected !== undefined && !expected.differed;
+  }
+
+  private expected: { differed: boolean } | undefined;
+
   /** A cached result still valid for these files, or undefined. */
   lookup(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
+    const found = this.find(key, files, dirty);
+    if (found === undefined && this.expected) this.expected.differed = true;
+    return found;
+  }
+
+  private find(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
     this.loadBodies();
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) {
+      const unit = this.single?.indexed(key);
+      const found = unit && this.single!.lookup(key, unit, files, dirty);
+      // 'read': the body was read for a new stamp, which the lookup of a loaded entry takes.
+      return found === 'read' ? this.find(key, files, dirty) : found;
+    }
     if (entry.files !== files) {
       if (entry.files.length !== files.length || entry.files.some((f, i) => f !== files[i])) return undefined;
       // Watch mode passes the same (memoised) list on every run: compare identities from now on.
@@ -238,6 +319,7 @@ export class UnitCache {
       if (next === 'changed') return undefined;
       entry.stamps[file] = next;
       this.markChanged(key);
+      if (this.expected) this.expected.differed = true;
     }
     return entry.result;
   }
@@ -249,6 +331,7 @@ export class UnitCache {
     addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
     this.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
+    this.single?.forget(key);
     this.markChanged(key);
   }
 
@@ -258,35 +341,43 @@ export class UnitCache {
    * were set, so a fresh process never serialises them again. Undefined otherwise.
    */
   modelPrint(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || entry.result !== result || entry.resultPrint === undefined) return undefined;
-    if (outcome === undefined) return `${entry.resultPrint}:-`;
-    if (entry.schema !== outcome || entry.schemaPrint === undefined) return undefined;
-    return `${entry.resultPrint}:${entry.schemaPrint}`;
+    // A unit read from its record: the digests are the record's, taken from the same entry.
+    const held = this.single?.held(key);
+    const own =
+      held?.result === result ? { result, schema: held.outcome, ...held.result.record } : this.entries.get(key);
+    if (own === undefined || own.result !== result || own.resultPrint === undefined) return undefined;
+    if (outcome === undefined) return `${own.resultPrint}:-`;
+    if (own.schema !== outcome || own.schemaPrint === undefined) return undefined;
+    return `${own.resultPrint}:${own.schemaPrint}`;
   }
 
   hashOf(key: string): string {
     this.ensure();
-    if (this.index) return this.index.units.get(key)?.hash ?? '';
-    return this.entries.get(key)?.hash ?? '';
+    const entry = this.single ? this.entries.get(key) : undefined;
+    if (this.index && !entry) return this.index.units.get(key)?.hash ?? '';
+    return (entry ?? this.entries.get(key))?.hash ?? '';
   }
 
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
     this.ensure();
-    if (this.index) return indexedContent(this.index.units.get(key));
-    return entryContent(this.entries.get(key));
+    const entry = this.single ? this.entries.get(key) : undefined;
+    if (this.index && !entry) return indexedContent(this.index.units.get(key));
+    return entryContent(entry ?? this.entries.get(key));
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
     this.loadBodies();
+    const held = this.single?.held(key);
+    if (held) return held.outcome;
     return this.entries.get(key)?.schema;
   }
 
   setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
     this.loadBodies();
-    const entry = this.entries.get(key);
+    const entry = this.single?.indexed(key) ? this.single.bodyOf(key) : this.entries.get(key);
     if (!entry) return;
+    this.single?.forget(key);
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
@@ -315,6 +406,8 @@ export class UnitCache {
   }
 
   persist(): void {
+    // The reads of this run are done; a later one opens the base again.
+    this.single?.close();
     if (this.emitPrints) this.emitRecord?.save(this.emitPrints);
     this.emitPrints = undefined;
     // Never loaded: nothing to write.
@@ -323,9 +416,9 @@ export class UnitCache {
     // (the only kind that leaves them unread) never changes.
     if (!this.bodiesLoaded) return;
     // The bodies as the index on disk describes them, before this persist writes them.
-    const prev = this.indexStale ? this.indexFile?.bodiesNow() : undefined;
+    const prev = this.indexStale || this.single ? this.indexFile?.bodiesNow() : undefined;
     if (this.disk && this.changedKeys.size === 0 && !this.out.changed && !this.damaged) {
-      if (this.indexStale) this.saveIndex(prev, []);
+      if (this.indexStale) this.saveIndex(prev, [], undefined);
       return;
     }
     if (!this.disk) return;
@@ -335,10 +428,14 @@ export class UnitCache {
     this.changedKeys.clear();
     this.out.changed = false;
     this.damaged = false;
+    let ranges: ReadonlyMap<string, EntryRange> | undefined;
     try {
-      this.disk.save(
+      ranges = this.disk.save(
         this.configKey,
-        () => ({ entries: persistableEntries(this.entries), output: this.out.record }),
+        () => {
+          this.readAll();
+          return { entries: persistableEntries(this.entries), output: this.out.record };
+        },
         changed,
         output,
       );
@@ -346,7 +443,17 @@ export class UnitCache {
     } catch {
       // A read-only node_modules only costs speed.
     }
-    this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys);
+    this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys, ranges);
+  }
+
+  /** Writes the base whole (no journal), for the byte ranges of its entries. */
+  private rewriteBase(): ReadonlyMap<string, EntryRange> | undefined {
+    const all = () => ({ entries: persistableEntries(this.entries), output: this.out.record });
+    try {
+      return this.disk?.save(this.configKey, all, [], undefined, true);
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -355,7 +462,7 @@ export class UnitCache {
    */
   eachStampOf(keys: readonly string[], each: (path: string, mtimeMs: number, size: number) => void): boolean {
     this.ensure();
-    return eachStampOfUnits(this.index, this.entries, keys, each);
+    return eachStampOfUnits(this.index, this.entries, keys, each, this.single !== undefined);
   }
 
   /**
@@ -364,7 +471,7 @@ export class UnitCache {
    */
   dependsOn(path: string): boolean {
     this.ensure();
-    return anyDependsOn(this.index, this.entries, path);
+    return anyDependsOn(this.index, this.entries, path, this.single !== undefined);
   }
 
   /** The output record and the summary that goes with it, when this cache holds both. */
@@ -378,15 +485,30 @@ export class UnitCache {
    * the bodies stamped `prev` appended to its journal when the index on disk is believed current,
    * else the whole index.
    */
-  private saveIndex(prev: string | undefined, changed: readonly string[]): void {
+  private saveIndex(
+    prev: string | undefined,
+    changed: readonly string[],
+    ranges: ReadonlyMap<string, EntryRange> | undefined,
+  ): void {
     if (!this.indexFile || !this.indexStale) return;
     const output = this.out.record;
     const summary = this.out.matchingSummary();
-    const { indexFile, entries } = this;
+    const { indexFile } = this;
     try {
+      // A new base moved every body: the index is written whole, with their new places.
       const appended =
-        this.indexAppendable && prev !== undefined && indexFile.append(prev, entries, changed, output, summary);
-      if (!appended) indexFile.saveEntries(this.configKey, entries, output, summary);
+        ranges === undefined &&
+        this.indexAppendable &&
+        prev !== undefined &&
+        indexFile.append(prev, this.entries, changed, output, summary);
+      if (!appended) {
+        this.readAll();
+        // The whole index needs every body's place: a base written now gives them (a base the
+        // bodies were loaded from whole has none recorded), so the next run reads them one by one.
+        // No base on disk: no index either (saveEntries writes none without one).
+        const places = ranges ?? (indexFile.bodiesNow() !== undefined ? this.rewriteBase() : undefined);
+        indexFile.saveEntries(this.configKey, this.entries, output, summary, places);
+      }
       this.indexStale = false;
       this.indexAppendable = true;
     } catch {

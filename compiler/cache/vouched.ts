@@ -48,8 +48,13 @@ export interface IndexVouch extends Omit<VouchedInputs, 'summary' | 'units'> {
 export function vouchByIndex(input: IndexVouch): { result: CompileResult; summaryKey: string } | undefined {
   const { cache, layout } = input;
   if (input.cannotVouch?.()) {
-    // The run goes on to the bodies: reading the index first would only be dropped.
-    cache.skipIndex();
+    // The run goes on to parse what changed: the index's records stand in for the bodies of the
+    // rest (cache/unit-record.ts), so it is read, and each body only when needed. Lookups that
+    // find every unit current contradict the tree record, which saw a unit's file change
+    // (removing a unit does the same, at the cost of reading the bodies): the parse stage then
+    // believes neither (parse/changed.ts).
+    cache.expectChange();
+    cache.loadBodies();
     return undefined;
   }
   const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);

@@ -17,6 +17,7 @@ import type { ToolModel } from '../model.js';
 import { json, str } from './literal.js';
 import { hasGeneratedValidator, toolValidatorKey } from './validator-table.js';
 import { nameHash } from './shards.js';
+import { recordedValidatorKey } from '../resolve/record-tool.js';
 
 /** What emit produces for one tool, independent of its position in the table. */
 export interface ToolText {
@@ -78,7 +79,10 @@ class LazyToolText implements ToolText {
     this.source = tool.source;
     this.nameHash = nameHash(tool.qualifiedName);
     this.nameLiteral = str(tool.qualifiedName);
-    this.validator = hasGeneratedValidator(tool) ? toolValidatorKey(tool, json(tool.inputSchema)) : undefined;
+    // A tool made from its cache record has the key recorded: its schema stays unread.
+    this.validator = hasGeneratedValidator(tool)
+      ? (recordedValidatorKey(tool) ?? toolValidatorKey(tool, json(tool.inputSchema)))
+      : undefined;
     this.keywords = toolKeywords(tool, keywordsByScope);
   }
 

@@ -47,7 +47,7 @@ export interface ValidatorTable {
   /** Distinct keys, sorted. */
   readonly keys: readonly string[];
   /** Each key's schema (equal keys, equal schema text). */
-  readonly schemas: ReadonlyMap<string, JsonSchema>;
+  readonly schemas: { get(key: string): JsonSchema | undefined };
   /** The switch cases of `loadValidator`. */
   readonly cases: string;
   readonly sha: string;
@@ -79,11 +79,14 @@ export function validatorTable(
   const optionsKey = `${options.root}\0${options.outRel}\0${options.importExtension}`;
   const memo = memos.validators;
   if (memo && memo.options === optionsKey && sameKeys(memo.perTool, perTool)) return memo.table;
-  const schemas = new Map<string, JsonSchema>();
+  // The tool of each key: its schema is read only for a module written (a tool made from its
+  // cache record reads it from the cache body then).
+  const toolOf = new Map<string, ToolModel>();
   perTool.forEach((key, index) => {
-    if (key !== undefined && !schemas.has(key)) schemas.set(key, tools[index]!.inputSchema);
+    if (key !== undefined && !toolOf.has(key)) toolOf.set(key, tools[index]!);
   });
-  const keys = [...schemas.keys()].sort(compareStrings);
+  const schemas = { get: (key: string): JsonSchema | undefined => toolOf.get(key)?.inputSchema };
+  const keys = [...toolOf.keys()].sort(compareStrings);
   const dir = validatorsDirRel(options.outRel);
   const cases = keys
     .map((key) => {

@@ -96,6 +96,12 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     if (result) entries.set(plugin.dir, result);
     else misses.push({ key, files: [plugin.entry], pluginDir: plugin.dir });
   }
+  // The tree record saw a unit's file change and the cache's index finds none: the index is not
+  // believed, and the units are looked up again in the bodies read whole (cache/units.ts).
+  if (cache.contradicted()) {
+    cache.distrustIndex();
+    return parseChanged(inputs);
+  }
   const place = (miss: (typeof misses)[number], result: UnitResult): void => {
     if (miss.unit) results.set(miss.unit, result);
     else entries.set(miss.pluginDir, result);

@@ -10,6 +10,8 @@ export interface NamedEntry {
   readonly loc: SourceLocation;
   /** Human description of where it comes from, e.g. "tool tools/echo/index.ts". */
   readonly origin: string;
+  /** `foldName(name)`, when the caller keeps it (a tool's entry is memoised per model). */
+  readonly folded?: string;
 }
 
 function sortedLocs(entries: readonly NamedEntry[]): NamedEntry[] {
@@ -26,7 +28,7 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
   const out: Diagnostic[] = [];
   const byFolded = new Map<string, NamedEntry[]>();
   for (const entry of entries) {
-    const key = foldName(entry.name);
+    const key = entry.folded ?? foldName(entry.name);
     const list = byFolded.get(key);
     if (list) list.push(entry);
     else byFolded.set(key, [entry]);
@@ -76,7 +78,9 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
 export function checkToolNames(entries: readonly NamedEntry[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const entry of entries) {
-    const reserved = reservedToolName(entry.name);
+    // Folded once per entry: only a name that folds to a reserved one asks which.
+    const folded = entry.folded ?? foldName(entry.name);
+    const reserved = RESERVED_TOOL_NAMES.includes(folded) ? reservedToolName(entry.name) : undefined;
     const unsafe = providerSafeProblem(entry.name);
     if (reserved !== undefined) {
       const how = reserved === entry.name ? '' : `: it equals "${reserved}" after case folding`;

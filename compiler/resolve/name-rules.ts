@@ -13,6 +13,7 @@ import type { ShippedCapabilities } from '../scan/shipped.js';
 import { checkToolNames, findConflicts, type NamedEntry } from './conflicts.js';
 import { ALWAYS_KNOWN_TOOLS, hostMatcher, hostNameClashes, packageNameClashes } from './host-provided.js';
 import { resolveReferences } from './references.js';
+import { foldName } from '@zhin-gen/runtime/names';
 
 export interface NameRulesInput {
   readonly tools: readonly ToolModel[];
@@ -44,6 +45,7 @@ function namedEntry(namedEntries: WeakMap<ToolModel, NamedEntry>, t: ToolModel):
       name: t.qualifiedName,
       loc: t.conditional ? t.loc : { file: t.source, line: t.loc.line, column: t.loc.column },
       origin: t.conditional ? `addTool("${t.localName}") in ${t.source}` : `${t.placement} tool ${t.source}`,
+      folded: foldName(t.qualifiedName),
     };
     namedEntries.set(t, entry);
   }

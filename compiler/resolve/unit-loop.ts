@@ -15,11 +15,12 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { compareStrings } from '../diagnostics.js';
 import type { AgentModel, HookModel, ParsedSkillModel, PromptSectionModel, ToolModel } from '../model.js';
-import type { UnitResult } from '../parse/units.js';
+import type { ToolUnitData, UnitResult } from '../parse/units.js';
 import type { CapabilityUnit } from '../scan/layout.js';
-import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { agentQualifiedName, skillQualifiedName, toolQualifiedName } from '@zhin-gen/runtime/names';
+import { agentQualifiedName, skillQualifiedName } from '@zhin-gen/runtime/names';
+import { recordOfResult } from '../cache/deferred.js';
+import { enclosureOf, plainToolModel, RecordToolModel } from './record-tool.js';
 import { unitKey } from '../cache/unit-key.js';
 import type { AssembleInput } from './assemble.js';
 import type { AssembleMemo } from './model-memo.js';
@@ -50,15 +51,6 @@ interface Share {
   diagnosticsAt: number;
 }
 
-function enclosureOf(unit: CapabilityUnit) {
-  return {
-    owner: unit.owner,
-    placement: unit.placement,
-    ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
-    ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}),
-  };
-}
-
 function sortedFiles(unit: CapabilityUnit, under: string): string[] {
   return unit.files.filter((f) => f.startsWith(`${unit.dir}/${under}/`)).sort(compareStrings);
 }
@@ -86,7 +78,9 @@ function reuse<T extends object>(
 /** The unit's share: its model (the last one while result, outcome and hash hold), refs and diagnostics. */
 function shareOf(unit: CapabilityUnit, input: AssembleInput, memos: AssembleMemo): Share {
   const result = input.results.get(unit)!;
-  const data = result.data;
+  // A unit read from its cache record (cache/deferred.ts) is a tool without its body being read.
+  const record = recordOfResult(result);
+  const kind = record ? record.kind : result.data?.kind;
   const share = (
     list: ListName | undefined,
     model?: object,
@@ -101,15 +95,21 @@ function shareOf(unit: CapabilityUnit, input: AssembleInput, memos: AssembleMemo
     refsAt: -1,
     diagnosticsAt: -1,
   });
-  if (!data) return share(undefined);
+  if (kind === undefined) return share(undefined);
   const hash = input.hashOf(unitKey(unit));
   const source = unit.entry ?? unit.dir;
-  if (data.kind === 'tool') {
+  if (kind === 'tool') {
     const outcome = input.schemas.get(unit);
     const diagnostics = outcome && !outcome.ok ? [...result.diagnostics, ...outcome.diagnostics] : result.diagnostics;
-    const refs = data.platforms.map((p) => ({ name: p.value, loc: p.loc, what: `tool "${unit.name}"` }));
+    const refs = (record?.tool?.platforms ?? toolData(result).platforms).map((p) => ({
+      name: p.value,
+      loc: p.loc,
+      what: `tool "${unit.name}"`,
+    }));
     return share('tools', toolModel(unit, result, outcome, hash, source, input, memos), refs, diagnostics);
   }
+  const data = result.data;
+  if (!data) return share(undefined);
   if (data.kind === 'skill') {
     const refs = data.platforms.map((name, i) => ({
       name,
@@ -219,6 +219,12 @@ function shareOf(unit: CapabilityUnit, input: AssembleInput, memos: AssembleMemo
   return share(undefined);
 }
 
+function toolData(result: UnitResult): ToolUnitData {
+  const data = result.data;
+  if (data?.kind !== 'tool') throw new Error('not a tool');
+  return data;
+}
+
 /** A tool's model: the last one while its result, outcome, hash and directory hold. */
 function toolModel(
   unit: CapabilityUnit,
@@ -229,38 +235,20 @@ function toolModel(
   input: AssembleInput,
   memos: AssembleMemo,
 ): ToolModel {
-  const data = result.data;
-  if (data?.kind !== 'tool') throw new Error('not a tool');
   // Unchanged unit + unchanged schema outcome → the same model object as last run, so
   // per-tool work downstream (provider checks, emit) is memoised by identity.
   const memo = memos.tools.get(result);
   if (memo && memo.outcome === outcome && memo.hash === hash && memo.unit.dir === unit.dir) return memo.model;
+  // A unit read from its cache record keeps its body unread until a field only the body holds is.
+  const record = recordOfResult(result)?.tool;
   const enclosure = enclosureOf(unit);
-  const model: ToolModel = {
-    kind: 'tool',
-    ...enclosure,
-    localName: unit.name,
-    qualifiedName: toolQualifiedName(enclosure, unit.name),
-    source,
-    related: unit.files.filter((f) => f !== unit.entry),
-    loc: data.loc,
-    ...(data.descriptionLoc ? { descriptionLoc: data.descriptionLoc } : {}),
-    ...(data.schemaLoc ? { schemaLoc: data.schemaLoc } : {}),
-    description: data.description,
-    inputSchema: outcome?.ok ? outcome.schema : EMPTY_INPUT_SCHEMA,
-    schemaOrigin: outcome?.ok ? outcome.origin : 'none',
-    schemaVia: outcome?.ok ? outcome.via : 'none',
-    requiresApproval: data.requiresApproval,
-    platforms: data.platforms.map((p) => p.value),
-    scopes: data.scopes,
-    permissions: data.permissions,
-    hidden: data.hidden,
-    keywords: data.keywords,
-    tags: data.tags,
-    conditional: false,
-    typed: /\.m?ts$/.test(source),
-    hash,
-  };
+  let model: ToolModel;
+  if (record) model = new RecordToolModel(unit, enclosure, record, result, outcome, hash);
+  else {
+    const data = result.data;
+    if (data?.kind !== 'tool') throw new Error('not a tool');
+    model = plainToolModel(unit, data, outcome, hash, source);
+  }
   memos.tools.set(result, { outcome, hash, unit, model });
   const content = input.prints?.of(unitKey(unit), result, outcome);
   // Everything else a model holds comes from the result and the outcome the content covers.

@@ -4,6 +4,7 @@
  * fallback bundle is built at most once per run) and stores outcomes in the unit cache. The
  * stage itself (Zod, ajv, esbuild) is imported only when a schema actually needs evaluating.
  */
+import { kindOfResult } from '../cache/deferred.js';
 import { isAbsolute, join, relative } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import type { ResolvedOptions } from '../config/load.js';
@@ -106,8 +107,9 @@ export class SchemaCache implements SchemaStage {
     for (const unit of plan?.units ?? units) {
       // A unit parsed again may no longer be a tool (or parse at all): no outcome, as in a full run.
       if (plan) outcomes.delete(unit);
-      const data = results.get(unit)?.data;
-      if (data?.kind !== 'tool') continue;
+      // The kind alone: a result the cache read from its record keeps its body unread (cache/deferred.ts).
+      const result = results.get(unit);
+      if (kindOfResult(result) !== 'tool') continue;
       const key = unitKey(unit);
       const cached = cache.schemaOf(key);
       if (cached) {
@@ -115,7 +117,7 @@ export class SchemaCache implements SchemaStage {
         if (cached.ok && cached.sources) sources.push([unit, cached.sources.map((f) => this.rel(f))]);
         continue;
       }
-      const tool = data as ToolUnitData;
+      const tool = result!.data as ToolUnitData;
       if (tool.schema === undefined) {
         outcomes.set(unit, { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via: 'none' });
         continue;

@@ -6,6 +6,8 @@ import type { ProviderName } from '../config/load.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ToolModel } from '../model.js';
 import { PROVIDER_SAFE_NAME } from '@zhin-gen/runtime/names';
+import { keywordsOf } from '../resolve/record-tool.js';
+import { schemaKeywords } from './schema-keywords.js';
 
 interface ProviderProfile {
   readonly label: string;
@@ -27,30 +29,6 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderName, ProviderProfile>> 
   },
 };
 
-/** Keywords whose values are data, not schemas: `{ default: { oneOf: 1 } }` uses no `oneOf`. */
-const DATA_KEYWORDS = new Set(['default', 'examples', 'const', 'enum']);
-
-function keywordsIn(schema: unknown, found: Set<string>): void {
-  if (Array.isArray(schema)) {
-    for (const item of schema) keywordsIn(item, found);
-    return;
-  }
-  if (typeof schema !== 'object' || schema === null) return;
-  const record = schema as Record<string, unknown>;
-  for (const key in record) {
-    found.add(key);
-    const value = record[key];
-    if (typeof value !== 'object' || value === null || DATA_KEYWORDS.has(key)) continue;
-    // Keys under `properties` are user property names, not keywords.
-    if (key === 'properties') {
-      const properties = value as Record<string, unknown>;
-      for (const name in properties) keywordsIn(properties[name], found);
-    } else {
-      keywordsIn(value, found);
-    }
-  }
-}
-
 const perTool = new WeakMap<ToolModel, { providers: string; diagnostics: Diagnostic[] }>();
 
 /** The last list checked per providers list (by identity), with each tool's outcome by position. */
@@ -64,7 +42,7 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: str
   const memo = perTool.get(tool);
   if (memo && memo.providers === key) return memo.diagnostics;
   const out: Diagnostic[] = [];
-  let keywords: Set<string> | undefined;
+  let keywords: readonly string[] | undefined;
   for (const provider of providers) {
     const profile = PROVIDER_PROFILES[provider];
     // Over 64 characters is already ZG3004 (provider-safe pattern); only stricter limits report here.
@@ -85,12 +63,10 @@ function checkTool(tool: ToolModel, providers: readonly ProviderName[], key: str
       );
     }
     if (profile.unsupportedKeywords.length > 0) {
-      if (!keywords) {
-        keywords = new Set<string>();
-        keywordsIn(tool.inputSchema, keywords);
-      }
+      // A tool read from its cache record carries its keywords; its schema is not loaded for them.
+      keywords ??= keywordsOf(tool) ?? schemaKeywords(tool.inputSchema);
       const found = keywords;
-      const bad = profile.unsupportedKeywords.filter((k) => found.has(k));
+      const bad = profile.unsupportedKeywords.filter((k) => found.includes(k));
       if (bad.length > 0)
         out.push(
           diag('ZG5003', {

@@ -1,0 +1,163 @@
+/**
+ * A tool's model made from its unit's cache record (cache/unit-record.ts) rather than its body:
+ * every field the tree-wide rules and emit read of every tool is set at once, and the three that
+ * only a diagnostic about the tool or its re-rendered line reads (the description's and the
+ * schema's locations, the schema) come from the body when first read. Its JSON is the plain
+ * model's (`toJSON`), so nothing that serialises a model can tell the two apart.
+ */
+import type { SourceLocation, ToolModel } from '../model.js';
+import type { ToolUnitData, UnitResult } from '../parse/units.js';
+import type { CapabilityUnit } from '../scan/layout.js';
+import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
+import type { JsonSchema, SchemaOutcome } from '../schema/types.js';
+import { toolQualifiedName } from '@zhin-gen/runtime/names';
+import { DeferredSchema } from '../cache/deferred.js';
+import type { ToolRecord } from '../cache/unit-record.js';
+import { validatorKey } from '../emit/validators.js';
+
+/** Where a capability sits (owner, placement, enclosing agent / skill), from its unit. */
+export function enclosureOf(unit: CapabilityUnit) {
+  return {
+    owner: unit.owner,
+    placement: unit.placement,
+    ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
+    ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}),
+  };
+}
+
+/** The plain model of a tool unit (keys in the order every model of it has). */
+export function plainToolModel(
+  unit: CapabilityUnit,
+  data: ToolUnitData,
+  outcome: SchemaOutcome | undefined,
+  hash: string,
+  source: string,
+): ToolModel {
+  const enclosure = enclosureOf(unit);
+  return {
+    kind: 'tool',
+    ...enclosure,
+    localName: unit.name,
+    qualifiedName: toolQualifiedName(enclosure, unit.name),
+    source,
+    related: unit.files.filter((f) => f !== unit.entry),
+    loc: data.loc,
+    ...(data.descriptionLoc ? { descriptionLoc: data.descriptionLoc } : {}),
+    ...(data.schemaLoc ? { schemaLoc: data.schemaLoc } : {}),
+    description: data.description,
+    inputSchema: outcome?.ok ? outcome.schema : EMPTY_INPUT_SCHEMA,
+    schemaOrigin: outcome?.ok ? outcome.origin : 'none',
+    schemaVia: outcome?.ok ? outcome.via : 'none',
+    requiresApproval: data.requiresApproval,
+    platforms: data.platforms.map((p) => p.value),
+    scopes: data.scopes,
+    permissions: data.permissions,
+    hidden: data.hidden,
+    keywords: data.keywords,
+    tags: data.tags,
+    conditional: false,
+    typed: /\.m?ts$/.test(source),
+    hash,
+  };
+}
+
+export class RecordToolModel implements ToolModel {
+  readonly kind = 'tool';
+  readonly owner: string;
+  readonly placement: ToolModel['placement'];
+  declare readonly agent?: string;
+  declare readonly skill?: string;
+  readonly localName: string;
+  readonly qualifiedName: string;
+  readonly source: string;
+  readonly related: readonly string[];
+  readonly loc: SourceLocation;
+  readonly description: string;
+  readonly schemaOrigin: ToolModel['schemaOrigin'];
+  readonly schemaVia: ToolModel['schemaVia'];
+  readonly requiresApproval: ToolModel['requiresApproval'];
+  readonly platforms: readonly string[];
+  readonly scopes: ToolModel['scopes'];
+  readonly permissions: readonly string[];
+  readonly hidden: boolean;
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
+  readonly conditional = false;
+  readonly typed: boolean;
+
+  constructor(
+    private readonly unit: CapabilityUnit,
+    enclosure: ReturnType<typeof enclosureOf>,
+    record: ToolRecord,
+    /** The unit's deferred result: its body holds what the record leaves out. */
+    private readonly result: UnitResult,
+    private readonly outcome: SchemaOutcome | undefined,
+    readonly hash: string,
+  ) {
+    this.owner = enclosure.owner;
+    this.placement = enclosure.placement;
+    const self = this as { agent?: string; skill?: string };
+    if (enclosure.agent !== undefined) self.agent = enclosure.agent;
+    if (enclosure.skill !== undefined) self.skill = enclosure.skill;
+    this.localName = unit.name;
+    this.qualifiedName = toolQualifiedName(enclosure, unit.name);
+    this.source = unit.entry ?? unit.dir;
+    this.related = unit.files.filter((f) => f !== unit.entry);
+    this.loc = record.loc;
+    this.description = record.description;
+    this.schemaOrigin = outcome?.ok ? outcome.origin : 'none';
+    this.schemaVia = outcome?.ok ? outcome.via : 'none';
+    this.requiresApproval = record.requiresApproval;
+    this.platforms = record.platforms.map((p) => p.value);
+    this.scopes = record.scopes;
+    this.permissions = record.permissions;
+    this.hidden = record.hidden;
+    this.keywords = record.keywords;
+    this.tags = record.tags;
+    this.typed = /\.m?ts$/.test(this.source);
+  }
+
+  private data(): ToolUnitData {
+    const data = this.result.data;
+    if (data?.kind !== 'tool')
+      throw new Error('zhin-gen: a unit cache entry changed while this run read it; run the command again');
+    return data;
+  }
+
+  get descriptionLoc(): SourceLocation | undefined {
+    return this.data().descriptionLoc;
+  }
+
+  get schemaLoc(): SourceLocation | undefined {
+    return this.data().schemaLoc;
+  }
+
+  get inputSchema(): JsonSchema {
+    return this.outcome?.ok ? this.outcome.schema : EMPTY_INPUT_SCHEMA;
+  }
+
+  /** The schema keywords some provider rejects, when the record has them (validate/providers.ts). */
+  get schemaKeywords(): readonly string[] | undefined {
+    return this.outcome instanceof DeferredSchema ? this.outcome.keywords : undefined;
+  }
+
+  /** The generated validator's key, when the record has it for this emitter and Ajv. */
+  get validatorKey(): string | undefined {
+    const recorded = this.outcome instanceof DeferredSchema ? this.outcome.validator : undefined;
+    return recorded && recorded.versions === validatorKey('') ? recorded.key : undefined;
+  }
+
+  toJSON(): ToolModel {
+    return plainToolModel(this.unit, this.data(), this.outcome, this.hash, this.source);
+  }
+}
+
+/** A tool's validator key without reading its schema, when its record has it (emit/tool-table.ts). */
+export function recordedValidatorKey(tool: ToolModel): string | undefined {
+  return tool instanceof RecordToolModel ? tool.validatorKey : undefined;
+}
+
+/** The rejected keywords of a tool schema without reading it, when the tool was made from its record. */
+export function keywordsOf(tool: ToolModel): readonly string[] | undefined {
+  return tool instanceof RecordToolModel ? tool.schemaKeywords : undefined;
+}
