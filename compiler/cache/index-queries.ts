@@ -71,8 +71,12 @@ export function anyDependsOn(
   const below = `${path}/`;
   const matches = (file: string): boolean => file === path || file.startsWith(below);
   if (index) {
-    for (const unit of index.units.values())
+    // With both, an entry read or stored this run is newer than the index's unit of its key: a
+    // tool that stopped importing a file no longer depends on it (the index still says it does).
+    for (const [key, unit] of index.units) {
+      if (both && entries.has(key)) continue;
       for (let i = 0; i < unit.stamps.length; i += 4) if (matches(unit.stamps[i] as string)) return true;
+    }
     if (!both) return false;
   }
   for (const entry of entries.values()) for (const file in entry.stamps) if (matches(file)) return true;
