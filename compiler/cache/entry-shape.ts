@@ -75,11 +75,10 @@ const snippet = variants('kind', {
   }),
 });
 
-const toolData = object({
-  kind: oneOf(['tool']),
+/** A tool's parse data that its cache record keeps too (cache/unit-record.ts `ToolRecord`). */
+const toolRecordFields = {
   loc,
   description: string,
-  descriptionLoc: optional(loc),
   requiresApproval: approval,
   platforms: array(platformRef),
   scopes,
@@ -87,6 +86,12 @@ const toolData = object({
   hidden: boolean,
   keywords: strings,
   tags: strings,
+};
+
+const toolData = object({
+  kind: oneOf(['tool']),
+  ...toolRecordFields,
+  descriptionLoc: optional(loc),
   schema: optional(opaque<unknown>(snippet)),
   schemaLoc: optional(loc),
 });
@@ -195,19 +200,7 @@ const unitRecord = object({
   dependencies: strings,
   resultPrint: optional(string),
   schemaPrint: optional(string),
-  tool: optional(
-    object({
-      loc,
-      description: string,
-      requiresApproval: approval,
-      platforms: array(platformRef),
-      scopes,
-      permissions: strings,
-      hidden: boolean,
-      keywords: strings,
-      tags: strings,
-    }),
-  ),
+  tool: optional(object(toolRecordFields)),
   outcome: optional(outcomeRecord),
   data: optional(otherData),
 });
