@@ -20,6 +20,7 @@ import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
+import { LostCacheBody } from './cache/lost-body.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { readIfExists } from './write/output.js';
@@ -119,11 +120,24 @@ export class Compiler {
   }
 
   private async runOnce(runOptions: RunOptions): Promise<CompileResult> {
-    const started = performance.now();
-    const bodiesBefore = this.units.bodiesRead;
     // Take this run's events; events that arrive while it runs belong to the next run.
     const dirty = this.dirty;
     if (this.dirty) this.dirty = new Set();
+    try {
+      return await this.pass(runOptions, dirty);
+    } catch (error) {
+      if (!(error instanceof LostCacheBody)) throw error;
+      // A cache body changed in place under this run (cache/lost-body.ts): once more, from a
+      // fresh walk (every unit verified by stat) and the bodies read whole, without the index.
+      this.units.dropIndex();
+      this.inventory = undefined;
+      return await this.pass(runOptions, undefined);
+    }
+  }
+
+  private async pass(runOptions: RunOptions, dirty: Set<string> | undefined): Promise<CompileResult> {
+    const started = performance.now();
+    const bodiesBefore = this.units.bodiesRead;
     const options = await this.prepare();
     const diagnostics: Diagnostic[] = [...this.configDiagnostics];
     const outRel = toPosix(relative(this.root, options.outFile));

@@ -6,6 +6,7 @@
  */
 import type { UnitResult } from '../parse/units.js';
 import type { JsonSchema, SchemaOutcome } from '../schema/types.js';
+import { LostCacheBody } from './lost-body.js';
 import type { Entry } from './unit-entry.js';
 import type { OutcomeRecord, UnitRecord } from './unit-record.js';
 
@@ -55,8 +56,7 @@ export class DeferredSchema {
   get schema(): JsonSchema {
     const outcome = this.body().schema;
     // The record was taken from this entry: its outcome is the one recorded.
-    if (!outcome?.ok)
-      throw new Error('zhin-gen: a unit cache entry lost its schema while this run read it; run the command again');
+    if (!outcome?.ok) throw new LostCacheBody("a unit cache entry's schema");
     return outcome.schema;
   }
 }

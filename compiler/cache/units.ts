@@ -8,6 +8,7 @@
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { CacheFile, type EntryRange } from './file.js';
+import { LostCacheBody } from './lost-body.js';
 import { SingleBodies } from './single-bodies.js';
 import { createReader, type FileReader } from './reader.js';
 
@@ -182,10 +183,14 @@ export class UnitCache {
    * is removed, so the next run reads the bodies whole and parses that unit again.
    */
   private lostBody(key: string): never {
+    this.dropIndex();
+    throw new LostCacheBody(`the body of ${key}`);
+  }
+
+  /** Removes the index and loads the cache afresh at the next use: the bodies are then read whole. */
+  dropIndex(): void {
     if (this.indexFile) rmSync(this.indexFile.file, { force: true });
-    // A compiler that runs again (watch mode) loads the cache afresh, without that index.
     this.pending = true;
-    throw new Error(`zhin-gen: the unit cache lost the body of ${key} while this run read it; run the command again`);
   }
 
   /** Every body (before a whole base or index is written): from here on the cache holds them all. */

@@ -16,6 +16,7 @@ import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { readIfExists } from '../write/output.js';
 import type { RunSummary } from './index-file.js';
+import { LostCacheBody } from './lost-body.js';
 import { unitFiles, unitKey } from './unit-key.js';
 import type { UnitCache } from './units.js';
 
@@ -113,7 +114,7 @@ export function modelFromCache(input: CachedModelInputs): CapabilityModel {
   const { cache } = input;
   cache.loadBodies();
   const missing = (what: string): never => {
-    throw new Error(`zhin-gen: the unit cache lost ${what} while this run read it; run the command again`);
+    throw new LostCacheBody(what);
   };
   const results = new Map<CapabilityUnit, UnitResult>();
   const schemas = new Map<CapabilityUnit, SchemaOutcome>();

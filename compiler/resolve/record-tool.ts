@@ -12,6 +12,7 @@ import { EMPTY_INPUT_SCHEMA } from '../schema/empty.js';
 import type { JsonSchema, SchemaOutcome } from '../schema/types.js';
 import { toolQualifiedName } from '@zhin-gen/runtime/names';
 import { DeferredSchema } from '../cache/deferred.js';
+import { LostCacheBody } from '../cache/lost-body.js';
 import type { ToolRecord } from '../cache/unit-record.js';
 import { validatorKey } from '../emit/validators.js';
 
@@ -119,8 +120,7 @@ export class RecordToolModel implements ToolModel {
 
   private data(): ToolUnitData {
     const data = this.result.data;
-    if (data?.kind !== 'tool')
-      throw new Error('zhin-gen: a unit cache entry changed while this run read it; run the command again');
+    if (data?.kind !== 'tool') throw new LostCacheBody('a tool entry its record describes');
     return data;
   }
 
