@@ -14,7 +14,7 @@ import type { SchemaOutcome } from '../schema/types.js';
 import { schemaKeywords } from '../validate/schema-keywords.js';
 import { PROVIDER_PROFILES } from '../validate/providers.js';
 import { json } from '../emit/literal.js';
-import { validatorKey } from '../emit/validators.js';
+import { validatorKey, validatorVersionsKey } from '../emit/validators.js';
 import type { Entry } from './unit-entry.js';
 
 /** Of a tool's parse data, what its model takes besides the schema and two locations. */
@@ -94,7 +94,7 @@ function outcomeRecord(outcome: SchemaOutcome): OutcomeRecord {
     keywords: schemaKeywords(outcome.schema).filter((k) => REJECTED.has(k)),
     // What emit keys the generated validator by (a tool of a cache record is never conditional).
     ...(outcome.origin !== 'zod'
-      ? { validator: { versions: validatorKey(''), key: validatorKey(json(outcome.schema)) } }
+      ? { validator: { versions: validatorVersionsKey(), key: validatorKey(json(outcome.schema)) } }
       : {}),
   };
 }

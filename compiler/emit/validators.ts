@@ -92,6 +92,17 @@ export function validatorKey(schemaText: string): string {
   return sha256(`${stamp}${schemaText}`).slice(0, 16);
 }
 
+let versions: string | undefined;
+
+/**
+ * The key of an empty text: it stands for the emitter and Ajv versions a recorded key was taken
+ * with (cache/unit-record.ts), compared for every cached tool, so taken once.
+ */
+export function validatorVersionsKey(): string {
+  versions ??= validatorKey('');
+  return versions;
+}
+
 /** The type the module's default export is declared with (runtime/validators/types.ts). */
 const EXPORT_TYPE =
   '{ (data: unknown): boolean; errors?: readonly { readonly instancePath: string; readonly keyword: string; readonly params: Readonly<Record<string, unknown>>; readonly message?: string }[] | null }';

@@ -14,7 +14,7 @@ import { toolQualifiedName } from '@zhin-gen/runtime/names';
 import { DeferredSchema } from '../cache/deferred.js';
 import { LostCacheBody } from '../cache/lost-body.js';
 import type { ToolRecord } from '../cache/unit-record.js';
-import { validatorKey } from '../emit/validators.js';
+import { validatorVersionsKey } from '../emit/validators.js';
 
 /** Where a capability sits (owner, placement, enclosing agent / skill), from its unit. */
 export function enclosureOf(unit: CapabilityUnit) {
@@ -144,7 +144,7 @@ export class RecordToolModel implements ToolModel {
   /** The generated validator's key, when the record has it for this emitter and Ajv. */
   get validatorKey(): string | undefined {
     const recorded = this.outcome instanceof DeferredSchema ? this.outcome.validator : undefined;
-    return recorded && recorded.versions === validatorKey('') ? recorded.key : undefined;
+    return recorded && recorded.versions === validatorVersionsKey() ? recorded.key : undefined;
   }
 
   toJSON(): ToolModel {
