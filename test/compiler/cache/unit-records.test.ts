@@ -22,12 +22,17 @@ import { watchEdit } from '../watch-edit.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-/** A run of a compiler that starts with nothing in memory: what a new process does. */
-async function freshRun(root: string, cacheFile: string | false): Promise<CompileResult> {
+/**
+ * A run of a compiler that starts with nothing in memory: what a new process does. `modelJson`:
+ * the run's capability model as JSON, taken before the compiler is disposed (what `inspect` and
+ * the dev inspector serialise; models built from unit records must not differ).
+ */
+async function freshRun(root: string, cacheFile: string | false): Promise<CompileResult & { modelJson: string }> {
   const compiler = createCompiler({ root, cacheFile });
   const result = await compiler.run();
+  const modelJson = JSON.stringify(result.model);
   await compiler.dispose();
-  return result;
+  return Object.assign(result, { modelJson });
 }
 
 /** A tree generated once with its cache (files dated back so their stamps are trusted). */
@@ -41,7 +46,7 @@ async function generated(prefix: string, files: Record<string, string>): Promise
 }
 
 /** A cacheless run over a copy of the tree's sources. */
-async function cacheless(root: string): Promise<{ copy: string; expected: CompileResult }> {
+async function cacheless(root: string): Promise<{ copy: string; expected: CompileResult & { modelJson: string } }> {
   const copy = tempDir('unit-records-cold');
   dirs.push(copy);
   cpSync(root, copy, {
@@ -62,6 +67,7 @@ async function afterChange(root: string, cacheFile: string, change: () => void):
   const { copy, expected } = await cacheless(root);
   expect(run.diagnostics).toEqual(expected.diagnostics);
   expect(run.counts).toEqual(expected.counts);
+  expect(run.modelJson).toBe(expected.modelJson);
   expect(run.errors).toBe(expected.errors);
   if (expected.errors > 0) expect([run.written, expected.written]).toEqual([false, false]);
   else expect(generatedFiles(root)).toEqual(generatedFiles(copy));
