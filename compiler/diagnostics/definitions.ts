@@ -1,0 +1,173 @@
+/** The catalog's ZG2xxx: tool, section and hook definitions, and their schemas. */
+import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE, HOOK_EVENTS } from '@zhin-gen/runtime/define';
+import { type CatalogEntry, quoted } from './entry.js';
+
+export const DEFINITIONS = {
+  // ── ZG2xxx definitions and schemas ──────────────────────────────────────────
+  ZG2001: {
+    severity: 'error',
+    title: 'Syntax error',
+    hint: 'Fix the TypeScript/JavaScript syntax error; the capability cannot be read until the file parses.',
+  },
+  ZG2002: {
+    severity: 'error',
+    title: 'Missing definition export',
+    hint: 'Default-export the definition: `export default defineAgentTool({ ... })` (defineAgentPromptSection / defineAgentHook for sections and hooks).',
+  },
+  ZG2003: {
+    severity: 'error',
+    title: 'Definition helper from an unrecognised module',
+    hint: 'Import the define* helper (defineAgentTool, defineAgentPromptSection, defineAgentHook) from "@zhin-gen/runtime" (or "@zhin.js/tool", "@zhin.js/prompt-section" in a tree written for zhin.js), or add its module to the config `modules` option.',
+  },
+  ZG2004: {
+    severity: 'error',
+    title: 'Missing or empty description',
+    hint: 'Give the tool a `description` string: it is what the model reads to decide when to call it.',
+  },
+  ZG2005: {
+    severity: 'error',
+    title: 'Field has the wrong type',
+    hint: 'Use the type the field expects (see docs/authoring.md); literal values let zhin-gen check them at build time.',
+  },
+  ZG2006: {
+    severity: 'error',
+    title: 'Unknown approval mode',
+    hint: `\`requiresApproval\` is one of ${quoted(APPROVAL_MODES).join(', ')} (default '${DEFAULT_APPROVAL_MODE}').`,
+  },
+  ZG2007: {
+    severity: 'error',
+    title: 'Unknown scope',
+    hint: `\`scopes\` entries are ${quoted(CHANNEL_SCOPES.slice(0, -1)).join(', ')} or ${quoted(CHANNEL_SCOPES.slice(-1))}; leave it out to allow every scope.`,
+  },
+  ZG2008: {
+    severity: 'error',
+    title: 'Permit can never pass',
+    hint: 'Permits are adapter(…), group(…), private(…), channel(…), user(…), role(…), platform(adapter,perm) or a custom permit declared in the config `permits` option. Kinds are lowercase with no space before "(".',
+  },
+  ZG2009: {
+    severity: 'error',
+    title: 'Missing execute',
+    hint: 'A tool needs `execute(input, context)`: the function that runs when the model calls it.',
+  },
+  ZG2010: {
+    severity: 'warning',
+    title: 'Unknown definition field',
+    hint: 'The field is ignored. Check the spelling against docs/authoring.md.',
+  },
+  ZG2011: {
+    severity: 'warning',
+    title: 'Field is not statically known',
+    hint: 'Write the value as a literal so it can be checked at build time; it is still checked at runtime.',
+  },
+  ZG2020: {
+    severity: 'error',
+    title: 'Input schema root is not an object',
+    hint: 'The input schema must be a Zod object (z.object({...})) or a JSON Schema with type: "object".',
+  },
+  ZG2021: {
+    severity: 'error',
+    title: 'Schema type cannot be represented in JSON Schema',
+    hint: 'Replace the property (e.g. z.date(), z.bigint(), z.function(), transforms) with a JSON-representable type such as z.string().datetime() or z.number().',
+  },
+  ZG2022: {
+    severity: 'error',
+    title: 'Invalid JSON Schema',
+    hint: 'The JSON Schema does not satisfy the draft 2020-12 meta-schema; fix the keyword named in the message.',
+  },
+  ZG2023: {
+    severity: 'error',
+    title: 'Schema could not be evaluated',
+    hint: 'Evaluating the tool module threw or timed out. Keep module top level free of side effects and make inputSchema a plain Zod or JSON Schema value.',
+  },
+  ZG2024: {
+    severity: 'error',
+    title: 'Code nested too deeply',
+    hint: 'zhin-gen reads definitions without running them and stops where code nests deeper than any real module does (256 levels of brackets, 1,000 syntax levels), instead of overflowing the stack. Flatten the value: name parts of it as consts, or build it in a function the module calls.',
+  },
+  ZG2030: {
+    severity: 'error',
+    title: 'Invalid prompt section field',
+    hint: 'See docs/authoring.md#prompt-sections: title and content are strings, layer/retention/profiles use the listed values, order and maxChars are safe integers.',
+  },
+  ZG2031: {
+    severity: 'error',
+    title: 'Required prompt section exceeds its maxChars',
+    hint: 'A required section is never truncated: raise maxChars, shorten the content, or make the section preferred.',
+  },
+  ZG2032: {
+    severity: 'warning',
+    title: 'Unknown platform',
+    hint: 'The platform is not in the config `adapters` list, so it can never match a turn. Fix the spelling or add the adapter to the config.',
+  },
+  ZG2040: {
+    severity: 'error',
+    title: 'Invalid hook definition',
+    hint: `A hook default-exports defineAgentHook({ events: [${quoted(HOOK_EVENTS).join(' | ')}, ...], handle(event) { ... } }).`,
+  },
+  ZG2050: {
+    severity: 'warning',
+    title: 'Conditional tool with a computed name',
+    hint: 'context.addTool() with a non-literal name cannot take part in build-time conflict checks; use a string literal.',
+  },
+  ZG2051: {
+    severity: 'error',
+    title: 'Module fails to load',
+    hint: 'Importing the module throws (or ends the process), so the bot fails the first time it is used. Run it with `npx tsx <file>` in the environment the bot has; keep top-level code free of side effects that can fail (read environment variables inside execute(), not at import).',
+  },
+  ZG2052: {
+    severity: 'error',
+    title: 'Module hangs while loading',
+    hint: 'Its top-level code never finishes (a top-level await that never settles, a network call, a busy loop), so the first call never returns. Move waits and I/O into execute(), or start them lazily.',
+  },
+  ZG2053: {
+    severity: 'error',
+    title: 'Loaded default export is not a definition',
+    hint: 'At runtime the default export must be the value the define* helper returns (defineAgentTool / defineAgentHook / defineAgentPromptSection); the runtime rejects anything else.',
+  },
+  ZG2054: {
+    severity: 'error',
+    title: 'Loaded definition differs from the manifest',
+    hint: 'The manifest was built from a static read of the definition; the module computes a different value when it loads. Write the field as a literal (or a same-file const of literals) so both agree.',
+  },
+  ZG2055: {
+    severity: 'error',
+    title: 'Load verification could not run',
+    hint: 'The child process that imports the modules (node with tsx) could not start. Check that tsx is installed (zhin-gen depends on it) and that `node --import tsx` works in the project root.',
+  },
+  ZG2056: {
+    severity: 'error',
+    title: '`approval` is the earlier name of `requiresApproval`',
+    hint: "Rename the field to `requiresApproval` ('never' | 'on-risk' | 'once' | 'always'); `zhin-gen migrate` does it. It is an error, not an ignored field: dropping it would silently turn the tool into 'on-risk'.",
+  },
+  ZG2057: {
+    severity: 'error',
+    title: 'platformPermit() helper of the earlier layout',
+    hint: "Write the permit as the string literal it returns, e.g. 'platform(icqq,admin)', so it is checked at build time and recorded in the manifest; `zhin-gen migrate` does it. It is an error: a permit the compiler cannot read is missing from the manifest, which would widen who may call the tool.",
+  },
+  ZG2058: {
+    severity: 'error',
+    title: 'Definition helper of the earlier layout',
+    hint: "Import defineAgentTool from '@zhin.js/tool' (or '@zhin-gen/runtime') instead of defineTool from '@zhin.js/agent/tools'; the fields are the same. `zhin-gen migrate` rewrites the import and the call.",
+  },
+  ZG2059: {
+    severity: 'error',
+    title: 'Prompt section field of the earlier layout',
+    hint: "zhin-gen identifies a section by its directory and orders it with `order`: `id` becomes the directory name, `priority` becomes `order`, `truncatable: false` becomes retention 'required' (true: 'preferred'). `zhin-gen migrate` does it. An error, because dropping `truncatable: false` would let a required section be cut.",
+  },
+  // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
+  ZG2080: {
+    severity: 'error',
+    title: 'Skill compatibility note too long',
+    hint: 'The Agent Skills specification limits `compatibility` to 500 characters: name the products, system packages or network access the skill needs and move the details into its instructions.',
+  },
+  ZG2081: {
+    severity: 'warning',
+    title: '`allowed-tools` is not a space-separated string',
+    hint: 'The Agent Skills specification writes `allowed-tools` as one space-separated string (`allowed-tools: Bash(git:*) Read`). zhin-gen reads the YAML list, but other agents may not.',
+  },
+  ZG2082: {
+    severity: 'warning',
+    title: 'Skill metadata value is not a string',
+    hint: 'The Agent Skills specification makes `metadata` a map of string keys to string values: quote the value (`version: "2"`) or flatten it. zhin-gen passes it through as written.',
+  },
+} as const satisfies Record<string, CatalogEntry>;
