@@ -7,7 +7,6 @@
  */
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import type { EntryRange } from './file.js';
 import { LostCacheBody } from './lost-body.js';
 import { SingleBodies } from './single-bodies.js';
 import { createReader, type FileReader } from './reader.js';
@@ -18,6 +17,7 @@ import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
+import { persistUnits } from './persist.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecordFile } from './emit-record.js';
@@ -30,8 +30,6 @@ import {
   entryContent,
   indexedContent,
   type OutputRecord,
-  persistable,
-  persistableEntries,
   sameRecord,
   sha,
 } from './unit-entry.js';
@@ -158,15 +156,6 @@ export class UnitCache {
   dropIndex(): void {
     if (this.state.indexFile) rmSync(this.state.indexFile.file, { force: true });
     this.state.pending = true;
-  }
-
-  /** Every body (before a whole base or index is written): from here on the cache holds them all. */
-  private readAll(): void {
-    if (!this.state.single) return;
-    // Unreadable: left out of what is written, so the unit is parsed again next time.
-    if (!this.state.single.readAll()) this.state.damaged = true;
-    this.state.single = undefined;
-    this.state.index = undefined;
   }
 
   private readBodies(): void {
@@ -377,55 +366,9 @@ export class UnitCache {
     return this.state.configKey;
   }
 
+  /** Writes what changed to disk (cache/persist.ts); a run's reads of the base end here. */
   persist(): void {
-    // The reads of this run are done; a later one opens the base again.
-    this.state.single?.close();
-    if (this.state.emitPrints) this.emitRecord?.save(this.state.emitPrints);
-    this.state.emitPrints = undefined;
-    // Never loaded: nothing to write.
-    if (this.state.pending) return;
-    // Without the bodies loaded nothing can have changed but the summary, which a vouched run
-    // (the only kind that leaves them unread) never changes.
-    if (!this.state.bodiesLoaded) return;
-    // The bodies as the index on disk describes them, before this persist writes them.
-    const prev = this.state.indexStale || this.state.single ? this.state.indexFile?.bodiesNow() : undefined;
-    if (this.state.disk && this.state.changedKeys.size === 0 && !this.state.out.changed && !this.state.damaged) {
-      if (this.state.indexStale) this.saveIndex(prev, [], undefined);
-      return;
-    }
-    if (!this.state.disk) return;
-    const keys = [...this.state.changedKeys];
-    const changed = keys.map((key) => [key, persistable(this.state.entries.get(key)!)] as const);
-    const output = this.state.out.changed ? this.state.out.record : undefined;
-    this.state.changedKeys.clear();
-    this.state.out.changed = false;
-    this.state.damaged = false;
-    let ranges: ReadonlyMap<string, EntryRange> | undefined;
-    try {
-      ranges = this.state.disk.save(
-        this.state.configKey,
-        () => {
-          this.readAll();
-          return { entries: persistableEntries(this.state.entries), output: this.state.out.record };
-        },
-        changed,
-        output,
-      );
-      this.state.indexStale = true;
-    } catch {
-      // A read-only node_modules only costs speed.
-    }
-    this.saveIndex(prev ?? this.state.indexFile?.bodiesNow(), keys, ranges);
-  }
-
-  /** Writes the base whole (no journal), for the byte ranges of its entries. */
-  private rewriteBase(): ReadonlyMap<string, EntryRange> | undefined {
-    const all = () => ({ entries: persistableEntries(this.state.entries), output: this.state.out.record });
-    try {
-      return this.state.disk?.save(this.state.configKey, all, [], undefined, true);
-    } catch {
-      return undefined;
-    }
+    persistUnits(this.state);
   }
 
   /**
@@ -450,41 +393,5 @@ export class UnitCache {
   recorded(): { output: OutputRecord; summary: RunSummary } | undefined {
     this.ensure();
     return this.state.out.recorded();
-  }
-
-  /**
-   * The index of what is persisted now (after the bodies were written): the units `changed` since
-   * the bodies stamped `prev` appended to its journal when the index on disk is believed current,
-   * else the whole index.
-   */
-  private saveIndex(
-    prev: string | undefined,
-    changed: readonly string[],
-    ranges: ReadonlyMap<string, EntryRange> | undefined,
-  ): void {
-    if (!this.state.indexFile || !this.state.indexStale) return;
-    const output = this.state.out.record;
-    const summary = this.state.out.matchingSummary();
-    const { indexFile } = this.state;
-    try {
-      // A new base moved every body: the index is written whole, with their new places.
-      const appended =
-        ranges === undefined &&
-        this.state.indexAppendable &&
-        prev !== undefined &&
-        indexFile.append(prev, this.state.entries, changed, output, summary);
-      if (!appended) {
-        this.readAll();
-        // The whole index needs every body's place: a base written now gives them (a base the
-        // bodies were loaded from whole has none recorded), so the next run reads them one by one.
-        // No base on disk: no index either (saveEntries writes none without one).
-        const places = ranges ?? (indexFile.bodiesNow() !== undefined ? this.rewriteBase() : undefined);
-        indexFile.saveEntries(this.state.configKey, this.state.entries, output, summary, places);
-      }
-      this.state.indexStale = false;
-      this.state.indexAppendable = true;
-    } catch {
-      // As above: only speed.
-    }
   }
 }
