@@ -1,10 +1,11 @@
 /**
  * The one orchestrating context (the compiler API). The CLI, `watch` and every bundler plugin are
  * thin shells over `createCompiler()`: scan → parse (cached per unit) → schema → validate →
- * resolve → emit → write. Runs are single-flight with a coalescing queue; file events patch the
- * inventory so a watch-mode run re-parses only the changed units.
+ * resolve → emit → write. Runs are single-flight with a coalescing queue (run-queue.ts, which also
+ * keeps the file events each run takes); file events patch the inventory so a watch-mode run
+ * re-parses only the changed units.
  */
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -20,7 +21,6 @@ import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
-import { LostCacheBody } from './cache/lost-body.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { readIfExists } from './write/output.js';
@@ -33,7 +33,7 @@ import type { CapabilityModel } from './model.js';
 import { PersistSchedule } from './cache/persist-schedule.js';
 import { countsOf } from './resolve/counts.js';
 import { realRoot } from './util/real-root.js';
-import { SingleFlight } from './util/single-flight.js';
+import { RunQueue } from './run-queue.js';
 import type { CompileResult, CompilerOptions, FileEvent, RunOptions } from './run-types.js';
 
 export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } from './run-types.js';
@@ -55,10 +55,8 @@ export class Compiler {
   /** Texts read outside any unit (AGENTS.md), kept across watch-mode runs. */
   private readonly texts = new TextMemo();
   private ts?: typeof TS;
-  /** Paths changed since the last run (watch mode); undefined = verify every file by stat. */
-  private dirty?: Set<string>;
-  private configDirty = true;
-  private readonly flight = new SingleFlight<RunOptions, CompileResult>((runOptions) => this.runOnce(runOptions));
+  /** Runs one at a time, with the events each is given and the retry of a lost cache body. */
+  private readonly queue: RunQueue;
 
   constructor(private readonly compilerOptions: CompilerOptions) {
     this.root = realRoot(resolve(compilerOptions.root));
@@ -70,6 +68,15 @@ export class Compiler {
       this.root,
       () => this.options,
       (rel) => this.units.dependsOn(rel),
+    );
+    this.queue = new RunQueue(
+      this.root,
+      this.relevance,
+      (runOptions, dirty) => this.pass(runOptions, dirty),
+      () => {
+        this.units.dropIndex();
+        this.inventory = undefined;
+      },
     );
   }
 
@@ -100,39 +107,14 @@ export class Compiler {
    * never come) cannot leave the inventory different from what a fresh walk finds.
    */
   notify(events: readonly FileEvent[]): void {
-    this.dirty ??= new Set();
-    for (const event of events) {
-      const abs = isAbsolute(event.path) ? event.path : join(this.root, event.path);
-      if (this.isConfigFile(abs)) {
-        this.configDirty = true;
-        continue;
-      }
-      if (this.ignores(abs)) continue;
-      const rel = toPosix(relative(this.root, abs));
-      this.dirty.add(rel);
-      if (this.inventory?.reconcile(rel, this.dirty) === 'walk') this.inventory = undefined;
-    }
+    this.queue.record(events, (rel, dirty) => {
+      if (this.inventory?.reconcile(rel, dirty) === 'walk') this.inventory = undefined;
+    });
   }
 
   /** Single-flight: a run requested while one is in progress coalesces into one follow-up run. */
   run(runOptions: RunOptions = {}): Promise<CompileResult> {
-    return this.flight.run(runOptions);
-  }
-
-  private async runOnce(runOptions: RunOptions): Promise<CompileResult> {
-    // Take this run's events; events that arrive while it runs belong to the next run.
-    const dirty = this.dirty;
-    if (this.dirty) this.dirty = new Set();
-    try {
-      return await this.pass(runOptions, dirty);
-    } catch (error) {
-      if (!(error instanceof LostCacheBody)) throw error;
-      // A cache body changed in place under this run (cache/lost-body.ts): once more, from a
-      // fresh walk (every unit verified by stat) and the bodies read whole, without the index.
-      this.units.dropIndex();
-      this.inventory = undefined;
-      return await this.pass(runOptions, undefined);
-    }
+    return this.queue.run(runOptions);
   }
 
   private async pass(runOptions: RunOptions, dirty: Set<string> | undefined): Promise<CompileResult> {
@@ -326,12 +308,12 @@ export class Compiler {
    * decides from it what to watch before its first run.
    */
   async prepare(): Promise<ResolvedOptions> {
-    if (this.configDirty || !this.options) {
+    if (this.queue.configStale || !this.options) {
       const loaded = await loadConfig(this.root, this.compilerOptions.config);
       const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
       this.options = loaded.options;
       this.configDiagnostics = loaded.diagnostics;
-      this.configDirty = false;
+      this.queue.configLoaded();
       if (changed) {
         this.inventory = undefined;
         this.relevance.reset();
@@ -403,7 +385,7 @@ export class Compiler {
   }
 
   async dispose(): Promise<void> {
-    await this.flight.idle();
+    await this.queue.idle();
     this.persistence.now();
     // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
     this.memos = runMemos();

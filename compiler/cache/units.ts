@@ -7,21 +7,20 @@
  */
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { CacheFile, type EntryRange } from './file.js';
 import { LostCacheBody } from './lost-body.js';
 import { SingleBodies } from './single-bodies.js';
 import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
-import { isEntry, isOutputRecord } from './entry-shape.js';
-import { IndexFile, type CacheIndex, type RunSummary } from './index-file.js';
+import type { RunSummary } from './index-file.js';
 import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
-import { OutputState } from './output-state.js';
+import { UnitState } from './unit-state.js';
+import { persistUnits } from './persist.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
-import { EmitRecordFile } from './emit-record.js';
+import type { EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
 import {
   defaultCacheFile,
@@ -31,8 +30,6 @@ import {
   entryContent,
   indexedContent,
   type OutputRecord,
-  persistable,
-  persistableEntries,
   sameRecord,
   sha,
 } from './unit-entry.js';
@@ -45,42 +42,13 @@ export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js
 const CACHE_VERSION = `zhin-gen-cache-4@${packageVersion()}`;
 
 export class UnitCache {
-  private entries = new Map<string, Entry>();
+  /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */
+  private readonly state: UnitState;
   private readonly stats: StatSource;
-  /** The output this cache vouches for and its run's summary (cache/output-state.ts). */
-  private readonly out = new OutputState();
-  private configKey = '';
-  /** What changed since the cache was loaded or last persisted (persisted as journal lines). */
-  private readonly changedKeys = new Set<string>();
-  /** The loaded file had parts dropped as doubtful: rewrite it at the next persist. */
-  private damaged = false;
-  private readonly disk: CacheFile<Entry, OutputRecord> | undefined;
-  private readonly indexFile: IndexFile | undefined;
   /** The tree record beside the cache (cache/tree-record.ts), read and written by cache/tree-check.ts. */
   readonly treeFile: TreeRecordFile | undefined;
   /** Where the last walk's layout is kept (scan/layout-store.ts). */
   readonly layoutFile: string | undefined;
-  /**
-   * reset() only names the configuration; the index (or the bodies) is read on first use, so a
-   * run the tree record vouches for (cache/tree-record.ts) never reads it.
-   */
-  private pending = false;
-  /**
-   * Until some unit needs its body, the index stands in for the entries (cache/index-file.ts):
-   * a run that finds nothing to do never reads the bodies.
-   */
-  private index: CacheIndex | undefined;
-  private bodiesLoaded = true;
-  /** The index on disk does not describe what is persisted (missing, damaged, outdated). */
-  private indexStale = false;
-  /** The index on disk is believed current: a persist may append to its journal (cache/index-journal.ts). */
-  private indexAppendable = false;
-  /**
-   * While set, bodies are read one by one (cache/single-bodies.ts): `entries` holds only those
-   * read so far and those stored this run, and the index's records stand in for the rest. A run
-   * that re-parses one tool reads the bodies of the units whose output it renders again.
-   */
-  private single: SingleBodies | undefined;
   /** Bodies read one by one so far (RunStats.bodies). */
   bodiesRead = 0;
   constructor(
@@ -89,52 +57,49 @@ export class UnitCache {
   ) {
     this.stats = new StatSource(root);
     const file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));
-    this.disk =
-      file === undefined ? undefined : new CacheFile(file, CACHE_VERSION, { entry: isEntry, output: isOutputRecord });
-    this.indexFile = file === undefined ? undefined : new IndexFile(file, CACHE_VERSION);
+    this.state = new UnitState(file, CACHE_VERSION);
     this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
     this.layoutFile = file === undefined ? undefined : `${file}.layout`;
-    this.emitRecord = file === undefined ? undefined : new EmitRecordFile(`${file}.emit`, CACHE_VERSION);
+    this.emitRecord = this.state.emitRecord;
   }
 
   /** The generated modules' stamps by fingerprint (cache/emit-record.ts), saved at the next persist. */
   readonly emitRecord: EmitRecordFile | undefined;
-  private emitPrints: ReadonlyMap<string, string> | undefined;
 
   /** What the last emit's modules were made of (emit/shards.ts `modulePrints`), for the next persist. */
   noteEmitPrints(prints: ReadonlyMap<string, string>): void {
-    this.emitPrints = prints;
+    this.state.emitPrints = prints;
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
   reset(configKey: string): void {
-    this.configKey = configKey;
-    this.pending = true;
+    this.state.configKey = configKey;
+    this.state.pending = true;
   }
 
   /** What reset() deferred: the index, or the bodies when there is no usable index. */
   private ensure(): void {
-    if (!this.pending) return;
-    this.pending = false;
+    if (!this.state.pending) return;
+    this.state.pending = false;
     this.clearLoaded();
-    this.index = this.indexFile?.load(this.configKey);
-    this.bodiesLoaded = this.index === undefined;
-    this.indexStale = this.index === undefined;
-    this.indexAppendable = this.index !== undefined;
-    if (this.index) {
-      this.out.record = this.index.output;
-      this.out.setSummary(this.index.summary);
+    this.state.index = this.state.indexFile?.load(this.state.configKey);
+    this.state.bodiesLoaded = this.state.index === undefined;
+    this.state.indexStale = this.state.index === undefined;
+    this.state.indexAppendable = this.state.index !== undefined;
+    if (this.state.index) {
+      this.state.out.record = this.state.index.output;
+      this.state.out.setSummary(this.state.index.summary);
     } else this.readBodies();
   }
 
   /** Forgets what was loaded, before loading for the configuration reset() named. */
   private clearLoaded(): void {
-    this.entries = new Map();
-    this.single?.close();
-    this.single = undefined;
-    this.out.clear();
-    this.changedKeys.clear();
-    this.damaged = false;
+    this.state.entries = new Map();
+    this.state.single?.close();
+    this.state.single = undefined;
+    this.state.out.clear();
+    this.state.changedKeys.clear();
+    this.state.damaged = false;
   }
 
   /**
@@ -146,9 +111,9 @@ export class UnitCache {
   distrustIndex(): void {
     this.ensure();
     this.clearLoaded();
-    this.index = undefined;
-    this.indexStale = true;
-    this.indexAppendable = false;
+    this.state.index = undefined;
+    this.state.indexStale = true;
+    this.state.indexAppendable = false;
     this.readBodies();
   }
 
@@ -159,14 +124,14 @@ export class UnitCache {
    */
   loadBodies(): void {
     this.ensure();
-    if (!this.bodiesLoaded && !this.openBodies()) this.readBodies();
+    if (!this.state.bodiesLoaded && !this.openBodies()) this.readBodies();
   }
 
   /** Bodies read one by one from here on, when the index knows where each unit's is. */
   private openBodies(): boolean {
-    const { index, disk } = this;
+    const { index, disk } = this.state;
     if (!index || !disk) return false;
-    this.single = SingleBodies.open(index, () => disk.open(this.configKey), this.entries, {
+    this.state.single = SingleBodies.open(index, () => disk.open(this.state.configKey), this.state.entries, {
       root: this.root,
       stat: (path) => this.stat(path),
       lost: (key) => this.lostBody(key),
@@ -174,8 +139,8 @@ export class UnitCache {
         this.bodiesRead++;
       },
     });
-    if (this.single) this.bodiesLoaded = true;
-    return this.single !== undefined;
+    if (this.state.single) this.state.bodiesLoaded = true;
+    return this.state.single !== undefined;
   }
 
   /**
@@ -189,36 +154,27 @@ export class UnitCache {
 
   /** Removes the index and loads the cache afresh at the next use: the bodies are then read whole. */
   dropIndex(): void {
-    if (this.indexFile) rmSync(this.indexFile.file, { force: true });
-    this.pending = true;
-  }
-
-  /** Every body (before a whole base or index is written): from here on the cache holds them all. */
-  private readAll(): void {
-    if (!this.single) return;
-    // Unreadable: left out of what is written, so the unit is parsed again next time.
-    if (!this.single.readAll()) this.damaged = true;
-    this.single = undefined;
-    this.index = undefined;
+    if (this.state.indexFile) rmSync(this.state.indexFile.file, { force: true });
+    this.state.pending = true;
   }
 
   private readBodies(): void {
-    this.bodiesLoaded = true;
-    this.index = undefined;
+    this.state.bodiesLoaded = true;
+    this.state.index = undefined;
     // Missing, corrupt or for another configuration: a cold run rebuilds it. Entries of the
     // wrong shape are dropped on load (cache/entry-shape.ts): those units are parsed again.
-    const loaded = this.disk?.load(this.configKey);
-    this.damaged = loaded?.damaged ?? false;
+    const loaded = this.state.disk?.load(this.state.configKey);
+    this.state.damaged = loaded?.damaged ?? false;
     // Dropped entries stay in an appended index: after damage the index is written whole.
-    if (this.damaged) this.indexAppendable = false;
-    this.entries = loaded?.entries ?? new Map();
+    if (this.state.damaged) this.state.indexAppendable = false;
+    this.state.entries = loaded?.entries ?? new Map();
     const output = loaded?.output;
     // The index and the bodies were written together; if they disagree, trust neither's record.
-    if (this.out.record !== undefined && !sameRecord(this.out.record, output)) {
-      this.out.clear();
-      this.indexStale = true;
-      this.indexAppendable = false;
-    } else this.out.record = output;
+    if (this.state.out.record !== undefined && !sameRecord(this.state.out.record, output)) {
+      this.state.out.clear();
+      this.state.indexStale = true;
+      this.state.indexAppendable = false;
+    } else this.state.out.record = output;
   }
 
   /**
@@ -229,19 +185,19 @@ export class UnitCache {
   currentByIndex(units: readonly (readonly [key: string, files: readonly string[]])[]): boolean {
     this.ensure();
     // Once bodies are read or stored, the index no longer describes every entry.
-    if (this.single && this.entries.size > 0) return false;
-    return this.index !== undefined && currentByIndex(this.index, units, (path) => this.stats.stat(path));
+    if (this.state.single && this.state.entries.size > 0) return false;
+    return this.state.index !== undefined && currentByIndex(this.state.index, units, (path) => this.stats.stat(path));
   }
 
   /** The summary recorded with the output this cache vouches for under `digest`, if any. */
   vouchedSummary(digest: string, file: string): RunSummary | undefined {
     this.ensure();
-    const { summary } = this.out;
-    return summary?.digest === digest && this.out.vouched(digest, file) ? summary : undefined;
+    const { summary } = this.state.out;
+    return summary?.digest === digest && this.state.out.vouched(digest, file) ? summary : undefined;
   }
 
   private markChanged(key: string): void {
-    this.changedKeys.add(key);
+    this.state.changedKeys.add(key);
   }
 
   reader(): FileReader {
@@ -298,10 +254,10 @@ export class UnitCache {
 
   private find(key: string, files: readonly string[], dirty: ReadonlySet<string> | undefined): UnitResult | undefined {
     this.loadBodies();
-    const entry = this.entries.get(key);
+    const entry = this.state.entries.get(key);
     if (!entry) {
-      const unit = this.single?.indexed(key);
-      const found = unit && this.single!.lookup(key, unit, files, dirty);
+      const unit = this.state.single?.indexed(key);
+      const found = unit && this.state.single!.lookup(key, unit, files, dirty);
       // 'read': the body was read for a new stamp, which the lookup of a loaded entry takes.
       return found === 'read' ? this.find(key, files, dirty) : found;
     }
@@ -335,8 +291,8 @@ export class UnitCache {
     const stamps: Record<string, FileStamp> = {};
     addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
     const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
-    this.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
-    this.single?.forget(key);
+    this.state.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
+    this.state.single?.forget(key);
     this.markChanged(key);
   }
 
@@ -347,9 +303,9 @@ export class UnitCache {
    */
   modelPrint(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined {
     // A unit read from its record: the digests are the record's, taken from the same entry.
-    const held = this.single?.held(key);
+    const held = this.state.single?.held(key);
     const own =
-      held?.result === result ? { result, schema: held.outcome, ...held.result.record } : this.entries.get(key);
+      held?.result === result ? { result, schema: held.outcome, ...held.result.record } : this.state.entries.get(key);
     if (own === undefined || own.result !== result || own.resultPrint === undefined) return undefined;
     if (outcome === undefined) return `${own.resultPrint}:-`;
     if (own.schema !== outcome || own.schemaPrint === undefined) return undefined;
@@ -358,31 +314,31 @@ export class UnitCache {
 
   hashOf(key: string): string {
     this.ensure();
-    const entry = this.single ? this.entries.get(key) : undefined;
-    if (this.index && !entry) return this.index.units.get(key)?.hash ?? '';
-    return (entry ?? this.entries.get(key))?.hash ?? '';
+    const entry = this.state.single ? this.state.entries.get(key) : undefined;
+    if (this.state.index && !entry) return this.state.index.units.get(key)?.hash ?? '';
+    return (entry ?? this.state.entries.get(key))?.hash ?? '';
   }
 
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
     this.ensure();
-    const entry = this.single ? this.entries.get(key) : undefined;
-    if (this.index && !entry) return indexedContent(this.index.units.get(key));
-    return entryContent(entry ?? this.entries.get(key));
+    const entry = this.state.single ? this.state.entries.get(key) : undefined;
+    if (this.state.index && !entry) return indexedContent(this.state.index.units.get(key));
+    return entryContent(entry ?? this.state.entries.get(key));
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
     this.loadBodies();
-    const held = this.single?.held(key);
+    const held = this.state.single?.held(key);
     if (held) return held.outcome;
-    return this.entries.get(key)?.schema;
+    return this.state.entries.get(key)?.schema;
   }
 
   setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
     this.loadBodies();
-    const entry = this.single?.indexed(key) ? this.single.bodyOf(key) : this.entries.get(key);
+    const entry = this.state.single?.indexed(key) ? this.state.single.bodyOf(key) : this.state.entries.get(key);
     if (!entry) return;
-    this.single?.forget(key);
+    this.state.single?.forget(key);
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
@@ -397,68 +353,22 @@ export class UnitCache {
    */
   vouchedOutput(digest: string, file: string): boolean {
     this.ensure();
-    return this.out.vouched(digest, file);
+    return this.state.out.vouched(digest, file);
   }
 
   recordOutput(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): void {
     this.ensure();
-    if (this.out.note(digest, file, summary)) this.indexStale = true;
+    if (this.state.out.note(digest, file, summary)) this.state.indexStale = true;
   }
 
   /** The configuration this cache is for (what reset() was given). */
   get config(): string {
-    return this.configKey;
+    return this.state.configKey;
   }
 
+  /** Writes what changed to disk (cache/persist.ts); a run's reads of the base end here. */
   persist(): void {
-    // The reads of this run are done; a later one opens the base again.
-    this.single?.close();
-    if (this.emitPrints) this.emitRecord?.save(this.emitPrints);
-    this.emitPrints = undefined;
-    // Never loaded: nothing to write.
-    if (this.pending) return;
-    // Without the bodies loaded nothing can have changed but the summary, which a vouched run
-    // (the only kind that leaves them unread) never changes.
-    if (!this.bodiesLoaded) return;
-    // The bodies as the index on disk describes them, before this persist writes them.
-    const prev = this.indexStale || this.single ? this.indexFile?.bodiesNow() : undefined;
-    if (this.disk && this.changedKeys.size === 0 && !this.out.changed && !this.damaged) {
-      if (this.indexStale) this.saveIndex(prev, [], undefined);
-      return;
-    }
-    if (!this.disk) return;
-    const keys = [...this.changedKeys];
-    const changed = keys.map((key) => [key, persistable(this.entries.get(key)!)] as const);
-    const output = this.out.changed ? this.out.record : undefined;
-    this.changedKeys.clear();
-    this.out.changed = false;
-    this.damaged = false;
-    let ranges: ReadonlyMap<string, EntryRange> | undefined;
-    try {
-      ranges = this.disk.save(
-        this.configKey,
-        () => {
-          this.readAll();
-          return { entries: persistableEntries(this.entries), output: this.out.record };
-        },
-        changed,
-        output,
-      );
-      this.indexStale = true;
-    } catch {
-      // A read-only node_modules only costs speed.
-    }
-    this.saveIndex(prev ?? this.indexFile?.bodiesNow(), keys, ranges);
-  }
-
-  /** Writes the base whole (no journal), for the byte ranges of its entries. */
-  private rewriteBase(): ReadonlyMap<string, EntryRange> | undefined {
-    const all = () => ({ entries: persistableEntries(this.entries), output: this.out.record });
-    try {
-      return this.disk?.save(this.configKey, all, [], undefined, true);
-    } catch {
-      return undefined;
-    }
+    persistUnits(this.state);
   }
 
   /**
@@ -467,7 +377,7 @@ export class UnitCache {
    */
   eachStampOf(keys: readonly string[], each: (path: string, mtimeMs: number, size: number) => void): boolean {
     this.ensure();
-    return eachStampOfUnits(this.index, this.entries, keys, each, this.single !== undefined);
+    return eachStampOfUnits(this.state.index, this.state.entries, keys, each, this.state.single !== undefined);
   }
 
   /**
@@ -476,48 +386,12 @@ export class UnitCache {
    */
   dependsOn(path: string): boolean {
     this.ensure();
-    return anyDependsOn(this.index, this.entries, path, this.single !== undefined);
+    return anyDependsOn(this.state.index, this.state.entries, path, this.state.single !== undefined);
   }
 
   /** The output record and the summary that goes with it, when this cache holds both. */
   recorded(): { output: OutputRecord; summary: RunSummary } | undefined {
     this.ensure();
-    return this.out.recorded();
-  }
-
-  /**
-   * The index of what is persisted now (after the bodies were written): the units `changed` since
-   * the bodies stamped `prev` appended to its journal when the index on disk is believed current,
-   * else the whole index.
-   */
-  private saveIndex(
-    prev: string | undefined,
-    changed: readonly string[],
-    ranges: ReadonlyMap<string, EntryRange> | undefined,
-  ): void {
-    if (!this.indexFile || !this.indexStale) return;
-    const output = this.out.record;
-    const summary = this.out.matchingSummary();
-    const { indexFile } = this;
-    try {
-      // A new base moved every body: the index is written whole, with their new places.
-      const appended =
-        ranges === undefined &&
-        this.indexAppendable &&
-        prev !== undefined &&
-        indexFile.append(prev, this.entries, changed, output, summary);
-      if (!appended) {
-        this.readAll();
-        // The whole index needs every body's place: a base written now gives them (a base the
-        // bodies were loaded from whole has none recorded), so the next run reads them one by one.
-        // No base on disk: no index either (saveEntries writes none without one).
-        const places = ranges ?? (indexFile.bodiesNow() !== undefined ? this.rewriteBase() : undefined);
-        indexFile.saveEntries(this.configKey, this.entries, output, summary, places);
-      }
-      this.indexStale = false;
-      this.indexAppendable = true;
-    } catch {
-      // As above: only speed.
-    }
+    return this.state.out.recorded();
   }
 }
