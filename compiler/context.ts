@@ -10,7 +10,7 @@ import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitRun, runMemos } from './run-emit.js';
-import { emittedResult } from './run-result.js';
+import { emittedResult, withModel } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
@@ -145,7 +145,7 @@ export class Compiler {
         const { layout, units } = this.layouts.of(inventory, options.pluginEntry);
         return this.cachedModel({ layout, units: units.units, options });
       };
-      return tree.result(hit, { diagnostics, model, options, outRel, started });
+      return withModel(tree.result(hit, { diagnostics, model, options, outRel, started }), runOptions);
     }
     const derived = this.layouts.of(inventory, options.pluginEntry);
     const { layout } = derived;
@@ -188,7 +188,7 @@ export class Compiler {
       });
       if (vouched) {
         recordTree(vouched.summaryKey, validators);
-        return vouched.result;
+        return withModel(vouched.result, runOptions);
       }
     }
 

@@ -6,7 +6,7 @@
 import type { ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { CapabilityModel } from './model.js';
-import type { CompileResult, RunCounts } from './run-types.js';
+import type { CompileResult, RunCounts, RunOptions } from './run-types.js';
 
 export interface EmittedRun {
   readonly sorted: readonly Diagnostic[];
@@ -59,4 +59,15 @@ export function emittedResult(run: EmittedRun): CompileResult {
     },
     options: run.options,
   };
+}
+
+/**
+ * A run that found nothing to do builds its model from the cache's bodies only when the model is
+ * read. A caller that will read it (`inspect`, `new`, `report`) asks for it inside the run, so
+ * bodies another process replaced meanwhile (a `watch` beside an `inspect`) are met where the run
+ * queue retries from a fresh walk (run-queue.ts), not after the run returned as an error.
+ */
+export function withModel(result: CompileResult, runOptions: RunOptions): CompileResult {
+  if (runOptions.model) void result.model;
+  return result;
 }

@@ -78,6 +78,12 @@ export interface CompileResult {
 export interface RunOptions {
   /** Write the output when there are no errors (default true). */
   readonly write?: boolean;
+  /**
+   * The caller reads `model`: a run with nothing to do builds it before returning, where a cache
+   * body lost to another process costs one more pass instead of an error (default false: built
+   * when first read).
+   */
+  readonly model?: boolean;
 }
 
 export type FileEvent = { readonly type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; readonly path: string };

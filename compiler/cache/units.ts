@@ -152,9 +152,11 @@ export class UnitCache {
     throw new LostCacheBody(`the body of ${key}`);
   }
 
-  /** Removes the index and loads the cache afresh at the next use: the bodies are then read whole. */
+  /** Removes the index and the tree record (both vouch for bodies that proved not to be theirs)
+   * and loads the cache afresh at the next use: the bodies are then read whole. */
   dropIndex(): void {
     if (this.state.indexFile) rmSync(this.state.indexFile.file, { force: true });
+    if (this.treeFile) rmSync(this.treeFile.file, { force: true });
     this.state.pending = true;
   }
 

@@ -162,7 +162,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       case 'check':
         return await check(compiler, format, io, pretty, load.timeoutMs);
       case 'inspect': {
-        const result = await compiler.run({ write: false });
+        const result = await compiler.run({ write: false, model: true });
         const { inspectJson, inspectPretty } = await import('./inspect.js');
         if (format === 'json') io.out(JSON.stringify(inspectJson(result.model), null, 2));
         else {

@@ -70,7 +70,7 @@ export async function runNew(compiler: Compiler, args: NewArgs, io: Io): Promise
     return fail(64, `unknown kind "${args.kind}"${didYouMean(args.kind, NEW_KINDS)}; one of ${NEW_KINDS.join(', ')}`);
   const kind = args.kind as NewKind;
 
-  const result = await compiler.run({ write: false });
+  const result = await compiler.run({ write: false, model: true });
   const pluginDirs = new Map(result.model.plugins.map((p) => [p.owner, p.dir] as const));
   const planned = planNew(
     {

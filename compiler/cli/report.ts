@@ -43,7 +43,7 @@ export async function runReport(compiler: Compiler, values: ReportArgs, io: Repo
     io.err(`zhin-gen report: ${bad}`);
     return 64;
   }
-  const result = await compiler.run({ write: false });
+  const result = await compiler.run({ write: false, model: true });
   const { data, html } = await buildReport(result, compiler.root, {
     ...(values.platform?.length ? { platforms: values.platform } : {}),
     ...(values.scope?.length ? { scopes: values.scope as ChannelScope[] } : {}),

@@ -232,4 +232,38 @@ export default definePlugin({
     expect(again.diagnostics).toEqual(expected.diagnostics);
     await afterChange(root, cacheFile, () => {});
   });
+
+  it('a run with nothing to do, asked for its model, meets a body replaced under the same stamps inside the run', async () => {
+    // Another process (a `watch` beside an `inspect`) rewrote the bodies after a run's walk
+    // vouched for them: the same size, and the index and the tree record still naming them.
+    const replaced = async (prefix: string): Promise<{ root: string; cacheFile: string }> => {
+      const tree = await generated(prefix, shardedTree(N));
+      const before = JSON.stringify(bodiesStamp(tree.cacheFile));
+      const base = readFileSync(tree.cacheFile, 'utf8');
+      writeFileSync(tree.cacheFile, base.replaceAll('"description":"Look up', '"description":{Look up'));
+      const after = JSON.stringify(bodiesStamp(tree.cacheFile));
+      for (const beside of [`${tree.cacheFile}.index`, `${tree.cacheFile}.tree`]) {
+        const text = readFileSync(beside, 'utf8');
+        expect(text).toContain(before);
+        writeFileSync(beside, text.replaceAll(before, after));
+      }
+      return tree;
+    };
+    // Read after the run returned, the model has no pass left to retry in: an error that says so.
+    const lazy = await replaced('records-lazy');
+    const unasked = createCompiler(lazy);
+    const result = await unasked.run({ write: false });
+    expect(result.stats.parsed).toBe(0);
+    expect(() => result.model).toThrow(/run the command again/);
+    await unasked.dispose();
+    // Asked for inside the run, the same damage costs one more pass, and the model is exact.
+    const { root, cacheFile } = await replaced('records-model');
+    const { expected } = await cacheless(root);
+    const compiler = createCompiler({ root, cacheFile });
+    const asked = await compiler.run({ write: false, model: true });
+    expect(asked.stats.parsed).toBeGreaterThan(0);
+    expect(JSON.stringify(asked.model)).toBe(expected.modelJson);
+    expect(asked.diagnostics).toEqual(expected.diagnostics);
+    await compiler.dispose();
+  });
 });
