@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ViteDevServer } from 'vite';
+import { LostCacheBody } from '../compiler/cache/lost-body.js';
 import type { CompileResult } from '../compiler/index.js';
 import { buildReportData, renderPage, type PrincipalChoice, type ReportData } from '../compiler/report/page/index.js';
 import { PLUGIN_NAME } from './diagnostics.js';
@@ -63,12 +64,24 @@ export class DevInspector {
       const result = this.result ?? this.state.last;
       this.built = {
         revision: this.revision,
-        data: (result ? Promise.resolve(result) : this.state.run()).then((r) =>
-          buildReportData(r, this.state.root, this.choice),
-        ),
+        data: (result ? Promise.resolve(result) : this.state.run()).then((r) => this.reportOf(r)),
       };
     }
     return this.built.data;
+  }
+
+  /**
+   * A run with nothing to do (the first run of a dev server on an up-to-date tree) builds its model
+   * when the page first asks, maybe long after: a cache body another process replaced meanwhile
+   * (cache/lost-body.ts) is then answered by a run now, never by a failed page.
+   */
+  private async reportOf(result: CompileResult): Promise<ReportData> {
+    try {
+      return await buildReportData(result, this.state.root, this.choice);
+    } catch (error) {
+      if (!(error instanceof LostCacheBody)) throw error;
+      return await buildReportData(await this.state.run(), this.state.root, this.choice);
+    }
   }
 
   private async serve(_req: IncomingMessage, res: ServerResponse, json: boolean): Promise<void> {

@@ -18,6 +18,7 @@ import type { CompileResult } from '../../../compiler/context.js';
 import { removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 import { DIR, generatedFiles, OUT, shardedTool, shardedTree } from '../sharded-tree.js';
 import { watchEdit } from '../watch-edit.js';
+import { replaceBodiesInPlace } from './replaced-bodies.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -234,19 +235,9 @@ export default definePlugin({
   });
 
   it('a run with nothing to do, asked for its model, meets a body replaced under the same stamps inside the run', async () => {
-    // Another process (a `watch` beside an `inspect`) rewrote the bodies after a run's walk
-    // vouched for them: the same size, and the index and the tree record still naming them.
     const replaced = async (prefix: string): Promise<{ root: string; cacheFile: string }> => {
       const tree = await generated(prefix, shardedTree(N));
-      const before = JSON.stringify(bodiesStamp(tree.cacheFile));
-      const base = readFileSync(tree.cacheFile, 'utf8');
-      writeFileSync(tree.cacheFile, base.replaceAll('"description":"Look up', '"description":{Look up'));
-      const after = JSON.stringify(bodiesStamp(tree.cacheFile));
-      for (const beside of [`${tree.cacheFile}.index`, `${tree.cacheFile}.tree`]) {
-        const text = readFileSync(beside, 'utf8');
-        expect(text).toContain(before);
-        writeFileSync(beside, text.replaceAll(before, after));
-      }
+      replaceBodiesInPlace(tree.cacheFile);
       return tree;
     };
     // Read after the run returned, the model has no pass left to retry in: an error that says so.
