@@ -15,6 +15,7 @@ import { removeDir, writeTree } from '../helpers.js';
 import {
   BOT_TOOLS,
   connectHmr,
+  devConfig,
   makeBot,
   manifestTools,
   plainTool,
@@ -35,15 +36,11 @@ async function startDev(
   runs: Run[],
   plugins: Plugin[] = [],
 ): Promise<{ server: ViteDevServer; hmr: HmrClient; port: number }> {
-  const server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'silent',
-    plugins: [zhinVite({ onRun: (result, trigger) => runs.push({ result, trigger }) }), ...plugins],
-    server: { port: 0, strictPort: false, host: '127.0.0.1' },
-    ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
-    resolve: { conditions: ['source'] },
-  });
+  const server = await createServer(
+    devConfig(root, {
+      plugins: [zhinVite({ onRun: (result, trigger) => runs.push({ result, trigger }) }), ...plugins],
+    }),
+  );
   await server.listen();
   const address = server.httpServer!.address();
   const port = typeof address === 'object' && address ? address.port : 0;

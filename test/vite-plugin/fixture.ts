@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { transform } from 'esbuild';
 import type { Plugin as RollupPlugin } from 'rollup';
+import type { InlineConfig } from 'vite';
 import { REPO, tempDir, writeTree } from '../helpers.js';
 
 export const tool = (
@@ -226,3 +227,14 @@ export const rollupTs: RollupPlugin = {
     return { code: (await transform(code, { loader: 'ts', format: 'esm', sourcefile: id })).code, map: null };
   },
 };
+
+/** A dev server on a fixture bot: no config file, a free loopback port, zhin-gen from its sources. */
+export const devConfig = (root: string, extra: InlineConfig = {}): InlineConfig => ({
+  root,
+  configFile: false,
+  logLevel: 'silent',
+  server: { port: 0, strictPort: false, host: '127.0.0.1' },
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  resolve: { conditions: ['source'] },
+  ...extra,
+});

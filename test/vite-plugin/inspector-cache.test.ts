@@ -11,7 +11,7 @@ import { createCompiler } from '../../compiler/index.js';
 import zhinVite from '../../vite-plugin/vite.js';
 import { replaceBodiesInPlace } from '../compiler/cache/replaced-bodies.js';
 import { removeDir, settleTree } from '../helpers.js';
-import { BOT_TOOLS, makeBot } from './fixture.js';
+import { BOT_TOOLS, devConfig, makeBot } from './fixture.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -28,15 +28,9 @@ it('serves a fresh run’s report when the bodies behind a vouched first run wer
   }
   replaceBodiesInPlace(defaultCacheFile(root));
   const runs: number[] = [];
-  const server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'silent',
-    server: { port: 0, strictPort: false, host: '127.0.0.1' },
-    ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
-    resolve: { conditions: ['source'] },
-    plugins: [zhinVite({ onRun: (result) => void runs.push(result.stats.parsed) })],
-  });
+  const server = await createServer(
+    devConfig(root, { plugins: [zhinVite({ onRun: (result) => void runs.push(result.stats.parsed) })] }),
+  );
   await server.listen();
   try {
     const response = await fetch(`${server.resolvedUrls!.local[0]}__zhin-gen/data.json`);

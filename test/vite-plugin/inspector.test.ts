@@ -8,21 +8,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, createLogger, createServer, preview, type InlineConfig, type ViteDevServer } from 'vite';
+import { build, createLogger, createServer, preview, type ViteDevServer } from 'vite';
 import zhinVite from '../../vite-plugin/vite.js';
 import { removeDir, writeTree } from '../helpers.js';
 import { launch, openPage, screenshot, type Watched } from '../compiler/report/browser.js';
-import { makeBot, plainTool, tool } from './fixture.js';
+import { devConfig, makeBot, plainTool, tool } from './fixture.js';
 
-const config = (root: string, extra: InlineConfig = {}): InlineConfig => ({
-  root,
-  configFile: false,
-  logLevel: 'silent',
-  server: { port: 0, strictPort: false, host: '127.0.0.1' },
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
-  resolve: { conditions: ['source'] },
-  ...extra,
-});
+const config = devConfig;
 
 const dirs: string[] = [];
 let browser: Browser;
