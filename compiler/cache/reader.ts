@@ -22,8 +22,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function createReader(root: string): FileReader {
   // Bounded: a file is read once by its unit; keeping every text of a 5,000-tool tree alive
-  // until the run ends only made each garbage collection copy them again.
-  const texts = new LruMap<string, string | undefined>(512);
+  // until the run ends only made each garbage collection copy them again. Small: a text kept
+  // longer than a few units is promoted and dies in the old generation (schema/extract.ts
+  // `createSchemaModuleCache`).
+  const texts = new LruMap<string, string | undefined>(32);
   const hashes = new Map<string, string>();
   const problems = new Map<string, string>();
   const stamps = new Map<string, { mtimeMs: number; size: number }>();

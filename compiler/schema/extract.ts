@@ -50,9 +50,13 @@ export interface SchemaModuleCache {
  * Per-run cache of parsed helper modules, least recently used first out. A module shared by
  * many tools stays; the thousands used by one tool each (a schema fragment beside its tool) do
  * not all stay alive, with their ASTs, until the run ends: keeping them cost more in garbage
- * collection than re-parsing the rare evicted one.
+ * collection than re-parsing the rare evicted one. Small, too: an AST kept while a few hundred
+ * other units are processed survives two scavenges, is promoted, and dies in the old
+ * generation, which then grows until its next full collection (at 20,000 tools, 256 entries
+ * here and 512 texts in cache/reader.ts put the cold run's peak RSS ~50–75 MB higher; see
+ * docs/bench.md, "Seventh pass").
  */
-export function createSchemaModuleCache(capacity = 256): SchemaModuleCache {
+export function createSchemaModuleCache(capacity = 32): SchemaModuleCache {
   return { modules: new LruMap(capacity) };
 }
 
