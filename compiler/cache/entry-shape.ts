@@ -22,6 +22,7 @@ import {
   array,
   boolean,
   compile,
+  flat,
   jsonObject,
   number,
   object,
@@ -172,9 +173,12 @@ const schemaOutcome = union(
   object({ ok: oneOf([false]), diagnostics: array(diagnostic), path: optional(array(union(string, number))) }),
 );
 
+/** A unit's file stamps, flat (cache/flat-stamps.ts): the entries' and the index's alike. */
+const fileStamps = flat(string, number, number, string);
+
 const entry = object({
   files: strings,
-  stamps: record(object({ mtimeMs: number, size: number, hash: string })),
+  stamps: fileStamps,
   hash: string,
   result: unitResult,
   schema: optional(schemaOutcome),
@@ -223,3 +227,4 @@ export const isEntry: Check<Entry> = compile(entry as Shape<unknown> as Shape<En
 export const isOutputRecord: Check<OutputRecord> = compile(output);
 export const isDiagnostic: Check<Diagnostic> = compile(diagnostic);
 export const isUnitRecord: Check<UnitRecord> = compile(unitRecord);
+export const isFileStamps: Check<readonly (string | number)[]> = compile(fileStamps);

@@ -14,7 +14,7 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeAtomically, writeChunksAtomically } from '../write/output.js';
-import { isDiagnostic, isOutputRecord, isUnitRecord } from './entry-shape.js';
+import { isDiagnostic, isFileStamps, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
 import type { RunCounts } from '../run-types.js';
 import { appendJournal, applyJournal, type IndexState } from './index-journal.js';
@@ -36,7 +36,7 @@ export interface RunSummary {
 export interface IndexedUnit {
   readonly hash: string;
   readonly files: readonly string[];
-  /** Flat: file, mtimeMs, size, content hash; for every file the unit's result depends on. */
+  /** For every file the unit's result depends on, flat (cache/flat-stamps.ts). */
   readonly stamps: readonly (string | number)[];
   /** What a run needs of the unit while it is unchanged (cache/unit-record.ts). */
   readonly record?: UnitRecord;
@@ -112,19 +112,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-function isStamps(value: unknown): value is (string | number)[] {
-  if (!Array.isArray(value) || value.length % 4 !== 0) return false;
-  for (let i = 0; i < value.length; i += 4)
-    if (
-      typeof value[i] !== 'string' ||
-      typeof value[i + 1] !== 'number' ||
-      typeof value[i + 2] !== 'number' ||
-      typeof value[i + 3] !== 'string'
-    )
-      return false;
-  return true;
 }
 
 export function toSummary(value: unknown): RunSummary | undefined {
@@ -291,7 +278,7 @@ function unitsOf(value: unknown): Map<string, IndexedUnit> | undefined {
   const units = new Map<string, IndexedUnit>();
   for (const key in value) {
     const unit = value[key];
-    if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isStamps(unit.s)) return undefined;
+    if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isFileStamps(unit.s)) return undefined;
     if (unit.r !== undefined && !isUnitRecord(unit.r)) return undefined;
     if (unit.a !== undefined && !isRange(unit.a)) return undefined;
     units.set(key, {

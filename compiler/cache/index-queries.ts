@@ -8,6 +8,12 @@ import type { FileStat } from './stat-source.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import { recordOf } from './unit-record.js';
+import { eachStamp, STAMP_SLOTS } from './flat-stamps.js';
+
+function anyStamped(stamps: readonly (string | number)[], matches: (file: string) => boolean): boolean {
+  for (let i = 0; i < stamps.length; i += STAMP_SLOTS) if (matches(stamps[i] as string)) return true;
+  return false;
+}
 
 /**
  * Whether every unit listed is current by the index alone (its files, and the stamps of
@@ -23,7 +29,7 @@ export function currentByIndex(
     if (!unit || unit.files.length !== files.length) return false;
     for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return false;
     const stamps = unit.stamps;
-    for (let i = 0; i < stamps.length; i += 4) {
+    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
       const now = stat(stamps[i] as string);
       if (!now || now.mtimeMs !== stamps[i + 1] || now.size !== stamps[i + 2]) return false;
     }
@@ -45,17 +51,9 @@ export function eachStampOfUnits(
 ): boolean {
   for (const key of keys) {
     const indexed = entriesFirst && entries.has(key) ? undefined : index?.units.get(key);
-    if (indexed) {
-      const s = indexed.stamps;
-      for (let i = 0; i < s.length; i += 4) each(s[i] as string, s[i + 1] as number, s[i + 2] as number);
-      continue;
-    }
-    const entry = index && !entriesFirst ? undefined : entries.get(key);
-    if (!entry) return false;
-    for (const file in entry.stamps) {
-      const stamp = entry.stamps[file]!;
-      each(file, stamp.mtimeMs, stamp.size);
-    }
+    const stamps = indexed ? indexed.stamps : index && !entriesFirst ? undefined : entries.get(key)?.stamps;
+    if (!stamps) return false;
+    eachStamp(stamps, each);
   }
   return true;
 }
@@ -75,20 +73,21 @@ export function anyDependsOn(
     // tool that stopped importing a file no longer depends on it (the index still says it does).
     for (const [key, unit] of index.units) {
       if (both && entries.has(key)) continue;
-      for (let i = 0; i < unit.stamps.length; i += 4) if (matches(unit.stamps[i] as string)) return true;
+      if (anyStamped(unit.stamps, matches)) return true;
     }
     if (!both) return false;
   }
-  for (const entry of entries.values()) for (const file in entry.stamps) if (matches(file)) return true;
+  for (const entry of entries.values()) if (anyStamped(entry.stamps, matches)) return true;
   return false;
 }
 
 /** One entry as the index holds it, with its record and, when the base holds it, its range there. */
 export function indexedUnitOf(entry: Entry, at?: EntryRange): IndexedUnit {
-  const stamps: (string | number)[] = [];
-  for (const file in entry.stamps) {
-    const stamp = entry.stamps[file]!;
-    stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
-  }
-  return { hash: entry.hash, files: entry.files, stamps, record: recordOf(entry), ...(at ? { at } : {}) };
+  return {
+    hash: entry.hash,
+    files: entry.files,
+    stamps: [...entry.stamps],
+    record: recordOf(entry),
+    ...(at ? { at } : {}),
+  };
 }

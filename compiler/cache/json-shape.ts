@@ -21,6 +21,7 @@ type Node =
   | { readonly k: 'string' | 'number' | 'boolean' | 'present' | 'jsonObject' }
   | { readonly k: 'oneOf'; readonly values: readonly (string | number | boolean)[] }
   | { readonly k: 'array' | 'record'; readonly item: Node }
+  | { readonly k: 'flat'; readonly items: readonly Node[] }
   | { readonly k: 'object'; readonly props: readonly (readonly [key: string, node: Node, optional: boolean])[] }
   | { readonly k: 'variants'; readonly key: string; readonly shapes: readonly (readonly [tag: string, node: Node])[] }
   | { readonly k: 'union'; readonly options: readonly Node[] };
@@ -72,6 +73,15 @@ export function oneOf<const T extends string | number | boolean>(values: readonl
 
 export function array<T>(item: Shape<T>): Shape<readonly T[]> {
   return shape({ k: 'array', item: item.node });
+}
+
+/**
+ * Records laid end to end in one array (`[a0, b0, a1, b1, ...]`): its length a multiple of the
+ * record's, each element of its column's shape. One array instead of an object per record: the
+ * unit cache's file stamps, keyed by path, made a hidden class per path as objects.
+ */
+export function flat<const S extends readonly Shape<unknown>[]>(...columns: S): Shape<readonly Infer<S[number]>[]> {
+  return shape({ k: 'flat', items: columns.map((c) => c.node) });
 }
 
 /** An object used as a map: any keys, every value of one shape. */
@@ -143,6 +153,10 @@ export function compile<T>(declared: Shape<T>): Check<T> {
     let body: string;
     if (node.k === 'array') {
       body = `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${test(node.item, 'x')})) return false; }\nreturn true;`;
+    } else if (node.k === 'flat') {
+      const n = node.items.length;
+      const columns = node.items.map((item, c) => `x = v[i + ${c}]; if (!(${test(item, 'x')})) return false;`);
+      body = `if (!Array.isArray(v) || v.length % ${n} !== 0) return false;\nlet x;\nfor (let i = 0; i < v.length; i += ${n}) { ${columns.join(' ')} }\nreturn true;`;
     } else if (node.k === 'record') {
       body = `if (!(${isObject('v')})) return false;\nfor (const k in v) { const x = v[k]; if (!(${test(node.item, 'x')})) return false; }\nreturn true;`;
     } else if (node.k === 'object') {

@@ -11,6 +11,7 @@ import { DeferredResult, deferredOutcome } from './deferred.js';
 import type { OpenedBase } from './file.js';
 import type { CacheIndex, IndexedUnit } from './index-file.js';
 import { type FileStat, restamped } from './stat-source.js';
+import { STAMP_SLOTS, stampAt } from './flat-stamps.js';
 import type { Entry } from './unit-entry.js';
 import type { UnitRecord } from './unit-record.js';
 import type { UnitResult } from '../parse/units.js';
@@ -105,7 +106,7 @@ export class SingleBodies {
     if (unit.files.length !== files.length) return undefined;
     for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return undefined;
     const s = unit.stamps;
-    for (let i = 0; i < s.length; i += 4) {
+    for (let i = 0; i < s.length; i += STAMP_SLOTS) {
       const file = s[i] as string;
       if (dirty) {
         if (dirty.has(file)) return undefined;
@@ -113,8 +114,7 @@ export class SingleBodies {
       }
       const now = this.host.stat(file);
       if (!now) return undefined;
-      const stamp = { mtimeMs: s[i + 1] as number, size: s[i + 2] as number, hash: s[i + 3] as string };
-      const next = restamped(this.host.root, file, stamp, now);
+      const next = restamped(this.host.root, file, stampAt(s, i), now);
       if (next === 'same') continue;
       if (next === 'changed') return undefined;
       // Touched, same bytes: the entry takes the new stamp as a loaded one does (the caller's lookup).

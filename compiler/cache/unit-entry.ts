@@ -1,7 +1,7 @@
 /**
  * One unit-cache entry and the output record as the cache holds them (cache/units.ts), with the
- * small pure helpers around them: where the cache lives, what of an entry is persisted, and the
- * content string the inputs digest reads of an indexed unit.
+ * small pure helpers around them: where the cache lives, what of an entry is persisted, and how a
+ * unit's files are stamped.
  */
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
-import type { IndexedUnit } from './index-file.js';
 import type { FileReader } from './reader.js';
+import { type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
 
 export interface FileStamp {
   readonly mtimeMs: number;
@@ -21,7 +21,8 @@ export interface FileStamp {
 export interface Entry {
   /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
   files: readonly string[];
-  readonly stamps: Record<string, FileStamp>;
+  /** Flat, as the index's (cache/flat-stamps.ts); restamped in place. */
+  readonly stamps: FlatStamps;
   readonly hash: string;
   result: UnitResult;
   schema?: SchemaOutcome;
@@ -79,37 +80,17 @@ export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterab
  * a stat, and the content hash); files stamped already, or unreadable, are left as they are.
  */
 export function addStamps(
-  stamps: Record<string, FileStamp>,
+  stamps: FlatStamps,
   files: readonly string[],
   reader: FileReader,
   stat: (file: string) => { readonly mtimeMs: number; readonly size: number } | undefined,
 ): void {
   for (const file of files) {
-    if (stamps[file]) continue;
+    if (stampIndex(stamps, file) >= 0) continue;
     const hash = reader.hashOf(file);
     const now = reader.stampOf(file) ?? stat(file);
-    if (now && hash) stamps[file] = { ...now, hash };
+    if (now && hash) putStamp(stamps, file, { mtimeMs: now.mtimeMs, size: now.size, hash });
   }
-}
-
-/** Content of everything an entry's result depends on: its stamped files with their hashes, sorted. */
-export function entryContent(entry: Entry | undefined): string {
-  if (!entry) return '';
-  return Object.keys(entry.stamps)
-    .sort()
-    .map((file) => `${file}:${entry.stamps[file]!.hash}`)
-    .join('|');
-}
-
-/** `contentOf` for an indexed unit: the same text as for its entry. */
-export function indexedContent(unit: IndexedUnit | undefined): string {
-  if (!unit) return '';
-  const hashes = new Map<string, string>();
-  for (let i = 0; i < unit.stamps.length; i += 4) hashes.set(unit.stamps[i] as string, unit.stamps[i + 3] as string);
-  return [...hashes.keys()]
-    .sort()
-    .map((file) => `${file}:${hashes.get(file)}`)
-    .join('|');
 }
 
 export function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {

@@ -17,29 +17,29 @@ import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
+import {
+  type FlatStamps,
+  putStamp,
+  STAMP_SLOTS,
+  stampAt,
+  stampedPaths,
+  stampIndex,
+  stampsContent,
+} from './flat-stamps.js';
 import { persistUnits } from './persist.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
-import {
-  defaultCacheFile,
-  type Entry,
-  type FileStamp,
-  addStamps,
-  entryContent,
-  indexedContent,
-  type OutputRecord,
-  sameRecord,
-  sha,
-} from './unit-entry.js';
+import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
 // Bumped when parse results change for the same input (2: too-deep files got located
 // diagnostics) or the entries' format does (3: digests of result and schema; 4: the index holds
-// each unit's record and its body's place in the base); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-4@${packageVersion()}`;
+// each unit's record and its body's place in the base; 5: entries hold their stamps flat, as the
+// index does); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-5@${packageVersion()}`;
 
 export class UnitCache {
   /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */
@@ -223,7 +223,7 @@ export class UnitCache {
   private filesOf(entry: Entry): readonly string[] {
     let files = this.stampedFiles.get(entry);
     if (!files) {
-      files = Object.keys(entry.stamps);
+      files = stampedPaths(entry.stamps);
       this.stampedFiles.set(entry, files);
     }
     return files;
@@ -273,14 +273,15 @@ export class UnitCache {
       for (const file of this.filesOf(entry)) if (dirty.has(file)) return undefined;
       return entry.result;
     }
-    for (const file of this.filesOf(entry)) {
-      const stamp = entry.stamps[file]!;
+    const stamps = entry.stamps;
+    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
+      const file = stamps[i] as string;
       const now = this.stat(file);
       if (!now) return undefined;
-      const next = restamped(this.root, file, stamp, now);
+      const next = restamped(this.root, file, stampAt(stamps, i), now);
       if (next === 'same') continue;
       if (next === 'changed') return undefined;
-      entry.stamps[file] = next;
+      putStamp(stamps, file, next);
       this.markChanged(key);
       if (this.expected) this.expected.differed = true;
     }
@@ -290,9 +291,16 @@ export class UnitCache {
   /** `print`: the result's `resultPrint`, when the thread that parsed it took it already. */
   store(key: string, files: readonly string[], result: UnitResult, reader: FileReader, print?: string): void {
     this.loadBodies();
-    const stamps: Record<string, FileStamp> = {};
+    const stamps: FlatStamps = [];
     addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
-    const hash = sha(files.map((f) => `${f}\0${stamps[f]?.hash ?? ''}`).join('\n'));
+    const hash = sha(
+      files
+        .map((f) => {
+          const i = stampIndex(stamps, f);
+          return `${f}\0${i < 0 ? '' : (stamps[i + 3] as string)}`;
+        })
+        .join('\n'),
+    );
     this.state.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
     this.state.single?.forget(key);
     this.markChanged(key);
@@ -325,8 +333,9 @@ export class UnitCache {
   contentOf(key: string): string {
     this.ensure();
     const entry = this.state.single ? this.state.entries.get(key) : undefined;
-    if (this.state.index && !entry) return indexedContent(this.state.index.units.get(key));
-    return entryContent(entry ?? this.state.entries.get(key));
+    // The same text from an entry as from its indexed unit: both hold the stamps flat.
+    if (this.state.index && !entry) return stampsContent(this.state.index.units.get(key)?.stamps);
+    return stampsContent((entry ?? this.state.entries.get(key))?.stamps);
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {

@@ -178,8 +178,14 @@ const corruptions: readonly (readonly [string, () => void])[] = [
   ],
   ['entry: files a string', inEntry('tool:tools/echo', ['files'], 'tools/a/index.ts')],
   ['entry: stamps null', inEntry('tool:tools/echo', ['stamps'], null)],
-  ['stamp: size a string', inEntry('tool:tools/echo', ['stamps', 'tools/echo/index.ts', 'size'], '1')],
-  ['stamp: hash missing', inEntry('tool:tools/echo', ['stamps', 'tools/echo/index.ts', 'hash'], undefined)],
+  // Flat stamps: path, mtimeMs, size, hash (compiler/cache/flat-stamps.ts); the tool's one file first.
+  ['stamp: size a string', inEntry('tool:tools/echo', ['stamps', 2], '1')],
+  ['stamp: hash missing', inEntry('tool:tools/echo', ['stamps', 3], undefined)],
+  ['stamps: one slot short', inEntry('tool:tools/echo', ['stamps'], ['tools/echo/index.ts', 1, 1])],
+  [
+    'stamps: keyed by path (format 4)',
+    inEntry('tool:tools/echo', ['stamps'], { 'tools/echo/index.ts': { mtimeMs: 1, size: 1, hash: 'h' } }),
+  ],
   ['entry: hash null', inEntry('tool:tools/echo', ['hash'], null)],
   ['entry: an unknown key (ignored)', inEntry('tool:tools/echo', ['extra'], 1)],
   ['entry: result a number', inEntry('tool:tools/echo', ['result'], 1)],

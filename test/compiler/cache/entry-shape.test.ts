@@ -7,11 +7,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { isEntry, isOutputRecord } from '../../../compiler/cache/entry-shape.js';
+import { isEntry, isFileStamps, isOutputRecord } from '../../../compiler/cache/entry-shape.js';
 import {
   array,
   boolean,
   compile,
+  flat,
   jsonObject,
   number,
   object,
@@ -88,6 +89,13 @@ describe('compiled shapes', () => {
     ['a JSON object', compile(jsonObject), { type: 'object', x: [1] }, true],
     ['a JSON array for a JSON object', compile(jsonObject), [], false],
     ['a boolean', compile(boolean), false, true],
+    ['flat records', compile(flat(string, number)), ['a', 1, 'b', 2], true],
+    ['no flat records', compile(flat(string, number)), [], true],
+    ['flat records cut short', compile(flat(string, number)), ['a', 1, 'b'], false],
+    ['flat records with a column swapped', compile(flat(string, number)), ['a', 1, 2, 'b'], false],
+    ['flat records in an object', compile(flat(string, number)), { 0: 'a', 1: 1, length: 2 }, false],
+    ['file stamps as the cache writes them', isFileStamps, ['a.ts', 1.5, 10, 'ab12'], true],
+    ['file stamps keyed by path (format 4)', isFileStamps, { 'a.ts': { mtimeMs: 1, size: 1, hash: 'h' } }, false],
     ['a quoted key is read as a key', compile(object({ 'a"b': number })), { 'a"b': 1 }, true],
   ];
   it.each(cases)('%s', (_name, check, value, expected) => {

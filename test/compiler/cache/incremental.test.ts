@@ -12,6 +12,13 @@ import { copyFixture, REPO, removeDir, settleTree, tempDir } from '../../helpers
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
+/** A cache file in a folder of its own, removed with the trees. */
+function cacheFileIn(): string {
+  const dir = tempDir('cachefile');
+  dirs.push(dir);
+  return join(dir, 'units.json');
+}
+
 /** The persisted unit cache as text: the base file and its journal, if any. */
 function persistedText(cacheFile: string): string {
   return (
@@ -55,21 +62,21 @@ describe('write discipline and cache', () => {
 
   it("keys the persisted cache on zhin-gen's version: another release's cache is never reused", async () => {
     const root = copyFixture('example-bot', 'cache-version');
-    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    const cacheFile = cacheFileIn();
     dirs.push(root);
     const cold = await createCompiler({ root, cacheFile }).run();
     const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
     const written = JSON.parse(readFileSync(cacheFile, 'utf8')) as { version: string };
-    expect(written.version).toBe(`zhin-gen-cache-4@${version}`);
+    expect(written.version).toBe(`zhin-gen-cache-5@${version}`);
     expect((await createCompiler({ root, cacheFile }).run()).stats.parsed).toBe(0);
     // The same cache as an older release wrote it: parsed afresh, and the output compared again.
     writeFileSync(cacheFile, readFileSync(cacheFile, 'utf8').replace(written.version, 'zhin-gen-cache-3@0.0.1'));
     const upgraded = await createCompiler({ root, cacheFile }).run();
     expect(upgraded.stats.parsed).toBe(cold.stats.parsed);
     expect(upgraded.code).toBe(cold.code);
-    // This release's format 3 (an index without unit records): a miss too.
+    // This release's format 4 (entries' stamps keyed by path): a miss too.
     const current = readFileSync(cacheFile, 'utf8');
-    writeFileSync(cacheFile, current.replace(`zhin-gen-cache-4@${version}`, `zhin-gen-cache-3@${version}`));
+    writeFileSync(cacheFile, current.replace(`zhin-gen-cache-5@${version}`, `zhin-gen-cache-4@${version}`));
     const reformatted = await createCompiler({ root, cacheFile }).run();
     expect(reformatted.stats.parsed).toBe(cold.stats.parsed);
     expect(reformatted.code).toBe(cold.code);
@@ -77,7 +84,7 @@ describe('write discipline and cache', () => {
 
   it('reuses the persisted cache across processes, with a content-hash fallback', async () => {
     const root = copyFixture('example-bot', 'cache');
-    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    const cacheFile = cacheFileIn();
     dirs.push(root);
     const cold = await createCompiler({ root, cacheFile }).run();
     expect(cold.stats.parsed).toBe(cold.stats.units + 1);
@@ -135,7 +142,7 @@ describe('write discipline and cache', () => {
 
   it('skips emit for an unchanged tree only while the output is the one it wrote', async () => {
     const root = copyFixture('example-bot', 'vouch');
-    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    const cacheFile = cacheFileIn();
     dirs.push(root);
     const cold = await createCompiler({ root, cacheFile }).run();
     const warm = await createCompiler({ root, cacheFile }).run();
@@ -165,7 +172,7 @@ describe('write discipline and cache', () => {
     const root = copyFixture('example-bot', 'journal');
     // Files written within a timestamp tick of a run are hashed again by the next (cache/racy.ts).
     settleTree(root);
-    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    const cacheFile = cacheFileIn();
     const journal = `${cacheFile}.journal`;
     dirs.push(root);
     await createCompiler({ root, cacheFile }).run();
@@ -213,7 +220,7 @@ describe('write discipline and cache', () => {
 
   it('in watch mode writes the unit cache once edits settle and at dispose, not per edit', async () => {
     const root = copyFixture('example-bot', 'persist');
-    const cacheFile = join(tempDir('cachefile'), 'units.json');
+    const cacheFile = cacheFileIn();
     dirs.push(root);
     const compiler = createCompiler({ root, cacheFile });
     await compiler.run();

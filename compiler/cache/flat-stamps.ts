@@ -1,0 +1,69 @@
+/**
+ * A unit's file stamps as the cache holds them, in its entries and in its index alike: one flat
+ * array, four slots a file (path, mtimeMs, size, content hash), in the order the files were
+ * stamped. An object keyed by path (the entries' format before cache version 5) gave V8 a new
+ * hidden class per path: ~29,000 of them and ~6 MB at 5,000 tools (docs/bench.md, "Eighth pass").
+ * A unit stamps a handful of files, so a scan finds one faster than a hash would.
+ */
+import type { FileStamp } from './unit-entry.js';
+
+/** Path, mtimeMs, size, content hash; again for every file the unit's result depends on. */
+export type FlatStamps = (string | number)[];
+
+/** Slots a file takes. */
+export const STAMP_SLOTS = 4;
+
+/** Where `file`'s stamp starts, or -1. */
+export function stampIndex(stamps: readonly (string | number)[], file: string): number {
+  for (let i = 0; i < stamps.length; i += STAMP_SLOTS) if (stamps[i] === file) return i;
+  return -1;
+}
+
+/** The stamp that starts at `i` (a position `stampIndex` gave, or a multiple of STAMP_SLOTS). */
+export function stampAt(stamps: readonly (string | number)[], i: number): FileStamp {
+  return { mtimeMs: stamps[i + 1] as number, size: stamps[i + 2] as number, hash: stamps[i + 3] as string };
+}
+
+/** Stamps `file` anew, or for the first time. */
+export function putStamp(stamps: FlatStamps, file: string, stamp: FileStamp): void {
+  const i = stampIndex(stamps, file);
+  if (i < 0) stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
+  else {
+    stamps[i + 1] = stamp.mtimeMs;
+    stamps[i + 2] = stamp.size;
+    stamps[i + 3] = stamp.hash;
+  }
+}
+
+/** The stamped paths, in stamping order. */
+export function stampedPaths(stamps: readonly (string | number)[]): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < stamps.length; i += STAMP_SLOTS) paths.push(stamps[i] as string);
+  return paths;
+}
+
+/** Calls `each` with every stamped file's path, mtime and size. */
+export function eachStamp(
+  stamps: readonly (string | number)[],
+  each: (path: string, mtimeMs: number, size: number) => void,
+): void {
+  for (let i = 0; i < stamps.length; i += STAMP_SLOTS)
+    each(stamps[i] as string, stamps[i + 1] as number, stamps[i + 2] as number);
+}
+
+/**
+ * What the inputs digest reads of a unit's dependencies: `path:hash` of every stamped file, sorted
+ * by path, joined by `|`. One function for an entry and for its indexed unit, so both give the
+ * same text.
+ */
+export function stampsContent(stamps: readonly (string | number)[] | undefined): string {
+  if (!stamps || stamps.length === 0) return '';
+  const order: number[] = [];
+  for (let i = 0; i < stamps.length; i += STAMP_SLOTS) order.push(i);
+  order.sort((a, b) => {
+    const x = stamps[a] as string;
+    const y = stamps[b] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return order.map((i) => `${stamps[i] as string}:${stamps[i + 3] as string}`).join('|');
+}
