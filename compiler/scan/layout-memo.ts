@@ -27,11 +27,11 @@ export class LayoutMemo {
       // revisions are derived in memory, and their store write waits for the next fresh walk.
       const fresh = this.last?.inventory !== inventory;
       const key = this.store && fresh ? layoutKey(inventory.list, pluginEntry, inventory.extra) : undefined;
-      let derived = key === undefined ? undefined : this.store!.load(key);
+      let derived = key === undefined ? undefined : this.store!.load(key, inventory.list);
       if (!derived) {
         const layout = buildLayout(inventory.list, pluginEntry, inventory.extra);
         derived = { layout, units: collectUnits(layout) };
-        if (key !== undefined) this.store!.save(key, derived);
+        if (key !== undefined) this.store!.save(key, derived, inventory.list);
       }
       this.last = { inventory, revision: inventory.revision, ...derived };
     }
