@@ -13,7 +13,8 @@ import type { CapabilityModel } from './model.js';
 import type { UnitCache } from './cache/units.js';
 import type { WrittenParts } from './write/output.js';
 import { writeRunOutput } from './write/run-output.js';
-import type { KnownFolders } from './write/validators.js';
+import { isRacy } from './cache/racy.js';
+import { type KnownFolders, seedVerified, validatorsDir, verifiedModules } from './write/validators.js';
 
 /**
  * Everything a compiler remembers between its own runs besides the unit cache: emitted pieces,
@@ -56,8 +57,14 @@ export interface EmitRunOutcome {
 
 export function emitRun(input: EmitRunInput): EmitRunOutcome {
   const { memos, units } = input;
-  // A fresh process takes the generated modules' stamps its predecessors recorded (cache/emit-record.ts).
-  if (!input.reuse) memos.emit.prints ??= units.emitRecord?.load() ?? new Map();
+  // A fresh process takes the generated modules' stamps, and how their files were found, from
+  // what its predecessors recorded (cache/emit-record.ts).
+  const folder = validatorsDir(input.root, input.outRel);
+  if (!input.reuse && memos.emit.prints === undefined) {
+    const record = units.emitRecord?.load();
+    memos.emit.prints = record?.prints ?? new Map();
+    if (record?.folder?.dir === folder) seedVerified(memos.folders, folder, record.folder.modules);
+  }
   // Emitted as parts: in watch mode nothing joins the whole module (see emit/tool-table.ts).
   const emitted = input.reuse
     ? undefined
@@ -93,6 +100,10 @@ export function emitRun(input: EmitRunInput): EmitRunOutcome {
   }
   // After the write: a module's stamp is a digest of its text (emit/shards.ts), which the writer
   // builds anyway; read first, every shard's text would be built twice on a cold run.
-  if (emitted !== undefined) units.noteEmitPrints(modulePrints(memos.emit));
+  if (emitted !== undefined) {
+    // A stamp taken within a tick of its file's mtime proves nothing to a later process.
+    const settled = [...verifiedModules(memos.folders, folder)].filter(([, m]) => !isRacy(m.mtimeMs, m.at));
+    units.noteEmit({ prints: modulePrints(memos.emit), folder: { dir: folder, modules: new Map(settled) } });
+  }
   return { emitted, sorted, errors, written };
 }

@@ -5,12 +5,28 @@
  * recorded stamp of each unchanged one and renders only the rest; the writer still compares every
  * stamp with the file's and renders a module whose file differs (write/validators.ts).
  *
- * It is small (one line per module, 512 at 20,000 tools), written whole and atomically, and
- * only when it changed. A record of another version or of any wrong shape is not used: the run
- * renders every module as a cacheless one does, so a damaged record costs time, never bytes.
+ * It also keeps the folder's modules as the last process verified or wrote them (name, stamp
+ * line, mtime and size, settled ones only: cache/racy.ts), so the next one takes a module whose
+ * file has that mtime and size as current instead of reading and hashing it again
+ * (write/validators.ts `seedVerified`): the same trust in a stamp the tree record puts in it.
+ *
+ * It is small (two lines per module, 512 modules at 20,000 tools), written whole and atomically,
+ * and only when it changed. A record of another version or of any wrong shape is not used: the
+ * run renders and reads every module as a cacheless one does, so a damaged record costs time,
+ * never bytes.
  */
 import { readFileSync } from 'node:fs';
 import { writeAtomically } from '../write/output.js';
+import type { VerifiedModule } from '../write/validators.js';
+
+export interface EmitRecord {
+  /** Module stamps by the fingerprint of what each is made of. */
+  readonly prints: ReadonlyMap<string, string>;
+  /** The generated folder (absolute) and its modules as last verified, by file name. */
+  readonly folder?: { readonly dir: string; readonly modules: ReadonlyMap<string, VerifiedModule> };
+}
+
+const EMPTY: EmitRecord = { prints: new Map() };
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
@@ -23,51 +39,75 @@ export class EmitRecordFile {
     private readonly version: string,
   ) {}
 
-  /** The recorded stamps by fingerprint; empty when the file is missing, of another version or damaged. */
-  load(): ReadonlyMap<string, string> {
+  /** The record; empty when the file is missing, of another version or damaged. */
+  load(): EmitRecord {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
     } catch {
-      return new Map();
+      return EMPTY;
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch {
-      return new Map();
+      return EMPTY;
     }
-    const prints = parseRecord(raw, this.version);
-    if (prints !== undefined) this.onDisk = serialise(this.version, prints);
-    return prints ?? new Map();
+    const record = parseRecord(raw, this.version);
+    if (record !== undefined) this.onDisk = serialise(this.version, record);
+    return record ?? EMPTY;
   }
 
-  /** Writes these stamps as the record unless the file already holds exactly them. */
-  save(prints: ReadonlyMap<string, string>): void {
-    const text = serialise(this.version, prints);
+  /** Writes this record unless the file already holds exactly it. */
+  save(record: EmitRecord): void {
+    const text = serialise(this.version, record);
     if (text === this.onDisk) return;
     writeAtomically(this.file, text);
     this.onDisk = text;
   }
 }
 
-function serialise(version: string, prints: ReadonlyMap<string, string>): string {
-  const sorted = [...prints].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return `${JSON.stringify({ version, modules: sorted })}\n`;
+function byName<T>(entries: Iterable<readonly [string, T]>): (readonly [string, T])[] {
+  return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-function parseRecord(raw: unknown, version: string): Map<string, string> | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const record = raw as Record<string, unknown>;
-  if (record.version !== version || !Array.isArray(record.modules)) return undefined;
+function serialise(version: string, { prints, folder }: EmitRecord): string {
+  const modules = byName(prints);
+  const files = folder
+    ? byName(folder.modules).map(([name, m]) => [name, m.stamp, m.mtimeMs, m.size, m.at] as const)
+    : undefined;
+  return `${JSON.stringify({ version, modules, ...(folder ? { folder: { dir: folder.dir, files } } : {}) })}\n`;
+}
+
+/** A stamp is one line of a generated module: nothing else may ever reach a file from here. */
+function isStampLine(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith('// ') && !/[\r\n\u2028\u2029]/.test(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseRecord(raw: unknown, version: string): EmitRecord | undefined {
+  if (!isRecord(raw) || raw.version !== version || !Array.isArray(raw.modules)) return undefined;
   const prints = new Map<string, string>();
-  for (const item of record.modules) {
+  for (const item of raw.modules) {
     if (!Array.isArray(item) || item.length !== 2) return undefined;
     const [print, stamp] = item as unknown[];
-    // A stamp is one line of a generated module: nothing else may ever reach a file from here.
-    if (typeof print !== 'string' || !FINGERPRINT.test(print)) return undefined;
-    if (typeof stamp !== 'string' || !stamp.startsWith('// ') || /[\r\n\u2028\u2029]/.test(stamp)) return undefined;
+    if (typeof print !== 'string' || !FINGERPRINT.test(print) || !isStampLine(stamp)) return undefined;
     prints.set(print, stamp);
   }
-  return prints;
+  if (raw.folder === undefined) return { prints };
+  const folder = raw.folder;
+  if (!isRecord(folder) || typeof folder.dir !== 'string' || !Array.isArray(folder.files)) return undefined;
+  const modules = new Map<string, VerifiedModule>();
+  for (const item of folder.files) {
+    if (!Array.isArray(item) || item.length !== 5) return undefined;
+    const [name, stamp, mtimeMs, size, at] = item as unknown[];
+    // A validator's stamp is '' (write/validators.ts); a side module's is its second line.
+    if (typeof name !== 'string' || name.includes('/') || (stamp !== '' && !isStampLine(stamp))) return undefined;
+    if (!Number.isFinite(mtimeMs) || !Number.isSafeInteger(size) || !Number.isFinite(at)) return undefined;
+    modules.set(name, { stamp: stamp as string, mtimeMs: mtimeMs as number, size: size as number, at: at as number });
+  }
+  return { prints, folder: { dir: folder.dir, modules } };
 }

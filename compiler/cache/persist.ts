@@ -15,8 +15,8 @@ import type { UnitState } from './unit-state.js';
 export function persistUnits(state: UnitState): void {
   // The reads of this run are done; a later one opens the base again.
   state.single?.close();
-  if (state.emitPrints) state.emitRecord?.save(state.emitPrints);
-  state.emitPrints = undefined;
+  if (state.emitNoted) state.emitRecord?.save(state.emitNoted);
+  state.emitNoted = undefined;
   // Never loaded: nothing to write.
   if (state.pending) return;
   // Without the bodies loaded nothing can have changed but the summary, which a vouched run

@@ -10,7 +10,7 @@ import { isEntry, isOutputRecord } from './entry-shape.js';
 import { IndexFile, type CacheIndex } from './index-file.js';
 import { OutputState } from './output-state.js';
 import type { SingleBodies } from './single-bodies.js';
-import { EmitRecordFile } from './emit-record.js';
+import { type EmitRecord, EmitRecordFile } from './emit-record.js';
 import type { Entry, OutputRecord } from './unit-entry.js';
 
 export class UnitState {
@@ -26,8 +26,8 @@ export class UnitState {
   readonly indexFile: IndexFile | undefined;
   /** The generated modules' stamps by fingerprint (cache/emit-record.ts), saved at the next persist. */
   readonly emitRecord: EmitRecordFile | undefined;
-  /** What the last emit's modules were made of, saved to `emitRecord` at the next persist. */
-  emitPrints: ReadonlyMap<string, string> | undefined;
+  /** What the last emit's modules were made of (and their files), saved to `emitRecord` at the next persist. */
+  emitNoted: EmitRecord | undefined;
   /**
    * reset() only names the configuration; the index (or the bodies) is read on first use, so a
    * run the tree record vouches for (cache/tree-record.ts) never reads it.

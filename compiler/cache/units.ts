@@ -29,7 +29,7 @@ import {
 import { persistUnits } from './persist.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
-import type { EmitRecordFile } from './emit-record.js';
+import type { EmitRecord, EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
 import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha } from './unit-entry.js';
 
@@ -63,12 +63,12 @@ export class UnitCache {
     this.emitRecord = this.state.emitRecord;
   }
 
-  /** The generated modules' stamps by fingerprint (cache/emit-record.ts), saved at the next persist. */
+  /** The generated modules' stamps and files as last verified (cache/emit-record.ts), saved at the next persist. */
   readonly emitRecord: EmitRecordFile | undefined;
 
-  /** What the last emit's modules were made of (emit/shards.ts `modulePrints`), for the next persist. */
-  noteEmitPrints(prints: ReadonlyMap<string, string>): void {
-    this.state.emitPrints = prints;
+  /** What the last emit's modules were made of and how their files were found, for the next persist. */
+  noteEmit(record: EmitRecord): void {
+    this.state.emitNoted = record;
   }
 
   /** Starts over for a (new) configuration; loads the persisted cache when it matches. */
