@@ -23,7 +23,14 @@ import type { Diagnostic } from '../diagnostics.js';
 import { isDiagnostic } from '../cache/entry-shape.js';
 import { packageVersion } from '../version.js';
 import { writeAtomically } from '../write/output.js';
-import type { CapabilityDir, CapabilityKind, CapabilityUnit, ExtraPlugin, PluginLayout } from './layout.js';
+import {
+  type CapabilityDir,
+  type CapabilityKind,
+  type CapabilityUnit,
+  type ExtraPlugin,
+  type PluginLayout,
+  unitOf,
+} from './layout.js';
 import type { DerivedLayout } from './layout-memo.js';
 
 // Bumped when the layout or its units change for the same list (scan/layout.ts), or the format.
@@ -224,19 +231,7 @@ function decode(raw: Record<string, unknown>, list: readonly string[]): DerivedL
     if (!capOf || !plugin || !placement || !nullableString(agent) || !nullableString(skill)) return undefined;
     const entry = entryAt === -1 ? undefined : at(list, entryAt);
     if (entryAt !== -1 && (entry === undefined || !capOf.files.includes(entry))) return undefined;
-    restored.push({
-      kind: capOf.kind,
-      owner: plugin.owner,
-      placement,
-      ...(agent !== null ? { agent } : {}),
-      ...(skill !== null ? { skill } : {}),
-      name: capOf.name,
-      dir: capOf.dir,
-      ...(entry !== undefined ? { entry } : {}),
-      files: capOf.files,
-      entries: capOf.entries,
-      pluginDir: plugin.dir,
-    });
+    restored.push(unitOf(capOf, plugin, placement, agent ?? undefined, skill ?? undefined, entry));
   }
   return { layout: { plugins: layoutPlugins, diagnostics }, units: { units: restored, diagnostics: unitDiagnostics } };
 }

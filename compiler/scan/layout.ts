@@ -280,6 +280,33 @@ export interface CapabilityUnit {
   readonly pluginDir: string;
 }
 
+/**
+ * The unit of a capability directory, sharing its file and entry arrays (keys in one order:
+ * the layout store restores units through here too, scan/layout-store.ts).
+ */
+export function unitOf(
+  cap: CapabilityDir,
+  plugin: Pick<PluginLayout, 'owner' | 'dir'>,
+  placement: ToolPlacement,
+  agent: string | undefined,
+  skill: string | undefined,
+  entry: string | undefined,
+): CapabilityUnit {
+  return {
+    kind: cap.kind,
+    owner: plugin.owner,
+    placement,
+    ...(agent !== undefined ? { agent } : {}),
+    ...(skill !== undefined ? { skill } : {}),
+    name: cap.name,
+    dir: cap.dir,
+    ...(entry ? { entry } : {}),
+    files: cap.files,
+    entries: cap.entries,
+    pluginDir: plugin.dir,
+  };
+}
+
 function entryOf(cap: CapabilityDir): string | undefined {
   const names = cap.kind === 'skill' ? ['SKILL.md'] : cap.kind === 'agent' ? ['agent.json'] : ENTRY_FILES;
   for (const name of names) {
@@ -329,19 +356,7 @@ export function collectUnits(layout: Layout): { units: CapabilityUnit[]; diagnos
       const expected = cap.kind === 'skill' ? 'SKILL.md' : 'index.ts (or index.mts / index.js / index.mjs)';
       diagnostics.push(diag('ZG1003', { file, message: `${cap.kind} directory "${cap.dir}" has no ${expected}` }));
     }
-    units.push({
-      kind: cap.kind,
-      owner: plugin.owner,
-      placement,
-      ...(agent !== undefined ? { agent } : {}),
-      ...(skill !== undefined ? { skill } : {}),
-      name: cap.name,
-      dir: cap.dir,
-      ...(entry ? { entry } : {}),
-      files: cap.files,
-      entries: cap.entries,
-      pluginDir: plugin.dir,
-    });
+    units.push(unitOf(cap, plugin, placement, agent, skill, entry));
     for (const child of cap.children) {
       if (cap.kind === 'agent') visit(plugin, child, cap.name, child.kind === 'skill' ? child.name : undefined);
       else visit(plugin, child, agent, cap.kind === 'skill' ? cap.name : skill);
