@@ -155,9 +155,15 @@ function noteVerified(
   entry.verified.set(name, { stamp, ...now, at });
 }
 
-/** The modules of a folder as this compiler last verified or wrote them, for a later process to seed from. */
+/**
+ * The modules of a folder as this compiler last verified or wrote them, for a later process to
+ * seed from: only those still in the folder as this compiler left it (a removed validator's entry
+ * would otherwise be handed on for ever).
+ */
 export function verifiedModules(known: KnownFolders, dir: string): ReadonlyMap<string, VerifiedModule> {
-  return known.get(dir)?.verified ?? new Map();
+  const folder = known.get(dir);
+  if (!folder?.verified) return new Map();
+  return new Map([...folder.verified].filter(([name]) => folder.names.has(name)));
 }
 
 /**

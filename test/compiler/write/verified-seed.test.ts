@@ -105,6 +105,25 @@ describe('the generated folder as a predecessor verified it', () => {
     expect(generatedFiles(root)).toEqual(await cacheless(root));
   });
 
+  it('hands over only the modules still in the folder', async () => {
+    const { root, cacheFile } = await verifiedTree('verified-seed-removed');
+    const validators = (): string[] => readdirSync(join(root, DIR)).filter((name) => /^[0-9a-f]{16}\./.test(name));
+    const before = validators();
+    // A schema of its own gives kind-0 a validator of its own; the edit back removes it.
+    writeFileSync(join(root, 'tools/kind-0/index.ts'), shardedTool(0, undefined, 5));
+    await freshRun(root, cacheFile);
+    const added = validators().filter((name) => !before.includes(name));
+    expect(added.length).toBe(1);
+    settleUnrecorded(root, cacheFile);
+    writeFileSync(join(root, 'tools/kind-3/index.ts'), shardedTool(3, 'Verify the new one'));
+    await freshRun(root, cacheFile);
+    expect(recorded(cacheFile)).toContain(added[0]);
+    writeFileSync(join(root, 'tools/kind-0/index.ts'), shardedTool(0));
+    await freshRun(root, cacheFile);
+    expect(validators()).toEqual(before);
+    expect(recorded(cacheFile)).not.toContain(added[0]);
+  });
+
   it('still rewrites a module edited in place, and reads everything behind a damaged record', async () => {
     const { root, cacheFile, modules } = await verifiedTree('verified-seed-edit');
     const names = readdirSync(join(root, DIR));
