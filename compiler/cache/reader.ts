@@ -2,7 +2,7 @@
  * The file reader of one run: each file read once through one descriptor, which also gives its
  * stamp (mtime and size) and the hash of its bytes for the unit cache (cache/units.ts).
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { sha256 } from '../util/hash.js';
 import { LruMap } from '../util/lru.js';
 import { settledMtime } from './racy.js';
@@ -19,6 +19,33 @@ export interface FileReader {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The bytes of an open file whose size a stat just gave: what `readFileSync(fd)` reads (up to
+ * that size, or to the end when the size is 0), without its own second stat of the descriptor.
+ * A cold run at 5,000 tools made 37,000 `statx` calls, 12,000 of them that second stat.
+ */
+function readOpen(fd: number, size: number): Buffer {
+  if (size > 0) {
+    const buffer = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, buffer, at, size - at, null);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === size ? buffer : buffer.subarray(0, at);
+  }
+  // A size of 0 may be a file the kernel sizes only by reading it: read to the end.
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+  }
+  return Buffer.concat(chunks);
+}
 
 export function createReader(root: string): FileReader {
   // Bounded: a file is read once by its unit; keeping every text of a 5,000-tool tree alive
@@ -42,7 +69,7 @@ export function createReader(root: string): FileReader {
         try {
           const readAt = Date.now();
           const stat = fstatSync(fd);
-          bytes = readFileSync(fd);
+          bytes = readOpen(fd, stat.size);
           // A file written within a timestamp tick of this read can be written again with the
           // same size and mtime: its stamp vouches for nothing (the next run compares its hash).
           stamps.set(path, { mtimeMs: settledMtime(stat.mtimeMs, readAt), size: stat.size });
