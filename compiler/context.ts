@@ -387,6 +387,7 @@ export class Compiler {
   async dispose(): Promise<void> {
     await this.queue.idle();
     this.persistence.now();
+    this.schemas.delta.cancel();
     // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
     this.memos = runMemos();
   }

@@ -113,6 +113,9 @@ describe('watch-mode runs over the units their files name', () => {
     delta.parsed(units, plugins, results, entries, units, [['.', 'plugin.ts']], files);
     expect(delta.schemaPlan(results)).toBeUndefined();
     delta.evaluated(results, new Map(), [[c, ['src/dyn.ts']]]);
+    // After a full loop the index waits for the first plan (or idle time), schema sources included.
+    expect(delta.indexed).toBe(false);
+    delta.cancel();
     const named = (dirty: readonly string[]) => {
       const plan = delta.plan(units, plugins, new Set(dirty));
       expect(plan?.results).toBe(results);
@@ -121,11 +124,52 @@ describe('watch-mode runs over the units their files name', () => {
       return [[...plan!.units].map((u) => u.dir).sort(), [...plan!.plugins]];
     };
     expect(named(['tools/a/index.ts'])).toEqual([['tools/a'], []]);
+    expect(delta.indexed).toBe(true);
     expect(named(['src/shared.ts'])).toEqual([['tools/a', 'tools/b'], []]);
     expect(named(['src/dyn.ts'])).toEqual([['tools/c'], []]);
     expect(named(['plugin.ts', 'src/setup.ts'])).toEqual([[], ['.']]);
     expect(named(['README.md'])).toEqual([[], []]);
     // Another list of units (the tree's shape changed): the full loops again.
     expect(delta.plan([a, b], plugins, new Set(['tools/a/index.ts']))).toBeUndefined();
+  });
+
+  it('builds the index of a full loop in idle time, unless the compiler is disposed first', async () => {
+    const unit = {
+      dir: 'tools/a',
+      entry: 'tools/a/index.ts',
+      files: ['tools/a/index.ts'],
+    } as unknown as CapabilityUnit;
+    const results = new Map([[unit, { diagnostics: [], dependencies: [] }]]);
+    const plugins = [] as unknown as Parameters<UnitDelta['plan']>[1];
+    const idle = new UnitDelta();
+    const disposed = new UnitDelta();
+    for (const delta of [idle, disposed]) {
+      delta.plan([unit], plugins, undefined);
+      delta.parsed([unit], plugins, results, new Map(), [unit], [], (u) => u.files);
+    }
+    disposed.cancel();
+    await new Promise((done) => setTimeout(done, 400));
+    expect(idle.indexed).toBe(true);
+    expect(disposed.indexed).toBe(false);
+  });
+
+  it('leaves the index unbuilt for a one-shot run, and a watching compiler still sees its first save', async () => {
+    const root = writeTree(tempDir('unit-delta-once'), { 'tools/a/index.ts': tool('First') });
+    dirs.push(root);
+    const once = createCompiler({ root, cacheFile: false });
+    await once.run({ write: false });
+    await once.dispose();
+    const delta = (once as unknown as { schemas: { delta: UnitDelta } }).schemas.delta;
+    await new Promise((done) => setTimeout(done, 400));
+    expect(delta.indexed).toBe(false);
+    // A save right after the first run, before idle time: the plan builds the index itself.
+    const watching = createCompiler({ root, cacheFile: false });
+    await watching.run({ write: false });
+    writeFileSync(join(root, 'tools/a/index.ts'), tool('Second'));
+    watching.notify([{ type: 'change', path: join(root, 'tools/a/index.ts') }]);
+    const second = await watching.run({ write: false });
+    expect(second.model.tools.map((t) => t.description)).toEqual(['Second']);
+    expect(second.stats.parsed).toBe(1);
+    await watching.dispose();
   });
 });
