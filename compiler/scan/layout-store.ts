@@ -124,17 +124,17 @@ function encode({ layout, units }: DerivedLayout, list: readonly string[]): Stor
   const caps: number[] = [];
   const capIndex = new Map<string, number>();
   let missing = false;
-  const at = (path: string): number => {
+  const positionOf = (path: string): number => {
     const position = positions.get(path);
     if (position === undefined) missing = true;
     return position ?? -1;
   };
   const put = (cap: CapabilityDir): void => {
     capIndex.set(cap.dir, capIndex.size);
-    caps.push(KINDS.indexOf(cap.kind), at(`${cap.dir}/`), cap.files.length);
-    for (const file of cap.files) caps.push(at(file));
+    caps.push(KINDS.indexOf(cap.kind), positionOf(`${cap.dir}/`), cap.files.length);
+    for (const file of cap.files) caps.push(positionOf(file));
     caps.push(cap.entries.length);
-    for (const entry of cap.entries) caps.push(at(`${cap.dir}/${entry.name}${entry.isDirectory ? '/' : ''}`));
+    for (const entry of cap.entries) caps.push(positionOf(`${cap.dir}/${entry.name}${entry.isDirectory ? '/' : ''}`));
     caps.push(cap.children.length);
     for (const child of cap.children) put(child);
   };
@@ -151,7 +151,7 @@ function encode({ layout, units }: DerivedLayout, list: readonly string[]): Stor
       PLACEMENTS.indexOf(unit.placement),
       unit.agent ?? null,
       unit.skill ?? null,
-      unit.entry === undefined ? -1 : at(unit.entry),
+      unit.entry === undefined ? -1 : positionOf(unit.entry),
     );
   }
   if (missing) return undefined;
