@@ -15,7 +15,7 @@
  * run renders and reads every module as a cacheless one does, so a damaged record costs time,
  * never bytes.
  */
-import { readFileSync } from 'node:fs';
+import { readText } from '../util/read-text.js';
 import { writeAtomically } from '../write/output.js';
 import type { VerifiedModule } from '../write/validators.js';
 
@@ -43,7 +43,7 @@ export class EmitRecordFile {
   load(): EmitRecord {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = readText(this.file);
     } catch {
       return EMPTY;
     }

@@ -11,7 +11,8 @@
  * damaged index costs the load it would have saved, never a wrong result. A run that changed a
  * few units appends them to the index's journal instead of rewriting it (cache/index-journal.ts).
  */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import { readText } from '../util/read-text.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeAtomically, writeChunksAtomically } from '../write/output.js';
 import { isDiagnostic, isFileStamps, isOutputRecord, isUnitRecord } from './entry-shape.js';
@@ -68,7 +69,7 @@ export function bodiesStamp(file: string): string | undefined {
 function readFrame(file: string, version: string, configKey: string): Record<string, unknown> | undefined {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readText(file));
   } catch {
     return undefined;
   }

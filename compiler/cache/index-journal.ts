@@ -13,7 +13,8 @@
  * An append never checks the chain it extends (that would cost the index load it saves); a broken
  * chain only costs speed until the next run that reads the index finds it so and rewrites it.
  */
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
+import { readText } from '../util/read-text.js';
 import { isOutputRecord } from './entry-shape.js';
 import type { IndexedUnit, RunSummary } from './index-file.js';
 import type { OutputRecord } from './unit-entry.js';
@@ -50,7 +51,7 @@ export function applyJournal(
 ): string | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readText(file);
   } catch {
     return bodies;
   }

@@ -70,6 +70,7 @@ export class TreeCheck {
   /** The same stamps in list order ({@link statList}): what the digest is made of. */
   private readonly table: Float64Array;
   private readonly list: readonly string[];
+  private readonly listDigest: string;
   /** Root, output path, shipped packages' stamp, runtime module, plugin entry names, configured plugins. */
   private readonly context: string;
   /**
@@ -85,6 +86,7 @@ export class TreeCheck {
     context: readonly string[],
   ) {
     this.list = inventory.list;
+    this.listDigest = inventory.digest;
     // The configured plugins outside the root are part of what the walk was asked to do.
     this.context = [...context, ...inventory.extra.map((p) => p.dir)].join('\0');
     // The walk stat'ed every file as it listed it; a list it could not stamp is stat'ed here.
@@ -121,7 +123,13 @@ export class TreeCheck {
     if (now.mtimeMs !== record.output.mtimeMs || now.size !== record.output.size) return undefined;
     const extras = new Map<string, Stamp>();
     for (const path of record.extras) extras.set(path, stampOf(`${this.root}/${path}`));
-    const digest = treeDigest({ context: this.context, list: this.list, stamps: this.table, extras, validators });
+    const digest = treeDigest({
+      context: this.context,
+      listDigest: this.listDigest,
+      stamps: this.table,
+      extras,
+      validators,
+    });
     return digest === record.digest ? record : undefined;
   }
 
@@ -134,7 +142,7 @@ export class TreeCheck {
   indexCannotVouch(validators: string): boolean {
     const recorded = this.loaded;
     if (recorded?.unitsDigest === undefined || recorded.loose === undefined) return false;
-    const input = { context: this.context, list: this.list, stamps: this.table, validators };
+    const input = { context: this.context, listDigest: this.listDigest, stamps: this.table, validators };
     return unitsDigest(input, recorded.loose) !== recorded.unitsDigest;
   }
 
@@ -147,7 +155,7 @@ export class TreeCheck {
     for (let i = 0; i < this.list.length; i++) {
       if (!this.list[i]!.endsWith('/') && stamped[i] === 0 && loose.push(i) > MAX_LOOSE) return {};
     }
-    const input = { context: this.context, list: this.list, stamps: this.table, validators };
+    const input = { context: this.context, listDigest: this.listDigest, stamps: this.table, validators };
     return { unitsDigest: unitsDigest(input, loose), loose };
   }
 
@@ -198,7 +206,7 @@ export class TreeCheck {
     const record: TreeRecord = {
       digest: treeDigest({
         context: this.context,
-        list: this.list,
+        listDigest: this.listDigest,
         stamps: this.table,
         extras: sorted,
         validators: input.validators,

@@ -64,7 +64,8 @@ export function statList(root: string, list: readonly string[]): Float64Array {
 export interface TreeInputs {
   /** Root, output path, runtime module, shipped packages, plugin entry names, configured plugins. */
   readonly context: string;
-  readonly list: readonly string[];
+  /** The walked list's digest (scan/inventory.ts `listDigest`). */
+  readonly listDigest: string;
   /** The list's stamps ({@link statList}). */
   readonly stamps: Float64Array;
   /** Files outside the walk a unit depends on, with their stamps. */
@@ -72,10 +73,10 @@ export interface TreeInputs {
   readonly validators: string;
 }
 
-/** One digest over the context, the list, its stamps (their bytes, in list order) and the extras. */
+/** One digest over the context, the list's digest, its stamps (their bytes, in list order) and the extras. */
 export function treeDigest(input: TreeInputs): string {
   const hash = createHash('sha256').update(`${input.context}\0${input.validators}\0`);
-  hash.update(input.list.join('\n'));
+  hash.update(input.listDigest);
   hash.update('\0stamps\0');
   hash.update(new Uint8Array(input.stamps.buffer, input.stamps.byteOffset, input.stamps.byteLength));
   hash.update('\0extras\0');

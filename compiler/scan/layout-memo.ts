@@ -26,7 +26,7 @@ export class LayoutMemo {
       // The store serves the first layout of an inventory (a fresh walk): watch mode's patched
       // revisions are derived in memory, and their store write waits for the next fresh walk.
       const fresh = this.last?.inventory !== inventory;
-      const key = this.store && fresh ? layoutKey(inventory.list, pluginEntry, inventory.extra) : undefined;
+      const key = this.store && fresh ? layoutKey(inventory.digest, pluginEntry, inventory.extra) : undefined;
       let derived = key === undefined ? undefined : this.store!.load(key, inventory.list);
       if (!derived) {
         const layout = buildLayout(inventory.list, pluginEntry, inventory.extra);

@@ -16,7 +16,8 @@
  * rewritten): a damaged file costs the derivation it would have saved, never a crash.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { sha256 } from '../util/hash.js';
+import { readText } from '../util/read-text.js';
 import type { ToolPlacement } from '@zhin-gen/runtime';
 import { TOOL_PLACEMENTS } from '@zhin-gen/runtime/define';
 import type { Diagnostic } from '../diagnostics.js';
@@ -42,16 +43,9 @@ const PLACEMENTS: readonly ToolPlacement[] = TOOL_PLACEMENTS;
 /** Numbers per unit in `units`: cap, plugin, placement, agent, skill, entry. */
 const UNIT_WIDTH = 6;
 
-/** What the layout is derived from, as one digest. */
-export function layoutKey(
-  list: readonly string[],
-  pluginEntry: readonly string[],
-  extra: readonly ExtraPlugin[],
-): string {
-  return createHash('sha256')
-    .update(`${STORE_VERSION}\0${JSON.stringify(pluginEntry)}\0${JSON.stringify(extra)}\0`)
-    .update(list.join('\n'))
-    .digest('hex');
+/** What the layout is derived from, as one digest; `listDigest`: the walked list's (scan/inventory.ts). */
+export function layoutKey(listDigest: string, pluginEntry: readonly string[], extra: readonly ExtraPlugin[]): string {
+  return sha256(`${STORE_VERSION}\0${JSON.stringify(pluginEntry)}\0${JSON.stringify(extra)}\0${listDigest}`);
 }
 
 /**
@@ -89,7 +83,7 @@ export class LayoutStore {
   load(key: string, list: readonly string[]): DerivedLayout | undefined {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(this.file, 'utf8'));
+      raw = JSON.parse(readText(this.file));
     } catch {
       return undefined;
     }

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { buildLayout, collectUnits } from '../../../compiler/scan/layout.js';
 import { layoutKey, LayoutStore } from '../../../compiler/scan/layout-store.js';
+import { listDigest } from '../../../compiler/scan/inventory.js';
 import { walkTree } from '../../../compiler/scan/walk.js';
 import type { Diagnostic } from '../../../compiler/diagnostics.js';
 import { copyFixture, FIXTURES, removeDir, settleTree, tempDir, toolSource, writeTree } from '../../helpers.js';
@@ -189,7 +190,7 @@ describe('the layout store', () => {
     const layout = buildLayout(list, ['plugin.ts'], []);
     const derived = { layout, units: collectUnits(layout) };
     const store = new LayoutStore(join(dir, 'units.json.layout'));
-    const key = layoutKey(list, ['plugin.ts'], []);
+    const key = layoutKey(listDigest(list), ['plugin.ts'], []);
     store.save(key, derived, list);
     const loaded = new LayoutStore(store.file).load(key, list);
     expect(loaded).toEqual(derived);
@@ -205,9 +206,9 @@ describe('the layout store', () => {
     const skillTool = loaded!.units.units.find((u) => u.dir === 'skills/a/tools/t')!;
     const cap = loaded!.layout.plugins[0]!.caps.find((c) => c.dir === 'skills/a')!.children[0]!;
     expect(skillTool.files).toBe(cap.files);
-    expect(new LayoutStore(store.file).load(layoutKey(list, ['plugin.mts'], []), list)).toBeUndefined();
+    expect(new LayoutStore(store.file).load(layoutKey(listDigest(list), ['plugin.mts'], []), list)).toBeUndefined();
     const longer = [...list, 'tools/y.ts'];
-    expect(new LayoutStore(store.file).load(layoutKey(longer, ['plugin.ts'], []), longer)).toBeUndefined();
+    expect(new LayoutStore(store.file).load(layoutKey(listDigest(longer), ['plugin.ts'], []), longer)).toBeUndefined();
   });
 
   it('writes nothing for a list that lacks a directory its layout names', () => {
@@ -217,7 +218,7 @@ describe('the layout store', () => {
     const list = ['tools/a/index.ts', 'tools/b/index.ts'];
     const layout = buildLayout(list, ['plugin.ts'], []);
     const store = new LayoutStore(join(dir, 'units.json.layout'));
-    store.save(layoutKey(list, ['plugin.ts'], []), { layout, units: collectUnits(layout) }, list);
+    store.save(layoutKey(listDigest(list), ['plugin.ts'], []), { layout, units: collectUnits(layout) }, list);
     expect(existsSync(store.file)).toBe(false);
   });
 
@@ -233,7 +234,7 @@ describe('the layout store', () => {
         const layout = buildLayout(paths, ['plugin.ts'], extra);
         const derived = { layout, units: collectUnits(layout) };
         const store = new LayoutStore(join(dir, `${name}-${extra.length}.layout`));
-        const key = layoutKey(paths, ['plugin.ts'], extra);
+        const key = layoutKey(listDigest(paths), ['plugin.ts'], extra);
         store.save(key, derived, paths);
         expect(new LayoutStore(store.file).load(key, paths), name).toEqual(derived);
       }
