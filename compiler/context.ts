@@ -139,7 +139,8 @@ export class Compiler {
     const context = [this.root, outRel, shippedStamp, runtimeModule, ...options.pluginEntry];
     const tree = walkedNow ? new TreeCheck(this.units, this.root, inventory, context) : undefined;
     this.units.useStamps(tree?.stamps);
-    const hit = tree?.vouched(options.outFile, validatorsStamp(this.root, outRel));
+    const validatorsNow = walkedNow ? validatorsStamp(this.root, outRel) : '';
+    const hit = tree?.vouched(options.outFile, validatorsNow);
     if (tree && hit) {
       const model = (): CapabilityModel => {
         const { layout, units } = this.layouts.of(inventory, options.pluginEntry);
@@ -173,7 +174,7 @@ export class Compiler {
     if (walkedNow) {
       const fileReader = this.units.reader();
       const readText = readTextWith((path) => fileReader.read(path));
-      const validators = validatorsStamp(this.root, outRel);
+      const validators = validatorsNow;
       const vouched = vouchByIndex({
         cache: this.units,
         layout,
