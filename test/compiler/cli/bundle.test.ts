@@ -94,6 +94,37 @@ describe('the CLI bundle', () => {
     }
   });
 
+  it('asks Node for its module compile cache before the bundle loads, where Node has one (>= 22.1)', () => {
+    // This machine's Node 20 has no module.enableCompileCache: a preload gives it one that
+    // writes down when it was called, next to the module loads the hook above writes down.
+    const log = join(root, 'compile-cache.log');
+    const preload = join(root, 'compile-cache.mjs');
+    writeFileSync(
+      preload,
+      `import module from 'node:module';\nimport { appendFileSync } from 'node:fs';\nmodule.enableCompileCache ??= () => { appendFileSync(process.env.LOAD_LOG, 'enableCompileCache\\n'); return { status: 0 }; };\n`,
+    );
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        pathToFileURL(hooks).href,
+        '--import',
+        pathToFileURL(preload).href,
+        join(REPO, 'bin', 'zhin-gen.mjs'),
+        'check',
+        '--root',
+        root,
+      ],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LOAD_LOG: log } },
+    );
+    expect(result.status).toBe(0);
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const asked = lines.indexOf('enableCompileCache');
+    const firstBundle = lines.findIndex((l) => l.startsWith('file:') && fileURLToPath(l).startsWith(bundleDir));
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(firstBundle).toBeGreaterThan(asked);
+  });
+
   it('a run that parses loads the parse chunk on demand, and the output is what generate writes', () => {
     const tool = join(root, 'tools', 'echo', 'index.ts');
     writeFileSync(tool, readFileSync(tool, 'utf8').replace('Echo a message back', 'Echo a message back, loudly'));
