@@ -5,7 +5,7 @@
  * keeps the file events each run takes); file events patch the inventory so a watch-mode run
  * re-parses only the changed units.
  */
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -342,6 +342,19 @@ export class Compiler {
    */
   affects(abs: string, isDir: boolean | undefined): boolean {
     return this.relevance.affects(abs, isDir);
+  }
+
+  /**
+   * The files the units depend on that watch mode must watch although the walk never enters
+   * them (compiler/watch/dependency-dirs.ts): absolute, inside the root and not ignored. All of
+   * them at the first call, then those stamped since the last.
+   */
+  outsideDependencies(): string[] {
+    return this.units
+      .takeStamped()
+      .filter((rel) => !rel.startsWith('../'))
+      .map((rel) => join(this.root, rel))
+      .filter((abs) => !this.relevance.ignores(abs) && this.relevance.outsideWalk(abs, undefined));
   }
 
   /**

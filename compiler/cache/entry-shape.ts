@@ -170,7 +170,12 @@ const schemaOutcome = union(
     via: oneOf(['none', 'static', 'inline', 'bundle']),
     sources: optional(strings),
   }),
-  object({ ok: oneOf([false]), diagnostics: array(diagnostic), path: optional(array(union(string, number))) }),
+  object({
+    ok: oneOf([false]),
+    diagnostics: array(diagnostic),
+    path: optional(array(union(string, number))),
+    sources: optional(strings),
+  }),
 );
 
 /** A unit's file stamps, flat (cache/flat-stamps.ts): the entries' and the index's alike. */
@@ -195,7 +200,12 @@ const outcomeRecord = union(
     keywords: strings,
     validator: optional(object({ versions: string, key: string })),
   }),
-  object({ ok: oneOf([false]), diagnostics: array(diagnostic), path: optional(array(union(string, number))) }),
+  object({
+    ok: oneOf([false]),
+    diagnostics: array(diagnostic),
+    path: optional(array(union(string, number))),
+    sources: optional(strings),
+  }),
 );
 
 const unitRecord = object({

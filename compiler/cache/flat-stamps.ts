@@ -13,6 +13,30 @@ export type FlatStamps = (string | number)[];
 /** Slots a file takes. */
 export const STAMP_SLOTS = 4;
 
+/**
+ * The stamp of a file the unit looked for and did not find (an import candidate that would win
+ * resolution if it appeared, a package not installed): the unit is current only while the file is
+ * still missing. -1 and -1 as the tree record's table has a missing file (cache/tree-record.ts).
+ */
+export const ABSENT: FileStamp = { mtimeMs: -1, size: -1, hash: '-' };
+
+/** Whether a stamp says the file was missing. */
+export function isAbsent(stamp: { readonly size: number }): boolean {
+  return stamp.size < 0;
+}
+
+/**
+ * Whether a file's stat now (undefined: missing) is exactly what was stamped: the same mtime and
+ * size, or missing when it was stamped {@link ABSENT}.
+ */
+export function sameStat(
+  now: { readonly mtimeMs: number; readonly size: number } | undefined,
+  mtimeMs: unknown,
+  size: unknown,
+): boolean {
+  return now === undefined ? (size as number) < 0 : now.mtimeMs === mtimeMs && now.size === size;
+}
+
 /** Where `file`'s stamp starts, or -1. */
 export function stampIndex(stamps: readonly (string | number)[], file: string): number {
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS) if (stamps[i] === file) return i;

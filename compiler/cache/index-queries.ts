@@ -8,7 +8,7 @@ import type { FileStat } from './stat-source.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import { recordOf } from './unit-record.js';
-import { eachStamp, STAMP_SLOTS } from './flat-stamps.js';
+import { eachStamp, sameStat, STAMP_SLOTS } from './flat-stamps.js';
 
 function anyStamped(stamps: readonly (string | number)[], matches: (file: string) => boolean): boolean {
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS) if (matches(stamps[i] as string)) return true;
@@ -30,8 +30,7 @@ export function currentByIndex(
     for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return false;
     const stamps = unit.stamps;
     for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
-      const now = stat(stamps[i] as string);
-      if (!now || now.mtimeMs !== stamps[i + 1] || now.size !== stamps[i + 2]) return false;
+      if (!sameStat(stat(stamps[i] as string), stamps[i + 1], stamps[i + 2])) return false;
     }
   }
   return true;
@@ -79,6 +78,17 @@ export function anyDependsOn(
   }
   for (const entry of entries.values()) if (anyStamped(entry.stamps, matches)) return true;
   return false;
+}
+
+/** Every path some unit stamped (its files, its dependencies, the files it found missing), once. */
+export function allStampedPaths(index: CacheIndex | undefined, entries: ReadonlyMap<string, Entry>): Set<string> {
+  const out = new Set<string>();
+  const add = (stamps: readonly (string | number)[]): void => {
+    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) out.add(stamps[i] as string);
+  };
+  if (index) for (const unit of index.units.values()) add(unit.stamps);
+  for (const entry of entries.values()) add(entry.stamps);
+  return out;
 }
 
 /** One entry as the index holds it, with its record and, when the base holds it, its range there. */

@@ -14,6 +14,8 @@ export interface FileReader {
   hashOf(path: string): string | undefined;
   /** Why `read` returned undefined. */
   problem(path: string): string | undefined;
+  /** Whether `read` found no file at the path (it, or a directory on the way, does not exist). */
+  missing(path: string): boolean;
   /** mtime and size of a file read in this run, taken from the descriptor it was read through. */
   stampOf(path: string): { mtimeMs: number; size: number } | undefined;
 }
@@ -55,6 +57,7 @@ export function createReader(root: string): FileReader {
   const texts = new LruMap<string, string | undefined>(32);
   const hashes = new Map<string, string>();
   const problems = new Map<string, string>();
+  const missing = new Set<string>();
   const stamps = new Map<string, { mtimeMs: number; size: number }>();
   return {
     read(path) {
@@ -78,9 +81,11 @@ export function createReader(root: string): FileReader {
         }
         hashes.set(path, sha256(bytes).slice(0, 16));
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') missing.add(path);
         problems.set(
           path,
-          (error as NodeJS.ErrnoException).code === 'ENOENT'
+          code === 'ENOENT'
             ? 'it does not exist'
             : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
         );
@@ -98,6 +103,10 @@ export function createReader(root: string): FileReader {
     },
     problem(path) {
       return problems.get(path);
+    },
+    missing(path) {
+      if (!hashes.has(path) && !problems.has(path)) this.read(path);
+      return missing.has(path);
     },
     hashOf(path) {
       if (!hashes.has(path)) this.read(path);

@@ -112,9 +112,7 @@ export class SingleBodies {
         if (dirty.has(file)) return undefined;
         continue;
       }
-      const now = this.host.stat(file);
-      if (!now) return undefined;
-      const next = restamped(this.host.root, file, stampAt(s, i), now);
+      const next = restamped(this.host.root, file, stampAt(s, i), this.host.stat(file));
       if (next === 'same') continue;
       if (next === 'changed') return undefined;
       // Touched, same bytes: the entry takes the new stamp as a loaded one does (the caller's lookup).

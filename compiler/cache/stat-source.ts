@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { settledMtime } from './racy.js';
 import { type FileStamp, sha, under } from './unit-entry.js';
+import { isAbsent } from './flat-stamps.js';
 
 export interface FileStat {
   readonly mtimeMs: number;
@@ -60,11 +61,19 @@ export function statAbs(file: string): FileStat | undefined {
 }
 
 /**
- * A file stamped `stamp` whose stat now is `now`: 'same' when mtime and size match, the new stamp
- * when only the mtime moved and the content is still the stamped one (a checkout, a touch), and
- * 'changed' otherwise (then the unit is parsed again).
+ * A file stamped `stamp` whose stat now is `now` (undefined: missing): 'same' when mtime and size
+ * match (or it is still missing, as stamped), the new stamp when only the mtime moved and the
+ * content is still the stamped one (a checkout, a touch), and 'changed' otherwise (then the unit
+ * is parsed again).
  */
-export function restamped(root: string, file: string, stamp: FileStamp, now: FileStat): 'same' | 'changed' | FileStamp {
+export function restamped(
+  root: string,
+  file: string,
+  stamp: FileStamp,
+  now: FileStat | undefined,
+): 'same' | 'changed' | FileStamp {
+  if (isAbsent(stamp)) return now === undefined ? 'same' : 'changed';
+  if (now === undefined) return 'changed';
   if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size) return 'same';
   if (now.size !== stamp.size) return 'changed';
   const readAt = Date.now();

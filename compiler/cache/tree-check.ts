@@ -197,7 +197,8 @@ export class TreeCheck {
     let moved = false;
     const complete = this.cache.eachStampOf(keys, (path, mtimeMs, size) => {
       const i = this.stamps.indexOf(path);
-      if (i < 0) extras.set(path, `${mtimeMs}:${size}`);
+      // A file stamped missing (cache/flat-stamps.ts ABSENT) is what `stampOf` gives a missing file.
+      if (i < 0) extras.set(path, size < 0 ? '-' : `${mtimeMs}:${size}`);
       else if (this.stamps.sizeAt(i) !== size || this.stamps.mtimeAt(i) !== mtimeMs) moved = true;
       else stamped[i] = 1;
     });

@@ -10,7 +10,7 @@ import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
 import type { FileReader } from './reader.js';
-import { type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
+import { ABSENT, type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
 
 export interface FileStamp {
   readonly mtimeMs: number;
@@ -77,7 +77,8 @@ export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterab
 
 /**
  * Stamps files the unit now depends on into `stamps` (mtime and size as the reader read them, or
- * a stat, and the content hash); files stamped already, or unreadable, are left as they are.
+ * a stat, and the content hash); a file the reader found missing is stamped {@link ABSENT} (the
+ * unit must notice when it appears); files stamped already, or unreadable, are left as they are.
  */
 export function addStamps(
   stamps: FlatStamps,
@@ -90,6 +91,7 @@ export function addStamps(
     const hash = reader.hashOf(file);
     const now = reader.stampOf(file) ?? stat(file);
     if (now && hash) putStamp(stamps, file, { mtimeMs: now.mtimeMs, size: now.size, hash });
+    else if (reader.missing(file)) putStamp(stamps, file, ABSENT);
   }
 }
 

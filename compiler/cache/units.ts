@@ -13,7 +13,7 @@ import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
 import type { RunSummary } from './index-file.js';
-import { anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
+import { allStampedPaths, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
@@ -31,6 +31,7 @@ import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecord, EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
+import { StampedSince } from './stamped-since.js';
 import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
@@ -38,8 +39,9 @@ export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js
 // Bumped when parse results change for the same input (2: too-deep files got located
 // diagnostics) or the entries' format does (3: digests of result and schema; 4: the index holds
 // each unit's record and its body's place in the base; 5: entries hold their stamps flat, as the
-// index does); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-5@${packageVersion()}`;
+// index does; 6: a unit stamps the files it looked for and did not find, and a failed bundled
+// schema what its bundle read); every release of zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-6@${packageVersion()}`;
 
 export class UnitCache {
   /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */
@@ -202,6 +204,19 @@ export class UnitCache {
     this.state.changedKeys.add(key);
   }
 
+  private readonly stampedSince = new StampedSince();
+
+  /**
+   * Every path the units stamp, at the first call; at later calls, those stamped since (watch
+   * mode watches the ones outside the walk: compiler/watch/dependency-dirs.ts).
+   */
+  takeStamped(): readonly string[] {
+    return this.stampedSince.take(() => {
+      this.ensure();
+      return allStampedPaths(this.state.index, this.state.entries);
+    });
+  }
+
   reader(): FileReader {
     return createReader(this.root);
   }
@@ -276,9 +291,7 @@ export class UnitCache {
     const stamps = entry.stamps;
     for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
       const file = stamps[i] as string;
-      const now = this.stat(file);
-      if (!now) return undefined;
-      const next = restamped(this.root, file, stampAt(stamps, i), now);
+      const next = restamped(this.root, file, stampAt(stamps, i), this.stat(file));
       if (next === 'same') continue;
       if (next === 'changed') return undefined;
       putStamp(stamps, file, next);
@@ -304,6 +317,7 @@ export class UnitCache {
     this.state.entries.set(key, { files, stamps, hash, result, resultPrint: print ?? resultPrint(result) });
     this.state.single?.forget(key);
     this.markChanged(key);
+    this.stampedSince.note(stamps);
   }
 
   /**
@@ -356,6 +370,7 @@ export class UnitCache {
     addStamps(entry.stamps, extraFiles, reader, (file) => this.stat(file));
     this.stampedFiles.delete(entry);
     this.markChanged(key);
+    this.stampedSince.note(entry.stamps);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { CompileResult, Compiler } from '../context.js';
 import { WatchLoop } from '../watch/loop.js';
 import { prewarmEditPath } from '../watch/prewarm.js';
 import { watchTree } from '../watch/tree.js';
+import { DependencyDirs } from '../watch/dependency-dirs.js';
 import { formatPretty, runJson, summary, type Palette } from '../report/index.js';
 import type { Io } from './io.js';
 
@@ -19,6 +20,12 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   const trace = process.env.ZHIN_GEN_WATCH_TRACE === '1';
   const now = (): number => performance.timeOrigin + performance.now();
   let firstEvent: number | undefined;
+  // Directories outside the walk that hold a file some unit depends on (a `src/` schema module).
+  const deps = new DependencyDirs(compiler.root, (abs) => compiler.outsideWalk(abs, undefined));
+  const follow = (): void => {
+    const dirs = deps.add(compiler.outsideDependencies());
+    if (dirs.length > 0) watcher.add(dirs);
+  };
   const loop = new WatchLoop({
     // A save (adds and changes only) runs 4 ms after its last event: a rename over the file is one
     // event, and a temp file plus its rename come within a millisecond. A batch with a removal
@@ -31,6 +38,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
       const start = now();
       compiler.notify(events);
       const result = await compiler.run({ write: true });
+      follow();
       if (trace)
         io.err(
           `zhin-gen: trace ${JSON.stringify({ event, start, end: now(), events: events.length, written: result.written })}`,
@@ -55,7 +63,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     },
     {
       ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
-      outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir),
+      outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
       onError: (problem) => {
         if (!problem.exhausted)
           return io.err(`zhin-gen: warning: ${problem.message}; changes may be missed until watch restarts`);

@@ -212,6 +212,7 @@ export function pooledReader(output: PoolOutput, fallback: FileReader): FileRead
   return {
     read: (path) => fallback.read(path),
     problem: (path) => fallback.problem(path),
+    missing: (path) => !seen.has(path) && fallback.missing(path),
     hashOf: (path) => seen.get(path)?.hash ?? fallback.hashOf(path),
     stampOf: (path) => {
       const s = seen.get(path);

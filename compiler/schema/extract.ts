@@ -131,7 +131,7 @@ class Extractor implements StaticScope<ModState> {
     this.need(this.entry, expression);
     for (const st of this.states.values()) this.checkMutations(st, st === this.entry ? expression : undefined);
     const order = this.order();
-    const files = [...this.states.keys()].filter((p) => p !== this.ctx.absPath).sort();
+    const files = this.otherFiles().sort();
     // What the snippet would evaluate to, known without running it: no code, no Zod, no vm.
     // Code with syntax errors stays on the evaluation path, which reports them.
     if (this.ctx.static !== false && order.every((st) => !hasSyntaxErrors(st.info.sf))) {
@@ -161,10 +161,17 @@ class Extractor implements StaticScope<ModState> {
     return { kind: 'inline', code, files };
   }
 
-  /** Absolute paths of the modules read so far besides the entry. */
+  /**
+   * Absolute paths of the modules read so far besides the entry, and of the candidates that were
+   * looked for before them and not found: one of those appearing (an `s.ts` beside the `s.js`
+   * an import names) changes what the import resolves to.
+   */
   otherFiles(): string[] {
-    return [...this.states.keys()].filter((p) => p !== this.ctx.absPath);
+    return [...this.states.keys(), ...this.missed].filter((p) => p !== this.ctx.absPath);
   }
+
+  /** Candidates `load` found no module at. */
+  private readonly missed = new Set<string>();
 
   /** {@link StaticScope}: what `name` refers to in `mod`, after `need` resolved it. */
   resolve(mod: ModState, name: string): StaticResolution<ModState> | undefined {
@@ -282,6 +289,7 @@ class Extractor implements StaticScope<ModState> {
         this.ctx.cache?.modules.set(candidate, { text, info });
       }
       if (info) return this.state(info);
+      this.missed.add(candidate);
     }
     throw new Bail(`${from.info.path}: cannot read relative module "${specifier}"`);
   }

@@ -13,7 +13,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type Metafile, type OnResolveArgs, type Plugin } from 'esbuild';
+import { bundleDependencies, type ResolveRequest } from './bundle-deps.js';
 import type { ChildMessage, ChildTask } from './child.js';
 import type { Projection } from './project.js';
 import { RUNTIME_PACKAGE, runtimeEntryFile } from '../runtime-entry.js';
@@ -24,9 +25,13 @@ export interface FallbackTask {
   readonly absPath: string;
 }
 
+/**
+ * `sources`: what the module's schema depends on (schema/bundle-deps.ts), absolute and sorted,
+ * whether or not it could be evaluated: a failure depends on the files it got to as much.
+ */
 export type FallbackResult =
   | { readonly ok: true; readonly projection: Projection; readonly sources: readonly string[] }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly message: string; readonly sources: readonly string[] };
 
 export interface FallbackOptions {
   readonly timeoutMs: number;
@@ -47,8 +52,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-function plugins(runtimeModules: readonly string[], shim: string): Plugin[] {
+/** The plugins of one build; `requests` collects every import it was asked to resolve (schema/bundle-deps.ts). */
+function plugins(runtimeModules: readonly string[], shim: string, requests: ResolveRequest[]): Plugin[] {
   const zhinGenDir = path.dirname(fileURLToPath(import.meta.url));
+  const note = (args: OnResolveArgs): void => {
+    if (args.importer !== '' && !(args.pluginData as { zg?: boolean } | undefined)?.zg)
+      requests.push({ importer: args.importer, specifier: args.path, resolveDir: args.resolveDir });
+  };
   return [
     {
       name: 'zhin-gen-schema',
@@ -58,10 +68,16 @@ function plugins(runtimeModules: readonly string[], shim: string): Plugin[] {
         // The project's own zod wins; zhin-gen's is used when the project has none.
         b.onResolve({ filter: /^zod(\/.*)?$/ }, async (args) => {
           if ((args.pluginData as { zg?: boolean } | undefined)?.zg) return undefined;
+          note(args);
           for (const resolveDir of [args.resolveDir, zhinGenDir]) {
             const r = await b.resolve(args.path, { kind: args.kind, resolveDir, pluginData: { zg: true } });
             if (r.errors.length === 0) return { path: r.path, sideEffects: r.sideEffects };
           }
+          return undefined;
+        });
+        // Last: every other import is noted and left to esbuild (the runtime's never gets here).
+        b.onResolve({ filter: /.*/ }, (args) => {
+          note(args);
           return undefined;
         });
       },
@@ -72,12 +88,37 @@ function plugins(runtimeModules: readonly string[], shim: string): Plugin[] {
 interface Bundle {
   readonly outputs: Map<string, string>;
   readonly metafile: Metafile;
+  readonly requests: readonly ResolveRequest[];
+}
+
+/** A build that failed, with the imports it was asked to resolve before it did. */
+class BundleFailed extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly requests: readonly ResolveRequest[],
+  ) {
+    super('bundling failed');
+  }
 }
 
 async function bundle(
   entries: readonly { in: string; out: string }[],
   outdir: string,
+  plug: (requests: ResolveRequest[]) => Plugin[],
+): Promise<Bundle> {
+  const requests: ResolveRequest[] = [];
+  try {
+    return await build1(entries, outdir, plug(requests), requests);
+  } catch (error) {
+    throw new BundleFailed(error, requests);
+  }
+}
+
+async function build1(
+  entries: readonly { in: string; out: string }[],
+  outdir: string,
   plug: Plugin[],
+  requests: readonly ResolveRequest[],
 ): Promise<Bundle> {
   const result = await build({
     entryPoints: [...entries],
@@ -95,6 +136,7 @@ async function bundle(
   return {
     outputs: new Map(entries.map((e) => [e.out, path.join(outdir, `${e.out}.mjs`)])),
     metafile: result.metafile,
+    requests,
   };
 }
 
@@ -105,9 +147,10 @@ function buildError(error: unknown): string {
   return `bundling failed: ${first.text}${first.location ? ` (${first.location.file}:${first.location.line})` : ''}`;
 }
 
-/** Project files (not node_modules, not zhin-gen's shim/runner) an output and its chunks read. */
-function sourcesOf(meta: Metafile, outFile: string, exclude: readonly string[]): string[] {
-  const out = new Set<string>();
+/** What an output and its chunks depend on (schema/bundle-deps.ts): the inputs they read, and the imports of those. */
+function sourcesOf(built: Bundle, outFile: string, exclude: readonly string[]): string[] {
+  const meta = built.metafile;
+  const inputs = new Set<string>();
   const seen = new Set<string>();
   const keys = new Map(Object.keys(meta.outputs).map((k) => [path.resolve(k), k] as const));
   const key = (file: string): string | undefined => keys.get(path.resolve(file));
@@ -115,14 +158,16 @@ function sourcesOf(meta: Metafile, outFile: string, exclude: readonly string[]):
     if (!outputKey || seen.has(outputKey)) return;
     seen.add(outputKey);
     const output = meta.outputs[outputKey]!;
-    for (const input of Object.keys(output.inputs)) {
-      const abs = path.resolve(input);
-      if (!abs.split(path.sep).includes('node_modules') && !exclude.some((dir) => abs.startsWith(dir))) out.add(abs);
-    }
+    for (const input of Object.keys(output.inputs)) inputs.add(input);
     for (const imp of output.imports) visit(key(imp.path));
   };
   visit(key(outFile));
-  return [...out].sort();
+  return bundleDependencies(inputs, built.requests, exclude);
+}
+
+/** What a module whose bundle failed depends on: the entry and every file the build got to. */
+function failedSourcesOf(entry: string, requests: readonly ResolveRequest[], exclude: readonly string[]): string[] {
+  return bundleDependencies([entry, ...requests.map((r) => r.importer)], requests, exclude);
 }
 
 export async function runFallback(
@@ -137,7 +182,7 @@ export async function runFallback(
     if (runtime === undefined) {
       // An incomplete install, not the tool's fault: each task says so instead of a crash.
       const message = `zhin-gen cannot resolve its runtime package ${RUNTIME_PACKAGE} (a dependency of zhin-gen: reinstall it)`;
-      for (const task of tasks) results.set(task.id, { ok: false, message });
+      for (const task of tasks) results.set(task.id, { ok: false, message, sources: [] });
       return results;
     }
     const childEntry = sibling('./child.ts', './child.js');
@@ -151,7 +196,7 @@ export async function runFallback(
         '',
       ].join('\n'),
     );
-    const plug = plugins(options.runtimeModules, shim);
+    const plug = (requests: ResolveRequest[]): Plugin[] => plugins(options.runtimeModules, shim, requests);
     // zhin-gen's own files (runtime behind the shim, the child runner) are not the tool's sources.
     const exclude = [path.dirname(runtime), path.dirname(path.dirname(childEntry)), dir].map(
       (p) => path.resolve(p) + path.sep,
@@ -165,7 +210,7 @@ export async function runFallback(
       childFile = all.outputs.get('child')!;
       tasks.forEach((t, i) => {
         const file = all.outputs.get(`t${i}`)!;
-        outputs.set(t.id, { file, sources: sourcesOf(all.metafile, file, exclude) });
+        outputs.set(t.id, { file, sources: sourcesOf(all, file, exclude) });
       });
     } catch {
       // One unbundleable module fails the whole build: rebuild each alone to isolate it.
@@ -177,9 +222,14 @@ export async function runFallback(
           try {
             const one = await bundle([entries[i]!], path.join(dir, `one${i}`), plug);
             const file = one.outputs.get(`t${i}`)!;
-            outputs.set(t.id, { file, sources: sourcesOf(one.metafile, file, exclude) });
+            outputs.set(t.id, { file, sources: sourcesOf(one, file, exclude) });
           } catch (error) {
-            results.set(t.id, { ok: false, message: buildError(error) });
+            const failed = error instanceof BundleFailed ? error : new BundleFailed(error, []);
+            results.set(t.id, {
+              ok: false,
+              message: buildError(failed.error),
+              sources: failedSourcesOf(t.absPath, failed.requests, exclude),
+            });
           }
         }),
       );
@@ -189,9 +239,7 @@ export async function runFallback(
       .filter((t) => outputs.has(t.id))
       .map((t) => ({ id: t.id, file: outputs.get(t.id)!.file }));
     const raw = await runChildren(childFile, runnable, options.timeoutMs);
-    for (const [id, r] of raw) {
-      results.set(id, r.ok ? { ok: true, projection: r.projection, sources: outputs.get(id)!.sources } : r);
-    }
+    for (const [id, r] of raw) results.set(id, { ...r, sources: outputs.get(id)!.sources });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

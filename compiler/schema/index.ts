@@ -47,7 +47,12 @@ function fromResult(
     return { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via, ...(sources ? { sources } : {}) };
   if (result.ok)
     return { ok: true, schema: result.schema, origin: result.origin, via, ...(sources ? { sources } : {}) };
-  return failure(request, result.code, result.message, result.hint, result.path);
+  return withSources(failure(request, result.code, result.message, result.hint, result.path), sources);
+}
+
+/** A bundled module's outcome depends on what the bundle read, whether or not it succeeded. */
+function withSources(outcome: SchemaOutcome, sources: readonly string[] | undefined): SchemaOutcome {
+  return sources && sources.length > 0 ? { ...outcome, sources } : outcome;
 }
 
 function failure(
@@ -141,7 +146,13 @@ export async function evaluateSchemas(
       if (!result)
         outcomes.set(request.id, failure(request, 'ZG2023', 'Evaluating the tool module produced no result'));
       else if (!result.ok)
-        outcomes.set(request.id, failure(request, 'ZG2023', `Evaluating the tool module failed: ${result.message}`));
+        outcomes.set(
+          request.id,
+          withSources(
+            failure(request, 'ZG2023', `Evaluating the tool module failed: ${result.message}`),
+            result.sources,
+          ),
+        );
       else {
         let converted: ConvertResult | undefined;
         try {

@@ -114,7 +114,7 @@ export class SchemaCache implements SchemaStage {
       const cached = cache.schemaOf(key);
       if (cached) {
         outcomes.set(unit, cached);
-        if (cached.ok && cached.sources) sources.push([unit, cached.sources.map((f) => this.rel(f))]);
+        if (cached.sources) sources.push([unit, cached.sources.map((f) => this.rel(f))]);
         continue;
       }
       const tool = result!.data as ToolUnitData;
@@ -178,12 +178,8 @@ export class SchemaCache implements SchemaStage {
     for (const { unit, key, locations } of pending) {
       const outcome = relocate(evaluated.get(key) ?? { ok: false as const, diagnostics: [] }, locations);
       outcomes.set(unit, outcome);
-      const extra =
-        outcome.ok && outcome.sources
-          ? outcome.sources
-              .map((s: string) => this.rel(s))
-              .filter((s: string) => !s.startsWith('..') && !s.includes('node_modules/'))
-          : [];
+      // Outside the root too (a workspace package), and installed packages by their package.json.
+      const extra = outcome.sources ? outcome.sources.map((s: string) => this.rel(s)) : [];
       cache.setSchema(key, outcome, extra, reader());
       sources.push([unit, extra]);
     }

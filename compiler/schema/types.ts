@@ -76,12 +76,17 @@ export type SchemaOutcome =
       readonly origin: SchemaOrigin;
       /** How the value was obtained: no schema, static translation, the vm fast path, or the bundled module. */
       readonly via: 'none' | 'static' | 'inline' | 'bundle';
-      /** For `via: 'bundle'`: absolute paths of the project files the bundle read (sorted). */
+      /**
+       * For `via: 'bundle'`: absolute paths of what the bundle depends on (sorted;
+       * schema/bundle-deps.ts): the files it read, and those that must stay missing.
+       */
       readonly sources?: readonly string[];
     }
   | {
       readonly ok: false;
       readonly diagnostics: readonly Diagnostic[];
+      /** As for a success, when the module was bundled: fixing one of these files may fix it. */
+      readonly sources?: readonly string[];
       /** Where inside the schema the problem is (JSON Schema path), when known. */
       readonly path?: readonly (string | number)[];
     };

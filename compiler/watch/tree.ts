@@ -155,7 +155,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       const chain = [...above, ino];
       let watcher: FSWatcher;
       try {
-        watcher = watch(dir, { persistent: true }, (_type, name) => changed(dir, name));
+        watcher = watch(dir, { persistent: true }, (type, name) => changed(dir, name, type === 'rename'));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') problem(error, dir);
@@ -188,8 +188,11 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     }
   };
 
-  /** A raw event of a watched directory: what happened to the entry `name`, read from the disk. */
-  const changed = (dir: string, name: string | Buffer | null): void => {
+  /**
+   * A raw event of a watched directory: what happened to the entry `name`, read from the disk.
+   * `renamed`: the entry was created, removed or moved (not only written to or re-attributed).
+   */
+  const changed = (dir: string, name: string | Buffer | null, renamed = false): void => {
     if (closed) return;
     const parent = dirs.get(dir);
     if (!parent) return;
@@ -210,8 +213,10 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     }
     parent.names.add(entry);
     if (kind === 'dir') {
-      // An attribute change of a watched directory: its entries report for themselves.
-      if (watched && watched.ino === ino) return;
+      // An attribute change of a watched directory: its entries report for themselves. A directory
+      // removed and made again at once can get the same inode back (\`rm -r d && mkdir d\`, a
+      // checkout): a rename event says the watched one is gone, whatever the inode.
+      if (watched && watched.ino === ino && !renamed) return;
       // New, replaced (a directory renamed over it), or a file that became a directory.
       if (watched) detach(abs);
       attach(abs);

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateSchemas, type SchemaOutcome, type SchemaRequest } from '../../../compiler/schema/index.js';
 import { cleanup, extract, project, tool } from './helpers.js';
+import { REPO } from '../../helpers.js';
 
 afterAll(cleanup);
 
@@ -68,9 +70,31 @@ describe('bundle fallback', () => {
         },
         required: ['q'],
       },
-      sources: [path.join(root, 'tools/list/helper.ts'), path.join(root, 'tools/list/index.ts')],
+      sources: expect.any(Array),
     });
     expect(JSON.stringify(outcome)).not.toMatch(/\$schema|~standard/);
+    // What it depends on (compiler/schema/bundle-deps.ts): the project files it read, each
+    // package by its package.json, and every file esbuild looked for first and did not find.
+    const sources = outcome?.sources ?? [];
+    expect(sources).toEqual([...sources].sort());
+    expect(sources.filter((file) => existsSync(file))).toEqual(
+      [
+        path.join(root, 'node_modules/schema-kit/package.json'),
+        path.join(root, 'tools/list/helper.ts'),
+        path.join(root, 'tools/list/index.ts'),
+        path.join(REPO, 'node_modules/zod/package.json'),
+      ].sort(),
+    );
+    expect(sources).toEqual(
+      expect.arrayContaining([
+        // `./helper.js`: esbuild tries the name as written, with each extension, then the .ts.
+        path.join(root, 'tools/list/helper.js'),
+        path.join(root, 'tools/list/helper.js.ts'),
+        // `zod` from the tool's folder up: a nearer install would win.
+        path.join(root, 'tools/list/node_modules/zod/package.json'),
+        path.join(root, 'node_modules/zod/package.json'),
+      ]),
+    );
   });
 
   it('runs code that reads `process` in the child process, never in the compiler', async () => {

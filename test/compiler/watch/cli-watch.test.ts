@@ -3,7 +3,17 @@
  * save editors and tools make: see test/watch-scenarios.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
@@ -125,6 +135,58 @@ describe('zhin-gen watch', () => {
         expect(runsIn(io.stdout()) - runs, `${how} save ${version}: runs`).toBe(1);
         expect(outputOnDisk(root)).toBe(await freshOutput(root));
       }
+  });
+
+  it('follows a src/ module a schema imports (the earlier zhin.js layout): edits, a file that wins the import, removal, re-creation of its folder; and ignores the rest of src/', async () => {
+    const schema = (field: string): string =>
+      `import { z } from 'zod';\nexport const s = z.object({ ${field}: z.string() });\n`;
+    const root = writeTree(tempDir('cli-watch-src'), {
+      'tools/t/index.ts': `import { defineAgentTool } from '@zhin.js/tool';\nimport { s } from '../../src/lib/s.js';\nexport default defineAgentTool({ description: 'Reads src', inputSchema: s, execute: async () => 'ok' });\n`,
+      'src/lib/s.js': schema('first'),
+      'src/other.ts': 'export const other = 1;\n',
+    });
+    dirs.push(root);
+    const io = startWatch(root);
+    await waitForText(io.stdout, 'watching for changes');
+    await until(
+      () => runsIn(io.stdout()) === 1,
+      () => `the first run:\n${io.stdout()}`,
+    );
+    const steps: [string, () => void, string][] = [
+      ['an edit of the imported module', () => writeFileSync(join(root, 'src/lib/s.js'), schema('edited')), 'edited'],
+      [
+        'a .ts beside the .js (TypeScript resolves it first)',
+        () => writeFileSync(join(root, 'src/lib/s.ts'), schema('typed')),
+        'typed',
+      ],
+      ['the .ts removed', () => unlinkSync(join(root, 'src/lib/s.ts')), 'edited'],
+      [
+        'the folder removed and made again',
+        () => {
+          rmSync(join(root, 'src/lib'), { recursive: true });
+          mkdirSync(join(root, 'src/lib'));
+        },
+        'ZG2023',
+      ],
+      [
+        'the module written into the new folder',
+        () => writeFileSync(join(root, 'src/lib/s.js'), schema('again')),
+        'again',
+      ],
+    ];
+    for (const [what, change, expected] of steps) {
+      change();
+      await until(
+        () => (expected.startsWith('ZG') ? io.stdout() + io.stderr() : outputOnDisk(root)).includes(expected),
+        () => `${what}: "${expected}" after it:\n${io.stdout()}${io.stderr()}`,
+      );
+      if (!expected.startsWith('ZG')) expect(outputOnDisk(root), what).toBe(await freshOutput(root));
+    }
+    // A file beside them that no unit reads starts no run.
+    const runs = runsIn(io.stdout());
+    writeFileSync(join(root, 'src/other.ts'), 'export const other = 2;\n');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runsIn(io.stdout())).toBe(runs);
   });
 
   it('an edit made while the first run is in flight is not lost', async () => {

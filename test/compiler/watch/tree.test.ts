@@ -84,6 +84,30 @@ describe('watchTree', () => {
     }
   });
 
+  it('watches a directory removed and made again at once, even when it gets the same inode back', async () => {
+    const root = writeTree(tempDir('tree-remake'), { 'tools/a/index.ts': 'export {};\n' });
+    dirs.push(root);
+    const { events, watcher } = start(root);
+    try {
+      await watcher.ready;
+      for (let round = 1; round <= 5; round++) {
+        // The kernel usually hands the freed inode to the next directory made (as a checkout does).
+        rmSync(join(root, 'tools/a'), { recursive: true });
+        mkdirSync(join(root, 'tools/a'));
+        await new Promise((r) => setTimeout(r, 50));
+        writeFileSync(join(root, 'tools/a/index.ts'), `export const round = ${round};\n`);
+        await until(
+          () => events.some((e) => e.path === join(root, 'tools/a/index.ts') && e.type !== 'unlink'),
+          `the file written into the remade folder, round ${round}`,
+        );
+        events.length = 0;
+      }
+      expect(watcher.watched()).toBe(3);
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('follows a file replaced by a directory and back, and a folder created with files in it at once', async () => {
     const root = writeTree(tempDir('tree-replace'), { 'tools/a/index.ts': 'export {};\n' });
     dirs.push(root);
