@@ -52,9 +52,10 @@ export interface VerifiedModule {
   readonly seeded?: boolean;
 }
 
-// Validators by key, the search index (emit/search-module.ts), the tool table's shards and types (emit/shards.ts):
-// shards by trie path (emit/shard-layout.ts), and by the earlier `tools-<i>-of-<n>` so an upgrade removes those.
-const KEY_FILE = /^(?:[0-9a-f]{16}|search|types|tools-[01]{1,10}|tools-\d+-of-\d+)\.[cm]?ts$/;
+// Validators by key, the search index (emit/search-module.ts), the tool table's shards, types (emit/shards.ts)
+// and items (emit/items-module.ts): shards by trie path (emit/shard-layout.ts), and by the earlier
+// `tools-<i>-of-<n>` so an upgrade removes those.
+const KEY_FILE = /^(?:[0-9a-f]{16}|search|types|items|tools-[01]{1,10}|tools-\d+-of-\d+)\.[cm]?ts$/;
 
 /** Every module the table names: its validators and its other modules. */
 function moduleNames(table: ValidatorTable, outRel: string): string[] {

@@ -181,6 +181,7 @@ export const missing: ToolName = 'kind-9999';
     dirs.push(root);
     await generate(root);
     expect(readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'))).toHaveLength(2);
+    expect(existsSync(join(root, DIR, 'items.ts'))).toBe(true);
     // A shard of an earlier version's naming (tools-<i>-of-<n>), written by zhin-gen: removed.
     const [first] = readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'));
     writeFileSync(join(root, DIR, 'tools-3-of-4.ts'), readFileSync(join(root, DIR, first!), 'utf8'));
@@ -191,7 +192,9 @@ export const missing: ToolName = 'kind-9999';
     for (let i = SHARD_TOOLS; i < SHARD_TOOLS + 6; i++) removeDir(join(root, `tools/kind-${i}`));
     await generate(root);
     expect(readdirSync(join(root, DIR)).filter((f) => f.startsWith('tools-'))).toEqual(['tools-9-of-16.ts']);
+    // The other side modules of a sharded bot go with the shards.
     expect(existsSync(join(root, DIR, 'types.ts'))).toBe(false);
+    expect(existsSync(join(root, DIR, 'items.ts'))).toBe(false);
     expect(readFileSync(join(root, OUT), 'utf8')).toContain('"qualifiedName":"kind-0"');
   });
 });
