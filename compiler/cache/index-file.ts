@@ -13,25 +13,18 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import { readText } from '../util/read-text.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { sha256 } from '../util/hash.js';
 import { writeAtomically, writeChunksAtomically } from '../write/output.js';
-import { isDiagnostic, isFileStamps, isOutputRecord, isUnitRecord } from './entry-shape.js';
+import { isFileStamps, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
-import type { RunCounts } from '../run-types.js';
 import { appendJournal, applyJournal, type IndexState } from './index-journal.js';
 import { indexedUnitOf } from './index-queries.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import type { UnitRecord } from './unit-record.js';
+import { type RunSummary, sealedSummary, toSummary } from './run-summary.js';
 
-/** The part of a run's result that follows from its inputs digest alone. */
-export interface RunSummary {
-  /** The vouched-output key (inputs digest and validators stamp) this summary belongs to. */
-  readonly digest: string;
-  readonly counts: RunCounts;
-  /** Diagnostics of the parse results and the assembled model (not of the walk or layout). */
-  readonly diagnostics: readonly Diagnostic[];
-}
+export { type RunSummary, toSummary } from './run-summary.js';
 
 /** One unit as the index knows it: its hash, its file list and the stamps of its files. */
 export interface IndexedUnit {
@@ -76,9 +69,16 @@ function readFrame(file: string, version: string, configKey: string): Record<str
   return isRecord(raw) && raw.version === version && raw.configKey === configKey ? raw : undefined;
 }
 
+/** The seal of a payload written beside the bodies: a digest of its JSON text. */
+function sealOf(payload: Record<string, unknown>): string {
+  return sha256(JSON.stringify(payload)).slice(0, 32);
+}
+
 /**
- * A file written beside the cache bodies (the index, the tree record): its JSON object when it is
- * of this version and configuration and was written for the bodies now on disk, else undefined.
+ * A file written beside the cache bodies (the tree record): its payload when it is of this
+ * version and configuration, was written for the bodies now on disk and still carries its seal,
+ * else undefined. The seal catches what keeps the shape: a hand edit of a recorded diagnostic
+ * (a run it vouches for replays them as they are) or a flipped byte inside a string.
  */
 export function readBeside(
   file: string,
@@ -89,10 +89,13 @@ export function readBeside(
   const raw = readFrame(file, version, configKey);
   if (!raw) return undefined;
   const stamp = bodiesStamp(bodies);
-  return stamp !== undefined && raw.bodies === stamp ? raw : undefined;
+  if (stamp === undefined || raw.bodies !== stamp) return undefined;
+  // The rest keeps the order it was written in, so its JSON is the text that was sealed.
+  const { version: _v, configKey: _c, bodies: _b, seal, ...payload } = raw;
+  return typeof seal === 'string' && seal === sealOf(payload) ? payload : undefined;
 }
 
-/** Writes a file beside the bodies now on disk (call after they are written), stamped for them. */
+/** Writes a file beside the bodies now on disk (call after they are written), stamped for them and sealed. */
 export function writeBeside(
   file: string,
   bodies: string,
@@ -102,10 +105,8 @@ export function writeBeside(
 ): void {
   const stamp = bodiesStamp(bodies);
   if (stamp === undefined) return;
-  writeAtomically(file, JSON.stringify({ version, configKey, bodies: stamp, ...payload }));
+  writeAtomically(file, JSON.stringify({ version, configKey, bodies: stamp, seal: sealOf(payload), ...payload }));
 }
-
-const COUNT_KEYS = ['tools', 'skills', 'agents', 'promptSections', 'hooks'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -113,14 +114,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-export function toSummary(value: unknown): RunSummary | undefined {
-  if (!isRecord(value) || typeof value.digest !== 'string' || !isRecord(value.counts)) return undefined;
-  const counts = value.counts;
-  if (!COUNT_KEYS.every((k) => typeof counts[k] === 'number')) return undefined;
-  if (!Array.isArray(value.diagnostics) || !value.diagnostics.every(isDiagnostic)) return undefined;
-  return { digest: value.digest, counts: counts as unknown as RunCounts, diagnostics: value.diagnostics };
 }
 
 export class IndexFile {
@@ -248,7 +241,7 @@ function* indexChunks(
     yield `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(stored(unit))}`;
     first = false;
   }
-  yield `}${output ? `,"output":${JSON.stringify(output)}` : ''}${summary ? `,"summary":${JSON.stringify(summary)}` : ''}}`;
+  yield `}${output ? `,"output":${JSON.stringify(output)}` : ''}${summary ? `,"summary":${JSON.stringify(sealedSummary(summary))}` : ''}}`;
 }
 
 interface StoredUnit {

@@ -16,7 +16,8 @@
 import { appendFileSync, statSync } from 'node:fs';
 import { readText } from '../util/read-text.js';
 import { isOutputRecord } from './entry-shape.js';
-import type { IndexedUnit, RunSummary } from './index-file.js';
+import type { IndexedUnit } from './index-file.js';
+import { type RunSummary, sealedSummary } from './run-summary.js';
 import type { OutputRecord } from './unit-entry.js';
 
 /**
@@ -107,7 +108,7 @@ export function appendJournal(
   } catch {
     journalBytes = 0;
   }
-  const text = `${JSON.stringify({ ...line, output: line.output ?? null, summary: line.summary ?? null })}\n`;
+  const text = `${JSON.stringify({ ...line, output: line.output ?? null, summary: line.summary ? sealedSummary(line.summary) : null })}\n`;
   if (journalBytes + Buffer.byteLength(text) > Math.max(baseBytes * JOURNAL_SHARE, JOURNAL_FLOOR)) return false;
   appendFileSync(journal, text);
   return true;

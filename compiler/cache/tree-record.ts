@@ -21,7 +21,8 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { isDiagnostic, isOutputRecord } from './entry-shape.js';
-import { readBeside, type RunSummary, toSummary, writeBeside } from './index-file.js';
+import { readBeside, writeBeside } from './index-file.js';
+import { type RunSummary, sealedSummary, toSummary } from './run-summary.js';
 import type { OutputRecord } from './units.js';
 
 /** mtime and size of a file as one comparable string; '-' when it cannot be stat'ed. */
@@ -145,6 +146,6 @@ export class TreeRecordFile {
 
   /** Writes the record for the bodies now on disk (call after they are written). */
   save(configKey: string, record: TreeRecord): void {
-    writeBeside(this.file, this.bodies, this.version, configKey, { ...record });
+    writeBeside(this.file, this.bodies, this.version, configKey, { ...record, summary: sealedSummary(record.summary) });
   }
 }

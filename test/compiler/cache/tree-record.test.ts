@@ -84,6 +84,35 @@ describe('the tree record', () => {
     expect(warm.code).toBe(expected);
   });
 
+  it('is not believed once edited by hand, however well-formed the edit (its seal no longer matches)', async () => {
+    const { root, cacheFile, record } = setup('tree-sealed');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const text = readFileSync(record, 'utf8');
+    const edits: [string, string][] = [
+      ['a warning made an error', text.replace('"severity":"warning"', '"severity":"error"')],
+      ['a count changed', text.replace(/"tools":(\d+)/, (_, n: string) => `"tools":${Number(n) + 1}`)],
+      ['the seal removed', text.replace(/"seal":"[0-9a-f]+",/, '')],
+    ];
+    for (const [what, edited] of edits) {
+      expect(edited, what).not.toBe(text);
+      writeFileSync(record, edited);
+      const warm = await createCompiler({ root, cacheFile }).run();
+      expect(warm.diagnostics, what).toEqual(cold.diagnostics);
+      expect(warm.counts, what).toEqual(cold.counts);
+      expect(warm.errors, what).toBe(0);
+    }
+    // The index's summary, which a run the index vouches for replays, is sealed the same way.
+    rmSync(record, { force: true });
+    const index = `${cacheFile}.index`;
+    const summary = readFileSync(index, 'utf8');
+    const edited = summary.replace(/("summary":\{.*)"severity":"warning"/, '$1"severity":"error"');
+    expect(edited).not.toBe(summary);
+    writeFileSync(index, edited);
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.diagnostics).toEqual(cold.diagnostics);
+    expect(warm.errors).toBe(0);
+  });
+
   it('builds the model of a run it vouched for from the cache on request, equal to a full run', async () => {
     const { root, cacheFile } = setup('tree-model');
     await createCompiler({ root, cacheFile }).run();
