@@ -8,9 +8,11 @@
  *
  * It watches what `zhin-gen watch` watches (compiler/scan/watched.ts): the directories a fresh
  * walk enters, so a bot's `src/`, `docs/`, `dist/` or `node_modules/` cost no system watch and
- * start no run; the configuration decides the configured plugin folders, so it is loaded first.
+ * start no run (but for the folders of a schema's modules, compiler/watch/dependency-dirs.ts); the
+ * configuration decides the configured plugin folders, so it is loaded first.
  */
 import { type CompileResult, type TreeWatcher, watchTree } from '../compiler/index.js';
+import { DependencyDirs } from '../compiler/watch/dependency-dirs.js';
 import type { ZhinGenState } from './state.js';
 
 export interface SideWatcher {
@@ -20,17 +22,29 @@ export interface SideWatcher {
 }
 
 export function startSideWatcher(state: ZhinGenState, onResult: (result: CompileResult) => void): SideWatcher {
-  state.onWatchResult(onResult);
   const compiler = state.compiler;
   let closed = false;
   let exhausted = false;
+  // As `zhin-gen watch`: the folders outside the walk that hold a schema's module are watched
+  // once a run has stamped them (a creation there is nothing the bundler's graph would report).
+  const deps = new DependencyDirs(compiler.root, (abs) => compiler.outsideWalk(abs, undefined));
+  let attached: TreeWatcher | undefined;
+  const follow = (): void => {
+    const dirs = deps.add(compiler.outsideDependencies());
+    if (dirs.length > 0) attached?.add(dirs);
+  };
+  state.onWatchResult((result) => {
+    follow();
+    onResult(result);
+  });
   const started: Promise<TreeWatcher | undefined> = compiler.prepare().then(
     () =>
       closed
         ? undefined
         : watchTree(state.root, (event) => state.push(event), {
             ignore: (abs) => state.ignores(abs),
-            outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir),
+            outsideWalk: (abs, isDir) =>
+              !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
             // An exhausted watcher no longer sees changes below some folder: the same error with
             // the fix as `zhin-gen watch` prints (the bundler's own watch keeps running, so it
             // cannot exit; the message says the manifest may now go stale).
@@ -49,7 +63,14 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
   // The build's own run came before the watcher was attached: one more run once it is verifies
   // every file by stat (nothing was notified yet), so an edit made in between is kept.
   const caughtUp = started
-    .then((watcher) => (watcher ? state.run() : undefined))
+    .then((watcher) => {
+      attached = watcher;
+      return watcher ? state.run() : undefined;
+    })
+    .then((result) => {
+      follow();
+      return result;
+    })
     .then(
       (result) => (result?.written ? onResult(result) : undefined),
       () => undefined,

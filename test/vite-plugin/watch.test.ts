@@ -137,6 +137,27 @@ describe('rollup watch mode', () => {
     }
   });
 
+  it('watches the folder of a src/ module a schema imports: a file that wins the import is seen although no graph has it', async () => {
+    const shape = (field: string): string =>
+      `import { z } from 'zod';\nexport const shape = z.object({ ${field}: z.string() });\n`;
+    const root = makeBot('rollup-watch-deps', {
+      'tools/shaped/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { shape } from '../../src/lib/shape.js';\nexport default defineAgentTool({ description: 'Shaped by src', inputSchema: shape, async execute() { return 1; } });\n`,
+      'src/lib/shape.js': shape('fromJs'),
+    });
+    dirs.push(root);
+    const { onRun } = recordRuns();
+    dirs.push(`${root}-dist`);
+    const started = rollupWatch(root, onRun, `${root}-dist`);
+    try {
+      await waitFor(() => readManifest(root).includes('fromJs'), 'the first manifest');
+      // TypeScript resolves `./shape.js` to a shape.ts beside it first; no module graph holds it yet.
+      writeTree(root, { 'src/lib/shape.ts': shape('fromTs') });
+      await waitFor(() => readManifest(root).includes('fromTs'), 'the .ts in the manifest');
+    } finally {
+      await started.watcher.close();
+    }
+  });
+
   it.each([
     ['ENOSPC', 'fs.inotify.max_user_watches'],
     ['EMFILE', 'ulimit -n'],
