@@ -10,8 +10,8 @@ import type { SchemaOutcome } from '../schema/types.js';
 import { DeferredResult, deferredOutcome } from './deferred.js';
 import type { OpenedBase } from './file.js';
 import type { CacheIndex, IndexedUnit } from './index-file.js';
-import { type FileStat, restamped } from './stat-source.js';
-import { STAMP_SLOTS, stampAt } from './flat-stamps.js';
+import { compareStamps, type FileStat } from './stat-source.js';
+import { STAMP_SLOTS } from './flat-stamps.js';
 import type { Entry } from './unit-entry.js';
 import type { UnitRecord } from './unit-record.js';
 import type { UnitResult } from '../parse/units.js';
@@ -105,17 +105,15 @@ export class SingleBodies {
   ): UnitResult | 'read' | undefined {
     if (unit.files.length !== files.length) return undefined;
     for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return undefined;
-    const s = unit.stamps;
-    for (let i = 0; i < s.length; i += STAMP_SLOTS) {
-      const file = s[i] as string;
-      if (dirty) {
-        if (dirty.has(file)) return undefined;
-        continue;
-      }
-      const next = restamped(this.host.root, file, stampAt(s, i), this.host.stat(file));
-      if (next === 'same') continue;
-      if (next === 'changed') return undefined;
-      // Touched, same bytes: the entry takes the new stamp as a loaded one does (the caller's lookup).
+    if (dirty) {
+      for (let i = 0; i < unit.stamps.length; i += STAMP_SLOTS)
+        if (dirty.has(unit.stamps[i] as string)) return undefined;
+      return this.deferredOf(key, unit.record!);
+    }
+    const seen = compareStamps(this.host.root, unit.stamps, (file) => this.host.stat(file), false);
+    if (seen === 'changed') return undefined;
+    if (seen === 'touched') {
+      // Touched, same bytes: the entry takes the new stamps as a loaded one does (the caller's lookup).
       this.bodyOf(key);
       return 'read';
     }

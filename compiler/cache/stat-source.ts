@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { settledMtime } from './racy.js';
 import { type FileStamp, sha, under } from './unit-entry.js';
-import { isAbsent } from './flat-stamps.js';
+import { isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 
 export interface FileStat {
   readonly mtimeMs: number;
@@ -86,4 +86,28 @@ export function restamped(
   if (hash !== stamp.hash) return 'changed';
   // The content matched; a same-size write within a tick of it would keep this mtime (cache/racy.ts).
   return { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt) };
+}
+
+/**
+ * A unit's stamps against the files now: 'changed' when some file differs (or appeared, or went
+ * missing), 'touched' when some only had their mtime move over the same bytes, else 'same'.
+ * `restamp`: the touched stamps take the new mtime in place.
+ */
+export function compareStamps(
+  root: string,
+  stamps: readonly (string | number)[],
+  stat: (path: string) => FileStat | undefined,
+  restamp: boolean,
+): 'same' | 'touched' | 'changed' {
+  let touched = false;
+  for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
+    const file = stamps[i] as string;
+    const next = restamped(root, file, stampAt(stamps, i), stat(file));
+    if (next === 'same') continue;
+    if (next === 'changed') return 'changed';
+    touched = true;
+    // Only a loaded entry's own (mutable) array is restamped.
+    if (restamp) putStamp(stamps as (string | number)[], file, next);
+  }
+  return touched ? 'touched' : 'same';
 }

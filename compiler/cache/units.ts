@@ -14,18 +14,10 @@ import { createReader, type FileReader } from './reader.js';
 export type { FileReader } from './reader.js';
 import type { RunSummary } from './index-file.js';
 import { allStampedPaths, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
-import { type FileStat, restamped, type RunStamps, StatSource } from './stat-source.js';
+import { compareStamps, type FileStat, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
-import {
-  type FlatStamps,
-  putStamp,
-  STAMP_SLOTS,
-  stampAt,
-  stampedPaths,
-  stampIndex,
-  stampsContent,
-} from './flat-stamps.js';
+import { type FlatStamps, stampedPaths, stampIndex, stampsContent } from './flat-stamps.js';
 import { persistUnits } from './persist.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
@@ -288,13 +280,9 @@ export class UnitCache {
       for (const file of this.filesOf(entry)) if (dirty.has(file)) return undefined;
       return entry.result;
     }
-    const stamps = entry.stamps;
-    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
-      const file = stamps[i] as string;
-      const next = restamped(this.root, file, stampAt(stamps, i), this.stat(file));
-      if (next === 'same') continue;
-      if (next === 'changed') return undefined;
-      putStamp(stamps, file, next);
+    const seen = compareStamps(this.root, entry.stamps, (file) => this.stat(file), true);
+    if (seen === 'changed') return undefined;
+    if (seen === 'touched') {
       this.markChanged(key);
       if (this.expected) this.expected.differed = true;
     }
