@@ -123,9 +123,12 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   const startWatching = (onResult: (result: CompileResult) => void): void => {
     sideWatcher ??= startSideWatcher(state, onResult);
   };
+  // The bundler's watch is over: the unit cache is written now, as \`zhin-gen watch\` writes it at
+  // Ctrl+C, not by a timer that a process about to exit never fires (or that fires later still).
   const stopWatching = (): void => {
-    void sideWatcher?.close();
+    const closing = sideWatcher?.close();
     sideWatcher = undefined;
+    void Promise.resolve(closing).then(() => state.dispose());
   };
   /** Out-of-band runs (side watcher) with errors: printed now, reported by the next build too. */
   const printOutOfBand = (result: CompileResult): void => {

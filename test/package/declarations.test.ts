@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { REPO, tempDir, writeTree } from '../helpers.js';
+import { REPO, removeDir, tempDir, writeTree } from '../helpers.js';
 
 /** Packages the compiler uses internally; no public type names anything of theirs. */
 const INTERNAL = new Set(['typescript', 'ts-morph']);
@@ -73,6 +73,7 @@ describe('the shipped declarations', () => {
       'lit.d.ts': "import type { ts } from 'ts-morph';\nexport type Lit = ts.Node;\n",
     });
     const reached = walk(join(dir, 'entry.d.ts'));
+    removeDir(dir);
     expect(reached.files).toHaveLength(3);
     expect(reached.internal).toHaveLength(1);
     expect(reached.internal[0]).toMatch(/^ts-morph <- .*lit\.d\.ts <- .*options\.d\.ts <- .*entry\.d\.ts$/);

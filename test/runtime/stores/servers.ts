@@ -4,11 +4,13 @@
  * processes (host-process.ts under tsx) that talk to the test over stdin/stdout lines.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
+import { afterAll } from 'vitest';
 import type { SqliteDatabase } from '../../../runtime/stores/sqlite.js';
 import { REPO, tempDir } from '../../helpers.js';
 
@@ -41,6 +43,8 @@ export async function startRedis(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
   const start = () =>
     new Promise<void>((resolve, reject) => {
+      // Nothing is saved there (--save '', no AOF): the folder exists only while the server runs.
+      mkdirSync(dir, { recursive: true });
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
       const proc = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
@@ -66,8 +70,12 @@ export async function startRedis(): Promise<RedisServer> {
     stop: () =>
       new Promise<void>((resolve) => {
         const proc = child;
-        if (!proc || proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
+        const done = (): void => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        };
+        if (!proc || proc.exitCode !== null) return done();
+        proc.once('exit', done);
         proc.kill('SIGTERM');
       }),
   };
@@ -92,8 +100,16 @@ type DatabaseConstructor = new (
 };
 export const Database = require('better-sqlite3') as DatabaseConstructor;
 
+/** Folders of the database files made for the importing test file: removed after its tests. */
+const sqliteDirs: string[] = [];
+afterAll(() => {
+  for (const dir of sqliteDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 export function sqliteFile(prefix = 'sqlite'): string {
-  return join(tempDir(prefix), 'bot.db');
+  const dir = tempDir(prefix);
+  sqliteDirs.push(dir);
+  return join(dir, 'bot.db');
 }
 
 /** A host process (host-process.ts) driven by JSON lines: one request, one reply. */
