@@ -81,6 +81,17 @@ async function waitForText(read: () => string, text: string): Promise<void> {
   }
 }
 
+/** `zhin-gen watch` on a tree, once it watches and its first run has reported. */
+async function watchedAfterFirstRun(root: string): Promise<ReturnType<typeof startWatch>> {
+  const io = startWatch(root);
+  await waitForText(io.stdout, 'watching for changes');
+  await until(
+    () => runsIn(io.stdout()) === 1,
+    () => `the first run:\n${io.stdout()}`,
+  );
+  return io;
+}
+
 describe('zhin-gen watch', () => {
   it('keeps the manifest equal to a fresh generate through in-place, rename-over, delete, rename, copy, bulk and editor-file changes', async () => {
     const root = writeTree(tempDir('cli-watch'), { 'AGENTS.md': '# Bot\n\nBe helpful.\n', ...SCENARIO_TREE });
@@ -97,12 +108,7 @@ describe('zhin-gen watch', () => {
   it('a save by rename and a delete-and-create save are each one run, and the manifest follows', async () => {
     const root = writeTree(tempDir('cli-watch-once'), SCENARIO_TREE);
     dirs.push(root);
-    const io = startWatch(root);
-    await waitForText(io.stdout, 'watching for changes');
-    await until(
-      () => runsIn(io.stdout()) === 1,
-      () => `the first run:\n${io.stdout()}`,
-    );
+    const io = await watchedAfterFirstRun(root);
     const file = join(root, 'tools/a/index.ts');
     const saves: [string, (text: string) => void][] = [
       [
@@ -146,12 +152,7 @@ describe('zhin-gen watch', () => {
       'src/other.ts': 'export const other = 1;\n',
     });
     dirs.push(root);
-    const io = startWatch(root);
-    await waitForText(io.stdout, 'watching for changes');
-    await until(
-      () => runsIn(io.stdout()) === 1,
-      () => `the first run:\n${io.stdout()}`,
-    );
+    const io = await watchedAfterFirstRun(root);
     const steps: [string, () => void, string][] = [
       ['an edit of the imported module', () => writeFileSync(join(root, 'src/lib/s.js'), schema('edited')), 'edited'],
       [
