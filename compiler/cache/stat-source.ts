@@ -53,8 +53,8 @@ export class StatSource {
 /** An absolute path's mtime and size now; undefined when it is missing. */
 export function statAbs(file: string): FileStat | undefined {
   try {
-    const s = statSync(file);
-    return { mtimeMs: s.mtimeMs, size: s.size };
+    const s = statSync(file, { throwIfNoEntry: false });
+    return s === undefined ? undefined : { mtimeMs: s.mtimeMs, size: s.size };
   } catch {
     return undefined;
   }

@@ -30,8 +30,9 @@ export type Stamp = string;
 
 export function stampOf(abs: string): Stamp {
   try {
-    const s = statSync(abs);
-    return `${s.mtimeMs}:${s.size}`;
+    // No exception for a missing file: a unit's stamps of files that must stay missing are extras too.
+    const s = statSync(abs, { throwIfNoEntry: false });
+    return s === undefined ? '-' : `${s.mtimeMs}:${s.size}`;
   } catch {
     return '-';
   }
