@@ -15,6 +15,7 @@
  * run renders and reads every module as a cacheless one does, so a damaged record costs time,
  * never bytes.
  */
+import { isRecord } from './json-shape.js';
 import { readText } from '../util/read-text.js';
 import { writeAtomically } from '../write/output.js';
 import type { VerifiedModule } from '../write/validators.js';
@@ -82,10 +83,6 @@ function serialise(version: string, { prints, folder }: EmitRecord): string {
 /** A stamp is one line of a generated module: nothing else may ever reach a file from here. */
 function isStampLine(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith('// ') && !/[\r\n\u2028\u2029]/.test(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseRecord(raw: unknown, version: string): EmitRecord | undefined {

@@ -11,9 +11,10 @@
  * damaged index costs the load it would have saved, never a wrong result. A run that changed a
  * few units appends them to the index's journal instead of rewriting it (cache/index-journal.ts).
  */
+import { isRecord } from './json-shape.js';
 import { rmSync, statSync } from 'node:fs';
 import { readText } from '../util/read-text.js';
-import { sha256 } from '../util/hash.js';
+import { sealOf } from '../util/hash.js';
 import { writeAtomically, writeChunksAtomically } from '../write/output.js';
 import { isFileStamps, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
@@ -69,11 +70,6 @@ function readFrame(file: string, version: string, configKey: string): Record<str
   return isRecord(raw) && raw.version === version && raw.configKey === configKey ? raw : undefined;
 }
 
-/** The seal of a payload written beside the bodies: a digest of its JSON text. */
-function sealOf(payload: Record<string, unknown>): string {
-  return sha256(JSON.stringify(payload)).slice(0, 32);
-}
-
 /**
  * A file written beside the cache bodies (the tree record): its payload when it is of this
  * version and configuration, was written for the bodies now on disk and still carries its seal,
@@ -106,10 +102,6 @@ export function writeBeside(
   const stamp = bodiesStamp(bodies);
   if (stamp === undefined) return;
   writeAtomically(file, JSON.stringify({ version, configKey, bodies: stamp, seal: sealOf(payload), ...payload }));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isStrings(value: unknown): value is string[] {

@@ -36,6 +36,11 @@ export interface Shape<T> {
 /** The compiled check of a {@link Shape}. */
 export type Check<T> = (value: unknown) => value is T;
 
+/** A JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export type Infer<S> = S extends Shape<infer T> ? T : never;
 
 /** Marks an object property that may be absent (see {@link object}). */

@@ -4,9 +4,10 @@
  * and read only while the seal matches: a hand edit that keeps the shape (a warning made an
  * error, a count changed) or a flipped byte inside a message would otherwise be replayed as is.
  */
+import { isRecord } from './json-shape.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { RunCounts } from '../run-types.js';
-import { sha256 } from '../util/hash.js';
+import { sealOf } from '../util/hash.js';
 import { isDiagnostic } from './entry-shape.js';
 
 /** The part of a run's result that follows from its inputs digest alone. */
@@ -20,17 +21,18 @@ export interface RunSummary {
 
 const COUNT_KEYS = ['tools', 'skills', 'agents', 'promptSections', 'hooks'] as const;
 
-function sealOf(summary: RunSummary): string {
-  return sha256(JSON.stringify([summary.digest, summary.counts, summary.diagnostics])).slice(0, 32);
+function sealOfSummary(summary: RunSummary): string {
+  return sealOf([summary.digest, summary.counts, summary.diagnostics]);
 }
 
 /** The summary as it is written: with its seal. */
 export function sealedSummary(summary: RunSummary): RunSummary & { readonly seal: string } {
-  return { digest: summary.digest, counts: summary.counts, diagnostics: summary.diagnostics, seal: sealOf(summary) };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return {
+    digest: summary.digest,
+    counts: summary.counts,
+    diagnostics: summary.diagnostics,
+    seal: sealOfSummary(summary),
+  };
 }
 
 /** A summary read back: undefined unless it has the shape and still carries its seal. */
@@ -44,5 +46,5 @@ export function toSummary(value: unknown): RunSummary | undefined {
     counts: counts as unknown as RunCounts,
     diagnostics: value.diagnostics,
   };
-  return value.seal === sealOf(summary) ? summary : undefined;
+  return value.seal === sealOfSummary(summary) ? summary : undefined;
 }

@@ -15,6 +15,7 @@
  * range, a count that does not add up) is ignored and the layout is derived (and the file
  * rewritten): a damaged file costs the derivation it would have saved, never a crash.
  */
+import { isRecord } from '../cache/json-shape.js';
 import { createHash } from 'node:crypto';
 import { sha256 } from '../util/hash.js';
 import { readText } from '../util/read-text.js';
@@ -241,8 +242,4 @@ function isDiagnostics(value: unknown): value is Diagnostic[] {
 
 function nullableString(value: unknown): value is string | null {
   return value === null || typeof value === 'string';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

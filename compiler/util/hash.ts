@@ -19,3 +19,8 @@ export function sha256(data: string | Buffer): string {
 export function resultPrint(result: unknown): string {
   return sha256(JSON.stringify(result));
 }
+
+/** The seal of a value a cache file carries: a digest of its JSON text (cache/run-summary.ts, cache/index-file.ts). */
+export function sealOf(value: unknown): string {
+  return sha256(JSON.stringify(value)).slice(0, 32);
+}

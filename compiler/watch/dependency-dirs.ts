@@ -8,8 +8,9 @@
  *
  * What they are is known only once a run stamped them: after each run the watcher asks the
  * compiler for the paths stamped since (`Compiler.outsideDependencies`) and attaches the
- * directories that became relevant. A dependency's directory that does not exist yet is
- * watched from its nearest existing ancestor inside the root, which reports its creation.
+ * directories that became relevant: the highest folder above each dependency that is outside the
+ * walk. When that folder does not exist yet, the walked folder above it is watched already and
+ * reports its creation; the watcher then attaches it, since it is on the way to a dependency.
  */
 import { existsSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
