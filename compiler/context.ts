@@ -12,6 +12,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { emitRun, runMemos } from './run-emit.js';
 import { emittedResult, withModel } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
+import type { DependencyStamp } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
@@ -346,15 +347,15 @@ export class Compiler {
 
   /**
    * The files the units depend on that watch mode must watch although the walk never enters
-   * them (compiler/watch/dependency-dirs.ts): absolute, inside the root and not ignored. All of
-   * them at the first call, then those stamped since the last.
+   * them (compiler/watch/dependency-dirs.ts): absolute, inside the root and not ignored, each with
+   * the stamp the cache holds. All of them at the first call, then those stamped since the last.
    */
-  outsideDependencies(): string[] {
+  outsideDependencies(): DependencyStamp[] {
     return this.units
       .takeStamped()
-      .filter((rel) => !rel.startsWith('../'))
-      .map((rel) => join(this.root, rel))
-      .filter((abs) => !this.relevance.ignores(abs) && this.relevance.outsideWalk(abs, undefined));
+      .filter(({ path }) => !path.startsWith('../'))
+      .map(({ path, stamp }) => ({ path: join(this.root, path), stamp }))
+      .filter(({ path }) => !this.relevance.ignores(path) && this.relevance.outsideWalk(path, undefined));
   }
 
   /**

@@ -30,8 +30,10 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
   const deps = new DependencyDirs(compiler.root, (abs) => compiler.outsideWalk(abs, undefined));
   let attached: TreeWatcher | undefined;
   const follow = (): void => {
-    const dirs = deps.add(compiler.outsideDependencies());
-    if (dirs.length > 0) attached?.add(dirs);
+    // Before the watcher exists nothing is taken: its first follow gets every dependency.
+    const watcher = attached;
+    if (!watcher) return;
+    for (const event of deps.follow(compiler.outsideDependencies(), (dirs) => watcher.add(dirs))) state.push(event);
   };
   state.onWatchResult((result) => {
     follow();
@@ -41,23 +43,30 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
     () =>
       closed
         ? undefined
-        : watchTree(state.root, (event) => state.push(event), {
-            ignore: (abs) => state.ignores(abs),
-            outsideWalk: (abs, isDir) =>
-              !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
-            // An exhausted watcher no longer sees changes below some folder: the same error with
-            // the fix as `zhin-gen watch` prints (the bundler's own watch keeps running, so it
-            // cannot exit; the message says the manifest may now go stale).
-            onError: (problem) => {
-              if (!problem.exhausted)
-                return console.warn(`[zhin-gen] ${problem.message}; changes may be missed until the watch restarts`);
-              if (exhausted) return;
-              exhausted = true;
-              console.error(
-                `[zhin-gen] error: ${problem.message}\n  until then the generated manifest is not updated on changes the bundler does not see; restart the watch after the fix`,
-              );
+        : watchTree(
+            state.root,
+            (event) => {
+              state.push(event);
+              for (const implied of deps.implied(event)) state.push(implied);
             },
-          }),
+            {
+              ignore: (abs) => state.ignores(abs),
+              outsideWalk: (abs, isDir) =>
+                !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
+              // An exhausted watcher no longer sees changes below some folder: the same error with
+              // the fix as `zhin-gen watch` prints (the bundler's own watch keeps running, so it
+              // cannot exit; the message says the manifest may now go stale).
+              onError: (problem) => {
+                if (!problem.exhausted)
+                  return console.warn(`[zhin-gen] ${problem.message}; changes may be missed until the watch restarts`);
+                if (exhausted) return;
+                exhausted = true;
+                console.error(
+                  `[zhin-gen] error: ${problem.message}\n  until then the generated manifest is not updated on changes the bundler does not see; restart the watch after the fix`,
+                );
+              },
+            },
+          ),
     () => undefined,
   );
   // The build's own run came before the watcher was attached: one more run once it is verifies

@@ -5,10 +5,10 @@
  */
 import type { CacheIndex, IndexedUnit } from './index-file.js';
 import type { FileStat } from './stat-source.js';
-import type { Entry } from './unit-entry.js';
+import type { Entry, FileStamp } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import { recordOf } from './unit-record.js';
-import { eachStamp, sameStat, STAMP_SLOTS } from './flat-stamps.js';
+import { eachStamp, sameStat, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 
 function anyStamped(stamps: readonly (string | number)[], matches: (file: string) => boolean): boolean {
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS) if (matches(stamps[i] as string)) return true;
@@ -80,12 +80,13 @@ export function anyDependsOn(
   return false;
 }
 
-/** Every path some unit stamped (its files, its dependencies, the files it found missing), once. */
-export function allStampedPaths(index: CacheIndex | undefined, entries: ReadonlyMap<string, Entry>): Set<string> {
-  const out = new Set<string>();
+/** Every path some unit stamped (its files, its dependencies, the files it found missing), once, with its stamp. */
+export function allStamps(index: CacheIndex | undefined, entries: ReadonlyMap<string, Entry>): Map<string, FileStamp> {
+  const out = new Map<string, FileStamp>();
   const add = (stamps: readonly (string | number)[]): void => {
-    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) out.add(stamps[i] as string);
+    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) out.set(stamps[i] as string, stampAt(stamps, i));
   };
+  // The entries after the index: a unit stored in this process holds the newer stamp.
   if (index) for (const unit of index.units.values()) add(unit.stamps);
   for (const entry of entries.values()) add(entry.stamps);
   return out;

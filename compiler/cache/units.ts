@@ -13,7 +13,7 @@ import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
 import type { RunSummary } from './index-file.js';
-import { allStampedPaths, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
+import { allStamps, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { compareStamps, type FileStat, type RunStamps, StatSource } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
@@ -23,7 +23,7 @@ import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecord, EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
-import { StampedSince } from './stamped-since.js';
+import { StampedSince, type StampedFile } from './stamped-since.js';
 import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
@@ -202,10 +202,10 @@ export class UnitCache {
    * Every path the units stamp, at the first call; at later calls, those stamped since (watch
    * mode watches the ones outside the walk: compiler/watch/dependency-dirs.ts).
    */
-  takeStamped(): readonly string[] {
+  takeStamped(): readonly StampedFile[] {
     return this.stampedSince.take(() => {
       this.ensure();
-      return allStampedPaths(this.state.index, this.state.entries);
+      return allStamps(this.state.index, this.state.entries);
     });
   }
 

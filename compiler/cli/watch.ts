@@ -23,8 +23,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // Directories outside the walk that hold a file some unit depends on (a `src/` schema module).
   const deps = new DependencyDirs(compiler.root, (abs) => compiler.outsideWalk(abs, undefined));
   const follow = (): void => {
-    const dirs = deps.add(compiler.outsideDependencies());
-    if (dirs.length > 0) watcher.add(dirs);
+    for (const event of deps.follow(compiler.outsideDependencies(), (dirs) => watcher.add(dirs))) loop.push(event);
   };
   const loop = new WatchLoop({
     // A save (adds and changes only) runs 4 ms after its last event: a rename over the file is one
@@ -60,6 +59,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     (event) => {
       firstEvent ??= now();
       loop.push(event);
+      for (const implied of deps.implied(event)) loop.push(implied);
     },
     {
       ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),

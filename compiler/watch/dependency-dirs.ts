@@ -7,17 +7,58 @@
  * them, are let back in, and nothing else beside them is.
  *
  * What they are is known only once a run stamped them: after each run the watcher asks the
- * compiler for the paths stamped since (`Compiler.outsideDependencies`) and attaches the
- * directories that became relevant: the highest folder above each dependency that is outside the
- * walk. When that folder does not exist yet, the walked folder above it is watched already and
- * reports its creation; the watcher then attaches it, since it is on the way to a dependency.
+ * compiler for the paths stamped since, with their stamps (`Compiler.outsideDependencies`), and
+ * attaches the directories that became relevant: the highest folder above each dependency that
+ * is outside the walk. When that folder does not exist yet, the walked folder above it is watched
+ * already and reports its creation; the watcher then attaches it, since it is on the way to a
+ * dependency.
+ *
+ * A watch sees only what happens after it is attached, and a folder that appears is listed once,
+ * not reported file by file. So the stamps are compared with the disk where no event can tell:
+ * right after a run stamped them (a file edited while the run read it, before its folder was
+ * watched), and below a folder on the way to a dependency that appeared or went
+ * (`mkdir -p src/lib && cp x.ts src/lib/`, a folder moved away). Each file that differs is
+ * reported as a change: the compiler checks every named path against the disk anyway.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
+import { isAbsent, sameStat } from '../cache/flat-stamps.js';
+import type { FileStamp } from '../cache/unit-entry.js';
+import type { FileEvent } from '../run-types.js';
+import { sha256 } from '../util/hash.js';
+
+/** A file some unit depends on (absolute) and the stamp the unit cache holds for it. */
+export interface DependencyStamp {
+  readonly path: string;
+  readonly stamp: FileStamp;
+}
+
+/**
+ * Whether the file is not what its stamp says: present where it was missing or the reverse, or
+ * another mtime or size and other bytes (a racy stamp matches no stat; its hash still decides).
+ */
+function differs(abs: string, stamp: FileStamp): boolean {
+  let now: Stats | undefined;
+  try {
+    now = statSync(abs, { throwIfNoEntry: false });
+  } catch (error) {
+    // A file on the way is not a directory: missing, as the reader has it (cache/reader.ts).
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return true;
+  }
+  if (sameStat(now, stamp.mtimeMs, stamp.size)) return false;
+  if (now === undefined || isAbsent(stamp)) return true;
+  try {
+    return sha256(readFileSync(abs)).slice(0, 16) !== stamp.hash;
+  } catch {
+    return true;
+  }
+}
 
 export class DependencyDirs {
   /** Dependency files and every directory above them, up to the root (absolute). */
   private readonly paths = new Set<string>();
+  /** The dependency files, with their last stamp. */
+  private readonly files = new Map<string, FileStamp>();
   private readonly prefix: string;
 
   constructor(
@@ -34,15 +75,19 @@ export class DependencyDirs {
   }
 
   /**
-   * Takes dependency files (absolute); returns the directories to attach: for each file inside
-   * the root and outside the walk, the highest directory above it that is outside the walk too
-   * (so its removal and re-creation are seen), when it exists. When it does not, the walked
-   * directory above it is watched already and reports its creation.
+   * Takes the dependencies a run stamped; attaches the directories that became relevant (for
+   * each file inside the root and outside the walk, the highest directory above it that is outside
+   * the walk too, so its removal and re-creation are seen, when it exists), then returns a change
+   * event for each of these files that is no longer as stamped.
    */
-  add(files: readonly string[]): string[] {
-    const attach = new Set<string>();
-    for (const file of files) {
-      if (!file.startsWith(this.prefix) || this.paths.has(file) || !this.outsideWalk(file)) continue;
+  follow(stamped: readonly DependencyStamp[], attach: (dirs: string[]) => void): FileEvent[] {
+    const dirs = new Set<string>();
+    const taken: string[] = [];
+    for (const { path: file, stamp } of stamped) {
+      if (!file.startsWith(this.prefix) || !this.outsideWalk(file)) continue;
+      this.files.set(file, stamp);
+      taken.push(file);
+      if (this.paths.has(file)) continue;
       this.paths.add(file);
       let top = dirname(file);
       while (top.startsWith(this.prefix) && this.outsideWalk(top)) {
@@ -51,8 +96,25 @@ export class DependencyDirs {
         if (!up.startsWith(this.prefix) || !this.outsideWalk(up)) break;
         top = up;
       }
-      if (this.outsideWalk(top) && existsSync(top)) attach.add(top);
+      if (this.outsideWalk(top) && existsSync(top)) dirs.add(top);
     }
-    return [...attach];
+    if (dirs.size > 0) attach([...dirs]);
+    return this.changed(taken);
+  }
+
+  /**
+   * The events an event implies: a folder on the way to a dependency that appeared or went
+   * brings a change event for each dependency below it that is not as stamped.
+   */
+  implied(event: FileEvent): FileEvent[] {
+    if ((event.type !== 'addDir' && event.type !== 'unlinkDir') || !this.paths.has(event.path)) return [];
+    const below = event.path + sep;
+    return this.changed([...this.files.keys()].filter((file) => file.startsWith(below)));
+  }
+
+  private changed(files: readonly string[]): FileEvent[] {
+    const events: FileEvent[] = [];
+    for (const file of files) if (differs(file, this.files.get(file)!)) events.push({ type: 'change', path: file });
+    return events;
   }
 }

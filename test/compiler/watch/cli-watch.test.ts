@@ -174,11 +174,25 @@ describe('zhin-gen watch', () => {
         () => writeFileSync(join(root, 'src/lib/s.js'), schema('again')),
         'again',
       ],
+      // A watch sees what happens after it is attached: these name no file in an event.
+      ['the folder moved away', () => renameSync(join(root, 'src/lib'), join(root, 'src/moved')), 'ZG2023'],
+      ['the folder moved back', () => renameSync(join(root, 'src/moved'), join(root, 'src/lib')), 'again'],
+      ['the folder removed', () => rmSync(join(root, 'src/lib'), { recursive: true }), 'ZG2023'],
+      [
+        'the folder and its module made in one burst',
+        () => {
+          mkdirSync(join(root, 'src/lib'));
+          writeFileSync(join(root, 'src/lib/s.js'), schema('burst'));
+        },
+        'burst',
+      ],
     ];
     for (const [what, change, expected] of steps) {
+      // A diagnostic counts only when a run after this change printed it.
+      const printed = io.stderr().length;
       change();
       await until(
-        () => (expected.startsWith('ZG') ? io.stdout() + io.stderr() : outputOnDisk(root)).includes(expected),
+        () => (expected.startsWith('ZG') ? io.stderr().slice(printed) : outputOnDisk(root)).includes(expected),
         () => `${what}: "${expected}" after it:\n${io.stdout()}${io.stderr()}`,
       );
       if (!expected.startsWith('ZG')) expect(outputOnDisk(root), what).toBe(await freshOutput(root));
