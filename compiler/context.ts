@@ -11,7 +11,7 @@ import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitRun, runMemos } from './run-emit.js';
 import { emittedResult, withModel } from './run-result.js';
-import { EventRelevance } from './watch/relevance.js';
+import { EventRelevance, watchableOutside } from './watch/relevance.js';
 import type { DependencyStamp } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
@@ -347,15 +347,20 @@ export class Compiler {
 
   /**
    * The files the units depend on that watch mode must watch although the walk never enters
-   * them (compiler/watch/dependency-dirs.ts): absolute, inside the root and not ignored, each with
-   * the stamp the cache holds. All of them at the first call, then those stamped since the last.
+   * them (compiler/watch/dependency-dirs.ts): absolute, inside the root or in a folder outside
+   * it, and not of a name the walk ignores, each with the stamp the cache holds. All of them at the first call, then those stamped since the last.
    */
   outsideDependencies(): DependencyStamp[] {
-    return this.units
-      .takeStamped()
-      .filter(({ path }) => !path.startsWith('../'))
-      .map(({ path, stamp }) => ({ path: join(this.root, path), stamp }))
-      .filter(({ path }) => !this.relevance.ignores(path) && this.relevance.outsideWalk(path, undefined));
+    const deps: DependencyStamp[] = [];
+    for (const { path: rel, stamp } of this.units.takeStamped()) {
+      const path = join(this.root, rel);
+      // Outside the root: a workspace package's module, unless its name is one the walk ignores.
+      const outside = rel.startsWith('../');
+      if (outside && !watchableOutside(rel)) continue;
+      if (!outside && (this.relevance.ignores(path) || !this.relevance.outsideWalk(path, undefined))) continue;
+      deps.push({ path, stamp });
+    }
+    return deps;
   }
 
   /**

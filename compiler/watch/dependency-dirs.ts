@@ -77,29 +77,51 @@ export class DependencyDirs {
   /**
    * Takes the dependencies a run stamped; attaches the directories that became relevant (for
    * each file inside the root and outside the walk, the highest directory above it that is outside
-   * the walk too, so its removal and re-creation are seen, when it exists), then returns a change
-   * event for each of these files that is no longer as stamped.
+   * the walk too, so its removal and re-creation are seen, when it exists; for a file outside the
+   * root, its own folder), then returns a change event for each of these files that is no longer
+   * as stamped.
    */
   follow(stamped: readonly DependencyStamp[], attach: (dirs: string[]) => void): FileEvent[] {
     const dirs = new Set<string>();
     const taken: string[] = [];
     for (const { path: file, stamp } of stamped) {
-      if (!file.startsWith(this.prefix) || !this.outsideWalk(file)) continue;
+      const inside = file.startsWith(this.prefix);
+      if (inside && !this.outsideWalk(file)) continue;
       this.files.set(file, stamp);
       taken.push(file);
       if (this.paths.has(file)) continue;
       this.paths.add(file);
-      let top = dirname(file);
-      while (top.startsWith(this.prefix) && this.outsideWalk(top)) {
-        this.paths.add(top);
-        const up = dirname(top);
-        if (!up.startsWith(this.prefix) || !this.outsideWalk(up)) break;
-        top = up;
-      }
-      if (this.outsideWalk(top) && existsSync(top)) dirs.add(top);
+      const top = inside ? this.topInside(file) : this.nearestOutside(file);
+      if (top !== undefined) dirs.add(top);
     }
     if (dirs.size > 0) attach([...dirs]);
     return this.changed(taken);
+  }
+
+  /** The highest directory above a file in the root that is outside the walk, when it exists. */
+  private topInside(file: string): string | undefined {
+    let top = dirname(file);
+    while (top.startsWith(this.prefix) && this.outsideWalk(top)) {
+      this.paths.add(top);
+      const up = dirname(top);
+      if (!up.startsWith(this.prefix) || !this.outsideWalk(up)) break;
+      top = up;
+    }
+    return this.outsideWalk(top) && existsSync(top) ? top : undefined;
+  }
+
+  /**
+   * The nearest existing directory above a file outside the root (a workspace package's module):
+   * its own folder, or the one that will report the creation of the missing folders on the way,
+   * which are let in. Never the root's own parent folders: a package that is missing up to
+   * there is seen by the next fresh run.
+   */
+  private nearestOutside(file: string): string | undefined {
+    for (let dir = dirname(file); dirname(dir) !== dir && !this.prefix.startsWith(dir + sep); dir = dirname(dir)) {
+      this.paths.add(dir);
+      if (existsSync(dir)) return dir;
+    }
+    return undefined;
   }
 
   /**

@@ -25,6 +25,16 @@ interface OutputPaths {
   readonly generatedDir: string;
 }
 
+/**
+ * Whether a path outside the root (`../…`) may be watched as a dependency: not the root's parent
+ * itself, and no name below the `..` segments that the walk ignores.
+ */
+export function watchableOutside(rel: string): boolean {
+  let inner = rel;
+  while (inner.startsWith('../')) inner = inner.slice(3);
+  return inner !== '..' && inner !== '' && !isIgnoredPath(inner);
+}
+
 export class EventRelevance {
   /** Configured plugin directories inside the root (POSIX, relative), for `outsideWalk`. */
   private dirs?: readonly string[];
@@ -69,13 +79,25 @@ export class EventRelevance {
   }
 
   ignores(abs: string): boolean {
-    // The same rule as scan/watched.ts `ignoredEvent`, on the sliced path.
+    // The same rule as scan/watched.ts `ignoredEvent`, on the sliced path, but for the files
+    // outside the root that a unit depends on.
     const rel = this.relativeOf(abs);
-    if (rel === '' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return true;
+    if (rel === '' || isAbsolute(rel)) return true;
+    if (rel === '..' || rel.startsWith('../')) return !this.outsideDependency(rel);
     const output = this.outputPaths();
     if (output && (abs === output.outFile || abs.startsWith(`${output.outFile}.`))) return true;
     if (output && (abs + sep).startsWith(output.generatedDir + sep)) return true;
     return isIgnoredPath(rel);
+  }
+
+  /**
+   * Whether a path outside the root is a file some unit depends on, or a folder above one (a
+   * workspace package's module a schema imports): its events count, as a `src/` module's do.
+   * Below the `..` segments the names the walk ignores stay ignored (an installed package is
+   * stamped by its `package.json` in `node_modules/`, which no watcher enters).
+   */
+  private outsideDependency(rel: string): boolean {
+    return watchableOutside(rel) && this.dependsOn(rel);
   }
 
   outsideWalk(abs: string, isDir: boolean | undefined): boolean {

@@ -92,6 +92,9 @@ async function watchedAfterFirstRun(root: string): Promise<ReturnType<typeof sta
   return io;
 }
 
+const srcSchema = (field: string): string =>
+  `import { z } from 'zod';\nexport const s = z.object({ ${field}: z.string() });\n`;
+
 describe('zhin-gen watch', () => {
   it('keeps the manifest equal to a fresh generate through in-place, rename-over, delete, rename, copy, bulk and editor-file changes', async () => {
     const root = writeTree(tempDir('cli-watch'), { 'AGENTS.md': '# Bot\n\nBe helpful.\n', ...SCENARIO_TREE });
@@ -143,9 +146,34 @@ describe('zhin-gen watch', () => {
       }
   });
 
+  /**
+   * Each change, then what the run after it printed (a diagnostic code) or wrote (text in the
+   * manifest, which must equal a fresh generate's); last, an edit of `unread` starts no run.
+   */
+  async function followSteps(
+    io: ReturnType<typeof startWatch>,
+    root: string,
+    steps: readonly (readonly [string, () => void, string])[],
+    unread: string,
+  ): Promise<void> {
+    for (const [what, change, expected] of steps) {
+      // A diagnostic counts only when a run after this change printed it.
+      const printed = io.stderr().length;
+      change();
+      await until(
+        () => (expected.startsWith('ZG') ? io.stderr().slice(printed) : outputOnDisk(root)).includes(expected),
+        () => `${what}: "${expected}" after it:\n${io.stdout()}${io.stderr()}`,
+      );
+      if (!expected.startsWith('ZG')) expect(outputOnDisk(root), what).toBe(await freshOutput(root));
+    }
+    const runs = runsIn(io.stdout());
+    writeFileSync(unread, 'export const other = 2;\n');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runsIn(io.stdout())).toBe(runs);
+  }
+
   it('follows a src/ module a schema imports (the earlier zhin.js layout): edits, a file that wins the import, removal, re-creation of its folder; and ignores the rest of src/', async () => {
-    const schema = (field: string): string =>
-      `import { z } from 'zod';\nexport const s = z.object({ ${field}: z.string() });\n`;
+    const schema = srcSchema;
     const root = writeTree(tempDir('cli-watch-src'), {
       'tools/t/index.ts': `import { defineAgentTool } from '@zhin.js/tool';\nimport { s } from '../../src/lib/s.js';\nexport default defineAgentTool({ description: 'Reads src', inputSchema: s, execute: async () => 'ok' });\n`,
       'src/lib/s.js': schema('first'),
@@ -187,21 +215,29 @@ describe('zhin-gen watch', () => {
         'burst',
       ],
     ];
-    for (const [what, change, expected] of steps) {
-      // A diagnostic counts only when a run after this change printed it.
-      const printed = io.stderr().length;
-      change();
-      await until(
-        () => (expected.startsWith('ZG') ? io.stderr().slice(printed) : outputOnDisk(root)).includes(expected),
-        () => `${what}: "${expected}" after it:\n${io.stdout()}${io.stderr()}`,
-      );
-      if (!expected.startsWith('ZG')) expect(outputOnDisk(root), what).toBe(await freshOutput(root));
-    }
-    // A file beside them that no unit reads starts no run.
-    const runs = runsIn(io.stdout());
-    writeFileSync(join(root, 'src/other.ts'), 'export const other = 2;\n');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(runsIn(io.stdout())).toBe(runs);
+    await followSteps(io, root, steps, join(root, 'src/other.ts'));
+  });
+
+  it('follows a workspace package module outside the root that a schema imports: edits, a file that wins the import, its removal; and ignores the rest of the package', async () => {
+    const base = writeTree(tempDir('cli-watch-workspace'), {
+      'apps/bot/tools/t/index.ts': `import { defineAgentTool } from '@zhin.js/tool';\nimport { s } from '../../../../packages/shared/src/s.js';\nexport default defineAgentTool({ description: 'Reads a package', inputSchema: s, execute: async () => 'ok' });\n`,
+      'packages/shared/src/s.js': srcSchema('first'),
+      'packages/shared/src/other.ts': 'export const other = 1;\n',
+    });
+    dirs.push(base);
+    const root = join(base, 'apps/bot');
+    const shared = join(base, 'packages/shared/src');
+    const io = await watchedAfterFirstRun(root);
+    await followSteps(
+      io,
+      root,
+      [
+        ['an edit of the imported module', () => writeFileSync(join(shared, 's.js'), srcSchema('edited')), 'edited'],
+        ['a .ts beside the .js', () => writeFileSync(join(shared, 's.ts'), srcSchema('typed')), 'typed'],
+        ['the .ts removed', () => unlinkSync(join(shared, 's.ts')), 'edited'],
+      ],
+      join(shared, 'other.ts'),
+    );
   });
 
   it('an edit made while the first run is in flight is not lost', async () => {

@@ -104,4 +104,27 @@ describe('event relevance', () => {
     expect(sliced).toBeGreaterThan(RELATIVE.length);
     await compiler.dispose();
   });
+
+  it('outside the root, only what a unit depends on counts: a workspace module and the folders above it', async () => {
+    const base = writeTree(tempDir('relevance-outside'), {
+      'bot/tools/t/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { s } from '../../../shared/src/s.js';\nexport default defineAgentTool({ description: 'Reads a package', inputSchema: s, execute: async () => 'ok' });\n`,
+      'shared/src/s.js': "import { z } from 'zod';\nexport const s = z.object({ a: z.string() });\n",
+      'shared/src/other.ts': 'export const other = 1;\n',
+    });
+    dirs.push(base);
+    const compiler = createCompiler({ root: join(base, 'bot') });
+    expect((await compiler.run({ write: true })).errors).toBe(0);
+    const shared = join(base, 'shared');
+    expect(compiler.ignores(join(shared, 'src/s.js'))).toBe(false);
+    expect(compiler.ignores(join(shared, 'src'))).toBe(false);
+    expect(compiler.ignores(join(shared, 'src/other.ts'))).toBe(true);
+    expect(compiler.ignores(join(shared, 'src/.s.js.swp'))).toBe(true);
+    expect(compiler.ignores(base)).toBe(true);
+    expect(compiler.ignores(join(base, 'elsewhere.ts'))).toBe(true);
+    // Watch mode is handed the module with its stamp; never the root's parent folders.
+    const deps = compiler.outsideDependencies().map((d) => d.path);
+    expect(deps).toContain(join(shared, 'src/s.js'));
+    expect(deps.some((p) => p.includes('node_modules'))).toBe(false);
+    await compiler.dispose();
+  });
 });
