@@ -5,14 +5,14 @@
  * keeps the file events each run takes); file events patch the inventory so a watch-mode run
  * re-parses only the changed units.
  */
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitRun, runMemos } from './run-emit.js';
 import { emittedResult, withModel } from './run-result.js';
-import { EventRelevance, watchableOutside } from './watch/relevance.js';
-import type { DependencyStamp } from './watch/dependency-dirs.js';
+import { EventRelevance } from './watch/relevance.js';
+import { type DependencyStamp, dependencyStamps } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
@@ -25,8 +25,8 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js'
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { readIfExists } from './write/output.js';
-import { missingValidators, validatorsDir, validatorsStamp } from './write/validators.js';
-import { validatorFileName, validatorsDirRel, type ValidatorTable } from './emit/validator-table.js';
+import { validatorsStamp } from './write/validators.js';
+import { LastEmitted } from './write/last-emitted.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
 import { TreeCheck } from './cache/tree-check.js';
@@ -58,9 +58,12 @@ export class Compiler {
   private ts?: typeof TS;
   /** Runs one at a time, with the events each is given and the retry of a lost cache body. */
   private readonly queue: RunQueue;
+  /** The validators the last emitted manifest imports. */
+  private readonly emitted: LastEmitted;
 
   constructor(private readonly compilerOptions: CompilerOptions) {
     this.root = realRoot(resolve(compilerOptions.root));
+    this.emitted = new LastEmitted(this.root);
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.layouts = new LayoutMemo(this.units.layoutFile);
     this.schemas = new SchemaCache(this.root);
@@ -261,7 +264,7 @@ export class Compiler {
       outOverridden: this.compilerOptions.config?.out !== undefined,
       diagnostics,
     });
-    if (emitted !== undefined) this.lastValidators = { outRel, table: emitted.validators };
+    if (emitted !== undefined) this.emitted.record(outRel, emitted.validators);
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     // A watch-mode edit has no digest and records nothing: the folder's stamp (a stat of each
     // of its files) is taken only for a record.
@@ -351,16 +354,7 @@ export class Compiler {
    * it, and not of a name the walk ignores, each with the stamp the cache holds. All of them at the first call, then those stamped since the last.
    */
   outsideDependencies(): DependencyStamp[] {
-    const deps: DependencyStamp[] = [];
-    for (const { path: rel, stamp } of this.units.takeStamped()) {
-      const path = join(this.root, rel);
-      // Outside the root: a workspace package's module, unless its name is one the walk ignores.
-      const outside = rel.startsWith('../');
-      if (outside && !watchableOutside(rel)) continue;
-      if (!outside && (this.relevance.ignores(path) || !this.relevance.outsideWalk(path, undefined))) continue;
-      deps.push({ path, stamp });
-    }
-    return deps;
+    return dependencyStamps(this.root, this.units.takeStamped(), this.relevance);
   }
 
   /**
@@ -372,26 +366,17 @@ export class Compiler {
     return warmStages();
   }
 
-  /** The validators the last emitted manifest imports (write/validators.ts). */
-  private lastValidators?: { readonly outRel: string; readonly table: ValidatorTable };
-
   /**
    * POSIX paths (relative to the root) of generated validator modules the last emitted manifest
-   * imports that are not on disk (for `check`: the manifest is only current with them). Empty
-   * when the last run vouched for the output without emitting: the folder was as it left it.
+   * imports that are not on disk (for `check`: the manifest is only current with them).
    */
   missingValidators(): readonly string[] {
-    const last = this.lastValidators;
-    if (!last) return [];
-    return missingValidators(this.root, last.outRel, last.table, this.memos.folders).map(
-      (key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`,
-    );
+    return this.emitted.missing(this.memos.folders);
   }
 
   /** The generated folder's modules as last written or verified (name → stamp line), for the dev server (vite-plugin/output-events.ts). */
   outputStamps(): ReadonlyMap<string, { readonly stamp: string }> | undefined {
-    const last = this.lastValidators;
-    return last && this.memos.folders.get(validatorsDir(this.root, last.outRel))?.verified;
+    return this.emitted.stamps(this.memos.folders);
   }
 
   /** The discover index's encoder made ready for an edit's patch (watch/prewarm.ts: idle time). */

@@ -21,16 +21,39 @@
  * reported as a change: the compiler checks every named path against the disk anyway.
  */
 import { existsSync, readFileSync, type Stats, statSync } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { isAbsent, sameStat } from '../cache/flat-stamps.js';
+import type { StampedFile } from '../cache/stamped-since.js';
 import type { FileStamp } from '../cache/unit-entry.js';
 import type { FileEvent } from '../run-types.js';
 import { sha256 } from '../util/hash.js';
+import { type EventRelevance, watchableOutside } from './relevance.js';
 
 /** A file some unit depends on (absolute) and the stamp the unit cache holds for it. */
 export interface DependencyStamp {
   readonly path: string;
   readonly stamp: FileStamp;
+}
+
+/**
+ * The stamped files (POSIX, relative to the root) watch mode must follow although the walk never
+ * enters them, absolute: inside the root and outside the walk, or outside the root; never one
+ * of a name the walk ignores (`node_modules/`, dot files).
+ */
+export function dependencyStamps(
+  root: string,
+  stamped: readonly StampedFile[],
+  relevance: Pick<EventRelevance, 'ignores' | 'outsideWalk'>,
+): DependencyStamp[] {
+  const deps: DependencyStamp[] = [];
+  for (const { path: rel, stamp } of stamped) {
+    const path = join(root, rel);
+    if (
+      rel.startsWith('../') ? watchableOutside(rel) : !relevance.ignores(path) && relevance.outsideWalk(path, undefined)
+    )
+      deps.push({ path, stamp });
+  }
+  return deps;
 }
 
 /**

@@ -1,0 +1,37 @@
+/**
+ * The validators the last emitted manifest imports (write/validators.ts), and what the compiler
+ * answers from them: which of those modules are missing on disk (`check`), and the generated
+ * folder's modules as last written or verified (the dev server's output events).
+ */
+import { validatorFileName, validatorsDirRel, type ValidatorTable } from '../emit/validator-table.js';
+import { type KnownFolders, missingValidators, validatorsDir } from './validators.js';
+
+export class LastEmitted {
+  private last?: { readonly outRel: string; readonly table: ValidatorTable };
+
+  constructor(private readonly root: string) {}
+
+  /** A run emitted a manifest importing these validators. */
+  record(outRel: string, table: ValidatorTable): void {
+    this.last = { outRel, table };
+  }
+
+  /**
+   * POSIX paths (relative to the root) of the generated validator modules the last emitted
+   * manifest imports that are not on disk. Empty when no run emitted (the last one vouched for
+   * the output without emitting: the folder was as it left it).
+   */
+  missing(folders: KnownFolders): readonly string[] {
+    const last = this.last;
+    if (!last) return [];
+    return missingValidators(this.root, last.outRel, last.table, folders).map(
+      (key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`,
+    );
+  }
+
+  /** The generated folder's modules as last written or verified (name → stamp line). */
+  stamps(folders: KnownFolders): ReadonlyMap<string, { readonly stamp: string }> | undefined {
+    const last = this.last;
+    return last && folders.get(validatorsDir(this.root, last.outRel))?.verified;
+  }
+}
