@@ -5,7 +5,15 @@
  * hidden class per path: ~29,000 of them and ~6 MB at 5,000 tools (docs/bench.md, "Eighth pass").
  * A unit stamps a handful of files, so a scan finds one faster than a hash would.
  */
-import type { FileStamp } from './unit-entry.js';
+/**
+ * What the cache knows of one file: its stat and content hash. Here, not beside the entry, so the
+ * watcher's declarations (watch/dependency-dirs.ts) reach it without the parser's types.
+ */
+export interface FileStamp {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly hash: string;
+}
 
 /** Path, mtimeMs, size, content hash; again for every file the unit's result depends on. */
 export type FlatStamps = (string | number)[];

@@ -5,10 +5,10 @@
  */
 import type { CacheIndex, IndexedUnit } from './index-file.js';
 import type { FileStat } from './stat-source.js';
-import type { Entry, FileStamp } from './unit-entry.js';
+import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import { recordOf } from './unit-record.js';
-import { eachStamp, sameStat, STAMP_SLOTS, stampAt } from './flat-stamps.js';
+import { eachStamp, type FileStamp, sameStat, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 
 function anyStamped(stamps: readonly (string | number)[], matches: (file: string) => boolean): boolean {
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS) if (matches(stamps[i] as string)) return true;

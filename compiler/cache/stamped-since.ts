@@ -5,7 +5,7 @@
  * first asked: a one-shot run never collects them.
  */
 import { STAMP_SLOTS } from './flat-stamps.js';
-import type { FileStamp } from './unit-entry.js';
+import type { FileStamp } from './flat-stamps.js';
 
 /** A stamped path (POSIX, relative to the root) and the stamp the cache holds for it. */
 export interface StampedFile {

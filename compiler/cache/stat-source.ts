@@ -5,8 +5,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { settledMtime } from './racy.js';
-import { type FileStamp, sha, under } from './unit-entry.js';
-import { isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
+import { type FileStamp, isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
+import { sha, under } from './unit-entry.js';
 
 export interface FileStat {
   readonly mtimeMs: number;

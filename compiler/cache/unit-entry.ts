@@ -12,12 +12,6 @@ import { sha256 } from '../util/hash.js';
 import type { FileReader } from './reader.js';
 import { ABSENT, type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
 
-export interface FileStamp {
-  readonly mtimeMs: number;
-  readonly size: number;
-  readonly hash: string;
-}
-
 export interface Entry {
   /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
   files: readonly string[];

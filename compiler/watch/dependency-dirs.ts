@@ -24,7 +24,7 @@ import { existsSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { isAbsent, sameStat } from '../cache/flat-stamps.js';
 import type { StampedFile } from '../cache/stamped-since.js';
-import type { FileStamp } from '../cache/unit-entry.js';
+import type { FileStamp } from '../cache/flat-stamps.js';
 import type { FileEvent } from '../run-types.js';
 import { sha256 } from '../util/hash.js';
 import { type EventRelevance, watchableOutside } from './relevance.js';
