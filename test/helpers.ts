@@ -62,8 +62,16 @@ export function copyFixture(name: string, prefix = name): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
-  // Roots without node_modules keep their unit cache in the OS temp dir: drop it too.
-  rmSync(defaultCacheFile(dir), { force: true });
+  // Roots without node_modules keep their unit cache in the OS temp dir: drop its set too.
+  const cacheFile = defaultCacheFile(dir);
+  const folder = dirname(cacheFile);
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    // No temp cache folder yet.
+  }
+  for (const name of names) if (name.startsWith(basename(cacheFile))) rmSync(join(folder, name), { force: true });
 }
 
 export interface CliResult {

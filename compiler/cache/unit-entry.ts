@@ -4,13 +4,13 @@
  * unit's files are stamped.
  */
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
 import type { FileReader } from './reader.js';
 import { ABSENT, type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
+import { tempCacheDir } from '../util/temp-cache-dir.js';
 
 export interface Entry {
   /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
@@ -50,10 +50,13 @@ export function under(root: string, path: string): string {
   return `${root}/${path}`;
 }
 
-/** node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the OS temp dir. */
+/**
+ * node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the OS
+ * temp dir's shared folder (cache/temp-dir.ts prunes it).
+ */
 export function defaultCacheFile(root: string): string {
   if (existsSync(join(root, 'node_modules'))) return join(root, 'node_modules', '.cache', 'zhin-gen', 'units.json');
-  return join(tmpdir(), 'zhin-gen-cache', `${sha(root)}.json`);
+  return join(tempCacheDir(), `${sha(root)}.json`);
 }
 
 /** The schema snippet is only needed until the schema is evaluated; keep the file small. */

@@ -19,6 +19,7 @@ import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
 import { type FlatStamps, stampedPaths, stampIndex, stampsContent } from './flat-stamps.js';
 import { persistUnits } from './persist.js';
+import { tidyTempCache } from './temp-dir.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecord, EmitRecordFile } from './emit-record.js';
@@ -43,6 +44,7 @@ export class UnitCache {
   readonly treeFile: TreeRecordFile | undefined;
   /** Where the last walk's layout is kept (scan/layout-store.ts). */
   readonly layoutFile: string | undefined;
+  private readonly file: string | undefined;
   /** Bodies read one by one so far (RunStats.bodies). */
   bodiesRead = 0;
   constructor(
@@ -51,6 +53,7 @@ export class UnitCache {
   ) {
     this.stats = new StatSource(root);
     const file = cacheFile === false ? undefined : (cacheFile ?? defaultCacheFile(root));
+    this.file = file;
     this.state = new UnitState(file, CACHE_VERSION);
     this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
     this.layoutFile = file === undefined ? undefined : `${file}.layout`;
@@ -383,6 +386,7 @@ export class UnitCache {
   /** Writes what changed to disk (cache/persist.ts); a run's reads of the base end here. */
   persist(): void {
     persistUnits(this.state);
+    tidyTempCache(this.file, this.root);
   }
 
   /**

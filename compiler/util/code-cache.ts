@@ -11,9 +11,9 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { tempCacheDir } from './temp-cache-dir.js';
 
 function cacheFileFor(file: string): string {
   const stat = statSync(file);
@@ -21,7 +21,7 @@ function cacheFileFor(file: string): string {
     .update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)
     .digest('hex')
     .slice(0, 16);
-  return join(tmpdir(), 'zhin-gen-cache', `code-${key}.v8`);
+  return join(tempCacheDir(), `code-${key}.v8`);
 }
 
 function storeAtExit(script: vm.Script, cacheFile: string): void {

@@ -82,7 +82,7 @@ describe('the minified TypeScript copy (scripts/build.mjs)', () => {
     // A copy of the built loader beside a sidecar that names a different source size.
     const dist = join(tmp, 'dist', 'compiler');
     mkdirSync(dist, { recursive: true });
-    for (const file of ['typescript.js', 'code-cache.js', 'typescript.min.cjs'])
+    for (const file of ['typescript.js', 'code-cache.js', 'temp-cache-dir.js', 'typescript.min.cjs'])
       copyFileSync(join(REPO, 'dist/compiler/util', file), join(dist, file));
     writeFileSync(join(dist, 'package.json'), '{"type":"module"}');
     writeFileSync(join(dist, 'typescript.min.json'), JSON.stringify({ size: 1 }));
