@@ -80,6 +80,8 @@ function differs(abs: string, stamp: FileStamp): boolean {
 export class DependencyDirs {
   /** Dependency files and every directory above them, up to the root (absolute). */
   private readonly paths = new Set<string>();
+  /** The folder attached for each dependency file outside the root. */
+  private readonly attached = new Map<string, string>();
   /** The dependency files, with their last stamp. */
   private readonly files = new Map<string, FileStamp>();
   private readonly prefix: string;
@@ -101,7 +103,7 @@ export class DependencyDirs {
    * Takes the dependencies a run stamped; attaches the directories that became relevant (for
    * each file inside the root and outside the walk, the highest directory above it that is outside
    * the walk too, so its removal and re-creation are seen, when it exists; for a file outside the
-   * root, its own folder), then returns a change event for each of these files that is no longer
+   * root, its own folder, or the nearest one above it that exists while it does not), then returns a change event for each of these files that is no longer
    * as stamped.
    */
   follow(stamped: readonly DependencyStamp[], attach: (dirs: string[]) => void): FileEvent[] {
@@ -112,10 +114,21 @@ export class DependencyDirs {
       if (inside && !this.outsideWalk(file)) continue;
       this.files.set(file, stamp);
       taken.push(file);
-      if (this.paths.has(file)) continue;
+      if (inside) {
+        if (this.paths.has(file)) continue;
+        this.paths.add(file);
+        const top = this.topInside(file);
+        if (top !== undefined) dirs.add(top);
+        continue;
+      }
+      // Outside the root no watched folder above reports a folder that went or came back: the
+      // nearest one that exists is looked up again at each run that stamps the file.
       this.paths.add(file);
-      const top = inside ? this.topInside(file) : this.nearestOutside(file);
-      if (top !== undefined) dirs.add(top);
+      const near = this.nearestOutside(file);
+      if (near !== undefined && this.attached.get(file) !== near) {
+        this.attached.set(file, near);
+        dirs.add(near);
+      }
     }
     if (dirs.size > 0) attach([...dirs]);
     return this.changed(taken);

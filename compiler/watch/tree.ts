@@ -19,7 +19,7 @@
  * either listed or reported.
  */
 import { type Dirent, type FSWatcher, lstatSync, readdirSync, statSync, watch } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { FileEvent } from '../context.js';
 
 export interface TreeWatcher {
@@ -198,6 +198,12 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     if (!parent) return;
     if (name === null) return rescan(dir, parent);
     const entry = String(name);
+    // The watched directory itself went (inotify's self events carry the directory's own name)
+    // where no watched parent reports it: a folder outside the root attached alone.
+    if (entry === basename(dir) && dir !== root && !dirs.has(dirname(dir)) && kindOf(dir).ino !== parent.ino) {
+      detach(dir);
+      return onEvent({ type: 'unlinkDir', path: dir });
+    }
     const abs = join(dir, entry);
     if (options.ignore(abs)) return;
     const { kind, ino } = kindOf(abs);

@@ -218,7 +218,7 @@ describe('zhin-gen watch', () => {
     await followSteps(io, root, steps, join(root, 'src/other.ts'));
   });
 
-  it('follows a workspace package module outside the root that a schema imports: edits, a file that wins the import, its removal; and ignores the rest of the package', async () => {
+  it('follows a workspace package module outside the root that a schema imports: edits, a file that wins the import, its removal, its folder moved, removed and made again; and ignores the rest of the package', async () => {
     const base = writeTree(tempDir('cli-watch-workspace'), {
       'apps/bot/tools/t/index.ts': `import { defineAgentTool } from '@zhin.js/tool';\nimport { s } from '../../../../packages/shared/src/s.js';\nexport default defineAgentTool({ description: 'Reads a package', inputSchema: s, execute: async () => 'ok' });\n`,
       'packages/shared/src/s.js': srcSchema('first'),
@@ -235,6 +235,31 @@ describe('zhin-gen watch', () => {
         ['an edit of the imported module', () => writeFileSync(join(shared, 's.js'), srcSchema('edited')), 'edited'],
         ['a .ts beside the .js', () => writeFileSync(join(shared, 's.ts'), srcSchema('typed')), 'typed'],
         ['the .ts removed', () => unlinkSync(join(shared, 's.ts')), 'edited'],
+        // The package's folder is watched alone (never the root's parents): when it goes, the
+        // nearest folder above it that exists is watched instead, until it comes back.
+        ['the folder moved away', () => renameSync(shared, join(base, 'packages/shared/moved')), 'ZG2023'],
+        ['the folder moved back', () => renameSync(join(base, 'packages/shared/moved'), shared), 'edited'],
+        ['the folder removed', () => rmSync(shared, { recursive: true }), 'ZG2023'],
+        [
+          'the folder and its module made again in one burst',
+          () => {
+            mkdirSync(shared);
+            writeFileSync(join(shared, 's.js'), srcSchema('again'));
+            writeFileSync(join(shared, 'other.ts'), 'export const other = 1;\n');
+          },
+          'again',
+        ],
+        ['an edit in the folder made again', () => writeFileSync(join(shared, 's.js'), srcSchema('later')), 'later'],
+        [
+          'the whole package removed and made again',
+          () => {
+            rmSync(join(base, 'packages/shared'), { recursive: true });
+            mkdirSync(shared, { recursive: true });
+            writeFileSync(join(shared, 's.js'), srcSchema('rebuilt'));
+            writeFileSync(join(shared, 'other.ts'), 'export const other = 1;\n');
+          },
+          'rebuilt',
+        ],
       ],
       join(shared, 'other.ts'),
     );

@@ -70,4 +70,36 @@ describe('DependencyDirs', () => {
     rmSync(join(root, 'src/moved'), { recursive: true });
     await compiler.dispose();
   });
+
+  it('outside the root: attaches the module’s own folder, the nearest existing one above it while it is gone (never the root’s parents), and it again once back', async () => {
+    const base = writeTree(tempDir('dependency-dirs-outside'), {
+      'apps/bot/tools/t/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { s } from '../../../../packages/pkg/src/s.js';\nexport default defineAgentTool({ description: 'Reads a package', inputSchema: s, execute: async () => 'ok' });\n`,
+      'packages/pkg/src/s.js': schema('first'),
+    });
+    dirs.push(base);
+    const root = join(base, 'apps/bot');
+    const compiler = createCompiler({ root });
+    expect((await compiler.run({ write: true })).errors).toBe(0);
+    const deps = new DependencyDirs(root, (abs) => compiler.outsideWalk(abs, undefined));
+    const attached: string[][] = [];
+    const src = join(base, 'packages/pkg/src');
+    expect(deps.follow(compiler.outsideDependencies(), (d) => attached.push(d))).toEqual([]);
+    expect(attached).toEqual([[src]]);
+    rmSync(join(base, 'packages/pkg'), { recursive: true });
+    compiler.notify([{ type: 'change', path: join(src, 's.js') }]);
+    await compiler.run({ write: true });
+    deps.follow(compiler.outsideDependencies(), (d) => attached.push(d));
+    expect(attached.at(-1)).toEqual([join(base, 'packages')]);
+    expect(deps.has(join(base, 'packages/pkg'))).toBe(true);
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 's.js'), schema('again'));
+    expect(deps.implied({ type: 'addDir', path: join(base, 'packages/pkg') })).toEqual([
+      { type: 'change', path: join(src, 's.js') },
+    ]);
+    compiler.notify([{ type: 'change', path: join(src, 's.js') }]);
+    await compiler.run({ write: true });
+    deps.follow(compiler.outsideDependencies(), (d) => attached.push(d));
+    expect(attached.at(-1)).toEqual([src]);
+    await compiler.dispose();
+  });
 });

@@ -84,6 +84,41 @@ describe('watchTree', () => {
     }
   });
 
+  it('reports a folder added from outside the root that is moved away or removed, and nothing for a child of the same name', async () => {
+    const base = writeTree(tempDir('tree-outside'), {
+      'bot/tools/a/index.ts': 'export {};\n',
+      'pkg/src/s.ts': '1\n',
+      'pkg/src/src/inner.ts': '1\n',
+    });
+    dirs.push(base);
+    const root = join(base, 'bot');
+    const src = join(base, 'pkg/src');
+    const { events, watcher } = start(root);
+    try {
+      await watcher.ready;
+      watcher.add([src]);
+      const gone = (): boolean => events.some((e) => e.type === 'unlinkDir' && e.path === src);
+      // A child named like its folder (src/src) is an entry, not the folder itself.
+      writeFileSync(join(src, 'src/inner.ts'), '2\n');
+      rmSync(join(src, 'src'), { recursive: true });
+      await until(() => events.some((e) => e.type === 'unlinkDir' && e.path === join(src, 'src')), 'the child removed');
+      expect(gone()).toBe(false);
+      renameSync(src, join(base, 'pkg/moved'));
+      await until(gone, 'the folder moved away');
+      expect(watcher.watched()).toBe(3);
+      events.length = 0;
+      watcher.add([join(base, 'pkg/moved')]);
+      rmSync(join(base, 'pkg/moved'), { recursive: true });
+      await until(
+        () => events.some((e) => e.type === 'unlinkDir' && e.path === join(base, 'pkg/moved')),
+        'the folder removed',
+      );
+      expect(watcher.watched()).toBe(3);
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('watches a directory removed and made again at once, even when it gets the same inode back', async () => {
     const root = writeTree(tempDir('tree-remake'), { 'tools/a/index.ts': 'export {};\n' });
     dirs.push(root);
