@@ -5,9 +5,11 @@
  * description changed, against a fresh `encodeSearchData` of the same documents — what every such
  * edit cost before, and the floor here. BENCH_COMPARE=<checkout> also times that checkout's own
  * `encodeSearchData` (its runtime source), alternating edit by edit, and checks every output of
- * the three is byte-identical.
+ * the three is byte-identical. Also one tool added (every later document renumbered: the
+ * encoder's `#renumber`, no unchanged document tokenized again) and, under `--expose-gc`, the
+ * heap a fresh encoder keeps for the catalog (what a watch session or dev server holds).
  *
- *   node --import tsx bench/search-edit.ts    (BENCH_SIZES=1000,5000 BENCH_EDITS=15)
+ *   node --expose-gc --import tsx bench/search-edit.ts    (BENCH_SIZES=1000,5000 BENCH_EDITS=15)
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -42,9 +44,15 @@ const time = (f: () => string): [number, string] => {
 };
 
 console.log(
-  '| N tools | index size | fresh encode (floor) | previous build, fresh | incremental after one edit | incremental / floor | load |',
+  '| N tools | index size | fresh encode (floor) | previous build, fresh | incremental after one edit | incremental / floor | one tool added | encoder heap | load |',
 );
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+const collect = (globalThis as { gc?: () => void }).gc;
+/** The heap after a full collection (MB), when the process runs with --expose-gc. */
+const heapMb = (): number => {
+  collect?.();
+  return process.memoryUsage().heapUsed / 1048576;
+};
 for (const n of sizes) {
   const root = join(HERE, 'trees', `tree-${n}`);
   if (!existsSync(join(root, 'AGENTS.md'))) generateTree(n, root);
@@ -54,8 +62,10 @@ for (const n of sizes) {
   const tools = [...model.tools].sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : 1));
   let docs = tools.map((t) => searchDocument(t.qualifiedName, t.keywords, t.tags, t.description));
   const skills = model.skills.map((s) => searchDocument(s.qualifiedName, s.keywords, s.tags, s.description));
+  const heapBefore = heapMb();
   const encoder = new SearchEncoder();
   encoder.encode(docs, skills);
+  const encoderHeap = collect ? `${(heapMb() - heapBefore).toFixed(1)} MB` : '—';
   const fresh: number[] = [];
   const previous: number[] = [];
   const incremental: number[] = [];
@@ -81,8 +91,18 @@ for (const n of sizes) {
     fresh.push(freshMs);
     previous.push(previousMs);
   }
+  const added: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    // A new tool sorted into the middle of the table: every document after it is renumbered.
+    const at = docs.length >> 1;
+    const name = `${tools[at]!.qualifiedName}-added${i}`;
+    docs = [...docs.slice(0, at), searchDocument(name, [], [], `bench added ${i}`), ...docs.slice(at)];
+    const [addedMs, patched] = time(() => encoder.encode(docs, skills));
+    if (patched !== encodeSearchData(docs, skills)) throw new Error(`addition ${i}: the encodings differ`);
+    added.push(addedMs);
+  }
   const floor = median(fresh);
   console.log(
-    `| ${n.toLocaleString('en')} | ${(size / 1024).toFixed(0)} KB | ${floor.toFixed(1)} ms | ${compare ? `${median(previous).toFixed(1)} ms` : '—'} | ${median(incremental).toFixed(2)} ms | ${(median(incremental) / floor).toFixed(3)}× | ${load()} |`,
+    `| ${n.toLocaleString('en')} | ${(size / 1024).toFixed(0)} KB | ${floor.toFixed(1)} ms | ${compare ? `${median(previous).toFixed(1)} ms` : '—'} | ${median(incremental).toFixed(2)} ms | ${(median(incremental) / floor).toFixed(3)}× | ${median(added).toFixed(1)} ms | ${encoderHeap} | ${load()} |`,
   );
 }

@@ -46,33 +46,74 @@ function fixed(value: number, width: number): string {
   return text;
 }
 
-/** One document as last encoded. */
+/**
+ * One document as last encoded. Kept small because an encoder lives as long as its compiler and
+ * a fresh one holds every document of the catalog at once: its terms as two strings, not a Map
+ * and arrays per document (those, with copies of the fields, held ~33 MB at 20,000 tools, which
+ * a cold CLI run carried to its exit as peak RSS). Documents are values: one passed again (the
+ * same object) is taken as unchanged without a look at its fields.
+ */
 interface Indexed {
-  /** The document it was made from (a caller that keeps unchanged documents is compared by identity). */
   readonly document: SearchDocument;
-  /** Everything the index reads of the document, copied (a document is compared field by field). */
-  readonly name: string;
-  readonly fields: readonly { readonly text: string; readonly weight: number }[];
-  readonly weights: ReadonlyMap<string, number>;
+  /** Its distinct tokens in first-occurrence order, joined by NUL (no token holds one: tokenize.ts). */
+  readonly terms: string;
+  /** Each token's weight in the same order: one UTF-16 code unit each, three from WIDE up. */
+  readonly weights: string;
   readonly length: number;
   /** Whether its name is not lower case. */
   readonly upper: boolean;
 }
 
-/** One token's documents (ascending) with their weights, and its encoded block while current. */
+/** One token's documents (ascending) and their weights, interleaved, and its encoded block while current. */
 interface TokenPostings {
-  readonly docs: number[];
-  readonly weights: number[];
+  /** doc, weight, doc, weight, … */
+  readonly entries: number[];
   block: string | undefined;
 }
 
-/** Whether the index reads the same of `document` as of `indexed`. */
-function same(indexed: Indexed, document: SearchDocument): boolean {
-  if (indexed.document === document) return true;
-  if (indexed.name !== document.name || indexed.fields.length !== document.fields.length) return false;
-  return document.fields.every(
-    (field, i) => field.text === indexed.fields[i]!.text && field.weight === indexed.fields[i]!.weight,
-  );
+/** A weight at or above this takes three code units in `Indexed.weights`: the mark, then two halves. */
+const WIDE = 0xffff;
+
+/** Calls `each` with every term of an indexed document and its weight, in order. */
+function eachTerm(indexed: Indexed, each: (term: string, weight: number) => void): void {
+  const codes = indexed.weights;
+  if (codes === '') return;
+  let at = 0;
+  for (const term of indexed.terms.split('\0')) {
+    const code = codes.charCodeAt(at++);
+    each(term, code < WIDE ? code : codes.charCodeAt(at++) * 0x10000 + codes.charCodeAt(at++));
+  }
+}
+
+/** An indexed document's terms as a map (an edit's previous document). */
+function termsOf(indexed: Indexed): Map<string, number> {
+  const out = new Map<string, number>();
+  eachTerm(indexed, (term, weight) => out.set(term, weight));
+  return out;
+}
+
+/** A document's index entry from its term weights. */
+function indexedOf(document: SearchDocument, weights: ReadonlyMap<string, number>, length: number): Indexed {
+  let codes = '';
+  for (const weight of weights.values())
+    codes +=
+      weight < WIDE
+        ? String.fromCharCode(weight)
+        : String.fromCharCode(WIDE, Math.floor(weight / 0x10000), weight % 0x10000);
+  return {
+    document,
+    terms: [...weights.keys()].join('\0'),
+    weights: codes,
+    length,
+    upper: document.name.toLowerCase() !== document.name,
+  };
+}
+
+/** Whether two documents read the same to the index. */
+function same(a: SearchDocument, b: SearchDocument): boolean {
+  if (a === b) return true;
+  if (a.name !== b.name || a.fields.length !== b.fields.length) return false;
+  return b.fields.every((field, i) => field.text === a.fields[i]!.text && field.weight === a.fields[i]!.weight);
 }
 
 /** The key of `document` among a rebuild's reused documents, unambiguous. */
@@ -82,26 +123,28 @@ function documentKey(document: SearchDocument): string {
   return key;
 }
 
-function lowerBound(docs: readonly number[], doc: number): number {
+/** Where document `doc` is or would go among the interleaved `entries` (an even index). */
+function lowerBound(entries: readonly number[], doc: number): number {
   let low = 0;
-  let high = docs.length;
+  let high = entries.length / 2;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (docs[mid]! < doc) low = mid + 1;
+    if (entries[mid * 2]! < doc) low = mid + 1;
     else high = mid;
   }
-  return low;
+  return low * 2;
 }
 
 function block(postings: TokenPostings): string {
   const codes: number[] = [];
-  const { docs, weights } = postings;
+  const { entries } = postings;
+  const count = entries.length / 2;
   let last = -1;
-  for (let i = 0; i < docs.length; ) {
-    const doc = docs[i]!;
-    const weight = weights[i]!;
+  for (let i = 0; i < count; ) {
+    const doc = entries[i * 2]!;
+    const weight = entries[i * 2 + 1]!;
     let run = 1;
-    while (i + run < docs.length && docs[i + run] === doc + run && weights[i + run] === weight) run += 1;
+    while (i + run < count && entries[(i + run) * 2] === doc + run && entries[(i + run) * 2 + 1] === weight) run += 1;
     const gap = (doc - last - 1) * CODES_PER_GAP;
     if (run >= RUN_MIN) {
       varint(gap + RUN_FOLLOWS, codes);
@@ -130,6 +173,8 @@ export class SearchEncoder {
   /** The tokens in code-unit order, undefined once a token was added or removed. */
   #vocabulary: string[] | undefined;
   #indexed = 0;
+  /** termWeights' scratch map, reused for every document a rebuild indexes. */
+  readonly #scratch = new Map<string, number>();
 
   /**
    * Documents tokenized and weighed so far (a rebuild reuses unchanged ones, a patch indexes the
@@ -139,77 +184,154 @@ export class SearchEncoder {
     return this.#indexed;
   }
 
-  #index(document: SearchDocument): Indexed {
-    this.#indexed += 1;
-    return index(document);
-  }
-
   /** The shipped index over `tools` then `skills` (the same tokenizer as the runtime). */
   encode(tools: readonly SearchDocument[], skills: readonly SearchDocument[]): string {
     const documents = [...tools, ...skills];
     const docs = this.#docs;
     const changed: number[] = [];
     if (docs.length === documents.length)
-      for (let doc = 0; doc < documents.length; doc += 1) if (!same(docs[doc]!, documents[doc]!)) changed.push(doc);
+      for (let doc = 0; doc < documents.length; doc += 1)
+        if (!same(docs[doc]!.document, documents[doc]!)) changed.push(doc);
     if (docs.length !== documents.length || changed.length > Math.max(16, documents.length * PATCH_LIMIT))
       this.#rebuild(documents);
-    else for (const doc of changed) this.#replace(doc, this.#index(documents[doc]!));
+    else for (const doc of changed) this.#replace(doc, documents[doc]!);
     return this.#text(tools.length, skills.length);
   }
 
-  /** Every posting again, reusing the term weights of documents whose text is unchanged. */
+  /**
+   * Every posting again, reusing the term weights of documents whose text is unchanged; a
+   * catalog that gained or lost a few documents is renumbered instead (`#renumber`).
+   */
   #rebuild(documents: readonly SearchDocument[]): void {
+    if (this.#docs.length > 0 && this.#renumber(documents)) return;
     const known = new Map<string, Indexed>();
-    for (const indexed of this.#docs) known.set(documentKey(indexed), indexed);
-    // A fresh encoder has nothing to reuse: no keys to build.
-    this.#docs = documents.map((document) => {
-      const indexed = known.size === 0 ? undefined : known.get(documentKey(document));
-      return indexed && same(indexed, document) ? indexed : this.#index(document);
-    });
+    for (const indexed of this.#docs) known.set(documentKey(indexed.document), indexed);
     const postings = this.#postings;
     postings.clear();
     this.#vocabulary = undefined;
-    this.#docs.forEach((indexed, doc) => {
-      for (const [token, weight] of indexed.weights) {
-        let posting = postings.get(token);
-        if (!posting) postings.set(token, (posting = { docs: [], weights: [], block: undefined }));
-        posting.docs.push(doc);
-        posting.weights.push(weight);
+    const add = (token: string, doc: number, weight: number): void => {
+      const posting = postings.get(token);
+      // A literal of two: most tokens of a large catalog are in one document (a pushed-to empty
+      // array reserves seventeen slots).
+      if (posting) posting.entries.push(doc, weight);
+      else postings.set(token, { entries: [doc, weight], block: undefined });
+    };
+    const scratch = this.#scratch;
+    this.#docs = documents.map((document, doc) => {
+      // A fresh encoder has nothing to reuse: no keys to build.
+      const reused = known.size === 0 ? undefined : known.get(documentKey(document));
+      if (reused && same(reused.document, document)) {
+        eachTerm(reused, (token, weight) => add(token, doc, weight));
+        return reused;
       }
+      this.#indexed += 1;
+      const { weights, length } = termWeights(document, scratch);
+      for (const [token, weight] of weights) add(token, doc, weight);
+      const indexed = indexedOf(document, weights, length);
+      scratch.clear();
+      return indexed;
     });
   }
 
-  /** Document `doc` is now `next`: only the tokens whose weight in it changed are touched. */
-  #replace(doc: number, next: Indexed): void {
-    const previous = this.#docs[doc]!;
+  /**
+   * A tool added or removed shifts every later document's number: the postings are renumbered
+   * in place (no document's terms read again) and only the documents that are new, or that
+   * moved against the order of the others, are tokenized and inserted. Declines (false) when
+   * more than a patch's share of the documents would be tokenized.
+   */
+  #renumber(documents: readonly SearchDocument[]): boolean {
+    const old = this.#docs;
+    // Each key's first document, and after each document the next one with its key (equal
+    // documents are rare, but each must find its own).
+    const known = new Map<string, number>();
+    const sameKey = new Int32Array(old.length).fill(-1);
+    for (let at = old.length - 1; at >= 0; at -= 1) {
+      const key = documentKey(old[at]!.document);
+      sameKey[at] = known.get(key) ?? -1;
+      known.set(key, at);
+    }
+    const limit = Math.max(16, documents.length * PATCH_LIMIT);
+    const moved = new Int32Array(old.length).fill(-1);
+    const next: Indexed[] = new Array(documents.length);
+    const fresh: number[] = [];
+    let last = -1;
+    for (let doc = 0; doc < documents.length; doc += 1) {
+      const document = documents[doc]!;
+      let at = known.get(documentKey(document)) ?? -1;
+      while (at !== -1 && at <= last) at = sameKey[at]!;
+      // Kept in order, so every posting stays ascending after its numbers are replaced.
+      if (at !== -1 && same(old[at]!.document, document)) {
+        moved[at] = doc;
+        next[doc] = old[at]!;
+        last = at;
+      } else if (fresh.push(doc) > limit) return false;
+    }
     const postings = this.#postings;
-    for (const [token, weight] of previous.weights) {
-      if (next.weights.get(token) === weight) continue;
+    for (const [token, posting] of postings) {
+      const { entries } = posting;
+      let kept = 0;
+      let changed = false;
+      for (let i = 0; i < entries.length; i += 2) {
+        const to = moved[entries[i]!]!;
+        if (to === -1) {
+          changed = true;
+          continue;
+        }
+        if (to !== entries[i]) changed = true;
+        entries[kept++] = to;
+        entries[kept++] = entries[i + 1]!;
+      }
+      entries.length = kept;
+      if (changed) posting.block = undefined;
+      if (kept === 0) this.#dropToken(token);
+    }
+    const scratch = this.#scratch;
+    for (const doc of fresh) {
+      const document = documents[doc]!;
+      const { weights, length } = termWeights(document, scratch);
+      for (const [token, weight] of weights) this.#insert(token, doc, weight);
+      next[doc] = indexedOf(document, weights, length);
+      scratch.clear();
+      this.#indexed += 1;
+    }
+    this.#docs = next;
+    return true;
+  }
+
+  /** `doc` with `weight` into the postings of `token` (made when it has none). */
+  #insert(token: string, doc: number, weight: number): void {
+    let posting = this.#postings.get(token);
+    if (!posting) {
+      this.#postings.set(token, (posting = { entries: [], block: undefined }));
+      const vocabulary = this.#vocabulary;
+      if (vocabulary) vocabulary.splice(insertionPoint(vocabulary, token), 0, token);
+    }
+    posting.entries.splice(lowerBound(posting.entries, doc), 0, doc, weight);
+    posting.block = undefined;
+  }
+
+  /** A token no document has any more. */
+  #dropToken(token: string): void {
+    this.#postings.delete(token);
+    const vocabulary = this.#vocabulary;
+    if (vocabulary) vocabulary.splice(insertionPoint(vocabulary, token), 1);
+  }
+
+  /** Document `doc` is now `document`: only the tokens whose weight in it changed are touched. */
+  #replace(doc: number, document: SearchDocument): void {
+    const previous = termsOf(this.#docs[doc]!);
+    this.#indexed += 1;
+    const { weights: next, length } = termWeights(document, new Map());
+    const postings = this.#postings;
+    for (const [token, weight] of previous) {
+      if (next.get(token) === weight) continue;
       const posting = postings.get(token)!;
-      const at = lowerBound(posting.docs, doc);
-      posting.docs.splice(at, 1);
-      posting.weights.splice(at, 1);
+      posting.entries.splice(lowerBound(posting.entries, doc), 2);
       posting.block = undefined;
-      if (posting.docs.length === 0) {
-        postings.delete(token);
-        const vocabulary = this.#vocabulary;
-        if (vocabulary) vocabulary.splice(insertionPoint(vocabulary, token), 1);
-      }
+      if (posting.entries.length === 0) this.#dropToken(token);
     }
-    for (const [token, weight] of next.weights) {
-      if (previous.weights.get(token) === weight) continue;
-      let posting = postings.get(token);
-      if (!posting) {
-        postings.set(token, (posting = { docs: [], weights: [], block: undefined }));
-        const vocabulary = this.#vocabulary;
-        if (vocabulary) vocabulary.splice(insertionPoint(vocabulary, token), 0, token);
-      }
-      const at = lowerBound(posting.docs, doc);
-      posting.docs.splice(at, 0, doc);
-      posting.weights.splice(at, 0, weight);
-      posting.block = undefined;
-    }
-    this.#docs[doc] = next;
+    for (const [token, weight] of next) if (previous.get(token) !== weight) this.#insert(token, doc, weight);
+    this.#docs[doc] = indexedOf(document, next, length);
   }
 
   #text(tools: number, skills: number): string {
@@ -219,12 +341,12 @@ export class SearchEncoder {
     let total = 0;
     const upper: number[] = [];
     docs.forEach((indexed, doc) => {
-      names += indexed.name.length;
+      names += indexed.document.name.length;
       longest = Math.max(longest, indexed.length);
       total += indexed.length;
       if (indexed.upper) upper.push(doc);
     });
-    const checksum = sampledChecksum(docs.length, (doc) => docs[doc]!.name, names);
+    const checksum = sampledChecksum(docs.length, (doc) => docs[doc]!.document.name, names);
     let width = 1;
     while (64 ** width <= longest) width += 1;
     // One line per token, its postings after the space: the binary search lands in a line and
@@ -243,13 +365,6 @@ export class SearchEncoder {
       upper.join(' '),
     ].join(LINE)}${LINE}${lines.join('')}`;
   }
-}
-
-function index(document: SearchDocument): Indexed {
-  const { weights, length } = termWeights(document, new Map());
-  const { name } = document;
-  const fields = document.fields.map(({ text, weight }) => ({ text, weight }));
-  return { document, name, fields, weights, length, upper: name.toLowerCase() !== name };
 }
 
 /** Where `token` is or would go in the sorted `vocabulary`. */

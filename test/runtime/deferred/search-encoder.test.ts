@@ -81,4 +81,43 @@ describe('SearchEncoder', () => {
         expect([...shipped.search(query)], `${step}: ${query}`).toEqual([...built.search(query)]);
     }
   });
+
+  it('renumbers the postings when tools are added or removed, tokenizing only the new or moved documents', () => {
+    const next = random(33);
+    const tools = Array.from({ length: 400 }, (_, i) => tool(i, next));
+    const encoder = new SearchEncoder();
+    encoder.encode(tools, []);
+    // [step, edit, documents the step may tokenize (the rest are renumbered)]
+    const steps: [string, () => void, number][] = [
+      ['one added in the middle', () => tools.splice(200, 0, tool(5000, next, 'middle')), 1],
+      ['one added first and one removed last', () => (tools.unshift(tool(5001, next, 'first')), tools.pop()), 1],
+      ['three removed', () => tools.splice(10, 3), 0],
+      ['a document moved against the order', () => tools.splice(350, 0, ...tools.splice(20, 1)), 1],
+      ['an equal copy added beside its original', () => tools.splice(31, 0, { ...tools[30]! }), 1],
+      ['a word no other document has, added with a new tool', () => tools.splice(5, 0, tool(5002, next, 'quokka')), 1],
+      ['that tool removed again', () => tools.splice(5, 1), 0],
+      [
+        'a weight above one code unit',
+        () => tools.splice(1, 0, searchDocument('plugin__kind-wide', [], [], Array(70_000).fill('echo').join(' '))),
+        1,
+      ],
+      ['it removed again', () => tools.splice(1, 1), 0],
+      [
+        'more than a patch adds: indexed again',
+        () => tools.push(...Array.from({ length: 80 }, (_, i) => tool(6000 + i, next))),
+        80,
+      ],
+    ];
+    for (const [step, edit, tokenized] of steps) {
+      edit();
+      const before = encoder.indexed;
+      const data = encoder.encode(tools, []);
+      expect(data, step).toBe(encodeSearchData(tools, []));
+      expect(encoder.indexed - before, step).toBeLessThanOrEqual(tokenized);
+      const shipped = shippedIndex(data, tools);
+      const built = SearchIndex.build(tools);
+      for (const query of [...WORDS, 'middle', 'first', 'quokka', 'echo', 'kind'])
+        expect([...shipped.search(query)], `${step}: ${query}`).toEqual([...built.search(query)]);
+    }
+  });
 });
