@@ -277,7 +277,8 @@ export class CacheFile<E, O> {
   save(
     configKey: string,
     all: () => BaseContents<E, O>,
-    changed: readonly (readonly [string, E])[],
+    /** Called only when a journal takes the changes (a cold run writes a base: no second copy of every entry). */
+    changed: () => readonly (readonly [string, E])[],
     output: O | undefined,
     /** A new base even when the journal could take the changes (its ranges are wanted). */
     whole = false,
@@ -285,7 +286,7 @@ export class CacheFile<E, O> {
     // The journal lines are serialised only when a journal can take them: a cold run changes
     // every entry and writes a base, and serialising each entry twice cost a second full pass.
     if (!whole && this.baseId !== undefined && this.journalUsable && this.onDisk()) {
-      const lines = changed.map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
+      const lines = changed().map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
       if (output !== undefined) lines.push(JSON.stringify({ o: output } satisfies JournalLine<E, O>));
       const delta = lines.length > 0 ? `${lines.join('\n')}\n` : '';
       if (this.journalBytes + Buffer.byteLength(delta) <= this.baseBytes * JOURNAL_SHARE) {

@@ -15,6 +15,7 @@ import { isRecord } from './json-shape.js';
 import { rmSync, statSync } from 'node:fs';
 import { readText } from '../util/read-text.js';
 import { sealOf } from '../util/hash.js';
+import type { Writable } from '../util/writable.js';
 import { writeAtomically, writeChunksAtomically } from '../write/output.js';
 import { isFileStamps, isOutputRecord, isUnitRecord } from './entry-shape.js';
 import type { OutputRecord } from './units.js';
@@ -22,7 +23,7 @@ import { appendJournal, applyJournal, type IndexState } from './index-journal.js
 import { indexedUnitOf } from './index-queries.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
-import type { UnitRecord } from './unit-record.js';
+import { recordOf, type UnitRecord } from './unit-record.js';
 import { type RunSummary, sealedSummary, toSummary } from './run-summary.js';
 
 export { type RunSummary, toSummary } from './run-summary.js';
@@ -150,7 +151,7 @@ export class IndexFile {
 
   /** Writes the index for the bodies now on disk (call after they are written), without a journal. */
   save(configKey: string, index: CacheIndex): void {
-    this.write(configKey, index.units, index.output, index.summary);
+    this.write(configKey, storedUnits(index.units), index.output, index.summary);
   }
 
   /**
@@ -166,12 +167,12 @@ export class IndexFile {
     summary: RunSummary | undefined,
     ranges?: ReadonlyMap<string, EntryRange>,
   ): void {
-    this.write(configKey, unitsOfEntries(entries, ranges), output, summary);
+    this.write(configKey, storedEntries(entries, ranges), output, summary);
   }
 
   private write(
     configKey: string,
-    units: Iterable<readonly [string, IndexedUnit]>,
+    units: Iterable<readonly [string, string]>,
     output: OutputRecord | undefined,
     summary: RunSummary | undefined,
   ): void {
@@ -208,12 +209,28 @@ export class IndexFile {
   }
 }
 
-/** Each entry's unit as the index holds it, made as it is written (never all at once). */
-function* unitsOfEntries(
+/** Each unit of a loaded index, as the index stores it (JSON). */
+function* storedUnits(units: ReadonlyMap<string, IndexedUnit>): Generator<readonly [string, string]> {
+  for (const [key, unit] of units) yield [key, JSON.stringify(stored(unit))];
+}
+
+/**
+ * Each entry's unit as the index stores it, made as it is written (never all at once) and
+ * straight from the entry: the text `JSON.stringify(stored(indexedUnitOf(entry, at)))` gives,
+ * without the two objects and the copy of the stamps in between (a cold run writes every unit
+ * here, at its very end, where its peak RSS is).
+ */
+function* storedEntries(
   entries: ReadonlyMap<string, Entry>,
   ranges: ReadonlyMap<string, EntryRange> | undefined,
-): Generator<readonly [string, IndexedUnit]> {
-  for (const [key, entry] of entries) yield [key, indexedUnitOf(entry, ranges?.get(key))];
+): Generator<readonly [string, string]> {
+  for (const [key, entry] of entries) {
+    const at = ranges?.get(key);
+    yield [
+      key,
+      `{"h":${JSON.stringify(entry.hash)},"f":${JSON.stringify(entry.files)},"s":${JSON.stringify(entry.stamps)},"r":${JSON.stringify(recordOf(entry))}${at ? `,"a":${JSON.stringify(at)}` : ''}}`,
+    ];
+  }
 }
 
 /**
@@ -223,14 +240,14 @@ function* unitsOfEntries(
  */
 function* indexChunks(
   frame: { readonly version: string; readonly configKey: string; readonly bodies: string },
-  units: Iterable<readonly [string, IndexedUnit]>,
+  units: Iterable<readonly [string, string]>,
   output: OutputRecord | undefined,
   summary: RunSummary | undefined,
 ): Generator<string> {
   yield `${JSON.stringify(frame).slice(0, -1)},"units":{`;
   let first = true;
   for (const [key, unit] of units) {
-    yield `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(stored(unit))}`;
+    yield `${first ? '' : ','}${JSON.stringify(key)}:${unit}`;
     first = false;
   }
   yield `}${output ? `,"output":${JSON.stringify(output)}` : ''}${summary ? `,"summary":${JSON.stringify(sealedSummary(summary))}` : ''}}`;
@@ -245,13 +262,11 @@ interface StoredUnit {
 }
 
 function stored(unit: IndexedUnit): StoredUnit {
-  return {
-    h: unit.hash,
-    f: unit.files,
-    s: unit.stamps,
-    ...(unit.record ? { r: unit.record } : {}),
-    ...(unit.at ? { a: unit.at } : {}),
-  };
+  // Assigned, not spread (util/writable.ts): one per unit.
+  const out: Writable<StoredUnit> = { h: unit.hash, f: unit.files, s: unit.stamps };
+  if (unit.record) out.r = unit.record;
+  if (unit.at) out.a = unit.at;
+  return out;
 }
 
 function isRange(value: unknown): value is EntryRange {
@@ -267,13 +282,10 @@ function unitsOf(value: unknown): Map<string, IndexedUnit> | undefined {
     if (!isRecord(unit) || typeof unit.h !== 'string' || !isStrings(unit.f) || !isFileStamps(unit.s)) return undefined;
     if (unit.r !== undefined && !isUnitRecord(unit.r)) return undefined;
     if (unit.a !== undefined && !isRange(unit.a)) return undefined;
-    units.set(key, {
-      hash: unit.h,
-      files: unit.f,
-      stamps: unit.s,
-      ...(unit.r !== undefined ? { record: unit.r } : {}),
-      ...(unit.a !== undefined ? { at: unit.a } : {}),
-    });
+    const indexed: Writable<IndexedUnit> = { hash: unit.h, files: unit.f, stamps: unit.s };
+    if (unit.r !== undefined) indexed.record = unit.r;
+    if (unit.a !== undefined) indexed.at = unit.a;
+    units.set(key, indexed);
   }
   return units;
 }

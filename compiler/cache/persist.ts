@@ -30,7 +30,7 @@ export function persistUnits(state: UnitState): void {
   }
   if (!state.disk) return;
   const keys = [...state.changedKeys];
-  const changed = keys.map((key) => [key, persistable(state.entries.get(key)!)] as const);
+  const changed = () => keys.map((key) => [key, persistable(state.entries.get(key)!)] as const);
   const output = state.out.changed ? state.out.record : undefined;
   state.changedKeys.clear();
   state.out.changed = false;
@@ -66,7 +66,7 @@ function readAll(state: UnitState): void {
 function rewriteBase(state: UnitState): ReadonlyMap<string, EntryRange> | undefined {
   const all = () => ({ entries: persistableEntries(state.entries), output: state.out.record });
   try {
-    return state.disk?.save(state.configKey, all, [], undefined, true);
+    return state.disk?.save(state.configKey, all, () => [], undefined, true);
   } catch {
     return undefined;
   }

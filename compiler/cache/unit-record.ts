@@ -16,6 +16,7 @@ import { PROVIDER_PROFILES } from '../validate/providers.js';
 import { json } from '../emit/literal.js';
 import { validatorKey, validatorVersionsKey } from '../emit/validators.js';
 import type { Entry } from './unit-entry.js';
+import type { Writable } from '../util/writable.js';
 
 /** Of a tool's parse data, what its model takes besides the schema and two locations. */
 export type ToolRecord = Pick<
@@ -72,31 +73,32 @@ export function recordOf(entry: Entry): UnitRecord {
           tags: data.tags,
         }
       : undefined;
-  return {
-    ...(data ? { kind: data.kind } : {}),
-    diagnostics: result.diagnostics,
-    dependencies: result.dependencies,
-    ...(entry.resultPrint !== undefined ? { resultPrint: entry.resultPrint } : {}),
-    ...(entry.schemaPrint !== undefined ? { schemaPrint: entry.schemaPrint } : {}),
-    ...(tool ? { tool } : {}),
-    ...(data && data.kind !== 'tool' ? { data } : {}),
-    ...(schema ? { outcome: outcomeRecord(schema) } : {}),
-  };
+  // Assigned in key order, not spread (util/writable.ts): one of these per unit each index write.
+  const record: Writable<UnitRecord> = {} as Writable<UnitRecord>;
+  if (data) record.kind = data.kind;
+  record.diagnostics = result.diagnostics;
+  record.dependencies = result.dependencies;
+  if (entry.resultPrint !== undefined) record.resultPrint = entry.resultPrint;
+  if (entry.schemaPrint !== undefined) record.schemaPrint = entry.schemaPrint;
+  if (tool) record.tool = tool;
+  if (data && data.kind !== 'tool') record.data = data;
+  if (schema) record.outcome = outcomeRecord(schema);
+  return record;
 }
 
 function outcomeRecord(outcome: SchemaOutcome): OutcomeRecord {
   if (!outcome.ok) return outcome;
-  return {
+  const record: Writable<Extract<OutcomeRecord, { ok: true }>> = {
     ok: true,
     origin: outcome.origin,
     via: outcome.via,
-    ...(outcome.sources !== undefined ? { sources: outcome.sources } : {}),
-    keywords: schemaKeywords(outcome.schema).filter((k) => REJECTED.has(k)),
-    // What emit keys the generated validator by (a tool of a cache record is never conditional).
-    ...(outcome.origin !== 'zod'
-      ? { validator: { versions: validatorVersionsKey(), key: validatorKey(json(outcome.schema)) } }
-      : {}),
-  };
+  } as Writable<Extract<OutcomeRecord, { ok: true }>>;
+  if (outcome.sources !== undefined) record.sources = outcome.sources;
+  record.keywords = schemaKeywords(outcome.schema).filter((k) => REJECTED.has(k));
+  // What emit keys the generated validator by (a tool of a cache record is never conditional).
+  if (outcome.origin !== 'zod')
+    record.validator = { versions: validatorVersionsKey(), key: validatorKey(json(outcome.schema)) };
+  return record;
 }
 
 /** The keywords any provider profile rejects: the only ones the provider checks look for. */

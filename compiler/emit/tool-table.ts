@@ -8,6 +8,7 @@
  * writes them as they are (write.ts keeps their bytes between runs).
  */
 import { createHash } from 'node:crypto';
+import type { Writable } from '../util/writable.js';
 import { sha256 } from '../util/hash.js';
 import { sameList } from '../util/lists.js';
 import type { EmitMemo } from './memo.js';
@@ -133,25 +134,26 @@ type ToolRow = Omit<ManifestTool, 'load' | 'validator'> & { readonly validator?:
  * which is most of a large bot's start-up cost, and one tool per line stays diff-friendly.
  */
 function renderTool(tool: ToolModel, validator: string | undefined, keywords: readonly string[]): string {
+  // Assigned in key order, not spread (util/writable.ts): one row per tool rendered.
   const row = {
     qualifiedName: tool.qualifiedName,
     localName: tool.localName,
     owner: tool.owner,
     placement: tool.placement,
-    ...(tool.agent !== undefined ? { agent: tool.agent } : {}),
-    ...(tool.skill !== undefined ? { skill: tool.skill } : {}),
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    requiresApproval: tool.requiresApproval,
-    platforms: tool.platforms,
-    scopes: tool.scopes,
-    permissions: tool.permissions,
-    hidden: tool.hidden,
-    keywords,
-    ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
-    source: tool.source,
-    ...(validator !== undefined ? { validator } : {}),
-  } satisfies ToolRow;
+  } as Writable<ToolRow>;
+  if (tool.agent !== undefined) row.agent = tool.agent;
+  if (tool.skill !== undefined) row.skill = tool.skill;
+  row.description = tool.description;
+  row.inputSchema = tool.inputSchema;
+  row.requiresApproval = tool.requiresApproval;
+  row.platforms = tool.platforms;
+  row.scopes = tool.scopes;
+  row.permissions = tool.permissions;
+  row.hidden = tool.hidden;
+  row.keywords = keywords;
+  if (tool.tags.length > 0) row.tags = tool.tags;
+  row.source = tool.source;
+  if (validator !== undefined) row.validator = validator;
   return json(row);
 }
 

@@ -14,16 +14,24 @@ import { toolQualifiedName } from '@zhin-gen/runtime/names';
 import { DeferredSchema } from '../cache/deferred.js';
 import { LostCacheBody } from '../cache/lost-body.js';
 import type { ToolRecord } from '../cache/unit-record.js';
+import type { Writable } from '../util/writable.js';
 import { validatorVersionsKey } from '../emit/validators.js';
 
 /** Where a capability sits (owner, placement, enclosing agent / skill), from its unit. */
-export function enclosureOf(unit: CapabilityUnit) {
-  return {
-    owner: unit.owner,
-    placement: unit.placement,
-    ...(unit.agent !== undefined ? { agent: unit.agent } : {}),
-    ...(unit.skill !== undefined && unit.kind !== 'skill' ? { skill: unit.skill } : {}),
-  };
+export function enclosureOf(unit: CapabilityUnit): Enclosure {
+  // Assigned, not spread (util/writable.ts): one per capability each assembly.
+  const enclosure: Writable<Enclosure> = { owner: unit.owner, placement: unit.placement };
+  if (unit.agent !== undefined) enclosure.agent = unit.agent;
+  if (unit.skill !== undefined && unit.kind !== 'skill') enclosure.skill = unit.skill;
+  return enclosure;
+}
+
+/** Where a capability sits: its owner, its placement, and the agent and skill around it. */
+export interface Enclosure {
+  readonly owner: string;
+  readonly placement: CapabilityUnit['placement'];
+  readonly agent?: string;
+  readonly skill?: string;
 }
 
 /** The plain model of a tool unit (keys in the order every model of it has). */
@@ -35,31 +43,32 @@ export function plainToolModel(
   source: string,
 ): ToolModel {
   const enclosure = enclosureOf(unit);
-  return {
-    kind: 'tool',
-    ...enclosure,
-    localName: unit.name,
-    qualifiedName: toolQualifiedName(enclosure, unit.name),
-    source,
-    related: unit.files.filter((f) => f !== unit.entry),
-    loc: data.loc,
-    ...(data.descriptionLoc ? { descriptionLoc: data.descriptionLoc } : {}),
-    ...(data.schemaLoc ? { schemaLoc: data.schemaLoc } : {}),
-    description: data.description,
-    inputSchema: outcome?.ok ? outcome.schema : EMPTY_INPUT_SCHEMA,
-    schemaOrigin: outcome?.ok ? outcome.origin : 'none',
-    schemaVia: outcome?.ok ? outcome.via : 'none',
-    requiresApproval: data.requiresApproval,
-    platforms: data.platforms.map((p) => p.value),
-    scopes: data.scopes,
-    permissions: data.permissions,
-    hidden: data.hidden,
-    keywords: data.keywords,
-    tags: data.tags,
-    conditional: false,
-    typed: /\.m?ts$/.test(source),
-    hash,
-  };
+  // Assigned in key order, not spread (util/writable.ts): one per tool of a cold run.
+  const model = { kind: 'tool', owner: enclosure.owner, placement: enclosure.placement } as Writable<ToolModel>;
+  if (enclosure.agent !== undefined) model.agent = enclosure.agent;
+  if (enclosure.skill !== undefined) model.skill = enclosure.skill;
+  model.localName = unit.name;
+  model.qualifiedName = toolQualifiedName(enclosure, unit.name);
+  model.source = source;
+  model.related = unit.files.filter((f) => f !== unit.entry);
+  model.loc = data.loc;
+  if (data.descriptionLoc) model.descriptionLoc = data.descriptionLoc;
+  if (data.schemaLoc) model.schemaLoc = data.schemaLoc;
+  model.description = data.description;
+  model.inputSchema = outcome?.ok ? outcome.schema : EMPTY_INPUT_SCHEMA;
+  model.schemaOrigin = outcome?.ok ? outcome.origin : 'none';
+  model.schemaVia = outcome?.ok ? outcome.via : 'none';
+  model.requiresApproval = data.requiresApproval;
+  model.platforms = data.platforms.map((p) => p.value);
+  model.scopes = data.scopes;
+  model.permissions = data.permissions;
+  model.hidden = data.hidden;
+  model.keywords = data.keywords;
+  model.tags = data.tags;
+  model.conditional = false;
+  model.typed = /\.m?ts$/.test(source);
+  model.hash = hash;
+  return model;
 }
 
 export class RecordToolModel implements ToolModel {
@@ -88,7 +97,7 @@ export class RecordToolModel implements ToolModel {
 
   constructor(
     private readonly unit: CapabilityUnit,
-    enclosure: ReturnType<typeof enclosureOf>,
+    enclosure: Enclosure,
     record: ToolRecord,
     /** The unit's deferred result: its body holds what the record leaves out. */
     private readonly result: UnitResult,
