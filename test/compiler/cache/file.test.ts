@@ -35,7 +35,12 @@ describe('the unit cache base file', () => {
         const file = join(dir, output ? 'with.json' : 'without.json');
         const cache = new CacheFile<Value, Value>(file, 'v-test', shapes);
         const all = entries();
-        cache.save('config-键', () => ({ entries: all, output }), () => [...all], output);
+        cache.save(
+          'config-键',
+          () => ({ entries: all, output }),
+          () => [...all],
+          output,
+        );
         const text = readFileSync(file, 'utf8');
         const id = (JSON.parse(text) as { id: string }).id;
         expect(text).toBe(
@@ -73,20 +78,35 @@ describe('the unit cache base file', () => {
       const file = join(dir, 'units.json');
       const all = entries();
       const writer = new CacheFile<Value, Value>(file, 'v-test', shapes);
-      writer.save('c', () => ({ entries: all, output: undefined }), () => [...all], undefined);
+      writer.save(
+        'c',
+        () => ({ entries: all, output: undefined }),
+        () => [...all],
+        undefined,
+      );
       const base = readFileSync(file);
       expect(statSync(file).size).toBe(base.length);
       // The process that wrote the base (watch mode) journals its next change: it measured the
       // base it wrote in bytes, as the file's size on disk says.
       const first = [['skill:skills/emoji', { text: '再改' }]] as const;
-      writer.save('c', () => ({ entries: [...all, ...first], output: undefined }), () => first, undefined);
+      writer.save(
+        'c',
+        () => ({ entries: [...all, ...first], output: undefined }),
+        () => first,
+        undefined,
+      );
       expect(readFileSync(file).equals(base)).toBe(true);
       expect(readFileSync(`${file}.journal`, 'utf8')).toContain('再改');
       // The same process and a fresh one (loading the base) both journal a one-entry change.
       const fresh = new CacheFile<Value, Value>(file, 'v-test', shapes);
       fresh.load('c');
       const change = [['tool:tools/天气', { text: '改了' }]] as const;
-      fresh.save('c', () => ({ entries: [...all, ...change], output: undefined }), () => change, undefined);
+      fresh.save(
+        'c',
+        () => ({ entries: [...all, ...change], output: undefined }),
+        () => change,
+        undefined,
+      );
       expect(readFileSync(file).equals(base)).toBe(true);
       expect(readFileSync(`${file}.journal`, 'utf8')).toContain('改了');
       const reloaded = new CacheFile<Value, Value>(file, 'v-test', shapes).load('c');
