@@ -7,6 +7,7 @@
 import type { ts as TS } from 'ts-morph';
 import { diag, lineStarts, positionAt, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { parseSource, type SourceParse, type TooDeep } from './depth.js';
+import type { Writable } from '../util/writable.js';
 import { collectLocals, locOf, readLiteral, unwrap, type Lit, type LiteralContext } from './literal.js';
 
 export type DefineHelper = 'defineAgentTool' | 'defineAgentPromptSection' | 'defineAgentHook' | 'definePlugin';
@@ -239,16 +240,17 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
       }
     }
   }
-  return {
-    ...(helper ? { helper } : {}),
-    ...(fields ? { fields } : {}),
-    callLoc,
-    ...(schema !== undefined ? { schema } : {}),
-    ...(schemaLoc ? { schemaLoc } : {}),
-    relativeImports,
-    conditionalTools,
-    diagnostics,
-  };
+  // Assigned in key order, not spread (util/writable.ts): one per parsed module.
+  const code = {} as Writable<ParsedCode>;
+  if (helper) code.helper = helper;
+  if (fields) code.fields = fields;
+  code.callLoc = callLoc;
+  if (schema !== undefined) code.schema = schema;
+  if (schemaLoc) code.schemaLoc = schemaLoc;
+  code.relativeImports = relativeImports;
+  code.conditionalTools = conditionalTools;
+  code.diagnostics = diagnostics;
+  return code;
 }
 
 /** zhin.js's earlier tool module and helper names (docs/authoring.md "Coming from the earlier zhin.js layout"). */

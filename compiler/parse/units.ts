@@ -3,6 +3,7 @@
  * diagnostics, dependencies, content hash). Results are cached per unit by the compiler context,
  * so a unit whose files did not change is never read or parsed again.
  */
+import type { Writable } from '../util/writable.js';
 import type { ts as TS } from 'ts-morph';
 import type { ApprovalMode, ChannelScope, HookEvent } from '@zhin-gen/runtime';
 import { DEFAULT_APPROVAL_MODE } from '@zhin-gen/runtime/define';
@@ -153,17 +154,11 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
     });
     diagnostics.push(...fieldDiagnostics);
     const schemaDeps = schemaDependencies(parsed.schema);
-    return {
-      data: {
-        kind: 'tool',
-        ...value,
-        loc: parsed.callLoc,
-        ...(parsed.schema !== undefined ? { schema: parsed.schema } : {}),
-        ...(parsed.schemaLoc ? { schemaLoc: parsed.schemaLoc } : {}),
-      },
-      diagnostics,
-      dependencies: schemaDeps,
-    };
+    // The optional keys assigned, not spread (util/writable.ts): one per tool of a cold run.
+    const data: Writable<ToolUnitData> = { kind: 'tool', ...value, loc: parsed.callLoc };
+    if (parsed.schema !== undefined) data.schema = parsed.schema;
+    if (parsed.schemaLoc) data.schemaLoc = parsed.schemaLoc;
+    return { data, diagnostics, dependencies: schemaDeps };
   }
   if (kind === 'prompt-section') {
     const { value, diagnostics: fieldDiagnostics } = validatePromptSection(parsed.fields, what, { dirName: unit.name });

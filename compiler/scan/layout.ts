@@ -7,6 +7,7 @@
 import type { ToolPlacement } from '@zhin-gen/runtime';
 import { segmentNameProblem, skillNameProblem, toolLocalNameProblem } from '@zhin-gen/runtime/names';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
+import type { Writable } from '../util/writable.js';
 import {
   EARLIER_AGENT_FOLDER,
   EarlierFolderFiles,
@@ -292,19 +293,17 @@ export function unitOf(
   skill: string | undefined,
   entry: string | undefined,
 ): CapabilityUnit {
-  return {
-    kind: cap.kind,
-    owner: plugin.owner,
-    placement,
-    ...(agent !== undefined ? { agent } : {}),
-    ...(skill !== undefined ? { skill } : {}),
-    name: cap.name,
-    dir: cap.dir,
-    ...(entry ? { entry } : {}),
-    files: cap.files,
-    entries: cap.entries,
-    pluginDir: plugin.dir,
-  };
+  // Assigned in key order, not spread (util/writable.ts): one per unit of every fresh run.
+  const unit = { kind: cap.kind, owner: plugin.owner, placement } as Writable<CapabilityUnit>;
+  if (agent !== undefined) unit.agent = agent;
+  if (skill !== undefined) unit.skill = skill;
+  unit.name = cap.name;
+  unit.dir = cap.dir;
+  if (entry) unit.entry = entry;
+  unit.files = cap.files;
+  unit.entries = cap.entries;
+  unit.pluginDir = plugin.dir;
+  return unit;
 }
 
 function entryOf(cap: CapabilityDir): string | undefined {

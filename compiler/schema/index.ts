@@ -5,6 +5,7 @@
  * missed something, so the real module decides), go through ONE bundle + child process. The run
  * always completes: every request gets an outcome.
  */
+import type { Writable } from '../util/writable.js';
 import { diag } from '../diagnostics.js';
 import { convertSchemaValue, EMPTY_INPUT_SCHEMA, finishProjection } from './convert.js';
 import { evaluateInlineSnippets } from './evaluate.js';
@@ -43,10 +44,14 @@ function fromResult(
   via: 'inline' | 'bundle',
   sources?: readonly string[],
 ): SchemaOutcome {
-  if (result === undefined)
-    return { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via, ...(sources ? { sources } : {}) };
-  if (result.ok)
-    return { ok: true, schema: result.schema, origin: result.origin, via, ...(sources ? { sources } : {}) };
+  if (result === undefined || result.ok) {
+    // `sources` assigned, not spread (util/writable.ts): one outcome per tool of a cold run.
+    const outcome: Writable<Extract<SchemaOutcome, { ok: true }>> = result
+      ? { ok: true, schema: result.schema, origin: result.origin, via }
+      : { ok: true, schema: EMPTY_INPUT_SCHEMA, origin: 'none', via };
+    if (sources) outcome.sources = sources;
+    return outcome;
+  }
   return withSources(failure(request, result.code, result.message, result.hint, result.path), sources);
 }
 

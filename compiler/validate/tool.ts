@@ -3,6 +3,7 @@
  * permissions, hidden. Works on the literals read by the parse stage; the schema itself is
  * checked by the schema stage.
  */
+import type { Writable } from '../util/writable.js';
 import type { ApprovalMode, ChannelScope } from '@zhin-gen/runtime';
 import { APPROVAL_MODES, CHANNEL_SCOPES, DEFAULT_APPROVAL_MODE } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
@@ -107,10 +108,14 @@ export function validateToolFields(
   const hidden = reader.boolean('hidden') ?? false;
   const keywords = (reader.strings('keywords') ?? []).map((k) => k.value.trim());
   const tags = (reader.strings('tags') ?? []).map((t) => t.value.trim());
+  // Assigned in key order, not spread (util/writable.ts): one per tool of a cold run.
+  const head: Writable<Pick<ToolFields, 'description' | 'descriptionLoc'>> = {
+    description: description?.value.trim() ?? '',
+  };
+  if (description) head.descriptionLoc = description.loc;
   return {
     value: {
-      description: description?.value.trim() ?? '',
-      ...(description ? { descriptionLoc: description.loc } : {}),
+      ...head,
       requiresApproval,
       platforms,
       scopes,
