@@ -17,7 +17,7 @@ import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
 import { checkSkillMd } from '../validate/skill.js';
 import { parseAgentJson } from './agent-json.js';
-import { parseCode, type DefineHelper } from './definition.js';
+import { parseCode, type DefineHelper, type ParseCodeInput } from './definition.js';
 
 export interface ToolUnitData extends ToolFields {
   readonly kind: 'tool';
@@ -135,14 +135,9 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
     kind === 'tool' && env.extractSchema
       ? (sf: TS.SourceFile, e: TS.Expression) => env.extractSchema!(sf, e, file)
       : undefined;
-  const parsed = parseCode({
-    ts: env.ts,
-    file,
-    text,
-    expected: HELPER[kind],
-    modules: env.modules,
-    ...(extract ? { extractSchema: extract } : {}),
-  });
+  const input: Writable<ParseCodeInput> = { ts: env.ts, file, text, expected: HELPER[kind], modules: env.modules };
+  if (extract) input.extractSchema = extract;
+  const parsed = parseCode(input);
   const diagnostics: Diagnostic[] = [...parsed.diagnostics];
   const allowedRoots = unit.kind === 'tool' || unit.kind === 'hook' ? enclosingRoots(unit) : [];
   diagnostics.push(...checkUpwardImports(file, unit.dir, allowedRoots, parsed.relativeImports));
@@ -163,11 +158,12 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   if (kind === 'prompt-section') {
     const { value, diagnostics: fieldDiagnostics } = validatePromptSection(parsed.fields, what, { dirName: unit.name });
     diagnostics.push(...fieldDiagnostics);
-    return {
-      ...(value ? { data: { kind: 'prompt-section', loc: parsed.callLoc, ...value } } : {}),
-      diagnostics,
-      dependencies: [],
-    };
+    // Keys in the order every result has (data first): assigned, not spread (util/writable.ts).
+    const section = {} as Writable<UnitResult>;
+    if (value) section.data = { kind: 'prompt-section', loc: parsed.callLoc, ...value };
+    section.diagnostics = diagnostics;
+    section.dependencies = [];
+    return section;
   }
   const { events, diagnostics: hookDiagnostics } = validateHook(parsed.fields, what);
   diagnostics.push(...hookDiagnostics);
