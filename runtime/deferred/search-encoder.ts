@@ -173,8 +173,6 @@ export class SearchEncoder {
   /** The tokens in code-unit order, undefined once a token was added or removed. */
   #vocabulary: string[] | undefined;
   #indexed = 0;
-  /** termWeights' scratch map, reused for every document a rebuild indexes. */
-  readonly #scratch = new Map<string, number>();
 
   /**
    * Documents tokenized and weighed so far (a rebuild reuses unchanged ones, a patch indexes the
@@ -216,7 +214,6 @@ export class SearchEncoder {
       if (posting) posting.entries.push(doc, weight);
       else postings.set(token, { entries: [doc, weight], block: undefined });
     };
-    const scratch = this.#scratch;
     this.#docs = documents.map((document, doc) => {
       // A fresh encoder has nothing to reuse: no keys to build.
       const reused = known.size === 0 ? undefined : known.get(documentKey(document));
@@ -225,11 +222,9 @@ export class SearchEncoder {
         return reused;
       }
       this.#indexed += 1;
-      const { weights, length } = termWeights(document, scratch);
+      const { weights, length } = termWeights(document);
       for (const [token, weight] of weights) add(token, doc, weight);
-      const indexed = indexedOf(document, weights, length);
-      scratch.clear();
-      return indexed;
+      return indexedOf(document, weights, length);
     });
   }
 
@@ -285,13 +280,11 @@ export class SearchEncoder {
       if (changed) posting.block = undefined;
       if (kept === 0) this.#dropToken(token);
     }
-    const scratch = this.#scratch;
     for (const doc of fresh) {
       const document = documents[doc]!;
-      const { weights, length } = termWeights(document, scratch);
+      const { weights, length } = termWeights(document);
       for (const [token, weight] of weights) this.#insert(token, doc, weight);
       next[doc] = indexedOf(document, weights, length);
-      scratch.clear();
       this.#indexed += 1;
     }
     this.#docs = next;
@@ -321,7 +314,7 @@ export class SearchEncoder {
   #replace(doc: number, document: SearchDocument): void {
     const previous = termsOf(this.#docs[doc]!);
     this.#indexed += 1;
-    const { weights: next, length } = termWeights(document, new Map());
+    const { weights: next, length } = termWeights(document);
     const postings = this.#postings;
     for (const [token, weight] of previous) {
       if (next.get(token) === weight) continue;
