@@ -9,14 +9,15 @@ import { relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
-import { emitRun, runMemos } from './run-emit.js';
+import type { RunMemos } from './run-emit.js';
+import type { EmitMemo } from './emit/memo.js';
 import { emittedResult, withModel } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
 import { type DependencyStamp, dependencyStamps } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
-import { assembleModel } from './resolve/assemble.js';
+import { AssembleMemo, assembleModel } from './resolve/assemble.js';
 import { parseChanged } from './parse/changed.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
@@ -41,7 +42,7 @@ export type { CompileResult, CompilerOptions, FileEvent, RunOptions, RunStats } 
 
 export class Compiler {
   readonly root: string;
-  private memos = runMemos();
+  private memos = freshMemos();
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
   /** Installed plugin packages whose shipped manifest is read instead of their sources (scan/shipped.ts). */
@@ -197,6 +198,10 @@ export class Compiler {
       }
     }
 
+    // The emit stage and its memo are loaded by the first run that gets this far: a run the tree
+    // record or the index vouched for (most runs of `generate` and `check`) never loads them.
+    const emitStage = await import('./run-emit.js');
+    const memos: RunMemos = { ...this.memos, emit: (this.memos.emit ??= emitStage.emitMemo()) };
     const reader: FileReader = this.units.reader();
     const parsed = await parseChanged({
       layout,
@@ -228,7 +233,7 @@ export class Compiler {
       packages: this.shipped.packages,
       prints: {
         of: (key, result, outcome) => this.units.modelPrint(key, result, outcome),
-        into: this.memos.emit.toolPrints,
+        into: memos.emit.toolPrints,
       },
     });
     diagnostics.push(...model.diagnostics);
@@ -248,17 +253,17 @@ export class Compiler {
       digest !== undefined &&
       this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
-    const { emit } = this.memos;
+    const { emit } = memos;
     const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
     // Emitted as parts: `code` is joined only when someone reads it (check, catalog, tests).
-    const { emitted, sorted, errors, written } = emitRun({
+    const { emitted, sorted, errors, written } = emitStage.emitRun({
       root: this.root,
       outRel,
       options,
       runtimeModule,
       model: model.model,
       units: this.units,
-      memos: this.memos,
+      memos,
       reuse: reusable !== undefined,
       write: runOptions.write !== false,
       outOverridden: this.compilerOptions.config?.out !== undefined,
@@ -381,7 +386,7 @@ export class Compiler {
 
   /** The discover index's encoder made ready for an edit's patch (watch/prewarm.ts: idle time). */
   prewarmSearch(): void {
-    this.memos.emit.search?.module.text();
+    this.memos.emit?.search?.module.text();
   }
 
   /** The output as it is on disk now (for `check`). */
@@ -394,8 +399,18 @@ export class Compiler {
     this.persistence.now();
     this.schemas.delta.cancel();
     // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
-    this.memos = runMemos();
+    this.memos = freshMemos();
   }
+}
+
+/**
+ * What a compiler remembers between its own runs (run-emit.ts `RunMemos`), the emit stage's memo
+ * made by the first run that emits.
+ */
+type Memos = Omit<RunMemos, 'emit'> & { emit?: EmitMemo };
+
+function freshMemos(): Memos {
+  return { assemble: new AssembleMemo(), written: new Map(), folders: new Map() };
 }
 
 export function createCompiler(options: CompilerOptions): Compiler {

@@ -7,7 +7,7 @@ import type { ResolvedOptions } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { EmitMemo } from './emit/memo.js';
-import { AssembleMemo } from './resolve/assemble.js';
+import type { AssembleMemo } from './resolve/assemble.js';
 import { modulePrints } from './emit/shards.js';
 import type { CapabilityModel } from './model.js';
 import type { UnitCache } from './cache/units.js';
@@ -28,8 +28,9 @@ export interface RunMemos {
   readonly folders: KnownFolders;
 }
 
-export function runMemos(): RunMemos {
-  return { emit: new EmitMemo(), assemble: new AssembleMemo(), written: new Map(), folders: new Map() };
+/** The emit stage's memo alone (compiler/context.ts makes it on its first run that emits). */
+export function emitMemo(): EmitMemo {
+  return new EmitMemo();
 }
 
 export interface EmitRunInput {

@@ -13,7 +13,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { locateConfig, readConfigText, type ConfigText } from './locate.js';
 import type { ResolvedOptions } from './schema.js';
 import { diag, type Diagnostic, type DiagnosticCode } from '../diagnostics.js';
-import { GENERATED_MARK } from '../emit/manifest.js';
+import { GENERATED_MARK } from '../emit/mark.js';
 import { specifierProblem } from '../emit/paths.js';
 import { CONVENTION_FOLDERS, toPosix } from '../scan/walk.js';
 

@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import { sha256 } from '../util/hash.js';
 import type { JsonSchema } from '../../runtime/contract/manifest.js';
-import { GENERATED_MARK } from './manifest.js';
+import { GENERATED_MARK } from './mark.js';
 import { str } from './literal.js';
 
 const require = createRequire(import.meta.url);

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { GENERATED_MARK } from '../emit/manifest.js';
+import { GENERATED_MARK } from '../emit/mark.js';
 import { writeNewAtomically } from './output.js';
 import {
   validatorExtension,

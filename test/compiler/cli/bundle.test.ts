@@ -1,7 +1,7 @@
 /**
  * The bin runs the CLI's code-split bundle (scripts/cli-bundle.mjs, dist/cli/). A run with nothing
- * to do reads a handful of its files and none of the lazy chunks (parsers, schema stage, other
- * commands) nor the file-by-file build; a run that parses loads them on demand. The real bin in a
+ * to do reads a handful of its files and none of the lazy chunks (parsers, schema stage, emit
+ * stage, other commands) nor the file-by-file build; a run that parses loads them on demand. The real bin in a
  * subprocess, with a module hook that writes down every module the process loads.
  */
 import { spawnSync } from 'node:child_process';
@@ -70,6 +70,12 @@ const LAZY = [
   'compiler/cli/init.ts',
   'compiler/cli/new.ts',
   'compiler/verify/index.ts',
+  // The emit stage, loaded by the first run that emits (compiler/context.ts).
+  'compiler/run-emit.ts',
+  'compiler/emit/manifest.ts',
+  'compiler/emit/shards.ts',
+  'compiler/emit/search-module.ts',
+  'compiler/emit/memo.ts',
 ];
 
 describe('the CLI bundle', () => {
@@ -91,6 +97,8 @@ describe('the CLI bundle', () => {
       expect(
         loaded.filter((f) => /node_modules\/(typescript|ts-morph|@ts-morph|zod|yaml|ajv|esbuild)\//.test(f)),
       ).toEqual([]);
+      // Nor the runtime's discover index (its encoder is the emit stage's).
+      expect(loaded.filter((f) => /runtime\/(dist\/)?deferred\/search/.test(f))).toEqual([]);
     }
   });
 
@@ -131,6 +139,7 @@ describe('the CLI bundle', () => {
     const { status, loaded } = run(['generate', '--root', root], join(root, 'edited.log'));
     expect(status).toBe(0);
     expect(sourcesOf(loaded)).toContain('compiler/parse/units.ts');
+    expect(sourcesOf(loaded)).toContain('compiler/run-emit.ts');
     expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toContain('Echo a message back, loudly');
     expect(cli(['check', '--root', root]).status).toBe(0);
   });
