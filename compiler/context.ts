@@ -9,15 +9,14 @@ import { relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { RunMemos } from './run-emit.js';
-import type { EmitMemo } from './emit/memo.js';
+import { freshMemos, type RunMemos } from './run-memos.js';
 import { emittedResult, withModel } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
 import { type DependencyStamp, dependencyStamps } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
-import { AssembleMemo, assembleModel } from './resolve/assemble.js';
+import { assembleModel } from './resolve/assemble.js';
 import { parseChanged } from './parse/changed.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
@@ -153,6 +152,12 @@ export class Compiler {
       };
       return withModel(tree.result(hit, { diagnostics, model, options, outRel, started }), runOptions);
     }
+    // The emit stage is loaded only by runs the tree record did not vouch for (most runs of
+    // `generate` and `check` never load it), and from here on: its files are read while this
+    // thread loads the layout and the index, instead of after them.
+    const emitStageLoaded = import('./run-emit.js');
+    // Awaited below; a run the index vouches for returns before that, and must not leave it unhandled.
+    emitStageLoaded.catch(() => undefined);
     const derived = this.layouts.of(inventory, options.pluginEntry);
     const { layout } = derived;
     diagnostics.push(...layout.diagnostics);
@@ -198,9 +203,7 @@ export class Compiler {
       }
     }
 
-    // The emit stage and its memo are loaded by the first run that gets this far: a run the tree
-    // record or the index vouched for (most runs of `generate` and `check`) never loads them.
-    const emitStage = await import('./run-emit.js');
+    const emitStage = await emitStageLoaded;
     const memos: RunMemos = { ...this.memos, emit: (this.memos.emit ??= emitStage.emitMemo()) };
     const reader: FileReader = this.units.reader();
     const parsed = await parseChanged({
@@ -401,16 +404,6 @@ export class Compiler {
     // What the memos hold (texts, encoded bytes of the last write, models) goes with them.
     this.memos = freshMemos();
   }
-}
-
-/**
- * What a compiler remembers between its own runs (run-emit.ts `RunMemos`), the emit stage's memo
- * made by the first run that emits.
- */
-type Memos = Omit<RunMemos, 'emit'> & { emit?: EmitMemo };
-
-function freshMemos(): Memos {
-  return { assemble: new AssembleMemo(), written: new Map(), folders: new Map() };
 }
 
 export function createCompiler(options: CompilerOptions): Compiler {

@@ -7,7 +7,6 @@ import type { ResolvedOptions } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { EmitMemo } from './emit/memo.js';
-import type { AssembleMemo } from './resolve/assemble.js';
 import { modulePrints } from './emit/shards.js';
 import type { CapabilityModel } from './model.js';
 import type { UnitCache } from './cache/units.js';
@@ -16,17 +15,7 @@ import { writeRunOutput } from './write/run-output.js';
 import { isRacy } from './cache/racy.js';
 import { type KnownFolders, seedVerified, validatorsDir, verifiedModules } from './write/validators.js';
 
-/**
- * Everything a compiler remembers between its own runs besides the unit cache: emitted pieces,
- * assembled models, the bytes it last wrote. Owned by the instance (never module state), so two
- * compilers in one process never evict each other's, and `dispose()` frees it.
- */
-export interface RunMemos {
-  readonly emit: EmitMemo;
-  readonly assemble: AssembleMemo;
-  readonly written: WrittenParts;
-  readonly folders: KnownFolders;
-}
+export type { RunMemos } from './run-memos.js';
 
 /** The emit stage's memo alone (compiler/context.ts makes it on its first run that emits). */
 export function emitMemo(): EmitMemo {
