@@ -61,6 +61,13 @@ export async function startRedis(): Promise<RedisServer> {
         clearTimeout(timer);
         reject(new Error(`redis-server exited (${code}): ${output}`));
       });
+      // No binary (a machine without Debian's redis-server; .ci/run installs it): a test failure
+      // that says so, not an uncaught spawn error, and no folder left in test/tmp.
+      proc.once('error', (error) => {
+        clearTimeout(timer);
+        rmSync(dir, { recursive: true, force: true });
+        reject(new Error(`${REDIS_SERVER} could not be started (${error.message}): install redis-server`));
+      });
     });
   await start();
   return {
