@@ -23,7 +23,7 @@ import { appendJournal, applyJournal, type IndexState } from './index-journal.js
 import { indexedUnitOf } from './index-queries.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
-import { recordOf, type UnitRecord } from './unit-record.js';
+import type { UnitRecord } from './unit-record.js';
 import { type RunSummary, sealedSummary, toSummary } from './run-summary.js';
 
 export { type RunSummary, toSummary } from './run-summary.js';
@@ -214,23 +214,12 @@ function* storedUnits(units: ReadonlyMap<string, IndexedUnit>): Generator<readon
   for (const [key, unit] of units) yield [key, JSON.stringify(stored(unit))];
 }
 
-/**
- * Each entry's unit as the index stores it, made as it is written (never all at once) and
- * straight from the entry: the text `JSON.stringify(stored(indexedUnitOf(entry, at)))` gives,
- * without the two objects and the copy of the stamps in between (a cold run writes every unit
- * here, at its very end, where its peak RSS is).
- */
+/** Each entry's unit as the index stores it, made as it is written (never all at once). */
 function* storedEntries(
   entries: ReadonlyMap<string, Entry>,
   ranges: ReadonlyMap<string, EntryRange> | undefined,
 ): Generator<readonly [string, string]> {
-  for (const [key, entry] of entries) {
-    const at = ranges?.get(key);
-    yield [
-      key,
-      `{"h":${JSON.stringify(entry.hash)},"f":${JSON.stringify(entry.files)},"s":${JSON.stringify(entry.stamps)},"r":${JSON.stringify(recordOf(entry))}${at ? `,"a":${JSON.stringify(at)}` : ''}}`,
-    ];
-  }
+  for (const [key, entry] of entries) yield [key, JSON.stringify(stored(indexedUnitOf(entry, ranges?.get(key))))];
 }
 
 /**

@@ -8,6 +8,7 @@ import type { FileStat } from './stat-source.js';
 import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import { recordOf } from './unit-record.js';
+import type { Writable } from '../util/writable.js';
 import { eachStamp, type FileStamp, sameStat, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 
 function anyStamped(stamps: readonly (string | number)[], matches: (file: string) => boolean): boolean {
@@ -94,11 +95,13 @@ export function allStamps(index: CacheIndex | undefined, entries: ReadonlyMap<st
 
 /** One entry as the index holds it, with its record and, when the base holds it, its range there. */
 export function indexedUnitOf(entry: Entry, at?: EntryRange): IndexedUnit {
-  return {
+  // Assigned, not spread (util/writable.ts): a cold run's index write makes one per unit.
+  const unit: Writable<IndexedUnit> = {
     hash: entry.hash,
     files: entry.files,
     stamps: [...entry.stamps],
     record: recordOf(entry),
-    ...(at ? { at } : {}),
   };
+  if (at) unit.at = at;
+  return unit;
 }

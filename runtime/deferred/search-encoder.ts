@@ -201,9 +201,17 @@ export class SearchEncoder {
    * catalog that gained or lost a few documents is renumbered instead (`#renumber`).
    */
   #rebuild(documents: readonly SearchDocument[]): void {
-    if (this.#docs.length > 0 && this.#renumber(documents)) return;
-    const known = new Map<string, Indexed>();
-    for (const indexed of this.#docs) known.set(documentKey(indexed.document), indexed);
+    const old = this.#docs;
+    // Each key's first document, and after each document the next one with its key (equal
+    // documents are rare, but each must find its own). A fresh encoder has no keys to build.
+    const known = new Map<string, number>();
+    const sameKey = new Int32Array(old.length).fill(-1);
+    for (let at = old.length - 1; at >= 0; at -= 1) {
+      const key = documentKey(old[at]!.document);
+      sameKey[at] = known.get(key) ?? -1;
+      known.set(key, at);
+    }
+    if (old.length > 0 && this.#renumber(documents, known, sameKey)) return;
     const postings = this.#postings;
     postings.clear();
     this.#vocabulary = undefined;
@@ -215,8 +223,8 @@ export class SearchEncoder {
       else postings.set(token, { entries: [doc, weight], block: undefined });
     };
     this.#docs = documents.map((document, doc) => {
-      // A fresh encoder has nothing to reuse: no keys to build.
-      const reused = known.size === 0 ? undefined : known.get(documentKey(document));
+      const at = known.size === 0 ? undefined : known.get(documentKey(document));
+      const reused = at === undefined ? undefined : old[at];
       if (reused && same(reused.document, document)) {
         eachTerm(reused, (token, weight) => add(token, doc, weight));
         return reused;
@@ -232,19 +240,11 @@ export class SearchEncoder {
    * A tool added or removed shifts every later document's number: the postings are renumbered
    * in place (no document's terms read again) and only the documents that are new, or that
    * moved against the order of the others, are tokenized and inserted. Declines (false) when
-   * more than a patch's share of the documents would be tokenized.
+   * more than a patch's share of the documents would be tokenized. `known` and `sameKey` are
+   * the current documents by key (`#rebuild`).
    */
-  #renumber(documents: readonly SearchDocument[]): boolean {
+  #renumber(documents: readonly SearchDocument[], known: ReadonlyMap<string, number>, sameKey: Int32Array): boolean {
     const old = this.#docs;
-    // Each key's first document, and after each document the next one with its key (equal
-    // documents are rare, but each must find its own).
-    const known = new Map<string, number>();
-    const sameKey = new Int32Array(old.length).fill(-1);
-    for (let at = old.length - 1; at >= 0; at -= 1) {
-      const key = documentKey(old[at]!.document);
-      sameKey[at] = known.get(key) ?? -1;
-      known.set(key, at);
-    }
     const limit = Math.max(16, documents.length * PATCH_LIMIT);
     const moved = new Int32Array(old.length).fill(-1);
     const next: Indexed[] = new Array(documents.length);

@@ -17,6 +17,7 @@ const BUILDERS: readonly (readonly [string, string])[] = [
   ['compiler/cache/unit-record.ts', 'outcomeRecord'],
   ['compiler/cache/index-file.ts', 'stored'],
   ['compiler/cache/index-file.ts', 'unitsOf'],
+  ['compiler/cache/index-queries.ts', 'indexedUnitOf'],
   ['compiler/emit/tool-table.ts', 'renderTool'],
   ['compiler/resolve/record-tool.ts', 'enclosureOf'],
   ['compiler/resolve/record-tool.ts', 'plainToolModel'],
