@@ -19,6 +19,8 @@ export interface Sample {
   readonly workMs: number;
   /** CPU time of the child, all its threads (user + system). */
   readonly cpuMs: number;
+  /** Minor page faults of the child: pages it touched first (bench/children/faults.mjs prices one). */
+  readonly faults: number;
 }
 
 export function median(values: readonly number[]): number {
@@ -42,11 +44,13 @@ export function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}
   const rss = /"rssKb":(\d+)/.exec(out);
   const work = /"workMs":([\d.]+)/.exec(out);
   const cpu = /"cpuMs":([\d.]+)/.exec(out);
+  const faults = /"faults":(\d+)/.exec(out);
   return {
     ms,
     rssMb: rss ? Number(rss[1]) / 1024 : NaN,
     workMs: work ? Number(work[1]) : NaN,
     cpuMs: cpu ? Number(cpu[1]) : NaN,
+    faults: faults ? Number(faults[1]) : NaN,
   };
 }
 
@@ -57,6 +61,7 @@ export function medianSample(samples: readonly Sample[]): Sample {
     rssMb: Math.max(...samples.map((s) => s.rssMb)),
     workMs: median(samples.map((s) => s.workMs)),
     cpuMs: median(samples.map((s) => s.cpuMs)),
+    faults: median(samples.map((s) => s.faults)),
   };
 }
 

@@ -6,6 +6,8 @@
  *
  *   floor        walk + read + parse every file, loading TypeScript exactly as the compiler does
  *   read-only    the floor without parsing (walk + read)
+ *   walk + stat  the floor's walk with a stat per file, nothing read: the least a run that must
+ *                find out whether anything changed pays without a resident process
  *   Node start   a bare `node -e` in the same environment (it only prints its CPU time): the
  *                constant every whole-process figure, the floor's included, carries
  *   cold         `zhin-gen generate` with no cache, parsing on the main thread (ZHIN_GEN_WORKERS=0)
@@ -15,7 +17,9 @@
  *   check        `zhin-gen check` on the up-to-date tree
  *
  * Each as a whole process (what a user waits for) and, for cold / nothing / one change, as work
- * after module loading (`--work`). Peak RSS per figure. The watch figures are measured from
+ * after module loading (`--work`). Peak RSS and minor page faults per figure, with the price of a
+ * fault measured in every round (bench/children/faults.mjs): on a virtual machine whose host
+ * backs memory on first touch, the memory a run touches is a share of its wall time. The watch figures are measured from
  * outside by bench/watch-cli.ts; peers (a ts-morph generator, tsc, esbuild) by bench/peers.ts.
  *
  * BENCH_SIZES=100,1000 BENCH_RUNS=5; BENCH_COMPARE=/path/to/other/checkout alternates that
@@ -25,12 +29,13 @@
  * BENCH_FIGURES=warm,check,oneChange takes only those figures (the cold ones cost minutes at 20,000
  * tools on a shared machine); the tables show the others as not measured.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTree } from './gen-tree.js';
-import { clearUnitCache, medianSample, type Sample, timeProcess } from './process.js';
+import { clearUnitCache, median, medianSample, type Sample, timeProcess } from './process.js';
 import { benchRuntimeLoad } from './runtime-load.js';
 import { table } from './table.js';
 
@@ -82,18 +87,29 @@ for (const n of sizes) {
   }
   const floor: Sample[] = [];
   const floorRead: Sample[] = [];
+  const floorStat: Sample[] = [];
   const nodeStart: Sample[] = [];
+  const faultPrices: number[] = [];
   for (const build of builds) timeProcess([BIN, 'generate', '--root', build.root], { ZHIN_GEN_DIST: build.dist });
   for (let round = 0; round < runs; round++) {
     loads.push(loadavg()[0]!);
     floor.push(timeProcess([join(HERE, 'children', 'floor.mjs'), root]));
     floorRead.push(timeProcess([join(HERE, 'children', 'floor.mjs'), '--read-only', root]));
+    floorStat.push(timeProcess([join(HERE, 'children', 'floor.mjs'), '--stat-only', root]));
     nodeStart.push(timeProcess(['-e', BARE_NODE]));
+    faultPrices.push(faultPrice());
     for (const build of builds) sampleRound(build, round);
   }
   const f = medianSample(floor);
   const fr = medianSample(floorRead);
+  const fs = medianSample(floorStat);
   const ns = medianSample(nodeStart);
+  const price = median(faultPrices);
+  /** Faults (thousands) and their price in this run's rounds. */
+  const faultsOf = (s: Sample): { k: number; ms: number } => ({
+    k: +(s.faults / 1000).toFixed(1),
+    ms: Math.round((s.faults / 1000) * price),
+  });
   const ratio = (ms: number, of = f.ms): number => +(ms / of).toFixed(3);
   const row: Record<string, unknown> = {
     n,
@@ -102,8 +118,11 @@ for (const n of sizes) {
       workMs: Math.round(f.workMs),
       cpuMs: Math.round(f.cpuMs),
       peakRssMb: Math.round(f.rssMb),
+      faults: faultsOf(f),
     },
     readOnly: { ms: Math.round(fr.ms), ratio: ratio(fr.ms), workMs: Math.round(fr.workMs) },
+    statOnly: { ms: Math.round(fs.ms), ratio: ratio(fs.ms), workMs: Math.round(fs.workMs), faults: faultsOf(fs) },
+    faultPrice: { msPer1k: +price.toFixed(2) },
     nodeStart: {
       ms: Math.round(ns.ms),
       ratio: ratio(ns.ms),
@@ -124,6 +143,7 @@ for (const n of sizes) {
             cpuMs: Math.round(m.cpuMs),
             cpuRatio: ratio(m.cpuMs, f.cpuMs),
             peakRssMb: Math.round(m.rssMb),
+            faults: faultsOf(m),
           };
     }
     row[build.name === 'this' ? 'zhinGen' : 'compare'] = figures;
@@ -134,6 +154,12 @@ for (const n of sizes) {
   }
   results.push(row);
   console.error(JSON.stringify(row));
+}
+
+/** Milliseconds per 1,000 first-touch page faults on this machine now (bench/children/faults.mjs). */
+function faultPrice(): number {
+  const out = execFileSync(process.execPath, [join(HERE, 'children', 'faults.mjs')], { encoding: 'utf8' });
+  return (JSON.parse(out) as { msPer1kFaults: number }).msPer1kFaults;
 }
 
 function emptySamples(): Record<Figure, Sample[]> {
@@ -171,11 +197,14 @@ function sampleRound(build: Build, round: number): void {
   timeProcess(cli, env);
 }
 
-type Fig = { ms: number; ratio: number; cpuMs?: number; cpuRatio?: number; peakRssMb?: number };
+type Faults = { k: number; ms: number };
+type Fig = { ms: number; ratio: number; cpuMs?: number; cpuRatio?: number; peakRssMb?: number; faults?: Faults };
 type Row = {
   n: number;
-  floor: { ms: number; workMs: number; cpuMs: number; peakRssMb: number };
+  floor: { ms: number; workMs: number; cpuMs: number; peakRssMb: number; faults: Faults };
   readOnly: { ms: number; ratio: number };
+  statOnly: { ms: number; ratio: number; faults: Faults };
+  faultPrice: { msPer1k: number };
   nodeStart: { ms: number; ratio: number; cpuMs: number; cpuRatio: number };
   zhinGen: Partial<Record<Figure, Fig>>;
   compare?: Partial<Record<Figure, Fig>>;
@@ -184,6 +213,7 @@ type Row = {
 const cell = (f: Fig | undefined): string => (f ? `${f.ms} ms (${f.ratio}×)` : '—');
 // CPU time (all threads) against the floor's: what a loaded machine moves least.
 const cpuCell = (f: Fig | undefined): string => (f?.cpuMs !== undefined ? `${f.cpuMs} ms (${f.cpuRatio}×)` : '—');
+const faultCell = (f: Faults | undefined): string => (f ? `${f.k}k (≈ ${f.ms} ms)` : '—');
 const rows = results as Row[];
 const n = (r: Row): string => r.n.toLocaleString('en');
 const lines = [
@@ -195,6 +225,7 @@ const lines = [
       'floor',
       'Node start',
       'read only',
+      'walk + stat',
       'cold',
       'cold, pool',
       'nothing changed',
@@ -207,6 +238,7 @@ const lines = [
       `${r.floor.ms} ms`,
       `${r.nodeStart.ms} ms (${r.nodeStart.ratio}×)`,
       `${r.readOnly.ms} ms (${r.readOnly.ratio}×)`,
+      `${r.statOnly.ms} ms (${r.statOnly.ratio}×)`,
       ...(['cold', 'coldPool', 'warm', 'oneChange', 'check'] as const).map((k) => cell(r.zhinGen[k])),
       `${r.zhinGen.cold?.peakRssMb ?? '—'} / ${r.zhinGen.coldPool?.peakRssMb ?? '—'} / ${r.zhinGen.warm?.peakRssMb ?? '—'} MB`,
     ]),
@@ -221,6 +253,19 @@ const lines = [
       `${r.floor.cpuMs} ms`,
       `${r.nodeStart.cpuMs} ms (${r.nodeStart.cpuRatio}×)`,
       ...(['cold', 'coldPool', 'warm', 'oneChange', 'check'] as const).map((k) => cpuCell(r.zhinGen[k])),
+    ]),
+  ),
+  '',
+  'Minor page faults (pages touched first, thousands) and their price at this machine’s measured cost per fault:',
+  '',
+  ...table(
+    ['N', 'price', 'floor', 'walk + stat', 'cold', 'cold, pool', 'nothing changed', 'one tool changed', 'check'],
+    rows.map((r) => [
+      n(r),
+      `${r.faultPrice.msPer1k} ms / 1k`,
+      faultCell(r.floor.faults),
+      faultCell(r.statOnly.faults),
+      ...(['cold', 'coldPool', 'warm', 'oneChange', 'check'] as const).map((k) => faultCell(r.zhinGen[k]?.faults)),
     ]),
   ),
   '',

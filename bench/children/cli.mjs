@@ -27,7 +27,13 @@ if (args[0] === '--work') {
   const workMs = performance.now() - started;
   await compiler.dispose();
   console.log(
-    JSON.stringify({ workMs, parsed: result.stats.parsed, rssKb: process.resourceUsage().maxRSS, cpuMs: cpuMs() }),
+    JSON.stringify({
+      workMs,
+      parsed: result.stats.parsed,
+      rssKb: process.resourceUsage().maxRSS,
+      faults: process.resourceUsage().minorPageFault,
+      cpuMs: cpuMs(),
+    }),
   );
 } else {
   // The bin's bundle; a build from before it existed (BENCH_COMPARE) runs its file-by-file main.
@@ -36,5 +42,6 @@ if (args[0] === '--work') {
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const code = await main(args, io);
   if (code !== 0) process.exitCode = code;
-  console.log(JSON.stringify({ code, rssKb: process.resourceUsage().maxRSS, cpuMs: cpuMs() }));
+  const usage = process.resourceUsage();
+  console.log(JSON.stringify({ code, rssKb: usage.maxRSS, faults: usage.minorPageFault, cpuMs: cpuMs() }));
 }

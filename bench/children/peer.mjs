@@ -46,7 +46,13 @@ function toolModules(root) {
   const found = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'src' || entry.name === 'docs')
+      if (
+        entry.name === 'node_modules' ||
+        entry.name.startsWith('.') ||
+        entry.name === 'src' ||
+        entry.name === 'docs' ||
+        entry.name.endsWith('.gen.validators')
+      )
         continue;
       const abs = join(dir, entry.name);
       if (entry.isDirectory()) walk(abs);
