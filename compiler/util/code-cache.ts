@@ -6,6 +6,13 @@
  * again. The cache is keyed by the file's path, size and mtime and the Node version, lives in
  * the OS temp dir, and is only an accelerator: a missing, stale or rejected cache means a normal
  * compile, and any failure here means a plain `require`.
+ *
+ * A file can also hold the module's body already wrapped the way Node's loader wraps it (the
+ * build writes TypeScript's minified copy so): V8 then compiles the file's own text. Wrapping it
+ * here costs a second copy of a 3.6 MB string (the concatenation is flattened before V8 compiles
+ * it), and on the virtual machines the benches run on every megabyte first touched costs ~2.5 ms
+ * of page faults (bench/children/faults.mjs). Such a file is no CommonJS module: a failure to
+ * load it is `undefined`, for the caller to fall back on another file.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -38,30 +45,37 @@ function storeAtExit(script: vm.Script, cacheFile: string): void {
   });
 }
 
-/** The module's exports, or `undefined` if it could not be loaded this way. */
-export function loadWithCodeCache(file: string): unknown {
+/** The CommonJS wrapper, as Node's own loader builds it (a wrapped file starts with exactly this). */
+export const CJS_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+
+/**
+ * The module's exports, or `undefined` if it could not be loaded this way. `wrapped`: the file
+ * holds the body already wrapped (CJS_WRAPPER_HEAD, the body, then a line `})`).
+ */
+export function loadWithCodeCache(file: string, wrapped = false): unknown {
   const require = createRequire(file);
-  if (process.env.ZHIN_GEN_CODE_CACHE === '0') return require(file);
-  let cacheFile: string;
+  const useCache = process.env.ZHIN_GEN_CODE_CACHE !== '0';
+  if (!useCache && !wrapped) return require(file);
+  let cacheFile: string | undefined;
   let script: vm.Script;
   let cachedData: Buffer | undefined;
   try {
-    cacheFile = cacheFileFor(file);
+    cacheFile = useCache ? cacheFileFor(file) : undefined;
     try {
-      cachedData = readFileSync(cacheFile);
+      cachedData = cacheFile === undefined ? undefined : readFileSync(cacheFile);
     } catch {
       cachedData = undefined;
     }
     const bytes = readFileSync(file);
     // TypeScript's bundle is pure ASCII: read as Latin-1 it needs no UTF-8 decoding (~0.1 s).
     const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-    // The CommonJS wrapper, as Node's own loader builds it.
-    script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    if (wrapped && !source.startsWith(CJS_WRAPPER_HEAD)) return undefined;
+    script = new vm.Script(wrapped ? source : `${CJS_WRAPPER_HEAD}${source}\n})`, {
       filename: file,
       ...(cachedData ? { cachedData } : {}),
     });
   } catch {
-    return require(file);
+    return wrapped ? undefined : require(file);
   }
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (
@@ -72,6 +86,6 @@ export function loadWithCodeCache(file: string): unknown {
     dirname: string,
   ) => void;
   run.call(module.exports, module.exports, require, module, file, dirname(file));
-  if (!cachedData || script.cachedDataRejected) storeAtExit(script, cacheFile);
+  if (cacheFile !== undefined && (!cachedData || script.cachedDataRejected)) storeAtExit(script, cacheFile);
   return module.exports;
 }

@@ -26,13 +26,13 @@ function typescriptFile(): string | undefined {
 }
 
 /**
- * The minified copy of `file` the build wrote beside this module (scripts/build.mjs), if it was
- * made from the file installed now (same size): fewer bytes to read and compile, same compiler.
- * Running from the sources (tests, tsx) there is none.
+ * The minified copy of `file` the build wrote beside this module (scripts/build.mjs), its body
+ * already wrapped for util/code-cache.ts, if it was made from the file installed now (same size):
+ * fewer bytes to read and compile, same compiler. Running from the sources (tests, tsx) there is none.
  */
 function minifiedCopy(file: string): string | undefined {
   try {
-    const copy = fileURLToPath(new URL('./typescript.min.cjs', import.meta.url));
+    const copy = fileURLToPath(new URL('./typescript.min.wrapped.js', import.meta.url));
     const made = JSON.parse(readFileSync(fileURLToPath(new URL('./typescript.min.json', import.meta.url)), 'utf8')) as {
       size?: unknown;
     };
@@ -45,9 +45,12 @@ function minifiedCopy(file: string): string | undefined {
 function load(): TypeScript {
   const file = typescriptFile();
   if (file) {
-    for (const candidate of [minifiedCopy(file), file]) {
+    for (const [candidate, wrapped] of [
+      [minifiedCopy(file), true],
+      [file, false],
+    ] as const) {
       if (candidate === undefined) continue;
-      const loaded = loadWithCodeCache(candidate) as Partial<TypeScript> | undefined;
+      const loaded = loadWithCodeCache(candidate, wrapped) as Partial<TypeScript> | undefined;
       if (loaded && typeof loaded.createSourceFile === 'function') return loaded as TypeScript;
     }
   }

@@ -4,7 +4,7 @@
  * and the parser works in every case. Real processes, a private TMPDIR.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, removeDir, tempDir } from '../../helpers.js';
@@ -56,14 +56,14 @@ const dump = (t) => { const out = []; const sf = t.createSourceFile('a.ts', text
   return out.join(' ') + ' | ' + t.transpileModule(text, { compilerOptions: { target: t.ScriptTarget.ES2022 } }).outputText; };
 console.log(JSON.stringify({ version: ts.version === original.version, same: dump(ts) === dump(original), minified: ts.createSourceFile.toString().length < original.createSourceFile.toString().length }));`;
 
-function compareIn(dist: string, tmp: string): unknown {
+function compareIn(dist: string, tmp: string, env: NodeJS.ProcessEnv = {}): unknown {
   const script = COMPARE.replace(
     JSON.stringify(join(REPO, 'dist/compiler/util/typescript.js')),
     JSON.stringify(join(dist, 'typescript.js')),
   );
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     encoding: 'utf8',
-    env: { ...process.env, TMPDIR: tmp },
+    env: { ...process.env, TMPDIR: tmp, ...env },
   });
   expect(run.stderr).toBe('');
   return JSON.parse(run.stdout);
@@ -76,16 +76,55 @@ describe('the minified TypeScript copy (scripts/build.mjs)', () => {
     expect(compareIn(join(REPO, 'dist/compiler/util'), tmp)).toEqual({ version: true, same: true, minified: true });
   });
 
+  it('is loaded without a code cache too (ZHIN_GEN_CODE_CACHE=0), and then none is written', () => {
+    const tmp = tempDir('code-cache-off');
+    dirs.push(tmp);
+    expect(compareIn(join(REPO, 'dist/compiler/util'), tmp, { ZHIN_GEN_CODE_CACHE: '0' })).toEqual({
+      version: true,
+      same: true,
+      minified: true,
+    });
+    let written: string[] = [];
+    try {
+      written = readdirSync(join(tmp, 'zhin-gen-cache')).filter((f) => f.endsWith('.v8'));
+    } catch {
+      // No cache folder at all.
+    }
+    expect(written).toEqual([]);
+  });
+
+  /** A copy of the built loader and its minified TypeScript in a temp dist, for damaging one of them. */
+  function distCopy(tmp: string): string {
+    const dist = join(tmp, 'dist', 'compiler');
+    mkdirSync(dist, { recursive: true });
+    for (const file of [
+      'typescript.js',
+      'code-cache.js',
+      'temp-cache-dir.js',
+      'typescript.min.wrapped.js',
+      'typescript.min.json',
+    ])
+      copyFileSync(join(REPO, 'dist/compiler/util', file), join(dist, file));
+    writeFileSync(join(dist, 'package.json'), '{"type":"module"}');
+    return dist;
+  }
+
   it('is not used when it was made from another TypeScript file than the one installed', () => {
     const tmp = tempDir('code-cache-stale');
     dirs.push(tmp);
-    // A copy of the built loader beside a sidecar that names a different source size.
-    const dist = join(tmp, 'dist', 'compiler');
-    mkdirSync(dist, { recursive: true });
-    for (const file of ['typescript.js', 'code-cache.js', 'temp-cache-dir.js', 'typescript.min.cjs'])
-      copyFileSync(join(REPO, 'dist/compiler/util', file), join(dist, file));
-    writeFileSync(join(dist, 'package.json'), '{"type":"module"}');
+    // The sidecar names a different source size.
+    const dist = distCopy(tmp);
     writeFileSync(join(dist, 'typescript.min.json'), JSON.stringify({ size: 1 }));
+    expect(compareIn(dist, tmp)).toEqual({ version: true, same: true, minified: false });
+  });
+
+  it('falls back on the installed TypeScript when the copy is not a wrapped module body', () => {
+    const tmp = tempDir('code-cache-unwrapped');
+    dirs.push(tmp);
+    // The same size as the copy the sidecar vouches for, but a plain CommonJS text (the layout before).
+    const dist = distCopy(tmp);
+    const wrapped = readFileSync(join(dist, 'typescript.min.wrapped.js'), 'latin1');
+    writeFileSync(join(dist, 'typescript.min.wrapped.js'), `/*${wrapped.slice(2)}`, 'latin1');
     expect(compareIn(dist, tmp)).toEqual({ version: true, same: true, minified: false });
   });
 });
