@@ -9,7 +9,7 @@ import type { CompileResult } from '../run-types.js';
 import type { CapabilityModel } from '../model.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
-import type { TreeInventory } from '../scan/inventory.js';
+import { lowerBound, type TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
@@ -33,11 +33,14 @@ export interface TreeRecordInputs {
 
 /**
  * The stamps of the listed files by path, as the unit cache looks them up (cache/stat-source.ts):
- * positions into the table, made on the first lookup, so a run the record vouches for never
- * builds a map of every file, and no lookup prints or parses a number.
+ * positions into the table, so no lookup prints or parses a number. The list is sorted by code
+ * units (scan/walk.ts, and scan/inventory.ts keeps it so), and the lookups mostly come in list
+ * order (a unit's files, then the next unit's): the entry after the last one found is tried
+ * first, then a binary search. A map of every listed path cost 30–58 ms at 20,000 tools. A path
+ * not found (never the case for a listed file) only costs the caller a stat of its own.
  */
-class ListStamps implements RunStamps {
-  private map: Map<string, number> | undefined;
+export class ListStamps implements RunStamps {
+  private last = -1;
 
   constructor(
     private readonly list: readonly string[],
@@ -45,16 +48,18 @@ class ListStamps implements RunStamps {
   ) {}
 
   indexOf(path: string): number {
-    let map = this.map;
-    if (!map) {
-      map = new Map();
-      for (let i = 0; i < this.list.length; i++) {
-        const listed = this.list[i]!;
-        if (!listed.endsWith('/')) map.set(listed, i);
-      }
-      this.map = map;
+    // Directories are listed with a trailing '/'; a file's path never has one.
+    if (path.endsWith('/')) return -1;
+    const list = this.list;
+    const next = this.last + 1;
+    let i: number;
+    if (next < list.length && list[next] === path) i = next;
+    else {
+      i = lowerBound(list, path);
+      if (list[i] !== path) return -1;
     }
-    return map.get(path) ?? -1;
+    this.last = i;
+    return i;
   }
   mtimeAt(i: number): number {
     return this.table[2 * i]!;

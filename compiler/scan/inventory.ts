@@ -186,7 +186,7 @@ export class TreeInventory {
 }
 
 /** Index of the first entry not below `value` in a list sorted by code units. */
-function lowerBound(list: readonly string[], value: string): number {
+export function lowerBound(list: readonly string[], value: string): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
