@@ -63,5 +63,6 @@ describe('ListStamps', () => {
       for (const missing of ['', 'zzz', 'tools/none/index.ts', `${files[0]!.path}x`])
         expect(lookup.indexOf(missing)).toBe(-1);
     }
+    expect(checked).toBeGreaterThan(40);
   });
 });
