@@ -19,6 +19,7 @@ import { isRecord } from './json-shape.js';
 import { readText } from '../util/read-text.js';
 import { writeAtomically } from '../write/output.js';
 import type { VerifiedModule } from '../write/validators.js';
+import { stringifyAscii } from '../util/ascii-json.js';
 
 export interface EmitRecord {
   /** Module stamps by the fingerprint of what each is made of. */
@@ -77,7 +78,7 @@ function serialise(version: string, { prints, folder }: EmitRecord): string {
   const files = folder
     ? byName(folder.modules).map(([name, m]) => [name, m.stamp, m.mtimeMs, m.size, m.at] as const)
     : undefined;
-  return `${JSON.stringify({ version, modules, ...(folder ? { folder: { dir: folder.dir, files } } : {}) })}\n`;
+  return `${stringifyAscii({ version, modules, ...(folder ? { folder: { dir: folder.dir, files } } : {}) })}\n`;
 }
 
 /** A stamp is one line of a generated module: nothing else may ever reach a file from here. */

@@ -32,6 +32,7 @@ import {
 } from 'node:fs';
 import { compile, jsonObject, object, optional, present, string, type Check } from './json-shape.js';
 import { writeChunksAtomically } from '../write/output.js';
+import { stringifyAscii } from '../util/ascii-json.js';
 
 interface Base<E, O> {
   readonly version: string;
@@ -286,13 +287,13 @@ export class CacheFile<E, O> {
     // The journal lines are serialised only when a journal can take them: a cold run changes
     // every entry and writes a base, and serialising each entry twice cost a second full pass.
     if (!whole && this.baseId !== undefined && this.journalUsable && this.onDisk()) {
-      const lines = changed().map(([k, e]) => JSON.stringify({ k, e } satisfies JournalLine<E, O>));
-      if (output !== undefined) lines.push(JSON.stringify({ o: output } satisfies JournalLine<E, O>));
+      const lines = changed().map(([k, e]) => stringifyAscii({ k, e } satisfies JournalLine<E, O>));
+      if (output !== undefined) lines.push(stringifyAscii({ o: output } satisfies JournalLine<E, O>));
       const delta = lines.length > 0 ? `${lines.join('\n')}\n` : '';
       if (this.journalBytes + Buffer.byteLength(delta) <= this.baseBytes * JOURNAL_SHARE) {
         if (this.journalBytes === 0) {
           // A new journal: created (or truncated) with its header, never appended to a stray file.
-          const text = `${JSON.stringify({ base: this.baseId } satisfies JournalLine<E, O>)}\n${delta}`;
+          const text = `${stringifyAscii({ base: this.baseId } satisfies JournalLine<E, O>)}\n${delta}`;
           writeFileSync(this.journal, text);
           this.journalBytes = Buffer.byteLength(text);
         } else {
@@ -337,7 +338,7 @@ function* baseChunks<E, O>(
   contents: BaseContents<E, O>,
   ranges: Map<string, EntryRange>,
 ): Generator<string> {
-  const head = JSON.stringify(frame);
+  const head = stringifyAscii(frame);
   const open = `${head.slice(0, -1)}${ENTRIES_MARK}`;
   yield open;
   // Byte offsets of each entry's value, for `open`'s reader (the index keeps them).
@@ -345,9 +346,9 @@ function* baseChunks<E, O>(
   let first = true;
   for (const [key, entry] of contents.entries) {
     // `undefined` is left out of an object by JSON.stringify; an entry is never undefined.
-    const value = JSON.stringify(entry);
+    const value = stringifyAscii(entry);
     if (value === undefined) continue;
-    const name = `${first ? '' : ','}${JSON.stringify(key)}:`;
+    const name = `${first ? '' : ','}${stringifyAscii(key)}:`;
     const nameBytes = Buffer.byteLength(name);
     const valueBytes = Buffer.byteLength(value);
     ranges.set(key, [at + nameBytes, valueBytes]);
@@ -355,7 +356,7 @@ function* baseChunks<E, O>(
     yield `${name}${value}`;
     first = false;
   }
-  const output = contents.output === undefined ? undefined : JSON.stringify(contents.output);
+  const output = contents.output === undefined ? undefined : stringifyAscii(contents.output);
   yield output === undefined ? '}}' : `},"output":${output}}`;
 }
 

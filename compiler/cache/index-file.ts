@@ -25,6 +25,7 @@ import type { Entry } from './unit-entry.js';
 import type { EntryRange } from './file.js';
 import type { UnitRecord } from './unit-record.js';
 import { type RunSummary, sealedSummary, toSummary } from './run-summary.js';
+import { stringifyAscii } from '../util/ascii-json.js';
 
 export { type RunSummary, toSummary } from './run-summary.js';
 
@@ -102,7 +103,7 @@ export function writeBeside(
 ): void {
   const stamp = bodiesStamp(bodies);
   if (stamp === undefined) return;
-  writeAtomically(file, JSON.stringify({ version, configKey, bodies: stamp, seal: sealOf(payload), ...payload }));
+  writeAtomically(file, stringifyAscii({ version, configKey, bodies: stamp, seal: sealOf(payload), ...payload }));
 }
 
 function isStrings(value: unknown): value is string[] {
@@ -211,7 +212,7 @@ export class IndexFile {
 
 /** Each unit of a loaded index, as the index stores it (JSON). */
 function* storedUnits(units: ReadonlyMap<string, IndexedUnit>): Generator<readonly [string, string]> {
-  for (const [key, unit] of units) yield [key, JSON.stringify(stored(unit))];
+  for (const [key, unit] of units) yield [key, stringifyAscii(stored(unit))];
 }
 
 /** Each entry's unit as the index stores it, made as it is written (never all at once). */
@@ -219,7 +220,7 @@ function* storedEntries(
   entries: ReadonlyMap<string, Entry>,
   ranges: ReadonlyMap<string, EntryRange> | undefined,
 ): Generator<readonly [string, string]> {
-  for (const [key, entry] of entries) yield [key, JSON.stringify(stored(indexedUnitOf(entry, ranges?.get(key))))];
+  for (const [key, entry] of entries) yield [key, stringifyAscii(stored(indexedUnitOf(entry, ranges?.get(key))))];
 }
 
 /**
@@ -233,13 +234,13 @@ function* indexChunks(
   output: OutputRecord | undefined,
   summary: RunSummary | undefined,
 ): Generator<string> {
-  yield `${JSON.stringify(frame).slice(0, -1)},"units":{`;
+  yield `${stringifyAscii(frame).slice(0, -1)},"units":{`;
   let first = true;
   for (const [key, unit] of units) {
-    yield `${first ? '' : ','}${JSON.stringify(key)}:${unit}`;
+    yield `${first ? '' : ','}${stringifyAscii(key)}:${unit}`;
     first = false;
   }
-  yield `}${output ? `,"output":${JSON.stringify(output)}` : ''}${summary ? `,"summary":${JSON.stringify(sealedSummary(summary))}` : ''}}`;
+  yield `}${output ? `,"output":${stringifyAscii(output)}` : ''}${summary ? `,"summary":${stringifyAscii(sealedSummary(summary))}` : ''}}`;
 }
 
 interface StoredUnit {

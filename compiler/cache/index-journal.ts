@@ -19,6 +19,7 @@ import { isOutputRecord } from './entry-shape.js';
 import type { IndexedUnit } from './index-file.js';
 import { type RunSummary, sealedSummary } from './run-summary.js';
 import type { OutputRecord } from './unit-entry.js';
+import { stringifyAscii } from '../util/ascii-json.js';
 
 /**
  * The journal is folded into a new base once it is larger than this share of the base, or than
@@ -108,7 +109,7 @@ export function appendJournal(
   } catch {
     journalBytes = 0;
   }
-  const text = `${JSON.stringify({ ...line, output: line.output ?? null, summary: line.summary ? sealedSummary(line.summary) : null })}\n`;
+  const text = `${stringifyAscii({ ...line, output: line.output ?? null, summary: line.summary ? sealedSummary(line.summary) : null })}\n`;
   if (journalBytes + Buffer.byteLength(text) > Math.max(baseBytes * JOURNAL_SHARE, JOURNAL_FLOOR)) return false;
   appendFileSync(journal, text);
   return true;

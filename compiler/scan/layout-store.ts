@@ -34,6 +34,7 @@ import {
   unitOf,
 } from './layout.js';
 import type { DerivedLayout } from './layout-memo.js';
+import { stringifyAscii } from '../util/ascii-json.js';
 
 // Bumped when the layout or its units change for the same list (scan/layout.ts), or the format.
 const STORE_VERSION = `zhin-gen-layout-2@${packageVersion()}`;
@@ -101,7 +102,7 @@ export class LayoutStore {
   save(key: string, derived: DerivedLayout, list: readonly string[]): void {
     const stored = encode(derived, list);
     if (!stored) return;
-    const text = JSON.stringify({ version: STORE_VERSION, key, ...stored });
+    const text = stringifyAscii({ version: STORE_VERSION, key, ...stored });
     const digest = createHash('sha256').update(text).digest('base64');
     if (digest === this.lastDigest) return;
     try {

@@ -1,7 +1,8 @@
 /**
  * The unit cache file's base, written entry by entry (cache/file.ts): the bytes on disk are
- * exactly `JSON.stringify` of the base (frame, entries in order, output record), whatever the
- * keys and values hold (quotes, control characters, non-ASCII text, `__proto__`), the base loads
+ * exactly `JSON.stringify` of the base (frame, entries in order, output record) with every
+ * non-ASCII character escaped (util/ascii-json.ts: the text decodes to a one-byte string), whatever
+ * the keys and values hold (quotes, control characters, non-ASCII text, `__proto__`), the base loads
  * back to the same entries, and the journal that follows it still finds the base on disk by its
  * byte size: a base measured in UTF-16 units instead of bytes would send every later save to a
  * new base, which the last case sees.
@@ -10,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CacheFile } from '../../../compiler/cache/file.js';
+import { asciiJson } from '../../../compiler/util/ascii-json.js';
 import { removeDir, tempDir } from '../../helpers.js';
 
 type Value = { readonly text: string; readonly n?: number; readonly list?: readonly unknown[] };
@@ -28,7 +30,7 @@ function entries(): Map<string, Value> {
 }
 
 describe('the unit cache base file', () => {
-  it('writes exactly JSON.stringify of the base, with and without an output record, and loads it back', () => {
+  it('writes exactly JSON.stringify of the base (ASCII), with and without an output record, and loads it back', () => {
     const dir = tempDir('cache-file');
     try {
       for (const output of [{ text: '输出 record' }, undefined]) {
@@ -44,14 +46,17 @@ describe('the unit cache base file', () => {
         const text = readFileSync(file, 'utf8');
         const id = (JSON.parse(text) as { id: string }).id;
         expect(text).toBe(
-          JSON.stringify({
-            version: 'v-test',
-            configKey: 'config-键',
-            id,
-            entries: Object.fromEntries(all),
-            ...(output ? { output } : {}),
-          }),
+          asciiJson(
+            JSON.stringify({
+              version: 'v-test',
+              configKey: 'config-键',
+              id,
+              entries: Object.fromEntries(all),
+              ...(output ? { output } : {}),
+            }),
+          ),
         );
+        expect(text).toMatch(/^[\x00-\x7f]*$/);
         // A cold run's save writes a base, never a journal.
         expect(existsSync(`${file}.journal`)).toBe(false);
         const loaded = new CacheFile<Value, Value>(file, 'v-test', shapes).load('config-键');
@@ -96,7 +101,7 @@ describe('the unit cache base file', () => {
         undefined,
       );
       expect(readFileSync(file).equals(base)).toBe(true);
-      expect(readFileSync(`${file}.journal`, 'utf8')).toContain('再改');
+      expect(readFileSync(`${file}.journal`, 'utf8')).toContain(asciiJson('再改'));
       // The same process and a fresh one (loading the base) both journal a one-entry change.
       const fresh = new CacheFile<Value, Value>(file, 'v-test', shapes);
       fresh.load('c');
@@ -108,7 +113,8 @@ describe('the unit cache base file', () => {
         undefined,
       );
       expect(readFileSync(file).equals(base)).toBe(true);
-      expect(readFileSync(`${file}.journal`, 'utf8')).toContain('改了');
+      expect(readFileSync(`${file}.journal`, 'utf8')).toContain(asciiJson('改了'));
+      expect(readFileSync(`${file}.journal`, 'utf8')).toMatch(/^[\x00-\x7f]*$/);
       const reloaded = new CacheFile<Value, Value>(file, 'v-test', shapes).load('c');
       expect(reloaded?.entries.get('tool:tools/天气')).toEqual({ text: '改了' });
     } finally {

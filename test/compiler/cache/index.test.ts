@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { copyFixture, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
+import { asciiJson } from '../../../compiler/util/ascii-json.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -46,8 +47,10 @@ describe('the unit cache index', () => {
     expect(cold.errors).toBe(0);
     const text = readFileSync(index, 'utf8');
     const data = JSON.parse(text) as Record<string, unknown>;
-    // Byte for byte what one JSON.stringify of the whole index gives, keys in the frame's order.
-    expect(text).toBe(JSON.stringify(data));
+    // Byte for byte what one JSON.stringify of the whole index gives, keys in the frame's order,
+    // with every non-ASCII character escaped (util/ascii-json.ts).
+    expect(text).toBe(asciiJson(JSON.stringify(data)));
+    expect(text).toMatch(/^[\x00-\x7f]*$/);
     expect(Object.keys(data)).toEqual(['version', 'configKey', 'bodies', 'units', 'output', 'summary']);
     expect(Object.keys(data.units as object).length).toBeGreaterThan(3);
   });
