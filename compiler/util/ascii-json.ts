@@ -13,13 +13,13 @@
 const WIDE = /[^\x00-\x7f]/;
 const WIDE_ALL = /[^\x00-\x7f]/g;
 
-function escape(char: string): string {
+function escapeUnit(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** `json` (a JSON text) with every non-ASCII character escaped; the same string when it has none. */
 export function asciiJson(json: string): string {
-  return WIDE.test(json) ? json.replace(WIDE_ALL, escape) : json;
+  return WIDE.test(json) ? json.replace(WIDE_ALL, escapeUnit) : json;
 }
 
 /** `JSON.stringify(value)` as pure ASCII (see {@link asciiJson}). */
