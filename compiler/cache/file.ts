@@ -341,16 +341,17 @@ function* baseChunks<E, O>(
   const head = stringifyAscii(frame);
   const open = `${head.slice(0, -1)}${ENTRIES_MARK}`;
   yield open;
-  // Byte offsets of each entry's value, for `open`'s reader (the index keeps them).
-  let at = Buffer.byteLength(open);
+  // Byte offsets of each entry's value, for `open`'s reader (the index keeps them). Every text
+  // here is ASCII (util/ascii-json.ts), so its length is its size in bytes.
+  let at = open.length;
   let first = true;
   for (const [key, entry] of contents.entries) {
     // `undefined` is left out of an object by JSON.stringify; an entry is never undefined.
     const value = stringifyAscii(entry);
     if (value === undefined) continue;
     const name = `${first ? '' : ','}${stringifyAscii(key)}:`;
-    const nameBytes = Buffer.byteLength(name);
-    const valueBytes = Buffer.byteLength(value);
+    const nameBytes = name.length;
+    const valueBytes = value.length;
     ranges.set(key, [at + nameBytes, valueBytes]);
     at += nameBytes + valueBytes;
     yield `${name}${value}`;

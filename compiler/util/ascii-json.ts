@@ -8,9 +8,13 @@
  * index of a 20,000-tool tree a 44 MB string; on the virtual machines the benches run on every
  * megabyte first touched costs ~2.5 ms of page faults (bench/children/faults.mjs). Escaped, the
  * text stays one byte a character, and only the few values that hold such characters are wide.
- * The cost is paid only by texts that have one: a scan finds none in the rest.
+ * The cost is paid only by texts that have one. The others are found by their UTF-8 length,
+ * which equals their length only when every character is ASCII (2.5x faster than a regular
+ * expression: 17 ms for the 41 MB of a 20,000-tool tree's bodies), and a writer that needs the
+ * byte length of what it writes (cache/file.ts) reads it off the escaped text's length.
  */
-const WIDE = /[^\x00-\x7f]/;
+import { Buffer } from 'node:buffer';
+
 const WIDE_ALL = /[^\x00-\x7f]/g;
 
 function escapeUnit(char: string): string {
@@ -19,7 +23,7 @@ function escapeUnit(char: string): string {
 
 /** `json` (a JSON text) with every non-ASCII character escaped; the same string when it has none. */
 export function asciiJson(json: string): string {
-  return WIDE.test(json) ? json.replace(WIDE_ALL, escapeUnit) : json;
+  return Buffer.byteLength(json) === json.length ? json : json.replace(WIDE_ALL, escapeUnit);
 }
 
 /** `JSON.stringify(value)` as pure ASCII (see {@link asciiJson}). */

@@ -47,6 +47,17 @@ describe('unit cache files', () => {
     // The tree's own text is wide: the escapes are what kept the files narrow.
     expect(readFileSync(join(cacheDir, 'units.json'), 'latin1')).toMatch(/\\u[0-9a-f]{4}/);
 
+    // The index's byte ranges of the bodies (read one by one by a run that changed a unit) hold
+    // exactly one JSON value each: the escaped texts' lengths are their sizes in bytes.
+    const bodies = readFileSync(cacheFile);
+    const index = JSON.parse(readFileSync(`${cacheFile}.index`, 'latin1')) as {
+      units: Record<string, { a?: [number, number] }>;
+    };
+    const ranged = Object.values(index.units).filter((unit) => unit.a !== undefined);
+    expect(ranged.length).toBeGreaterThan(90);
+    for (const { a } of ranged)
+      expect(() => JSON.parse(bodies.subarray(a![0], a![0] + a![1]).toString())).not.toThrow();
+
     const warm = await createCompiler({ root, cacheFile }).run();
     expect(warm.stats.parsed).toBe(0);
     expect(warm.code.replaceAll(root, '<root>')).toBe(await cacheless(root));
@@ -59,6 +70,9 @@ describe('unit cache files', () => {
     writeFileSync(tool, edited);
     const one = await createCompiler({ root, cacheFile }).run();
     expect(one.stats.parsed).toBe(1);
+    // Read by their ranges, not whole after a lost body (cache/lost-body.ts).
+    expect(one.stats.bodies).toBeGreaterThan(0);
+    expect(one.stats.bodies).toBeLessThan(one.stats.units);
     for (const file of cacheFiles(cacheDir)) expect(readFileSync(file, 'latin1'), file).toMatch(/^[\x00-\x7f]*$/);
     expect(one.code.replaceAll(root, '<root>')).toBe(await cacheless(root));
     const again = await createCompiler({ root, cacheFile }).run();
