@@ -54,9 +54,10 @@ describe('bench floor', () => {
     const run = spawnSync(process.execPath, [join(REPO, 'bench', 'children', 'faults.mjs')], { encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     const { msPer1kFaults, faults } = JSON.parse(run.stdout) as { msPer1kFaults: number; faults: number };
-    // 64 MB of fresh pages: at least 4 KB each (fewer with huge pages), each one fault.
-    expect(faults).toBeGreaterThan(0);
-    expect(faults).toBeLessThanOrEqual((64 * 2 ** 20) / 4096 + 64);
+    // 64 MB of fresh pages, each touched first once: between one fault per 2 MB huge page and
+    // one per 4 KB page, with room for what the process touches besides (V8, the timers).
+    expect(faults).toBeGreaterThanOrEqual((64 * 2 ** 20) / 2 ** 21);
+    expect(faults).toBeLessThanOrEqual((2 * (64 * 2 ** 20)) / 4096);
     expect(Number.isFinite(msPer1kFaults)).toBe(true);
   });
 });
