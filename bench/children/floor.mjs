@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { skipped } from './tree-files.mjs';
 
 const started = performance.now();
 const args = process.argv.slice(2);
@@ -28,18 +29,6 @@ const parseYaml = mode === 'parse' ? (await import('yaml')).parse : undefined;
 const workStarted = performance.now();
 let files = 0;
 let bytes = 0;
-
-/** Whether a directory entry is outside the tree's inputs (dependencies, noise, generated output). */
-function skipped(name) {
-  return (
-    name === 'node_modules' ||
-    name.startsWith('.') ||
-    name === 'src' ||
-    name === 'docs' ||
-    name.endsWith('.gen.ts') ||
-    name.endsWith('.gen.validators')
-  );
-}
 
 function walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -15,6 +15,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
+import { skipped } from './tree-files.mjs';
 
 const [kind, given, tsconfig] = process.argv.slice(2);
 const target = resolve(given);
@@ -46,14 +47,7 @@ function toolModules(root) {
   const found = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (
-        entry.name === 'node_modules' ||
-        entry.name.startsWith('.') ||
-        entry.name === 'src' ||
-        entry.name === 'docs' ||
-        entry.name.endsWith('.gen.validators')
-      )
-        continue;
+      if (skipped(entry.name)) continue;
       const abs = join(dir, entry.name);
       if (entry.isDirectory()) walk(abs);
       else if (entry.name === 'index.ts' && dir.split(sep).at(-2) === 'tools') found.push(abs);
