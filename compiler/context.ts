@@ -131,7 +131,7 @@ export class Compiler {
     // A fresh walk (first run, config change) verifies every unit by stat instead of by events.
     const walkedNow = !this.inventory;
     if (!this.inventory) {
-      const walked = await freshWalk(this.root, options);
+      const walked = await freshWalk(this.root, options, this.units.listingsFile);
       this.shipped = walked.shipped;
       this.inventory = walked.inventory;
     }

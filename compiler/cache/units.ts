@@ -44,6 +44,8 @@ export class UnitCache {
   readonly treeFile: TreeRecordFile | undefined;
   /** Where the last walk's layout is kept (scan/layout-store.ts). */
   readonly layoutFile: string | undefined;
+  /** Where the last fresh walk's directory listings are kept (scan/listings.ts). */
+  readonly listingsFile: string | undefined;
   private readonly file: string | undefined;
   /** Bodies read one by one so far (RunStats.bodies). */
   bodiesRead = 0;
@@ -57,6 +59,7 @@ export class UnitCache {
     this.state = new UnitState(file, CACHE_VERSION);
     this.treeFile = file === undefined ? undefined : new TreeRecordFile(file, CACHE_VERSION);
     this.layoutFile = file === undefined ? undefined : `${file}.layout`;
+    this.listingsFile = file === undefined ? undefined : `${file}.dirs`;
     this.emitRecord = this.state.emitRecord;
   }
 

@@ -7,6 +7,7 @@ import { readConfigText, type ResolvedOptions } from '../config/load.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { resolveConfiguredPlugins } from './configured.js';
 import { TreeInventory } from './inventory.js';
+import { DirListings, listingsEnabled } from './listings.js';
 import { readShippedPackages, type ShippedCapabilities } from './shipped.js';
 import { toPosix } from './walk.js';
 
@@ -25,12 +26,18 @@ function configured(root: string, options: ResolvedOptions): ReturnType<typeof r
   );
 }
 
+/**
+ * `listingsFile`: where the directory listings of the last fresh walk are kept (scan/listings.ts;
+ * undefined: none are kept, every directory is listed). The walk writes them back when they changed.
+ */
 export async function freshWalk(
   root: string,
   options: ResolvedOptions,
+  listingsFile?: string,
 ): Promise<{ inventory: TreeInventory; shipped: Shipped }> {
   const found = configured(root, options);
   const shipped = await readShippedPackages(found.packages);
+  const listings = listingsFile !== undefined && listingsEnabled() ? DirListings.load(listingsFile) : undefined;
   const inventory = TreeInventory.walk(
     root,
     {
@@ -43,7 +50,9 @@ export async function freshWalk(
     },
     found.plugins,
     found.diagnostics,
+    listings,
   );
+  listings?.save();
   return { inventory, shipped };
 }
 

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../util/hash.js';
 import type { ExtraPlugin } from './layout.js';
+import type { DirListings } from './listings.js';
 import { CONVENTION_FOLDERS, walkBelow, walkTree, type WalkMode, type WalkOptions, type WalkStamps } from './walk.js';
 
 /**
@@ -39,18 +40,20 @@ export class TreeInventory {
     readonly diagnostics: readonly Diagnostic[],
   ) {}
 
-  /** A fresh walk of the root and of the plugins the config adds outside it. */
+  /** A fresh walk of the root and of the plugins the config adds outside it (with the last walk's `listings`). */
   static walk(
     root: string,
     options: Omit<WalkOptions, 'root'>,
     extra: readonly ExtraPlugin[],
     diagnostics: readonly Diagnostic[],
+    listings?: DirListings,
   ): TreeInventory {
     const walkOptions: WalkOptions = { ...options, root };
     const walked = walkTree(
       walkOptions,
       extra.map((p) => resolve(root, p.dir)),
       true,
+      listings,
     );
     return new TreeInventory(walked.paths, walked.stamps, root, walkOptions, options.pluginEntry, extra, [
       ...diagnostics,

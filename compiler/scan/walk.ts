@@ -5,10 +5,11 @@
  * Directories carry a trailing `/`. Symbolic links are followed only when they stay inside the
  * root (or a configured directory) and do not loop; anything else is a ZG1005 warning.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
+import type { DirListings, WalkEntry } from './listings.js';
 
 /**
  * The folders the scan walks in each plugin. `agent` is zhin.js's earlier plugin-level folder:
@@ -59,7 +60,7 @@ const NO_THROW = { throwIfNoEntry: false } as const;
  * walk then lists in the order a sort of every path gives (`a.ts` before `a/`, `a/x` before
  * `a0`), so the whole list needs no sort of its own. No key string is built per entry.
  */
-function compareEntries(a: Dirent, b: Dirent): number {
+function compareEntries(a: WalkEntry, b: WalkEntry): number {
   const x = a.name;
   const y = b.name;
   const n = Math.min(x.length, y.length);
@@ -98,6 +99,8 @@ class Walker {
   constructor(
     private readonly options: WalkOptions,
     stamp: boolean,
+    /** The listings of the last fresh walk (scan/listings.ts): a directory whose stamp held is not listed again. */
+    private readonly listings?: DirListings,
   ) {
     this.stamps = stamp ? [] : undefined;
     this.taken = stamp ? [] : undefined;
@@ -152,9 +155,10 @@ class Walker {
     else stamps.push(s.mtimeMs, s.size);
   }
 
-  private list(abs: string): Dirent[] {
+  private list(abs: string): readonly WalkEntry[] {
     try {
-      const entries = readdirSync(abs, { withFileTypes: true }).sort(compareEntries);
+      const read = () => readdirSync(abs, { withFileTypes: true }).sort(compareEntries);
+      const entries = this.listings ? this.listings.list(abs, read) : read();
       this.tick();
       return entries;
     } catch (error) {
@@ -245,7 +249,7 @@ class Walker {
   /** A dirent's kind and real path, links resolved (undefined: neither a file nor a directory, or refused). */
   private kind(
     abs: string,
-    entry: Dirent,
+    entry: WalkEntry,
     parentReal: string,
     chain: readonly string[],
   ): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
@@ -321,15 +325,17 @@ function sortedUnique(paths: readonly string[]): boolean {
  * listed file is stat'ed as it is listed, and the result carries the stamps in list order
  * (`stamps`, as cache/tree-record.ts `statList` takes them), unless the list had to be sorted
  * again (extra plugin directories): then there are none and the caller stats the list itself.
+ * With `listings`, a directory whose stamp is the recorded one is stat'ed instead of listed.
  */
 export function walkTree(
   input: WalkOptions,
   extraPluginDirs: readonly string[] = [],
   stamp = false,
+  listings?: DirListings,
 ): Inventory & { readonly stamps?: WalkStamps } {
   // Normal form once: every path below is built by concatenation from these.
   const options = { ...input, root: resolve(input.root) };
-  const walker = new Walker(options, stamp);
+  const walker = new Walker(options, stamp, listings);
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(`${walker.rel(dir)}/`);

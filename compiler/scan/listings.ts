@@ -1,0 +1,241 @@
+/**
+ * Directory listings kept between fresh walks (`units.json.dirs`, beside the unit cache), so a
+ * walk lists only the directories that changed, as git's untracked cache does.
+ *
+ * Why: on the machines the benches run on a `readdir` costs about five times a `stat` (an open,
+ * two reads of entries and a close, each a costly system call: ~28 µs against ~5.5 µs), and a
+ * fresh walk of a 20,000-tool tree lists ~20,000 directories: more than half of a run that finds
+ * nothing to do.
+ *
+ * A directory's entries change only with its stamp: creating, removing or renaming an entry
+ * moves the directory's mtime and ctime (POSIX), and replacing the directory changes its inode.
+ * So the walk stats a recorded directory instead of listing it, and takes the recorded entries
+ * (name and kind, as `readdir` gave them, sorted as the walk sorts them) while the stamp (device,
+ * inode, mtime, ctime) is the recorded one. The walk's rules (ignored names, convention folders,
+ * links and their checks) run on those entries exactly as on a fresh listing; what a recorded
+ * entry says is only what `readdir` said. A file's own edits do not move its directory's stamp,
+ * and the walk stats every file anyway.
+ *
+ * A listing is recorded only when its stamp is settled (cache/racy.ts): a directory changed
+ * within a clock tick of its stat could change again without its stamp moving, so it is listed
+ * again by the next walk. Unreadable directories are never recorded (their diagnostic comes from
+ * `readdir`), nor those whose path or entry names hold a tab or a newline (the file is lines).
+ *
+ * The file is one line per directory the last walk listed, in walk order: its absolute path, its
+ * stamp, one kind letter per entry and the entries' names joined by '/', separated by tabs. It is
+ * not parsed ahead: the walk asks for its directories in that same order while nothing changed,
+ * so each lookup compares the line at a cursor (at 20,000 tools the file is ~3.6 MB, and parsing
+ * it as JSON into a map cost ~100 ms, a third of what it saved). A lookup out of order (a
+ * directory added) indexes the lines once. The file is written only when its text changes. A
+ * file of another version, without its line count or cut short is ignored whole, and a line of
+ * the wrong shape is not used: it costs the listings it would have saved, never a wrong list. `ZHIN_GEN_DIR_CACHE=0` turns this off
+ * (file systems whose directory times are not kept, such as some network mounts).
+ */
+import { statSync, type Dirent } from 'node:fs';
+import { isRacy } from '../cache/racy.js';
+import { readText } from '../util/read-text.js';
+import { writeAtomically } from '../write/output.js';
+
+/** What the walk needs of a directory entry: a `Dirent`, or one the record restored. */
+export interface WalkEntry {
+  readonly name: string;
+  isDirectory(): boolean;
+  isFile(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** The file's first line: the format, a space and the number of directory lines after it. */
+const VERSION = 'zhin-gen-dirs-2';
+/** Kind codes of the file: directory, file, symbolic link. Other entries are never walked. */
+const DIR = 'd';
+const FILE = 'f';
+const LINK = 'l';
+/** Names are joined by '/', which no file name holds. */
+const JOIN = '/';
+const TAB = 9;
+const NEWLINE = 10;
+/** A path or name that would break a line (a tab or a newline): its directory is never recorded. */
+const UNSAFE = /[\t\n]/;
+
+class Listed implements WalkEntry {
+  constructor(
+    readonly name: string,
+    private readonly kind: string,
+  ) {}
+  isDirectory(): boolean {
+    return this.kind === DIR;
+  }
+  isFile(): boolean {
+    return this.kind === FILE;
+  }
+  isSymbolicLink(): boolean {
+    return this.kind === LINK;
+  }
+}
+
+function kindOf(entry: Dirent): string | undefined {
+  return entry.isSymbolicLink() ? LINK : entry.isDirectory() ? DIR : entry.isFile() ? FILE : undefined;
+}
+
+/** The entries of a recorded line's kinds and names (undefined: not a well-formed line). */
+function restore(kinds: string, names: string): WalkEntry[] | undefined {
+  if (kinds.length === 0) return names === '' ? [] : undefined;
+  const split = names.split(JOIN);
+  if (split.length !== kinds.length) return undefined;
+  const entries: WalkEntry[] = new Array(split.length);
+  for (let i = 0; i < split.length; i++) {
+    const kind = kinds[i]!;
+    if ((kind !== DIR && kind !== FILE && kind !== LINK) || split[i] === '') return undefined;
+    entries[i] = new Listed(split[i]!, kind);
+  }
+  return entries;
+}
+
+/** One directory's line: `path TAB stamp TAB kinds TAB names NEWLINE` (undefined: it cannot be one). */
+function lineOf(abs: string, stamp: string, entries: readonly Dirent[]): string | undefined {
+  if (UNSAFE.test(abs)) return undefined;
+  const names: string[] = [];
+  let kinds = '';
+  for (const entry of entries) {
+    const kind = kindOf(entry);
+    if (kind === undefined) continue;
+    if (UNSAFE.test(entry.name)) return undefined;
+    names.push(entry.name);
+    kinds += kind;
+  }
+  return `${abs}\t${stamp}\t${kinds}\t${names.join(JOIN)}\n`;
+}
+
+/** Whether directory listings are kept at all (`ZHIN_GEN_DIR_CACHE=0` turns them off). */
+export function listingsEnabled(): boolean {
+  return process.env.ZHIN_GEN_DIR_CACHE !== '0';
+}
+
+/**
+ * The listings of one fresh walk: those recorded by the last one (one text, read line by line in
+ * walk order as the walk asks for them, nothing parsed ahead), and the lines this one makes.
+ */
+export class DirListings {
+  /** Directories whose recorded listing this walk took. */
+  replayed = 0;
+  /** Directories this walk listed with `readdir`. */
+  listed = 0;
+  /** This walk's lines, in walk order: a recorded one as it was, or a new one. */
+  private readonly lines: string[] = [];
+  /** Where the next line of the record starts: the walk asks for the directories in recorded order while nothing changed. */
+  private cursor: number;
+  /** Where each recorded directory's line starts, made on the first lookup out of order. */
+  private starts?: Map<string, number>;
+
+  private constructor(
+    private readonly file: string | undefined,
+    /** The record's text ('' when there is none). */
+    private readonly text: string,
+    /** Its number of directory lines, as its first line says. */
+    private readonly count: number,
+    first: number,
+  ) {
+    this.cursor = first;
+  }
+
+  /** The record in `file` (none when it is missing or not a record); `undefined` file: none kept. */
+  static load(file: string | undefined): DirListings {
+    let text = '';
+    if (file !== undefined) {
+      try {
+        text = readText(file);
+      } catch {
+        text = '';
+      }
+    }
+    const header = text.indexOf('\n');
+    const head = header === -1 ? '' : text.slice(0, header);
+    const count = head.startsWith(`${VERSION} `) ? Number(head.slice(VERSION.length + 1)) : Number.NaN;
+    // A record must end in a whole line: a truncated one is not read at all.
+    if (!Number.isSafeInteger(count) || count < 0 || text.charCodeAt(text.length - 1) !== NEWLINE)
+      return new DirListings(file, '', 0, 0);
+    return new DirListings(file, text, count, header + 1);
+  }
+
+  /** Where the line of directory `abs` starts in the record, or -1. */
+  private find(abs: string): number {
+    const text = this.text;
+    const at = this.cursor;
+    if (at < text.length && text.startsWith(abs, at) && text.charCodeAt(at + abs.length) === TAB) return at;
+    if (this.starts === undefined) {
+      this.starts = new Map();
+      for (let line = text.indexOf('\n') + 1; line > 0 && line < text.length; line = text.indexOf('\n', line) + 1) {
+        const tab = text.indexOf('\t', line);
+        if (tab === -1) break;
+        const path = text.slice(line, tab);
+        if (!this.starts.has(path)) this.starts.set(path, line);
+      }
+    }
+    return this.starts.get(abs) ?? -1;
+  }
+
+  /** The recorded entries of the line at `start` when its stamp is `stamp` (undefined: not usable). */
+  private replay(start: number, abs: string, stamp: string): WalkEntry[] | undefined {
+    const text = this.text;
+    const stampAt = start + abs.length + 1;
+    if (!text.startsWith(stamp, stampAt) || text.charCodeAt(stampAt + stamp.length) !== TAB) return undefined;
+    const kindsAt = stampAt + stamp.length + 1;
+    const namesAt = text.indexOf('\t', kindsAt) + 1;
+    const end = text.indexOf('\n', kindsAt);
+    if (namesAt === 0 || end === -1 || namesAt > end) return undefined;
+    const entries = restore(text.slice(kindsAt, namesAt - 1), text.slice(namesAt, end));
+    if (entries === undefined) return undefined;
+    this.cursor = end + 1;
+    this.lines.push(text.slice(start, end + 1));
+    return entries;
+  }
+
+  /**
+   * The entries of directory `abs`: the recorded ones while its stamp holds, else `read()`'s
+   * (a `readdir`, sorted as the walk sorts), recorded when the stamp is settled. Throws what
+   * `read` throws.
+   */
+  list(abs: string, read: () => Dirent[]): readonly WalkEntry[] {
+    const at = Date.now();
+    let stamp: string | undefined;
+    try {
+      const s = statSync(abs, { throwIfNoEntry: false });
+      if (s?.isDirectory() && !isRacy(s.mtimeMs, at) && !isRacy(s.ctimeMs, at))
+        stamp = `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
+    } catch {
+      stamp = undefined;
+    }
+    if (stamp !== undefined && this.count > 0) {
+      const start = this.find(abs);
+      const entries = start === -1 ? undefined : this.replay(start, abs, stamp);
+      if (entries !== undefined) {
+        this.replayed++;
+        return entries;
+      }
+    }
+    const entries = read();
+    this.listed++;
+    const line = stamp === undefined ? undefined : lineOf(abs, stamp, entries);
+    if (line !== undefined) this.lines.push(line);
+    return entries;
+  }
+
+  /** Whether the record on disk differs from what this walk found. */
+  get changed(): boolean {
+    return this.listed > 0 || this.lines.length !== this.count;
+  }
+
+  /** Writes the listings of this walk, when they differ from the record. A failed write only costs speed. */
+  save(): void {
+    if (this.file === undefined || !this.changed) return;
+    const text = `${VERSION} ${this.lines.length}\n${this.lines.join('')}`;
+    // Directories listed again with the same stamp and entries (one never recorded: racy, or a name
+    // with a tab) leave the same text: nothing to write.
+    if (text === this.text) return;
+    try {
+      writeAtomically(this.file, text);
+    } catch {
+      // The cache folder is not writable: the next walk lists every directory, as without a record.
+    }
+  }
+}
