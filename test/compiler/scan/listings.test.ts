@@ -1,0 +1,297 @@
+/**
+ * Directory listings kept between fresh walks (compiler/scan/listings.ts). A walk that takes a
+ * recorded listing must find exactly what a walk that lists every directory finds (paths, stamps,
+ * diagnostics), on every fixture and on the trees below; a directory whose entries changed in any
+ * way (added, removed, renamed, replaced, mtime put back) is listed again; a damaged record costs
+ * listings, never a wrong list.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultCacheFile } from '../../../compiler/cache/units.js';
+import { isRacy } from '../../../compiler/cache/racy.js';
+import { DirListings } from '../../../compiler/scan/listings.js';
+import { walkTree } from '../../../compiler/scan/walk.js';
+import { copyFixture, FIXTURES, REPO, removeDir, tempDir, toolSource, writeTree } from '../../helpers.js';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach(removeDir));
+
+function tree(name: string, files: Record<string, string>): string {
+  const root = writeTree(tempDir(name), files);
+  roots.push(root);
+  return root;
+}
+
+const options = (root: string) => ({ root, pluginEntry: ['index.ts'], allowed: [], outFile: `${root}/out.ts` });
+
+/** Every directory under `root` (links not followed), `root` included. */
+function directories(root: string): string[] {
+  const found = [root];
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
+    if (entry.isDirectory()) found.push(join(entry.parentPath, entry.name));
+  return found;
+}
+
+/**
+ * Waits until no directory of the tree was changed within a clock tick: a listing is recorded
+ * only then (cache/racy.ts), and a test of replayed listings needs them recorded.
+ */
+async function settled(root: string): Promise<void> {
+  for (;;) {
+    const now = Date.now();
+    const racy = directories(root).some((dir) => {
+      const s = statSync(dir);
+      return isRacy(s.mtimeMs, now) || isRacy(s.ctimeMs, now);
+    });
+    if (!racy) return;
+    await sleep(50);
+  }
+}
+
+/** One walk of `root` with the record in `file`, saved after it as a fresh walk saves it. */
+function walk(root: string, file: string | undefined) {
+  const listings = DirListings.load(file);
+  const walked = walkTree(options(root), [], true, listings);
+  listings.save();
+  return { walked, listings };
+}
+
+/** What a walk found, without the clock readings (which differ from walk to walk). */
+function found(walked: ReturnType<typeof walkTree>) {
+  return {
+    paths: walked.paths,
+    table: walked.stamps ? [...walked.stamps.table] : undefined,
+    diagnostics: walked.diagnostics,
+  };
+}
+
+const TOOLS = {
+  'tools/a/index.ts': 'export {}',
+  'tools/a.ts': 'export {}',
+  'tools/a-b/index.ts': 'export {}',
+  'tools/b/index.ts': 'export {}',
+  'tools/b/x/deep.ts': 'export {}',
+  'skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\n',
+  'plugins/p/tools/t/index.ts': 'export {}',
+  'node_modules/dep/index.js': '',
+  'index.ts': 'export {}',
+  'tools/天气/index.ts': 'export {}',
+};
+
+describe('directory listings', () => {
+  it('give every fixture the walk a full listing gives, and the second walk lists nothing', async () => {
+    const names = readdirSync(FIXTURES, { withFileTypes: true }).filter((e) => e.isDirectory());
+    expect(names.length).toBeGreaterThan(50);
+    const copies = names.map((entry) => {
+      const root = copyFixture(entry.name, `listings-${entry.name}`);
+      roots.push(root);
+      return root;
+    });
+    for (const root of copies) await settled(root);
+    for (const root of copies) {
+      const file = join(root, '..', `${root.split('/').pop()}.dirs`);
+      roots.push(file);
+      const plain = found(walkTree(options(root), [], true));
+      const first = walk(root, file);
+      const second = walk(root, file);
+      expect(found(first.walked), root).toEqual(plain);
+      expect(found(second.walked), root).toEqual(plain);
+      expect(first.listings.replayed).toBe(0);
+      expect(second.listings.listed, root).toBe(0);
+      expect(second.listings.replayed).toBe(first.listings.listed);
+    }
+  });
+
+  it('lists again a directory whose entries were added, removed, renamed or replaced', async () => {
+    const root = tree('listings-change', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    await settled(root);
+    const plainOf = () => found(walkTree(options(root), [], true));
+    const recorded = walk(root, file).listings.listed;
+
+    writeTree(root, { 'tools/c/index.ts': 'export {}' });
+    await settled(root);
+    let next = walk(root, file);
+    expect(found(next.walked)).toEqual(plainOf());
+    expect(next.walked.paths).toContain('tools/c/index.ts');
+    // `tools/` changed and `tools/c/` is new; everything else is replayed.
+    expect(next.listings.listed).toBe(2);
+    expect(next.listings.replayed).toBe(recorded - 1);
+
+    rmSync(join(root, 'tools/a.ts'));
+    renameSync(join(root, 'tools/b/x'), join(root, 'tools/b/y'));
+    await settled(root);
+    next = walk(root, file);
+    expect(found(next.walked)).toEqual(plainOf());
+    expect(next.walked.paths).not.toContain('tools/a.ts');
+    expect(next.walked.paths).toContain('tools/b/y/deep.ts');
+
+    // Replaced by a directory of the same name and entries: a new inode and new times.
+    rmSync(join(root, 'skills/s'), { recursive: true });
+    writeTree(root, { 'skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\n', 'skills/s/extra.md': 'x' });
+    await settled(root);
+    next = walk(root, file);
+    expect(found(next.walked)).toEqual(plainOf());
+    expect(next.walked.paths).toContain('skills/s/extra.md');
+  });
+
+  it('sees an added entry when the directory mtime was put back (its ctime moved)', async () => {
+    const root = tree('listings-mtime', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    const dir = join(root, 'tools/a');
+    // A whole second, which utimes sets exactly (a Date would round a sub-millisecond mtime).
+    const past = Math.floor(Date.now() / 1000) - 600;
+    utimesSync(dir, past, past);
+    await settled(root);
+    walk(root, file);
+    const mtime = statSync(dir).mtimeMs;
+    writeFileSync(join(dir, 'later.ts'), 'export {}');
+    expect(statSync(dir).mtimeMs).not.toBe(mtime);
+    utimesSync(dir, past, past);
+    expect(statSync(dir).mtimeMs).toBe(mtime);
+    await settled(root);
+    const next = walk(root, file);
+    expect(next.walked.paths).toContain('tools/a/later.ts');
+    expect(next.listings.listed).toBe(1);
+  });
+
+  it('follows links as a full listing does, and a link re-pointed is seen', async () => {
+    const root = tree('listings-链接', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    symlinkSync(join(root, 'tools/b'), join(root, 'tools/l'));
+    symlinkSync(join(root, 'tools'), join(root, 'tools/loop'));
+    await settled(root);
+    walk(root, file);
+    const replayed = walk(root, file);
+    expect(replayed.listings.listed).toBe(0);
+    expect(found(replayed.walked)).toEqual(found(walkTree(options(root), [], true)));
+    expect(replayed.walked.paths).toContain('tools/l/x/deep.ts');
+    expect(replayed.walked.paths).toContain('tools/天气/index.ts');
+
+    rmSync(join(root, 'tools/l'));
+    symlinkSync(join(root, 'tools/a'), join(root, 'tools/l'));
+    await settled(root);
+    const next = walk(root, file);
+    expect(found(next.walked)).toEqual(found(walkTree(options(root), [], true)));
+    expect(next.walked.paths).toContain('tools/l/index.ts');
+    expect(next.walked.paths).not.toContain('tools/l/x/deep.ts');
+  });
+
+  it('does not record a directory changed within a clock tick, nor one whose names hold a tab or a newline', async () => {
+    const root = tree('listings-racy', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    // Just written: every directory is racy, nothing is recorded.
+    const first = walk(root, file);
+    expect(first.listings.listed).toBeGreaterThan(5);
+    const again = walk(root, file);
+    expect(again.listings.replayed).toBe(0);
+
+    writeTree(root, { 'tools/odd/a\tb.ts': 'export {}', 'tools/odd/c\nd.ts': 'export {}' });
+    await settled(root);
+    walk(root, file);
+    const next = walk(root, file);
+    // Only `tools/odd/` is listed each time; the record stays lines of four fields.
+    expect(next.listings.listed).toBe(1);
+    expect(found(next.walked)).toEqual(found(walkTree(options(root), [], true)));
+    const lines = readFileSync(file, 'utf8').split('\n').slice(1, -1);
+    expect(lines.every((line) => line.split('\t').length === 4)).toBe(true);
+  });
+
+  it('ignores a record cut short, of another format or with a line of the wrong shape, and rewrites it', async () => {
+    const root = tree('listings-damaged', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    await settled(root);
+    const plain = found(walkTree(options(root), [], true));
+    const recorded = walk(root, file).listings.listed;
+    const good = readFileSync(file, 'utf8');
+
+    for (const damaged of [good.slice(0, good.length - 7), '{"version":1,"dirs":{}}\n', '', 'zhin-gen-dirs-2 x\n']) {
+      writeFileSync(file, damaged);
+      const next = walk(root, file);
+      expect(found(next.walked)).toEqual(plain);
+      expect(next.listings.replayed).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(good);
+    }
+
+    // One line whose kinds do not match its names: that directory alone is listed.
+    const lines = good.split('\n');
+    const at = lines.findIndex((line) => line.startsWith(`${join(root, 'tools/b')}\t`));
+    const fields = lines[at]!.split('\t');
+    lines[at] = [fields[0], fields[1], `${fields[2]}f`, fields[3]].join('\t');
+    writeFileSync(file, lines.join('\n'));
+    const next = walk(root, file);
+    expect(found(next.walked)).toEqual(plain);
+    expect(next.listings.listed).toBe(1);
+    expect(next.listings.replayed).toBe(recorded - 1);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+  });
+
+  it('leaves the record untouched when nothing changed', async () => {
+    const root = tree('listings-untouched', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    await settled(root);
+    walk(root, file);
+    const past = Math.floor(Date.now() / 1000) - 60;
+    utimesSync(file, past, past);
+    const next = walk(root, file);
+    expect(next.listings.listed).toBe(0);
+    expect(statSync(file).mtimeMs).toBe(past * 1000);
+  });
+
+  it('is kept by the CLI beside the unit cache, sees a tool added between runs, and is off with ZHIN_GEN_DIR_CACHE=0', async () => {
+    const root = tree('listings-cli', {
+      'index.ts': 'export {}',
+      'tools/first/index.ts': toolSource("{ name: 'first', description: 'First tool', execute: async () => 'ok' }"),
+    });
+    const run = (env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'generate'], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', ...env },
+      });
+    const record = `${defaultCacheFile(root)}.dirs`;
+    await settled(root);
+    expect(run().status).toBe(0);
+    expect(readFileSync(record, 'utf8')).toContain(`${join(root, 'tools')}\t`);
+
+    writeTree(root, {
+      'tools/second/index.ts': toolSource("{ name: 'second', description: 'Second tool', execute: async () => 'ok' }"),
+    });
+    await settled(root);
+    expect(run().status).toBe(0);
+    const manifest = readdirSync(root).find((name) => name.endsWith('.gen.ts'));
+    expect(manifest).toBeDefined();
+    expect(readFileSync(join(root, manifest!), 'utf8')).toContain('"second"');
+
+    rmSync(record);
+    mkdirSync(join(root, 'tools/third'));
+    writeFileSync(
+      join(root, 'tools/third/index.ts'),
+      toolSource("{ name: 'third', description: 'Third tool', execute: async () => 'ok' }"),
+    );
+    const off = run({ ZHIN_GEN_DIR_CACHE: '0' });
+    expect(off.status).toBe(0);
+    expect(existsSync(record)).toBe(false);
+    expect(readFileSync(join(root, manifest!), 'utf8')).toContain('"third"');
+  });
+});
