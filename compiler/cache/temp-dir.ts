@@ -1,7 +1,7 @@
 /**
  * The shared cache folder in the OS temp directory (`zhin-gen-cache`): the unit cache of every
  * root without `node_modules` (one set of files per root: `<sha(root)>.json` and its sidecars
- * `.index`, `.journal`, `.layout`, `.tree`, `.emit`, …) and the TypeScript code caches
+ * `.index`, `.journal`, `.layout`, `.tree`, `.emit`, `.dirs`, …) and the TypeScript code caches
  * (`code-<key>.v8`, util/code-cache.ts). Nothing else removes them, so without pruning the folder
  * only grows: every temporary root a test suite or a scaffold ever compiled leaves its cache
  * there (tens of megabytes for a large tree).

@@ -120,8 +120,16 @@ export class DirListings {
   replayed = 0;
   /** Directories this walk listed with `readdir`. */
   listed = 0;
-  /** This walk's lines, in walk order: a recorded one as it was, or a new one. */
-  private readonly lines: string[] = [];
+  /**
+   * This walk's lines, in walk order, as pieces of text: recorded lines taken one after the other
+   * are one run of the record's text (`runStart`..`runEnd`, cut out only when the run ends), so a
+   * walk that replays everything holds no copy of any line.
+   */
+  private readonly pieces: string[] = [];
+  private runStart = 0;
+  private runEnd = 0;
+  /** How many lines this walk made or took. */
+  private lineCount = 0;
   /** Where the next line of the record starts: the walk asks for the directories in recorded order while nothing changed. */
   private cursor: number;
   /** Where each recorded directory's line starts, made on the first lookup out of order. */
@@ -186,7 +194,12 @@ export class DirListings {
     const entries = restore(text.slice(kindsAt, namesAt - 1), text.slice(namesAt, end));
     if (entries === undefined) return undefined;
     this.cursor = end + 1;
-    this.lines.push(text.slice(start, end + 1));
+    if (start !== this.runEnd) {
+      this.endRun();
+      this.runStart = start;
+    }
+    this.runEnd = end + 1;
+    this.lineCount++;
     return entries;
   }
 
@@ -216,19 +229,30 @@ export class DirListings {
     const entries = read();
     this.listed++;
     const line = stamp === undefined ? undefined : lineOf(abs, stamp, entries);
-    if (line !== undefined) this.lines.push(line);
+    if (line !== undefined) {
+      this.endRun();
+      this.pieces.push(line);
+      this.lineCount++;
+    }
     return entries;
+  }
+
+  /** Ends the current run of recorded lines (keeping its text as one piece). */
+  private endRun(): void {
+    if (this.runEnd > this.runStart) this.pieces.push(this.text.slice(this.runStart, this.runEnd));
+    this.runStart = this.runEnd = 0;
   }
 
   /** Whether the record on disk differs from what this walk found. */
   get changed(): boolean {
-    return this.listed > 0 || this.lines.length !== this.count;
+    return this.listed > 0 || this.lineCount !== this.count;
   }
 
   /** Writes the listings of this walk, when they differ from the record. A failed write only costs speed. */
   save(): void {
     if (this.file === undefined || !this.changed) return;
-    const text = `${VERSION} ${this.lines.length}\n${this.lines.join('')}`;
+    this.endRun();
+    const text = `${VERSION} ${this.lineCount}\n${this.pieces.join('')}`;
     // Directories listed again with the same stamp and entries (one never recorded: racy, or a name
     // with a tab) leave the same text: nothing to write.
     if (text === this.text) return;

@@ -22,7 +22,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 const DAY = 24 * 60 * 60 * 1000;
-const SIDECARS = ['', '.index', '.index.journal', '.journal', '.layout', '.tree', '.emit'];
+const SIDECARS = ['', '.index', '.index.journal', '.journal', '.layout', '.tree', '.emit', '.dirs'];
 
 function fresh(prefix: string): string {
   const dir = tempDir(prefix);
