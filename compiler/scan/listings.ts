@@ -16,17 +16,18 @@
  * entry says is only what `readdir` said. A file's own edits do not move its directory's stamp,
  * and the walk stats every file anyway.
  *
- * A listing is recorded only when its stamp is settled (cache/racy.ts): a directory changed
- * within a clock tick of its stat could change again without its stamp moving, so it is listed
- * again by the next walk. Unreadable directories are never recorded (their diagnostic comes from
- * `readdir`), nor those whose path or entry names hold a tab or a newline (the file is lines).
+ * A listing is taken again only when its stamp was settled (cache/racy.ts): a directory changed
+ * within a clock tick of its stat could change again without its stamp moving, so its line is
+ * recorded with a stamp that matches none, and the next walk lists it again. Unreadable
+ * directories are never recorded (their diagnostic comes from `readdir`), nor those whose path or
+ * entry names hold a tab or a newline (the file is lines).
  *
  * The file is one line per directory the last walk listed, in walk order: its absolute path, its
  * stamp, one kind letter per entry and the entries' names joined by '/', separated by tabs. It is
  * not parsed ahead: the walk asks for its directories in that same order while nothing changed,
  * so each lookup compares the line at a cursor (at 20,000 tools the file is ~3.6 MB, and parsing
- * it as JSON into a map cost ~100 ms, a third of what it saved). A lookup out of order (a
- * directory added) indexes the lines once. The file is written only when its text changes. A
+ * it as JSON into a map cost ~100 ms, a third of what it saved), passing over the lines of
+ * directories removed since. A lookup out of order (a directory added) indexes the lines once. The file is written only when its text changes. A
  * file of another version, without its line count or cut short is ignored whole, and a line of
  * the wrong shape is not used: it costs the listings it would have saved, never a wrong list. `ZHIN_GEN_DIR_CACHE=0` turns this off
  * (file systems whose directory times are not kept, such as some network mounts).
@@ -56,6 +57,14 @@ const TAB = 9;
 const NEWLINE = 10;
 /** A path or name that would break a line (a tab or a newline): its directory is never recorded. */
 const UNSAFE = /[\t\n]/;
+/**
+ * The stamp recorded for a directory changed within a clock tick of its stat: it matches no stamp,
+ * so the next walk lists the directory again, and the line keeps its place in walk order (a
+ * directory left out would send the next walk's lookup for it through the whole record).
+ */
+const RACY = '-';
+/** Recorded lines the cursor passes over to find a directory (those of directories removed since). */
+const SKIP = 64;
 
 class Listed implements WalkEntry {
   constructor(
@@ -165,11 +174,26 @@ export class DirListings {
     return new DirListings(file, text, count, header + 1);
   }
 
-  /** Where the line of directory `abs` starts in the record, or -1. */
-  private find(abs: string): number {
+  /** Whether the line at `at` is directory `abs`'s. */
+  private isLineOf(at: number, abs: string): boolean {
     const text = this.text;
-    const at = this.cursor;
-    if (at < text.length && text.startsWith(abs, at) && text.charCodeAt(at + abs.length) === TAB) return at;
+    return at < text.length && text.startsWith(abs, at) && text.charCodeAt(at + abs.length) === TAB;
+  }
+
+  /**
+   * Where the line of directory `abs` starts in the record, or -1. The walk asks in recorded order,
+   * so the line is at the cursor, or a few lines on when directories were removed (their lines are
+   * passed over); only a directory found nowhere near (one added, or a walk in another order) has
+   * every line's place indexed, once, and looked up (`anywhere`; else -1).
+   */
+  private find(abs: string, anywhere: boolean): number {
+    const text = this.text;
+    let at = this.cursor;
+    for (let probe = 0; probe <= SKIP && at > 0 && at < text.length; probe++) {
+      if (this.isLineOf(at, abs)) return at;
+      at = text.indexOf('\n', at) + 1;
+    }
+    if (!anywhere) return -1;
     if (this.starts === undefined) {
       this.starts = new Map();
       for (let line = text.indexOf('\n') + 1; line > 0 && line < text.length; line = text.indexOf('\n', line) + 1) {
@@ -182,18 +206,16 @@ export class DirListings {
     return this.starts.get(abs) ?? -1;
   }
 
-  /** The recorded entries of the line at `start` when its stamp is `stamp` (undefined: not usable). */
-  private replay(start: number, abs: string, stamp: string): WalkEntry[] | undefined {
+  /** The recorded entries of `abs`'s line (`start`..`end`) when its stamp is `stamp` (undefined: not usable). */
+  private replay(start: number, end: number, abs: string, stamp: string): WalkEntry[] | undefined {
     const text = this.text;
     const stampAt = start + abs.length + 1;
     if (!text.startsWith(stamp, stampAt) || text.charCodeAt(stampAt + stamp.length) !== TAB) return undefined;
     const kindsAt = stampAt + stamp.length + 1;
     const namesAt = text.indexOf('\t', kindsAt) + 1;
-    const end = text.indexOf('\n', kindsAt);
-    if (namesAt === 0 || end === -1 || namesAt > end) return undefined;
+    if (namesAt === 0 || namesAt > end) return undefined;
     const entries = restore(text.slice(kindsAt, namesAt - 1), text.slice(namesAt, end));
     if (entries === undefined) return undefined;
-    this.cursor = end + 1;
     if (start !== this.runEnd) {
       this.endRun();
       this.runStart = start;
@@ -205,25 +227,33 @@ export class DirListings {
 
   /**
    * The entries of directory `abs`: the recorded ones while its stamp holds, else `read()`'s
-   * (a `readdir`, sorted as the walk sorts), recorded when the stamp is settled. Throws what
+   * (a `readdir`, sorted as the walk sorts), to be taken again when its stamp is settled. Throws what
    * `read` throws.
    */
   list(abs: string, read: () => Dirent[]): readonly WalkEntry[] {
     const at = Date.now();
+    // undefined: not a directory we could stat (no line: `read` says why).
     let stamp: string | undefined;
     try {
       const s = statSync(abs, { throwIfNoEntry: false });
-      if (s?.isDirectory() && !isRacy(s.mtimeMs, at) && !isRacy(s.ctimeMs, at))
-        stamp = `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
+      if (s?.isDirectory())
+        stamp = isRacy(s.mtimeMs, at) || isRacy(s.ctimeMs, at) ? RACY : `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
     } catch {
       stamp = undefined;
     }
-    if (stamp !== undefined && this.count > 0) {
-      const start = this.find(abs);
-      const entries = start === -1 ? undefined : this.replay(start, abs, stamp);
-      if (entries !== undefined) {
-        this.replayed++;
-        return entries;
+    const usable = stamp !== undefined && stamp !== RACY;
+    if (this.count > 0) {
+      // A racy directory is listed whatever its line says: its line is only passed over.
+      const start = this.find(abs, usable);
+      const end = start === -1 ? -1 : this.text.indexOf('\n', start);
+      if (end !== -1) {
+        // Whatever becomes of this directory, the walk asks next for one after it.
+        this.cursor = end + 1;
+        const entries = usable ? this.replay(start, end, abs, stamp!) : undefined;
+        if (entries !== undefined) {
+          this.replayed++;
+          return entries;
+        }
       }
     }
     const entries = read();
@@ -243,6 +273,11 @@ export class DirListings {
     this.runStart = this.runEnd = 0;
   }
 
+  /** Whether a lookup out of order had every recorded line's place indexed (a directory added). */
+  get indexed(): boolean {
+    return this.starts !== undefined;
+  }
+
   /** Whether the record on disk differs from what this walk found. */
   get changed(): boolean {
     return this.listed > 0 || this.lineCount !== this.count;
@@ -253,8 +288,8 @@ export class DirListings {
     if (this.file === undefined || !this.changed) return;
     this.endRun();
     const text = `${VERSION} ${this.lineCount}\n${this.pieces.join('')}`;
-    // Directories listed again with the same stamp and entries (one never recorded: racy, or a name
-    // with a tab) leave the same text: nothing to write.
+    // Directories listed again with the same stamp and entries (racy ones, or one never recorded:
+    // a name with a tab) leave the same text: nothing to write.
     if (text === this.text) return;
     try {
       writeAtomically(this.file, text);

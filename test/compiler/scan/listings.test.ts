@@ -150,6 +150,40 @@ describe('directory listings', () => {
     expect(next.walked.paths).toContain('skills/s/extra.md');
   });
 
+  it('passes over the line of a directory saved by rename, racy or removed without indexing the record', async () => {
+    const root = tree('listings-cursor', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    await settled(root);
+    const recorded = walk(root, file).listings.listed;
+    const plainOf = () => found(walkTree(options(root), [], true));
+
+    // An editor's safe write: a temp file renamed over the original moves the directory's times.
+    writeFileSync(join(root, 'tools/b/index.ts.tmp'), 'export const saved = 1;');
+    renameSync(join(root, 'tools/b/index.ts.tmp'), join(root, 'tools/b/index.ts'));
+    // Still racy: listed, its line passed over.
+    let next = walk(root, file);
+    expect(found(next.walked)).toEqual(plainOf());
+    expect([next.listings.listed, next.listings.replayed, next.listings.indexed]).toEqual([1, recorded - 1, false]);
+    await settled(root);
+    next = walk(root, file);
+    expect([next.listings.listed, next.listings.replayed, next.listings.indexed]).toEqual([1, recorded - 1, false]);
+
+    // Removed with a folder below it: `tools/` is listed, the two lines are passed over.
+    rmSync(join(root, 'tools/b'), { recursive: true });
+    await settled(root);
+    next = walk(root, file);
+    expect(found(next.walked)).toEqual(plainOf());
+    expect([next.listings.listed, next.listings.replayed, next.listings.indexed]).toEqual([1, recorded - 3, false]);
+
+    // Added: found nowhere near, so the record is indexed once.
+    writeTree(root, { 'tools/b/index.ts': 'export {}' });
+    await settled(root);
+    next = walk(root, file);
+    expect(found(next.walked)).toEqual(plainOf());
+    expect([next.listings.listed, next.listings.indexed]).toEqual([2, true]);
+  });
+
   it('sees an added entry when the directory mtime was put back (its ctime moved)', async () => {
     const root = tree('listings-mtime', TOOLS);
     const file = `${root}.dirs`;
@@ -194,15 +228,16 @@ describe('directory listings', () => {
     expect(next.walked.paths).not.toContain('tools/l/x/deep.ts');
   });
 
-  it('does not record a directory changed within a clock tick, nor one whose names hold a tab or a newline', async () => {
+  it('does not take again a directory changed within a clock tick, nor record one whose names hold a tab or a newline', async () => {
     const root = tree('listings-racy', TOOLS);
     const file = `${root}.dirs`;
     roots.push(file);
-    // Just written: every directory is racy, nothing is recorded.
+    // Just written: every directory is racy, each line's stamp matches none.
     const first = walk(root, file);
     expect(first.listings.listed).toBeGreaterThan(5);
+    expect(readFileSync(file, 'utf8').split('\n')[1]!.split('\t')[1]).toBe('-');
     const again = walk(root, file);
-    expect(again.listings.replayed).toBe(0);
+    expect([again.listings.replayed, again.listings.listed]).toEqual([0, first.listings.listed]);
 
     writeTree(root, { 'tools/odd/a\tb.ts': 'export {}', 'tools/odd/c\nd.ts': 'export {}' });
     await settled(root);
