@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultCacheFile } from '../../../compiler/cache/units.js';
 import { isRacy } from '../../../compiler/cache/racy.js';
-import { DirListings } from '../../../compiler/scan/listings.js';
+import { DirListings, windows } from '../../../compiler/scan/listings.js';
 import { walkTree } from '../../../compiler/scan/walk.js';
 import { copyFixture, FIXTURES, REPO, removeDir, tempDir, toolSource, writeTree } from '../../helpers.js';
 
@@ -278,6 +278,19 @@ describe('directory listings', () => {
     expect(next.listings.listed).toBe(1);
     expect(next.listings.replayed).toBe(recorded - 1);
     expect(readFileSync(file, 'utf8')).toBe(good);
+  });
+
+  it('writes the record in windows that never cut a surrogate pair', () => {
+    const text = `a😀b/${'😀'.repeat(40)}/tools\t天气\n`;
+    for (let size = 1; size <= text.length + 1; size++) {
+      const pieces = [...windows(text, size)];
+      expect(pieces.join('')).toBe(text);
+      for (const piece of pieces) expect(Buffer.from(piece).toString()).toBe(piece);
+      expect(
+        pieces.every((piece) => piece.length === size || piece.length === size + 1 || piece === pieces.at(-1)),
+      ).toBe(true);
+    }
+    expect([...windows('', 4)]).toEqual([]);
   });
 
   it('leaves the record untouched when nothing changed', async () => {
