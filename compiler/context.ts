@@ -24,6 +24,7 @@ import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
+import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
 import { validatorsStamp } from './write/validators.js';
 import { LastEmitted } from './write/last-emitted.js';
@@ -131,7 +132,7 @@ export class Compiler {
     // A fresh walk (first run, config change) verifies every unit by stat instead of by events.
     const walkedNow = !this.inventory;
     if (!this.inventory) {
-      const walked = await freshWalk(this.root, options, this.units.listingsFile);
+      const walked = await freshWalk(this.root, options, this.listingsFile);
       this.shipped = walked.shipped;
       this.inventory = walked.inventory;
     }
@@ -334,6 +335,15 @@ export class Compiler {
       }
     }
     return this.options;
+  }
+
+  /**
+   * Where the directory listings of the fresh walks are kept (scan/listings.ts), which a watcher
+   * starting on this tree may read (watch/tree.ts); undefined when there is no cache file or
+   * `ZHIN_GEN_DIR_CACHE=0`.
+   */
+  get listingsFile(): string | undefined {
+    return listingsEnabled() ? this.units.listingsFile : undefined;
   }
 
   /**

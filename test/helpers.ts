@@ -1,8 +1,9 @@
 /** Shared test helpers: temp trees on disk and the real compiler/CLI. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRacy } from '../compiler/cache/racy.js';
 import { defaultCacheFile } from '../compiler/cache/units.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,6 +24,25 @@ export function settleTree(root: string): void {
   const past = Date.now() / 1000 - 60;
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), past, past);
+  }
+}
+
+/**
+ * Resolves once no directory of the tree changed within a clock tick of now: the directory
+ * listings record (compiler/scan/listings.ts) takes a directory's entries again only then.
+ */
+export async function settledDirs(root: string): Promise<void> {
+  for (;;) {
+    const now = Date.now();
+    const dirs = [root];
+    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
+      if (entry.isDirectory()) dirs.push(join(entry.parentPath, entry.name));
+    const racy = dirs.some((dir) => {
+      const s = statSync(dir);
+      return isRacy(s.mtimeMs, now) || isRacy(s.ctimeMs, now);
+    });
+    if (!racy) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

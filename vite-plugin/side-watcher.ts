@@ -51,6 +51,7 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
             },
             {
               ignore: (abs) => state.ignores(abs),
+              listings: compiler.listingsFile,
               outsideWalk: (abs, isDir) =>
                 !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
               // An exhausted watcher no longer sees changes below some folder: the same error with

@@ -63,6 +63,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     },
     {
       ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
+      listings: compiler.listingsFile,
       outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
       onError: (problem) => {
         if (!problem.exhausted)

@@ -7,7 +7,7 @@ import { readConfigText, type ResolvedOptions } from '../config/load.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { resolveConfiguredPlugins } from './configured.js';
 import { TreeInventory } from './inventory.js';
-import { DirListings, listingsEnabled } from './listings.js';
+import { DirListings } from './listings.js';
 import { readShippedPackages, type ShippedCapabilities } from './shipped.js';
 import { toPosix } from './walk.js';
 
@@ -28,7 +28,7 @@ function configured(root: string, options: ResolvedOptions): ReturnType<typeof r
 
 /**
  * `listingsFile`: where the directory listings of the last fresh walk are kept (scan/listings.ts;
- * undefined: none are kept, every directory is listed). The walk writes them back when they changed.
+ * undefined: none are kept, every directory is listed; `Compiler.listingsFile`). The walk writes them back when they changed.
  */
 export async function freshWalk(
   root: string,
@@ -37,7 +37,7 @@ export async function freshWalk(
 ): Promise<{ inventory: TreeInventory; shipped: Shipped }> {
   const found = configured(root, options);
   const shipped = await readShippedPackages(found.packages);
-  const listings = listingsFile !== undefined && listingsEnabled() ? DirListings.load(listingsFile) : undefined;
+  const listings = listingsFile !== undefined ? DirListings.load(listingsFile) : undefined;
   const inventory = TreeInventory.walk(
     root,
     {

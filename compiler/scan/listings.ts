@@ -191,7 +191,9 @@ export class DirListings {
   private find(abs: string, anywhere: boolean): number {
     const text = this.text;
     let at = this.cursor;
-    for (let probe = 0; probe <= SKIP && at > 0 && at < text.length; probe++) {
+    // Once indexed (lookups out of order), only the cursor's line is worth a look before the index.
+    const skip = this.starts === undefined ? SKIP : 0;
+    for (let probe = 0; probe <= skip && at > 0 && at < text.length; probe++) {
       if (this.isLineOf(at, abs)) return at;
       at = text.indexOf('\n', at) + 1;
     }

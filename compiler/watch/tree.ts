@@ -10,7 +10,8 @@
  * rename, and chokidar (before this) added a watch per file, listed a directory again on every
  * rename in it, dropped a second change of a path within 50 ms, and took seconds to scan a
  * 5,000-tool tree before its first event. Here a tree costs one inotify watch per directory, the
- * start is one `readdir` per directory, and an event costs one `lstat`.
+ * start is one `readdir` per directory (a `stat` for one the compiler's listings record holds as
+ * it is: scan/listings.ts), and an event costs one `lstat`.
  *
  * The event type is the watcher's best reading (the path's kind now, and whether it was listed
  * before); merging and scheduling events is the watch loop's job (./loop.ts), and the compiler
@@ -21,6 +22,7 @@
 import { type Dirent, type FSWatcher, lstatSync, readdirSync, statSync, watch } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { FileEvent } from '../context.js';
+import { DirListings, type WalkEntry } from '../scan/listings.js';
 
 export interface TreeWatcher {
   /** Resolves once every directory is watched: from then on no change is missed. */
@@ -29,6 +31,8 @@ export interface TreeWatcher {
   add(dirs: readonly string[]): void;
   /** How many directories are watched (one system watch each). */
   readonly watched: () => number;
+  /** How many directories were listed with `readdir` (the start's others came from the listings record). */
+  readonly listed: () => number;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,13 @@ export interface TreeWatcherOptions {
    * seeing changes must never do so silently.
    */
   readonly onError: (problem: WatchProblem) => void;
+  /**
+   * The directory listings the compiler's fresh walks keep (`Compiler.listingsFile`). At the
+   * start, a directory whose stamp, taken once its watch is attached, is the recorded one is not
+   * listed: its entries are the recorded ones at that stat, and the watch reports every change
+   * after it. A directory attached later (created, or added) is always listed.
+   */
+  readonly listings?: string;
 }
 
 export interface WatchProblem {
@@ -162,16 +173,23 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
         continue;
       }
       watcher.on('error', (error) => problem(error, dir));
-      let entries: Dirent[];
+      let entries: readonly WalkEntry[];
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        const read = (): Dirent[] => {
+          listed++;
+          return readdirSync(dir, { withFileTypes: true });
+        };
+        entries = record ? record.list(dir, read) : read();
       } catch {
         watcher.close();
         continue;
       }
       const names = new Set<string>();
       dirs.set(dir, { watcher, names, ino });
-      for (const entry of entries) {
+      // Last entry first onto the stack: directories come off it in the walk's order, the order the
+      // listings record keeps, so each is found at the record's cursor.
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const entry = entries[i]!;
         // A file's name is only remembered (an event for it is checked against `ignore` and
         // `outsideWalk` when it comes, before the name is looked at): no check per file here,
         // which at the start of a large tree is three in four entries.
@@ -243,7 +261,12 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     for (const name of new Set([...watched.names, ...now])) changed(dir, name);
   };
 
+  // The record serves the start only, then is dropped (megabytes at 20,000 tools, for a watch that
+  // runs for hours): a directory attached later is new or moved, and is listed.
+  let record = options.listings !== undefined ? DirListings.load(options.listings) : undefined;
+  let listed = 0;
   attach(root);
+  record = undefined;
   const ready = Promise.resolve();
   // ZHIN_GEN_WATCH_FAULT=ENOSPC|EMFILE: once ready, the root's watch reports that error through
   // its own error event, as the system would (a test cannot lower a per-user kernel limit
@@ -261,6 +284,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       for (const dir of extra) attach(dir);
     },
     watched: () => dirs.size,
+    listed: () => listed,
     close: () => {
       closed = true;
       for (const watched of dirs.values()) watched.watcher.close();

@@ -19,13 +19,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultCacheFile } from '../../../compiler/cache/units.js';
-import { isRacy } from '../../../compiler/cache/racy.js';
 import { DirListings, windows } from '../../../compiler/scan/listings.js';
 import { walkTree } from '../../../compiler/scan/walk.js';
-import { copyFixture, FIXTURES, REPO, removeDir, tempDir, toolSource, writeTree } from '../../helpers.js';
+import { copyFixture, FIXTURES, REPO, removeDir, settledDirs, tempDir, toolSource, writeTree } from '../../helpers.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach(removeDir));
@@ -37,30 +35,6 @@ function tree(name: string, files: Record<string, string>): string {
 }
 
 const options = (root: string) => ({ root, pluginEntry: ['index.ts'], allowed: [], outFile: `${root}/out.ts` });
-
-/** Every directory under `root` (links not followed), `root` included. */
-function directories(root: string): string[] {
-  const found = [root];
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
-    if (entry.isDirectory()) found.push(join(entry.parentPath, entry.name));
-  return found;
-}
-
-/**
- * Waits until no directory of the tree was changed within a clock tick: a listing is recorded
- * only then (cache/racy.ts), and a test of replayed listings needs them recorded.
- */
-async function settled(root: string): Promise<void> {
-  for (;;) {
-    const now = Date.now();
-    const racy = directories(root).some((dir) => {
-      const s = statSync(dir);
-      return isRacy(s.mtimeMs, now) || isRacy(s.ctimeMs, now);
-    });
-    if (!racy) return;
-    await sleep(50);
-  }
-}
 
 /** One walk of `root` with the record in `file`, saved after it as a fresh walk saves it. */
 function walk(root: string, file: string | undefined) {
@@ -101,7 +75,7 @@ describe('directory listings', () => {
       roots.push(root);
       return root;
     });
-    for (const root of copies) await settled(root);
+    for (const root of copies) await settledDirs(root);
     for (const root of copies) {
       const file = join(root, '..', `${root.split('/').pop()}.dirs`);
       roots.push(file);
@@ -120,12 +94,12 @@ describe('directory listings', () => {
     const root = tree('listings-change', TOOLS);
     const file = `${root}.dirs`;
     roots.push(file);
-    await settled(root);
+    await settledDirs(root);
     const plainOf = () => found(walkTree(options(root), [], true));
     const recorded = walk(root, file).listings.listed;
 
     writeTree(root, { 'tools/c/index.ts': 'export {}' });
-    await settled(root);
+    await settledDirs(root);
     let next = walk(root, file);
     expect(found(next.walked)).toEqual(plainOf());
     expect(next.walked.paths).toContain('tools/c/index.ts');
@@ -135,7 +109,7 @@ describe('directory listings', () => {
 
     rmSync(join(root, 'tools/a.ts'));
     renameSync(join(root, 'tools/b/x'), join(root, 'tools/b/y'));
-    await settled(root);
+    await settledDirs(root);
     next = walk(root, file);
     expect(found(next.walked)).toEqual(plainOf());
     expect(next.walked.paths).not.toContain('tools/a.ts');
@@ -144,7 +118,7 @@ describe('directory listings', () => {
     // Replaced by a directory of the same name and entries: a new inode and new times.
     rmSync(join(root, 'skills/s'), { recursive: true });
     writeTree(root, { 'skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\n', 'skills/s/extra.md': 'x' });
-    await settled(root);
+    await settledDirs(root);
     next = walk(root, file);
     expect(found(next.walked)).toEqual(plainOf());
     expect(next.walked.paths).toContain('skills/s/extra.md');
@@ -154,7 +128,7 @@ describe('directory listings', () => {
     const root = tree('listings-cursor', TOOLS);
     const file = `${root}.dirs`;
     roots.push(file);
-    await settled(root);
+    await settledDirs(root);
     const recorded = walk(root, file).listings.listed;
     const plainOf = () => found(walkTree(options(root), [], true));
 
@@ -165,20 +139,20 @@ describe('directory listings', () => {
     let next = walk(root, file);
     expect(found(next.walked)).toEqual(plainOf());
     expect([next.listings.listed, next.listings.replayed, next.listings.indexed]).toEqual([1, recorded - 1, false]);
-    await settled(root);
+    await settledDirs(root);
     next = walk(root, file);
     expect([next.listings.listed, next.listings.replayed, next.listings.indexed]).toEqual([1, recorded - 1, false]);
 
     // Removed with a folder below it: `tools/` is listed, the two lines are passed over.
     rmSync(join(root, 'tools/b'), { recursive: true });
-    await settled(root);
+    await settledDirs(root);
     next = walk(root, file);
     expect(found(next.walked)).toEqual(plainOf());
     expect([next.listings.listed, next.listings.replayed, next.listings.indexed]).toEqual([1, recorded - 3, false]);
 
     // Added: found nowhere near, so the record is indexed once.
     writeTree(root, { 'tools/b/index.ts': 'export {}' });
-    await settled(root);
+    await settledDirs(root);
     next = walk(root, file);
     expect(found(next.walked)).toEqual(plainOf());
     expect([next.listings.listed, next.listings.indexed]).toEqual([2, true]);
@@ -192,14 +166,14 @@ describe('directory listings', () => {
     // A whole second, which utimes sets exactly (a Date would round a sub-millisecond mtime).
     const past = Math.floor(Date.now() / 1000) - 600;
     utimesSync(dir, past, past);
-    await settled(root);
+    await settledDirs(root);
     walk(root, file);
     const mtime = statSync(dir).mtimeMs;
     writeFileSync(join(dir, 'later.ts'), 'export {}');
     expect(statSync(dir).mtimeMs).not.toBe(mtime);
     utimesSync(dir, past, past);
     expect(statSync(dir).mtimeMs).toBe(mtime);
-    await settled(root);
+    await settledDirs(root);
     const next = walk(root, file);
     expect(next.walked.paths).toContain('tools/a/later.ts');
     expect(next.listings.listed).toBe(1);
@@ -211,7 +185,7 @@ describe('directory listings', () => {
     roots.push(file);
     symlinkSync(join(root, 'tools/b'), join(root, 'tools/l'));
     symlinkSync(join(root, 'tools'), join(root, 'tools/loop'));
-    await settled(root);
+    await settledDirs(root);
     walk(root, file);
     const replayed = walk(root, file);
     expect(replayed.listings.listed).toBe(0);
@@ -221,7 +195,7 @@ describe('directory listings', () => {
 
     rmSync(join(root, 'tools/l'));
     symlinkSync(join(root, 'tools/a'), join(root, 'tools/l'));
-    await settled(root);
+    await settledDirs(root);
     const next = walk(root, file);
     expect(found(next.walked)).toEqual(found(walkTree(options(root), [], true)));
     expect(next.walked.paths).toContain('tools/l/index.ts');
@@ -240,7 +214,7 @@ describe('directory listings', () => {
     expect([again.listings.replayed, again.listings.listed]).toEqual([0, first.listings.listed]);
 
     writeTree(root, { 'tools/odd/a\tb.ts': 'export {}', 'tools/odd/c\nd.ts': 'export {}' });
-    await settled(root);
+    await settledDirs(root);
     walk(root, file);
     const next = walk(root, file);
     // Only `tools/odd/` is listed each time; the record stays lines of four fields.
@@ -254,7 +228,7 @@ describe('directory listings', () => {
     const root = tree('listings-damaged', TOOLS);
     const file = `${root}.dirs`;
     roots.push(file);
-    await settled(root);
+    await settledDirs(root);
     const plain = found(walkTree(options(root), [], true));
     const recorded = walk(root, file).listings.listed;
     const good = readFileSync(file, 'utf8');
@@ -297,7 +271,7 @@ describe('directory listings', () => {
     const root = tree('listings-untouched', TOOLS);
     const file = `${root}.dirs`;
     roots.push(file);
-    await settled(root);
+    await settledDirs(root);
     walk(root, file);
     const past = Math.floor(Date.now() / 1000) - 60;
     utimesSync(file, past, past);
@@ -318,14 +292,14 @@ describe('directory listings', () => {
         env: { ...process.env, NO_COLOR: '1', ...env },
       });
     const record = `${defaultCacheFile(root)}.dirs`;
-    await settled(root);
+    await settledDirs(root);
     expect(run().status).toBe(0);
     expect(readFileSync(record, 'utf8')).toContain(`${join(root, 'tools')}\t`);
 
     writeTree(root, {
       'tools/second/index.ts': toolSource("{ name: 'second', description: 'Second tool', execute: async () => 'ok' }"),
     });
-    await settled(root);
+    await settledDirs(root);
     expect(run().status).toBe(0);
     const manifest = readdirSync(root).find((name) => name.endsWith('.gen.ts'));
     expect(manifest).toBeDefined();

@@ -8,8 +8,9 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileEvent } from '../../../compiler/index.js';
+import { createCompiler } from '../../../compiler/index.js';
 import { watchTree } from '../../../compiler/watch/tree.js';
-import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { removeDir, settledDirs, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -34,6 +35,54 @@ function start(root: string): { events: FileEvent[]; watcher: ReturnType<typeof 
 }
 
 describe('watchTree', () => {
+  it("starts from the compiler's listings record: lists only directories changed since, and watches what a listing would", async () => {
+    const root = writeTree(tempDir('tree-listings'), {
+      'index.ts': 'export {};\n',
+      'tools/a/index.ts': 'export {};\n',
+      'tools/b/index.ts': 'export {};\n',
+      'tools/b/lib/x.ts': '1\n',
+      'skills/s/SKILL.md': '---\nname: s\ndescription: A skill.\n---\nSteps.\n',
+    });
+    dirs.push(root);
+    await settledDirs(root);
+    const compiler = createCompiler({ root });
+    await compiler.run();
+    const listings = compiler.listingsFile;
+    expect(listings).toBeDefined();
+    // After the record: a folder added, an entry added to another.
+    writeTree(root, { 'tools/c/index.ts': 'export {};\n', 'tools/a/extra.ts': 'export {};\n' });
+    await settledDirs(root);
+
+    const plain = start(root);
+    const events: FileEvent[] = [];
+    const watcher = watchTree(root, (event) => events.push(event), {
+      ignore: (abs) => abs.endsWith('.swp'),
+      listings,
+      onError: (problem) => {
+        throw problem.error;
+      },
+    });
+    try {
+      await Promise.all([plain.watcher.ready, watcher.ready]);
+      expect(watcher.watched()).toBe(plain.watcher.watched());
+      // tools/ and tools/a changed, tools/c is new; the rest came from the record.
+      expect(watcher.listed()).toBe(3);
+      expect(plain.watcher.listed()).toBe(plain.watcher.watched());
+      const has = (type: string, rel: string): boolean =>
+        events.some((e) => e.type === type && e.path === join(root, rel));
+      writeFileSync(join(root, 'tools/c/index.ts'), 'export const c = 1;\n');
+      writeFileSync(join(root, 'tools/b/lib/x.ts'), '2\n');
+      writeFileSync(join(root, 'tools/a/extra.ts'), 'export const e = 1;\n');
+      await until(
+        () =>
+          has('change', 'tools/c/index.ts') && has('change', 'tools/b/lib/x.ts') && has('change', 'tools/a/extra.ts'),
+        'the edits in listed and recorded folders',
+      );
+    } finally {
+      await Promise.all([watcher.close(), plain.watcher.close()]);
+    }
+  });
+
   it('reports edits in a moved directory under its new name, and nothing under the old one', async () => {
     const root = writeTree(tempDir('tree-move'), { 'tools/a/index.ts': 'export {};\n', 'tools/a/lib/x.ts': '1\n' });
     dirs.push(root);
