@@ -27,14 +27,19 @@
  * not parsed ahead: the walk asks for its directories in that same order while nothing changed,
  * so each lookup compares the line at a cursor (at 20,000 tools the file is ~3.6 MB, and parsing
  * it as JSON into a map cost ~100 ms, a third of what it saved), passing over the lines of
- * directories removed since. A lookup out of order (a directory added) indexes the lines once. The file is written only when its text changes. A
- * file of another version, without its line count or cut short is ignored whole, and a line of
- * the wrong shape is not used: it costs the listings it would have saved, never a wrong list. `ZHIN_GEN_DIR_CACHE=0` turns this off
- * (file systems whose directory times are not kept, such as some network mounts).
+ * directories removed since. A lookup out of order (a directory added) indexes the lines once.
+ * The file is written only when its text changes. Its first line names the format and the release
+ * that wrote it, counts the lines and seals their bytes (sha256): a file of another release, cut
+ * short, edited or converted (CRLF) is ignored whole, and a line of the wrong shape or whose names
+ * are not in the walk's order is not used: damage costs the listings it would have saved, never a
+ * wrong list. `ZHIN_GEN_DIR_CACHE=0` turns this off (file systems whose directory times are not
+ * kept, such as some network mounts).
  */
-import { statSync, type Dirent } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, type Dirent } from 'node:fs';
 import { isRacy } from '../cache/racy.js';
-import { readText } from '../util/read-text.js';
+import { packageVersion } from '../version.js';
+import { compareEntries } from './walk.js';
 import { writeChunksAtomically } from '../write/output.js';
 
 /** What the walk needs of a directory entry: a `Dirent`, or one the record restored. */
@@ -45,12 +50,16 @@ export interface WalkEntry {
   isSymbolicLink(): boolean;
 }
 
-/** The file's first line: the format, a space and the number of directory lines after it. */
-const VERSION = 'zhin-gen-dirs-2';
-/** Kind codes of the file: directory, file, symbolic link. Other entries are never walked. */
+/**
+ * The file's first line: the format and the release that wrote it (a release may walk by other
+ * rules), the number of directory lines after it and the seal of those lines' bytes.
+ */
+const VERSION = `zhin-gen-dirs-3@${packageVersion()}`;
+/** Kind codes of the file: directory, file, symbolic link, anything else (a fifo, a socket: never walked). */
 const DIR = 'd';
 const FILE = 'f';
 const LINK = 'l';
+const OTHER = 'o';
 /** Names are joined by '/', which no file name holds. */
 const JOIN = '/';
 const TAB = 9;
@@ -84,11 +93,15 @@ class Listed implements WalkEntry {
   }
 }
 
-function kindOf(entry: Dirent): string | undefined {
-  return entry.isSymbolicLink() ? LINK : entry.isDirectory() ? DIR : entry.isFile() ? FILE : undefined;
+function kindOf(entry: Dirent): string {
+  return entry.isSymbolicLink() ? LINK : entry.isDirectory() ? DIR : entry.isFile() ? FILE : OTHER;
 }
 
-/** The entries of a recorded line's kinds and names (undefined: not a well-formed line). */
+/**
+ * The entries of a recorded line's kinds and names (undefined: not a well-formed line). The walk
+ * records them sorted as it sorts a listing (scan/walk.ts `compareEntries`), and takes a list made
+ * of them as sorted, so a line whose names are not strictly in that order is not used.
+ */
 function restore(kinds: string, names: string): WalkEntry[] | undefined {
   if (kinds.length === 0) return names === '' ? [] : undefined;
   const split = names.split(JOIN);
@@ -96,8 +109,10 @@ function restore(kinds: string, names: string): WalkEntry[] | undefined {
   const entries: WalkEntry[] = new Array(split.length);
   for (let i = 0; i < split.length; i++) {
     const kind = kinds[i]!;
-    if ((kind !== DIR && kind !== FILE && kind !== LINK) || split[i] === '') return undefined;
-    entries[i] = new Listed(split[i]!, kind);
+    if ((kind !== DIR && kind !== FILE && kind !== LINK && kind !== OTHER) || split[i] === '') return undefined;
+    const entry = new Listed(split[i]!, kind);
+    if (i > 0 && compareEntries(entries[i - 1]!, entry) >= 0) return undefined;
+    entries[i] = entry;
   }
   return entries;
 }
@@ -109,12 +124,16 @@ function lineOf(abs: string, stamp: string, entries: readonly Dirent[]): string 
   let kinds = '';
   for (const entry of entries) {
     const kind = kindOf(entry);
-    if (kind === undefined) continue;
     if (UNSAFE.test(entry.name)) return undefined;
     names.push(entry.name);
     kinds += kind;
   }
   return `${abs}\t${stamp}\t${kinds}\t${names.join(JOIN)}\n`;
+}
+
+/** The seal of the directory lines' bytes (the first 128 bits of their sha256). */
+function sealOfBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 }
 
 /** Whether directory listings are kept at all (`ZHIN_GEN_DIR_CACHE=0` turns them off). */
@@ -159,21 +178,23 @@ export class DirListings {
 
   /** The record in `file` (none when it is missing or not a record); `undefined` file: none kept. */
   static load(file: string | undefined): DirListings {
-    let text = '';
-    if (file !== undefined) {
-      try {
-        text = readText(file);
-      } catch {
-        text = '';
-      }
+    const none = new DirListings(file, '', 0, 0);
+    let bytes: Buffer;
+    try {
+      if (file === undefined) return none;
+      bytes = readFileSync(file);
+    } catch {
+      return none;
     }
-    const header = text.indexOf('\n');
-    const head = header === -1 ? '' : text.slice(0, header);
-    const count = head.startsWith(`${VERSION} `) ? Number(head.slice(VERSION.length + 1)) : Number.NaN;
-    // A record must end in a whole line: a truncated one is not read at all.
-    if (!Number.isSafeInteger(count) || count < 0 || text.charCodeAt(text.length - 1) !== NEWLINE)
-      return new DirListings(file, '', 0, 0);
-    return new DirListings(file, text, count, header + 1);
+    // `<version> <count> <seal>`: a record of another release, cut short or edited is not read.
+    const header = bytes.indexOf(NEWLINE);
+    if (header === -1 || header > 200) return none;
+    const [version, counted, seal] = bytes.toString('latin1', 0, header).split(' ');
+    const count = Number(counted);
+    if (version !== VERSION || !Number.isSafeInteger(count) || count < 0) return none;
+    if (bytes[bytes.length - 1] !== NEWLINE && bytes.length > header + 1) return none;
+    if (seal !== sealOfBytes(bytes.subarray(header + 1))) return none;
+    return new DirListings(file, bytes.toString('utf8'), count, header + 1);
   }
 
   /** Whether the line at `at` is directory `abs`'s. */
@@ -200,11 +221,18 @@ export class DirListings {
     if (!anywhere) return -1;
     if (this.starts === undefined) {
       this.starts = new Map();
-      for (let line = text.indexOf('\n') + 1; line > 0 && line < text.length; line = text.indexOf('\n', line) + 1) {
-        const tab = text.indexOf('\t', line);
-        if (tab === -1) break;
-        const path = text.slice(line, tab);
-        if (!this.starts.has(path)) this.starts.set(path, line);
+      // The next tab at or after the line: searched again only once passed, so lines without one
+      // (never written so: the seal holds) cost no search to the end of the text each.
+      const first = text.indexOf('\n') + 1;
+      let tab = text.indexOf('\t', first);
+      for (let line = first; line > 0 && line < text.length; ) {
+        const end = text.indexOf('\n', line);
+        if (tab !== -1 && tab < line) tab = text.indexOf('\t', line);
+        if (tab !== -1 && (end === -1 || tab < end)) {
+          const path = text.slice(line, tab);
+          if (!this.starts.has(path)) this.starts.set(path, line);
+        }
+        line = end + 1;
       }
     }
     return this.starts.get(abs) ?? -1;
@@ -291,7 +319,9 @@ export class DirListings {
   save(): void {
     if (this.file === undefined || !this.changed) return;
     this.endRun();
-    const head = `${VERSION} ${this.lineCount}\n`;
+    const seal = createHash('sha256');
+    for (const chunk of this.body()) seal.update(chunk);
+    const head = `${VERSION} ${this.lineCount} ${seal.digest('hex').slice(0, 32)}\n`;
     // Directories listed again with the same stamp and entries (racy ones, or one never recorded:
     // a name with a tab) leave the same text: nothing to write.
     if (this.unchanged(head)) return;
@@ -321,6 +351,11 @@ export class DirListings {
    */
   private *chunks(head: string): Generator<string> {
     yield head;
+    yield* this.body();
+  }
+
+  /** The directory lines, in windows (never joined). */
+  private *body(): Generator<string> {
     for (const piece of this.pieces) yield* windows(piece, WINDOW);
   }
 }

@@ -60,7 +60,7 @@ const NO_THROW = { throwIfNoEntry: false } as const;
  * walk then lists in the order a sort of every path gives (`a.ts` before `a/`, `a/x` before
  * `a0`), so the whole list needs no sort of its own. No key string is built per entry.
  */
-function compareEntries(a: WalkEntry, b: WalkEntry): number {
+export function compareEntries(a: WalkEntry, b: WalkEntry): number {
   const x = a.name;
   const y = b.name;
   const n = Math.min(x.length, y.length);

@@ -6,6 +6,7 @@
  * listings, never a wrong list.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -224,34 +225,83 @@ describe('directory listings', () => {
     expect(lines.every((line) => line.split('\t').length === 4)).toBe(true);
   });
 
-  it('ignores a record cut short, of another format or with a line of the wrong shape, and rewrites it', async () => {
+  it('ignores a record cut short, of another format, edited or converted, and rewrites it', async () => {
     const root = tree('listings-damaged', TOOLS);
     const file = `${root}.dirs`;
     roots.push(file);
     await settledDirs(root);
     const plain = found(walkTree(options(root), [], true));
-    const recorded = walk(root, file).listings.listed;
+    walk(root, file);
     const good = readFileSync(file, 'utf8');
+    const [head, ...body] = good.split('\n');
+    // A name changed in place, stamps kept: the seal no longer holds.
+    const edited = good.replace('\tindex.ts\n', '\tghost.ts\n');
+    expect(edited).not.toBe(good);
+    const older = [head!.replace(/^zhin-gen-dirs-3@\S+/, 'zhin-gen-dirs-2'), ...body].join('\n');
 
-    for (const damaged of [good.slice(0, good.length - 7), '{"version":1,"dirs":{}}\n', '', 'zhin-gen-dirs-2 x\n']) {
+    for (const damaged of [
+      good.slice(0, good.length - 7),
+      '{"version":1,"dirs":{}}\n',
+      '',
+      'zhin-gen-dirs-3 x\n',
+      edited,
+      good.replaceAll('\n', '\r\n'),
+      older,
+    ]) {
       writeFileSync(file, damaged);
       const next = walk(root, file);
       expect(found(next.walked)).toEqual(plain);
       expect(next.listings.replayed).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe(good);
     }
+  });
 
-    // One line whose kinds do not match its names: that directory alone is listed.
-    const lines = good.split('\n');
-    const at = lines.findIndex((line) => line.startsWith(`${join(root, 'tools/b')}\t`));
-    const fields = lines[at]!.split('\t');
-    lines[at] = [fields[0], fields[1], `${fields[2]}f`, fields[3]].join('\t');
-    writeFileSync(file, lines.join('\n'));
+  it('does not use a sealed line of the wrong shape or with its names out of order: that directory alone is listed', async () => {
+    const root = tree('listings-shape', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    await settledDirs(root);
+    const plain = found(walkTree(options(root), [], true));
+    const recorded = walk(root, file).listings.listed;
+    const good = readFileSync(file, 'utf8');
+    /** The record with one line changed and sealed again, as a faulty writer would leave it. */
+    const resealed = (change: (fields: string[]) => string[]): string => {
+      const [head, ...lines] = good.split('\n');
+      const at = lines.findIndex((line) => line.startsWith(`${join(root, 'tools')}\t`));
+      lines[at] = change(lines[at]!.split('\t')).join('\t');
+      const body = lines.join('\n');
+      const [version, count] = head!.split(' ');
+      const seal = createHash('sha256').update(body).digest('hex').slice(0, 32);
+      return `${version} ${count} ${seal}\n${body}`;
+    };
+    for (const damaged of [
+      resealed(([path, stamp, kinds, names]) => [path!, stamp!, `${kinds}f`, names!]),
+      resealed(([path, stamp, kinds, names]) => [path!, stamp!, kinds!, names!.split('/').reverse().join('/')]),
+      resealed(([path, stamp, kinds, names]) => [path!, stamp!, `d${kinds!.slice(1)}`, names!.replace(/^[^/]+/, 'b')]),
+    ]) {
+      writeFileSync(file, damaged);
+      const next = walk(root, file);
+      expect(found(next.walked)).toEqual(plain);
+      expect([next.listings.listed, next.listings.replayed]).toEqual([1, recorded - 1]);
+      expect(readFileSync(file, 'utf8')).toBe(good);
+    }
+  });
+
+  it('records entries that are neither files, folders nor links, which the walk passes over either way', async () => {
+    const root = tree('listings-fifo', TOOLS);
+    const file = `${root}.dirs`;
+    roots.push(file);
+    expect(spawnSync('mkfifo', [join(root, 'tools/a/pipe.ts')]).status).toBe(0);
+    await settledDirs(root);
+    walk(root, file);
     const next = walk(root, file);
-    expect(found(next.walked)).toEqual(plain);
-    expect(next.listings.listed).toBe(1);
-    expect(next.listings.replayed).toBe(recorded - 1);
-    expect(readFileSync(file, 'utf8')).toBe(good);
+    expect(next.listings.listed).toBe(0);
+    expect(found(next.walked)).toEqual(found(walkTree(options(root), [], true)));
+    expect(next.walked.paths).not.toContain('tools/a/pipe.ts');
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${join(root, 'tools/a')}\t`))!;
+    expect(line.split('\t').slice(2)).toEqual(['fo', 'index.ts/pipe.ts']);
   });
 
   it('writes the record in windows that never cut a surrogate pair', () => {
