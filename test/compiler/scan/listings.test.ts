@@ -35,6 +35,14 @@ function tree(name: string, files: Record<string, string>): string {
   return root;
 }
 
+/** A tree of {@link TOOLS} and the file its listings are recorded in (both removed after the suite). */
+function recordedTree(name: string): { root: string; file: string } {
+  const root = tree(name, TOOLS);
+  const file = `${root}.dirs`;
+  roots.push(file);
+  return { root, file };
+}
+
 const options = (root: string) => ({ root, pluginEntry: ['index.ts'], allowed: [], outFile: `${root}/out.ts` });
 
 /** One walk of `root` with the record in `file`, saved after it as a fresh walk saves it. */
@@ -92,9 +100,7 @@ describe('directory listings', () => {
   });
 
   it('lists again a directory whose entries were added, removed, renamed or replaced', async () => {
-    const root = tree('listings-change', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-change');
     await settledDirs(root);
     const plainOf = () => found(walkTree(options(root), [], true));
     const recorded = walk(root, file).listings.listed;
@@ -126,9 +132,7 @@ describe('directory listings', () => {
   });
 
   it('passes over the line of a directory saved by rename, racy or removed without indexing the record', async () => {
-    const root = tree('listings-cursor', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-cursor');
     await settledDirs(root);
     const recorded = walk(root, file).listings.listed;
     const plainOf = () => found(walkTree(options(root), [], true));
@@ -160,9 +164,7 @@ describe('directory listings', () => {
   });
 
   it('sees an added entry when the directory mtime was put back (its ctime moved)', async () => {
-    const root = tree('listings-mtime', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-mtime');
     const dir = join(root, 'tools/a');
     // A whole second, which utimes sets exactly (a Date would round a sub-millisecond mtime).
     const past = Math.floor(Date.now() / 1000) - 600;
@@ -181,9 +183,7 @@ describe('directory listings', () => {
   });
 
   it('follows links as a full listing does, and a link re-pointed is seen', async () => {
-    const root = tree('listings-链接', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-链接');
     symlinkSync(join(root, 'tools/b'), join(root, 'tools/l'));
     symlinkSync(join(root, 'tools'), join(root, 'tools/loop'));
     await settledDirs(root);
@@ -204,9 +204,7 @@ describe('directory listings', () => {
   });
 
   it('does not take again a directory changed within a clock tick, nor record one whose names hold a tab or a newline', async () => {
-    const root = tree('listings-racy', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-racy');
     // Just written: every directory is racy, each line's stamp matches none.
     const first = walk(root, file);
     expect(first.listings.listed).toBeGreaterThan(5);
@@ -226,9 +224,7 @@ describe('directory listings', () => {
   });
 
   it('ignores a record cut short, of another format, edited or converted, and rewrites it', async () => {
-    const root = tree('listings-damaged', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-damaged');
     await settledDirs(root);
     const plain = found(walkTree(options(root), [], true));
     walk(root, file);
@@ -257,9 +253,7 @@ describe('directory listings', () => {
   });
 
   it('does not use a sealed line of the wrong shape or with its names out of order: that directory alone is listed', async () => {
-    const root = tree('listings-shape', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-shape');
     await settledDirs(root);
     const plain = found(walkTree(options(root), [], true));
     const recorded = walk(root, file).listings.listed;
@@ -288,9 +282,7 @@ describe('directory listings', () => {
   });
 
   it('records entries that are neither files, folders nor links, which the walk passes over either way', async () => {
-    const root = tree('listings-fifo', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-fifo');
     expect(spawnSync('mkfifo', [join(root, 'tools/a/pipe.ts')]).status).toBe(0);
     await settledDirs(root);
     walk(root, file);
@@ -318,9 +310,7 @@ describe('directory listings', () => {
   });
 
   it('leaves the record untouched when nothing changed', async () => {
-    const root = tree('listings-untouched', TOOLS);
-    const file = `${root}.dirs`;
-    roots.push(file);
+    const { root, file } = recordedTree('listings-untouched');
     await settledDirs(root);
     walk(root, file);
     const past = Math.floor(Date.now() / 1000) - 60;
