@@ -64,9 +64,15 @@ export class WatchLoop {
     if (this.queue(event)) this.schedule();
   }
 
-  /** A file event for the next run, whenever that is (it schedules none of its own). */
+  /**
+   * A file event for the next run, whenever that is (it schedules none of its own). During a run
+   * it is kept unasked and `ignore` decides when the run has ended: what a path is worth can
+   * depend on what the run is storing (a folder outside the root counts while some unit's
+   * schema read a file below it, which the cache learns only at the end of the schema stage),
+   * and asked halfway it once dropped a folder's move that the run after it had to see.
+   */
   queue(event: FileEvent): boolean {
-    if (this.closed || this.options.ignore(event.path)) return false;
+    if (this.closed || (this.running === undefined && this.options.ignore(event.path))) return false;
     if (this.pending.size === 0) this.firstPendingAt = Date.now();
     this.pending.set(event.path, event);
     if (event.type === 'unlink' || event.type === 'unlinkDir' || event.type === 'addDir') this.pendingTreeChange = true;
@@ -136,6 +142,7 @@ export class WatchLoop {
   private flush(): void {
     this.timer = undefined;
     if (this.running) return;
+    this.prune();
     const waiters = this.waiters;
     if (this.pending.size === 0 && waiters.length === 0) {
       this.settle();
@@ -162,9 +169,20 @@ export class WatchLoop {
       .finally(() => this.ended());
   }
 
+  /** The events queued during a run, asked now that it has ended (see `queue`). */
+  private prune(): void {
+    if (this.pending.size === 0) return;
+    let tree = false;
+    for (const [path, event] of this.pending)
+      if (this.options.ignore(path)) this.pending.delete(path);
+      else if (event.type === 'unlink' || event.type === 'unlinkDir' || event.type === 'addDir') tree = true;
+    this.pendingTreeChange = tree;
+  }
+
   /** A run (or an idle task) ended: serve what came meanwhile. */
   private ended(): void {
     this.running = undefined;
+    this.prune();
     if (this.waiters.length > 0) this.flush();
     else if (this.pending.size > 0 && !this.closed) this.schedule();
     else this.settle();

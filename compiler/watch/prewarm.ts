@@ -10,10 +10,17 @@
  *
  * What: while the loop is idle, a few runs of the edit path on a file that did not change: one
  * tool's entry file is named as changed, so the run re-parses it, evaluates its schema,
- * assembles the model and emits, exactly as a save would; the bytes equal what is on disk, so
- * nothing is written, and nothing is reported. Each run takes the loop's run slot only when
- * nothing is pending (WatchLoop.whenIdle), and the first real event ends the pre-warming: a
- * save made meanwhile waits at most for the one pre-warm run in flight, never for the rest.
+ * assembles the model and emits, exactly as a save would, but writes nothing (see below) and
+ * reports nothing. Each run takes the loop's run slot only when nothing is pending
+ * (WatchLoop.whenIdle), and the first real event ends the pre-warming: a save made meanwhile
+ * waits at most for the one pre-warm run in flight, never for the rest.
+ *
+ * Why nothing is written: a pre-warm run reads the tree as it is, so an edit made right
+ * after the last run, whose event has not reached the loop yet, is in it. Written, that edit
+ * reached the manifest unreported, and the run its event started found nothing to say (a CI
+ * run saw a package folder moved away and no ZG2023 printed). Unwritten, the run that event
+ * starts writes it and reports it as for any save. Emitting is warmed all the same: only the
+ * write step, a compare with what is on disk, is left out.
  */
 import type { CompileResult, FileEvent, RunOptions } from '../context.js';
 import type { WatchLoop } from './loop.js';
@@ -66,7 +73,7 @@ export async function prewarmEditPath(
       if (path === '') return;
       const start = performance.now();
       compiler.notify([{ type: 'change', path }]);
-      await compiler.run({ write: true });
+      await compiler.run({ write: false });
       traced?.(start, performance.now());
     });
     if (!ran || path === '') break;

@@ -83,3 +83,54 @@ describe('watch loop batching', () => {
     expect(batches).toEqual([['add /bot/tools/a/index.ts']]);
   });
 });
+
+describe('events that come during a run', () => {
+  /**
+   * A loop whose relevance is what its runs learn, as the compiler's is: a path outside the root
+   * counts once some unit's schema read it, which the unit cache knows only when the run stores it.
+   */
+  function learningLoop() {
+    const batches: string[][] = [];
+    const relevant = new Set<string>(['/bot/tools/a/index.ts']);
+    let during: (() => void) | undefined;
+    const loop = new WatchLoop({
+      quietMs: 30,
+      settleMs: 4,
+      ignore: (path) => !relevant.has(path),
+      run: async (events) => {
+        batches.push(events.map((event) => `${event.type} ${event.path}`));
+        // Halfway through the run: the parse stage stored the unit, its schema is not read yet.
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        during?.();
+        during = undefined;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        // The schema stage read the package's module: from now on its events count.
+        relevant.add('/pkg/src/s.js');
+        return undefined as unknown as CompileResult;
+      },
+    });
+    return { batches, loop, halfway: (task: () => void) => (during = task) };
+  }
+
+  it('are judged once the run has ended: a module the run learned it depends on gets its own run', async () => {
+    const { batches, loop, halfway } = learningLoop();
+    halfway(() => loop.push({ type: 'unlinkDir', path: '/pkg/src/s.js' }));
+    loop.push({ type: 'change', path: '/bot/tools/a/index.ts' });
+    await vi.advanceTimersByTimeAsync(200);
+    await loop.idle();
+    expect(batches).toEqual([['change /bot/tools/a/index.ts'], ['unlinkDir /pkg/src/s.js']]);
+  });
+
+  it('an event that still does not count once the run has ended starts no run and leaves the loop idle', async () => {
+    const { batches, loop, halfway } = learningLoop();
+    halfway(() => loop.push({ type: 'change', path: '/bot/zhin-capabilities.gen.ts' }));
+    loop.push({ type: 'change', path: '/bot/tools/a/index.ts' });
+    await vi.advanceTimersByTimeAsync(25);
+    // The run has ended: the output's event was dropped, nothing waits (a pre-warm may take the slot).
+    const busyAfter = loop.busy();
+    await vi.advanceTimersByTimeAsync(200);
+    await loop.idle();
+    expect(busyAfter).toBe(false);
+    expect(batches).toEqual([['change /bot/tools/a/index.ts']]);
+  });
+});
