@@ -71,6 +71,7 @@ export function medianSample(samples: readonly Sample[]): Sample {
  */
 export function clearUnitCache(root: string): void {
   const cacheFile = defaultCacheFile(root);
+  if (cacheFile === undefined) return;
   const prefix = basename(cacheFile);
   if (!existsSync(dirname(cacheFile))) return;
   for (const name of readdirSync(dirname(cacheFile)))

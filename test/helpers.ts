@@ -84,6 +84,7 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   // Roots without node_modules keep their unit cache in the OS temp dir: drop its set too.
   const cacheFile = defaultCacheFile(dir);
+  if (cacheFile === undefined) return;
   const folder = dirname(cacheFile);
   let names: string[] = [];
   try {

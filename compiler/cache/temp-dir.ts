@@ -1,6 +1,6 @@
 /**
- * The shared cache folder in the OS temp directory (`zhin-gen-cache`): the unit cache of every
- * root without `node_modules` (one set of files per root: `<sha(root)>.json` and its sidecars
+ * The user's cache folder in the OS temp directory (`zhin-gen-cache-<uid>`, util/temp-cache-dir.ts):
+ * the unit cache of every root without `node_modules` (one set of files per root: `<sha(root)>.json` and its sidecars
  * `.index`, `.journal`, `.layout`, `.tree`, `.emit`, `.dirs`, …) and the TypeScript code caches
  * (`code-<key>.v8`, util/code-cache.ts). Nothing else removes them, so without pruning the folder
  * only grows: every temporary root a test suite or a scaffold ever compiled leaves its cache
@@ -69,6 +69,7 @@ export function noteTempRoot(cacheFile: string, root: string): void {
 
 /** The set key of a cache file in the temp folder, or undefined for a file elsewhere. */
 export function tempSetOf(cacheFile: string, dir = tempCacheDir()): string | undefined {
+  if (dir === undefined) return undefined;
   if (!cacheFile.startsWith(`${dir}/`) && !cacheFile.startsWith(`${dir}\\`)) return undefined;
   const match = MEMBER.exec(cacheFile.slice(dir.length + 1));
   return match?.[1];
@@ -81,14 +82,15 @@ export function tempSetOf(cacheFile: string, dir = tempCacheDir()): string | und
 export function tidyTempCache(cacheFile: string | undefined, root: string): void {
   if (cacheFile === undefined) return;
   const dir = tempCacheDir();
-  const keep = tempSetOf(cacheFile, dir);
-  if (keep === undefined) return;
+  const keep = dir === undefined ? undefined : tempSetOf(cacheFile, dir);
+  if (dir === undefined || keep === undefined) return;
   noteTempRoot(cacheFile, root);
   pruneTempCache({ dir, keep });
 }
 
 export function pruneTempCache(options: PruneOptions = {}): PruneResult {
   const dir = options.dir ?? tempCacheDir();
+  if (dir === undefined) return { removed: [], ran: false };
   const now = options.now ?? Date.now();
   if (!options.force && !due(dir, now)) return { removed: [], ran: false };
   let names: string[];

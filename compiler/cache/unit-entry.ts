@@ -51,12 +51,14 @@ export function under(root: string, path: string): string {
 }
 
 /**
- * node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the OS
- * temp dir's shared folder (cache/temp-dir.ts prunes it).
+ * node_modules/.cache/zhin-gen when the project has node_modules, else a per-root file in the
+ * user's cache folder in the OS temp dir (cache/temp-dir.ts prunes it); none when that folder
+ * cannot be trusted (util/temp-cache-dir.ts).
  */
-export function defaultCacheFile(root: string): string {
+export function defaultCacheFile(root: string): string | undefined {
   if (existsSync(join(root, 'node_modules'))) return join(root, 'node_modules', '.cache', 'zhin-gen', 'units.json');
-  return join(tempCacheDir(), `${sha(root)}.json`);
+  const dir = tempCacheDir();
+  return dir === undefined ? undefined : join(dir, `${sha(root)}.json`);
 }
 
 /** The schema snippet is only needed until the schema is evaluated; keep the file small. */

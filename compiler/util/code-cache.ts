@@ -22,13 +22,16 @@ import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { tempCacheDir } from './temp-cache-dir.js';
 
-function cacheFileFor(file: string): string {
+/** Where the file's code cache lives; undefined when the temp cache folder cannot be trusted. */
+function cacheFileFor(file: string): string | undefined {
+  const dir = tempCacheDir();
+  if (dir === undefined) return undefined;
   const stat = statSync(file);
   const key = createHash('sha256')
     .update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)
     .digest('hex')
     .slice(0, 16);
-  return join(tempCacheDir(), `code-${key}.v8`);
+  return join(dir, `code-${key}.v8`);
 }
 
 function storeAtExit(script: vm.Script, cacheFile: string): void {

@@ -26,7 +26,7 @@ it('serves a fresh run’s report when the bodies behind a vouched first run wer
     await compiler.run();
     await compiler.dispose();
   }
-  replaceBodiesInPlace(defaultCacheFile(root));
+  replaceBodiesInPlace(defaultCacheFile(root)!);
   const runs: number[] = [];
   const server = await createServer(
     devConfig(root, { plugins: [zhinVite({ onRun: (result) => void runs.push(result.stats.parsed) })] }),

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha } from '../../../compiler/cache/unit-entry.js';
+import { tempCacheName } from '../../../compiler/util/temp-cache-dir.js';
 import {
   PRUNE_INTERVAL_MS,
   pruneTempCache,
@@ -52,7 +53,7 @@ const members = (dir: string, key: string): string[] => readdirSync(dir).filter(
 describe('pruning the temp cache folder', () => {
   it('removes gone roots, unused sets and code caches, stale temp files; keeps the rest', () => {
     const base = fresh('temp-prune');
-    const dir = join(base, 'zhin-gen-cache');
+    const dir = join(base, tempCacheName());
     mkdirSync(dir);
     const liveRoot = join(base, 'live');
     mkdirSync(liveRoot);
@@ -85,7 +86,7 @@ describe('pruning the temp cache folder', () => {
 
   it('runs at most once per interval, claimed by the marker', () => {
     const base = fresh('temp-prune-interval');
-    const dir = join(base, 'zhin-gen-cache');
+    const dir = join(base, tempCacheName());
     mkdirSync(dir);
     const now = Date.now();
     expect(pruneTempCache({ dir, now }).ran).toBe(true);
@@ -110,8 +111,9 @@ describe('pruning the temp cache folder', () => {
         `{ description: 'Ping the bot', inputSchema: z.object({}), async execute() { return 'pong'; } }`,
       ),
     });
-    const dir = join(tmp, 'zhin-gen-cache');
-    mkdirSync(dir);
+    const dir = join(tmp, tempCacheName());
+    // The user's own folder, private as zhin-gen makes it (util/temp-cache-dir.ts).
+    mkdirSync(dir, { mode: 0o700 });
     const gone = plantSet(dir, join(tmp, 'deleted-bot'), DAY);
     const run = (): void => {
       const result = spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'generate', '--root', root], {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempCacheName } from '../../../compiler/util/temp-cache-dir.js';
 import { REPO, removeDir, tempDir } from '../../helpers.js';
 
 const dirs: string[] = [];
@@ -30,7 +31,7 @@ describe('TypeScript code cache', () => {
     const tmp = tempDir('code-cache');
     dirs.push(tmp);
     expect(parseInFreshProcess(tmp)).toBe('1');
-    const dir = join(tmp, 'zhin-gen-cache');
+    const dir = join(tmp, tempCacheName());
     const [file] = readdirSync(dir).filter((f) => f.startsWith('code-') && f.endsWith('.v8'));
     expect(file).toBeDefined();
     const cache = join(dir, file!);
@@ -86,7 +87,7 @@ describe('the minified TypeScript copy (scripts/build.mjs)', () => {
     });
     let written: string[] = [];
     try {
-      written = readdirSync(join(tmp, 'zhin-gen-cache')).filter((f) => f.endsWith('.v8'));
+      written = readdirSync(join(tmp, tempCacheName())).filter((f) => f.endsWith('.v8'));
     } catch {
       // No cache folder at all.
     }
