@@ -98,10 +98,11 @@ export class Compiler {
   /**
    * Whether a watch event for this (absolute) path can matter: outside the root, ignored
    * entries (scan/ignore.ts: dot files, node_modules, editor swap/backup files) and the output
-   * with its temp files never do. Config files and package.json do.
+   * with its temp files never do. Config files and package.json do. `byName`: outside the
+   * root, by the name alone (watch/relevance.ts): what a file watcher asks as events come.
    */
-  ignores(abs: string): boolean {
-    return this.relevance.ignores(abs);
+  ignores(abs: string, byName = false): boolean {
+    return this.relevance.ignores(abs, byName);
   }
 
   /**

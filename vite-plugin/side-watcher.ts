@@ -50,7 +50,8 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
               for (const implied of deps.implied(event)) state.push(implied);
             },
             {
-              ignore: (abs) => state.ignores(abs),
+              // By name: whether a module outside the root counts is asked by the loop, not mid-run here.
+              ignore: (abs) => state.ignores(abs, true),
               listings: compiler.listingsFile,
               outsideWalk: (abs, isDir) =>
                 !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),

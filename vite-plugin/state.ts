@@ -109,11 +109,14 @@ export class ZhinGenState {
   /** Called as each run starts, before it writes anything (the dev server stamps the served output). */
   onRunStart?: () => void;
 
-  /** Paths that never trigger a run: outside the root, ignored entries, the output and its temp files. */
-  ignores(path: string): boolean {
+  /**
+   * Paths that never trigger a run: outside the root, ignored entries, the output and its temp
+   * files. `byName`: outside the root, by the name alone (`Compiler.ignores`).
+   */
+  ignores(path: string, byName = false): boolean {
     const abs = this.normalize(path);
     if (this.outputDirs.some((dir) => abs === dir || abs.startsWith(dir + sep))) return true;
-    return this.compiler.ignores(abs) && !this.compiler.isConfigFile(abs);
+    return this.compiler.ignores(abs, byName) && !this.compiler.isConfigFile(abs);
   }
 
   /** Directories the bundler writes its output to (inside the root): never an input. */

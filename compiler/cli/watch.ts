@@ -62,7 +62,8 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
       for (const implied of deps.implied(event)) loop.push(implied);
     },
     {
-      ignore: (abs) => compiler.ignores(abs) && !compiler.isConfigFile(abs),
+      // By name: whether a module outside the root counts is asked by the loop, not mid-run here.
+      ignore: (abs) => compiler.ignores(abs, true) && !compiler.isConfigFile(abs),
       listings: compiler.listingsFile,
       outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
       onError: (problem) => {

@@ -78,12 +78,19 @@ export class EventRelevance {
     return CONFIG_NAMES.has(this.relativeOf(path));
   }
 
-  ignores(abs: string): boolean {
+  /**
+   * `byName`: by the path alone, whatever the units depend on: a path outside the root counts
+   * when its name may be watched. What a path outside the root is worth depends on what the
+   * runs stored (a module some unit's schema read), which a run in flight is changing: a watcher
+   * filters by name as events come, and the watch loop asks the rest once no run is in flight
+   * (watch/loop.ts).
+   */
+  ignores(abs: string, byName = false): boolean {
     // The same rule as scan/watched.ts `ignoredEvent`, on the sliced path, but for the files
     // outside the root that a unit depends on.
     const rel = this.relativeOf(abs);
     if (rel === '' || isAbsolute(rel)) return true;
-    if (rel === '..' || rel.startsWith('../')) return !this.outsideDependency(rel);
+    if (rel === '..' || rel.startsWith('../')) return byName ? !watchableOutside(rel) : !this.outsideDependency(rel);
     const output = this.outputPaths();
     if (output && (abs === output.outFile || abs.startsWith(`${output.outFile}.`))) return true;
     if (output && (abs + sep).startsWith(output.generatedDir + sep)) return true;

@@ -278,6 +278,39 @@ describe('zhin-gen watch', () => {
     );
   });
 
+  it('an edit of a workspace module made while a run that reads it is in flight is not lost', async () => {
+    // A schema Zod has to evaluate (it reads a Node built-in), so a run spends hundreds of ms in
+    // the schema stage, where the unit cache holds the tool's new entry without the module among
+    // its dependencies yet: an event asked about then was dropped as irrelevant, for good.
+    const shared = (field: string) =>
+      `import { z } from 'zod';\nimport { sep } from 'node:path';\nexport const s = z.object({ ${field}: z.string().describe(sep) });\n`;
+    const tool = (description: string) =>
+      `import { defineAgentTool } from '@zhin.js/tool';\nimport { s } from '../../../../packages/shared/src/s';\nexport default defineAgentTool({ description: '${description}', inputSchema: s, execute: async () => 'ok' });\n`;
+    const base = writeTree(tempDir('cli-watch-mid-run'), {
+      'apps/bot/tools/t/index.ts': tool('Version 0'),
+      'packages/shared/src/s.ts': shared('field0'),
+    });
+    dirs.push(base);
+    const root = join(base, 'apps/bot');
+    const io = startWatch(root, { ZHIN_GEN_STATIC_SCHEMAS: '0', ZHIN_GEN_WATCH_PREWARM: '0' });
+    await waitForText(io.stdout, 'watching for changes');
+    await until(
+      () => runsIn(io.stdout()) === 1,
+      () => `the first run:\n${io.stdout()}`,
+    );
+    for (let i = 1; i <= 3; i++) {
+      // The tool's save starts a run; the module's, a moment later, lands while it evaluates the schema.
+      writeTree(base, { 'apps/bot/tools/t/index.ts': tool(`Version ${i}`) });
+      await new Promise((r) => setTimeout(r, 150));
+      writeTree(base, { 'packages/shared/src/s.ts': shared(`field${i}`) });
+      await until(
+        () => outputOnDisk(root).includes(`field${i}`),
+        () => `the module's edit ${i} in the manifest:\n${io.stdout()}${io.stderr()}`,
+      );
+    }
+    expect(outputOnDisk(root)).toBe(await freshOutput(root));
+  });
+
   it('an edit made while the first run is in flight is not lost', async () => {
     // Enough tools, and no cache, that the first run takes a while after "watching" is printed.
     const tools: Record<string, string> = {};
