@@ -53,9 +53,11 @@ function generate(root: string, tmp: string): string {
 }
 
 /** A folder's names, sorted (none for a file). */
-const listing = (dir: string): string[] => (statSync(dir).isDirectory() ? readdirSync(dir).sort() : []);
+const listing = (dir: string): string[] =>
+  statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir).sort() : [];
 /** The folder a link at `dir` leads to (relative to the temp directory), or `dir`'s own name. */
-const readlinkOr = (dir: string): string => (lstatSync(dir).isSymbolicLink() ? 'elsewhere' : basename(dir));
+const readlinkOr = (dir: string): string =>
+  lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() ? 'elsewhere' : basename(dir);
 
 describe('the temp cache folder', () => {
   it('is made for this user alone (0700), in a temp directory that did not exist yet, and holds the cache', () => {
@@ -65,7 +67,7 @@ describe('the temp cache folder', () => {
     const dir = join(tmp, tempCacheName());
     const stat = statSync(dir);
     expect(stat.mode & 0o777).toBe(0o700);
-    expect(stat.uid).toBe(process.getuid!());
+    expect(stat.uid).toBe(process.geteuid!());
     expect(listing(dir)).toContain(`${sha(root)}.json`);
   });
 
@@ -88,8 +90,13 @@ describe('the temp cache folder', () => {
       },
     ],
     ['a file', /is not a folder/, (dir) => writeFileSync(dir, 'not a folder')],
+    [
+      'in a temp directory others can write to that is not sticky (anyone could swap the folder)',
+      /which others can write to and is not sticky \(mode 777\)/,
+      (_, tmp) => chmodSync(tmp, 0o777),
+    ],
   ];
-  const asRoot = process.getuid?.() === 0;
+  const asRoot = process.geteuid?.() === 0;
 
   it.each(untrusted)(
     'is not used when it is %s: one warning, nothing written there, the same manifest',
@@ -113,6 +120,28 @@ describe('the temp cache folder', () => {
       expect(written).toBe(readFileSync(join(root, MANIFEST), 'utf8'));
     },
   );
+
+  it('is used in a sticky temp directory anyone can write to (as /tmp is), and made private when others could read it', () => {
+    const root = bot();
+    const tmp = fresh('temp-cache-sticky');
+    chmodSync(tmp, 0o1777);
+    const dir = join(tmp, tempCacheName());
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    expect(generate(root, tmp)).toBe('');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(listing(dir)).toContain(`${sha(root)}.json`);
+  });
+
+  it.runIf(asRoot)('is not used in a temp directory of another user (who could swap the folder)', () => {
+    const root = bot();
+    const tmp = fresh('temp-cache-their-tmp');
+    chownSync(tmp, 4242, 4242);
+    const stderr = generate(root, tmp);
+    expect(stderr).toMatch(/which belongs to another user \(uid 4242\)/);
+    expect(stderr).toContain('Point TMPDIR at a folder of your own');
+    expect(listing(join(tmp, tempCacheName()))).toEqual([]);
+  });
 
   it.runIf(asRoot)('is not used when another user owns it', () => {
     const root = bot();
