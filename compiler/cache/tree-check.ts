@@ -17,8 +17,12 @@ import { type Stamp, stampOf, statList, type TreeRecord, treeDigest, unitsDigest
 import type { UnitCache } from './units.js';
 import type { RunStamps } from './stat-source.js';
 
-/** Beyond this many files no unit depends on, the record keeps no units digest (the index check decides). */
-const MAX_LOOSE = 4096;
+/**
+ * Beyond this many files no unit depends on, the record keeps no units digest (the index check
+ * decides). A tool's helper modules are such files (cache/unit-key.ts `stampedFilesOf`): 20,000
+ * at 20,000 tools, ~130 KB of indices in the record, read only when the record does not vouch.
+ */
+const MAX_LOOSE = 262_144;
 
 export interface TreeRecordInputs {
   readonly layout: Layout;

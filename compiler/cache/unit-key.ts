@@ -26,3 +26,18 @@ export function unitFiles(unit: CapabilityUnit): readonly string[] {
   }
   return files;
 }
+
+/** The kinds whose parse reads the entry file alone (parse/units.ts `parseCodeUnit`). */
+const ENTRY_ONLY: ReadonlySet<CapabilityUnit['kind']> = new Set(['tool', 'prompt-section', 'hook']);
+
+/**
+ * The files of a unit whose content its result is made from, besides the dependencies the parse
+ * reports (schema fragments): a code unit's entry alone; every file of any other unit. A tool's
+ * helper modules (`format.ts` beside `index.ts`) are names in its folder, not inputs: they are
+ * not read and hashed for the cache, and an edit of one re-parses nothing. Their names still
+ * count (the unit's file list is compared on every lookup), so adding or removing one does.
+ */
+export function stampedFilesOf(unit: CapabilityUnit): readonly string[] {
+  if (!ENTRY_ONLY.has(unit.kind)) return unitFiles(unit);
+  return unit.entry ? [unit.entry] : [];
+}

@@ -34,7 +34,7 @@ export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js
 // each unit's record and its body's place in the base; 5: entries hold their stamps flat, as the
 // index does; 6: a unit stamps the files it looked for and did not find, and a failed bundled
 // schema what its bundle read); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-6@${packageVersion()}`;
+const CACHE_VERSION = `zhin-gen-cache-7@${packageVersion()}`;
 
 export class UnitCache {
   /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */
@@ -295,11 +295,22 @@ export class UnitCache {
     return entry.result;
   }
 
-  /** `print`: the result's `resultPrint`, when the thread that parsed it took it already. */
-  store(key: string, files: readonly string[], result: UnitResult, reader: FileReader, print?: string): void {
+  /**
+   * `print`: the result's `resultPrint`, when the thread that parsed it took it already.
+   * `read`: the files of `files` the result is made from (cache/unit-key.ts `stampedFilesOf`);
+   * the others are stamped by name only, through `files`.
+   */
+  store(
+    key: string,
+    files: readonly string[],
+    result: UnitResult,
+    reader: FileReader,
+    print?: string,
+    read: readonly string[] = files,
+  ): void {
     this.loadBodies();
     const stamps: FlatStamps = [];
-    addStamps(stamps, [...files, ...result.dependencies], reader, (file) => this.stat(file));
+    addStamps(stamps, [...read, ...result.dependencies], reader, (file) => this.stat(file));
     const hash = sha(
       files
         .map((f) => {

@@ -6,7 +6,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import type { FileReader, UnitCache } from '../cache/units.js';
-import { unitFiles, unitKey } from '../cache/unit-key.js';
+import { stampedFilesOf, unitFiles, unitKey } from '../cache/unit-key.js';
 import type { ResolvedOptions } from '../config/load.js';
 import type { SchemaStage } from '../schema/stage.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
@@ -76,7 +76,14 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
   const plan = delta.plan(inputs.units, layout.plugins, dirty);
   const results = plan?.results ?? new Map<CapabilityUnit, UnitResult>();
   const entries = plan?.entries ?? new Map<string, UnitResult>();
-  const misses: { key: string; files: readonly string[]; unit?: CapabilityUnit; pluginDir: string }[] = [];
+  // `read`: the files the unit's result is made from (cache/unit-key.ts `stampedFilesOf`).
+  const misses: {
+    key: string;
+    files: readonly string[];
+    read: readonly string[];
+    unit?: CapabilityUnit;
+    pluginDir: string;
+  }[] = [];
   for (const unit of plan?.units ?? inputs.units) {
     const key = unitKey(unit);
     const files = unitFiles(unit);
@@ -86,7 +93,7 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
       // Held in unit order now, filled below: the map is in unit order without a second pass
       // (a unit the delta names is in the map already, and keeps its place).
       results.set(unit, PENDING);
-      misses.push({ key, files, unit, pluginDir: unit.pluginDir });
+      misses.push({ key, files, read: stampedFilesOf(unit), unit, pluginDir: unit.pluginDir });
     }
   }
   for (const plugin of layout.plugins) {
@@ -94,7 +101,7 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     const key = `plugin-entry:${plugin.entry}`;
     const result = cache.lookup(key, [plugin.entry], dirty);
     if (result) entries.set(plugin.dir, result);
-    else misses.push({ key, files: [plugin.entry], pluginDir: plugin.dir });
+    else misses.push({ key, files: [plugin.entry], read: [plugin.entry], pluginDir: plugin.dir });
   }
   // The tree record saw a unit's file change and the cache's index finds none: the index is not
   // believed, and the units are looked up again in the bodies read whole (cache/units.ts).
@@ -114,7 +121,8 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     // The main thread parses its share too (pool.ts).
     const { parsers: p, env } = await parsers();
     const { outputs, workers } = await parseInPool(
-      misses.map((m, index) => ({ index, files: m.files, ...(m.unit ? { unit: m.unit } : {}) })),
+      // A worker hashes the files it is given: those the result is made from.
+      misses.map((m, index) => ({ index, files: m.read, ...(m.unit ? { unit: m.unit } : {}) })),
       { root: cache.root, modules: options.modules, permits: options.permits, agentsMd: [...agentsMd] },
       size,
       (job) => (job.unit ? p.parseUnit(job.unit, env) : p.parsePluginEntry(job.files[0]!, env)),
@@ -123,14 +131,14 @@ export async function parseChanged(inputs: ParseInputs): Promise<ParseOutcome> {
     size = workers;
     misses.forEach((miss, i) => {
       const out = outputs[i]!;
-      cache.store(miss.key, miss.files, out.result, pooledReader(out, reader), out.print);
+      cache.store(miss.key, miss.files, out.result, pooledReader(out, reader), out.print, miss.read);
       place(miss, out.result);
     });
   } else {
     for (const miss of misses) {
       const { parsers: p, env } = await parsers();
       const result = miss.unit ? p.parseUnit(miss.unit, env) : p.parsePluginEntry(miss.files[0]!, env);
-      cache.store(miss.key, miss.files, result, reader);
+      cache.store(miss.key, miss.files, result, reader, undefined, miss.read);
       place(miss, result);
     }
   }

@@ -67,16 +67,16 @@ describe('write discipline and cache', () => {
     const cold = await createCompiler({ root, cacheFile }).run();
     const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
     const written = JSON.parse(readFileSync(cacheFile, 'utf8')) as { version: string };
-    expect(written.version).toBe(`zhin-gen-cache-6@${version}`);
+    expect(written.version).toBe(`zhin-gen-cache-7@${version}`);
     expect((await createCompiler({ root, cacheFile }).run()).stats.parsed).toBe(0);
     // The same cache as an older release wrote it: parsed afresh, and the output compared again.
     writeFileSync(cacheFile, readFileSync(cacheFile, 'utf8').replace(written.version, 'zhin-gen-cache-3@0.0.1'));
     const upgraded = await createCompiler({ root, cacheFile }).run();
     expect(upgraded.stats.parsed).toBe(cold.stats.parsed);
     expect(upgraded.code).toBe(cold.code);
-    // This release's format 5 (no stamps of missing files): a miss too.
+    // This release's format 6 (every file of a tool's folder stamped): a miss too.
     const current = readFileSync(cacheFile, 'utf8');
-    writeFileSync(cacheFile, current.replace(`zhin-gen-cache-6@${version}`, `zhin-gen-cache-5@${version}`));
+    writeFileSync(cacheFile, current.replace(`zhin-gen-cache-7@${version}`, `zhin-gen-cache-6@${version}`));
     const reformatted = await createCompiler({ root, cacheFile }).run();
     expect(reformatted.stats.parsed).toBe(cold.stats.parsed);
     expect(reformatted.code).toBe(cold.code);
@@ -106,6 +106,38 @@ describe('write discipline and cache', () => {
     expect(edited.stats.parsed).toBe(1);
     expect(edited.code).toContain('Echo a message back, loudly');
     expect(edited.written).toBe(true);
+  });
+
+  it('stamps a tool by its entry and what its schema read: an edit of a helper module beside it re-parses nothing, adding or removing one does', async () => {
+    const root = copyFixture('example-bot', 'helpers');
+    const cacheFile = cacheFileIn();
+    dirs.push(root);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const helper = join(root, 'tools/short-url/client.ts');
+    // The runtime code `execute` calls: the manifest names the file, never reads it.
+    writeFileSync(helper, readFileSync(helper, 'utf8').replace('hash * 31', 'hash * 37'));
+    const edited = await createCompiler({ root, cacheFile }).run();
+    expect(edited.stats.parsed).toBe(0);
+    expect(edited.code).toBe(cold.code);
+    // Watch mode: the event names the helper, and nothing is parsed again either.
+    const watching = createCompiler({ root, cacheFile });
+    await watching.run();
+    writeFileSync(helper, readFileSync(helper, 'utf8').replace('hash * 37', 'hash * 41'));
+    watching.notify([{ type: 'change', path: helper }]);
+    expect((await watching.run()).stats.parsed).toBe(0);
+    await watching.dispose();
+    // A helper added or removed is another file list: the tool is parsed again, its related files follow.
+    const added = join(root, 'tools/short-url/extra.ts');
+    writeFileSync(added, 'export const extra = 1;\n');
+    const withExtra = await createCompiler({ root, cacheFile }).run();
+    expect(withExtra.stats.parsed).toBe(1);
+    expect(withExtra.model.tools.find((t) => t.qualifiedName === 'short-url')?.related).toContain(
+      'tools/short-url/extra.ts',
+    );
+    rmSync(added);
+    const removed = await createCompiler({ root, cacheFile }).run();
+    expect(removed.stats.parsed).toBe(1);
+    expect(removed.code).toBe(cold.code);
   });
 
   it('re-parses only the changed unit from watch events and ignores its own output', async () => {
