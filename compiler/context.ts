@@ -132,8 +132,10 @@ export class Compiler {
 
     // A fresh walk (first run, config change) verifies every unit by stat instead of by events.
     const walkedNow = !this.inventory;
+    // The tree record first: the files it left unstamped (helper modules) are not stat'ed by the walk.
+    const record = walkedNow ? this.units.treeFile?.load(this.units.config) : undefined;
     if (!this.inventory) {
-      const walked = await freshWalk(this.root, options, this.listingsFile);
+      const walked = await freshWalk(this.root, options, this.listingsFile, record?.unstat);
       this.shipped = walked.shipped;
       this.inventory = walked.inventory;
     }
@@ -143,10 +145,12 @@ export class Compiler {
     const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
     // A fresh walk that finds the tree as the tree record has it: done before any layout is built.
     const context = [this.root, outRel, shippedStamp, runtimeModule, ...options.pluginEntry];
-    const tree = walkedNow ? new TreeCheck(this.units, this.root, inventory, context) : undefined;
+    const tree = walkedNow ? new TreeCheck(this.units, this.root, inventory, context, record) : undefined;
     this.units.useStamps(tree?.stamps);
     const validatorsNow = walkedNow ? validatorsStamp(this.root, outRel) : '';
     const hit = tree?.vouched(options.outFile, validatorsNow);
+    // Not vouched for: the files the walk left unstamped are stat'ed before the run reads any file.
+    if (tree && !hit) tree.fill();
     if (tree && hit) {
       const model = (): CapabilityModel => {
         const { layout, units } = this.layouts.of(inventory, options.pluginEntry);

@@ -23,7 +23,7 @@ export interface RunStamps {
   indexOf(path: string): number;
   /** mtime of the file at a position. */
   mtimeAt(i: number): number;
-  /** size of the file at a position; negative when it could not be stat'ed. */
+  /** size of the file at a position; negative when it could not be stat'ed, NaN when it was not. */
   sizeAt(i: number): number;
 }
 
@@ -42,10 +42,9 @@ export class StatSource {
   stat(path: string): FileStat | undefined {
     const known = this.known;
     const i = known === undefined ? -1 : known.indexOf(path);
-    if (i >= 0) {
-      const size = known!.sizeAt(i);
-      return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size };
-    }
+    const size = i >= 0 ? known!.sizeAt(i) : Number.NaN;
+    // NaN: a file the walk did not stat (a helper module the tree record left out): stat it now.
+    if (i >= 0 && !Number.isNaN(size)) return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size };
     return statAbs(under(this.root, path));
   }
 }

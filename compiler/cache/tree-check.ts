@@ -13,7 +13,16 @@ import { lowerBound, type TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import { type Stamp, stampOf, statList, type TreeRecord, treeDigest, unitsDigest } from './tree-record.js';
+import {
+  type Stamp,
+  stampOf,
+  statList,
+  type TreeRecord,
+  treeDigest,
+  unitsDigest,
+  withoutUnstat,
+} from './tree-record.js';
+import { readsEntryOnly } from './unit-key.js';
 import type { UnitCache } from './units.js';
 import type { RunStamps } from './stat-source.js';
 
@@ -93,6 +102,8 @@ export class TreeCheck {
     private readonly root: string,
     inventory: TreeInventory,
     context: readonly string[],
+    /** The record beside the bodies now on disk, loaded before the walk (its `unstat` told the walk what not to stat). */
+    private readonly loaded: TreeRecord | undefined,
   ) {
     this.list = inventory.list;
     this.listDigest = inventory.digest;
@@ -109,19 +120,15 @@ export class TreeCheck {
   private racy(): boolean {
     const at = this.stampedAt;
     for (let i = 0; i < this.table.length; i += 2) {
-      if (this.table[i + 1]! < 0) continue;
+      if (!(this.table[i + 1]! >= 0)) continue;
       if (isRacy(this.table[i]!, typeof at === 'number' ? at : at[i / 2]!)) return true;
     }
     return false;
   }
 
-  /** The record beside the bodies now on disk, as vouched() loaded it (whether or not it vouched). */
-  private loaded: TreeRecord | undefined;
-
   /** The record, when the tree, the validators folder and the output are as it recorded them. */
   vouched(outFile: string, validators: string): TreeRecord | undefined {
-    const record = this.cache.treeFile?.load(this.cache.config);
-    this.loaded = record;
+    const record = this.loaded;
     if (!record || record.output.file !== outFile) return undefined;
     let now: { mtimeMs: number; size: number };
     try {
@@ -135,11 +142,34 @@ export class TreeCheck {
     const digest = treeDigest({
       context: this.context,
       listDigest: this.listDigest,
-      stamps: this.table,
+      stamps: withoutUnstat(this.table, record.unstat),
       extras,
       validators,
     });
     return digest === record.digest ? record : undefined;
+  }
+
+  /**
+   * Stats the files the walk left unstamped (the record's `unstat`): call when the record did not
+   * vouch, before the run reads anything, so every stamp the unit cache looks up or the next
+   * record is made from was taken from the disk before the run read the file.
+   */
+  fill(): void {
+    const table = this.table;
+    const taken = typeof this.stampedAt === 'number' ? undefined : this.stampedAt;
+    const prefix = `${this.root}/`;
+    for (let i = 0; i < this.list.length; i++) {
+      if (!Number.isNaN(table[2 * i + 1]!)) continue;
+      if (taken) taken[i] = Date.now();
+      let s: { mtimeMs: number; size: number } | undefined;
+      try {
+        s = statSync(prefix + this.list[i]!, { throwIfNoEntry: false });
+      } catch {
+        s = undefined;
+      }
+      table[2 * i] = s === undefined ? -1 : s.mtimeMs;
+      table[2 * i + 1] = s === undefined ? -1 : s.size;
+    }
   }
 
   /**
@@ -166,6 +196,29 @@ export class TreeCheck {
     }
     const input = { context: this.context, listDigest: this.listDigest, stamps: this.table, validators };
     return { unitsDigest: unitsDigest(input, loose), loose };
+  }
+
+  /**
+   * The list indices of code units' helper modules that no unit depends on (their content is
+   * never read: cache/unit-key.ts `stampedFilesOf`), ascending; undefined when a stamp the digest
+   * takes is missing (a file the walk did not stat and nothing stat'ed since).
+   */
+  private unstatOf(units: readonly CapabilityUnit[], stamped: Uint8Array): number[] | undefined {
+    const skip = new Uint8Array(this.list.length);
+    for (const unit of units) {
+      if (!readsEntryOnly(unit)) continue;
+      for (const file of unit.files) {
+        if (file === unit.entry) continue;
+        const i = this.stamps.indexOf(file);
+        if (i >= 0 && stamped[i] === 0) skip[i] = 1;
+      }
+    }
+    const out: number[] = [];
+    for (let i = 0; i < skip.length; i++) {
+      if (skip[i] === 1) out.push(i);
+      else if (Number.isNaN(this.table[2 * i + 1]!)) return undefined;
+    }
+    return out;
   }
 
   /** The result of a run the record vouched for, over this run's own (configuration, walk) diagnostics. */
@@ -212,12 +265,14 @@ export class TreeCheck {
       else stamped[i] = 1;
     });
     if (!complete || moved || this.racy()) return;
+    const unstat = this.unstatOf(input.units, stamped);
+    if (unstat === undefined) return;
     const sorted = new Map([...extras].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const record: TreeRecord = {
       digest: treeDigest({
         context: this.context,
         listDigest: this.listDigest,
-        stamps: this.table,
+        stamps: withoutUnstat(this.table, unstat),
         extras: sorted,
         validators: input.validators,
       }),
@@ -227,6 +282,7 @@ export class TreeCheck {
       summary: recorded.summary,
       layout: input.diagnostics,
       ...this.unitsPart(stamped, input.validators),
+      ...(unstat.length > 0 ? { unstat } : {}),
     };
     try {
       this.cache.treeFile?.save(this.cache.config, record);

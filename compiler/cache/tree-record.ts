@@ -2,7 +2,8 @@
  * The tree record: a small file beside the unit cache (`units.json.tree`) that lets a fresh run
  * with nothing to do stop after the walk. It holds one digest over everything the last output
  * was made from that a walk and a stat per file can see again: the walked paths, the mtime and
- * size of every listed file and of every file outside the walk a unit depends on (a `src/`
+ * size of every listed file (but code units' helper modules, which no run reads: `unstat`, not
+ * stat'ed by the next walk) and of every file outside the walk a unit depends on (a `src/`
  * fragment), the validators folder's stamp, and the run's context (root, output path, runtime
  * module, shipped packages, plugin entry names). With it go what the run reported (counts, the
  * diagnostics of the parse, the model and the layout) and the output record. A run whose walk
@@ -104,6 +105,25 @@ export interface TreeRecord {
   readonly unitsDigest?: string;
   /** List indices of the files no unit depends on (a stray file, a README): left out of {@link unitsDigest}. */
   readonly loose?: readonly number[];
+  /**
+   * List indices (ascending) of the helper modules of code units (a tool's `format.ts`): files
+   * whose content no run reads (cache/unit-key.ts `stampedFilesOf`), stamped NaN in
+   * {@link digest}, so the next walk does not stat them (scan/walk.ts). Their names are in the
+   * list's digest. Absent: every listed file's stamp is in the digest.
+   */
+  readonly unstat?: readonly number[];
+}
+
+/** The list's stamps with the files at `unstat` stamped NaN (the table itself when they are already). */
+export function withoutUnstat(stamps: Float64Array, unstat: readonly number[] | undefined): Float64Array {
+  if (!unstat || unstat.length === 0) return stamps;
+  let out = stamps;
+  for (const i of unstat) {
+    if (2 * i + 1 >= stamps.length || Number.isNaN(out[2 * i + 1]!)) continue;
+    if (out === stamps) out = new Float64Array(stamps);
+    out[2 * i] = out[2 * i + 1] = Number.NaN;
+  }
+  return out;
 }
 
 /**
@@ -142,11 +162,24 @@ export class TreeRecordFile {
     if (loose !== undefined && !(Array.isArray(loose) && loose.every((i) => Number.isInteger(i) && i >= 0)))
       return undefined;
     const withUnits = unitsDigest !== undefined && loose !== undefined ? { unitsDigest, loose: loose as number[] } : {};
-    return { digest, extras, units, output, summary, layout, ...withUnits };
+    const { unstat } = raw;
+    if (unstat !== undefined && !ascending(unstat)) return undefined;
+    const withUnstat = unstat !== undefined ? { unstat: unstat as number[] } : {};
+    return { digest, extras, units, output, summary, layout, ...withUnits, ...withUnstat };
   }
 
   /** Writes the record for the bodies now on disk (call after they are written). */
   save(configKey: string, record: TreeRecord): void {
     writeBeside(this.file, this.bodies, this.version, configKey, { ...record, summary: sealedSummary(record.summary) });
   }
+}
+
+/** Whether a value is a list of list indices, strictly ascending (what the walk's cursor takes). */
+function ascending(value: unknown): value is number[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const n = value[i] as unknown;
+    if (!Number.isInteger(n) || (n as number) < 0 || (i > 0 && (n as number) <= (value[i - 1] as number))) return false;
+  }
+  return true;
 }

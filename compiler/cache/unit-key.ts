@@ -38,6 +38,11 @@ const ENTRY_ONLY: ReadonlySet<CapabilityUnit['kind']> = new Set(['tool', 'prompt
  * count (the unit's file list is compared on every lookup), so adding or removing one does.
  */
 export function stampedFilesOf(unit: CapabilityUnit): readonly string[] {
-  if (!ENTRY_ONLY.has(unit.kind)) return unitFiles(unit);
+  if (!readsEntryOnly(unit)) return unitFiles(unit);
   return unit.entry ? [unit.entry] : [];
+}
+
+/** Whether the unit's result is made from its entry alone (and what its schema read). */
+export function readsEntryOnly(unit: CapabilityUnit): boolean {
+  return ENTRY_ONLY.has(unit.kind);
 }

@@ -34,6 +34,8 @@ export async function freshWalk(
   root: string,
   options: ResolvedOptions,
   listingsFile?: string,
+  /** List indices of files the last tree record left unstamped (cache/tree-check.ts `unstatOf`). */
+  unstat?: readonly number[],
 ): Promise<{ inventory: TreeInventory; shipped: Shipped }> {
   const found = configured(root, options);
   const shipped = await readShippedPackages(found.packages);
@@ -51,6 +53,7 @@ export async function freshWalk(
     found.plugins,
     found.diagnostics,
     listings,
+    unstat,
   );
   listings?.save();
   return { inventory, shipped };

@@ -47,6 +47,8 @@ export class TreeInventory {
     extra: readonly ExtraPlugin[],
     diagnostics: readonly Diagnostic[],
     listings?: DirListings,
+    /** List indices of files not to stat (scan/walk.ts `walkTree`). */
+    unstat?: readonly number[],
   ): TreeInventory {
     const walkOptions: WalkOptions = { ...options, root };
     const walked = walkTree(
@@ -54,6 +56,7 @@ export class TreeInventory {
       extra.map((p) => resolve(root, p.dir)),
       true,
       listings,
+      unstat,
     );
     return new TreeInventory(walked.paths, walked.stamps, root, walkOptions, options.pluginEntry, extra, [
       ...diagnostics,

@@ -96,11 +96,20 @@ class Walker {
   private readonly realRoot: string;
   private readonly allowedReal: string[];
 
+  /** Position in `unstat` of the next list index not to stat. */
+  private unstatAt = 0;
+
   constructor(
     private readonly options: WalkOptions,
     stamp: boolean,
     /** The listings of the last fresh walk (scan/listings.ts): a directory whose stamp held is not listed again. */
     private readonly listings?: DirListings,
+    /**
+     * List indices (ascending) of files whose stamps the last tree record left out (cache/tree-check.ts):
+     * stamped NaN, not stat'ed. Right only while the list is the recorded one, which the record's
+     * digest checks; otherwise the tree check stats them before the run reads anything.
+     */
+    private readonly unstat: readonly number[] = [],
   ) {
     this.stamps = stamp ? [] : undefined;
     this.taken = stamp ? [] : undefined;
@@ -144,6 +153,17 @@ class Walker {
     this.paths.push(path);
     const stamps = this.stamps;
     if (stamps === undefined) return;
+    const unstat = this.unstat;
+    if (this.unstatAt < unstat.length) {
+      const i = this.paths.length - 1;
+      while (this.unstatAt < unstat.length && unstat[this.unstatAt]! < i) this.unstatAt++;
+      if (unstat[this.unstatAt] === i) {
+        this.unstatAt++;
+        stamps.push(Number.NaN, Number.NaN);
+        this.taken!.push(-1);
+        return;
+      }
+    }
     this.taken!.push(this.clock);
     let s: { mtimeMs: number; size: number } | undefined;
     try {
@@ -332,10 +352,11 @@ export function walkTree(
   extraPluginDirs: readonly string[] = [],
   stamp = false,
   listings?: DirListings,
+  unstat?: readonly number[],
 ): Inventory & { readonly stamps?: WalkStamps } {
   // Normal form once: every path below is built by concatenation from these.
   const options = { ...input, root: resolve(input.root) };
-  const walker = new Walker(options, stamp, listings);
+  const walker = new Walker(options, stamp, listings, unstat);
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(`${walker.rel(dir)}/`);

@@ -187,6 +187,50 @@ describe('the tree record', () => {
     expect(run.diagnostics).toEqual(cold.diagnostics);
   });
 
+  it("leaves tools' helper modules out: an edit of one still ends the run after the walk, which never stats it", async () => {
+    const { root, cacheFile, record } = setup('tree-helper-edit');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const expected = await full(root);
+    const unstat = (JSON.parse(readFileSync(record, 'utf8')) as { unstat?: number[] }).unstat;
+    expect(unstat?.length).toBeGreaterThan(0);
+    // The runtime helper `execute` calls: its content is never read, so it is not in the digest.
+    edit(root, 'tools/short-url/client.ts', 'hash * 31', 'hash * 37');
+    ruinEverythingButTheRecord(cacheFile, record);
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.stats.parsed).toBe(0);
+    expect(warm.written).toBe(false);
+    expect(warm.diagnostics).toEqual(cold.diagnostics);
+    expect(warm.code).toBe(expected);
+  });
+
+  it('stats a helper again once a schema reads it, and sees it move; and a list that shifted stats them all', async () => {
+    const { root, cacheFile } = setup('tree-helper-read');
+    await createCompiler({ root, cacheFile }).run();
+    // The helper becomes what the tool's schema is made of.
+    writeTree(root, {
+      'tools/short-url/client.ts': `import { z } from 'zod';\nexport const input = z.object({ url: z.string() });\n`,
+      'tools/short-url/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { input } from './client.js';\nexport default defineAgentTool({ description: 'Shorten a long URL', inputSchema: input, async execute() { return 'ok'; } });\n`,
+    });
+    settleTree(root);
+    const read = await createCompiler({ root, cacheFile }).run();
+    expect(read.code).toBe(await full(root));
+    expect(read.code).not.toContain('longUrl');
+    edit(root, 'tools/short-url/client.ts', 'url: z.string()', 'longUrl: z.string()');
+    settleTree(root);
+    const moved = await createCompiler({ root, cacheFile }).run();
+    expect(moved.stats.parsed).toBe(1);
+    expect(moved.code).toContain('longUrl');
+    expect(moved.code).toBe(await full(root));
+    // A file added before the others in the list: every index after it moves, the record's
+    // helper indices no longer name helpers, and the run must not be fooled by them.
+    writeTree(root, { 'tools/echo/aaa.ts': 'export const a = 1;\n' });
+    edit(root, 'tools/short-url/client.ts', 'longUrl: z.string()', 'shortUrl: z.string()');
+    settleTree(root);
+    const shifted = await createCompiler({ root, cacheFile }).run();
+    expect(shifted.code).toContain('shortUrl');
+    expect(shifted.code).toBe(await full(root));
+  });
+
   it('is not used once the validators folder changed: the folder is written again', async () => {
     const { root, cacheFile } = setup('tree-validators');
     const cold = await createCompiler({ root, cacheFile }).run();
