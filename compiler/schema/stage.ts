@@ -13,7 +13,7 @@ import type { ToolUnitData, UnitResult } from '../parse/units.js';
 import type { CapabilityUnit } from '../scan/layout.js';
 import { diag } from '../diagnostics.js';
 import { toPosix } from '../scan/walk.js';
-import { unitKey } from '../cache/unit-key.js';
+import { unitFiles, unitKey } from '../cache/unit-key.js';
 import { refusedMessage, type SchemaOutcome, type SchemaRequest, type SchemaSnippet } from './types.js';
 import { locateSchemaPath, type SchemaLocations } from './locate.js';
 import { EMPTY_INPUT_SCHEMA } from './empty.js';
@@ -180,7 +180,13 @@ export class SchemaCache implements SchemaStage {
       outcomes.set(unit, outcome);
       // Outside the root too (a workspace package), and installed packages by their package.json.
       const extra = outcome.sources ? outcome.sources.map((s: string) => this.rel(s)) : [];
-      cache.setSchema(key, outcome, extra, reader());
+      // A bundled schema (sources known) may have read more than its sources say: esbuild's
+      // metafile leaves out a module that adds no code (until an edit gives it a side effect),
+      // and a tsconfig.json or package.json that maps an import is in no metafile. Every file of
+      // the unit's folder is stamped for it then, as before code units were stamped by their
+      // entry alone (cache/unit-key.ts `stampedFilesOf`).
+      const stamped = outcome.sources ? [...extra, ...unitFiles(unit)] : extra;
+      cache.setSchema(key, outcome, stamped, reader());
       sources.push([unit, extra]);
     }
     this.delta.evaluated(results, outcomes, sources);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { copyFixture, REPO, removeDir, settleTree, tempDir } from '../../helpers.js';
+import { copyFixture, REPO, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -138,6 +138,47 @@ describe('write discipline and cache', () => {
     const removed = await createCompiler({ root, cacheFile }).run();
     expect(removed.stats.parsed).toBe(1);
     expect(removed.code).toBe(cold.code);
+  });
+
+  it('stamps every file of the folder of a tool whose schema was bundled: a module esbuild dropped, a tsconfig.json that maps an import', async () => {
+    // `node:path` sends the schema to the bundle: what it read is what esbuild's metafile says,
+    // which leaves out a module that adds no code and every tsconfig.json and package.json.
+    const tool = (schema: string, imports: string) =>
+      `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\nimport { sep } from 'node:path';\n${imports}\nexport default defineAgentTool({ description: 'Tool A', inputSchema: z.object({ q: z.string().describe(${schema}) }), async execute() { return 1; } });\n`;
+    const cases: readonly (readonly [string, Record<string, string>, readonly [string, string]])[] = [
+      [
+        'a module that adds no code until an edit gives it a side effect',
+        {
+          'tools/a/index.ts': tool("String((globalThis as { __D?: string }).__D ?? 'none') + sep", "import './h';"),
+          'tools/a/h.ts': "import { x } from './n';\nexport const a = x;\n",
+          'tools/a/n.ts': 'export const x = 1;\n',
+        },
+        ['tools/a/n.ts', "(globalThis as { __D?: string }).__D = 'edited';\nexport const x = 1;\n"],
+      ],
+      [
+        'a tsconfig.json whose paths map the import',
+        {
+          'tools/a/index.ts': tool('D + sep', "import { D } from '#v';"),
+          'tools/a/v1.ts': "export const D = 'one';\n",
+          'tools/a/v2.ts': "export const D = 'two';\n",
+          'tools/a/tsconfig.json': '{"compilerOptions":{"paths":{"#v":["./v1.ts"]}}}\n',
+        },
+        ['tools/a/tsconfig.json', '{"compilerOptions":{"paths":{"#v":["./v2.ts"]}}}\n'],
+      ],
+    ];
+    for (const [what, files, [path, text]] of cases) {
+      const root = tempDir('bundled-folder');
+      dirs.push(root);
+      writeTree(root, files);
+      settleTree(root);
+      const cacheFile = cacheFileIn();
+      await createCompiler({ root, cacheFile }).run();
+      writeTree(root, { [path]: text });
+      settleTree(root);
+      const cached = await createCompiler({ root, cacheFile }).run();
+      const fresh = await createCompiler({ root, cacheFile: false }).run({ write: false });
+      expect(cached.code, what).toBe(fresh.code);
+    }
   });
 
   it('re-parses only the changed unit from watch events and ignores its own output', async () => {
