@@ -16,6 +16,10 @@
  * - A package imported from a project file: `node_modules/<name>/package.json` of the importer's
  *   directory and of each directory above it, up to the first that has it (Node's and esbuild's
  *   lookup), so installing it nearer, installing it at all, or relinking it (pnpm) is seen.
+ * - The files esbuild reads to resolve a project file's imports that no metafile names: the
+ *   nearest `tsconfig.json` / `jsconfig.json` (`paths`, `baseUrl`) and `package.json`
+ *   (`imports`, `sideEffects`) above each project file, each name up to the first folder that
+ *   has it: above the root too, as esbuild looks there when the tree has none.
  */
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -88,6 +92,23 @@ function isFile(file: string): boolean {
   }
 }
 
+/** The names esbuild looks for above a file it resolves imports of. */
+const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json', 'package.json'] as const;
+
+/** For each config name, the folder's file and those above it, up to the first that exists. */
+function configsAbove(folder: string): string[] {
+  const out: string[] = [];
+  for (const name of CONFIG_NAMES) {
+    const candidates: string[] = [];
+    for (let dir = folder; ; dir = path.dirname(dir)) {
+      candidates.push(path.join(dir, name));
+      if (path.dirname(dir) === dir) break;
+    }
+    out.push(...upToFirstFile(candidates));
+  }
+  return out;
+}
+
 function inNodeModules(file: string): boolean {
   return file.split(path.sep).includes('node_modules');
 }
@@ -125,6 +146,9 @@ export function bundleDependencies(
       if (manifest) out.add(manifest);
     }
   }
+  const configs = new Set<string>();
+  for (const importer of read) if (!inNodeModules(importer)) configs.add(path.dirname(importer));
+  for (const dir of configs) for (const file of configsAbove(dir)) if (!own(file)) out.add(file);
   for (const request of requests) {
     const importer = path.resolve(request.importer);
     if (!read.has(importer) || inNodeModules(importer)) continue;

@@ -140,7 +140,7 @@ describe('write discipline and cache', () => {
     expect(removed.code).toBe(cold.code);
   });
 
-  it('stamps every file of the folder of a tool whose schema was bundled: a module esbuild dropped, a tsconfig.json that maps an import', async () => {
+  it('follows what a bundled schema read beyond its metafile: a module esbuild dropped, a tsconfig.json in the folder or the tree that maps an import', async () => {
     // `node:path` sends the schema to the bundle: what it read is what esbuild's metafile says,
     // which leaves out a module that adds no code and every tsconfig.json and package.json.
     const tool = (schema: string, imports: string) =>
@@ -164,6 +164,16 @@ describe('write discipline and cache', () => {
           'tools/a/tsconfig.json': '{"compilerOptions":{"paths":{"#v":["./v1.ts"]}}}\n',
         },
         ['tools/a/tsconfig.json', '{"compilerOptions":{"paths":{"#v":["./v2.ts"]}}}\n'],
+      ],
+      [
+        "the tree's own tsconfig.json, whose paths map the import (outside the tool's folder)",
+        {
+          'tools/a/index.ts': tool('D + sep', "import { D } from '#v';"),
+          'tools/a/v1.ts': "export const D = 'one';\n",
+          'tools/a/v2.ts': "export const D = 'two';\n",
+          'tsconfig.json': '{"compilerOptions":{"paths":{"#v":["./tools/a/v1.ts"]}}}\n',
+        },
+        ['tsconfig.json', '{"compilerOptions":{"paths":{"#v":["./tools/a/v2.ts"]}}}\n'],
       ],
     ];
     for (const [what, files, [path, text]] of cases) {

@@ -74,7 +74,8 @@ describe('bundle fallback', () => {
     });
     expect(JSON.stringify(outcome)).not.toMatch(/\$schema|~standard/);
     // What it depends on (compiler/schema/bundle-deps.ts): the project files it read, each
-    // package by its package.json, and every file esbuild looked for first and did not find.
+    // package by its package.json, every file esbuild looked for first and did not find, and the
+    // nearest tsconfig.json and package.json above them (the tree has none: the checkout's).
     const sources = outcome?.sources ?? [];
     expect(sources).toEqual([...sources].sort());
     expect(sources.filter((file) => existsSync(file))).toEqual(
@@ -83,6 +84,8 @@ describe('bundle fallback', () => {
         path.join(root, 'tools/list/helper.ts'),
         path.join(root, 'tools/list/index.ts'),
         path.join(REPO, 'node_modules/zod/package.json'),
+        path.join(REPO, 'package.json'),
+        path.join(REPO, 'tsconfig.json'),
       ].sort(),
     );
     expect(sources).toEqual(
