@@ -82,8 +82,9 @@ export function tempSetOf(cacheFile: string, dir = tempCacheDir()): string | und
 export function tidyTempCache(cacheFile: string | undefined, root: string): void {
   if (cacheFile === undefined) return;
   const dir = tempCacheDir();
-  const keep = dir === undefined ? undefined : tempSetOf(cacheFile, dir);
-  if (dir === undefined || keep === undefined) return;
+  if (dir === undefined) return;
+  const keep = tempSetOf(cacheFile, dir);
+  if (keep === undefined) return;
   noteTempRoot(cacheFile, root);
   pruneTempCache({ dir, keep });
 }

@@ -15,6 +15,7 @@ import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
 import {
   type Stamp,
+  stampInto,
   stampOf,
   statList,
   type TreeRecord,
@@ -22,7 +23,7 @@ import {
   unitsDigest,
   withoutUnstat,
 } from './tree-record.js';
-import { readsEntryOnly } from './unit-key.js';
+import { helperFilesOf } from './unit-key.js';
 import type { UnitCache } from './units.js';
 import type { RunStamps } from './stat-source.js';
 
@@ -155,20 +156,12 @@ export class TreeCheck {
    * record is made from was taken from the disk before the run read the file.
    */
   fill(): void {
-    const table = this.table;
     const taken = typeof this.stampedAt === 'number' ? undefined : this.stampedAt;
     const prefix = `${this.root}/`;
     for (let i = 0; i < this.list.length; i++) {
-      if (!Number.isNaN(table[2 * i + 1]!)) continue;
+      if (!Number.isNaN(this.table[2 * i + 1]!)) continue;
       if (taken) taken[i] = Date.now();
-      let s: { mtimeMs: number; size: number } | undefined;
-      try {
-        s = statSync(prefix + this.list[i]!, { throwIfNoEntry: false });
-      } catch {
-        s = undefined;
-      }
-      table[2 * i] = s === undefined ? -1 : s.mtimeMs;
-      table[2 * i + 1] = s === undefined ? -1 : s.size;
+      stampInto(this.table, i, prefix + this.list[i]!);
     }
   }
 
@@ -206,9 +199,7 @@ export class TreeCheck {
   private unstatOf(units: readonly CapabilityUnit[], stamped: Uint8Array): number[] | undefined {
     const skip = new Uint8Array(this.list.length);
     for (const unit of units) {
-      if (!readsEntryOnly(unit)) continue;
-      for (const file of unit.files) {
-        if (file === unit.entry) continue;
+      for (const file of helperFilesOf(unit)) {
         const i = this.stamps.indexOf(file);
         if (i >= 0 && stamped[i] === 0) skip[i] = 1;
       }

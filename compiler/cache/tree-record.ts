@@ -48,20 +48,20 @@ export function stampOf(abs: string): Stamp {
 export function statList(root: string, list: readonly string[]): Float64Array {
   const stamps = new Float64Array(list.length * 2).fill(-1);
   const prefix = `${root}/`;
-  for (let i = 0; i < list.length; i++) {
-    const path = list[i]!;
-    if (path.endsWith('/')) continue;
-    let s: { mtimeMs: number; size: number } | undefined;
-    try {
-      s = statSync(prefix + path, { throwIfNoEntry: false });
-    } catch {
-      s = undefined;
-    }
-    if (s === undefined) continue;
-    stamps[2 * i] = s.mtimeMs;
-    stamps[2 * i + 1] = s.size;
-  }
+  for (let i = 0; i < list.length; i++) if (!list[i]!.endsWith('/')) stampInto(stamps, i, prefix + list[i]!);
   return stamps;
+}
+
+/** Stats the file and writes its mtime and size at entry i of a {@link statList} table (-1 and -1 when it cannot be). */
+export function stampInto(stamps: Float64Array, i: number, abs: string): void {
+  let s: { mtimeMs: number; size: number } | undefined;
+  try {
+    s = statSync(abs, { throwIfNoEntry: false });
+  } catch {
+    s = undefined;
+  }
+  stamps[2 * i] = s === undefined ? -1 : s.mtimeMs;
+  stamps[2 * i + 1] = s === undefined ? -1 : s.size;
 }
 
 export interface TreeInputs {

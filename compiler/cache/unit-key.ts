@@ -38,11 +38,12 @@ const ENTRY_ONLY: ReadonlySet<CapabilityUnit['kind']> = new Set(['tool', 'prompt
  * count (the unit's file list is compared on every lookup), so adding or removing one does.
  */
 export function stampedFilesOf(unit: CapabilityUnit): readonly string[] {
-  if (!readsEntryOnly(unit)) return unitFiles(unit);
+  if (!ENTRY_ONLY.has(unit.kind)) return unitFiles(unit);
   return unit.entry ? [unit.entry] : [];
 }
 
-/** Whether the unit's result is made from its entry alone (and what its schema read). */
-export function readsEntryOnly(unit: CapabilityUnit): boolean {
-  return ENTRY_ONLY.has(unit.kind);
+/** The files of a unit that {@link stampedFilesOf} leaves out: its helper modules (none for other kinds). */
+export function helperFilesOf(unit: CapabilityUnit): readonly string[] {
+  if (!ENTRY_ONLY.has(unit.kind)) return [];
+  return unit.files.filter((file) => file !== unit.entry);
 }
