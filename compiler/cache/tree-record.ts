@@ -112,6 +112,11 @@ export interface TreeRecord {
    * list's digest. Absent: every listed file's stamp is in the digest.
    */
   readonly unstat?: readonly number[];
+  /**
+   * The walked list's digest (also in {@link digest}): while a later walk lists the same paths,
+   * the files at `unstat` are still the helper modules the record left out (cache/tree-check.ts `fill`).
+   */
+  readonly list?: string;
 }
 
 /** The list's stamps with the files at `unstat` stamped NaN (the table itself when they are already). */
@@ -165,7 +170,10 @@ export class TreeRecordFile {
     const { unstat } = raw;
     if (unstat !== undefined && !ascending(unstat)) return undefined;
     const withUnstat = unstat !== undefined ? { unstat: unstat as number[] } : {};
-    return { digest, extras, units, output, summary, layout, ...withUnits, ...withUnstat };
+    const { list } = raw;
+    if (list !== undefined && typeof list !== 'string') return undefined;
+    const withList = list !== undefined ? { list } : {};
+    return { digest, extras, units, output, summary, layout, ...withUnits, ...withUnstat, ...withList };
   }
 
   /** Writes the record for the bodies now on disk (call after they are written). */

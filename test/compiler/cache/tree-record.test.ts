@@ -231,6 +231,57 @@ describe('the tree record', () => {
     expect(shifted.code).toBe(await full(root));
   });
 
+  // With the list unchanged, a run the record does not vouch for leaves the helpers unstat'ed
+  // (cache/tree-check.ts `fill`); one that a schema starts to import is stamped as the run read it.
+  const USES_CLIENT = `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { input } from './client.js';\nexport default defineAgentTool({ description: 'Shorten a long URL', inputSchema: input, async execute() { return 'ok'; } });\n`;
+  const CLIENT = `import { z } from 'zod';\nexport const input = z.object({ url: z.string() });\n`;
+  const recordOf = (record: string): { unstat: number[]; list?: string } => {
+    const data = JSON.parse(readFileSync(record, 'utf8')) as { unstat?: number[]; list?: string };
+    return { unstat: data.unstat ?? [], ...(data.list ? { list: data.list } : {}) };
+  };
+
+  it('records a helper a schema starts to read in a run over the same list, and the next run ends after the walk', async () => {
+    const { root, cacheFile, record } = setup('tree-helper-same-list');
+    await createCompiler({ root, cacheFile }).run();
+    const before = recordOf(record);
+    expect(before.list).toMatch(/^[0-9a-f]+$/);
+    // Same paths: only the contents change, so the walk leaves the recorded helpers unstat'ed.
+    writeTree(root, { 'tools/short-url/client.ts': CLIENT, 'tools/short-url/index.ts': USES_CLIENT });
+    settleTree(root);
+    const read = await createCompiler({ root, cacheFile }).run();
+    expect(read.stats.parsed).toBe(1);
+    const expected = await full(root);
+    expect(read.code).toBe(expected);
+    const after = recordOf(record);
+    expect(after.list).toBe(before.list);
+    // The helper is a dependency now: one fewer file left out.
+    expect(after.unstat.length).toBe(before.unstat.length - 1);
+    ruinEverythingButTheRecord(cacheFile, record);
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.stats.parsed).toBe(0);
+    expect(next.written).toBe(false);
+    expect(next.code).toBe(expected);
+  });
+
+  it('writes no record from a helper a schema starts to read that was written within a tick of the run', async () => {
+    const { root, cacheFile, record } = setup('tree-helper-racy');
+    await createCompiler({ root, cacheFile }).run();
+    writeTree(root, { 'tools/short-url/client.ts': CLIENT, 'tools/short-url/index.ts': USES_CLIENT });
+    settleTree(root);
+    const client = join(root, 'tools/short-url/client.ts');
+    const ahead = (Date.now() + 30_000.5) / 1000;
+    utimesSync(client, ahead, ahead);
+    const read = await createCompiler({ root, cacheFile }).run();
+    expect(read.code).toBe(await full(root));
+    // A same-size edit keeping the mtime: only a run that reads the helper again sees it.
+    edit(root, 'tools/short-url/client.ts', 'url: z.string()', 'uri: z.string()');
+    utimesSync(client, ahead, ahead);
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.code).toContain('uri');
+    expect(next.code).toBe(await full(root));
+    expect(existsSync(record)).toBe(true);
+  });
+
   it('is not used once the validators folder changed: the folder is written again', async () => {
     const { root, cacheFile } = setup('tree-validators');
     const cold = await createCompiler({ root, cacheFile }).run();
