@@ -11,6 +11,7 @@ import { sha256 } from '../util/hash.js';
 import type { FileReader } from './reader.js';
 import { ABSENT, type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
 import { tempCacheDir } from '../util/temp-cache-dir.js';
+import { isRacy } from './racy.js';
 
 export interface Entry {
   /** Replaced by the caller's equal array on lookup, so later runs compare one identity. */
@@ -75,22 +76,40 @@ export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterab
 }
 
 /**
+ * The content hash of a stamp that must match nothing: the bytes the unit's result was made from
+ * may not be the bytes hashed (see {@link addStamps} `readSince`). Never a hex digest.
+ */
+export const UNKNOWN_CONTENT = '?';
+
+/**
  * Stamps files the unit now depends on into `stamps` (mtime and size as the reader read them, or
  * a stat, and the content hash); a file the reader found missing is stamped {@link ABSENT} (the
  * unit must notice when it appears); files stamped already, or unreadable, are left as they are.
+ *
+ * `readSince`: the files were read by something else than `reader` (esbuild, for a bundled
+ * schema) from this moment (ms since the epoch) on, before the reader read them now. A file
+ * written since (within a timestamp tick of it: cache/racy.ts) may hold other bytes than the ones
+ * the result was made from, so its stamp matches nothing and the next run makes the result again.
  */
 export function addStamps(
   stamps: FlatStamps,
   files: readonly string[],
   reader: FileReader,
   stat: (file: string) => { readonly mtimeMs: number; readonly size: number } | undefined,
+  readSince?: number,
 ): void {
   for (const file of files) {
     if (stampIndex(stamps, file) >= 0) continue;
     const hash = reader.hashOf(file);
     const now = reader.stampOf(file) ?? stat(file);
-    if (now && hash) putStamp(stamps, file, { mtimeMs: now.mtimeMs, size: now.size, hash });
-    else if (reader.missing(file)) putStamp(stamps, file, ABSENT);
+    if (now && hash) {
+      const moved = readSince !== undefined && (now.mtimeMs < 0 || isRacy(now.mtimeMs, readSince));
+      putStamp(
+        stamps,
+        file,
+        moved ? { mtimeMs: -1, size: now.size, hash: UNKNOWN_CONTENT } : { mtimeMs: now.mtimeMs, size: now.size, hash },
+      );
+    } else if (reader.missing(file)) putStamp(stamps, file, ABSENT);
   }
 }
 

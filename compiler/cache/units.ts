@@ -364,7 +364,17 @@ export class UnitCache {
     return this.state.entries.get(key)?.schema;
   }
 
-  setSchema(key: string, outcome: SchemaOutcome, extraFiles: readonly string[], reader: FileReader): void {
+  /**
+   * `readSince`: when something else than `reader` began reading `extraFiles` (the bundle of a
+   * schema): a file written since is stamped to match nothing (cache/unit-entry.ts `addStamps`).
+   */
+  setSchema(
+    key: string,
+    outcome: SchemaOutcome,
+    extraFiles: readonly string[],
+    reader: FileReader,
+    readSince?: number,
+  ): void {
     this.loadBodies();
     const entry = this.state.single?.indexed(key) ? this.state.single.bodyOf(key) : this.state.entries.get(key);
     if (!entry) return;
@@ -372,7 +382,7 @@ export class UnitCache {
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
-    addStamps(entry.stamps, extraFiles, reader, (file) => this.stat(file));
+    addStamps(entry.stamps, extraFiles, reader, (file) => this.stat(file), readSince);
     this.stampedFiles.delete(entry);
     this.markChanged(key);
     this.stampedSince.note(entry.stamps);

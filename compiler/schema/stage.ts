@@ -171,6 +171,8 @@ export class SchemaCache implements SchemaStage {
       return outcomes;
     }
     const { evaluateSchemas } = await import('./index.js');
+    // Before esbuild reads anything: what it read is stamped after it, through this run's reader.
+    const bundledSince = Date.now();
     const evaluated = await evaluateSchemas(
       pending.map((p) => p.request),
       { fallbackTimeoutMs: options.schemaTimeoutMs, runtimeModules: options.modules },
@@ -186,7 +188,8 @@ export class SchemaCache implements SchemaStage {
       // the unit's folder is stamped for it then, as before code units were stamped by their
       // entry alone (cache/unit-key.ts `stampedFilesOf`).
       const stamped = outcome.sources ? [...extra, ...unitFiles(unit)] : extra;
-      cache.setSchema(key, outcome, stamped, reader());
+      // Read by esbuild first: a file written since then matches nothing (cache/unit-entry.ts `addStamps`).
+      cache.setSchema(key, outcome, stamped, reader(), outcome.sources ? bundledSince : undefined);
       sources.push([unit, extra]);
     }
     this.delta.evaluated(results, outcomes, sources);

@@ -191,6 +191,32 @@ describe('write discipline and cache', () => {
     }
   });
 
+  it("never vouches for a bundled schema's module that was written after esbuild read it", async () => {
+    // The schema goes to the bundle (`node:fs`); evaluating it rewrites its own module once,
+    // after esbuild has read it and before the run stamps what the bundle read: the manifest
+    // holds the old field, and the file on disk has the new one. (A save during a slow schema
+    // evaluation does the same; this makes it happen every time.) The strings are cut so that
+    // only the schema line itself holds the old text.
+    const root = tempDir('bundled-race');
+    dirs.push(root);
+    const format = join(root, 'tools/a/format.ts');
+    writeTree(root, {
+      'tools/a/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { input } from './format.js';\nexport default defineAgentTool({ description: 'Tool A', inputSchema: input, async execute() { return 1; } });\n`,
+      'tools/a/format.ts': `import { readFileSync, writeFileSync } from 'node:fs';\nimport { z } from 'zod';\nconst file = ${JSON.stringify(format)};\nconst old = 'z.object({ ' + 'url';\nconst text = readFileSync(file, 'utf8');\nif (text.includes(old)) writeFileSync(file, text.replace(old, 'z.object({ ' + 'uri'));\nexport const input = z.object({ url: z.string().describe(typeof text) });\n`,
+    });
+    settleTree(root);
+    const cacheFile = cacheFileIn();
+    const first = await createCompiler({ root, cacheFile }).run();
+    expect(first.code).toContain('url');
+    expect(readFileSync(format, 'utf8')).toContain('z.object({ uri');
+    // Older than a tick, as a file saved a while ago: only the content says it changed.
+    settleTree(root);
+    const cached = await createCompiler({ root, cacheFile }).run();
+    const fresh = await createCompiler({ root, cacheFile: false }).run({ write: false });
+    expect(fresh.code).toContain('uri');
+    expect(cached.code).toBe(fresh.code);
+  });
+
   it('re-parses only the changed unit from watch events and ignores its own output', async () => {
     const root = copyFixture('example-bot', 'notify');
     dirs.push(root);
