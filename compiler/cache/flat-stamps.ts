@@ -28,6 +28,14 @@ export const STAMP_SLOTS = 4;
  */
 export const ABSENT: FileStamp = { mtimeMs: -1, size: -1, hash: '-' };
 
+/**
+ * The content hash of a stamp that must match nothing (its mtime is -1, its size the file's): the
+ * bytes the unit's result was made from may not be the bytes hashed (a bundled schema's file
+ * written after esbuild read it: cache/unit-entry.ts `addStamps`; a file whose bytes changed
+ * between two reads of one run: cache/reader.ts). Never a hex digest.
+ */
+export const UNKNOWN_CONTENT = '?';
+
 /** Whether a stamp says the file was missing. */
 export function isAbsent(stamp: { readonly size: number }): boolean {
   return stamp.size < 0;

@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { sha256 } from '../util/hash.js';
 import { LruMap } from '../util/lru.js';
 import { settledMtime } from './racy.js';
+import { UNKNOWN_CONTENT } from './flat-stamps.js';
 
 export interface FileReader {
   /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
@@ -59,9 +60,19 @@ export function createReader(root: string): FileReader {
   const problems = new Map<string, string>();
   const missing = new Set<string>();
   const stamps = new Map<string, { mtimeMs: number; size: number }>();
+  // Files read more than once in this run (the bounded text memo let them go) that were not the
+  // same each time: units stored after both reads (the pool stores the main thread's results
+  // once every unit is parsed) cannot tell which bytes theirs were made from.
+  const unstable = new Set<string>();
+  const outcomeOf = (path: string): string | undefined =>
+    hashes.get(path) ?? (missing.has(path) ? 'missing' : problems.has(path) ? 'problem' : undefined);
   return {
     read(path) {
       if (texts.has(path)) return texts.get(path);
+      const before = outcomeOf(path);
+      hashes.delete(path);
+      missing.delete(path);
+      problems.delete(path);
       let text: string | undefined;
       let bytes: Buffer | undefined;
       try {
@@ -98,6 +109,7 @@ export function createReader(root: string): FileReader {
           problems.set(path, 'it is not valid UTF-8 text');
         }
       }
+      if (before !== undefined && before !== outcomeOf(path)) unstable.add(path);
       texts.set(path, text);
       return text;
     },
@@ -110,11 +122,14 @@ export function createReader(root: string): FileReader {
     },
     hashOf(path) {
       if (!hashes.has(path)) this.read(path);
-      return hashes.get(path);
+      return unstable.has(path) ? UNKNOWN_CONTENT : hashes.get(path);
     },
     stampOf(path) {
       if (!hashes.has(path)) this.read(path);
-      return stamps.get(path);
+      const stamp = stamps.get(path);
+      if (!unstable.has(path)) return stamp;
+      // Not ABSENT (a negative size): a file missing at the next run must count as changed too.
+      return { mtimeMs: -1, size: stamp?.size ?? 0 };
     },
   };
 }

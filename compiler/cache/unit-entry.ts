@@ -9,7 +9,7 @@ import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { sha256 } from '../util/hash.js';
 import type { FileReader } from './reader.js';
-import { ABSENT, type FlatStamps, putStamp, stampIndex } from './flat-stamps.js';
+import { ABSENT, type FlatStamps, putStamp, stampIndex, UNKNOWN_CONTENT } from './flat-stamps.js';
 import { tempCacheDir } from '../util/temp-cache-dir.js';
 import { isRacy } from './racy.js';
 
@@ -74,12 +74,6 @@ export function persistable(entry: Entry): Entry {
 export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterable<readonly [string, Entry]> {
   for (const [key, entry] of entries) yield [key, persistable(entry)];
 }
-
-/**
- * The content hash of a stamp that must match nothing: the bytes the unit's result was made from
- * may not be the bytes hashed (see {@link addStamps} `readSince`). Never a hex digest.
- */
-export const UNKNOWN_CONTENT = '?';
 
 /**
  * Stamps files the unit now depends on into `stamps` (mtime and size as the reader read them, or

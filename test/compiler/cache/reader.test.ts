@@ -5,9 +5,10 @@
  * although it has content (`/proc`), which is read to its end.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
 import { createReader } from '../../../compiler/cache/reader.js';
 import { removeDir, tempDir } from '../../helpers.js';
 
@@ -52,6 +53,43 @@ describe('the file reader', () => {
     expect(reader.problem('bad.ts')).toBe('it is not valid UTF-8 text');
     expect(reader.read('nope.ts')).toBeUndefined();
     expect(reader.problem('nope.ts')).toBe('it does not exist');
+  });
+
+  // Its text memo is bounded: a file read again later in the run is read from the disk again.
+  it('stamps a file that was not the same at two reads of one run to match nothing, and one that was as it was', () => {
+    const dir = root();
+    const past = Date.now() / 1000 - 60;
+    const write = (name: string, text: string): void => {
+      writeFileSync(join(dir, name), text);
+      utimesSync(join(dir, name), past, past);
+    };
+    write('shared.ts', 'export const a = 1;\n');
+    write('steady.ts', 'export const b = 1;\n');
+    for (let i = 0; i < 40; i++) write(`other-${i}.ts`, `export const x = ${i};\n`);
+    const reader = createReader(dir);
+    const evict = (): void => {
+      for (let i = 0; i < 40; i++) reader.read(`other-${i}.ts`);
+    };
+    expect(reader.read('shared.ts')).toContain('a = 1');
+    reader.read('steady.ts');
+    evict();
+    // Same size and an mtime put back: only the bytes differ.
+    write('shared.ts', 'export const a = 2;\n');
+    expect(reader.read('shared.ts')).toContain('a = 2');
+    expect(reader.read('steady.ts')).toContain('b = 1');
+    expect(reader.hashOf('shared.ts')).toBe(UNKNOWN_CONTENT);
+    expect(reader.stampOf('shared.ts')).toEqual({ mtimeMs: -1, size: 20 });
+    const steady = statSync(join(dir, 'steady.ts'));
+    expect(reader.hashOf('steady.ts')).toBe(hash16(readFileSync(join(dir, 'steady.ts'))));
+    expect(reader.stampOf('steady.ts')).toEqual({ mtimeMs: steady.mtimeMs, size: steady.size });
+    // Found, then gone: not stamped missing (a next run that finds it missing must not match).
+    write('gone.ts', 'export {};\n');
+    reader.read('gone.ts');
+    evict();
+    rmSync(join(dir, 'gone.ts'));
+    expect(reader.read('gone.ts')).toBeUndefined();
+    expect(reader.hashOf('gone.ts')).toBe(UNKNOWN_CONTENT);
+    expect(reader.stampOf('gone.ts')?.size).toBeGreaterThanOrEqual(0);
   });
 
   it.runIf(existsSync('/proc/self/status'))('reads a file its stat calls empty to its end', () => {
