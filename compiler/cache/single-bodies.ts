@@ -11,7 +11,7 @@ import { DeferredResult, deferredOutcome } from './deferred.js';
 import type { OpenedBase } from './file.js';
 import type { CacheIndex, IndexedUnit } from './index-file.js';
 import { compareStamps, type FileStat } from './stat-source.js';
-import { STAMP_SLOTS } from './flat-stamps.js';
+import { type FileStamp, putStamp, STAMP_SLOTS } from './flat-stamps.js';
 import type { Entry } from './unit-entry.js';
 import type { UnitRecord } from './unit-record.js';
 import type { UnitResult } from '../parse/units.js';
@@ -102,7 +102,7 @@ export class SingleBodies {
     unit: IndexedUnit,
     files: readonly string[],
     dirty: ReadonlySet<string> | undefined,
-  ): UnitResult | 'read' | undefined {
+  ): UnitResult | 'touched' | 'read' | undefined {
     if (unit.files.length !== files.length) return undefined;
     for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return undefined;
     if (dirty) {
@@ -110,12 +110,21 @@ export class SingleBodies {
         if (dirty.has(unit.stamps[i] as string)) return undefined;
       return this.deferredOf(key, unit.record!);
     }
-    const seen = compareStamps(this.host.root, unit.stamps, (file) => this.host.stat(file), false);
+    const moved: [string, FileStamp][] = [];
+    const seen = compareStamps(
+      this.host.root,
+      unit.stamps,
+      (file) => this.host.stat(file),
+      (file, stamp) => moved.push([file, stamp]),
+    );
     if (seen === 'changed') return undefined;
     if (seen === 'touched') {
-      // Touched, same bytes: the entry takes the new stamps as a loaded one does (the caller's lookup).
-      this.bodyOf(key);
-      return 'read';
+      // Touched, same bytes: the body takes the new stamps, without reading and hashing each file
+      // again. A body whose stamps are not the index's is compared by the caller as a loaded one.
+      const entry = this.bodyOf(key);
+      if (!sameList(entry.stamps, unit.stamps) || !sameList(entry.files, unit.files)) return 'read';
+      for (const [file, stamp] of moved) putStamp(entry.stamps, file, stamp);
+      return 'touched';
     }
     return this.deferredOf(key, unit.record!);
   }
@@ -134,4 +143,11 @@ export class SingleBodies {
   held(key: string): { readonly result: DeferredResult; readonly outcome: SchemaOutcome | undefined } | undefined {
     return this.deferred.get(key);
   }
+}
+
+/** Whether two lists (of paths, or flat stamps) hold the same values in the same order. */
+function sameList(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -90,13 +90,14 @@ export function restamped(
 /**
  * A unit's stamps against the files now: 'changed' when some file differs (or appeared, or went
  * missing), 'touched' when some only had their mtime move over the same bytes, else 'same'.
- * `restamp`: the touched stamps take the new mtime in place.
+ * `restamp`: the touched stamps take the new mtime in place; or a function given each touched
+ * file's new stamp (the stamps are then left as they are).
  */
 export function compareStamps(
   root: string,
   stamps: readonly (string | number)[],
   stat: (path: string) => FileStat | undefined,
-  restamp: boolean,
+  restamp: boolean | ((file: string, stamp: FileStamp) => void),
 ): 'same' | 'touched' | 'changed' {
   let touched = false;
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
@@ -106,7 +107,8 @@ export function compareStamps(
     if (next === 'changed') return 'changed';
     touched = true;
     // Only a loaded entry's own (mutable) array is restamped.
-    if (restamp) putStamp(stamps as (string | number)[], file, next);
+    if (restamp === true) putStamp(stamps as (string | number)[], file, next);
+    else if (restamp !== false) restamp(file, next);
   }
   return touched ? 'touched' : 'same';
 }

@@ -273,7 +273,9 @@ export class UnitCache {
     if (!entry) {
       const unit = this.state.single?.indexed(key);
       const found = unit && this.state.single!.lookup(key, unit, files, dirty);
-      // 'read': the body was read for a new stamp, which the lookup of a loaded entry takes.
+      // 'touched': the body was read and took the new stamps (same bytes); 'read': the body was
+      // read for a new stamp, which the lookup of a loaded entry takes.
+      if (found === 'touched') return this.touched(key, this.state.entries.get(key)!);
       return found === 'read' ? this.find(key, files, dirty) : found;
     }
     if (entry.files !== files) {
@@ -288,10 +290,13 @@ export class UnitCache {
     }
     const seen = compareStamps(this.root, entry.stamps, (file) => this.stat(file), true);
     if (seen === 'changed') return undefined;
-    if (seen === 'touched') {
-      this.markChanged(key);
-      if (this.expected) this.expected.differed = true;
-    }
+    return seen === 'touched' ? this.touched(key, entry) : entry.result;
+  }
+
+  /** An entry whose files kept their bytes under new stamps: persisted with them, a change the tree record saw. */
+  private touched(key: string, entry: Entry): UnitResult {
+    this.markChanged(key);
+    if (this.expected) this.expected.differed = true;
     return entry.result;
   }
 

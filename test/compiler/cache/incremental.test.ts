@@ -108,6 +108,29 @@ describe('write discipline and cache', () => {
     expect(edited.written).toBe(true);
   });
 
+  it("keeps a touched file's new stamp, in the index and in the body, from a run that read the body for it", async () => {
+    const root = copyFixture('example-bot', 'touched-kept');
+    const cacheFile = cacheFileIn();
+    dirs.push(root);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    // Same bytes, an mtime of two minutes ago (a checkout): settled, so the new stamp is kept.
+    const echo = join(root, 'tools/echo/index.ts');
+    const then = Date.now() / 1000 - 120;
+    utimesSync(echo, then, then);
+    const touched = await createCompiler({ root, cacheFile }).run();
+    expect(touched.stats.parsed).toBe(0);
+    expect(touched.code).toBe(cold.code);
+    const mtime = JSON.stringify(statSync(echo).mtimeMs);
+    const text = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    expect(text(`${cacheFile}.index`) + text(`${cacheFile}.index.journal`)).toContain(
+      `"tools/echo/index.ts",${mtime},`,
+    );
+    expect(text(cacheFile) + text(`${cacheFile}.journal`)).toContain(`"tools/echo/index.ts",${mtime},`);
+    const again = await createCompiler({ root, cacheFile }).run();
+    expect(again.stats.parsed).toBe(0);
+    expect(again.code).toBe(cold.code);
+  });
+
   it('stamps a tool by its entry and what its schema read: an edit of a helper module beside it re-parses nothing, adding or removing one does', async () => {
     const root = copyFixture('example-bot', 'helpers');
     const cacheFile = cacheFileIn();
