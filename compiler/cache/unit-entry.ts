@@ -75,29 +75,48 @@ export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterab
   for (const [key, entry] of entries) yield [key, persistable(entry)];
 }
 
+/** A file's mtime and size, as a stat gives them (undefined: missing). */
+type StatOf = (file: string) => { readonly mtimeMs: number; readonly size: number } | undefined;
+
+/**
+ * Files read by something else than the run's reader (esbuild, for a bundled schema) from `at`
+ * (ms since the epoch) on, before the reader read them; `statNow` stats a file on the disk now.
+ */
+export interface ReadElsewhere {
+  readonly at: number;
+  readonly statNow: StatOf;
+}
+
 /**
  * Stamps files the unit now depends on into `stamps` (mtime and size as the reader read them, or
  * a stat, and the content hash); a file the reader found missing is stamped {@link ABSENT} (the
  * unit must notice when it appears); files stamped already, or unreadable, are left as they are.
  *
- * `readSince`: the files were read by something else than `reader` (esbuild, for a bundled
- * schema) from this moment (ms since the epoch) on, before the reader read them now. A file
- * written since (within a timestamp tick of it: cache/racy.ts) may hold other bytes than the ones
- * the result was made from, so its stamp matches nothing and the next run makes the result again.
+ * `elsewhere`: the files were read by something else first (see {@link ReadElsewhere}). A file
+ * written since it began (within a timestamp tick: cache/racy.ts) may hold other bytes than the
+ * ones the result was made from, so its stamp matches nothing and the next run makes the result
+ * again. That holds for a file stamped already too (the tool's entry, from its parse's read):
+ * when it moved since its stamp, or was written since, it was read twice and may have differed.
  */
 export function addStamps(
   stamps: FlatStamps,
   files: readonly string[],
   reader: FileReader,
-  stat: (file: string) => { readonly mtimeMs: number; readonly size: number } | undefined,
-  readSince?: number,
+  stat: StatOf,
+  elsewhere?: ReadElsewhere,
 ): void {
   for (const file of files) {
-    if (stampIndex(stamps, file) >= 0) continue;
+    const at = stampIndex(stamps, file);
+    if (at >= 0) {
+      if (elsewhere && movedSince(stamps, at, elsewhere)) {
+        putStamp(stamps, file, { mtimeMs: -1, size: Math.max(0, stamps[at + 2] as number), hash: UNKNOWN_CONTENT });
+      }
+      continue;
+    }
     const hash = reader.hashOf(file);
     const now = reader.stampOf(file) ?? stat(file);
     if (now && hash) {
-      const moved = readSince !== undefined && (now.mtimeMs < 0 || isRacy(now.mtimeMs, readSince));
+      const moved = elsewhere !== undefined && (now.mtimeMs < 0 || isRacy(now.mtimeMs, elsewhere.at));
       putStamp(
         stamps,
         file,
@@ -105,6 +124,15 @@ export function addStamps(
       );
     } else if (reader.missing(file)) putStamp(stamps, file, ABSENT);
   }
+}
+
+/** Whether the file stamped at `at` is not as stamped on the disk now, or was written since `elsewhere.at`. */
+function movedSince(stamps: FlatStamps, at: number, elsewhere: ReadElsewhere): boolean {
+  const now = elsewhere.statNow(stamps[at] as string);
+  const mtimeMs = stamps[at + 1] as number;
+  const size = stamps[at + 2] as number;
+  if (now === undefined) return size >= 0;
+  return size < 0 || mtimeMs < 0 || now.mtimeMs !== mtimeMs || now.size !== size || isRacy(now.mtimeMs, elsewhere.at);
 }
 
 export function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {

@@ -14,7 +14,7 @@ import { createReader, type FileReader } from './reader.js';
 export type { FileReader } from './reader.js';
 import type { RunSummary } from './index-file.js';
 import { allStamps, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
-import { compareStamps, type FileStat, type RunStamps, StatSource } from './stat-source.js';
+import { compareStamps, type FileStat, type RunStamps, StatSource, statAbs } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
 import { type FlatStamps, stampedPaths, stampIndex, stampsContent } from './flat-stamps.js';
@@ -25,7 +25,7 @@ import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecord, EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
 import { StampedSince, type StampedFile } from './stamped-since.js';
-import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha } from './unit-entry.js';
+import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha, under } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
@@ -380,6 +380,10 @@ export class UnitCache {
     reader: FileReader,
     readSince?: number,
   ): void {
+    const elsewhere =
+      readSince === undefined
+        ? undefined
+        : { at: readSince, statNow: (file: string) => statAbs(under(this.root, file)) };
     this.loadBodies();
     const entry = this.state.single?.indexed(key) ? this.state.single.bodyOf(key) : this.state.entries.get(key);
     if (!entry) return;
@@ -387,7 +391,7 @@ export class UnitCache {
     entry.schema = outcome;
     entry.schemaPrint = sha256(JSON.stringify(outcome));
     // Files a bundled schema read become dependencies of the unit.
-    addStamps(entry.stamps, extraFiles, reader, (file) => this.stat(file), readSince);
+    addStamps(entry.stamps, extraFiles, reader, (file) => this.stat(file), elsewhere);
     this.stampedFiles.delete(entry);
     this.markChanged(key);
     this.stampedSince.note(entry.stamps);
