@@ -15,6 +15,7 @@ import { DevInspector } from './inspector.js';
 import { OutputEvents } from './output-events.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
+import { DependencyDirs } from '../compiler/watch/dependency-dirs.js';
 
 const EVENTS = ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const;
 
@@ -29,6 +30,12 @@ export class ViteDev {
   private readonly inspector?: DevInspector;
   /** The generated modules' watcher events, which Vite's own watcher leaves to the plugin. */
   private readonly outputs: OutputEvents;
+  /**
+   * Folders outside the root that hold a schema's module (a workspace package): Vite's watcher
+   * does not watch them, so they are added to it once a run stamped them, as `zhin-gen watch`
+   * and the side watcher do (compiler/watch/dependency-dirs.ts).
+   */
+  private readonly deps: DependencyDirs;
 
   constructor(
     private readonly state: ZhinGenState,
@@ -45,9 +52,13 @@ export class ViteDev {
     state.onRunStart = () => this.outputs.runStarts();
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
     state.onWatchResult((result) => this.report(result));
+    this.deps = new DependencyDirs(state.compiler.root, (abs) => state.compiler.outsideWalk(abs, undefined));
     for (const type of EVENTS) {
       server.watcher.on(type, (path: string) => {
-        if (!this.closed) state.push({ type, path });
+        if (this.closed) return;
+        const event = { type, path };
+        state.push(event);
+        for (const implied of this.deps.implied(event)) state.push(implied);
       });
     }
     const rel = relative(server.config.root, state.root);
@@ -95,6 +106,7 @@ export class ViteDev {
     if (this.closed) return;
     // First: the client's update is what the developer waits for; the rest is bookkeeping.
     this.outputs.runEnded();
+    this.follow();
     this.warmUp();
     const logger = this.server.config.logger;
     for (const d of this.state.newWarnings(result))
@@ -116,6 +128,13 @@ export class ViteDev {
     }
     this.refreshVirtual();
     this.inspector?.update(result);
+  }
+
+  /** Watches the folders of the dependencies outside the walk that runs stamped since the last call. */
+  private follow(): void {
+    const compiler = this.state.compiler;
+    for (const event of this.deps.follow(compiler.outsideDependencies(), (dirs) => this.server.watcher.add(dirs)))
+      this.state.push(event);
   }
 
   /**

@@ -302,6 +302,39 @@ describe('vite dev server with a sharded tool table', () => {
   });
 });
 
+describe('vite dev server with a schema module outside its root', () => {
+  it('follows an edit of a workspace package module a tool schema imports', async () => {
+    const root = makeBot('vite-dev-outside');
+    // A sibling of the bot, as a monorepo's `packages/shared`: outside Vite's root and its watcher.
+    const shared = `${root}-shared`;
+    const name = shared.slice(shared.lastIndexOf('/') + 1);
+    writeTree(shared, {
+      'schema.ts': "import { z } from 'zod';\nexport const input = z.object({ q: z.string().max(1) });\n",
+    });
+    writeTree(root, {
+      'tools/uses-shared/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nimport { input } from '../../../${name}/schema.js';\nexport default defineAgentTool({ description: 'Uses a shared schema', inputSchema: input, async execute() { return 'ok'; } });\n`,
+    });
+    const runs: Run[] = [];
+    const { server, hmr } = await startDev(root, runs);
+    try {
+      expect(runs[0]!.result.errors).toBe(0);
+      expect(manifestTools(root)).toContain('uses-shared');
+      const limit = (n: number): string => `"maxLength":${n}`;
+      const generated = (): string => readManifest(root);
+      expect(generated()).toContain(limit(1));
+      writeTree(shared, {
+        'schema.ts': "import { z } from 'zod';\nexport const input = z.object({ q: z.string().max(2) });\n",
+      });
+      await waitFor(() => generated().includes(limit(2)), 'the edit of the module outside the root');
+    } finally {
+      hmr.close();
+      await server.close();
+      removeDir(root);
+      removeDir(shared);
+    }
+  });
+});
+
 describe('vite dev server started on an invalid tree', () => {
   it('keeps running with an empty manifest, shows the overlay, then switches the virtual module to the real manifest', async () => {
     const root = makeBot('vite-dev-invalid', { 'tools/echo/index.ts': plainTool('') });
