@@ -17,12 +17,33 @@ export function unitKey(unit: CapabilityUnit): string {
 
 const filesOfUnit = new WeakMap<CapabilityUnit, readonly string[]>();
 
-/** A unit's files, entry first; memoised per unit object (watch mode reuses the layout's units). */
+/**
+ * A unit's files, entry first; memoised per unit object (watch mode reuses the layout's units).
+ * An agent's subfolders follow as `name/`: its result depends on its folder's entries too (an
+ * unexpected one is reported, even an empty folder: validate/agent-files.ts), and the cache
+ * compares this list on every lookup, so a folder added or removed there parses it again.
+ */
 export function unitFiles(unit: CapabilityUnit): readonly string[] {
   let files = filesOfUnit.get(unit);
   if (!files) {
-    files = unit.entry && !unit.files.includes(unit.entry) ? [unit.entry, ...unit.files] : [...unit.files];
+    const list = unit.entry && !unit.files.includes(unit.entry) ? [unit.entry, ...unit.files] : [...unit.files];
+    if (unit.kind === 'agent')
+      for (const entry of unit.entries) if (entry.isDirectory) list.push(`${unit.dir}/${entry.name}/`);
+    files = list;
     filesOfUnit.set(unit, files);
+  }
+  return files;
+}
+
+const contentFilesOfUnit = new WeakMap<CapabilityUnit, readonly string[]>();
+
+/** {@link unitFiles} without the folders: the files whose bytes a unit's parse may read. */
+function contentFiles(unit: CapabilityUnit): readonly string[] {
+  let files = contentFilesOfUnit.get(unit);
+  if (!files) {
+    const all = unitFiles(unit);
+    files = all.some((file) => file.endsWith('/')) ? all.filter((file) => !file.endsWith('/')) : all;
+    contentFilesOfUnit.set(unit, files);
   }
   return files;
 }
@@ -38,7 +59,7 @@ const ENTRY_ONLY: ReadonlySet<CapabilityUnit['kind']> = new Set(['tool', 'prompt
  * count (the unit's file list is compared on every lookup), so adding or removing one does.
  */
 export function stampedFilesOf(unit: CapabilityUnit): readonly string[] {
-  if (!ENTRY_ONLY.has(unit.kind)) return unitFiles(unit);
+  if (!ENTRY_ONLY.has(unit.kind)) return contentFiles(unit);
   return unit.entry ? [unit.entry] : [];
 }
 

@@ -108,6 +108,23 @@ describe('write discipline and cache', () => {
     expect(edited.written).toBe(true);
   });
 
+  it("reports a folder added to an agent's folder, even an empty one, as a fresh run does", async () => {
+    const root = copyFixture('example-bot', 'agent-folder');
+    const cacheFile = cacheFileIn();
+    dirs.push(root);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    expect(cold.diagnostics.some((d) => d.code === 'ZG1004')).toBe(false);
+    mkdirSync(join(root, 'agents/reviewer/junk'));
+    const cached = await createCompiler({ root, cacheFile }).run();
+    const fresh = await createCompiler({ root, cacheFile: false }).run({ write: false });
+    expect(fresh.diagnostics.some((d) => d.code === 'ZG1004' && d.file.startsWith('agents/reviewer/junk'))).toBe(true);
+    expect(cached.diagnostics).toEqual(fresh.diagnostics);
+    expect(cached.warnings).toBe(fresh.warnings);
+    rmSync(join(root, 'agents/reviewer/junk'), { recursive: true });
+    const removed = await createCompiler({ root, cacheFile }).run();
+    expect(removed.diagnostics).toEqual(cold.diagnostics);
+  });
+
   it("keeps a touched file's new stamp, in the index and in the body, from a run that read the body for it", async () => {
     const root = copyFixture('example-bot', 'touched-kept');
     const cacheFile = cacheFileIn();
