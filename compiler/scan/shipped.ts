@@ -7,10 +7,11 @@
  * `<key>__`, as if the package were the child plugin `plugins/<key>/`. The bot's generated
  * manifest imports the package's one and the runtime merges it (runtime/generation/packages.ts).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { sha256 } from '../util/hash.js';
 
 /** The subpath a package exports its generated manifest module at. */
 export const SHIPPED_MANIFEST_EXPORT = './zhin-capabilities';
@@ -85,8 +86,13 @@ function isCapabilityList(value: unknown, key: string): boolean {
   );
 }
 
+/**
+ * The module, evaluated from its bytes now: the URL carries a digest of them, so a process that
+ * imported an earlier version (a watch session after a config change, a dev server restarted in
+ * place) evaluates the new one instead of getting the module it cached under the same URL.
+ */
 async function importModule(file: string): Promise<unknown> {
-  const url = pathToFileURL(file).href;
+  const url = `${pathToFileURL(file).href}?zhin-gen=${sha256(readFileSync(file)).slice(0, 16)}`;
   if (/\.(c|m)?ts$/.test(file)) {
     const { tsImport } = await import('tsx/esm/api');
     return tsImport(url, import.meta.url);
@@ -143,7 +149,9 @@ export async function readShippedPackages(
       publicTools: publicTools.map((n) => prefix(pkg.owner, n)).sort(compareStrings),
       tools: tools.map((n) => prefix(pkg.owner, n)).sort(compareStrings),
       skills: skills.map((n) => prefix(pkg.owner, n)).sort(compareStrings),
-      stamp: `${pkg.file}:${statSync(pkg.file).mtimeMs}:${[...tools, '', ...skills].join(',')}`,
+      // What the bot's output is made of, as evaluated: never the file's stamp now, which may be
+      // newer than a module a process evaluated before (a later fresh run must not match it).
+      stamp: `${pkg.file}:${JSON.stringify([tools, publicTools, skills])}`,
     });
   }
   return { packages: out, diagnostics };
