@@ -285,7 +285,12 @@ export class Compiler {
     const recorded = digest && errors === 0 && (reusable !== undefined || runOptions.write !== false);
     const validators = recorded ? validatorsStamp(this.root, outRel) : '';
     const outputKey = `${digest}:${validators}`;
-    if (recorded) this.units.recordOutput(outputKey, options.outFile, { counts, diagnostics: model.diagnostics });
+    if (recorded) {
+      // The output as this run wrote or compared it, not as a stat finds it now (write/output.ts).
+      const kept = memos.written.get(options.outFile);
+      const stamp = reusable !== undefined ? 'recorded' : kept?.digest === emitted?.digest ? kept : undefined;
+      this.units.recordOutput(outputKey, options.outFile, { counts, diagnostics: model.diagnostics }, stamp);
+    }
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();

@@ -40,9 +40,18 @@ export class OutputState {
     return now !== undefined && now.mtimeMs === record.mtimeMs && now.size === record.size;
   }
 
-  /** Records the output now on disk; true when the summary changed (the index must be rewritten). */
-  note(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): boolean {
-    const now = statAbs(file);
+  /**
+   * Records the output; true when the summary changed (the index must be rewritten). `stamp`: the
+   * output's stamp as this process wrote or compared it (else a stat now, which could find another
+   * process's file renamed over it since).
+   */
+  note(
+    digest: string,
+    file: string,
+    summary?: Omit<RunSummary, 'digest'>,
+    stamp?: { readonly mtimeMs: number; readonly size: number },
+  ): boolean {
+    const now = stamp ? { mtimeMs: stamp.mtimeMs, size: stamp.size } : statAbs(file);
     if (!now) return false;
     let summaryChanged = false;
     if (summary) {

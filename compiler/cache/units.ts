@@ -406,9 +406,16 @@ export class UnitCache {
     return this.state.out.vouched(digest, file);
   }
 
-  recordOutput(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>): void {
+  /** `stamp`: as this process wrote or compared the output ('recorded': the output the cache vouched for). */
+  recordOutput(
+    digest: string,
+    file: string,
+    summary?: Omit<RunSummary, 'digest'>,
+    stamp?: FileStat | 'recorded',
+  ): void {
     this.ensure();
-    if (this.state.out.note(digest, file, summary)) this.state.indexStale = true;
+    const at = stamp === 'recorded' ? this.state.out.record : stamp;
+    if (this.state.out.note(digest, file, summary, at)) this.state.indexStale = true;
   }
 
   /** The configuration this cache is for (what reset() was given). */

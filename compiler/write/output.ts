@@ -6,6 +6,7 @@
 import {
   close,
   closeSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -213,10 +214,16 @@ function writeMainIfChanged(file: string, output: OutputParts, knownParts: Writt
   }
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  // The stamp of the bytes this process wrote, from its own descriptor: a stat of the path after
+  // the rename could be another process's file renamed over it meanwhile, which this run's
+  // output record would then vouch for (cache/output-state.ts).
+  let written: { mtimeMs: number; size: number };
   try {
     const fd = openSync(temp, 'w');
     try {
       writeAll(fd, buffers);
+      const s = fstatSync(fd);
+      written = { mtimeMs: s.mtimeMs, size: s.size };
     } finally {
       closeSync(fd);
     }
@@ -225,9 +232,7 @@ function writeMainIfChanged(file: string, output: OutputParts, knownParts: Writt
     rmSync(temp, { force: true });
     throw error;
   }
-  const written = stamp(file);
-  if (written) knownParts.set(file, { digest: output.digest, ...written, parts: output.parts, buffers });
-  else knownParts.delete(file);
+  knownParts.set(file, { digest: output.digest, ...written, parts: output.parts, buffers });
   return true;
 }
 
