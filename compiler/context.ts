@@ -260,7 +260,7 @@ export class Compiler {
     const vouched =
       unchanged &&
       digest !== undefined &&
-      this.units.vouchedOutput(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
+      this.units.outputs.vouched(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     const { emit } = memos;
     const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
@@ -289,7 +289,7 @@ export class Compiler {
       // The output as this run wrote or compared it, not as a stat finds it now (write/output.ts).
       const kept = memos.written.get(options.outFile);
       const stamp = reusable !== undefined ? 'recorded' : kept?.digest === emitted?.digest ? kept : undefined;
-      this.units.recordOutput(outputKey, options.outFile, { counts, diagnostics: model.diagnostics }, stamp);
+      this.units.outputs.record(outputKey, options.outFile, { counts, diagnostics: model.diagnostics }, stamp);
     }
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.

@@ -245,7 +245,7 @@ export class TreeCheck {
    */
   record(input: TreeRecordInputs): void {
     // Only the output of this run's own inputs: a run that recorded nothing leaves an older record.
-    const recorded = this.cache.recorded();
+    const recorded = this.cache.outputs.recorded();
     if (recorded?.output.digest !== input.key || !input.key.endsWith(`:${input.validators}`)) return;
     const keys = input.units.map(unitKey);
     for (const plugin of input.layout.plugins) if (plugin.entry) keys.push(`plugin-entry:${plugin.entry}`);

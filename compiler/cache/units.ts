@@ -12,7 +12,6 @@ import { SingleBodies } from './single-bodies.js';
 import { createReader, type FileReader } from './reader.js';
 
 export type { FileReader } from './reader.js';
-import type { RunSummary } from './index-file.js';
 import { allStamps, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { compareStamps, type FileStat, type RunStamps, StatSource, statAbs } from './stat-source.js';
 import { rmSync } from 'node:fs';
@@ -24,8 +23,9 @@ import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
 import type { EmitRecord, EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
+import { OutputRecords } from './output-records.js';
 import { StampedSince, type StampedFile } from './stamped-since.js';
-import { defaultCacheFile, type Entry, addStamps, type OutputRecord, sameRecord, sha, under } from './unit-entry.js';
+import { defaultCacheFile, type Entry, addStamps, sameRecord, sha, under } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
@@ -189,13 +189,6 @@ export class UnitCache {
     // Once bodies are read or stored, the index no longer describes every entry.
     if (this.state.single && this.state.entries.size > 0) return false;
     return this.state.index !== undefined && currentByIndex(this.state.index, units, (path) => this.stats.stat(path));
-  }
-
-  /** The summary recorded with the output this cache vouches for under `digest`, if any. */
-  vouchedSummary(digest: string, file: string): RunSummary | undefined {
-    this.ensure();
-    const { summary } = this.state.out;
-    return summary?.digest === digest && this.state.out.vouched(digest, file) ? summary : undefined;
   }
 
   private markChanged(key: string): void {
@@ -397,26 +390,11 @@ export class UnitCache {
     this.stampedSince.note(entry.stamps);
   }
 
-  /**
-   * Whether the output file on disk is the one this cache wrote (or verified) for the same inputs
-   * digest and still carries that stamp: then emitting again would give the same bytes.
-   */
-  vouchedOutput(digest: string, file: string): boolean {
-    this.ensure();
-    return this.state.out.vouched(digest, file);
-  }
-
-  /** `stamp`: as this process wrote or compared the output ('recorded': the output the cache vouched for). */
-  recordOutput(
-    digest: string,
-    file: string,
-    summary?: Omit<RunSummary, 'digest'>,
-    stamp?: FileStat | 'recorded',
-  ): void {
-    this.ensure();
-    const at = stamp === 'recorded' ? this.state.out.record : stamp;
-    if (this.state.out.note(digest, file, summary, at)) this.state.indexStale = true;
-  }
+  /** The output this cache vouches for, and its run's summary (cache/output-records.ts). */
+  readonly outputs = new OutputRecords(
+    () => this.state,
+    () => this.ensure(),
+  );
 
   /** The configuration this cache is for (what reset() was given). */
   get config(): string {
@@ -445,11 +423,5 @@ export class UnitCache {
   dependsOn(path: string): boolean {
     this.ensure();
     return anyDependsOn(this.state.index, this.state.entries, path, this.state.single !== undefined);
-  }
-
-  /** The output record and the summary that goes with it, when this cache holds both. */
-  recorded(): { output: OutputRecord; summary: RunSummary } | undefined {
-    this.ensure();
-    return this.state.out.recorded();
   }
 }

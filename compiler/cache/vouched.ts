@@ -61,7 +61,7 @@ export function vouchByIndex(input: IndexVouch): { result: CompileResult; summar
   const keyed: (readonly [string, readonly string[]])[] = input.units.map((u) => [unitKey(u), unitFiles(u)] as const);
   for (const plugin of layout.plugins) if (plugin.entry) keyed.push([`plugin-entry:${plugin.entry}`, [plugin.entry]]);
   if (!cache.currentByIndex(keyed)) return undefined;
-  const summary = cache.vouchedSummary(input.vouchKey(), input.options.outFile);
+  const summary = cache.outputs.vouchedSummary(input.vouchKey(), input.options.outFile);
   if (!summary) return undefined;
   return { result: vouchedResult({ ...input, summary, units: input.units.length }), summaryKey: summary.digest };
 }
