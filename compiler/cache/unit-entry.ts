@@ -108,15 +108,15 @@ export function addStamps(
   for (const file of files) {
     const at = stampIndex(stamps, file);
     if (at >= 0) {
-      if (elsewhere && movedSince(stamps, at, elsewhere)) {
-        putStamp(stamps, file, { mtimeMs: -1, size: Math.max(0, stamps[at + 2] as number), hash: UNKNOWN_CONTENT });
-      }
+      const stamp = { mtimeMs: stamps[at + 1] as number, size: stamps[at + 2] as number };
+      if (elsewhere && mayDiffer(file, stamp, elsewhere))
+        putStamp(stamps, file, { mtimeMs: -1, size: Math.max(0, stamp.size), hash: UNKNOWN_CONTENT });
       continue;
     }
     const hash = reader.hashOf(file);
     const now = reader.stampOf(file) ?? stat(file);
     if (now && hash) {
-      const moved = elsewhere !== undefined && (now.mtimeMs < 0 || isRacy(now.mtimeMs, elsewhere.at));
+      const moved = elsewhere !== undefined && mayDiffer(file, now, elsewhere);
       putStamp(
         stamps,
         file,
@@ -126,13 +126,23 @@ export function addStamps(
   }
 }
 
-/** Whether the file stamped at `at` is not as stamped on the disk now, or was written since `elsewhere.at`. */
-function movedSince(stamps: FlatStamps, at: number, elsewhere: ReadElsewhere): boolean {
-  const now = elsewhere.statNow(stamps[at] as string);
-  const mtimeMs = stamps[at + 1] as number;
-  const size = stamps[at + 2] as number;
-  if (now === undefined) return size >= 0;
-  return size < 0 || mtimeMs < 0 || now.mtimeMs !== mtimeMs || now.size !== size || isRacy(now.mtimeMs, elsewhere.at);
+/**
+ * Whether a file something else read from `elsewhere.at` on may hold other bytes than the ones
+ * stamped `stamp` (mtime -1: racy when read, so only its size and content say): missing, of
+ * another size or mtime now, or written since that moment. A file dated ahead of the clock is no
+ * write of this run: its racy stamp keeps its content hash for the next run to compare, as any
+ * racy stamp does (else each run would make its result again until the clock passed its date).
+ */
+function mayDiffer(
+  file: string,
+  stamp: { readonly mtimeMs: number; readonly size: number },
+  elsewhere: ReadElsewhere,
+): boolean {
+  const now = elsewhere.statNow(file);
+  if (now === undefined) return stamp.size >= 0;
+  if (stamp.size < 0 || stamp.size !== now.size) return true;
+  if (stamp.mtimeMs >= 0 && stamp.mtimeMs !== now.mtimeMs) return true;
+  return isRacy(now.mtimeMs, elsewhere.at) && now.mtimeMs <= Date.now();
 }
 
 export function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {

@@ -4,7 +4,8 @@
  * was made from is stamped to match nothing, so the next run makes the result again; one that
  * stayed as it was keeps a stamp the next run can match. Real files, the run's real reader.
  */
-import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
@@ -14,6 +15,7 @@ import { addStamps } from '../../../compiler/cache/unit-entry.js';
 import { removeDir, tempDir } from '../../helpers.js';
 
 const dirs: string[] = [];
+const hash16 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 afterAll(() => dirs.forEach(removeDir));
 
 function tree(): { dir: string; write: (name: string, text: string, ageS: number) => void } {
@@ -44,7 +46,7 @@ describe('addStamps for files read elsewhere first', () => {
     write('entry.ts', 'export const limit = 2;\n', 0);
     write('entry.ts', 'export const limit = 1;\n', 0);
     // Written once the bundle had begun.
-    write('fresh.ts', 'export const b = 2;\n', -0.01);
+    write('fresh.ts', 'export const b = 2;\n', 0);
     const after = createReader(dir);
     addStamps(stamps, ['entry.ts', 'steady.ts', 'fresh.ts', 'missing.ts'], after, () => undefined, elsewhere);
     const byFile = new Map<string, (string | number)[]>();
@@ -55,6 +57,22 @@ describe('addStamps for files read elsewhere first', () => {
     expect(byFile.get('steady.ts')?.slice(0, 2)).toEqual([steady.mtimeMs, steady.size]);
     expect(byFile.get('steady.ts')?.[2]).toMatch(/^[0-9a-f]{16}$/);
     expect(byFile.get('missing.ts')).toEqual([-1, -1, '-']);
+  });
+
+  // A clock-skewed mount, an archive unpacked with dates ahead: no write of this run. Stamped
+  // racy (mtime -1) with its content hash, the next run compares the content and parses nothing;
+  // an unmatchable stamp would have made every run bundle the schema again until that date.
+  it('keeps the content hash of a file dated ahead of the clock, new or stamped already', () => {
+    const { dir, write } = tree();
+    write('entry.ts', 'export const limit = 1;\n', -3600);
+    write('ahead.ts', 'export const a = 1;\n', -3600);
+    const stamps: (string | number)[] = [];
+    addStamps(stamps, ['entry.ts'], createReader(dir), () => undefined);
+    expect(stamps.slice(1, 3)).toEqual([-1, 24]);
+    const elsewhere = { at: Date.now(), statNow: (file: string) => statAbs(join(dir, file)) };
+    addStamps(stamps, ['entry.ts', 'ahead.ts'], createReader(dir), () => undefined, elsewhere);
+    const hash = (name: string): string => hash16(readFileSync(join(dir, name)));
+    expect(stamps).toEqual(['entry.ts', -1, 24, hash('entry.ts'), 'ahead.ts', -1, 20, hash('ahead.ts')]);
   });
 
   it('leaves a file stamped already alone when it is still as stamped and older than the bundle', () => {
