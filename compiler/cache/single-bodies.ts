@@ -15,6 +15,7 @@ import { type FileStamp, putStamp, STAMP_SLOTS } from './flat-stamps.js';
 import type { Entry } from './unit-entry.js';
 import type { UnitRecord } from './unit-record.js';
 import type { UnitResult } from '../parse/units.js';
+import { sameList } from '../util/lists.js';
 
 export interface SingleBodiesHost {
   readonly root: string;
@@ -143,11 +144,4 @@ export class SingleBodies {
   held(key: string): { readonly result: DeferredResult; readonly outcome: SchemaOutcome | undefined } | undefined {
     return this.deferred.get(key);
   }
-}
-
-/** Whether two lists (of paths, or flat stamps) hold the same values in the same order. */
-function sameList(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
