@@ -11,7 +11,7 @@ import { IndexFile, type CacheIndex } from './index-file.js';
 import { OutputState } from './output-state.js';
 import type { SingleBodies } from './single-bodies.js';
 import { type EmitRecord, EmitRecordFile } from './emit-record.js';
-import type { Entry, OutputRecord } from './unit-entry.js';
+import { type Entry, type OutputRecord, sameRecord } from './unit-entry.js';
 
 export class UnitState {
   entries = new Map<string, Entry>();
@@ -56,5 +56,57 @@ export class UnitState {
       file === undefined ? undefined : new CacheFile(file, version, { entry: isEntry, output: isOutputRecord });
     this.indexFile = file === undefined ? undefined : new IndexFile(file, version);
     this.emitRecord = file === undefined ? undefined : new EmitRecordFile(`${file}.emit`, version);
+  }
+
+  /** Loads for the configuration named: the index when it is usable, else the bodies whole. */
+  loadIndexOrBodies(): void {
+    this.clearLoaded();
+    this.index = this.indexFile?.load(this.configKey);
+    this.bodiesLoaded = this.index === undefined;
+    this.indexStale = this.index === undefined;
+    this.indexAppendable = this.index !== undefined;
+    if (this.index) {
+      this.out.record = this.index.output;
+      this.out.setSummary(this.index.summary);
+    } else this.readBodies();
+  }
+
+  /** Forgets what was loaded, before loading for the configuration named. */
+  clearLoaded(): void {
+    this.entries = new Map();
+    this.single?.close();
+    this.single = undefined;
+    this.out.clear();
+    this.changedKeys.clear();
+    this.damaged = false;
+  }
+
+  /** The bodies whole and no index: as if the index were missing (the summary comes with the next output). */
+  distrustIndex(): void {
+    this.clearLoaded();
+    this.index = undefined;
+    this.indexStale = true;
+    this.indexAppendable = false;
+    this.readBodies();
+  }
+
+  /** Reads the bodies whole; the index no longer stands in for them. */
+  readBodies(): void {
+    this.bodiesLoaded = true;
+    this.index = undefined;
+    // Missing, corrupt or for another configuration: a cold run rebuilds it. Entries of the
+    // wrong shape are dropped on load (cache/entry-shape.ts): those units are parsed again.
+    const loaded = this.disk?.load(this.configKey);
+    this.damaged = loaded?.damaged ?? false;
+    // Dropped entries stay in an appended index: after damage the index is written whole.
+    if (this.damaged) this.indexAppendable = false;
+    this.entries = loaded?.entries ?? new Map();
+    const output = loaded?.output;
+    // The index and the bodies were written together; if they disagree, trust neither's record.
+    if (this.out.record !== undefined && !sameRecord(this.out.record, output)) {
+      this.out.clear();
+      this.indexStale = true;
+      this.indexAppendable = false;
+    } else this.out.record = output;
   }
 }

@@ -16,7 +16,8 @@ import { allStamps, anyDependsOn, currentByIndex, eachStampOfUnits } from './ind
 import { compareStamps, type FileStat, type RunStamps, StatSource, statAbs } from './stat-source.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
-import { type FlatStamps, stampedPaths, stampIndex, stampsContent } from './flat-stamps.js';
+import { type FlatStamps, stampedPaths, stampIndex } from './flat-stamps.js';
+import { unitContent, unitHash, unitModelPrint, unitSchema } from './unit-prints.js';
 import { persistUnits } from './persist.js';
 import { tidyTempCache } from './temp-dir.js';
 import { packageVersion } from '../version.js';
@@ -25,7 +26,7 @@ import type { EmitRecord, EmitRecordFile } from './emit-record.js';
 import { TreeRecordFile } from './tree-record.js';
 import { OutputRecords } from './output-records.js';
 import { StampedSince, type StampedFile } from './stamped-since.js';
-import { defaultCacheFile, type Entry, addStamps, sameRecord, sha, under } from './unit-entry.js';
+import { defaultCacheFile, type Entry, addStamps, sha, under } from './unit-entry.js';
 
 export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js';
 
@@ -81,25 +82,7 @@ export class UnitCache {
   private ensure(): void {
     if (!this.state.pending) return;
     this.state.pending = false;
-    this.clearLoaded();
-    this.state.index = this.state.indexFile?.load(this.state.configKey);
-    this.state.bodiesLoaded = this.state.index === undefined;
-    this.state.indexStale = this.state.index === undefined;
-    this.state.indexAppendable = this.state.index !== undefined;
-    if (this.state.index) {
-      this.state.out.record = this.state.index.output;
-      this.state.out.setSummary(this.state.index.summary);
-    } else this.readBodies();
-  }
-
-  /** Forgets what was loaded, before loading for the configuration reset() named. */
-  private clearLoaded(): void {
-    this.state.entries = new Map();
-    this.state.single?.close();
-    this.state.single = undefined;
-    this.state.out.clear();
-    this.state.changedKeys.clear();
-    this.state.damaged = false;
+    this.state.loadIndexOrBodies();
   }
 
   /**
@@ -110,11 +93,7 @@ export class UnitCache {
    */
   distrustIndex(): void {
     this.ensure();
-    this.clearLoaded();
-    this.state.index = undefined;
-    this.state.indexStale = true;
-    this.state.indexAppendable = false;
-    this.readBodies();
+    this.state.distrustIndex();
   }
 
   /**
@@ -124,7 +103,7 @@ export class UnitCache {
    */
   loadBodies(): void {
     this.ensure();
-    if (!this.state.bodiesLoaded && !this.openBodies()) this.readBodies();
+    if (!this.state.bodiesLoaded && !this.openBodies()) this.state.readBodies();
   }
 
   /** Bodies read one by one from here on, when the index knows where each unit's is. */
@@ -158,25 +137,6 @@ export class UnitCache {
     if (this.state.indexFile) rmSync(this.state.indexFile.file, { force: true });
     if (this.treeFile) rmSync(this.treeFile.file, { force: true });
     this.state.pending = true;
-  }
-
-  private readBodies(): void {
-    this.state.bodiesLoaded = true;
-    this.state.index = undefined;
-    // Missing, corrupt or for another configuration: a cold run rebuilds it. Entries of the
-    // wrong shape are dropped on load (cache/entry-shape.ts): those units are parsed again.
-    const loaded = this.state.disk?.load(this.state.configKey);
-    this.state.damaged = loaded?.damaged ?? false;
-    // Dropped entries stay in an appended index: after damage the index is written whole.
-    if (this.state.damaged) this.state.indexAppendable = false;
-    this.state.entries = loaded?.entries ?? new Map();
-    const output = loaded?.output;
-    // The index and the bodies were written together; if they disagree, trust neither's record.
-    if (this.state.out.record !== undefined && !sameRecord(this.state.out.record, output)) {
-      this.state.out.clear();
-      this.state.indexStale = true;
-      this.state.indexAppendable = false;
-    } else this.state.out.record = output;
   }
 
   /**
@@ -323,43 +283,25 @@ export class UnitCache {
     this.stampedSince.note(stamps);
   }
 
-  /**
-   * What a tool's generated text depends on from its entry (emit/shards.ts fingerprints), when
-   * this result and schema outcome are the entry's own (by identity): digests taken when they
-   * were set, so a fresh process never serialises them again. Undefined otherwise.
-   */
+  /** What a tool's generated text depends on from its entry (cache/unit-prints.ts). */
   modelPrint(key: string, result: UnitResult, outcome: SchemaOutcome | undefined): string | undefined {
-    // A unit read from its record: the digests are the record's, taken from the same entry.
-    const held = this.state.single?.held(key);
-    const own =
-      held?.result === result ? { result, schema: held.outcome, ...held.result.record } : this.state.entries.get(key);
-    if (own === undefined || own.result !== result || own.resultPrint === undefined) return undefined;
-    if (outcome === undefined) return `${own.resultPrint}:-`;
-    if (own.schema !== outcome || own.schemaPrint === undefined) return undefined;
-    return `${own.resultPrint}:${own.schemaPrint}`;
+    return unitModelPrint(this.state, key, result, outcome);
   }
 
   hashOf(key: string): string {
     this.ensure();
-    const entry = this.state.single ? this.state.entries.get(key) : undefined;
-    if (this.state.index && !entry) return this.state.index.units.get(key)?.hash ?? '';
-    return (entry ?? this.state.entries.get(key))?.hash ?? '';
+    return unitHash(this.state, key);
   }
 
   /** Content of everything the unit's result depends on (its files and its dependencies). */
   contentOf(key: string): string {
     this.ensure();
-    const entry = this.state.single ? this.state.entries.get(key) : undefined;
-    // The same text from an entry as from its indexed unit: both hold the stamps flat.
-    if (this.state.index && !entry) return stampsContent(this.state.index.units.get(key)?.stamps);
-    return stampsContent((entry ?? this.state.entries.get(key))?.stamps);
+    return unitContent(this.state, key);
   }
 
   schemaOf(key: string): SchemaOutcome | undefined {
     this.loadBodies();
-    const held = this.state.single?.held(key);
-    if (held) return held.outcome;
-    return this.state.entries.get(key)?.schema;
+    return unitSchema(this.state, key);
   }
 
   /**
