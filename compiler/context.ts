@@ -26,7 +26,7 @@ import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
-import { validatorsStamp } from './write/validators.js';
+import { recordedValidatorsStamp, validatorsStamp } from './write/validators.js';
 import { LastEmitted } from './write/last-emitted.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -257,10 +257,9 @@ export class Compiler {
     // Vouched for: the file on disk is the output; it is read only if someone asks for `code`.
     // The validators folder is output too: a module removed by hand must not be vouched for, so
     // its stamp (the folder's mtime) is part of what the record vouches for.
+    const validatorsThen = unchanged && digest !== undefined ? validatorsStamp(this.root, outRel) : '';
     const vouched =
-      unchanged &&
-      digest !== undefined &&
-      this.units.outputs.vouched(`${digest}:${validatorsStamp(this.root, outRel)}`, options.outFile);
+      unchanged && digest !== undefined && this.units.outputs.vouched(`${digest}:${validatorsThen}`, options.outFile);
     const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
     const { emit } = memos;
     const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
@@ -282,8 +281,15 @@ export class Compiler {
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
     // A watch-mode edit has no digest and records nothing: the folder's stamp (a stat of each
     // of its files) is taken only for a record.
-    const recorded = digest && errors === 0 && (reusable !== undefined || runOptions.write !== false);
-    const validators = recorded ? validatorsStamp(this.root, outRel) : '';
+    // The folder as vouched for (a reused output), or as this run wrote and verified it; a folder
+    // changed by someone else since is not recorded (write/validators.ts recordedValidatorsStamp).
+    const validators =
+      digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)
+        ? reusable !== undefined
+          ? validatorsThen
+          : recordedValidatorsStamp(this.root, outRel, this.memos.folders)
+        : undefined;
+    const recorded = validators !== undefined;
     const outputKey = `${digest}:${validators}`;
     if (recorded) {
       // The output as this run wrote or compared it, not as a stat finds it now (write/output.ts).

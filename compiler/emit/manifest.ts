@@ -49,8 +49,6 @@ export interface ManifestParts {
   readonly digest: string;
   /** The validator modules the manifest imports (written beside it: write/validators.ts). */
   readonly validators: ValidatorTable;
-  /** Set by the folder's write (the table's `writes`): a run that rewrote only a shard wrote its output. */
-  readonly folderWrites?: { count: number };
 }
 
 export function emitManifest(model: CapabilityModel, options: EmitOptions): string {

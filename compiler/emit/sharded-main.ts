@@ -59,16 +59,14 @@ export function emitSharded(input: ShardedInput): ManifestParts {
   );
   const itemsSpec = str(input.mainSpec(ITEMS_MODULE));
   const modules: SideModule[] = [types, items, ...shardList, ...(input.search ? [input.search] : [])];
-  const writes = { count: 0 };
   // The text depends on the shards' names and the specifiers alone: an edit reuses it and its digest.
   const key = `${input.head}\0${itemsSpec}\0${input.mainSpec(TYPES_MODULE)}\0${shardList.map((m) => m.name).join('\0')}`;
   const last = memos.mainText;
   if (last?.key === key)
     return {
-      folderWrites: writes,
       parts: [last.text],
       digest: last.digest,
-      validators: { ...input.validators, modules, writes },
+      validators: { ...input.validators, modules },
     };
   const text = `${input.head}${shardImports(shardList, input.mainSpec)}import { items } from ${itemsSpec};
 ${mergeCode(shardList.length)}
@@ -85,9 +83,8 @@ export type { AgentName, SkillName } from ${itemsSpec};
   const digest = createHash('sha256').update(text).digest('hex');
   memos.mainText = { key, text, digest };
   return {
-    folderWrites: writes,
     parts: [text],
     digest,
-    validators: { ...input.validators, modules, writes },
+    validators: { ...input.validators, modules },
   };
 }

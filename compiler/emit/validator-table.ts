@@ -53,8 +53,6 @@ export interface ValidatorTable {
   readonly sha: string;
   /** Other generated modules of the folder (the search index: search-module.ts), written and removed alike. */
   readonly modules?: readonly SideModule[];
-  /** How many files the last write of this table wrote (write/validators.ts), for `CompileResult.written`. */
-  readonly writes?: { count: number };
 }
 
 export interface ValidatorTableMemo {

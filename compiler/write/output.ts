@@ -126,8 +126,32 @@ export function writeChunksAtomically(file: string, chunks: Iterable<string>): n
  * modules, thousands on a cold run): temp file + rename, so a reader never sees half of it,
  * without the directory check and the held descriptor a replacement needs.
  */
-export function writeNewAtomically(file: string, content: string): void {
-  viaTemp(file, content, renameSync);
+export function writeNewAtomically(file: string, content: string): FileStampNow {
+  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    const fd = openSync(temp, 'w');
+    let stamp: FileStampNow;
+    try {
+      writeBytes(fd, Buffer.from(content));
+      // The stamp of the bytes written, from this descriptor: a stat after the rename could
+      // find another process's file there (a concurrent `generate`) and vouch for it.
+      const { mtimeMs, size } = fstatSync(fd);
+      stamp = { mtimeMs, size };
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+    return stamp;
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A file's mtime and size as its writer's descriptor saw them. */
+export interface FileStampNow {
+  readonly mtimeMs: number;
+  readonly size: number;
 }
 
 function viaTemp(file: string, content: string | Uint8Array, place: (temp: string, file: string) => void): void {
@@ -145,12 +169,6 @@ function viaTemp(file: string, content: string | Uint8Array, place: (temp: strin
 export interface OutputParts {
   readonly parts: readonly string[];
   readonly digest: string;
-  /**
-   * Files of the generated folder this output's run wrote before it (write/validators.ts sets it):
-   * a large bot's edit rewrites a shard and leaves the main module as it is, and the run still
-   * wrote its output.
-   */
-  readonly folderWrites?: { count: number };
 }
 
 /** Parts at least this long keep their encoded bytes between writes (the per-tool lines). */
@@ -182,10 +200,6 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
  * is compared byte for byte first, so identical bytes are still never rewritten.
  */
 export function writePartsIfChanged(file: string, output: OutputParts, knownParts: WrittenParts = new Map()): boolean {
-  return writeMainIfChanged(file, output, knownParts) || (output.folderWrites?.count ?? 0) > 0;
-}
-
-function writeMainIfChanged(file: string, output: OutputParts, knownParts: WrittenParts): boolean {
   const last = knownParts.get(file);
   const now = stamp(file);
   const trusted = last !== undefined && now !== undefined && last.mtimeMs === now.mtimeMs && last.size === now.size;

@@ -28,10 +28,12 @@ export type WriteOutcome =
 
 export function writeRunOutput(run: RunOutput): WriteOutcome {
   try {
-    writeValidators(run.root, run.outRel, run.emitted.validators, run.folders);
-    const written = writePartsIfChanged(run.options.outFile, run.emitted, run.written);
-    removeStaleValidators(run.root, run.outRel, run.emitted.validators, run.folders);
-    return { ok: true, written };
+    // A run that rewrote a module of the folder and left the main module as it was (a large
+    // bot's edit rewrites one shard; a module removed or replaced by hand) still wrote its output, as does one that only removed a module nothing imports.
+    const folder = writeValidators(run.root, run.outRel, run.emitted.validators, run.folders);
+    const main = writePartsIfChanged(run.options.outFile, run.emitted, run.written);
+    const removed = removeStaleValidators(run.root, run.outRel, run.emitted.validators, run.folders);
+    return { ok: true, written: main || folder > 0 || removed > 0 };
   } catch (error) {
     const failure = outputWriteFailure(run.options, run.outOverridden, error);
     if (!failure) throw error;

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
-import { writeNewAtomically } from './output.js';
+import { type FileStampNow, writeNewAtomically } from './output.js';
 import {
   validatorExtension,
   validatorFileName,
@@ -223,7 +223,36 @@ export function validatorsDir(root: string, outRel: string): string {
  * only while this is what it was when the output was written (cache/units.ts).
  */
 export function validatorsStamp(root: string, outRel: string): string {
+  return folderStamp(validatorsDir(root, outRel), () => true) ?? 'none';
+}
+
+/**
+ * The folder's stamp for a record of the output this compiler just wrote or verified, or
+ * undefined when the folder is not as this compiler left it: a module it wrote or verified (by
+ * its writer's descriptor or the stat before its bytes were checked) is missing or has another
+ * stamp now. A stat alone would vouch for what a concurrent `generate` put there after this run's
+ * writes. Files this compiler does not know of (another catalog's, a user's) are stamped as they
+ * are: the output imports none of them.
+ */
+export function recordedValidatorsStamp(root: string, outRel: string, known: KnownFolders): string | undefined {
   const dir = validatorsDir(root, outRel);
+  const folder = known.get(dir);
+  if (!folder) return validatorsStamp(root, outRel);
+  const owned = new Set([...(folder.verified?.keys() ?? [])].filter((name) => folder.names.has(name)));
+  const stamp = folderStamp(dir, (name, now) => {
+    const seen = folder.verified?.get(name);
+    if (seen === undefined) return true;
+    owned.delete(name);
+    return now !== undefined && seen.mtimeMs === now.mtimeMs && seen.size === now.size;
+  });
+  return owned.size === 0 ? stamp : undefined;
+}
+
+/** The stamp of a folder's listing and its files (`none`: no folder); undefined when `keep` refuses a file. */
+function folderStamp(
+  dir: string,
+  keep: (name: string, now: { mtimeMs: number; size: number } | undefined) => boolean,
+): string | undefined {
   const mtimeMs = mtimeOf(dir);
   if (mtimeMs === undefined) return 'none';
   let names: string[];
@@ -235,6 +264,7 @@ export function validatorsStamp(root: string, outRel: string): string {
   const digest = createHash('sha256');
   for (const name of names) {
     const now = fileStamp(join(dir, name));
+    if (!keep(name, now)) return undefined;
     digest.update(`${name}\0${now?.mtimeMs ?? -1}\0${now?.size ?? -1}\n`);
   }
   return `${mtimeMs}:${digest.digest('hex').slice(0, 32)}`;
@@ -248,26 +278,26 @@ export function writeValidators(
   known: KnownFolders = new Map(),
 ): number {
   const modules = table.modules ?? [];
-  if (table.writes) table.writes.count = 0;
   if (table.keys.length === 0 && modules.length === 0) return 0;
   const dir = validatorsDir(root, outRel);
   const names = listing(dir, known);
   const typescript = /\.[cm]?ts$/.test(validatorExtension(outRel));
   let written = 0;
-  const write = (name: string, text: () => string): void => {
+  // The stamp of each file written, from the writer's descriptor, and when the write began.
+  const replaced: [string, SideModule, FileStampNow, number][] = [];
+  const write = (name: string, module: SideModule, text: () => string): void => {
     if (written === 0) mkdirSync(dir, { recursive: true });
+    const at = Date.now();
     // Temp file and rename: a new name, or a side module replaced in one step.
-    writeNewAtomically(join(dir, name), sealed(text()));
+    replaced.push([name, module, writeNewAtomically(join(dir, name), sealed(text())), at]);
     names.add(name);
     written++;
   };
-  const replaced: [string, SideModule][] = [];
   for (const key of table.keys) {
     const name = validatorFileName(key, outRel);
     // Named by its key, a validator's file is current when its seal holds (verified once per file stamp).
     if (names.has(name) && validatorIntact(dir, name, known)) continue;
-    write(name, () => emitValidatorModule(table.schemas.get(key)!, { typescript }));
-    replaced.push([name, VALIDATOR]);
+    write(name, VALIDATOR, () => emitValidatorModule(table.schemas.get(key)!, { typescript }));
   }
   // The modules this process last saw under another stamp first (a watch-mode edit's shard and
   // search index: the edited tool reaches the disk before the other modules' stat checks), then
@@ -283,17 +313,10 @@ export function writeValidators(
   };
   for (const module of [...modules.filter(likelyChanged), ...modules.filter((m) => !likelyChanged(m))]) {
     const name = validatorFileName(module.name, outRel);
-    if (!isCurrent(dir, name, module, names, known)) {
-      write(name, module.text);
-      replaced.push([name, module]);
-    }
+    if (!isCurrent(dir, name, module, names, known)) write(name, module, module.text);
   }
   if (written > 0) remember(dir, names, known);
-  for (const [name, module] of replaced) {
-    const at = Date.now();
-    noteVerified(dir, name, module.stamp, fileStamp(join(dir, name)), at, known);
-  }
-  if (table.writes) table.writes.count = written;
+  for (const [name, module, stamp, at] of replaced) noteVerified(dir, name, module.stamp, stamp, at, known);
   return written;
 }
 
