@@ -23,10 +23,11 @@ import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
-import { freshWalk, NOTHING_SHIPPED, type Shipped } from './scan/fresh-walk.js';
+import { freshWalk } from './scan/fresh-walk.js';
+import { ShippedFollow } from './scan/shipped-follow.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
-import { recordedValidatorsStamp, validatorsStamp } from './write/validators.js';
+import { validatorsStamp } from './write/validators.js';
 import { LastEmitted } from './write/last-emitted.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -46,7 +47,7 @@ export class Compiler {
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
   /** Installed plugin packages whose shipped manifest is read instead of their sources (scan/shipped.ts). */
-  private shipped: Shipped = NOTHING_SHIPPED;
+  private readonly packages: ShippedFollow;
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
   private readonly layouts: LayoutMemo;
@@ -65,6 +66,7 @@ export class Compiler {
   constructor(private readonly compilerOptions: CompilerOptions) {
     this.root = realRoot(resolve(compilerOptions.root));
     this.emitted = new LastEmitted(this.root);
+    this.packages = new ShippedFollow(this.root);
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.layouts = new LayoutMemo(this.units.layoutFile);
     this.schemas = new SchemaCache(this.root);
@@ -72,7 +74,7 @@ export class Compiler {
     this.relevance = new EventRelevance(
       this.root,
       () => this.options,
-      (rel) => this.units.dependsOn(rel),
+      (rel) => this.units.dependsOn(rel) || this.packages.has(rel),
     );
     this.queue = new RunQueue(
       this.root,
@@ -136,13 +138,17 @@ export class Compiler {
     const record = walkedNow ? this.units.treeFile?.load(this.units.config) : undefined;
     if (!this.inventory) {
       const walked = await freshWalk(this.root, options, this.listingsFile, record?.unstat);
-      this.shipped = walked.shipped;
+      this.packages.use(walked.shipped);
       this.inventory = walked.inventory;
+    } else if (dirty) {
+      // A package's manifest changed under watch mode (a workspace package rebuilt).
+      await this.packages.refresh(dirty);
     }
+    const shipped = this.packages.shipped;
     const inventory = this.inventory;
-    diagnostics.push(...inventory.diagnostics, ...this.shipped.diagnostics);
+    diagnostics.push(...inventory.diagnostics, ...shipped.diagnostics);
     const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
-    const shippedStamp = this.shipped.packages.map((p) => p.stamp).join('\0');
+    const shippedStamp = shipped.packages.map((p) => p.stamp).join('\0');
     // A fresh walk that finds the tree as the tree record has it: done before any layout is built.
     const context = [this.root, outRel, shippedStamp, runtimeModule, ...options.pluginEntry];
     const tree = walkedNow ? new TreeCheck(this.units, this.root, inventory, context, record) : undefined;
@@ -239,7 +245,7 @@ export class Compiler {
       hashOf: (key) => this.units.hashOf(key),
       readText,
       memos: this.memos.assemble,
-      packages: this.shipped.packages,
+      packages: shipped.packages,
       prints: {
         of: (key, result, outcome) => this.units.modelPrint(key, result, outcome),
         into: memos.emit.toolPrints,
@@ -264,7 +270,7 @@ export class Compiler {
     const { emit } = memos;
     const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
     // Emitted as parts: `code` is joined only when someone reads it (check, catalog, tests).
-    const { emitted, sorted, errors, written } = emitStage.emitRun({
+    const outcome = emitStage.emitRun({
       root: this.root,
       outRel,
       options,
@@ -277,31 +283,26 @@ export class Compiler {
       outOverridden: this.compilerOptions.config?.out !== undefined,
       diagnostics,
     });
+    const { emitted, sorted, errors, written } = outcome;
     if (emitted !== undefined) this.emitted.record(outRel, emitted.validators);
     // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    // A watch-mode edit has no digest and records nothing: the folder's stamp (a stat of each
-    // of its files) is taken only for a record.
-    // The folder as vouched for (a reused output), or as this run wrote and verified it; a folder
-    // changed by someone else since is not recorded (write/validators.ts recordedValidatorsStamp).
-    const validators =
-      digest && errors === 0 && (reusable !== undefined || runOptions.write !== false)
-        ? reusable !== undefined
-          ? validatorsThen
-          : recordedValidatorsStamp(this.root, outRel, this.memos.folders)
-        : undefined;
-    const recorded = validators !== undefined;
-    const outputKey = `${digest}:${validators}`;
-    if (recorded) {
-      // The output as this run wrote or compared it, not as a stat finds it now (write/output.ts).
-      const kept = memos.written.get(options.outFile);
-      const stamp = reusable !== undefined ? 'recorded' : kept?.digest === emitted?.digest ? kept : undefined;
-      this.units.outputs.record(outputKey, options.outFile, { counts, diagnostics: model.diagnostics }, stamp);
-    }
+    const recorded = emitStage.recordOutput({
+      root: this.root,
+      outRel,
+      outFile: options.outFile,
+      units: this.units,
+      memos,
+      digest,
+      reused: reusable !== undefined ? validatorsThen : undefined,
+      write: runOptions.write !== false,
+      outcome,
+      summary: { counts, diagnostics: model.diagnostics },
+    });
     // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
     // written once things settle and at dispose, not on every edit.
     if (dirty === undefined) this.units.persist();
     else this.persistence.later();
-    if (recorded && dirty === undefined) recordTree(outputKey, validators);
+    if (recorded && dirty === undefined) recordTree(recorded.key, recorded.validators);
     return emittedResult({
       sorted,
       errors,
@@ -328,7 +329,7 @@ export class Compiler {
     return modelFromCache({
       ...inputs,
       cache: this.units,
-      packages: this.shipped.packages,
+      packages: this.packages.shipped.packages,
       memos: this.memos.assemble,
     });
   }
@@ -386,9 +387,11 @@ export class Compiler {
    * The files the units depend on that watch mode must watch although the walk never enters
    * them (compiler/watch/dependency-dirs.ts): absolute, inside the root or in a folder outside
    * it, and not of a name the walk ignores, each with the stamp the cache holds. All of them at the first call, then those stamped since the last.
+   * With them, the modules of the shipped package manifests as last read (scan/shipped.ts): a
+   * change to one reads the packages again at the next run.
    */
   outsideDependencies(): DependencyStamp[] {
-    return dependencyStamps(this.root, this.units.takeStamped(), this.relevance);
+    return dependencyStamps(this.root, [...this.units.takeStamped(), ...this.packages.take()], this.relevance);
   }
 
   /**

@@ -13,7 +13,14 @@ import type { UnitCache } from './cache/units.js';
 import type { WrittenParts } from './write/output.js';
 import { writeRunOutput } from './write/run-output.js';
 import { isRacy } from './cache/racy.js';
-import { type KnownFolders, seedVerified, validatorsDir, verifiedModules } from './write/validators.js';
+import {
+  type KnownFolders,
+  recordedValidatorsStamp,
+  seedVerified,
+  validatorsDir,
+  verifiedModules,
+} from './write/validators.js';
+import type { RunSummary } from './cache/index-file.js';
 
 export type { RunMemos } from './run-memos.js';
 
@@ -96,4 +103,40 @@ export function emitRun(input: EmitRunInput): EmitRunOutcome {
     units.noteEmit({ prints: modulePrints(memos.emit), folder: { dir: folder, modules: new Map(settled) } });
   }
   return { emitted, sorted, errors, written };
+}
+
+export interface RecordInput {
+  readonly root: string;
+  readonly outRel: string;
+  readonly outFile: string;
+  readonly units: UnitCache;
+  readonly memos: EmitRunInput['memos'];
+  /** The run's inputs digest; undefined (a watch-mode edit) records nothing. */
+  readonly digest: string | undefined;
+  /** The output was reused: the folder's stamp its vouch was checked with. */
+  readonly reused: string | undefined;
+  readonly write: boolean;
+  readonly outcome: EmitRunOutcome;
+  readonly summary: Omit<RunSummary, 'digest'>;
+}
+
+/**
+ * Records the output of a clean run that wrote (or reused) it, under the inputs digest and the
+ * generated folder's stamp: the folder as vouched for (a reused output), or as this run wrote and
+ * verified it; a folder changed by someone else since is not recorded (write/validators.ts
+ * `recordedValidatorsStamp`), and neither is a watch-mode edit (no digest: the folder's stamp, a
+ * stat of each of its files, is taken only for a record). Returns the key recorded and the
+ * folder's stamp in it, or undefined.
+ */
+export function recordOutput(input: RecordInput): { key: string; validators: string } | undefined {
+  const { digest, reused, outcome } = input;
+  if (!digest || outcome.errors > 0 || (reused === undefined && !input.write)) return undefined;
+  const validators = reused ?? recordedValidatorsStamp(input.root, input.outRel, input.memos.folders);
+  if (validators === undefined) return undefined;
+  const key = `${digest}:${validators}`;
+  // The output as this run wrote or compared it, not as a stat finds it now (write/output.ts).
+  const kept = input.memos.written.get(input.outFile);
+  const stamp = reused !== undefined ? 'recorded' : kept?.digest === outcome.emitted?.digest ? kept : undefined;
+  input.units.outputs.record(key, input.outFile, input.summary, stamp);
+  return { key, validators };
 }

@@ -8,15 +8,27 @@ import type { Diagnostic } from '../diagnostics.js';
 import { resolveConfiguredPlugins } from './configured.js';
 import { TreeInventory } from './inventory.js';
 import { DirListings } from './listings.js';
-import { readShippedPackages, type ShippedCapabilities } from './shipped.js';
+import { readShippedPackages, type ShippedCapabilities, type ShippedFile, type ShippedPackage } from './shipped.js';
 import { toPosix } from './walk.js';
 
 export interface Shipped {
   readonly packages: ShippedCapabilities[];
   readonly diagnostics: Diagnostic[];
+  /** The configured packages that declare a shipped manifest, as the last fresh walk found them. */
+  readonly sources: readonly ShippedPackage[];
+  /** Their manifest files as read (watch mode follows them). */
+  readonly files: readonly ShippedFile[];
 }
 
-export const NOTHING_SHIPPED: Shipped = { packages: [], diagnostics: [] };
+export const NOTHING_SHIPPED: Shipped = { packages: [], diagnostics: [], sources: [], files: [] };
+
+/**
+ * The same packages read again (watch mode: one of their manifest files changed), every module
+ * evaluated afresh, the ones a manifest imports too.
+ */
+export async function readShippedAgain(shipped: Shipped): Promise<Shipped> {
+  return { ...(await readShippedPackages(shipped.sources, { fresh: true })), sources: shipped.sources };
+}
 
 function configured(root: string, options: ResolvedOptions): ReturnType<typeof resolveConfiguredPlugins> {
   return resolveConfiguredPlugins(
@@ -38,7 +50,7 @@ export async function freshWalk(
   unstat?: readonly number[],
 ): Promise<{ inventory: TreeInventory; shipped: Shipped }> {
   const found = configured(root, options);
-  const shipped = await readShippedPackages(found.packages);
+  const shipped = { ...(await readShippedPackages(found.packages)), sources: found.packages };
   const listings = listingsFile !== undefined ? DirListings.load(listingsFile) : undefined;
   const inventory = TreeInventory.walk(
     root,

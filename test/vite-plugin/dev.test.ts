@@ -5,7 +5,7 @@
  * config; a 200-file burst coalesces; the plugin's own output never triggers a run; the dev
  * server keeps serving the last good manifest throughout (checked through the SSR module runner).
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
@@ -331,6 +331,49 @@ describe('vite dev server with a schema module outside its root', () => {
       await server.close();
       removeDir(root);
       removeDir(shared);
+    }
+  });
+});
+
+describe('vite dev server with a workspace package that ships its manifest', () => {
+  it('reads the package again when its build rewrites a module its manifest imports', async () => {
+    const root = makeBot('vite-dev-shipped');
+    // The package's own folder, linked into the bot's node_modules as a workspace links it.
+    const pkg = `${root}-geo`;
+    const shard = (placement: string): string =>
+      `export default [{ qualifiedName: 'weather', placement: '${placement}' }];\n`;
+    writeTree(pkg, {
+      'package.json': JSON.stringify({
+        name: 'geo-plugin',
+        type: 'module',
+        exports: { './zhin-capabilities': { import: './dist/zhin-capabilities.gen.js' } },
+      }),
+      'dist/zhin-capabilities.gen.js':
+        "import tools from './parts/tools-0.js';\nexport const manifest = { version: 1, tools, skills: [] };\n",
+      'dist/parts/tools-0.js': shard('plugin'),
+    });
+    writeTree(root, {
+      'zhin-gen.config.json': JSON.stringify({ plugins: { geo: 'geo-plugin' } }),
+      'skills/trip/SKILL.md':
+        '---\nname: trip\ndescription: Plan a day trip\ntools: [geo__weather]\n---\nCheck the weather first.\n',
+    });
+    mkdirSync(join(root, 'node_modules'));
+    symlinkSync(pkg, join(root, 'node_modules', 'geo-plugin'), 'dir');
+    const runs: Run[] = [];
+    const { server, hmr } = await startDev(root, runs);
+    const codes = (run: Run | undefined): string[] => run?.result.diagnostics.map((d) => d.code) ?? [];
+    try {
+      expect(runs[0]!.result.errors).toBe(0);
+      // The build makes the package's tool private: the bot's skill may no longer name it.
+      writeTree(pkg, { 'dist/parts/tools-0.js': shard('agent') });
+      await waitFor(() => codes(runs.at(-1)).includes('ZG3006'), 'the rebuilt module read again');
+      writeTree(pkg, { 'dist/parts/tools-0.js': shard('plugin') });
+      await waitFor(() => runs.at(-1)!.result.errors === 0, 'the module rebuilt back');
+    } finally {
+      hmr.close();
+      await server.close();
+      removeDir(root);
+      removeDir(pkg);
     }
   });
 });

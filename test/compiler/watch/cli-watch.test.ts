@@ -2,7 +2,6 @@
  * `zhin-gen watch` as a user runs it (the built CLI in a child process) through every kind of
  * save editors and tools make: see test/watch-scenarios.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import {
   mkdirSync,
   readdirSync,
@@ -16,36 +15,23 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
+import {
+  runsIn,
+  startWatch,
+  stopWatch,
+  until,
+  waitForText,
+  watchedAfterFirstRun,
+  watchProcess,
+} from './watch-process.js';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
 import { freshOutput, outputOnDisk, runWatchScenario, SCENARIO_TOOL, SCENARIO_TREE } from '../../watch-scenarios.js';
 
-let child: ChildProcess | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  child = undefined;
+  await stopWatch();
   dirs.splice(0).forEach(removeDir);
 });
-
-function startWatch(root: string, env: NodeJS.ProcessEnv = {}): { stdout: () => string; stderr: () => string } {
-  let stdout = '';
-  let stderr = '';
-  child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
-  });
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return { stdout: () => stdout, stderr: () => stderr };
-}
-
-/** Summary lines printed so far: one per compiler run. */
-/** Summary lines of runs: the duration is in ms, or in s once a run takes a second (a loaded machine). */
-const runsIn = (stdout: string): number =>
-  stdout.split('\n').filter((line) => line.startsWith('zhin-gen: ') && / in [\d.]+ m?s$/.test(line)).length;
 
 /** The inotify watches a process holds (Linux: each inotify descriptor's fdinfo lists one line per watch). */
 function inotifyWatches(pid: number): number {
@@ -63,33 +49,6 @@ function inotifyWatches(pid: number): number {
       .filter((line) => line.startsWith('inotify wd:')).length;
   }
   return watches;
-}
-
-async function until(check: () => boolean, what: () => string): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > 30_000) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function waitForText(read: () => string, text: string): Promise<void> {
-  const started = Date.now();
-  while (!read().includes(text)) {
-    if (Date.now() - started > 30_000) throw new Error(`timed out waiting for "${text}" in:\n${read()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** `zhin-gen watch` on a tree, once it watches and its first run has reported. */
-async function watchedAfterFirstRun(root: string): Promise<ReturnType<typeof startWatch>> {
-  const io = startWatch(root);
-  await waitForText(io.stdout, 'watching for changes');
-  await until(
-    () => runsIn(io.stdout()) === 1,
-    () => `the first run:\n${io.stdout()}`,
-  );
-  return io;
 }
 
 const srcSchema = (field: string): string =>
@@ -363,7 +322,7 @@ describe('zhin-gen watch', () => {
       await waitForText(io.stdout, 'watching for changes');
       // root, tools, tools/{a,b}, tools/t0..19 and their lib/, plugins, plugins/child, its tools and tools/far.
       const entered = 1 + 1 + 2 + 20 * 2 + 1 + 1 + 1 + 1;
-      expect(inotifyWatches(child!.pid!)).toBe(entered);
+      expect(inotifyWatches(watchProcess()!.pid!)).toBe(entered);
     },
   );
 
@@ -372,8 +331,8 @@ describe('zhin-gen watch', () => {
     dirs.push(root);
     const io = startWatch(root);
     await waitForText(io.stdout, 'watching for changes');
-    const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
-    child!.kill('SIGTERM');
+    const exited = new Promise<number | null>((r) => watchProcess()!.once('exit', (code) => r(code)));
+    watchProcess()!.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(io.stderr()).toBe('');
   });
@@ -429,7 +388,7 @@ describe('zhin-gen watch', () => {
     dirs.push(root);
     // The real watcher's own error event carries the error the system would raise.
     const io = startWatch(root, { ZHIN_GEN_WATCH_FAULT: code });
-    const exited = await new Promise<number | null>((r) => child!.once('exit', (status) => r(status)));
+    const exited = await new Promise<number | null>((r) => watchProcess()!.once('exit', (status) => r(status)));
     expect(exited).toBe(1);
     expect(io.stderr()).toContain(`zhin-gen: error: file watching stopped`);
     expect(io.stderr()).toContain(`(${code}) while watching ${root}`);

@@ -1,0 +1,101 @@
+/**
+ * `zhin-gen watch` follows the manifest a workspace plugin package ships (scan/shipped.ts): the
+ * bot names the package in `plugins`, `node_modules/` links to the package's own folder, and
+ * the package's build rewrites its manifest there while the bot's watch runs. The manifest and
+ * the modules it imports for their value (a large package's shards) are followed; each rebuild
+ * is read again, evaluated afresh, and checked against the bot as a fresh run would.
+ */
+import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { outputOnDisk } from '../../watch-scenarios.js';
+import { runsIn, stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await stopWatch();
+  dirs.splice(0).forEach(removeDir);
+});
+
+/** A shard of the package's built manifest: its one tool, placed where the package put it. */
+const shard = (placement: string): string =>
+  `export default [{ qualifiedName: 'weather', placement: '${placement}' }];\n`;
+
+/** The package's built manifest, its tools from the shard module named. */
+const main = (shardFile: string): string =>
+  `import tools from './${shardFile}';\nexport const manifest = { version: 1, tools, skills: [] };\n`;
+
+/** A rebuild writes each file whole and renames it into place, as build tools do. */
+function rebuild(file: string, text: string): void {
+  writeFileSync(`${file}.tmp-build`, text);
+  renameSync(`${file}.tmp-build`, file);
+}
+
+function workspace(): { bot: string; dist: string } {
+  const ws = tempDir('shipped-watch');
+  dirs.push(ws);
+  const pkg = join(ws, 'packages', 'maps-plugin');
+  writeTree(pkg, {
+    'package.json': JSON.stringify({
+      name: 'maps-plugin',
+      type: 'module',
+      exports: { './zhin-capabilities': { import: './dist/zhin-capabilities.gen.js' } },
+    }),
+    'dist/zhin-capabilities.gen.js': main('parts/tools-0.js'),
+    'dist/parts/tools-0.js': shard('plugin'),
+    'dist/parts/tools-1.js': shard('plugin'),
+  });
+  const bot = join(ws, 'bot');
+  writeTree(bot, {
+    'zhin-gen.config.json': JSON.stringify({ plugins: { maps: 'maps-plugin' } }),
+    'skills/trip/SKILL.md':
+      '---\nname: trip\ndescription: Plan a day trip\ntools: [maps__weather]\n---\nCheck the weather first.\n',
+    'node_modules/.keep': '',
+  });
+  symlinkSync(join('..', '..', 'packages', 'maps-plugin'), join(bot, 'node_modules', 'maps-plugin'), 'dir');
+  return { bot, dist: join(pkg, 'dist') };
+}
+
+/** What a fresh compiler (no cache, a process that never imported the package) reports for the tree now. */
+async function freshCodes(root: string): Promise<string[]> {
+  const compiler = createCompiler({ root, cacheFile: false });
+  const result = await compiler.run({ write: false });
+  await compiler.dispose();
+  return result.diagnostics.map((d) => d.code);
+}
+
+describe('zhin-gen watch and a workspace package that ships its manifest', () => {
+  it('reads the package again when its build rewrites the manifest or a module it imports', async () => {
+    const { bot, dist } = workspace();
+    const io = await watchedAfterFirstRun(bot);
+    expect(io.stdout()).not.toContain('last good manifest kept');
+    const written = outputOnDisk(bot);
+    const step = async (what: string, change: () => void, error: boolean): Promise<void> => {
+      const runs = runsIn(io.stdout());
+      const errorsBefore = io.stderr().split('ZG3006').length;
+      change();
+      await until(
+        () => runsIn(io.stdout()) > runs,
+        () => `a run after ${what}:\n${io.stdout()}\n${io.stderr()}`,
+      );
+      const lines = io.stdout().trim().split('\n');
+      expect(lines.at(-1)!.endsWith('— last good manifest kept'), what).toBe(error);
+      expect(io.stderr().split('ZG3006').length > errorsBefore, what).toBe(error);
+      expect((await freshCodes(bot)).includes('ZG3006'), what).toBe(error);
+    };
+    // A module the manifest imports: the package's tool is no longer public, the bot's skill may not name it.
+    await step('a shard rebuilt', () => rebuild(join(dist, 'parts/tools-0.js'), shard('agent')), true);
+    await step('the shard rebuilt back', () => rebuild(join(dist, 'parts/tools-0.js'), shard('plugin')), false);
+    expect(outputOnDisk(bot)).toBe(written);
+    // The manifest itself now imports another module, which is followed from then on.
+    await step(
+      'the manifest rebuilt',
+      () => rebuild(join(dist, 'zhin-capabilities.gen.js'), main('parts/tools-1.js')),
+      false,
+    );
+    await step('the new shard rebuilt', () => rebuild(join(dist, 'parts/tools-1.js'), shard('agent')), true);
+    expect(io.stderr()).not.toMatch(/\n\s+at |ZG9001/);
+  });
+});
