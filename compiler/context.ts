@@ -87,6 +87,13 @@ export class Compiler {
     );
   }
 
+  private revision = 0;
+
+  /** Moves each time the configuration loaded differs from the one before (watch mode re-enters the tree). */
+  get configRevision(): number {
+    return this.revision;
+  }
+
   /** Resolved options of the last run (after the first run). */
   get resolved(): ResolvedOptions | undefined {
     return this.options;
@@ -346,6 +353,7 @@ export class Compiler {
       this.configDiagnostics = loaded.diagnostics;
       this.queue.configLoaded();
       if (changed) {
+        this.revision++;
         this.inventory = undefined;
         this.relevance.reset();
         this.units.reset(`${JSON.stringify(loaded.options)}${staticSchemas() ? '' : '\0evaluate-all'}`);

@@ -27,7 +27,11 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
   let exhausted = false;
   // As `zhin-gen watch`: the folders outside the walk that hold a schema's module are watched
   // once a run has stamped them (a creation there is nothing the bundler's graph would report).
-  const deps = new DependencyDirs(compiler.root, (abs) => compiler.outsideWalk(abs, undefined));
+  const deps = new DependencyDirs(
+    compiler.root,
+    (abs) => compiler.outsideWalk(abs, undefined),
+    () => compiler.configRevision,
+  );
   let attached: TreeWatcher | undefined;
   const follow = (): void => {
     // Before the watcher exists nothing is taken: its first follow gets every dependency.

@@ -21,7 +21,11 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   const now = (): number => performance.timeOrigin + performance.now();
   let firstEvent: number | undefined;
   // Directories outside the walk that hold a file some unit depends on (a `src/` schema module).
-  const deps = new DependencyDirs(compiler.root, (abs) => compiler.outsideWalk(abs, undefined));
+  const deps = new DependencyDirs(
+    compiler.root,
+    (abs) => compiler.outsideWalk(abs, undefined),
+    () => compiler.configRevision,
+  );
   const follow = (): void => {
     for (const event of deps.follow(compiler.outsideDependencies(), (dirs) => watcher.add(dirs))) loop.push(event);
   };

@@ -86,10 +86,15 @@ export class DependencyDirs {
   private readonly files = new Map<string, FileStamp>();
   private readonly prefix: string;
 
+  /** The configuration the watcher was attached for (`Compiler.configRevision`). */
+  private revision: number | undefined;
+
   constructor(
-    root: string,
+    private readonly root: string,
     /** Whether a directory lies outside what the walk enters (`Compiler.outsideWalk`). */
     private readonly outsideWalk: (abs: string) => boolean,
+    /** The configuration's revision: when it moves, what the walk enters may have too. */
+    private readonly configRevision: () => number = () => 0,
   ) {
     this.prefix = root.endsWith(sep) ? root : root + sep;
   }
@@ -108,6 +113,11 @@ export class DependencyDirs {
    */
   follow(stamped: readonly DependencyStamp[], attach: (dirs: string[]) => void): FileEvent[] {
     const dirs = new Set<string>();
+    // A new configuration (a plugin folder named, another one dropped) changes what the walk
+    // enters: the whole tree is entered again for what it now lets in (watch/tree.ts `add`).
+    const revision = this.configRevision();
+    if (this.revision !== undefined && this.revision !== revision) dirs.add(this.root);
+    this.revision = revision;
     const taken: string[] = [];
     for (const { path: file, stamp } of stamped) {
       const inside = file.startsWith(this.prefix);

@@ -27,7 +27,10 @@ import { DirListings, type WalkEntry } from '../scan/listings.js';
 export interface TreeWatcher {
   /** Resolves once every directory is watched: from then on no change is missed. */
   readonly ready: Promise<void>;
-  /** Adds directories (outside the root: configured child plugins). */
+  /**
+   * Adds directories (outside the root: configured child plugins); for one watched already, what
+   * below it is let in since it was listed.
+   */
   add(dirs: readonly string[]): void;
   /** How many directories are watched (one system watch each). */
   readonly watched: () => number;
@@ -207,6 +210,42 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
   };
 
   /**
+   * Attaches what below a watched directory is let in since it was listed (a module's folder
+   * beside one followed already, a plugin folder a new configuration names): each watched
+   * directory below it is listed again, and a directory it skipped then and no longer skips is
+   * attached. A directory not watched yet is attached as `add` does.
+   */
+  const reenter = (top: string): void => {
+    const stack = [top];
+    while (stack.length > 0 && !closed) {
+      const dir = stack.pop()!;
+      const watched = dirs.get(dir);
+      if (!watched) {
+        attach(dir);
+        continue;
+      }
+      let entries: Dirent[];
+      try {
+        listed++;
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+        const abs = join(dir, entry.name);
+        if (dirs.has(abs)) {
+          stack.push(abs);
+          continue;
+        }
+        if (kindOf(abs).kind !== 'dir' || skipped(abs, true)) continue;
+        watched.names.add(entry.name);
+        attach(abs);
+      }
+    }
+  };
+
+  /**
    * A raw event of a watched directory: what happened to the entry `name`, read from the disk.
    * `renamed`: the entry was created, removed or moved (not only written to or re-attributed).
    */
@@ -281,7 +320,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
   return {
     ready,
     add(extra) {
-      for (const dir of extra) attach(dir);
+      for (const dir of extra) reenter(dir);
     },
     watched: () => dirs.size,
     listed: () => listed,

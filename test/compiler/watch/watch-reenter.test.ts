@@ -1,0 +1,64 @@
+/**
+ * `zhin-gen watch` attaches what becomes relevant after the start below folders it watches
+ * already (watch/tree.ts `add` re-enters a watched folder): a plugin folder a new configuration
+ * names, and a schema module's folder beside one it follows already. Before, both stayed
+ * unwatched until a restart, and their edits never reached the manifest.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { freshOutput, outputOnDisk } from '../../watch-scenarios.js';
+import { stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await stopWatch();
+  dirs.splice(0).forEach(removeDir);
+});
+
+const tool = (description: string, schemaImport = ''): string =>
+  `import { defineAgentTool } from '@zhin.js/tool';\n${schemaImport ? `import { s } from '${schemaImport}';\n` : ''}export default defineAgentTool({ description: ${JSON.stringify(description)}, ${schemaImport ? 'inputSchema: s, ' : ''}execute: async () => 'ok' });\n`;
+
+const schema = (field: string): string =>
+  `import { z } from 'zod';\nexport const s = z.object({ ${field}: z.string() });\n`;
+
+async function reaches(root: string, io: { stdout: () => string; stderr: () => string }, text: string): Promise<void> {
+  await until(
+    () => outputOnDisk(root).includes(text),
+    () => `"${text}" in the manifest:\n${io.stdout()}\n${io.stderr()}`,
+  );
+}
+
+describe('zhin-gen watch re-enters folders it watches', () => {
+  it('follows a plugin folder the configuration starts to name while it runs', async () => {
+    const root = writeTree(tempDir('watch-reenter-config'), {
+      'tools/alpha/index.ts': tool('Alpha tool'),
+      'ext/extra/tools/xt/index.ts': tool('Extra tool'),
+    });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    writeFileSync(join(root, 'zhin-gen.config.json'), JSON.stringify({ plugins: { extra: 'ext/extra' } }));
+    await reaches(root, io, 'extra__xt');
+    writeTree(root, { 'ext/extra/tools/xt/index.ts': tool('Extra tool, edited') });
+    await reaches(root, io, 'Extra tool, edited');
+    writeTree(root, { 'ext/extra/tools/yt/index.ts': tool('Another extra tool') });
+    await reaches(root, io, 'extra__yt');
+    expect(outputOnDisk(root)).toBe(await freshOutput(root));
+  });
+
+  it("follows a schema module's folder beside one it follows already", async () => {
+    const root = writeTree(tempDir('watch-reenter-sibling'), {
+      'tools/alpha/index.ts': tool('Alpha tool', '../../src/a/frag.js'),
+      'src/a/frag.ts': schema('fromA'),
+      'src/b/frag.ts': schema('fromB'),
+    });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    writeTree(root, { 'tools/gamma/index.ts': tool('Gamma tool', '../../src/b/frag.js') });
+    await reaches(root, io, 'fromB');
+    writeTree(root, { 'src/b/frag.ts': schema('fromB2') });
+    await reaches(root, io, 'fromB2');
+    expect(outputOnDisk(root)).toBe(await freshOutput(root));
+  });
+});
