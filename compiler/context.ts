@@ -123,7 +123,8 @@ export class Compiler {
    */
   notify(events: readonly FileEvent[]): void {
     this.queue.record(events, (rel, dirty) => {
-      if (this.inventory?.reconcile(rel, dirty) === 'walk') this.inventory = undefined;
+      if (this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
+        this.inventory = undefined;
     });
   }
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { locateConfig, type ConfigText } from '../config/locate.js';
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { ExtraPlugin } from './layout.js';
@@ -23,6 +23,23 @@ function installedDir(root: string, spec: string): string | undefined {
     if (existsSync(join(candidate, 'package.json'))) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+/**
+ * The paths (POSIX, relative to the root) whose presence decides what `resolveConfiguredPlugins`
+ * makes of the configured plugins: each key's `plugins/<key>` (ZG1008 when it exists) and each
+ * value taken as a path inside the root (a directory there wins over a package of that name),
+ * whether they exist or not. Watch mode walks afresh when one of them, or a folder above one,
+ * comes or goes.
+ */
+export function configuredPaths(root: string, plugins: Readonly<Record<string, string>>): string[] {
+  const paths: string[] = [];
+  for (const key of Object.keys(plugins).sort(compareStrings)) {
+    paths.push(`plugins/${key}`);
+    const asPath = toPosix(relative(root, resolve(root, plugins[key]!)));
+    if (asPath !== '' && asPath !== '..' && !asPath.startsWith('../') && !isAbsolute(asPath)) paths.push(asPath);
+  }
+  return paths;
 }
 
 export function resolveConfiguredPlugins(

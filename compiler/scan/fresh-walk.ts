@@ -5,7 +5,7 @@
 import { relative, resolve } from 'node:path';
 import { readConfigText, type ResolvedOptions } from '../config/load.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { resolveConfiguredPlugins } from './configured.js';
+import { configuredPaths, resolveConfiguredPlugins } from './configured.js';
 import { TreeInventory } from './inventory.js';
 import { DirListings } from './listings.js';
 import { readShippedPackages, type ShippedCapabilities, type ShippedFile, type ShippedPackage } from './shipped.js';
@@ -73,5 +73,8 @@ export async function freshWalk(
 
 /** Configured plugin directories (POSIX, relative to the root), for `outsideWalk`. */
 export function configuredDirs(root: string, options: ResolvedOptions): readonly string[] {
-  return configured(root, options).plugins.map((p) => toPosix(relative(root, resolve(root, p.dir))));
+  // With the configured paths that do not exist yet: a folder on the way to one is watched, so
+  // its creation is seen (and, being a configured path, makes the next run walk afresh).
+  const dirs = configured(root, options).plugins.map((p) => toPosix(relative(root, resolve(root, p.dir))));
+  return [...new Set([...dirs, ...configuredPaths(root, options.plugins)])];
 }

@@ -14,6 +14,7 @@ import { toPosix } from '../scan/walk.js';
 import { isIgnoredPath } from '../scan/ignore.js';
 import { outsideWalk } from '../scan/watched.js';
 import { configuredDirs } from '../scan/fresh-walk.js';
+import { configuredPaths } from '../scan/configured.js';
 import { validatorsDir } from '../write/validators.js';
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set<string>([...CONFIG_FILES, 'package.json']);
@@ -55,7 +56,23 @@ export class EventRelevance {
   /** The configuration changed: the configured directories are listed again. */
   reset(): void {
     this.dirs = undefined;
+    this.configured = undefined;
     this.output = undefined;
+  }
+
+  /** The configured plugins' deciding paths (scan/configured.ts `configuredPaths`). */
+  private configured?: readonly string[];
+
+  /**
+   * Whether a changed path (POSIX, relative) is one that decides what the configured plugins
+   * resolve to, or a folder above one: then only a fresh walk finds what it now decides (ZG1008
+   * for a `plugins/<key>` that appeared or a configured folder that went; a folder that came).
+   */
+  decidesConfigured(rel: string): boolean {
+    const options = this.options();
+    if (!options) return false;
+    this.configured ??= configuredPaths(this.root, options.plugins);
+    return this.configured.some((path) => path === rel || path.startsWith(`${rel}/`));
   }
 
   /**

@@ -4,12 +4,13 @@
  * names, and a schema module's folder beside one it follows already. Before, both stayed
  * unwatched until a restart, and their edits never reached the manifest.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
 import { freshOutput, outputOnDisk } from '../../watch-scenarios.js';
-import { stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
+import { runsIn, stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -60,5 +61,53 @@ describe('zhin-gen watch re-enters folders it watches', () => {
     writeTree(root, { 'src/b/frag.ts': schema('fromB2') });
     await reaches(root, io, 'fromB2');
     expect(outputOnDisk(root)).toBe(await freshOutput(root));
+  });
+
+  it('walks afresh when a configured plugin folder appears, is duplicated by plugins/<key>, or goes: the diagnostics of a fresh run', async () => {
+    const root = writeTree(tempDir('watch-reenter-configured'), {
+      'tools/alpha/index.ts': tool('Alpha tool'),
+      'zhin-gen.config.json': JSON.stringify({ plugins: { extra: 'ext/extra' } }),
+    });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    const fresh = async (): Promise<string[]> => {
+      const compiler = createCompiler({ root, cacheFile: false });
+      const result = await compiler.run({ write: false });
+      await compiler.dispose();
+      return result.diagnostics.map((d) => d.code);
+    };
+    const step = async (what: string, change: () => void, error: boolean): Promise<void> => {
+      const runs = runsIn(io.stdout());
+      change();
+      await until(
+        () => runsIn(io.stdout()) > runs,
+        () => `a run after ${what}:\n${io.stdout()}\n${io.stderr()}`,
+      );
+      const last = io.stdout().trim().split('\n').at(-1)!;
+      expect(last.endsWith('— last good manifest kept'), `${what}: ${last}`).toBe(error);
+      expect((await fresh()).includes('ZG1008'), what).toBe(error);
+    };
+    expect((await fresh()).includes('ZG1008')).toBe(true);
+    await step(
+      'the configured folder made',
+      () => {
+        mkdirSync(join(root, 'ext/extra/tools/xt'), { recursive: true });
+        writeFileSync(join(root, 'ext/extra/tools/xt/index.ts'), tool('Extra tool'));
+      },
+      false,
+    );
+    await reaches(root, io, 'extra__xt');
+    await step(
+      'plugins/extra made beside it',
+      () => writeTree(root, { 'plugins/extra/tools/dup/index.ts': tool('Dup') }),
+      true,
+    );
+    await step('plugins/extra removed', () => rmSync(join(root, 'plugins'), { recursive: true }), false);
+    expect(outputOnDisk(root)).toBe(await freshOutput(root));
+    await step(
+      'the configured folder moved away',
+      () => renameSync(join(root, 'ext/extra'), join(root, 'moved')),
+      true,
+    );
   });
 });
