@@ -25,6 +25,7 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js'
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk } from './scan/fresh-walk.js';
 import { ShippedFollow } from './scan/shipped-follow.js';
+import { FollowedModules } from './scan/module-graph.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
 import { validatorsStamp } from './write/validators.js';
@@ -48,6 +49,8 @@ export class Compiler {
   private configDiagnostics: readonly Diagnostic[] = [];
   /** Installed plugin packages whose shipped manifest is read instead of their sources (scan/shipped.ts). */
   private readonly packages: ShippedFollow;
+  /** The modules the config module imports: an edit of one reloads the configuration. */
+  private readonly configModules: FollowedModules;
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
   private readonly layouts: LayoutMemo;
@@ -67,6 +70,7 @@ export class Compiler {
     this.root = realRoot(resolve(compilerOptions.root));
     this.emitted = new LastEmitted(this.root);
     this.packages = new ShippedFollow(this.root);
+    this.configModules = new FollowedModules(this.root);
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.layouts = new LayoutMemo(this.units.layoutFile);
     this.schemas = new SchemaCache(this.root);
@@ -74,7 +78,8 @@ export class Compiler {
     this.relevance = new EventRelevance(
       this.root,
       () => this.options,
-      (rel) => this.units.dependsOn(rel) || this.packages.has(rel),
+      (rel) => this.units.dependsOn(rel) || this.packages.modules.has(rel),
+      (rel) => this.configModules.has(rel),
     );
     this.queue = new RunQueue(
       this.root,
@@ -349,6 +354,7 @@ export class Compiler {
   async prepare(): Promise<ResolvedOptions> {
     if (this.queue.configStale || !this.options) {
       const loaded = await loadConfig(this.root, this.compilerOptions.config);
+      this.configModules.use(loaded.modules);
       const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
       this.options = loaded.options;
       this.configDiagnostics = loaded.diagnostics;
@@ -400,7 +406,11 @@ export class Compiler {
    * change to one reads the packages again at the next run.
    */
   outsideDependencies(): DependencyStamp[] {
-    return dependencyStamps(this.root, [...this.units.takeStamped(), ...this.packages.take()], this.relevance);
+    return dependencyStamps(
+      this.root,
+      [...this.units.takeStamped(), ...this.packages.modules.take(), ...this.configModules.take()],
+      this.relevance,
+    );
   }
 
   /**

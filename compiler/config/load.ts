@@ -10,6 +10,7 @@ import { locateConfig, readConfigText, relativeName } from './locate.js';
 import { checkConfigPaths, type OutputProblem } from './paths.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { resolveConfiguredPlugins } from '../scan/configured.js';
+import { evaluatedAgain, moduleGraph, readStamped, type StampedModule } from '../scan/module-graph.js';
 
 export const CONFIG_FILES = ['zhin-gen.config.ts', 'zhin-gen.config.mjs', 'zhin-gen.config.json'] as const;
 
@@ -38,6 +39,8 @@ export interface LoadedConfig {
   readonly diagnostics: readonly Diagnostic[];
   /** What is wrong with the output path, if anything (also among `diagnostics`). */
   readonly outProblem?: OutputProblem;
+  /** The modules a config module imports, transitively (not itself): watch mode follows them. */
+  readonly modules: readonly StampedModule[];
 }
 
 /** Define a config with types: `export default defineConfig({ ... })`. */
@@ -45,13 +48,29 @@ export function defineConfig(config: UserConfig): UserConfig {
   return config;
 }
 
-async function importConfigModule(file: string): Promise<unknown> {
+/**
+ * The default export as written. A `.ts` config outside a `"type": "module"` package is compiled
+ * to CommonJS, whose `module.exports` (the import's default) holds the ES module's `default`.
+ */
+function esmDefault(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('default' in value)) return value;
+  const keys = Object.keys(value);
+  return keys.every((key) => key === 'default' || key === '__esModule')
+    ? (value as { default: unknown }).default
+    : value;
+}
+
+/**
+ * `fresh`: this process imported the module before, so what it imports is evaluated afresh too
+ * (scan/module-graph.ts `evaluatedAgain`): a watch session after an imported module changed.
+ */
+async function importConfigModule(file: string, fresh: boolean): Promise<unknown> {
   const url = `${pathToFileURL(file).href}?t=${Date.now()}`;
-  if (file.endsWith('.ts')) {
+  if (fresh || file.endsWith('.ts')) {
     // tsx's loader API imports a TS module without registering a global hook.
     const { tsImport } = await import('tsx/esm/api');
     const mod = (await tsImport(url, import.meta.url)) as { default?: unknown };
-    return mod.default;
+    return esmDefault(mod.default);
   }
   const mod = (await import(url)) as { default?: unknown };
   return mod.default;
@@ -69,15 +88,18 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
   let raw: unknown = {};
   let configFile: string | undefined;
   let sourceFile = 'package.json';
+  // The modules a config module imports, stamped before it is imported (watch mode follows them).
+  let modules: StampedModule[] = [];
   for (const name of CONFIG_FILES) {
     const candidate = join(root, name);
     if (!existsSync(candidate)) continue;
     configFile = candidate;
     sourceFile = name;
     try {
+      if (!name.endsWith('.json')) modules = moduleGraph(candidate, readStamped(candidate)).slice(1);
       raw = name.endsWith('.json')
         ? JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, ''))
-        : await importConfigModule(candidate);
+        : await importConfigModule(candidate, evaluatedAgain(candidate));
     } catch (error) {
       diagnostics.push(
         diag('ZG1101', {
@@ -115,7 +137,7 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     } as ResolvedOptions;
     const paths = pathDiagnostics(options, 'default');
     diagnostics.push(...paths.diagnostics);
-    return { options, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
+    return { options, diagnostics, modules, ...(paths.out ? { outProblem: paths.out } : {}) };
   }
   const { configSchema } = await import('./schema.js');
   const parsed = configSchema.safeParse(input);
@@ -164,7 +186,7 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
         : 'default';
   const paths = pathDiagnostics(resolved, outSource);
   diagnostics.push(...paths.diagnostics);
-  return { options: resolved, diagnostics, ...(paths.out ? { outProblem: paths.out } : {}) };
+  return { options: resolved, diagnostics, modules, ...(paths.out ? { outProblem: paths.out } : {}) };
 }
 
 /**

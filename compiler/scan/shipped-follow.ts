@@ -1,22 +1,20 @@
 /**
  * The installed packages' shipped manifests as the compiler last read them (scan/shipped.ts,
- * scan/fresh-walk.ts), with the files watch mode follows for them: each read's modules, handed
- * to the watcher once (`take`), and asked of every event (`has`) and of every watch-mode run
- * (`changedIn`: then the packages are read again). One per compiler.
+ * scan/fresh-walk.ts), with the modules watch mode follows for them (scan/module-graph.ts):
+ * a watch-mode run whose events name one of them reads the packages again (`refresh`). One per
+ * compiler.
  */
-import { relative } from 'node:path';
-import type { StampedFile } from '../cache/stamped-since.js';
 import { NOTHING_SHIPPED, readShippedAgain, type Shipped } from './fresh-walk.js';
-import { toPosix } from './walk.js';
+import { FollowedModules } from './module-graph.js';
 
 export class ShippedFollow {
   private current: Shipped = NOTHING_SHIPPED;
-  /** Their modules (POSIX, relative to the root). */
-  private files = new Set<string>();
-  /** The modules with their stamps, until the watcher takes them. */
-  private untaken: readonly StampedFile[] = [];
+  /** Their modules, handed to the watcher and asked of events. */
+  readonly modules: FollowedModules;
 
-  constructor(private readonly root: string) {}
+  constructor(root: string) {
+    this.modules = new FollowedModules(root);
+  }
 
   get shipped(): Shipped {
     return this.current;
@@ -25,26 +23,11 @@ export class ShippedFollow {
   /** The packages as a fresh walk (or a read again) found them. */
   use(shipped: Shipped): void {
     this.current = shipped;
-    this.untaken = shipped.files.map(({ path, stamp }) => ({ path: toPosix(relative(this.root, path)), stamp }));
-    this.files = new Set(this.untaken.map((file) => file.path));
-  }
-
-  /** Whether a path (POSIX, relative) is one of the packages' modules. */
-  has(rel: string): boolean {
-    return this.files.has(rel);
+    this.modules.use(shipped.files);
   }
 
   /** Reads the packages again when a watch-mode run's events name one of their modules. */
   async refresh(dirty: ReadonlySet<string>): Promise<void> {
-    for (const rel of this.files) {
-      if (dirty.has(rel)) return this.use(await readShippedAgain(this.current));
-    }
-  }
-
-  /** The modules of the last read, once: what the watcher has yet to follow. */
-  take(): readonly StampedFile[] {
-    const taken = this.untaken;
-    this.untaken = [];
-    return taken;
+    if (this.modules.changedIn(dirty)) this.use(await readShippedAgain(this.current));
   }
 }

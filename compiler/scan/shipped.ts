@@ -7,12 +7,12 @@
  * `<key>__`, as if the package were the child plugin `plugins/<key>/`. The bot's generated
  * manifest imports the package's one and the runtime merges it (runtime/generation/packages.ts).
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { sha256 } from '../util/hash.js';
-import { ABSENT, type FileStamp } from '../cache/flat-stamps.js';
+import { evaluatedAgain, moduleGraph, readStamped, type StampedModule } from './module-graph.js';
 
 /** The subpath a package exports its generated manifest module at. */
 export const SHIPPED_MANIFEST_EXPORT = './zhin-capabilities';
@@ -88,15 +88,12 @@ function isCapabilityList(value: unknown, key: string): boolean {
 }
 
 /**
- * A package's manifest file as a read found it: its real path (a workspace package is linked
- * into `node_modules/` from its own folder, where its build writes) and its stamp then, the
- * content hash of the bytes evaluated, or missing. Watch mode follows it (compiler/context.ts
- * `outsideDependencies`) and reads the packages again when it changes.
+ * A package's manifest module, or one it imports, as a read found it: its real path (a workspace
+ * package is linked into `node_modules/` from its own folder, where its build writes) and its
+ * stamp then. Watch mode follows it (compiler/context.ts `outsideDependencies`) and reads the
+ * packages again when it changes.
  */
-export interface ShippedFile {
-  readonly path: string;
-  readonly stamp: FileStamp;
-}
+export type ShippedFile = StampedModule;
 
 function realPath(file: string): string {
   try {
@@ -105,73 +102,6 @@ function realPath(file: string): string {
     return file;
   }
 }
-
-/** A file's stamp: stat first, so a write after it gives a stamp that differs; ABSENT when missing. */
-function stampOf(path: string): { stamp: FileStamp; bytes?: Buffer } {
-  try {
-    const { mtimeMs, size } = statSync(path);
-    const bytes = readFileSync(path);
-    return { stamp: { mtimeMs, size, hash: sha256(bytes).slice(0, 16) }, bytes };
-  } catch {
-    return { stamp: ABSENT };
-  }
-}
-
-/**
- * The relative modules a module imports for its value (`import … from './…'`, `export … from`,
- * `import './…'`; never `import type`, which is erased): how a generated manifest reaches its
- * shards and items (emit/sharded-main.ts). Matched on lines, as zhin-gen and tsc write them.
- */
-const STATIC_IMPORT =
-  /^\s*(?:(?:import|export)\s+(?!type\b)[^'"\n;]*?\bfrom\s*|import\s*)["'](\.{1,2}\/[^"'\n]+)["']/gm;
-
-/** The file a relative specifier names: as written, or a TypeScript source behind a `.js` one. */
-function resolveRelative(from: string, specifier: string): string {
-  const target = resolve(dirname(from), specifier);
-  if (!/\.(c|m)?js$/.test(target)) return target;
-  for (const candidate of [target, target.replace(/js$/, 'ts')]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not this one.
-    }
-  }
-  return target;
-}
-
-/**
- * The manifest's file and the relative modules it imports for their value, transitively (at most
- * MAX_FOLLOWED), each stamped as read: what watch mode follows for a package.
- */
-function followedFiles(path: string, first: { stamp: FileStamp; bytes?: Buffer }): ShippedFile[] {
-  const files: ShippedFile[] = [{ path, stamp: first.stamp }];
-  const seen = new Set([path]);
-  const queue: [string, Buffer | undefined][] = [[path, first.bytes]];
-  while (queue.length > 0 && files.length < MAX_FOLLOWED) {
-    const [from, bytes] = queue.shift()!;
-    if (bytes === undefined) continue;
-    for (const match of bytes.toString('utf8').matchAll(STATIC_IMPORT)) {
-      const file = resolveRelative(from, match[1]!);
-      if (seen.has(file)) continue;
-      seen.add(file);
-      const read = stampOf(file);
-      files.push({ path: file, stamp: read.stamp });
-      queue.push([file, read.bytes]);
-    }
-  }
-  return files;
-}
-
-/** Modules followed per package at most: a generated manifest of 20,000 tools imports ~500 shards. */
-const MAX_FOLLOWED = 4096;
-
-/**
- * The manifest files this process evaluated. Not a cache: the record of one, the ESM loader's,
- * which belongs to the process (every compiler in it shares it), so this does too. A file
- * evaluated before is evaluated afresh with what it imports (importModule `fresh`): a plain
- * import would get the modules it imports from the loader's cache, as they were then.
- */
-const evaluatedBefore = new Set<string>();
 
 /**
  * The module, evaluated from its bytes now: the URL carries a digest of them, so a process that
@@ -214,17 +144,16 @@ export async function readShippedPackages(
       );
     };
     const path = realPath(pkg.file);
-    const read = stampOf(path);
+    const read = readStamped(path);
     // What watch mode follows (listed by every read: a dev server's first run is not told it watches).
-    files.push(...followedFiles(path, read));
+    files.push(...moduleGraph(path, read));
     if (read.bytes === undefined) {
       fail(`${pkg.file} does not exist (is the package built?)`);
       continue;
     }
     let manifest: ManifestShape | undefined;
     try {
-      const fresh = how.fresh === true || evaluatedBefore.has(path);
-      evaluatedBefore.add(path);
+      const fresh = evaluatedAgain(path) || how.fresh === true;
       manifest = ((await importModule(pkg.file, read.bytes, fresh)) as { manifest?: ManifestShape }).manifest;
     } catch (error) {
       fail(`importing it threw: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);

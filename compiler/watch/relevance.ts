@@ -49,6 +49,8 @@ export class EventRelevance {
     private readonly options: () => ResolvedOptions | undefined,
     /** Whether some unit's result depends on the path (the unit cache's record of what units read). */
     private readonly dependsOn: (rel: string) => boolean,
+    /** Whether the path is a module the config module imports (an edit reloads the configuration). */
+    private readonly configModule: (rel: string) => boolean = () => false,
   ) {
     this.prefix = root.endsWith(sep) ? root : root + sep;
   }
@@ -92,7 +94,8 @@ export class EventRelevance {
   }
 
   isConfigFile(path: string): boolean {
-    return CONFIG_NAMES.has(this.relativeOf(path));
+    const rel = this.relativeOf(path);
+    return CONFIG_NAMES.has(rel) || this.configModule(rel);
   }
 
   /**

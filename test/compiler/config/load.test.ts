@@ -28,6 +28,24 @@ describe('config', () => {
     expect(result.code).toContain('from "../tools/vip/index.js"');
   });
 
+  it('reads zhin-gen.config.ts in a CommonJS package (no "type": "module"), and what it imports', async () => {
+    const root = writeTree(tempDir('cfg-ts-cjs'), {
+      ...vipTool,
+      'package.json': JSON.stringify({ name: 'bot' }),
+      'cfg/permits.ts': "export const permits = ['vip', '/^tier:/'];\n",
+      'zhin-gen.config.ts': "import { permits } from './cfg/permits';\nexport default { permits };\n",
+    });
+    dirs.push(root);
+    const loaded = await loadConfig(root);
+    // Compiled to CommonJS, its default export sits under module.exports.default: never ZG1100 `default`.
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.options.permits).toEqual(['vip', '/^tier:/']);
+    // The module it imports (extensionless, as tsx resolves it) is what watch mode follows.
+    expect(loaded.modules.map((m) => m.path)).toEqual([join(root, 'cfg/permits.ts')]);
+    const result = await createCompiler({ root, cacheFile: false }).run({ write: false });
+    expect(result.diagnostics).toEqual([]);
+  });
+
   it('reads zhin-gen.config.mjs and the package.json key', async () => {
     const mjs = writeTree(tempDir('cfg-mjs'), {
       ...vipTool,

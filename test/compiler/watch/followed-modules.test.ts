@@ -1,5 +1,8 @@
 /**
- * `zhin-gen watch` follows the manifest a workspace plugin package ships (scan/shipped.ts): the
+ * `zhin-gen watch` follows the modules the compiler imports whole (scan/module-graph.ts), whose
+ * imports no unit stamps: the config module's, and the manifest a workspace plugin package ships.
+ *
+ * The package (scan/shipped.ts): the
  * bot names the package in `plugins`, `node_modules/` links to the package's own folder, and
  * the package's build rewrites its manifest there while the bot's watch runs. The manifest and
  * the modules it imports for their value (a large package's shards) are followed; each rebuild
@@ -97,5 +100,29 @@ describe('zhin-gen watch and a workspace package that ships its manifest', () =>
     );
     await step('the new shard rebuilt', () => rebuild(join(dist, 'parts/tools-1.js'), shard('agent')), true);
     expect(io.stderr()).not.toMatch(/\n\s+at |ZG9001/);
+  });
+});
+
+describe('zhin-gen watch and the modules a config module imports', () => {
+  it('reloads the configuration when one of them changes', async () => {
+    const root = writeTree(tempDir('watch-config-module'), {
+      'cfg/shared.ts': "export const hosted = ['ghost'];\n",
+      'zhin-gen.config.ts':
+        "import { hosted } from './cfg/shared.ts';\nexport default { hostProvided: { tools: hosted } };\n",
+      'skills/trip/SKILL.md':
+        '---\nname: trip\ndescription: Plan a day trip\ntools: [ghost]\n---\nAsk the ghost first.\n',
+    });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    expect(io.stdout()).not.toContain('last good manifest kept');
+    const runs = runsIn(io.stdout());
+    rebuild(join(root, 'cfg/shared.ts'), "export const hosted = ['ghost2'];\n");
+    await until(
+      () => runsIn(io.stdout()) > runs,
+      () => `a run after the config's module changed:\n${io.stdout()}\n${io.stderr()}`,
+    );
+    expect(io.stdout().trim().split('\n').at(-1)).toMatch(/last good manifest kept$/);
+    expect(io.stderr()).toContain('ZG3006');
+    expect(await freshCodes(root)).toContain('ZG3006');
   });
 });

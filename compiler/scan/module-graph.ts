@@ -1,0 +1,133 @@
+/**
+ * A module and the relative modules it imports for their value, transitively, each stamped as
+ * read: what watch mode follows for a module the compiler imports whole (a shipped package
+ * manifest, scan/shipped.ts; the config module, config/load.ts), whose imports no unit stamps.
+ * And the record of which modules this process evaluated, to evaluate them afresh.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, extname, relative, resolve } from 'node:path';
+import { ABSENT, type FileStamp } from '../cache/flat-stamps.js';
+import { sha256 } from '../util/hash.js';
+import { toPosix } from './walk.js';
+
+/** A module file (absolute) and its stamp when it was read (ABSENT: missing). */
+export interface StampedModule {
+  readonly path: string;
+  readonly stamp: FileStamp;
+}
+
+/** A file's stamp and bytes: stat first, so a write after it gives a stamp that differs; ABSENT when missing. */
+export function readStamped(path: string): { stamp: FileStamp; bytes?: Buffer } {
+  try {
+    const { mtimeMs, size } = statSync(path);
+    const bytes = readFileSync(path);
+    return { stamp: { mtimeMs, size, hash: sha256(bytes).slice(0, 16) }, bytes };
+  } catch {
+    return { stamp: ABSENT };
+  }
+}
+
+/**
+ * The relative modules a module imports for its value (`import … from './…'`, `export … from`,
+ * `import './…'`; never `import type`, which is erased): how a generated manifest reaches its
+ * shards and items (emit/sharded-main.ts). Matched on lines, as zhin-gen and tsc write them.
+ */
+const STATIC_IMPORT =
+  /^\s*(?:(?:import|export)\s+(?!type\b)[^'"\n;]*?\bfrom\s*|import\s*)["'](\.{1,2}\/[^"'\n]+)["']/gm;
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file a relative specifier names: as written, a TypeScript source behind a `.js` one, or
+ * (no extension, as tsx and bundlers allow) the first of the usual extensions and index files.
+ */
+function resolveRelative(from: string, specifier: string): string {
+  const target = resolve(dirname(from), specifier);
+  const candidates = /\.(c|m)?js$/.test(target)
+    ? [target, target.replace(/js$/, 'ts')]
+    : extname(target) === ''
+      ? ['.ts', '.mts', '.js', '.mjs', '/index.ts', '/index.js'].map((end) => target + end)
+      : [target];
+  return candidates.find(isFile) ?? target;
+}
+
+/** Modules followed from one module at most: a generated manifest of 20,000 tools imports ~500 shards. */
+const MAX_FOLLOWED = 4096;
+
+/** The module itself (as `first` read it) and the modules it imports for their value, transitively. */
+export function moduleGraph(path: string, first: { stamp: FileStamp; bytes?: Buffer }): StampedModule[] {
+  const files: StampedModule[] = [{ path, stamp: first.stamp }];
+  const seen = new Set([path]);
+  const queue: [string, Buffer | undefined][] = [[path, first.bytes]];
+  while (queue.length > 0 && files.length < MAX_FOLLOWED) {
+    const [from, bytes] = queue.shift()!;
+    if (bytes === undefined) continue;
+    for (const match of bytes.toString('utf8').matchAll(STATIC_IMPORT)) {
+      const file = resolveRelative(from, match[1]!);
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const read = readStamped(file);
+      files.push({ path: file, stamp: read.stamp });
+      queue.push([file, read.bytes]);
+    }
+  }
+  return files;
+}
+
+/**
+ * The module files this process evaluated. Not a cache: the record of one, the ESM loader's,
+ * which belongs to the process (every compiler in it shares it), so this does too. A module
+ * evaluated before must be evaluated afresh with what it imports (tsx's `tsImport`, a loader
+ * namespace of its own): a plain import, even under a new query, gets the modules it imports from
+ * the loader's cache, as they were then.
+ */
+const evaluatedBefore = new Set<string>();
+
+/** Whether this process evaluated the module before (and from now on, it has). */
+export function evaluatedAgain(path: string): boolean {
+  const again = evaluatedBefore.has(path);
+  evaluatedBefore.add(path);
+  return again;
+}
+
+/**
+ * Modules the compiler follows for one thing it imports whole (a shipped package's manifest, the
+ * config module), as last read: handed to the watcher once (`take`, as POSIX paths relative to
+ * the root, with their stamps), and asked of events (`has`). One per thing, per compiler.
+ */
+export class FollowedModules {
+  private files = new Set<string>();
+  private untaken: readonly { readonly path: string; readonly stamp: FileStamp }[] = [];
+
+  constructor(private readonly root: string) {}
+
+  /** The modules of the last read. */
+  use(modules: readonly StampedModule[]): void {
+    this.untaken = modules.map(({ path, stamp }) => ({ path: toPosix(relative(this.root, path)), stamp }));
+    this.files = new Set(this.untaken.map((file) => file.path));
+  }
+
+  /** Whether a path (POSIX, relative to the root) is one of them. */
+  has(rel: string): boolean {
+    return this.files.has(rel);
+  }
+
+  /** Whether any of them is among these changed paths (POSIX, relative). */
+  changedIn(dirty: ReadonlySet<string>): boolean {
+    for (const rel of this.files) if (dirty.has(rel)) return true;
+    return false;
+  }
+
+  /** The modules of the last read, once: what the watcher has yet to follow. */
+  take(): readonly { readonly path: string; readonly stamp: FileStamp }[] {
+    const taken = this.untaken;
+    this.untaken = [];
+    return taken;
+  }
+}
