@@ -9,10 +9,10 @@
  * and `check` (which reports it). New files are written before the manifest that imports them
  * and files no manifest imports are removed after it, so a reader never sees a manifest naming a
  * missing module. Only files this compiler writes are ever removed: a key-shaped name and the
- * generated-file mark.
+ * generated-file mark; and the folder itself once their removal left it empty.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
 import { type FileStampNow, writeNewAtomically } from './output.js';
@@ -354,6 +354,15 @@ export function removeStaleValidators(
     rmSync(file, { force: true });
     names.delete(name);
     removed++;
+  }
+  // A folder left empty goes too, as a fresh run of this tree writes none (only if empty: a
+  // temp file of a write in flight, or a file of the user's, keeps it).
+  if (removed > 0 && names.size === 0) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty after all.
+    }
   }
   if (removed > 0) remember(dir, names, known);
   return removed;

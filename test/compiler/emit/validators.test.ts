@@ -134,6 +134,25 @@ describe('generated validator files', () => {
   });
 });
 
+describe('a tree that no longer needs the folder', () => {
+  it('removes the folder its last module left, as a fresh run writes none; check agrees', async () => {
+    const root = writeTree(tempDir('validators-emptied'), TREE);
+    dirs.push(root);
+    expect((await createCompiler({ root }).run()).errors).toBe(0);
+    expect(readdirSync(join(root, DIR)).length).toBeGreaterThan(0);
+    // No tool left: no validator, no search index.
+    for (const tool of ['json-a', 'json-b', 'plain', 'zod']) removeDir(join(root, 'tools', tool));
+    expect((await createCompiler({ root }).run()).errors).toBe(0);
+    expect(() => statSync(join(root, DIR))).toThrow();
+    const fresh = writeTree(tempDir('validators-emptied-fresh'), { 'AGENTS.md': '# Bot\n' });
+    dirs.push(fresh);
+    await createCompiler({ root: fresh, cacheFile: false }).run();
+    expect(() => statSync(join(fresh, DIR))).toThrow();
+    expect(readFileSync(join(root, OUT), 'utf8')).toBe(readFileSync(join(fresh, OUT), 'utf8'));
+    expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+});
+
 describe('check and the validators folder', () => {
   it('check reports a manifest whose validator module is missing as stale; generate writes it again', () => {
     const root = writeTree(tempDir('validators-check'), TREE);
