@@ -109,6 +109,11 @@ export class Compiler {
     return this.relevance.isConfigFile(path);
   }
 
+  /** Whether an (absolute) path is the output file or its generated folder itself (watch reports their removal). */
+  isOutput(abs: string): boolean {
+    return this.relevance.isOutput(abs);
+  }
+
   /**
    * Whether a watch event for this (absolute) path can matter: outside the root, ignored
    * entries (scan/ignore.ts: dot files, node_modules, editor swap/backup files) and the output

@@ -34,7 +34,8 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     // event, and a temp file plus its rename come within a millisecond. A batch with a removal
     // waits the full quiet period, as a delete-and-create save would otherwise run in between.
     settleMs: 4,
-    ignore: (abs) => compiler.ignores(abs),
+    // The output's removal runs (then the run writes it again); anything else of the output never does.
+    ignore: (abs) => compiler.ignores(abs) && !compiler.isOutput(abs),
     run: async (events) => {
       const event = firstEvent;
       firstEvent = undefined;
@@ -69,6 +70,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
       // By name: whether a module outside the root counts is asked by the loop, not mid-run here.
       ignore: (abs) => compiler.ignores(abs, true) && !compiler.isConfigFile(abs),
       listings: compiler.listingsFile,
+      isOutput: (abs) => compiler.isOutput(abs),
       outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
       onError: (problem) => {
         if (!problem.exhausted)

@@ -156,6 +156,15 @@ export class EventRelevance {
     return this.dependsOn(rel);
   }
 
+  /**
+   * Whether a path is the output file or its generated folder itself (not a file in it): a
+   * watcher reports only their removal (watch/tree.ts), after which a run writes them again.
+   */
+  isOutput(abs: string): boolean {
+    const output = this.outputPaths();
+    return output !== undefined && (abs === output.outFile || abs === output.generatedDir);
+  }
+
   /** The output paths of the current options, worked out once per options object. */
   private outputPaths(): OutputPaths | undefined {
     const options = this.options();

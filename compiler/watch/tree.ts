@@ -55,6 +55,11 @@ export interface TreeWatcherOptions {
    */
   readonly onError: (problem: WatchProblem) => void;
   /**
+   * The output file and its generated folder (`Compiler.isOutput`): ignored, except that their
+   * removal is reported (an `rm` of the output while watch runs), so a run writes them again.
+   */
+  readonly isOutput?: (abs: string) => boolean;
+  /**
    * The directory listings the compiler's fresh walks keep (`Compiler.listingsFile`). At the
    * start, a directory whose stamp, taken once its watch is attached, is the recorded one is not
    * listed: its entries are the recorded ones at that stat, and the watch reports every change
@@ -202,7 +207,11 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
         }
         const abs = join(dir, entry.name);
         const isDir = entry.isDirectory() || kindOf(abs).kind === 'dir';
-        if (isDir && skipped(abs, true)) continue;
+        if (isDir && skipped(abs, true)) {
+          // Not watched, but known: its removal is reported.
+          if (options.isOutput?.(abs) === true) names.add(entry.name);
+          continue;
+        }
         names.add(entry.name);
         if (isDir) stack.push([abs, chain]);
       }
@@ -262,6 +271,12 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       return onEvent({ type: 'unlinkDir', path: dir });
     }
     const abs = join(dir, entry);
+    if (options.isOutput?.(abs) === true) {
+      // The compiler's own writes are never events; the output removed by hand is one.
+      if (kindOf(abs).kind !== undefined) parent.names.add(entry);
+      else if (parent.names.delete(entry)) onEvent({ type: 'unlink', path: abs });
+      return;
+    }
     if (options.ignore(abs)) return;
     const { kind, ino } = kindOf(abs);
     if (kind !== undefined && options.outsideWalk?.(abs, kind === 'dir') === true) return;

@@ -12,7 +12,17 @@
  * generated-file mark; and the folder itself once their removal left it empty.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
 import { type FileStampNow, writeNewAtomically } from './output.js';

@@ -1,0 +1,49 @@
+/**
+ * `zhin-gen watch` writes the output again when it is removed while watch runs (an `rm`, a
+ * `git clean`): the manifest and its generated folder are ignored as events, except for their
+ * removal (watch/tree.ts `isOutput`), and the run after it finds the output no longer vouched
+ * for. Its own writes never start a run.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { freshOutput, outputOnDisk, SCENARIO_TREE } from '../../watch-scenarios.js';
+import { runsIn, stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await stopWatch();
+  dirs.splice(0).forEach(removeDir);
+});
+
+const JSON_TOOL = `import { defineAgentTool } from '@zhin.js/tool';
+export default defineAgentTool({
+  description: 'Looks up a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: async () => 'ok',
+});
+`;
+
+describe('zhin-gen watch and its output removed', () => {
+  it('writes the manifest and the generated folder again, and its own writes start no run', async () => {
+    const root = writeTree(tempDir('watch-output-removed'), { ...SCENARIO_TREE, 'tools/city/index.ts': JSON_TOOL });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    const written = outputOnDisk(root);
+    expect(written).toBe(await freshOutput(root));
+    for (const path of ['zhin-capabilities.gen.ts', 'zhin-capabilities.gen.validators']) {
+      const runs = runsIn(io.stdout());
+      rmSync(join(root, path), { recursive: true });
+      await until(
+        () => runsIn(io.stdout()) > runs && outputOnDisk(root) === written,
+        () => `${path} written again:\n${io.stdout()}\n${io.stderr()}`,
+      );
+    }
+    // Nothing more: the runs' own writes were no events.
+    const runs = runsIn(io.stdout());
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runsIn(io.stdout())).toBe(runs);
+    expect(outputOnDisk(root)).toBe(written);
+  });
+});
