@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, copyFixture, removeDir, settleTree, tempDir } from '../../helpers.js';
+import { otherProcessPreload } from './other-process.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -32,24 +33,7 @@ describe('the output record under a concurrent write', () => {
     const older = readFileSync(out, 'utf8');
     writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo a message back', 'Echo a message back, twice'));
     settleTree(root);
-    writeFileSync(join(work, 'older.txt'), older);
-    const preload = join(work, 'other-process.mjs');
-    writeFileSync(
-      preload,
-      `import fs from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
-const rename = fs.renameSync;
-let done = false;
-fs.renameSync = (from, to) => {
-  rename(from, to);
-  if (done || !String(to).endsWith('zhin-capabilities.gen.ts')) return;
-  done = true;
-  fs.writeFileSync(to + '.other', fs.readFileSync(${JSON.stringify(join(work, 'older.txt'))}));
-  rename(to + '.other', to);
-};
-syncBuiltinESMExports();
-`,
-    );
+    const preload = otherProcessPreload(work, 'zhin-capabilities.gen.ts', older);
     cli(root, preload);
     expect(readFileSync(out, 'utf8')).toBe(older);
     // The next run must find the file on disk is not the one its inputs give, and write it.

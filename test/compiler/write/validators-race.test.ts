@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, copyFixture, removeDir, settleTree, tempDir } from '../../helpers.js';
+import { otherProcessPreload } from './other-process.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -33,24 +34,7 @@ describe('the generated folder under a concurrent write', () => {
     const older = readFileSync(search, 'utf8');
     writeFileSync(echo, readFileSync(echo, 'utf8').replace('Echo a message back', 'Echo a message back, twice'));
     settleTree(root);
-    writeFileSync(join(work, 'older.txt'), older);
-    const preload = join(work, 'other-process.mjs');
-    writeFileSync(
-      preload,
-      `import fs from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
-const rename = fs.renameSync;
-let done = false;
-fs.renameSync = (from, to) => {
-  rename(from, to);
-  if (done || !String(to).endsWith('search.ts')) return;
-  done = true;
-  fs.writeFileSync(to + '.other', fs.readFileSync(${JSON.stringify(join(work, 'older.txt'))}));
-  rename(to + '.other', to);
-};
-syncBuiltinESMExports();
-`,
-    );
+    const preload = otherProcessPreload(work, 'search.ts', older);
     cli(root, 'generate', preload);
     // The other process won the race: the older index is on disk beside the new manifest.
     expect(readFileSync(search, 'utf8')).toBe(older);
