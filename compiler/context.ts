@@ -25,7 +25,7 @@ import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js'
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk } from './scan/fresh-walk.js';
 import { ShippedFollow } from './scan/shipped-follow.js';
-import { FollowedModules } from './scan/module-graph.js';
+import { FollowedModules, linkTargetsOf } from './scan/module-graph.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
 import { validatorsStamp } from './write/validators.js';
@@ -51,6 +51,8 @@ export class Compiler {
   private readonly packages: ShippedFollow;
   /** The modules the config module imports: an edit of one reloads the configuration. */
   private readonly configModules: FollowedModules;
+  /** The targets of the tree's links to files, as the last fresh walk found them (watch mode follows them). */
+  private readonly linkTargets: FollowedModules;
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
   private readonly layouts: LayoutMemo;
@@ -71,6 +73,7 @@ export class Compiler {
     this.emitted = new LastEmitted(this.root);
     this.packages = new ShippedFollow(this.root);
     this.configModules = new FollowedModules(this.root);
+    this.linkTargets = new FollowedModules(this.root);
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.layouts = new LayoutMemo(this.units.layoutFile);
     this.schemas = new SchemaCache(this.root);
@@ -78,7 +81,7 @@ export class Compiler {
     this.relevance = new EventRelevance(
       this.root,
       () => this.options,
-      (rel) => this.units.dependsOn(rel) || this.packages.modules.has(rel),
+      (rel) => this.units.dependsOn(rel) || this.packages.modules.has(rel) || this.linkTargets.has(rel),
       (rel) => this.configModules.has(rel),
     );
     this.queue = new RunQueue(
@@ -133,6 +136,8 @@ export class Compiler {
    */
   notify(events: readonly FileEvent[]): void {
     this.queue.record(events, (rel, dirty) => {
+      // An edit of a file a link of the tree points to is an edit of the link.
+      for (const link of this.inventory?.linksTo(rel) ?? []) dirty.add(link);
       if (this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
         this.inventory = undefined;
     });
@@ -158,6 +163,7 @@ export class Compiler {
       const walked = await freshWalk(this.root, options, this.listingsFile, record?.unstat);
       this.packages.use(walked.shipped);
       this.inventory = walked.inventory;
+      this.linkTargets.use(linkTargetsOf(walked.inventory.fileLinks));
     } else if (dirty) {
       // A package's manifest changed under watch mode (a workspace package rebuilt).
       await this.packages.refresh(dirty);
@@ -413,7 +419,12 @@ export class Compiler {
   outsideDependencies(): DependencyStamp[] {
     return dependencyStamps(
       this.root,
-      [...this.units.takeStamped(), ...this.packages.modules.take(), ...this.configModules.take()],
+      [
+        ...this.units.takeStamped(),
+        ...this.packages.modules.take(),
+        ...this.configModules.take(),
+        ...this.linkTargets.take(),
+      ],
       this.relevance,
     );
   }

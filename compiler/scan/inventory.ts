@@ -6,12 +6,21 @@
  * directories, a path that had a walk diagnostic) asks for one instead.
  */
 import { lstatSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../util/hash.js';
 import type { ExtraPlugin } from './layout.js';
 import type { DirListings } from './listings.js';
-import { CONVENTION_FOLDERS, walkBelow, walkTree, type WalkMode, type WalkOptions, type WalkStamps } from './walk.js';
+import {
+  CONVENTION_FOLDERS,
+  type FileLink,
+  toPosix,
+  walkBelow,
+  walkTree,
+  type WalkMode,
+  type WalkOptions,
+  type WalkStamps,
+} from './walk.js';
 
 /**
  * One digest of a walked list (its paths joined by newlines). The tree record's digest and the
@@ -58,10 +67,29 @@ export class TreeInventory {
       listings,
       unstat,
     );
-    return new TreeInventory(walked.paths, walked.stamps, root, walkOptions, options.pluginEntry, extra, [
+    const inventory = new TreeInventory(walked.paths, walked.stamps, root, walkOptions, options.pluginEntry, extra, [
       ...diagnostics,
       ...walked.diagnostics,
     ]);
+    inventory.fileLinks = walked.fileLinks;
+    return inventory;
+  }
+
+  /** The fresh walk's links to files (scan/walk.ts `Inventory.fileLinks`); a link met later makes watch walk afresh. */
+  fileLinks: readonly FileLink[] = [];
+  private linkIndex?: Map<string, string[]>;
+
+  /** The links (POSIX, relative) whose target is this path (POSIX, relative to the root). */
+  linksTo(rel: string): readonly string[] {
+    if (this.fileLinks.length === 0) return [];
+    if (!this.linkIndex) {
+      this.linkIndex = new Map();
+      for (const [link, real] of this.fileLinks) {
+        const target = toPosix(relative(this.root, real));
+        this.linkIndex.set(target, [...(this.linkIndex.get(target) ?? []), link]);
+      }
+    }
+    return this.linkIndex.get(rel) ?? [];
   }
 
   get list(): readonly string[] {

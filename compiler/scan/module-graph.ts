@@ -97,6 +97,21 @@ export function evaluatedAgain(path: string): boolean {
 }
 
 /**
+ * The targets of links to files (scan/walk.ts `fileLinks`), stamped by a stat now (no content
+ * hash: a target whose stat moved counts as changed when the watcher first compares it).
+ */
+export function linkTargetsOf(links: readonly (readonly [link: string, real: string])[]): StampedModule[] {
+  return links.map(([, real]) => {
+    try {
+      const { mtimeMs, size } = statSync(real);
+      return { path: real, stamp: { mtimeMs, size, hash: '' } };
+    } catch {
+      return { path: real, stamp: ABSENT };
+    }
+  });
+}
+
+/**
  * Modules the compiler follows for one thing it imports whole (a shipped package's manifest, the
  * config module), as last read: handed to the watcher once (`take`, as POSIX paths relative to
  * the root, with their stamps), and asked of events (`has`). One per thing, per compiler.

@@ -33,7 +33,14 @@ export interface Inventory {
   /** POSIX paths relative to the root, sorted; directories end with '/'. */
   readonly paths: string[];
   readonly diagnostics: Diagnostic[];
+  /**
+   * Each followed symbolic link to a file: its path (POSIX, relative) and its target's real path
+   * (absolute). An edit of the target is no event of the link's folder (watch mode follows it).
+   */
+  readonly fileLinks: readonly FileLink[];
 }
+
+export type FileLink = readonly [link: string, real: string];
 
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
@@ -93,6 +100,7 @@ class Walker {
   readonly diagnostics: Diagnostic[] = [];
   /** Whether a symbolic link was met (their rules need the whole walk's context). */
   sawLink = false;
+  readonly fileLinks: FileLink[] = [];
   private readonly realRoot: string;
   private readonly allowedReal: string[];
 
@@ -235,6 +243,7 @@ class Walker {
       );
       return undefined;
     }
+    if (!stat.isDirectory()) this.fileLinks.push([this.rel(abs), real]);
     return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
   }
 
@@ -374,12 +383,12 @@ export function walkTree(
     const stamps = walker.stamps
       ? { stamps: { table: Float64Array.from(walker.stamps), taken: Float64Array.from(walker.taken!) } }
       : {};
-    return { paths: walker.paths, diagnostics: walker.diagnostics, ...stamps };
+    return { paths: walker.paths, diagnostics: walker.diagnostics, fileLinks: walker.fileLinks, ...stamps };
   }
   // The default sort orders strings by UTF-16 code units (as compareStrings in diagnostics.ts
   // does) without a call per comparison.
   const unique = [...new Set(walker.paths)].sort();
-  return { paths: unique, diagnostics: walker.diagnostics };
+  return { paths: unique, diagnostics: walker.diagnostics, fileLinks: walker.fileLinks };
 }
 
 /** How the walk treats a directory's contents: a plugin's, a `plugins/` folder's, or everything. */

@@ -4,7 +4,7 @@
  * names, and a schema module's folder beside one it follows already. Before, both stayed
  * unwatched until a restart, and their edits never reached the manifest.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
@@ -109,5 +109,26 @@ describe('zhin-gen watch re-enters folders it watches', () => {
       () => renameSync(join(root, 'ext/extra'), join(root, 'moved')),
       true,
     );
+  });
+});
+
+describe('zhin-gen watch and links to files', () => {
+  it('an edit of the file a tool module links to reaches the manifest', async () => {
+    const root = writeTree(tempDir('watch-file-link'), {
+      'tools/alpha/index.ts': tool('Alpha tool'),
+      'shared/x/index.ts': tool('Shared tool'),
+    });
+    dirs.push(root);
+    mkdirSync(join(root, 'tools/x'));
+    symlinkSync(join('..', '..', 'shared', 'x', 'index.ts'), join(root, 'tools/x/index.ts'));
+    const io = await watchedAfterFirstRun(root);
+    expect(outputOnDisk(root)).toContain('Shared tool');
+    writeTree(root, { 'shared/x/index.ts': tool('Shared tool, edited') });
+    await reaches(root, io, 'Shared tool, edited');
+    // A fresh run on the tree itself (a copy would make the link absolute, pointing out of it).
+    const fresh = createCompiler({ root, cacheFile: false });
+    const result = await fresh.run({ write: false });
+    await fresh.dispose();
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toBe(result.code);
   });
 });
