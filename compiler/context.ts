@@ -81,7 +81,11 @@ export class Compiler {
     this.relevance = new EventRelevance(
       this.root,
       () => this.options,
-      (rel) => this.units.dependsOn(rel) || this.packages.modules.has(rel) || this.linkTargets.has(rel),
+      (rel) =>
+        this.units.dependsOn(rel) ||
+        this.packages.modules.has(rel) ||
+        this.linkTargets.has(rel) ||
+        this.configModules.has(rel),
       (rel) => this.configModules.has(rel),
     );
     this.queue = new RunQueue(

@@ -25,7 +25,7 @@ export class RunQueue {
 
   constructor(
     private readonly root: string,
-    private readonly relevance: Pick<EventRelevance, 'isConfigFile' | 'ignores'>,
+    private readonly relevance: Pick<EventRelevance, 'isConfigFile' | 'isConfigModule' | 'ignores'>,
     private readonly pass: Pass,
     /** Forgets what the retried pass must not trust (the cache's index, the inventory). */
     private readonly beforeRetry: () => void,
@@ -53,7 +53,8 @@ export class RunQueue {
       const abs = isAbsolute(event.path) ? event.path : join(this.root, event.path);
       if (this.relevance.isConfigFile(abs)) {
         this.configDirty = true;
-        continue;
+        // A module the config imports may be a unit's too (a shared schema file): recorded as well.
+        if (!this.relevance.isConfigModule(abs)) continue;
       }
       if (this.relevance.ignores(abs)) continue;
       const rel = toPosix(relative(this.root, abs));

@@ -10,7 +10,7 @@ import { locateConfig, readConfigText, relativeName } from './locate.js';
 import { checkConfigPaths, type OutputProblem } from './paths.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { resolveConfiguredPlugins } from '../scan/configured.js';
-import { evaluatedAgain, moduleGraph, readStamped, type StampedModule } from '../scan/module-graph.js';
+import { evaluateAfresh, forgetRequired, moduleGraph, readStamped, type StampedModule } from '../scan/module-graph.js';
 
 export const CONFIG_FILES = ['zhin-gen.config.ts', 'zhin-gen.config.mjs', 'zhin-gen.config.json'] as const;
 
@@ -61,8 +61,9 @@ function esmDefault(value: unknown): unknown {
 }
 
 /**
- * `fresh`: this process imported the module before, so what it imports is evaluated afresh too
- * (scan/module-graph.ts `evaluatedAgain`): a watch session after an imported module changed.
+ * `fresh`: this process evaluated the module before from other bytes (its own or a module's it
+ * imports), so what it imports is evaluated afresh too (scan/module-graph.ts `evaluateAfresh`): a
+ * watch session after an imported module changed.
  */
 async function importConfigModule(file: string, fresh: boolean): Promise<unknown> {
   const url = `${pathToFileURL(file).href}?t=${Date.now()}`;
@@ -96,10 +97,14 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     configFile = candidate;
     sourceFile = name;
     try {
-      if (!name.endsWith('.json')) modules = moduleGraph(candidate, readStamped(candidate)).slice(1);
-      raw = name.endsWith('.json')
-        ? JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, ''))
-        : await importConfigModule(candidate, evaluatedAgain(candidate));
+      if (name.endsWith('.json')) raw = JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, ''));
+      else {
+        const graph = moduleGraph(candidate, readStamped(candidate));
+        modules = graph.slice(1);
+        const fresh = evaluateAfresh(graph);
+        if (fresh) forgetRequired(graph);
+        raw = await importConfigModule(candidate, fresh);
+      }
     } catch (error) {
       diagnostics.push(
         diag('ZG1101', {

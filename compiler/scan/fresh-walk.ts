@@ -23,11 +23,11 @@ export interface Shipped {
 export const NOTHING_SHIPPED: Shipped = { packages: [], diagnostics: [], sources: [], files: [] };
 
 /**
- * The same packages read again (watch mode: one of their manifest files changed), every module
- * evaluated afresh, the ones a manifest imports too.
+ * The same packages read again (watch mode: one of their modules changed); a manifest whose
+ * modules changed is evaluated afresh with them (scan/shipped.ts).
  */
 export async function readShippedAgain(shipped: Shipped): Promise<Shipped> {
-  return { ...(await readShippedPackages(shipped.sources, { fresh: true })), sources: shipped.sources };
+  return { ...(await readShippedPackages(shipped.sources)), sources: shipped.sources };
 }
 
 function configured(root: string, options: ResolvedOptions): ReturnType<typeof resolveConfiguredPlugins> {

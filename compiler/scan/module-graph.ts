@@ -5,6 +5,7 @@
  * And the record of which modules this process evaluated, to evaluate them afresh.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, extname, relative, resolve } from 'node:path';
 import { ABSENT, type FileStamp } from '../cache/flat-stamps.js';
 import { sha256 } from '../util/hash.js';
@@ -30,10 +31,12 @@ export function readStamped(path: string): { stamp: FileStamp; bytes?: Buffer } 
 /**
  * The relative modules a module imports for its value (`import … from './…'`, `export … from`,
  * `import './…'`; never `import type`, which is erased): how a generated manifest reaches its
- * shards and items (emit/sharded-main.ts). Matched on lines, as zhin-gen and tsc write them.
+ * shards and items (emit/sharded-main.ts). A statement starts a line or follows a `;`, and its
+ * clause may span lines (a formatter wraps long ones); a match inside a comment or a string
+ * only follows one more file.
  */
 const STATIC_IMPORT =
-  /^\s*(?:(?:import|export)\s+(?!type\b)[^'"\n;]*?\bfrom\s*|import\s*)["'](\.{1,2}\/[^"'\n]+)["']/gm;
+  /(?:^|;)\s*(?:(?:import|export)\s+(?!type\b)[^'";]*?\bfrom\s*|import\s*)["'](\.{1,2}\/[^"'\n]+)["']/gm;
 
 function isFile(path: string): boolean {
   try {
@@ -81,19 +84,37 @@ export function moduleGraph(path: string, first: { stamp: FileStamp; bytes?: Buf
 }
 
 /**
- * The module files this process evaluated. Not a cache: the record of one, the ESM loader's,
- * which belongs to the process (every compiler in it shares it), so this does too. A module
- * evaluated before must be evaluated afresh with what it imports (tsx's `tsImport`, a loader
- * namespace of its own): a plain import, even under a new query, gets the modules it imports from
- * the loader's cache, as they were then.
+ * The module files this process evaluated, each with the digest of its graph then. Not a cache:
+ * the record of one, the module loaders', which belong to the process (every compiler in it
+ * shares them), so this does too. A module evaluated before from other bytes (its own or a
+ * module's it imports) must be evaluated afresh with what it imports: a plain import, even under
+ * a new query, gets the modules it imports from the loaders' caches, as they were then.
  */
-const evaluatedBefore = new Set<string>();
+const evaluated = new Map<string, string>();
 
-/** Whether this process evaluated the module before (and from now on, it has). */
-export function evaluatedAgain(path: string): boolean {
-  const again = evaluatedBefore.has(path);
-  evaluatedBefore.add(path);
-  return again;
+/**
+ * Whether the module, whose graph `moduleGraph` read, must be evaluated afresh (tsx's `tsImport`,
+ * a loader namespace of its own, after `forgetRequired`): this process evaluated it before from
+ * other bytes. Records this evaluation. Only a change costs a namespace (each stays registered).
+ */
+export function evaluateAfresh(graph: readonly StampedModule[]): boolean {
+  const path = graph[0]!.path;
+  const digest = sha256(graph.map((file) => `${file.path}\0${file.stamp.hash}`).join('\n'));
+  const before = evaluated.get(path);
+  evaluated.set(path, digest);
+  return before !== undefined && before !== digest;
+}
+
+/**
+ * Drops a graph's modules from the CommonJS cache: tsx compiles a `.ts` module of a package
+ * without `"type": "module"` to CommonJS, whose `require`s a fresh loader namespace does not
+ * evaluate again.
+ */
+export function forgetRequired(graph: readonly StampedModule[]): void {
+  const cache = createRequire(import.meta.url).cache;
+  const paths = new Set(graph.map((file) => file.path));
+  // tsx keys a module of a loader namespace `<path>?namespace=<id>`.
+  for (const key of Object.keys(cache)) if (paths.has(key.split('?')[0]!)) delete cache[key];
 }
 
 /**

@@ -8,11 +8,11 @@
  * manifest imports the package's one and the runtime merges it (runtime/generation/packages.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compareStrings, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { sha256 } from '../util/hash.js';
-import { evaluatedAgain, moduleGraph, readStamped, type StampedModule } from './module-graph.js';
+import { evaluateAfresh, forgetRequired, moduleGraph, readStamped, type StampedModule } from './module-graph.js';
 
 /** The subpath a package exports its generated manifest module at. */
 export const SHIPPED_MANIFEST_EXPORT = './zhin-capabilities';
@@ -95,11 +95,13 @@ function isCapabilityList(value: unknown, key: string): boolean {
  */
 export type ShippedFile = StampedModule;
 
+/** The real path of a file, or of the nearest folder above it that exists (a package not built yet, linked from `node_modules/`). */
 function realPath(file: string): string {
   try {
     return realpathSync(file);
   } catch {
-    return file;
+    const dir = dirname(file);
+    return dir === file ? file : join(realPath(dir), basename(file));
   }
 }
 
@@ -108,8 +110,8 @@ function realPath(file: string): string {
  * imported an earlier version (a watch session after a config change, a dev server restarted in
  * place) evaluates the new one instead of getting the module it cached under the same URL.
  * `fresh`: the modules it imports are evaluated again too (a large package's manifest imports
- * its shards), in a loader namespace of their own; a read after the package changed under a
- * running compiler takes it.
+ * its shards), in a loader namespace of their own: the process evaluated this manifest before,
+ * from other bytes (scan/module-graph.ts `evaluateAfresh`).
  */
 async function importModule(file: string, bytes: Buffer, fresh: boolean): Promise<unknown> {
   const url = `${pathToFileURL(file).href}?zhin-gen=${sha256(bytes).slice(0, 16)}`;
@@ -120,16 +122,9 @@ async function importModule(file: string, bytes: Buffer, fresh: boolean): Promis
   return import(url);
 }
 
-/** How a read goes (readShippedPackages). */
-export interface ShippedRead {
-  /** Every module evaluated again, the ones a manifest imports too (see importModule); always so for a file this process evaluated before. */
-  readonly fresh?: boolean;
-}
-
 /** Reads each package's shipped manifest; a module that cannot be read is a ZG1060 at the config entry. */
 export async function readShippedPackages(
   packages: readonly ShippedPackage[],
-  how: ShippedRead = {},
 ): Promise<{ packages: ShippedCapabilities[]; diagnostics: Diagnostic[]; files: ShippedFile[] }> {
   const out: ShippedCapabilities[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -146,14 +141,16 @@ export async function readShippedPackages(
     const path = realPath(pkg.file);
     const read = readStamped(path);
     // What watch mode follows (listed by every read: a dev server's first run is not told it watches).
-    files.push(...moduleGraph(path, read));
+    const graph = moduleGraph(path, read);
+    files.push(...graph);
     if (read.bytes === undefined) {
       fail(`${pkg.file} does not exist (is the package built?)`);
       continue;
     }
     let manifest: ManifestShape | undefined;
     try {
-      const fresh = evaluatedAgain(path) || how.fresh === true;
+      const fresh = evaluateAfresh(graph);
+      if (fresh) forgetRequired(graph);
       manifest = ((await importModule(pkg.file, read.bytes, fresh)) as { manifest?: ManifestShape }).manifest;
     } catch (error) {
       fail(`importing it threw: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);

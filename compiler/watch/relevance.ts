@@ -93,9 +93,15 @@ export class EventRelevance {
     return toPosix(relative(this.root, abs));
   }
 
+  /** A config file, or a module the config module imports. */
   isConfigFile(path: string): boolean {
     const rel = this.relativeOf(path);
     return CONFIG_NAMES.has(rel) || this.configModule(rel);
+  }
+
+  /** A module the config module imports: its edit reloads the configuration and is an edit like any other. */
+  isConfigModule(path: string): boolean {
+    return this.configModule(this.relativeOf(path));
   }
 
   /**

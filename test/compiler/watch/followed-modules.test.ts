@@ -8,11 +8,11 @@
  * the modules it imports for their value (a large package's shards) are followed; each rebuild
  * is read again, evaluated afresh, and checked against the bot as a fresh run would.
  */
-import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
 import { outputOnDisk } from '../../watch-scenarios.js';
 import { runsIn, stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
 
@@ -103,26 +103,111 @@ describe('zhin-gen watch and a workspace package that ships its manifest', () =>
   });
 });
 
+describe('zhin-gen watch and a workspace package not built yet', () => {
+  it('reads the package once its build writes the manifest', async () => {
+    const { bot, dist } = workspace();
+    rmSync(dist, { recursive: true });
+    const io = await watchedAfterFirstRun(bot);
+    expect(io.stderr()).toContain('ZG1060');
+    const runs = runsIn(io.stdout());
+    mkdirSync(join(dist, 'parts'), { recursive: true });
+    writeFileSync(join(dist, 'parts/tools-0.js'), shard('plugin'));
+    rebuild(join(dist, 'zhin-capabilities.gen.js'), main('parts/tools-0.js'));
+    await until(
+      () => runsIn(io.stdout()) > runs && !io.stdout().trim().endsWith('last good manifest kept'),
+      () => `a clean run after the build:\n${io.stdout()}\n${io.stderr()}`,
+    );
+    expect(await freshCodes(bot)).toEqual([]);
+  });
+});
+
 describe('zhin-gen watch and the modules a config module imports', () => {
-  it('reloads the configuration when one of them changes', async () => {
+  const SKILL = '---\nname: trip\ndescription: Plan a day trip\ntools: [ghost]\n---\nAsk the ghost first.\n';
+
+  /** Waits for the run after `change`; whether it kept the last good manifest, and fresh agrees. */
+  async function runAfter(
+    root: string,
+    io: { stdout: () => string; stderr: () => string },
+    change: () => void,
+  ): Promise<{ kept: boolean; fresh: string[] }> {
+    const runs = runsIn(io.stdout());
+    change();
+    await until(
+      () => runsIn(io.stdout()) > runs,
+      () => `a run after the change:\n${io.stdout()}\n${io.stderr()}`,
+    );
+    return {
+      kept: /last good manifest kept$/.test(io.stdout().trim().split('\n').at(-1)!),
+      fresh: await freshCodes(root),
+    };
+  }
+
+  it.each([
+    ['an ES module package', { type: 'module' }],
+    ['a CommonJS package', {}],
+  ])('reloads the configuration when one of them changes (%s, an import over several lines)', async (_, type) => {
     const root = writeTree(tempDir('watch-config-module'), {
-      'cfg/shared.ts': "export const hosted = ['ghost'];\n",
+      'package.json': JSON.stringify({ name: 'bot', ...type }),
+      'cfg/shared.ts': "export const hosted = ['ghost'];\nexport const other = 1;\n",
       'zhin-gen.config.ts':
-        "import { hosted } from './cfg/shared.ts';\nexport default { hostProvided: { tools: hosted } };\n",
-      'skills/trip/SKILL.md':
-        '---\nname: trip\ndescription: Plan a day trip\ntools: [ghost]\n---\nAsk the ghost first.\n',
+        "import {\n  hosted,\n  other,\n} from './cfg/shared';\nexport default { hostProvided: { tools: other ? hosted : [] } };\n",
+      'skills/trip/SKILL.md': SKILL,
     });
     dirs.push(root);
     const io = await watchedAfterFirstRun(root);
     expect(io.stdout()).not.toContain('last good manifest kept');
-    const runs = runsIn(io.stdout());
-    rebuild(join(root, 'cfg/shared.ts'), "export const hosted = ['ghost2'];\n");
-    await until(
-      () => runsIn(io.stdout()) > runs,
-      () => `a run after the config's module changed:\n${io.stdout()}\n${io.stderr()}`,
+    const after = await runAfter(root, io, () =>
+      rebuild(join(root, 'cfg/shared.ts'), "export const hosted = ['ghost2'];\nexport const other = 1;\n"),
     );
-    expect(io.stdout().trim().split('\n').at(-1)).toMatch(/last good manifest kept$/);
+    expect(after).toEqual({ kept: true, fresh: expect.arrayContaining(['ZG3006']) });
     expect(io.stderr()).toContain('ZG3006');
-    expect(await freshCodes(root)).toContain('ZG3006');
+    const back = await runAfter(root, io, () =>
+      rebuild(join(root, 'cfg/shared.ts'), "export const hosted = ['ghost'];\nexport const other = 1;\n"),
+    );
+    expect(back).toEqual({ kept: false, fresh: [] });
+  });
+
+  it('follows one outside the root', async () => {
+    const base = tempDir('watch-config-outside');
+    dirs.push(base);
+    writeTree(base, { 'shared/base.mjs': "export const hosted = ['ghost'];\n" });
+    const root = writeTree(join(base, 'bot'), {
+      'zhin-gen.config.mjs':
+        "import { hosted } from '../shared/base.mjs';\nexport default { hostProvided: { tools: hosted } };\n",
+      'skills/trip/SKILL.md': SKILL,
+    });
+    const io = await watchedAfterFirstRun(root);
+    const after = await runAfter(root, io, () =>
+      rebuild(join(base, 'shared/base.mjs'), "export const hosted = ['ghost2'];\n"),
+    );
+    expect(after).toEqual({ kept: true, fresh: expect.arrayContaining(['ZG3006']) });
+  });
+
+  it("one that is a tool schema's module too: the configuration reloads and the tool is parsed again", async () => {
+    const root = writeTree(tempDir('watch-config-shared'), {
+      'src/frag.ts':
+        "import { z } from 'zod';\nexport const s = z.object({ fromA: z.string() });\nexport const HOSTED = ['ghost'];\n",
+      'tools/echo/index.ts':
+        "import { defineAgentTool } from '@zhin.js/tool';\nimport { s } from '../../src/frag.js';\nexport default defineAgentTool({ description: 'Echo', inputSchema: s, execute: async () => 'ok' });\n",
+      'zhin-gen.config.ts':
+        "import { HOSTED } from './src/frag.ts';\nexport default { hostProvided: { tools: HOSTED } };\n",
+      'skills/trip/SKILL.md': SKILL,
+    });
+    dirs.push(root);
+    // As a user would: generated once, then watched (the first watch run is the cache's).
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    const io = await watchedAfterFirstRun(root);
+    expect(outputOnDisk(root)).toContain('fromA');
+    await runAfter(root, io, () =>
+      rebuild(
+        join(root, 'src/frag.ts'),
+        "import { z } from 'zod';\nexport const s = z.object({ fromB: z.string() });\nexport const HOSTED = ['ghost'];\n",
+      ),
+    );
+    await until(
+      () => outputOnDisk(root).includes('fromB'),
+      () => `the schema's edit in the manifest:\n${io.stdout()}`,
+    );
+    expect(outputOnDisk(root)).not.toContain('fromA');
   });
 });
