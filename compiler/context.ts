@@ -5,7 +5,8 @@
  * keeps the file events each run takes); file events patch the inventory so a watch-mode run
  * re-parses only the changed units.
  */
-import { relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -140,9 +141,16 @@ export class Compiler {
    */
   notify(events: readonly FileEvent[]): void {
     this.queue.record(events, (rel, dirty) => {
-      // An edit of a file a link of the tree points to is an edit of the link.
-      for (const link of this.inventory?.linksTo(rel) ?? []) dirty.add(link);
-      if (this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
+      // A change at a link's target is a change of the link's path. What decides what the walk
+      // follows (ZG1005) is walked afresh: a broken link's target that came, a linked folder that
+      // came or went, a linked file that went. Edits below a linked folder are patched.
+      let relinked = false;
+      for (const link of this.inventory?.linksTo(rel) ?? []) {
+        dirty.add(link.path);
+        if (link.kind === 'broken' || (link.kind === 'dir' && link.atTarget)) relinked = true;
+        else if (link.kind === 'file' && !existsSync(join(this.root, link.path))) relinked = true;
+      }
+      if (relinked || this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
         this.inventory = undefined;
     });
   }
@@ -167,7 +175,7 @@ export class Compiler {
       const walked = await freshWalk(this.root, options, this.listingsFile, record?.unstat);
       this.packages.use(walked.shipped);
       this.inventory = walked.inventory;
-      this.linkTargets.use(linkTargetsOf(walked.inventory.fileLinks));
+      this.linkTargets.use(linkTargetsOf(walked.inventory.links));
     } else if (dirty) {
       // A package's manifest changed under watch mode (a workspace package rebuilt).
       await this.packages.refresh(dirty);

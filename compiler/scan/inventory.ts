@@ -13,7 +13,7 @@ import type { ExtraPlugin } from './layout.js';
 import type { DirListings } from './listings.js';
 import {
   CONVENTION_FOLDERS,
-  type FileLink,
+  type TreeLink,
   toPosix,
   walkBelow,
   walkTree,
@@ -71,25 +71,27 @@ export class TreeInventory {
       ...diagnostics,
       ...walked.diagnostics,
     ]);
-    inventory.fileLinks = walked.fileLinks;
+    inventory.links = walked.links;
     return inventory;
   }
 
-  /** The fresh walk's links to files (scan/walk.ts `Inventory.fileLinks`); a link met later makes watch walk afresh. */
-  fileLinks: readonly FileLink[] = [];
-  private linkIndex?: Map<string, string[]>;
+  /** The fresh walk's symbolic links (scan/walk.ts `Inventory.links`); a link met later makes watch walk afresh. */
+  links: readonly TreeLink[] = [];
 
-  /** The links (POSIX, relative) whose target is this path (POSIX, relative to the root). */
-  linksTo(rel: string): readonly string[] {
-    if (this.fileLinks.length === 0) return [];
-    if (!this.linkIndex) {
-      this.linkIndex = new Map();
-      for (const [link, real] of this.fileLinks) {
-        const target = toPosix(relative(this.root, real));
-        this.linkIndex.set(target, [...(this.linkIndex.get(target) ?? []), link]);
-      }
+  /**
+   * The paths of the tree (POSIX, relative) a change of this path is a change of, through a link:
+   * a link to this file, or this path below a link's folder or its missing target, with how the
+   * link was taken. Links are few: a scan of them.
+   */
+  linksTo(rel: string): { readonly path: string; readonly kind: TreeLink[2]; readonly atTarget: boolean }[] {
+    const found: { path: string; kind: TreeLink[2]; atTarget: boolean }[] = [];
+    for (const [link, target, kind] of this.links) {
+      const at = toPosix(relative(this.root, target));
+      if (rel === at) found.push({ path: link, kind, atTarget: true });
+      else if (kind !== 'file' && rel.startsWith(`${at}/`))
+        found.push({ path: link + rel.slice(at.length), kind, atTarget: false });
     }
-    return this.linkIndex.get(rel) ?? [];
+    return found;
   }
 
   get list(): readonly string[] {

@@ -118,10 +118,12 @@ export function forgetRequired(graph: readonly StampedModule[]): void {
 }
 
 /**
- * The targets of links to files (scan/walk.ts `fileLinks`), stamped by a stat now (no content
+ * The targets of the tree's links (scan/walk.ts `links`), stamped by a stat now (no content
  * hash: a target whose stat moved counts as changed when the watcher first compares it).
  */
-export function linkTargetsOf(links: readonly (readonly [link: string, real: string])[]): StampedModule[] {
+export function linkTargetsOf(
+  links: readonly (readonly [link: string, target: string, kind: string])[],
+): StampedModule[] {
   return links.map(([, real]) => {
     try {
       const { mtimeMs, size } = statSync(real);

@@ -5,8 +5,8 @@
  * Directories carry a trailing `/`. Symbolic links are followed only when they stay inside the
  * root (or a configured directory) and do not loop; anything else is a ZG1005 warning.
  */
-import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
 import type { DirListings, WalkEntry } from './listings.js';
@@ -34,13 +34,24 @@ export interface Inventory {
   readonly paths: string[];
   readonly diagnostics: Diagnostic[];
   /**
-   * Each followed symbolic link to a file: its path (POSIX, relative) and its target's real path
-   * (absolute). An edit of the target is no event of the link's folder (watch mode follows it).
+   * Each symbolic link inside the root the walk met: its path (POSIX, relative), its target
+   * (absolute: the real path of a followed one, the path it names when it is broken) and how it
+   * was taken. What happens at the target is no event of the link's folder: watch mode follows
+   * the targets (compiler/context.ts).
    */
-  readonly fileLinks: readonly FileLink[];
+  readonly links: readonly TreeLink[];
 }
 
-export type FileLink = readonly [link: string, real: string];
+export type TreeLink = readonly [link: string, target: string, kind: 'file' | 'dir' | 'broken'];
+
+/** What a symbolic link names (undefined: not readable as a link). */
+function readlinkOf(abs: string): string | undefined {
+  try {
+    return readlinkSync(abs);
+  } catch {
+    return undefined;
+  }
+}
 
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
@@ -100,7 +111,7 @@ class Walker {
   readonly diagnostics: Diagnostic[] = [];
   /** Whether a symbolic link was met (their rules need the whole walk's context). */
   sawLink = false;
-  readonly fileLinks: FileLink[] = [];
+  readonly links: TreeLink[] = [];
   private readonly realRoot: string;
   private readonly allowedReal: string[];
 
@@ -215,6 +226,8 @@ class Walker {
     try {
       real = realpathSync(abs);
     } catch {
+      const named = readlinkOf(abs);
+      if (named !== undefined) this.links.push([this.rel(abs), resolve(dirname(abs), named), 'broken']);
       this.diagnostics.push(
         diag('ZG1005', { file: this.rel(abs), message: `Broken symbolic link "${this.rel(abs)}" is not followed` }),
       );
@@ -243,7 +256,7 @@ class Walker {
       );
       return undefined;
     }
-    if (!stat.isDirectory()) this.fileLinks.push([this.rel(abs), real]);
+    this.links.push([this.rel(abs), real, stat.isDirectory() ? 'dir' : 'file']);
     return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
   }
 
@@ -383,12 +396,12 @@ export function walkTree(
     const stamps = walker.stamps
       ? { stamps: { table: Float64Array.from(walker.stamps), taken: Float64Array.from(walker.taken!) } }
       : {};
-    return { paths: walker.paths, diagnostics: walker.diagnostics, fileLinks: walker.fileLinks, ...stamps };
+    return { paths: walker.paths, diagnostics: walker.diagnostics, links: walker.links, ...stamps };
   }
   // The default sort orders strings by UTF-16 code units (as compareStrings in diagnostics.ts
   // does) without a call per comparison.
   const unique = [...new Set(walker.paths)].sort();
-  return { paths: unique, diagnostics: walker.diagnostics, fileLinks: walker.fileLinks };
+  return { paths: unique, diagnostics: walker.diagnostics, links: walker.links };
 }
 
 /** How the walk treats a directory's contents: a plugin's, a `plugins/` folder's, or everything. */

@@ -125,10 +125,44 @@ describe('zhin-gen watch and links to files', () => {
     expect(outputOnDisk(root)).toContain('Shared tool');
     writeTree(root, { 'shared/x/index.ts': tool('Shared tool, edited') });
     await reaches(root, io, 'Shared tool, edited');
-    // A fresh run on the tree itself (a copy would make the link absolute, pointing out of it).
-    const fresh = createCompiler({ root, cacheFile: false });
-    const result = await fresh.run({ write: false });
-    await fresh.dispose();
-    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toBe(result.code);
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toBe(await freshCode(root));
+  });
+
+  it('a linked tool folder whose target goes and comes back, and a broken link whose target appears', async () => {
+    const root = writeTree(tempDir('watch-dir-link'), {
+      'tools/alpha/index.ts': tool('Alpha tool'),
+      'shared/dt/index.ts': tool('Linked folder tool'),
+    });
+    dirs.push(root);
+    symlinkSync(join('..', 'shared', 'dt'), join(root, 'tools/dt'), 'dir');
+    symlinkSync(join('..', 'nowhere'), join(root, 'tools/dangle'), 'dir');
+    const io = await watchedAfterFirstRun(root);
+    const manifest = (): string => readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8');
+    expect(manifest()).toContain('Linked folder tool');
+    const settles = async (what: string, check: (text: string) => boolean): Promise<void> => {
+      await until(
+        () => check(manifest()),
+        () => `${what}:\n${io.stdout()}\n${io.stderr()}`,
+      );
+      await until(
+        () => !io.stdout().trim().endsWith('last good manifest kept'),
+        () => `${what}, a clean run:\n${io.stdout()}\n${io.stderr()}`,
+      );
+      expect(manifest(), what).toBe(await freshCode(root));
+    };
+    rmSync(join(root, 'shared/dt'), { recursive: true });
+    await settles('the linked folder gone', (text) => !text.includes('Linked folder tool'));
+    writeTree(root, { 'shared/dt/index.ts': tool('Linked folder tool, back') });
+    await settles('the linked folder back', (text) => text.includes('Linked folder tool, back'));
+    writeTree(root, { 'nowhere/index.ts': tool('Once dangling') });
+    await settles('the broken link target made', (text) => text.includes('Once dangling'));
   });
 });
+
+/** What a fresh run on the tree itself writes (a copy would make the links absolute, pointing out of it). */
+async function freshCode(root: string): Promise<string | undefined> {
+  const fresh = createCompiler({ root, cacheFile: false });
+  const result = await fresh.run({ write: false });
+  await fresh.dispose();
+  return result.code;
+}
