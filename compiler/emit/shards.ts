@@ -136,7 +136,8 @@ function regroup(tools: readonly ToolModel[], entries: readonly ToolText[], memo
  * every other shard is the last emit's module.
  */
 export function shardModules(shards: readonly ShardInput[], paths: ShardPaths, memos: EmitMemo): SideModule[] {
-  const key = `${paths.dirRel}\0${paths.outRel}\0${paths.runtimeModule}`;
+  // Everything of the paths the text depends on (the import extension too: a config change).
+  const key = placePrint('shards', paths);
   const previous = new Map((memos.shards ?? []).map((memo) => [memo.input.leaf.name, memo]));
   const next: ShardMemo[] = [];
   const modules = shards.map((shard) => {

@@ -37,7 +37,8 @@ export function typesModule(
   paths: ShardPaths,
   memos: EmitMemo,
 ): SideModule {
-  const key = `${paths.dirRel}\0${paths.runtimeModule}`;
+  // Everything of the paths the text depends on (the import extension too: a config change).
+  const key = placePrint(TYPES_MODULE, paths);
   const known = memos.types;
   // Watch mode: most tools are the same model objects as last time; only the others are compared.
   if (known && known.key === key && sameTypes(known, tools, conditional)) {
