@@ -47,17 +47,20 @@ function isFile(path: string): boolean {
 }
 
 /**
- * The file a relative specifier names: as written, a TypeScript source behind a `.js` one, or
- * (no extension, as tsx and bundlers allow) the first of the usual extensions and index files.
+ * The files a relative specifier may name: as written, a TypeScript source behind a `.js` one,
+ * or (no extension, as tsx and bundlers allow) the usual extensions and index files. The first
+ * that exists is the one; when none does, all of them are followed (ABSENT), so whichever is
+ * made later is seen.
  */
-function resolveRelative(from: string, specifier: string): string {
+function resolveRelative(from: string, specifier: string): string[] {
   const target = resolve(dirname(from), specifier);
   const candidates = /\.(c|m)?js$/.test(target)
     ? [target, target.replace(/js$/, 'ts')]
     : extname(target) === ''
       ? ['.ts', '.mts', '.js', '.mjs', '/index.ts', '/index.js'].map((end) => target + end)
       : [target];
-  return candidates.find(isFile) ?? target;
+  const found = candidates.find(isFile);
+  return found === undefined ? candidates : [found];
 }
 
 /** Modules followed from one module at most: a generated manifest of 20,000 tools imports ~500 shards. */
@@ -72,12 +75,13 @@ export function moduleGraph(path: string, first: { stamp: FileStamp; bytes?: Buf
     const [from, bytes] = queue.shift()!;
     if (bytes === undefined) continue;
     for (const match of bytes.toString('utf8').matchAll(STATIC_IMPORT)) {
-      const file = resolveRelative(from, match[1]!);
-      if (seen.has(file)) continue;
-      seen.add(file);
-      const read = readStamped(file);
-      files.push({ path: file, stamp: read.stamp });
-      queue.push([file, read.bytes]);
+      for (const file of resolveRelative(from, match[1]!)) {
+        if (seen.has(file)) continue;
+        seen.add(file);
+        const read = readStamped(file);
+        files.push({ path: file, stamp: read.stamp });
+        queue.push([file, read.bytes]);
+      }
     }
   }
   return files;

@@ -272,9 +272,13 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     }
     const abs = join(dir, entry);
     if (options.isOutput?.(abs) === true) {
-      // The compiler's own writes are never events; the output removed by hand is one.
+      // The compiler's own writes are never events; the output found missing always is (also
+      // when the event of its re-creation came after a second removal: the run is then due).
       if (kindOf(abs).kind !== undefined) parent.names.add(entry);
-      else if (parent.names.delete(entry)) onEvent({ type: 'unlink', path: abs });
+      else {
+        parent.names.delete(entry);
+        onEvent({ type: 'unlink', path: abs });
+      }
       return;
     }
     if (options.ignore(abs)) return;

@@ -167,6 +167,22 @@ describe('zhin-gen watch and the modules a config module imports', () => {
     expect(back).toEqual({ kept: false, fresh: [] });
   });
 
+  it('follows one that does not exist yet (ZG1101), made later', async () => {
+    const root = writeTree(tempDir('watch-config-missing'), {
+      'cfg/plugins.ts': "import { more } from './more';\nexport const hosted = [...more];\n",
+      'zhin-gen.config.ts':
+        "import { hosted } from './cfg/plugins';\nexport default { hostProvided: { tools: hosted } };\n",
+      'skills/trip/SKILL.md': SKILL,
+    });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    expect(io.stderr()).toContain('ZG1101');
+    const after = await runAfter(root, io, () =>
+      writeFileSync(join(root, 'cfg/more.ts'), "export const more = ['ghost'];\n"),
+    );
+    expect(after).toEqual({ kept: false, fresh: [] });
+  });
+
   it('follows one outside the root', async () => {
     const base = tempDir('watch-config-outside');
     dirs.push(base);

@@ -253,4 +253,39 @@ describe('watchTree', () => {
       await watcher.close();
     }
   });
+
+  it('reports the output gone whenever an event finds it missing, never its own writes', async () => {
+    const root = writeTree(tempDir('tree-output'), { 'tools/a/index.ts': 'export default 1;\n' });
+    dirs.push(root);
+    const out = join(root, 'out.gen.ts');
+    const events: FileEvent[] = [];
+    const watcher = watchTree(root, (event) => events.push(event), {
+      ignore: (abs) => abs.startsWith(out),
+      isOutput: (abs) => abs === out,
+      onError: (problem) => {
+        throw problem.error;
+      },
+    });
+    try {
+      await watcher.ready;
+      // A write by rename, as the compiler writes: no event.
+      writeFileSync(`${out}.tmp`, 'one');
+      renameSync(`${out}.tmp`, out);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(events).toEqual([]);
+      rmSync(out);
+      await until(() => events.length > 0, 'the output removed');
+      expect(events).toEqual([{ type: 'unlink', path: out }]);
+      events.length = 0;
+      // Made again and removed before the watcher looked (a run writing it while it is removed
+      // again): the event of its making finds it missing, which is its removal.
+      writeFileSync(`${out}.tmp`, 'two');
+      renameSync(`${out}.tmp`, out);
+      rmSync(out);
+      await until(() => events.length > 0, 'the output removed again');
+      expect(events.every((e) => e.path === out && e.type === 'unlink')).toBe(true);
+    } finally {
+      await watcher.close();
+    }
+  });
 });
