@@ -126,6 +126,22 @@ describe('zhin-gen watch and links to files', () => {
     writeTree(root, { 'shared/x/index.ts': tool('Shared tool, edited') });
     await reaches(root, io, 'Shared tool, edited');
     expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toBe(await freshCode(root));
+    // The target removed: the diagnostics of a fresh run (a broken link, a folder without index.ts).
+    const runs = runsIn(io.stdout());
+    rmSync(join(root, 'shared/x/index.ts'));
+    await until(
+      () => runsIn(io.stdout()) > runs,
+      () => `a run after the target's removal:\n${io.stdout()}`,
+    );
+    const fresh = createCompiler({ root, cacheFile: false });
+    const expected = (await fresh.run({ write: false })).diagnostics.map((d) => d.code);
+    await fresh.dispose();
+    expect(expected).toContain('ZG1005');
+    for (const code of expected) expect(io.stderr()).toContain(code);
+    expect(io.stderr()).not.toContain('ZG1006');
+    // Made again: the link leads to it again.
+    writeTree(root, { 'shared/x/index.ts': tool('Shared tool, back') });
+    await reaches(root, io, 'Shared tool, back');
   });
 
   it('a linked tool folder whose target goes and comes back, and a broken link whose target appears', async () => {
