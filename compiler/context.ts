@@ -429,7 +429,7 @@ export class Compiler {
    * change to one reads the packages again at the next run.
    */
   outsideDependencies(): DependencyStamp[] {
-    return dependencyStamps(
+    const deps = dependencyStamps(
       this.root,
       [
         ...this.units.takeStamped(),
@@ -439,7 +439,18 @@ export class Compiler {
       ],
       this.relevance,
     );
+    // The output in a folder the walk never enters (`out: 'src/…'`): its folder is watched, so
+    // its removal is seen (watch/tree.ts `isOutput`); once per configuration.
+    const outFile = this.options?.outFile;
+    if (outFile !== undefined && outFile !== this.outputFollowed && this.relevance.outsideWalk(outFile, false)) {
+      this.outputFollowed = outFile;
+      deps.push(...linkTargetsOf([['', outFile, 'file']]));
+    }
+    return deps;
   }
+
+  /** The output file whose folder watch mode was last given to follow. */
+  private outputFollowed: string | undefined;
 
   /**
    * Loads the parsers and the schema stage ahead of the first edit. Warm runs never need them,

@@ -4,7 +4,7 @@
  * removal (watch/tree.ts `isOutput`), and the run after it finds the output no longer vouched
  * for. Its own writes never start a run.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
@@ -45,5 +45,25 @@ describe('zhin-gen watch and its output removed', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(runsIn(io.stdout())).toBe(runs);
     expect(outputOnDisk(root)).toBe(written);
+  });
+
+  it('in a folder the walk never enters (out: src/…): the file, the folder, the whole folder above', async () => {
+    const root = writeTree(tempDir('watch-output-src'), {
+      ...SCENARIO_TREE,
+      'tools/city/index.ts': JSON_TOOL,
+      'zhin-gen.config.json': JSON.stringify({ out: 'src/zhin-capabilities.gen.ts' }),
+      'src/main.ts': 'export {};\n',
+    });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    const out = join(root, 'src/zhin-capabilities.gen.ts');
+    const written = readFileSync(out, 'utf8');
+    for (const path of ['src/zhin-capabilities.gen.ts', 'src/zhin-capabilities.gen.validators', 'src']) {
+      rmSync(join(root, path), { recursive: true });
+      await until(
+        () => existsSync(out) && readFileSync(out, 'utf8') === written && existsSync(`${out.slice(0, -3)}.validators`),
+        () => `${path} removed, the output written again:\n${io.stdout()}\n${io.stderr()}`,
+      );
+    }
   });
 });
