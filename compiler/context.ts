@@ -88,6 +88,7 @@ export class Compiler {
         this.linkTargets.has(rel) ||
         this.configModules.has(rel),
       (rel) => this.configModules.has(rel),
+      (rel) => this.linkTargets.has(rel),
     );
     this.queue = new RunQueue(
       this.root,
@@ -143,11 +144,12 @@ export class Compiler {
     this.queue.record(events, (rel, dirty) => {
       // A change at a link's target is a change of the link's path. What decides what the walk
       // follows (ZG1005) is walked afresh: a broken link's target that came, a linked folder that
-      // came or went, a linked file that went. Edits below a linked folder are patched.
+      // came or went, a linked file that went, a link on the way retargeted. Edits below a linked
+      // folder are patched.
       let relinked = false;
       for (const link of this.inventory?.linksTo(rel) ?? []) {
         dirty.add(link.path);
-        if (link.kind === 'broken' || (link.kind === 'dir' && link.atTarget)) relinked = true;
+        if (link.kind === 'broken' || link.kind === 'via' || (link.kind === 'dir' && link.atTarget)) relinked = true;
         else if (link.kind === 'file' && !existsSync(join(this.root, link.path))) relinked = true;
       }
       if (relinked || this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
@@ -431,14 +433,12 @@ export class Compiler {
   outsideDependencies(): DependencyStamp[] {
     const deps = dependencyStamps(
       this.root,
-      [
-        ...this.units.takeStamped(),
-        ...this.packages.modules.take(),
-        ...this.configModules.take(),
-        ...this.linkTargets.take(),
-      ],
+      [...this.units.takeStamped(), ...this.packages.modules.take(), ...this.configModules.take()],
       this.relevance,
     );
+    // A link's target whatever its name: the walk follows a link into a dot folder or
+    // `node_modules/` (those it enters itself are not followed: DependencyDirs leaves them out).
+    for (const { path, stamp } of this.linkTargets.take()) deps.push({ path: join(this.root, path), stamp });
     // The output in a folder the walk never enters (`out: 'src/…'`): its folder is watched, so
     // its removal is seen (watch/tree.ts `isOutput`); once per configuration.
     const outFile = this.options?.outFile;

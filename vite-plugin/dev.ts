@@ -52,7 +52,7 @@ export class ViteDev {
     state.onRunStart = () => this.outputs.runStarts();
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
     state.onWatchResult((result) => this.report(result));
-    this.deps = new DependencyDirs(state.compiler.root, (abs) => state.compiler.outsideWalk(abs, undefined));
+    this.deps = new DependencyDirs(state.compiler.root, (abs, isDir) => state.compiler.outsideWalk(abs, isDir));
     for (const type of EVENTS) {
       server.watcher.on(type, (path: string) => {
         if (this.closed) return;

@@ -29,7 +29,7 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
   // once a run has stamped them (a creation there is nothing the bundler's graph would report).
   const deps = new DependencyDirs(
     compiler.root,
-    (abs) => compiler.outsideWalk(abs, undefined),
+    (abs, isDir) => compiler.outsideWalk(abs, isDir),
     () => compiler.configRevision,
   );
   let attached: TreeWatcher | undefined;

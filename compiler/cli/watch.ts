@@ -23,7 +23,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // Directories outside the walk that hold a file some unit depends on (a `src/` schema module).
   const deps = new DependencyDirs(
     compiler.root,
-    (abs) => compiler.outsideWalk(abs, undefined),
+    (abs, isDir) => compiler.outsideWalk(abs, isDir),
     () => compiler.configRevision,
   );
   const follow = (): void => {
@@ -68,7 +68,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     },
     {
       // By name: whether a module outside the root counts is asked by the loop, not mid-run here.
-      ignore: (abs) => compiler.ignores(abs, true) && !compiler.isConfigFile(abs),
+      ignore: (abs) => compiler.ignores(abs, true) && !compiler.isConfigFile(abs) && !deps.has(abs),
       listings: compiler.listingsFile,
       isOutput: (abs) => compiler.isOutput(abs),
       outsideWalk: (abs, isDir) => !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),

@@ -88,7 +88,7 @@ export class TreeInventory {
     for (const [link, target, kind] of this.links) {
       const at = toPosix(relative(this.root, target));
       if (rel === at) found.push({ path: link, kind, atTarget: true });
-      else if (kind !== 'file' && rel.startsWith(`${at}/`))
+      else if ((kind === 'dir' || kind === 'broken') && rel.startsWith(`${at}/`))
         found.push({ path: link + rel.slice(at.length), kind, atTarget: false });
     }
     return found;

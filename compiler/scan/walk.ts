@@ -42,7 +42,25 @@ export interface Inventory {
   readonly links: readonly TreeLink[];
 }
 
-export type TreeLink = readonly [link: string, target: string, kind: 'file' | 'dir' | 'broken'];
+export type TreeLink = readonly [link: string, target: string, kind: 'file' | 'dir' | 'broken' | 'via'];
+
+/**
+ * The links a link goes through before its target (a link to a link), absolute: retargeting one
+ * changes what the tree's link leads to (kind `via`).
+ */
+function linksOnTheWay(abs: string): string[] {
+  const hops: string[] = [];
+  let at = abs;
+  // A chain longer than the system follows is broken anyway (ELOOP).
+  for (let i = 0; i < 40; i++) {
+    const named = readlinkOf(at);
+    if (named === undefined) break;
+    at = resolve(dirname(at), named);
+    if (readlinkOf(at) === undefined) break;
+    hops.push(at);
+  }
+  return hops;
+}
 
 /** What a symbolic link names (undefined: not readable as a link). */
 function readlinkOf(abs: string): string | undefined {
@@ -228,6 +246,7 @@ class Walker {
     } catch {
       const named = readlinkOf(abs);
       if (named !== undefined) this.links.push([this.rel(abs), resolve(dirname(abs), named), 'broken']);
+      for (const hop of linksOnTheWay(abs)) this.links.push([this.rel(abs), hop, 'via']);
       this.diagnostics.push(
         diag('ZG1005', { file: this.rel(abs), message: `Broken symbolic link "${this.rel(abs)}" is not followed` }),
       );
@@ -257,6 +276,7 @@ class Walker {
       return undefined;
     }
     this.links.push([this.rel(abs), real, stat.isDirectory() ? 'dir' : 'file']);
+    for (const hop of linksOnTheWay(abs)) this.links.push([this.rel(abs), hop, 'via']);
     return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
   }
 

@@ -91,8 +91,8 @@ export class DependencyDirs {
 
   constructor(
     private readonly root: string,
-    /** Whether a directory lies outside what the walk enters (`Compiler.outsideWalk`). */
-    private readonly outsideWalk: (abs: string) => boolean,
+    /** Whether a path lies outside what the walk enters (`Compiler.outsideWalk`; `isDir` when known). */
+    private readonly outsideWalk: (abs: string, isDir?: boolean) => boolean,
     /** The configuration's revision: when it moves, what the walk enters may have too. */
     private readonly configRevision: () => number = () => 0,
   ) {
@@ -147,13 +147,14 @@ export class DependencyDirs {
   /** The highest directory above a file in the root that is outside the walk, when it exists. */
   private topInside(file: string): string | undefined {
     let top = dirname(file);
-    while (top.startsWith(this.prefix) && this.outsideWalk(top)) {
+    // Folders, said so: a folder's name with a dot (`.shared`) is no file.
+    while (top.startsWith(this.prefix) && this.outsideWalk(top, true)) {
       this.paths.add(top);
       const up = dirname(top);
-      if (!up.startsWith(this.prefix) || !this.outsideWalk(up)) break;
+      if (!up.startsWith(this.prefix) || !this.outsideWalk(up, true)) break;
       top = up;
     }
-    return this.outsideWalk(top) && existsSync(top) ? top : undefined;
+    return this.outsideWalk(top, true) && existsSync(top) ? top : undefined;
   }
 
   /**

@@ -51,6 +51,8 @@ export class EventRelevance {
     private readonly dependsOn: (rel: string) => boolean,
     /** Whether the path is a module the config module imports (an edit reloads the configuration). */
     private readonly configModule: (rel: string) => boolean = () => false,
+    /** Whether the path is a link's target (the walk follows a link whatever the name it leads to). */
+    private readonly linkTarget: (rel: string) => boolean = () => false,
   ) {
     this.prefix = root.endsWith(sep) ? root : root + sep;
   }
@@ -120,7 +122,9 @@ export class EventRelevance {
     const output = this.outputPaths();
     if (output && (abs === output.outFile || abs.startsWith(`${output.outFile}.`))) return true;
     if (output && (abs + sep).startsWith(output.generatedDir + sep)) return true;
-    return isIgnoredPath(rel);
+    // A name the walk ignores counts when a link of the tree leads there; asked only of events,
+    // never by name (a watcher attaching lets them in through DependencyDirs).
+    return isIgnoredPath(rel) && (byName || !this.linkTarget(rel));
   }
 
   /**

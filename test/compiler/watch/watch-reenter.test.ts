@@ -144,6 +144,36 @@ describe('zhin-gen watch and links to files', () => {
     await reaches(root, io, 'Shared tool, back');
   });
 
+  it('a link through another link, and links into a dot folder and node_modules/', async () => {
+    const root = writeTree(tempDir('watch-link-chain'), {
+      'tools/alpha/index.ts': tool('Alpha tool'),
+      'shared/b.ts': tool('B one'),
+      'shared/b2.ts': tool('B two'),
+      '.shared/a.ts': tool('Dot one'),
+      'vendor/node_modules/x/c.ts': tool('Vendored one'),
+    });
+    dirs.push(root);
+    symlinkSync('b.ts', join(root, 'shared/b-link.ts'));
+    for (const [name, target] of [
+      ['b', '../../shared/b-link.ts'],
+      ['dot', '../../.shared/a.ts'],
+      ['vendored', '../../vendor/node_modules/x/c.ts'],
+    ]) {
+      mkdirSync(join(root, 'tools', name!));
+      symlinkSync(target!, join(root, 'tools', name!, 'index.ts'));
+    }
+    const io = await watchedAfterFirstRun(root);
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toContain('B one');
+    // The link on the way retargeted.
+    rmSync(join(root, 'shared/b-link.ts'));
+    symlinkSync('b2.ts', join(root, 'shared/b-link.ts'));
+    await reaches(root, io, 'B two');
+    writeTree(root, { '.shared/a.ts': tool('Dot two'), 'vendor/node_modules/x/c.ts': tool('Vendored two') });
+    await reaches(root, io, 'Dot two');
+    await reaches(root, io, 'Vendored two');
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toBe(await freshCode(root));
+  });
+
   it('a linked tool folder whose target goes and comes back, and a broken link whose target appears', async () => {
     const root = writeTree(tempDir('watch-dir-link'), {
       'tools/alpha/index.ts': tool('Alpha tool'),
