@@ -5,15 +5,14 @@
  * keeps the file events each run takes); file events patch the inventory so a watch-mode run
  * re-parses only the changed units.
  */
-import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import { freshMemos, type RunMemos } from './run-memos.js';
 import { emittedResult, withModel } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
-import { type DependencyStamp, dependencyStamps } from './watch/dependency-dirs.js';
+import type { DependencyStamp } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
@@ -25,8 +24,7 @@ import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
 import { UnitCache, type FileReader } from './cache/units.js';
 import { freshWalk } from './scan/fresh-walk.js';
-import { ShippedFollow } from './scan/shipped-follow.js';
-import { FollowedModules, linkTargetsOf } from './scan/module-graph.js';
+import { WatchFollow } from './watch/follow.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
 import { validatorsStamp } from './write/validators.js';
@@ -48,12 +46,8 @@ export class Compiler {
   private memos = freshMemos();
   private options?: ResolvedOptions;
   private configDiagnostics: readonly Diagnostic[] = [];
-  /** Installed plugin packages whose shipped manifest is read instead of their sources (scan/shipped.ts). */
-  private readonly packages: ShippedFollow;
-  /** The modules the config module imports: an edit of one reloads the configuration. */
-  private readonly configModules: FollowedModules;
-  /** The targets of the tree's links to files, as the last fresh walk found them (watch mode follows them). */
-  private readonly linkTargets: FollowedModules;
+  /** What watch mode follows besides the walk: shipped manifests, config modules, link targets (watch/follow.ts). */
+  private readonly follow: WatchFollow;
   /** What a fresh walk lists, patched by file events in watch mode; undefined = walk next run. */
   private inventory?: TreeInventory;
   private readonly layouts: LayoutMemo;
@@ -72,9 +66,7 @@ export class Compiler {
   constructor(private readonly compilerOptions: CompilerOptions) {
     this.root = realRoot(resolve(compilerOptions.root));
     this.emitted = new LastEmitted(this.root);
-    this.packages = new ShippedFollow(this.root);
-    this.configModules = new FollowedModules(this.root);
-    this.linkTargets = new FollowedModules(this.root);
+    this.follow = new WatchFollow(this.root);
     this.units = new UnitCache(this.root, compilerOptions.cacheFile);
     this.layouts = new LayoutMemo(this.units.layoutFile);
     this.schemas = new SchemaCache(this.root);
@@ -82,13 +74,9 @@ export class Compiler {
     this.relevance = new EventRelevance(
       this.root,
       () => this.options,
-      (rel) =>
-        this.units.dependsOn(rel) ||
-        this.packages.modules.has(rel) ||
-        this.linkTargets.has(rel) ||
-        this.configModules.has(rel),
-      (rel) => this.configModules.has(rel),
-      (rel) => this.linkTargets.has(rel),
+      (rel) => this.units.dependsOn(rel) || this.follow.has(rel),
+      (rel) => this.follow.configModules.has(rel),
+      (rel) => this.follow.linkTargets.has(rel),
     );
     this.queue = new RunQueue(
       this.root,
@@ -142,16 +130,8 @@ export class Compiler {
    */
   notify(events: readonly FileEvent[]): void {
     this.queue.record(events, (rel, dirty) => {
-      // A change at a link's target is a change of the link's path. What decides what the walk
-      // follows (ZG1005) is walked afresh: a broken link's target that came, a linked folder that
-      // came or went, a linked file that went, a link on the way retargeted. Edits below a linked
-      // folder are patched.
-      let relinked = false;
-      for (const link of this.inventory?.linksTo(rel) ?? []) {
-        dirty.add(link.path);
-        if (link.kind === 'broken' || link.kind === 'via' || (link.kind === 'dir' && link.atTarget)) relinked = true;
-        else if (link.kind === 'file' && !existsSync(join(this.root, link.path))) relinked = true;
-      }
+      // A change at a link's target is a change of the link's path (watch/follow.ts).
+      const relinked = this.follow.throughLinks(this.inventory, rel, dirty);
       if (relinked || this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
         this.inventory = undefined;
     });
@@ -175,14 +155,13 @@ export class Compiler {
     const record = walkedNow ? this.units.treeFile?.load(this.units.config) : undefined;
     if (!this.inventory) {
       const walked = await freshWalk(this.root, options, this.listingsFile, record?.unstat);
-      this.packages.use(walked.shipped);
+      this.follow.walked(walked.inventory, walked.shipped);
       this.inventory = walked.inventory;
-      this.linkTargets.use(linkTargetsOf(walked.inventory.links));
     } else if (dirty) {
       // A package's manifest changed under watch mode (a workspace package rebuilt).
-      await this.packages.refresh(dirty);
+      await this.follow.packages.refresh(dirty);
     }
-    const shipped = this.packages.shipped;
+    const shipped = this.follow.packages.shipped;
     const inventory = this.inventory;
     diagnostics.push(...inventory.diagnostics, ...shipped.diagnostics);
     const runtimeModule = this.compilerOptions.runtimeModule ?? RUNTIME_PACKAGE;
@@ -367,7 +346,7 @@ export class Compiler {
     return modelFromCache({
       ...inputs,
       cache: this.units,
-      packages: this.packages.shipped.packages,
+      packages: this.follow.packages.shipped.packages,
       memos: this.memos.assemble,
     });
   }
@@ -379,7 +358,7 @@ export class Compiler {
   async prepare(): Promise<ResolvedOptions> {
     if (this.queue.configStale || !this.options) {
       const loaded = await loadConfig(this.root, this.compilerOptions.config);
-      this.configModules.use(loaded.modules);
+      this.follow.configModules.use(loaded.modules);
       const changed = JSON.stringify(loaded.options) !== JSON.stringify(this.options);
       this.options = loaded.options;
       this.configDiagnostics = loaded.diagnostics;
@@ -431,26 +410,8 @@ export class Compiler {
    * change to one reads the packages again at the next run.
    */
   outsideDependencies(): DependencyStamp[] {
-    const deps = dependencyStamps(
-      this.root,
-      [...this.units.takeStamped(), ...this.packages.modules.take(), ...this.configModules.take()],
-      this.relevance,
-    );
-    // A link's target whatever its name: the walk follows a link into a dot folder or
-    // `node_modules/` (those it enters itself are not followed: DependencyDirs leaves them out).
-    for (const { path, stamp } of this.linkTargets.take()) deps.push({ path: join(this.root, path), stamp });
-    // The output in a folder the walk never enters (`out: 'src/…'`): its folder is watched, so
-    // its removal is seen (watch/tree.ts `isOutput`); once per configuration.
-    const outFile = this.options?.outFile;
-    if (outFile !== undefined && outFile !== this.outputFollowed && this.relevance.outsideWalk(outFile, false)) {
-      this.outputFollowed = outFile;
-      deps.push(...linkTargetsOf([['', outFile, 'file']]));
-    }
-    return deps;
+    return this.follow.take(this.units.takeStamped(), this.relevance, this.options?.outFile);
   }
-
-  /** The output file whose folder watch mode was last given to follow. */
-  private outputFollowed: string | undefined;
 
   /**
    * Loads the parsers and the schema stage ahead of the first edit. Warm runs never need them,
