@@ -9,6 +9,13 @@
  * What the cache knows of one file: its stat and content hash. Here, not beside the entry, so the
  * watcher's declarations (watch/dependency-dirs.ts) reach it without the parser's types.
  */
+import { sha256 } from '../util/hash.js';
+
+/** A content hash as stamps hold it (and a unit's files hash, cache/unit-entry.ts): 16 hex digits of SHA-256. */
+export function contentHash(data: string | Buffer): string {
+  return sha256(data).slice(0, 16);
+}
+
 export interface FileStamp {
   readonly mtimeMs: number;
   readonly size: number;

@@ -3,10 +3,9 @@
  * stamp (mtime and size) and the hash of its bytes for the unit cache (cache/units.ts).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { sha256 } from '../util/hash.js';
 import { LruMap } from '../util/lru.js';
 import { settledMtime } from './racy.js';
-import { UNKNOWN_CONTENT } from './flat-stamps.js';
+import { contentHash, UNKNOWN_CONTENT } from './flat-stamps.js';
 
 export interface FileReader {
   /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
@@ -90,7 +89,7 @@ export function createReader(root: string): FileReader {
         } finally {
           closeSync(fd);
         }
-        hashes.set(path, sha256(bytes).slice(0, 16));
+        hashes.set(path, contentHash(bytes));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') missing.add(path);

@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
-import { sha256 } from '../util/hash.js';
 import type { FileReader } from './reader.js';
-import { ABSENT, type FlatStamps, putStamp, stampIndex, UNKNOWN_CONTENT } from './flat-stamps.js';
+import { ABSENT, contentHash, type FlatStamps, putStamp, stampIndex, UNKNOWN_CONTENT } from './flat-stamps.js';
 import { tempCacheDir } from '../util/temp-cache-dir.js';
 import { isRacy } from './racy.js';
 
@@ -38,9 +37,8 @@ export interface OutputRecord {
   readonly size: number;
 }
 
-export function sha(data: string | Buffer): string {
-  return sha256(data).slice(0, 16);
-}
+/** A unit's files hash: the same digest as a file's content hash (cache/flat-stamps.ts). */
+export const sha = contentHash;
 
 /**
  * A root-relative POSIX path made absolute. Plain concatenation: `path.join` normalises, which

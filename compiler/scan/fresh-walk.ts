@@ -8,7 +8,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import { configuredPaths, resolveConfiguredPlugins } from './configured.js';
 import { TreeInventory } from './inventory.js';
 import { DirListings } from './listings.js';
-import { readShippedPackages, type ShippedCapabilities, type ShippedFile, type ShippedPackage } from './shipped.js';
+import { readShippedPackages, type ShippedCapabilities, type ShippedPackage } from './shipped.js';
+import type { StampedModule } from './module-graph.js';
 import { toPosix } from './walk.js';
 
 export interface Shipped {
@@ -16,8 +17,12 @@ export interface Shipped {
   readonly diagnostics: Diagnostic[];
   /** The configured packages that declare a shipped manifest, as the last fresh walk found them. */
   readonly sources: readonly ShippedPackage[];
-  /** Their manifest files as read (watch mode follows them). */
-  readonly files: readonly ShippedFile[];
+  /**
+   * Their manifest modules and the modules those import, as read: real paths (a workspace package
+   * is linked into `node_modules/` from its own folder, where its build writes); watch mode
+   * follows them and reads the packages again when one changes.
+   */
+  readonly files: readonly StampedModule[];
 }
 
 export const NOTHING_SHIPPED: Shipped = { packages: [], diagnostics: [], sources: [], files: [] };

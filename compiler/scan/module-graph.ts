@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, relative, resolve } from 'node:path';
-import { ABSENT, type FileStamp } from '../cache/flat-stamps.js';
+import { ABSENT, contentHash, type FileStamp } from '../cache/flat-stamps.js';
 import { sha256 } from '../util/hash.js';
 import { toPosix } from './walk.js';
 
@@ -22,7 +22,7 @@ export function readStamped(path: string): { stamp: FileStamp; bytes?: Buffer } 
   try {
     const { mtimeMs, size } = statSync(path);
     const bytes = readFileSync(path);
-    return { stamp: { mtimeMs, size, hash: sha256(bytes).slice(0, 16) }, bytes };
+    return { stamp: { mtimeMs, size, hash: contentHash(bytes) }, bytes };
   } catch {
     return { stamp: ABSENT };
   }
@@ -122,20 +122,16 @@ export function forgetRequired(graph: readonly StampedModule[]): void {
 }
 
 /**
- * The targets of the tree's links (scan/walk.ts `links`), stamped by a stat now (no content
- * hash: a target whose stat moved counts as changed when the watcher first compares it).
+ * A path stamped by a stat now, without reading it (no content hash: one whose stat moved counts
+ * as changed when the watcher first compares it); ABSENT when missing.
  */
-export function linkTargetsOf(
-  links: readonly (readonly [link: string, target: string, kind: string])[],
-): StampedModule[] {
-  return links.map(([, real]) => {
-    try {
-      const { mtimeMs, size } = statSync(real);
-      return { path: real, stamp: { mtimeMs, size, hash: '' } };
-    } catch {
-      return { path: real, stamp: ABSENT };
-    }
-  });
+export function statStamped(path: string): StampedModule {
+  try {
+    const { mtimeMs, size } = statSync(path);
+    return { path, stamp: { mtimeMs, size, hash: '' } };
+  } catch {
+    return { path, stamp: ABSENT };
+  }
 }
 
 /**

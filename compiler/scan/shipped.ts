@@ -87,14 +87,6 @@ function isCapabilityList(value: unknown, key: string): boolean {
   );
 }
 
-/**
- * A package's manifest module, or one it imports, as a read found it: its real path (a workspace
- * package is linked into `node_modules/` from its own folder, where its build writes) and its
- * stamp then. Watch mode follows it (compiler/context.ts `outsideDependencies`) and reads the
- * packages again when it changes.
- */
-export type ShippedFile = StampedModule;
-
 /** The real path of a file, or of the nearest folder above it that exists (a package not built yet, linked from `node_modules/`). */
 function realPath(file: string): string {
   try {
@@ -125,10 +117,10 @@ async function importModule(file: string, bytes: Buffer, fresh: boolean): Promis
 /** Reads each package's shipped manifest; a module that cannot be read is a ZG1060 at the config entry. */
 export async function readShippedPackages(
   packages: readonly ShippedPackage[],
-): Promise<{ packages: ShippedCapabilities[]; diagnostics: Diagnostic[]; files: ShippedFile[] }> {
+): Promise<{ packages: ShippedCapabilities[]; diagnostics: Diagnostic[]; files: StampedModule[] }> {
   const out: ShippedCapabilities[] = [];
   const diagnostics: Diagnostic[] = [];
-  const files: ShippedFile[] = [];
+  const files: StampedModule[] = [];
   for (const pkg of packages) {
     const fail = (why: string): void => {
       diagnostics.push(

@@ -22,11 +22,10 @@
  */
 import { existsSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { isAbsent, sameStat } from '../cache/flat-stamps.js';
+import { contentHash, isAbsent, sameStat } from '../cache/flat-stamps.js';
 import type { StampedFile } from '../cache/stamped-since.js';
 import type { FileStamp } from '../cache/flat-stamps.js';
 import type { FileEvent } from '../run-types.js';
-import { sha256 } from '../util/hash.js';
 import { type EventRelevance, watchableOutside } from './relevance.js';
 
 /** A file some unit depends on (absolute) and the stamp the unit cache holds for it. */
@@ -71,7 +70,7 @@ function differs(abs: string, stamp: FileStamp): boolean {
   if (sameStat(now, stamp.mtimeMs, stamp.size)) return false;
   if (now === undefined || isAbsent(stamp)) return true;
   try {
-    return sha256(readFileSync(abs)).slice(0, 16) !== stamp.hash;
+    return contentHash(readFileSync(abs)) !== stamp.hash;
   } catch {
     return true;
   }

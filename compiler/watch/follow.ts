@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { StampedFile } from '../cache/stamped-since.js';
 import type { Shipped } from '../scan/fresh-walk.js';
 import type { TreeInventory } from '../scan/inventory.js';
-import { FollowedModules, linkTargetsOf } from '../scan/module-graph.js';
+import { FollowedModules, statStamped } from '../scan/module-graph.js';
 import { ShippedFollow } from '../scan/shipped-follow.js';
 import { type DependencyStamp, dependencyStamps } from './dependency-dirs.js';
 import type { EventRelevance } from './relevance.js';
@@ -35,7 +35,7 @@ export class WatchFollow {
   /** A fresh walk's inventory and packages: what is followed for them from now on. */
   walked(inventory: TreeInventory, shipped: Shipped): void {
     this.packages.use(shipped);
-    this.linkTargets.use(linkTargetsOf(inventory.links));
+    this.linkTargets.use(inventory.links.map(([, target]) => statStamped(target)));
   }
 
   /** Whether a path (POSIX, relative) is one of what is followed (the relevance rules' `dependsOn`). */
@@ -80,7 +80,7 @@ export class WatchFollow {
     // its removal is seen (watch/tree.ts `isOutput`); once per configuration.
     if (outFile !== undefined && outFile !== this.outputFollowed && relevance.outsideWalk(outFile, false)) {
       this.outputFollowed = outFile;
-      deps.push(...linkTargetsOf([['', outFile, 'file']]));
+      deps.push(statStamped(outFile));
     }
     return deps;
   }
