@@ -179,7 +179,7 @@ const schemaOutcome = union(
 );
 
 /** A unit's file stamps, flat (cache/flat-stamps.ts): the entries' and the index's alike. */
-const fileStamps = flat(string, number, number, string);
+const fileStamps = flat(string, number, number, string, number);
 
 const entry = object({
   files: strings,

@@ -1,7 +1,7 @@
 /**
  * A unit's file stamps as the cache holds them, in its entries and in its index alike: one flat
- * array, four slots a file (path, mtimeMs, size, content hash), in the order the files were
- * stamped. An object keyed by path (the entries' format before cache version 5) gave V8 a new
+ * array, five slots a file (path, mtimeMs, size, content hash, inode), in the order the files
+ * were stamped. An object keyed by path (the entries' format before cache version 5) gave V8 a new
  * hidden class per path: ~29,000 of them and ~6 MB at 5,000 tools (docs/bench.md, "Eighth pass").
  * A unit stamps a handful of files, so a scan finds one faster than a hash would.
  */
@@ -16,24 +16,39 @@ export function contentHash(data: string | Buffer): string {
   return sha256(data).slice(0, 16);
 }
 
-export interface FileStamp {
+/**
+ * What a stat says of a file: its mtime, size and inode. The inode tells another file at the path
+ * whose mtime and size are the same (a file moved over it, a link retargeted to a file written in
+ * the same tick): without it, such a file passed for the stamped one and its unit was never
+ * parsed again.
+ */
+export interface FileStat {
   readonly mtimeMs: number;
   readonly size: number;
+  readonly ino: number;
+}
+
+/** A file's stat as a stat gives it (numbers only: a stat per file of a large tree is the budget). */
+export function statOf(s: { readonly mtimeMs: number; readonly size: number; readonly ino: number }): FileStat {
+  return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
+}
+
+export interface FileStamp extends FileStat {
   readonly hash: string;
 }
 
-/** Path, mtimeMs, size, content hash; again for every file the unit's result depends on. */
+/** Path, mtimeMs, size, content hash, inode; again for every file the unit's result depends on. */
 export type FlatStamps = (string | number)[];
 
 /** Slots a file takes. */
-export const STAMP_SLOTS = 4;
+export const STAMP_SLOTS = 5;
 
 /**
  * The stamp of a file the unit looked for and did not find (an import candidate that would win
  * resolution if it appeared, a package not installed): the unit is current only while the file is
  * still missing. -1 and -1 as the tree record's table has a missing file (cache/tree-record.ts).
  */
-export const ABSENT: FileStamp = { mtimeMs: -1, size: -1, hash: '-' };
+export const ABSENT: FileStamp = { mtimeMs: -1, size: -1, hash: '-', ino: -1 };
 
 /**
  * The content hash of a stamp that must match nothing (its mtime is -1, its size the file's): the
@@ -49,15 +64,11 @@ export function isAbsent(stamp: { readonly size: number }): boolean {
 }
 
 /**
- * Whether a file's stat now (undefined: missing) is exactly what was stamped: the same mtime and
- * size, or missing when it was stamped {@link ABSENT}.
+ * Whether a file's stat now (undefined: missing) is exactly what was stamped: the same mtime,
+ * size and inode, or missing when it was stamped {@link ABSENT}.
  */
-export function sameStat(
-  now: { readonly mtimeMs: number; readonly size: number } | undefined,
-  mtimeMs: unknown,
-  size: unknown,
-): boolean {
-  return now === undefined ? (size as number) < 0 : now.mtimeMs === mtimeMs && now.size === size;
+export function sameStat(now: FileStat | undefined, mtimeMs: unknown, size: unknown, ino: unknown): boolean {
+  return now === undefined ? (size as number) < 0 : now.mtimeMs === mtimeMs && now.size === size && now.ino === ino;
 }
 
 /** Where `file`'s stamp starts, or -1. */
@@ -68,17 +79,23 @@ export function stampIndex(stamps: readonly (string | number)[], file: string): 
 
 /** The stamp that starts at `i` (a position `stampIndex` gave, or a multiple of STAMP_SLOTS). */
 export function stampAt(stamps: readonly (string | number)[], i: number): FileStamp {
-  return { mtimeMs: stamps[i + 1] as number, size: stamps[i + 2] as number, hash: stamps[i + 3] as string };
+  return {
+    mtimeMs: stamps[i + 1] as number,
+    size: stamps[i + 2] as number,
+    hash: stamps[i + 3] as string,
+    ino: stamps[i + 4] as number,
+  };
 }
 
 /** Stamps `file` anew, or for the first time. */
 export function putStamp(stamps: FlatStamps, file: string, stamp: FileStamp): void {
   const i = stampIndex(stamps, file);
-  if (i < 0) stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash);
+  if (i < 0) stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash, stamp.ino);
   else {
     stamps[i + 1] = stamp.mtimeMs;
     stamps[i + 2] = stamp.size;
     stamps[i + 3] = stamp.hash;
+    stamps[i + 4] = stamp.ino;
   }
 }
 
@@ -89,13 +106,13 @@ export function stampedPaths(stamps: readonly (string | number)[]): string[] {
   return paths;
 }
 
-/** Calls `each` with every stamped file's path, mtime and size. */
+/** Calls `each` with every stamped file's path, mtime, size and inode. */
 export function eachStamp(
   stamps: readonly (string | number)[],
-  each: (path: string, mtimeMs: number, size: number) => void,
+  each: (path: string, mtimeMs: number, size: number, ino: number) => void,
 ): void {
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS)
-    each(stamps[i] as string, stamps[i + 1] as number, stamps[i + 2] as number);
+    each(stamps[i] as string, stamps[i + 1] as number, stamps[i + 2] as number, stamps[i + 4] as number);
 }
 
 /**

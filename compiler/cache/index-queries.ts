@@ -31,7 +31,7 @@ export function currentByIndex(
     for (let i = 0; i < files.length; i++) if (unit.files[i] !== files[i]) return false;
     const stamps = unit.stamps;
     for (let i = 0; i < stamps.length; i += STAMP_SLOTS) {
-      if (!sameStat(stat(stamps[i] as string), stamps[i + 1], stamps[i + 2])) return false;
+      if (!sameStat(stat(stamps[i] as string), stamps[i + 1], stamps[i + 2], stamps[i + 4])) return false;
     }
   }
   return true;
@@ -45,7 +45,7 @@ export function eachStampOfUnits(
   index: CacheIndex | undefined,
   entries: ReadonlyMap<string, Entry>,
   keys: readonly string[],
-  each: (path: string, mtimeMs: number, size: number) => void,
+  each: (path: string, mtimeMs: number, size: number, ino: number) => void,
   /** The entries read or stored so far come first (a unit cache reading bodies one by one). */
   entriesFirst = false,
 ): boolean {

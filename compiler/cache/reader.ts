@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LruMap } from '../util/lru.js';
 import { settledMtime } from './racy.js';
-import { contentHash, UNKNOWN_CONTENT } from './flat-stamps.js';
+import { contentHash, type FileStat, UNKNOWN_CONTENT } from './flat-stamps.js';
 
 export interface FileReader {
   /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
@@ -16,8 +16,8 @@ export interface FileReader {
   problem(path: string): string | undefined;
   /** Whether `read` found no file at the path (it, or a directory on the way, does not exist). */
   missing(path: string): boolean;
-  /** mtime and size of a file read in this run, taken from the descriptor it was read through. */
-  stampOf(path: string): { mtimeMs: number; size: number } | undefined;
+  /** mtime, size and inode of a file read in this run, taken from the descriptor it was read through. */
+  stampOf(path: string): FileStat | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -58,7 +58,7 @@ export function createReader(root: string): FileReader {
   const hashes = new Map<string, string>();
   const problems = new Map<string, string>();
   const missing = new Set<string>();
-  const stamps = new Map<string, { mtimeMs: number; size: number }>();
+  const stamps = new Map<string, FileStat>();
   // Files read more than once in this run (the bounded text memo let them go) that were not the
   // same each time: units stored after both reads (the pool stores the main thread's results
   // once every unit is parsed) cannot tell which bytes theirs were made from.
@@ -85,7 +85,7 @@ export function createReader(root: string): FileReader {
           bytes = readOpen(fd, stat.size);
           // A file written within a timestamp tick of this read can be written again with the
           // same size and mtime: its stamp vouches for nothing (the next run compares its hash).
-          stamps.set(path, { mtimeMs: settledMtime(stat.mtimeMs, readAt), size: stat.size });
+          stamps.set(path, { mtimeMs: settledMtime(stat.mtimeMs, readAt), size: stat.size, ino: stat.ino });
         } finally {
           closeSync(fd);
         }
@@ -128,7 +128,7 @@ export function createReader(root: string): FileReader {
       const stamp = stamps.get(path);
       if (!unstable.has(path)) return stamp;
       // Not ABSENT (a negative size): a file missing at the next run must count as changed too.
-      return { mtimeMs: -1, size: stamp?.size ?? 0 };
+      return { mtimeMs: -1, size: stamp?.size ?? 0, ino: -1 };
     },
   };
 }

@@ -34,6 +34,7 @@ export class StampedSince {
         mtimeMs: stamps[i + 1] as number,
         size: stamps[i + 2] as number,
         hash: stamps[i + 3] as string,
+        ino: stamps[i + 4] as number,
       });
   }
 }

@@ -1,17 +1,14 @@
 /**
- * Where the unit cache gets a file's mtime and size: the stamps a fresh run took of every listed
+ * Where the unit cache gets a file's mtime, size and inode: the stamps a fresh run took of every listed
  * file when it started (cache/tree-check.ts), else one stat. Taking them from the run's own list
  * means the index check and the lookups cost no stat per file each.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { settledMtime } from './racy.js';
-import { type FileStamp, isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
+import { type FileStamp, type FileStat, isAbsent, putStamp, STAMP_SLOTS, stampAt, statOf } from './flat-stamps.js';
 import { sha, under } from './unit-entry.js';
 
-export interface FileStat {
-  readonly mtimeMs: number;
-  readonly size: number;
-}
+export type { FileStat } from './flat-stamps.js';
 
 /**
  * The stamps a fresh run took of its listed files (cache/tree-check.ts), as numbers: printing a
@@ -25,6 +22,8 @@ export interface RunStamps {
   mtimeAt(i: number): number;
   /** size of the file at a position; negative when it could not be stat'ed, NaN when it was not. */
   sizeAt(i: number): number;
+  /** inode of the file at a position. */
+  inoAt(i: number): number;
 }
 
 export class StatSource {
@@ -44,26 +43,27 @@ export class StatSource {
     const i = known === undefined ? -1 : known.indexOf(path);
     const size = i >= 0 ? known!.sizeAt(i) : Number.NaN;
     // NaN: a file the walk did not stat (a helper module the tree record left out): stat it now.
-    if (i >= 0 && !Number.isNaN(size)) return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size };
+    if (i >= 0 && !Number.isNaN(size))
+      return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size, ino: known!.inoAt(i) };
     return statAbs(under(this.root, path));
   }
 }
 
-/** An absolute path's mtime and size now; undefined when it is missing. */
+/** An absolute path's stat now; undefined when it is missing. */
 export function statAbs(file: string): FileStat | undefined {
   try {
     const s = statSync(file, { throwIfNoEntry: false });
-    return s === undefined ? undefined : { mtimeMs: s.mtimeMs, size: s.size };
+    return s === undefined ? undefined : statOf(s);
   } catch {
     return undefined;
   }
 }
 
 /**
- * A file stamped `stamp` whose stat now is `now` (undefined: missing): 'same' when mtime and size
- * match (or it is still missing, as stamped), the new stamp when only the mtime moved and the
- * content is still the stamped one (a checkout, a touch), and 'changed' otherwise (then the unit
- * is parsed again).
+ * A file stamped `stamp` whose stat now is `now` (undefined: missing): 'same' when mtime, size and
+ * inode match (or it is still missing, as stamped), the new stamp when only the mtime or the inode
+ * moved and the content is still the stamped one (a checkout, a touch, a save that wrote the same
+ * bytes to a new file), and 'changed' otherwise (then the unit is parsed again).
  */
 export function restamped(
   root: string,
@@ -73,7 +73,7 @@ export function restamped(
 ): 'same' | 'changed' | FileStamp {
   if (isAbsent(stamp)) return now === undefined ? 'same' : 'changed';
   if (now === undefined) return 'changed';
-  if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size) return 'same';
+  if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size && now.ino === stamp.ino) return 'same';
   if (now.size !== stamp.size) return 'changed';
   const readAt = Date.now();
   let hash: string;
@@ -84,7 +84,7 @@ export function restamped(
   }
   if (hash !== stamp.hash) return 'changed';
   // The content matched; a same-size write within a tick of it would keep this mtime (cache/racy.ts).
-  return { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt) };
+  return { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt), ino: now.ino };
 }
 
 /**

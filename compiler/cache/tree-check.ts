@@ -14,10 +14,13 @@ import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
 import {
+  putStat,
   type Stamp,
   stampInto,
   stampOf,
+  stampText,
   statList,
+  TABLE_SLOTS,
   type TreeRecord,
   treeDigest,
   unitsDigest,
@@ -76,10 +79,13 @@ export class ListStamps implements RunStamps {
     return i;
   }
   mtimeAt(i: number): number {
-    return this.table[2 * i]!;
+    return this.table[TABLE_SLOTS * i]!;
   }
   sizeAt(i: number): number {
-    return this.table[2 * i + 1]!;
+    return this.table[TABLE_SLOTS * i + 1]!;
+  }
+  inoAt(i: number): number {
+    return this.table[TABLE_SLOTS * i + 2]!;
   }
 }
 
@@ -122,9 +128,9 @@ export class TreeCheck {
   /** Whether some listed file was written within a timestamp tick of the stamps (cache/racy.ts). */
   private racy(): boolean {
     const at = this.stampedAt;
-    for (let i = 0; i < this.table.length; i += 2) {
-      if (!(this.table[i + 1]! >= 0)) continue;
-      if (isRacy(this.table[i]!, typeof at === 'number' ? at : at[i / 2]!)) return true;
+    for (let i = 0; i < this.list.length; i++) {
+      if (!(this.stamps.sizeAt(i) >= 0)) continue;
+      if (isRacy(this.stamps.mtimeAt(i), typeof at === 'number' ? at : at[i]!)) return true;
     }
     return false;
   }
@@ -165,7 +171,7 @@ export class TreeCheck {
     const taken = typeof this.stampedAt === 'number' ? undefined : this.stampedAt;
     const prefix = `${this.root}/`;
     for (let i = 0; i < this.list.length; i++) {
-      if (!Number.isNaN(this.table[2 * i + 1]!)) continue;
+      if (!Number.isNaN(this.stamps.sizeAt(i))) continue;
       if (taken) taken[i] = Date.now();
       stampInto(this.table, i, prefix + this.list[i]!);
     }
@@ -213,7 +219,7 @@ export class TreeCheck {
     const out: number[] = [];
     for (let i = 0; i < skip.length; i++) {
       if (skip[i] === 1) out.push(i);
-      else if (Number.isNaN(this.table[2 * i + 1]!)) return undefined;
+      else if (Number.isNaN(this.stamps.sizeAt(i))) return undefined;
     }
     return out;
   }
@@ -254,21 +260,21 @@ export class TreeCheck {
     const stamped = new Uint8Array(this.list.length);
     const extras = new Map<string, Stamp>();
     let moved = false;
-    const complete = this.cache.eachStampOf(keys, (path, mtimeMs, size) => {
+    const complete = this.cache.eachStampOf(keys, (path, mtimeMs, size, ino) => {
       const i = this.stamps.indexOf(path);
       // A file stamped missing (cache/flat-stamps.ts ABSENT) is what `stampOf` gives a missing file.
-      if (i < 0) extras.set(path, size < 0 ? '-' : `${mtimeMs}:${size}`);
+      if (i < 0) extras.set(path, stampText(mtimeMs, size, ino));
       else if (Number.isNaN(this.stamps.sizeAt(i))) {
         // A file the walk did not stat (a helper module that a unit now depends on): its stamp is
         // the one the run read it with, and stands for a stat at the start only when nothing
         // wrote the file since the run began (else no record: the next run reads it again).
         if (size >= 0 && mtimeMs >= 0 && !isRacy(mtimeMs, this.began)) {
-          this.table[2 * i] = mtimeMs;
-          this.table[2 * i + 1] = size;
+          putStat(this.table, i, { mtimeMs, size, ino });
           if (typeof this.stampedAt !== 'number') this.stampedAt[i] = this.began;
           stamped[i] = 1;
         } else moved = true;
-      } else if (this.stamps.sizeAt(i) !== size || this.stamps.mtimeAt(i) !== mtimeMs) moved = true;
+      } else if (this.stamps.sizeAt(i) !== size || this.stamps.mtimeAt(i) !== mtimeMs || this.stamps.inoAt(i) !== ino)
+        moved = true;
       else stamped[i] = 1;
     });
     if (!complete || moved || this.racy()) return;

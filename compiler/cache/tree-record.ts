@@ -26,42 +26,75 @@ import { readBeside, writeBeside } from './index-file.js';
 import { type RunSummary, sealedSummary, toSummary } from './run-summary.js';
 import type { OutputRecord } from './units.js';
 
-/** mtime and size of a file as one comparable string; '-' when it cannot be stat'ed. */
+/** mtime, size and inode of a file as one comparable string; '-' when it cannot be stat'ed. */
 export type Stamp = string;
+
+/** A stat as a {@link Stamp} ('-': missing). */
+export function stampText(mtimeMs: number, size: number, ino: number): Stamp {
+  return size < 0 ? '-' : `${mtimeMs}:${size}:${ino}`;
+}
 
 export function stampOf(abs: string): Stamp {
   try {
     // No exception for a missing file: a unit's stamps of files that must stay missing are extras too.
     const s = statSync(abs, { throwIfNoEntry: false });
-    return s === undefined ? '-' : `${s.mtimeMs}:${s.size}`;
+    return s === undefined ? '-' : stampText(s.mtimeMs, s.size, s.ino);
   } catch {
     return '-';
   }
 }
 
 /**
- * The stamps of a walk's list, taken now: mtime and size of the entry at index i at 2i and 2i + 1,
- * -1 and -1 for a directory (its path ends in '/') and for a file that cannot be stat'ed (no file
- * has size -1). Numbers, not {@link Stamp} strings: at 20,000 tools the list holds ~90,000 paths,
- * and a string per file (a double printed, a template, a map entry) cost more than the stat did.
+ * Numbers an entry takes in a table of a list's stamps: mtime, size and inode of the entry at
+ * index i at 3i, 3i + 1 and 3i + 2 (cache/flat-stamps.ts `FileStat`); -1 each for a directory
+ * (its path ends in '/') and for a file that cannot be stat'ed (no file has size -1), NaN each for
+ * a file not stat'ed (a helper module the record left out).
+ */
+export const TABLE_SLOTS = 3;
+
+/** The size at entry i of a stamps table. */
+export function sizeIn(table: ArrayLike<number>, i: number): number {
+  return table[TABLE_SLOTS * i + 1]!;
+}
+
+/** Writes a stat at entry i of a stamps table (-1 each: it could not be stat'ed). */
+export function putStat(
+  table: Float64Array,
+  i: number,
+  s: { readonly mtimeMs: number; readonly size: number; readonly ino: number } | undefined,
+): void {
+  const at = TABLE_SLOTS * i;
+  table[at] = s === undefined ? -1 : s.mtimeMs;
+  table[at + 1] = s === undefined ? -1 : s.size;
+  table[at + 2] = s === undefined ? -1 : s.ino;
+}
+
+/** Fills entry i of a stamps table with one number. */
+export function fillEntry(table: Float64Array, i: number, value: number): void {
+  table.fill(value, TABLE_SLOTS * i, TABLE_SLOTS * (i + 1));
+}
+
+/**
+ * The stamps of a walk's list, taken now ({@link TABLE_SLOTS}). Numbers, not {@link Stamp}
+ * strings: at 20,000 tools the list holds ~90,000 paths, and a string per file (a double printed,
+ * a template, a map entry) cost more than the stat did.
  */
 export function statList(root: string, list: readonly string[]): Float64Array {
-  const stamps = new Float64Array(list.length * 2).fill(-1);
+  const stamps = new Float64Array(list.length * TABLE_SLOTS).fill(-1);
   const prefix = `${root}/`;
   for (let i = 0; i < list.length; i++) if (!list[i]!.endsWith('/')) stampInto(stamps, i, prefix + list[i]!);
   return stamps;
 }
 
-/** Stats the file and writes its mtime and size at entry i of a {@link statList} table (-1 and -1 when it cannot be). */
+/** Stats the file and writes its stat at entry i of a {@link statList} table (-1 each when it cannot be). */
 export function stampInto(stamps: Float64Array, i: number, abs: string): void {
-  let s: { mtimeMs: number; size: number } | undefined;
+  let s: { mtimeMs: number; size: number; ino: number } | undefined;
   try {
     s = statSync(abs, { throwIfNoEntry: false });
   } catch {
     s = undefined;
   }
-  stamps[2 * i] = s === undefined ? -1 : s.mtimeMs;
-  stamps[2 * i + 1] = s === undefined ? -1 : s.size;
+  putStat(stamps, i, s);
 }
 
 export interface TreeInputs {
@@ -124,9 +157,9 @@ export function withoutUnstat(stamps: Float64Array, unstat: readonly number[] | 
   if (!unstat || unstat.length === 0) return stamps;
   let out = stamps;
   for (const i of unstat) {
-    if (2 * i + 1 >= stamps.length || Number.isNaN(out[2 * i + 1]!)) continue;
+    if (TABLE_SLOTS * i + 1 >= stamps.length || Number.isNaN(sizeIn(out, i))) continue;
     if (out === stamps) out = new Float64Array(stamps);
-    out[2 * i] = out[2 * i + 1] = Number.NaN;
+    fillEntry(out, i, Number.NaN);
   }
   return out;
 }
@@ -138,7 +171,7 @@ export function withoutUnstat(stamps: Float64Array, unstat: readonly number[] | 
  */
 export function unitsDigest(input: Omit<TreeInputs, 'extras'>, loose: readonly number[]): string {
   const stamps = new Float64Array(input.stamps);
-  for (const i of loose) if (2 * i + 1 < stamps.length) stamps[2 * i] = stamps[2 * i + 1] = -1;
+  for (const i of loose) if (TABLE_SLOTS * i + 1 < stamps.length) fillEntry(stamps, i, -1);
   return treeDigest({ ...input, stamps, extras: new Map() });
 }
 

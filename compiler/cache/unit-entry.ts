@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import type { UnitResult } from '../parse/units.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import type { FileReader } from './reader.js';
-import { ABSENT, contentHash, type FlatStamps, putStamp, stampIndex, UNKNOWN_CONTENT } from './flat-stamps.js';
+import {
+  ABSENT,
+  contentHash,
+  type FileStamp,
+  type FileStat,
+  type FlatStamps,
+  putStamp,
+  stampAt,
+  stampIndex,
+  UNKNOWN_CONTENT,
+} from './flat-stamps.js';
 import { tempCacheDir } from '../util/temp-cache-dir.js';
 import { isRacy } from './racy.js';
 
@@ -73,8 +83,8 @@ export function* persistableEntries(entries: ReadonlyMap<string, Entry>): Iterab
   for (const [key, entry] of entries) yield [key, persistable(entry)];
 }
 
-/** A file's mtime and size, as a stat gives them (undefined: missing). */
-type StatOf = (file: string) => { readonly mtimeMs: number; readonly size: number } | undefined;
+/** A file's stat (undefined: missing). */
+type StatOf = (file: string) => FileStat | undefined;
 
 /**
  * Files read by something else than the run's reader (esbuild, for a bundled schema) from `at`
@@ -106,9 +116,8 @@ export function addStamps(
   for (const file of files) {
     const at = stampIndex(stamps, file);
     if (at >= 0) {
-      const stamp = { mtimeMs: stamps[at + 1] as number, size: stamps[at + 2] as number };
-      if (elsewhere && mayDiffer(file, stamp, elsewhere))
-        putStamp(stamps, file, { mtimeMs: -1, size: Math.max(0, stamp.size), hash: UNKNOWN_CONTENT });
+      const stamp = stampAt(stamps, at);
+      if (elsewhere && mayDiffer(file, stamp, elsewhere)) putStamp(stamps, file, unknownContent(stamp.size));
       continue;
     }
     const hash = reader.hashOf(file);
@@ -118,28 +127,29 @@ export function addStamps(
       putStamp(
         stamps,
         file,
-        moved ? { mtimeMs: -1, size: now.size, hash: UNKNOWN_CONTENT } : { mtimeMs: now.mtimeMs, size: now.size, hash },
+        moved ? unknownContent(now.size) : { mtimeMs: now.mtimeMs, size: now.size, hash, ino: now.ino },
       );
     } else if (reader.missing(file)) putStamp(stamps, file, ABSENT);
   }
 }
 
+/** A stamp that matches no stat (cache/flat-stamps.ts `UNKNOWN_CONTENT`): only a later read decides. */
+function unknownContent(size: number): FileStamp {
+  return { mtimeMs: -1, size: Math.max(0, size), hash: UNKNOWN_CONTENT, ino: -1 };
+}
+
 /**
  * Whether a file something else read from `elsewhere.at` on may hold other bytes than the ones
  * stamped `stamp` (mtime -1: racy when read, so only its size and content say): missing, of
- * another size or mtime now, or written since that moment. A file dated ahead of the clock is no
+ * another size, mtime or inode now, or written since that moment. A file dated ahead of the clock is no
  * write of this run: its racy stamp keeps its content hash for the next run to compare, as any
  * racy stamp does (else each run would make its result again until the clock passed its date).
  */
-function mayDiffer(
-  file: string,
-  stamp: { readonly mtimeMs: number; readonly size: number },
-  elsewhere: ReadElsewhere,
-): boolean {
+function mayDiffer(file: string, stamp: FileStat, elsewhere: ReadElsewhere): boolean {
   const now = elsewhere.statNow(file);
   if (now === undefined) return stamp.size >= 0;
   if (stamp.size < 0 || stamp.size !== now.size) return true;
-  if (stamp.mtimeMs >= 0 && stamp.mtimeMs !== now.mtimeMs) return true;
+  if (stamp.mtimeMs >= 0 && (stamp.mtimeMs !== now.mtimeMs || stamp.ino !== now.ino)) return true;
   return isRacy(now.mtimeMs, elsewhere.at) && now.mtimeMs <= Date.now();
 }
 

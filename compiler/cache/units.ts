@@ -35,7 +35,7 @@ export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js
 // each unit's record and its body's place in the base; 5: entries hold their stamps flat, as the
 // index does; 6: a unit stamps the files it looked for and did not find, and a failed bundled
 // schema what its bundle read); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-7@${packageVersion()}`;
+const CACHE_VERSION = `zhin-gen-cache-8@${packageVersion()}`;
 
 export class UnitCache {
   /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */
@@ -353,7 +353,10 @@ export class UnitCache {
    * Calls `each` with the stamp the cache holds for every file and dependency of these units;
    * false when a unit is missing.
    */
-  eachStampOf(keys: readonly string[], each: (path: string, mtimeMs: number, size: number) => void): boolean {
+  eachStampOf(
+    keys: readonly string[],
+    each: (path: string, mtimeMs: number, size: number, ino: number) => void,
+  ): boolean {
     this.ensure();
     return eachStampOfUnits(this.state.index, this.state.entries, keys, each, this.state.single !== undefined);
   }

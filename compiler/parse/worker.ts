@@ -33,11 +33,11 @@ const env: ParseEnv = {
 parentPort!.on('message', (batch: readonly PoolJob[]) => {
   const out: PoolOutput[] = batch.map((job) => {
     const result = job.unit ? parseUnit(job.unit, env) : parsePluginEntry(job.files[0]!, env);
-    const files: [string, string, number, number][] = [];
+    const files: [string, string, number, number, number][] = [];
     for (const file of [...job.files, ...result.dependencies]) {
       const hash = reader.hashOf(file);
       const stamp = reader.stampOf(file);
-      if (hash !== undefined && stamp !== undefined) files.push([file, hash, stamp.mtimeMs, stamp.size]);
+      if (hash !== undefined && stamp !== undefined) files.push([file, hash, stamp.mtimeMs, stamp.size, stamp.ino]);
     }
     return { index: job.index, result, files, print: resultPrint(result) };
   });

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, relative, resolve } from 'node:path';
-import { ABSENT, contentHash, type FileStamp } from '../cache/flat-stamps.js';
+import { ABSENT, contentHash, type FileStamp, statOf } from '../cache/flat-stamps.js';
 import { sha256 } from '../util/hash.js';
 import { toPosix } from './walk.js';
 
@@ -20,9 +20,9 @@ export interface StampedModule {
 /** A file's stamp and bytes: stat first, so a write after it gives a stamp that differs; ABSENT when missing. */
 export function readStamped(path: string): { stamp: FileStamp; bytes?: Buffer } {
   try {
-    const { mtimeMs, size } = statSync(path);
+    const stat = statOf(statSync(path));
     const bytes = readFileSync(path);
-    return { stamp: { mtimeMs, size, hash: contentHash(bytes) }, bytes };
+    return { stamp: { ...stat, hash: contentHash(bytes) }, bytes };
   } catch {
     return { stamp: ABSENT };
   }
@@ -127,8 +127,7 @@ export function forgetRequired(graph: readonly StampedModule[]): void {
  */
 export function statStamped(path: string): StampedModule {
   try {
-    const { mtimeMs, size } = statSync(path);
-    return { path, stamp: { mtimeMs, size, hash: '' } };
+    return { path, stamp: { ...statOf(statSync(path)), hash: '' } };
   } catch {
     return { path, stamp: ABSENT };
   }

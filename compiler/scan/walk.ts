@@ -115,8 +115,9 @@ const SLASH = 0x2f;
 class Walker {
   readonly paths: string[] = [];
   /**
-   * mtime and size of each path when it was listed, at 2i and 2i + 1 (-1 and -1 for a directory
-   * and for a file that cannot be stat'ed); undefined when the walk was not asked to stamp.
+   * The stat of each path when it was listed, as cache/tree-record.ts `TABLE_SLOTS` lays it out
+   * (-1 each for a directory and for a file that cannot be stat'ed); undefined when the walk was
+   * not asked to stamp.
    */
   readonly stamps: number[] | undefined;
   /**
@@ -176,7 +177,7 @@ class Walker {
 
   private addDir(path: string): void {
     this.paths.push(path);
-    this.stamps?.push(-1, -1);
+    this.stamps?.push(-1, -1, -1);
     this.taken?.push(-1);
   }
 
@@ -196,20 +197,20 @@ class Walker {
       while (this.unstatAt < unstat.length && unstat[this.unstatAt]! < i) this.unstatAt++;
       if (unstat[this.unstatAt] === i) {
         this.unstatAt++;
-        stamps.push(Number.NaN, Number.NaN);
+        stamps.push(Number.NaN, Number.NaN, Number.NaN);
         this.taken!.push(-1);
         return;
       }
     }
     this.taken!.push(this.clock);
-    let s: { mtimeMs: number; size: number } | undefined;
+    let s: { mtimeMs: number; size: number; ino: number } | undefined;
     try {
       s = statSync(abs, NO_THROW);
     } catch {
       s = undefined;
     }
-    if (s === undefined) stamps.push(-1, -1);
-    else stamps.push(s.mtimeMs, s.size);
+    if (s === undefined) stamps.push(-1, -1, -1);
+    else stamps.push(s.mtimeMs, s.size, s.ino);
   }
 
   private list(abs: string): readonly WalkEntry[] {
@@ -402,7 +403,7 @@ export function walkTree(
   walker.walkPlugin(options.root, safeRealpath(options.root), []);
   for (const dir of extraPluginDirs.map((d) => resolve(d))) {
     walker.paths.push(`${walker.rel(dir)}/`);
-    walker.stamps?.push(-1, -1);
+    walker.stamps?.push(-1, -1, -1);
     walker.taken?.push(-1);
     walker.walkPlugin(dir, safeRealpath(dir), []);
   }

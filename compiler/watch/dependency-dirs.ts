@@ -57,7 +57,7 @@ export function dependencyStamps(
 
 /**
  * Whether the file is not what its stamp says: present where it was missing or the reverse, or
- * another mtime or size and other bytes (a racy stamp matches no stat; its hash still decides).
+ * another mtime, size or inode and other bytes (a racy stamp matches no stat; its hash still decides).
  */
 function differs(abs: string, stamp: FileStamp): boolean {
   let now: Stats | undefined;
@@ -67,7 +67,7 @@ function differs(abs: string, stamp: FileStamp): boolean {
     // A file on the way is not a directory: missing, as the reader has it (cache/reader.ts).
     if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return true;
   }
-  if (sameStat(now, stamp.mtimeMs, stamp.size)) return false;
+  if (sameStat(now, stamp.mtimeMs, stamp.size, stamp.ino)) return false;
   if (now === undefined || isAbsent(stamp)) return true;
   try {
     return contentHash(readFileSync(abs)) !== stamp.hash;

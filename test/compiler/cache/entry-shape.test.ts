@@ -94,7 +94,8 @@ describe('compiled shapes', () => {
     ['flat records cut short', compile(flat(string, number)), ['a', 1, 'b'], false],
     ['flat records with a column swapped', compile(flat(string, number)), ['a', 1, 2, 'b'], false],
     ['flat records in an object', compile(flat(string, number)), { 0: 'a', 1: 1, length: 2 }, false],
-    ['file stamps as the cache writes them', isFileStamps, ['a.ts', 1.5, 10, 'ab12'], true],
+    ['file stamps as the cache writes them', isFileStamps, ['a.ts', 1.5, 10, 'ab12', 42], true],
+    ['file stamps without the inode (format 7)', isFileStamps, ['a.ts', 1.5, 10, 'ab12'], false],
     ['file stamps keyed by path (format 4)', isFileStamps, { 'a.ts': { mtimeMs: 1, size: 1, hash: 'h' } }, false],
     ['a quoted key is read as a key', compile(object({ 'a"b': number })), { 'a"b': 1 }, true],
   ];

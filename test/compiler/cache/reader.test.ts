@@ -37,7 +37,7 @@ describe('the file reader', () => {
       expect(reader.read(name), name).toBe(text);
       expect(reader.hashOf(name), name).toBe(hash16(readFileSync(join(dir, name))));
       const stat = statSync(join(dir, name));
-      expect(reader.stampOf(name), name).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size });
+      expect(reader.stampOf(name), name).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino });
     }
     expect(Buffer.byteLength(big)).toBeGreaterThan(3_000_000);
   });
@@ -78,10 +78,10 @@ describe('the file reader', () => {
     expect(reader.read('shared.ts')).toContain('a = 2');
     expect(reader.read('steady.ts')).toContain('b = 1');
     expect(reader.hashOf('shared.ts')).toBe(UNKNOWN_CONTENT);
-    expect(reader.stampOf('shared.ts')).toEqual({ mtimeMs: -1, size: 20 });
+    expect(reader.stampOf('shared.ts')).toEqual({ mtimeMs: -1, size: 20, ino: -1 });
     const steady = statSync(join(dir, 'steady.ts'));
     expect(reader.hashOf('steady.ts')).toBe(hash16(readFileSync(join(dir, 'steady.ts'))));
-    expect(reader.stampOf('steady.ts')).toEqual({ mtimeMs: steady.mtimeMs, size: steady.size });
+    expect(reader.stampOf('steady.ts')).toEqual({ mtimeMs: steady.mtimeMs, size: steady.size, ino: steady.ino });
     // Found, then gone: not stamped missing (a next run that finds it missing must not match).
     write('gone.ts', 'export {};\n');
     reader.read('gone.ts');

@@ -5,7 +5,16 @@
  * AGENTS.md, a file outside the walk a tool imports, the output or its validators folder) sends
  * the run down the full path; a damaged record costs the index read it would have saved.
  */
-import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
@@ -143,6 +152,39 @@ describe('the tree record', () => {
     const next = await createCompiler({ root, cacheFile }).run();
     expect(next.stats.parsed).toBe(0);
     expect(next.written).toBe(false);
+    expect(next.code).toBe(expected);
+  });
+
+  // A file of the same size and date as the one it replaces (both written in one clock tick, a
+  // copy that kept its date): only the inode tells them apart. Before, the record and the unit
+  // cache both took it for the stamped file, and the tool kept its old text.
+  it.each([
+    ['moved over it', 'move', 'Echo b'],
+    ['linked to in its place', 'link', 'Echo b'],
+    ['moved over it with the same bytes', 'move', 'Echo a'],
+  ])('sees another file of the same size and date %s', async (_name, how, text) => {
+    const { root, cacheFile } = setup('tree-identity');
+    const tool = join(root, 'tools/echo/index.ts');
+    writeTree(root, { 'elsewhere/echo.ts': readFileSync(tool, 'utf8').replace('Echo a', text) });
+    settleTree(root);
+    expect(statSync(join(root, 'elsewhere/echo.ts')).mtimeMs).toBe(statSync(tool).mtimeMs);
+    const cold = await createCompiler({ root, cacheFile }).run();
+    if (how === 'move') renameSync(join(root, 'elsewhere/echo.ts'), tool);
+    else {
+      rmSync(tool);
+      symlinkSync('../../elsewhere/echo.ts', tool);
+    }
+    const run = await createCompiler({ root, cacheFile }).run();
+    const expected = await full(root);
+    expect(run.code).toBe(expected);
+    expect(run.code.includes(`${text} message back`)).toBe(true);
+    // The same bytes under another inode: compared by content, nothing parsed again.
+    if (text === 'Echo a') {
+      expect(run.code).toBe(cold.code);
+      expect(run.stats.parsed).toBe(0);
+    } else expect(run.code).not.toBe(cold.code);
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.stats.parsed).toBe(0);
     expect(next.code).toBe(expected);
   });
 

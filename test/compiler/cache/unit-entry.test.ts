@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
+import { STAMP_SLOTS, UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
 import { createReader } from '../../../compiler/cache/reader.js';
 import { statAbs } from '../../../compiler/cache/stat-source.js';
 import { addStamps } from '../../../compiler/cache/unit-entry.js';
@@ -50,7 +50,7 @@ describe('addStamps for files read elsewhere first', () => {
     const after = createReader(dir);
     addStamps(stamps, ['entry.ts', 'steady.ts', 'fresh.ts', 'missing.ts'], after, () => undefined, elsewhere);
     const byFile = new Map<string, (string | number)[]>();
-    for (let i = 0; i < stamps.length; i += 4) byFile.set(stamps[i] as string, stamps.slice(i + 1, i + 4));
+    for (let i = 0; i < stamps.length; i += STAMP_SLOTS) byFile.set(stamps[i] as string, stamps.slice(i + 1, i + 4));
     expect(byFile.get('entry.ts')).toEqual([-1, 24, UNKNOWN_CONTENT]);
     expect(byFile.get('fresh.ts')).toEqual([-1, 20, UNKNOWN_CONTENT]);
     const steady = statSync(join(dir, 'steady.ts'));
@@ -72,7 +72,11 @@ describe('addStamps for files read elsewhere first', () => {
     const elsewhere = { at: Date.now(), statNow: (file: string) => statAbs(join(dir, file)) };
     addStamps(stamps, ['entry.ts', 'ahead.ts'], createReader(dir), () => undefined, elsewhere);
     const hash = (name: string): string => hash16(readFileSync(join(dir, name)));
-    expect(stamps).toEqual(['entry.ts', -1, 24, hash('entry.ts'), 'ahead.ts', -1, 20, hash('ahead.ts')]);
+    const ino = (name: string): number => statSync(join(dir, name)).ino;
+    expect(stamps).toEqual([
+      ...['entry.ts', -1, 24, hash('entry.ts'), ino('entry.ts')],
+      ...['ahead.ts', -1, 20, hash('ahead.ts'), ino('ahead.ts')],
+    ]);
   });
 
   it('leaves a file stamped already alone when it is still as stamped and older than the bundle', () => {

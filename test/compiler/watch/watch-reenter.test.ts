@@ -4,7 +4,7 @@
  * names, and a schema module's folder beside one it follows already. Before, both stayed
  * unwatched until a restart, and their edits never reached the manifest.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
@@ -157,6 +157,9 @@ describe('zhin-gen watch and links to files', () => {
       'vendor/node_modules/x/c.ts': tool('Vendored one'),
     });
     dirs.push(root);
+    // Of one size and one date: only the inode tells the link's new target from its old one.
+    const past = Date.now() / 1000 - 60;
+    for (const name of ['shared/b.ts', 'shared/b2.ts']) utimesSync(join(root, name), past, past);
     symlinkSync('b.ts', join(root, 'shared/b-link.ts'));
     for (const [name, target] of [
       ['b', '../../shared/b-link.ts'],
