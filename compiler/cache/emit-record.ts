@@ -6,8 +6,8 @@
  * stamp with the file's and renders a module whose file differs (write/validators.ts).
  *
  * It also keeps the folder's modules as the last process verified or wrote them (name, stamp
- * line, mtime and size, settled ones only: cache/racy.ts), so the next one takes a module whose
- * file has that mtime and size as current instead of reading and hashing it again
+ * line, mtime, size and inode, settled ones only: cache/racy.ts), so the next one takes a module
+ * whose file has that stat as current instead of reading and hashing it again
  * (write/validators.ts `seedVerified`): the same trust in a stamp the tree record puts in it.
  *
  * It is small (two lines per module, 512 modules at 20,000 tools), written whole and atomically,
@@ -76,7 +76,7 @@ function byName<T>(entries: Iterable<readonly [string, T]>): (readonly [string, 
 function serialise(version: string, { prints, folder }: EmitRecord): string {
   const modules = byName(prints);
   const files = folder
-    ? byName(folder.modules).map(([name, m]) => [name, m.stamp, m.mtimeMs, m.size, m.at] as const)
+    ? byName(folder.modules).map(([name, m]) => [name, m.stamp, m.mtimeMs, m.size, m.at, m.ino] as const)
     : undefined;
   return `${stringifyAscii({ version, modules, ...(folder ? { folder: { dir: folder.dir, files } } : {}) })}\n`;
 }
@@ -100,12 +100,19 @@ function parseRecord(raw: unknown, version: string): EmitRecord | undefined {
   if (!isRecord(folder) || typeof folder.dir !== 'string' || !Array.isArray(folder.files)) return undefined;
   const modules = new Map<string, VerifiedModule>();
   for (const item of folder.files) {
-    if (!Array.isArray(item) || item.length !== 5) return undefined;
-    const [name, stamp, mtimeMs, size, at] = item as unknown[];
+    if (!Array.isArray(item) || item.length !== 6) return undefined;
+    const [name, stamp, mtimeMs, size, at, ino] = item as unknown[];
     // A validator's stamp is '' (write/validators.ts); a side module's is its second line.
     if (typeof name !== 'string' || name.includes('/') || (stamp !== '' && !isStampLine(stamp))) return undefined;
-    if (!Number.isFinite(mtimeMs) || !Number.isSafeInteger(size) || !Number.isFinite(at)) return undefined;
-    modules.set(name, { stamp: stamp as string, mtimeMs: mtimeMs as number, size: size as number, at: at as number });
+    if (!Number.isFinite(mtimeMs) || !Number.isSafeInteger(size) || !Number.isFinite(at) || !Number.isFinite(ino))
+      return undefined;
+    modules.set(name, {
+      stamp: stamp as string,
+      mtimeMs: mtimeMs as number,
+      size: size as number,
+      ino: ino as number,
+      at: at as number,
+    });
   }
   return { prints, folder: { dir: folder.dir, modules } };
 }

@@ -9,28 +9,14 @@
  * What the cache knows of one file: its stat and content hash. Here, not beside the entry, so the
  * watcher's declarations (watch/dependency-dirs.ts) reach it without the parser's types.
  */
+import type { FileStat } from '../util/file-stat.js';
 import { sha256 } from '../util/hash.js';
+
+export type { FileStat } from '../util/file-stat.js';
 
 /** A content hash as stamps hold it (and a unit's files hash, cache/unit-entry.ts): 16 hex digits of SHA-256. */
 export function contentHash(data: string | Buffer): string {
   return sha256(data).slice(0, 16);
-}
-
-/**
- * What a stat says of a file: its mtime, size and inode. The inode tells another file at the path
- * whose mtime and size are the same (a file moved over it, a link retargeted to a file written in
- * the same tick): without it, such a file passed for the stamped one and its unit was never
- * parsed again.
- */
-export interface FileStat {
-  readonly mtimeMs: number;
-  readonly size: number;
-  readonly ino: number;
-}
-
-/** A file's stat as a stat gives it (numbers only: a stat per file of a large tree is the budget). */
-export function statOf(s: { readonly mtimeMs: number; readonly size: number; readonly ino: number }): FileStat {
-  return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
 }
 
 export interface FileStamp extends FileStat {

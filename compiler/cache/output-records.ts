@@ -34,12 +34,7 @@ export class OutputRecords {
    * Records the output of this run. `stamp`: as this process wrote or compared it (write/output.ts),
    * or 'recorded' for the output the cache vouched for; else a stat now.
    */
-  record(
-    digest: string,
-    file: string,
-    summary?: Omit<RunSummary, 'digest'>,
-    stamp?: Pick<FileStat, 'mtimeMs' | 'size'> | 'recorded',
-  ): void {
+  record(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>, stamp?: FileStat | 'recorded'): void {
     this.ensure();
     const state = this.state();
     const at = stamp === 'recorded' ? state.out.record : stamp;

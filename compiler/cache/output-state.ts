@@ -4,7 +4,7 @@
  * index vouches for reads only this, never a body.
  */
 import type { RunSummary } from './index-file.js';
-import { statAbs } from './stat-source.js';
+import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
 import type { OutputRecord } from './unit-entry.js';
 
 export class OutputState {
@@ -36,8 +36,7 @@ export class OutputState {
   vouched(digest: string, file: string): boolean {
     const record = this.record;
     if (!record || record.digest !== digest || record.file !== file) return false;
-    const now = statAbs(file);
-    return now !== undefined && now.mtimeMs === record.mtimeMs && now.size === record.size;
+    return sameFile(statNow(file), record);
   }
 
   /**
@@ -45,13 +44,8 @@ export class OutputState {
    * output's stamp as this process wrote or compared it (else a stat now, which could find another
    * process's file renamed over it since).
    */
-  note(
-    digest: string,
-    file: string,
-    summary?: Omit<RunSummary, 'digest'>,
-    stamp?: { readonly mtimeMs: number; readonly size: number },
-  ): boolean {
-    const now = stamp ? { mtimeMs: stamp.mtimeMs, size: stamp.size } : statAbs(file);
+  note(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>, stamp?: FileStat): boolean {
+    const now = stamp ? { mtimeMs: stamp.mtimeMs, size: stamp.size, ino: stamp.ino } : statNow(file);
     if (!now) return false;
     let summaryChanged = false;
     if (summary) {
@@ -64,7 +58,7 @@ export class OutputState {
       }
     }
     const record = this.record;
-    if (record && record.digest === digest && record.mtimeMs === now.mtimeMs && record.size === now.size) {
+    if (record && record.digest === digest && sameFile(record, now)) {
       return summaryChanged;
     }
     this.record = { digest, file, ...now };

@@ -1,6 +1,6 @@
 /**
  * The file reader of one run: each file read once through one descriptor, which also gives its
- * stamp (mtime and size) and the hash of its bytes for the unit cache (cache/units.ts).
+ * stamp (mtime, size, inode) and the hash of its bytes for the unit cache (cache/units.ts).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LruMap } from '../util/lru.js';

@@ -3,9 +3,10 @@
  * file when it started (cache/tree-check.ts), else one stat. Taking them from the run's own list
  * means the index check and the lookups cost no stat per file each.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { settledMtime } from './racy.js';
-import { type FileStamp, type FileStat, isAbsent, putStamp, STAMP_SLOTS, stampAt, statOf } from './flat-stamps.js';
+import { type FileStat, statNow } from '../util/file-stat.js';
+import { type FileStamp, isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 import { sha, under } from './unit-entry.js';
 
 export type { FileStat } from './flat-stamps.js';
@@ -45,17 +46,7 @@ export class StatSource {
     // NaN: a file the walk did not stat (a helper module the tree record left out): stat it now.
     if (i >= 0 && !Number.isNaN(size))
       return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size, ino: known!.inoAt(i) };
-    return statAbs(under(this.root, path));
-  }
-}
-
-/** An absolute path's stat now; undefined when it is missing. */
-export function statAbs(file: string): FileStat | undefined {
-  try {
-    const s = statSync(file, { throwIfNoEntry: false });
-    return s === undefined ? undefined : statOf(s);
-  } catch {
-    return undefined;
+    return statNow(under(this.root, path));
   }
 }
 

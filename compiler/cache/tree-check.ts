@@ -3,7 +3,6 @@
  * the record vouches for the output (then the run is over), and at the end of a run that
  * recorded its output, the record for the next run.
  */
-import { statSync } from 'node:fs';
 import type { ResolvedOptions } from '../config/load.js';
 import type { CompileResult } from '../run-types.js';
 import type { CapabilityModel } from '../model.js';
@@ -13,6 +12,7 @@ import { lowerBound, type TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
+import { sameFile, statNow } from '../util/file-stat.js';
 import {
   putStat,
   type Stamp,
@@ -139,13 +139,7 @@ export class TreeCheck {
   vouched(outFile: string, validators: string): TreeRecord | undefined {
     const record = this.loaded;
     if (!record || record.output.file !== outFile) return undefined;
-    let now: { mtimeMs: number; size: number };
-    try {
-      now = statSync(outFile);
-    } catch {
-      return undefined;
-    }
-    if (now.mtimeMs !== record.output.mtimeMs || now.size !== record.output.size) return undefined;
+    if (!sameFile(statNow(outFile), record.output)) return undefined;
     const extras = new Map<string, Stamp>();
     for (const path of record.extras) extras.set(path, stampOf(`${this.root}/${path}`));
     const digest = treeDigest({

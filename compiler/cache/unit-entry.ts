@@ -12,7 +12,6 @@ import {
   ABSENT,
   contentHash,
   type FileStamp,
-  type FileStat,
   type FlatStamps,
   putStamp,
   stampAt,
@@ -20,6 +19,7 @@ import {
   UNKNOWN_CONTENT,
 } from './flat-stamps.js';
 import { tempCacheDir } from '../util/temp-cache-dir.js';
+import { type FileStat, sameFile } from '../util/file-stat.js';
 import { isRacy } from './racy.js';
 
 export interface Entry {
@@ -40,11 +40,9 @@ export interface Entry {
 }
 
 /** The last output this cache vouches for: same inputs digest + same file stamp → same bytes. */
-export interface OutputRecord {
+export interface OutputRecord extends FileStat {
   readonly digest: string;
   readonly file: string;
-  readonly mtimeMs: number;
-  readonly size: number;
 }
 
 /** A unit's files hash: the same digest as a file's content hash (cache/flat-stamps.ts). */
@@ -96,7 +94,7 @@ export interface ReadElsewhere {
 }
 
 /**
- * Stamps files the unit now depends on into `stamps` (mtime and size as the reader read them, or
+ * Stamps files the unit now depends on into `stamps` (mtime, size and inode as the reader read them, or
  * a stat, and the content hash); a file the reader found missing is stamped {@link ABSENT} (the
  * unit must notice when it appears); files stamped already, or unreadable, are left as they are.
  *
@@ -155,12 +153,6 @@ function mayDiffer(file: string, stamp: FileStat, elsewhere: ReadElsewhere): boo
 
 export function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {
   return (
-    a === b ||
-    (a !== undefined &&
-      b !== undefined &&
-      a.digest === b.digest &&
-      a.file === b.file &&
-      a.mtimeMs === b.mtimeMs &&
-      a.size === b.size)
+    a === b || (a !== undefined && b !== undefined && a.digest === b.digest && a.file === b.file && sameFile(a, b))
   );
 }

@@ -108,7 +108,7 @@ export class TreeInventory {
   }
 
   /**
-   * The mtime and size of every listed file as the walk found it (cache/tree-record.ts
+   * The mtime, size and inode of every listed file as the walk found it (cache/tree-record.ts
    * `statList`'s layout), once, and only while the list is the walk's own: a patched inventory
    * or a second caller gets undefined and stats the list itself.
    */

@@ -7,7 +7,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, relative, resolve } from 'node:path';
-import { ABSENT, contentHash, type FileStamp, statOf } from '../cache/flat-stamps.js';
+import { ABSENT, contentHash, type FileStamp } from '../cache/flat-stamps.js';
+import { statOf } from '../util/file-stat.js';
 import { sha256 } from '../util/hash.js';
 import { toPosix } from './walk.js';
 

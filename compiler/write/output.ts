@@ -12,25 +12,16 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
   writeSync,
   writevSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { type FileStat, sameFile, statNow, statOf } from '../util/file-stat.js';
 
 export function readIfExists(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function stamp(file: string): { mtimeMs: number; size: number } | undefined {
-  try {
-    const s = statSync(file);
-    return { mtimeMs: s.mtimeMs, size: s.size };
   } catch {
     return undefined;
   }
@@ -126,17 +117,16 @@ export function writeChunksAtomically(file: string, chunks: Iterable<string>): n
  * modules, thousands on a cold run): temp file + rename, so a reader never sees half of it,
  * without the directory check and the held descriptor a replacement needs.
  */
-export function writeNewAtomically(file: string, content: string): FileStampNow {
+export function writeNewAtomically(file: string, content: string): FileStat {
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     const fd = openSync(temp, 'w');
-    let stamp: FileStampNow;
+    let stamp: FileStat;
     try {
       writeBytes(fd, Buffer.from(content));
       // The stamp of the bytes written, from this descriptor: a stat after the rename could
       // find another process's file there (a concurrent `generate`) and vouch for it.
-      const { mtimeMs, size } = fstatSync(fd);
-      stamp = { mtimeMs, size };
+      stamp = statOf(fstatSync(fd));
     } finally {
       closeSync(fd);
     }
@@ -146,12 +136,6 @@ export function writeNewAtomically(file: string, content: string): FileStampNow 
     rmSync(temp, { force: true });
     throw error;
   }
-}
-
-/** A file's mtime and size as its writer's descriptor saw them. */
-export interface FileStampNow {
-  readonly mtimeMs: number;
-  readonly size: number;
 }
 
 function viaTemp(file: string, content: string | Uint8Array, place: (temp: string, file: string) => void): void {
@@ -180,7 +164,7 @@ const KEEP_BYTES = 256;
  */
 export type WrittenParts = Map<
   string,
-  { digest: string; mtimeMs: number; size: number; parts: readonly string[]; buffers: readonly Buffer[] }
+  FileStat & { digest: string; parts: readonly string[]; buffers: readonly Buffer[] }
 >;
 
 function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
@@ -201,9 +185,9 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
  */
 export function writePartsIfChanged(file: string, output: OutputParts, knownParts: WrittenParts = new Map()): boolean {
   const last = knownParts.get(file);
-  const now = stamp(file);
-  const trusted = last !== undefined && now !== undefined && last.mtimeMs === now.mtimeMs && last.size === now.size;
-  if (trusted && last.digest === output.digest) return false;
+  const now = statNow(file);
+  const trusted = sameFile(last, now);
+  if (trusted && last!.digest === output.digest) return false;
   // A long part equal to the one at the same position last time keeps its bytes (usually the
   // same string object: a pointer comparison). Parts that moved are encoded again, which only
   // happens when tools are added or removed.
@@ -231,13 +215,12 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
   // The stamp of the bytes this process wrote, from its own descriptor: a stat of the path after
   // the rename could be another process's file renamed over it meanwhile, which this run's
   // output record would then vouch for (cache/output-state.ts).
-  let written: { mtimeMs: number; size: number };
+  let written: FileStat;
   try {
     const fd = openSync(temp, 'w');
     try {
       writeAll(fd, buffers);
-      const s = fstatSync(fd);
-      written = { mtimeMs: s.mtimeMs, size: s.size };
+      written = statOf(fstatSync(fd));
     } finally {
       closeSync(fd);
     }

@@ -25,7 +25,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
-import { type FileStampNow, writeNewAtomically } from './output.js';
+import { writeNewAtomically } from './output.js';
+import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
 import {
   validatorExtension,
   validatorFileName,
@@ -52,11 +53,9 @@ export type KnownFolders = Map<
   }
 >;
 
-/** A module of the folder as last verified (a validator's stamp is ''). */
-export interface VerifiedModule {
+/** A module of the folder as last verified (a validator's stamp is ''), with its file's stat then. */
+export interface VerifiedModule extends FileStat {
   readonly stamp: string;
-  readonly mtimeMs: number;
-  readonly size: number;
   readonly at: number;
   /** Handed over by a predecessor (seedVerified): trusted only while the file's stamp is this one. */
   readonly seeded?: boolean;
@@ -101,9 +100,9 @@ function validatorIntact(dir: string, name: string, known: KnownFolders): boolea
   if (seen?.stamp === '' && seen.seeded !== true) return true;
   const file = join(dir, name);
   const at = Date.now();
-  const now = fileStamp(file);
+  const now = statNow(file);
   if (now === undefined) return false;
-  if (seen?.stamp === '' && seen.mtimeMs === now.mtimeMs && seen.size === now.size) {
+  if (seen?.stamp === '' && sameFile(seen, now)) {
     noteVerified(dir, name, '', now, seen.at, known);
     return true;
   }
@@ -125,11 +124,10 @@ function isCurrent(dir: string, name: string, module: SideModule, names: Set<str
   if (!names.has(name)) return false;
   const file = join(dir, name);
   const at = Date.now();
-  const now = fileStamp(file);
+  const now = statNow(file);
   if (now === undefined) return false;
   const verified = known.get(dir)?.verified?.get(name);
-  if (verified && verified.stamp === module.stamp && verified.mtimeMs === now.mtimeMs && verified.size === now.size)
-    return true;
+  if (verified && verified.stamp === module.stamp && sameFile(verified, now)) return true;
   const lines = head(file, 512).split('\n');
   if (lines[0]?.startsWith(GENERATED_MARK) !== true || lines[1] !== module.stamp) return false;
   let bytes: Buffer;
@@ -143,20 +141,11 @@ function isCurrent(dir: string, name: string, module: SideModule, names: Set<str
   return true;
 }
 
-function fileStamp(file: string): { mtimeMs: number; size: number } | undefined {
-  try {
-    const s = statSync(file);
-    return { mtimeMs: s.mtimeMs, size: s.size };
-  } catch {
-    return undefined;
-  }
-}
-
 function noteVerified(
   dir: string,
   name: string,
   stamp: string,
-  now: { mtimeMs: number; size: number } | undefined,
+  now: FileStat | undefined,
   at: number,
   known: KnownFolders,
 ): void {
@@ -179,7 +168,7 @@ export function verifiedModules(known: KnownFolders, dir: string): ReadonlyMap<s
 
 /**
  * A fresh compiler starts from what a predecessor verified (cache/emit-record.ts): a module whose
- * file still has the recorded mtime and size (a side module: under the stamp this run would
+ * file still has the recorded mtime, size and inode (a side module: under the stamp this run would
  * write) is current without its bytes being read and hashed again (29 MB at 20,000 tools). Only
  * settled stamps are handed over (cache/racy.ts), and only before this compiler knows the
  * folder: what it saw itself wins. A seeded validator is stat'ed once before it is trusted for
@@ -229,7 +218,7 @@ export function validatorsDir(root: string, outRel: string): string {
 
 /**
  * The folder's stamp (`none` when it is missing): its mtime, which any file added or removed
- * changes, and every file's mtime and size, which an edit in place changes. A run is vouched for
+ * changes, and every file's mtime, size and inode, which an edit in place or a file moved over it changes. A run is vouched for
  * only while this is what it was when the output was written (cache/units.ts).
  */
 export function validatorsStamp(root: string, outRel: string): string {
@@ -253,16 +242,13 @@ export function recordedValidatorsStamp(root: string, outRel: string, known: Kno
     const seen = folder.verified?.get(name);
     if (seen === undefined) return true;
     owned.delete(name);
-    return now !== undefined && seen.mtimeMs === now.mtimeMs && seen.size === now.size;
+    return sameFile(seen, now);
   });
   return owned.size === 0 ? stamp : undefined;
 }
 
 /** The stamp of a folder's listing and its files (`none`: no folder); undefined when `keep` refuses a file. */
-function folderStamp(
-  dir: string,
-  keep: (name: string, now: { mtimeMs: number; size: number } | undefined) => boolean,
-): string | undefined {
+function folderStamp(dir: string, keep: (name: string, now: FileStat | undefined) => boolean): string | undefined {
   const mtimeMs = mtimeOf(dir);
   if (mtimeMs === undefined) return 'none';
   let names: string[];
@@ -273,9 +259,9 @@ function folderStamp(
   }
   const digest = createHash('sha256');
   for (const name of names) {
-    const now = fileStamp(join(dir, name));
+    const now = statNow(join(dir, name));
     if (!keep(name, now)) return undefined;
-    digest.update(`${name}\0${now?.mtimeMs ?? -1}\0${now?.size ?? -1}\n`);
+    digest.update(`${name}\0${now?.mtimeMs ?? -1}\0${now?.size ?? -1}\0${now?.ino ?? -1}\n`);
   }
   return `${mtimeMs}:${digest.digest('hex').slice(0, 32)}`;
 }
@@ -294,7 +280,7 @@ export function writeValidators(
   const typescript = /\.[cm]?ts$/.test(validatorExtension(outRel));
   let written = 0;
   // The stamp of each file written, from the writer's descriptor, and when the write began.
-  const replaced: [string, SideModule, FileStampNow, number][] = [];
+  const replaced: [string, SideModule, FileStat, number][] = [];
   const write = (name: string, module: SideModule, text: () => string): void => {
     if (written === 0) mkdirSync(dir, { recursive: true });
     const at = Date.now();

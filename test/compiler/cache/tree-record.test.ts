@@ -188,6 +188,23 @@ describe('the tree record', () => {
     expect(next.code).toBe(expected);
   });
 
+  it('sees the output replaced by a file of the same size and date, and writes it again', async () => {
+    const { root, cacheFile } = setup('tree-output-identity');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    const past = Date.now() / 1000 - 60;
+    // The output dated back (the next run records it so), and a same-size edit of it elsewhere, of that date.
+    utimesSync(cold.outFile, past, past);
+    const other = join(root, 'elsewhere.gen.ts');
+    writeFileSync(other, cold.code.replace('Echo a', 'Echo b'));
+    utimesSync(other, past, past);
+    const dated = await createCompiler({ root, cacheFile }).run();
+    expect(dated.written).toBe(false);
+    renameSync(other, cold.outFile);
+    const run = await createCompiler({ root, cacheFile }).run();
+    expect(run.written).toBe(true);
+    expect(readFileSync(cold.outFile, 'utf8')).toBe(cold.code);
+  });
+
   it('after a unit changed, the index is not consulted: one that vouches for the new stamps is not believed', async () => {
     const { root, cacheFile } = setup('tree-units-digest');
     await createCompiler({ root, cacheFile }).run();
