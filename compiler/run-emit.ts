@@ -99,7 +99,7 @@ export function emitRun(input: EmitRunInput): EmitRunOutcome {
   // builds anyway; read first, every shard's text would be built twice on a cold run.
   if (emitted !== undefined) {
     // A stamp taken within a tick of its file's mtime proves nothing to a later process.
-    const settled = [...verifiedModules(memos.folders, folder)].filter(([, m]) => !isRacy(m.mtimeMs, m.at));
+    const settled = [...verifiedModules(memos.folders, folder)].filter(([, m]) => !isRacy(m.changedMs, m.at));
     units.noteEmit({ prints: modulePrints(memos.emit), folder: { dir: folder, modules: new Map(settled) } });
   }
   return { emitted, sorted, errors, written };

@@ -19,12 +19,20 @@ export function tempDir(prefix: string): string {
 /**
  * Dates every file of a tree a minute back: stamps of files written within a timestamp tick of
  * a run are not trusted (compiler/cache/racy.ts), so tests of stamp-only fast paths settle first.
+ * A stamp's time is the later of mtime and ctime (compiler/util/file-stat.ts), and dating a file
+ * sets its ctime to now: the call returns once that is a tick in the past.
  */
 export function settleTree(root: string): void {
   const past = Date.now() / 1000 - 60;
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), past, past);
   }
+  pastATick();
+}
+
+/** Waits (synchronously) until what was changed before the call is more than a timestamp tick old (compiler/cache/racy.ts). */
+export function pastATick(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
 }
 
 /**

@@ -76,7 +76,7 @@ function byName<T>(entries: Iterable<readonly [string, T]>): (readonly [string, 
 function serialise(version: string, { prints, folder }: EmitRecord): string {
   const modules = byName(prints);
   const files = folder
-    ? byName(folder.modules).map(([name, m]) => [name, m.stamp, m.mtimeMs, m.size, m.at, m.ino] as const)
+    ? byName(folder.modules).map(([name, m]) => [name, m.stamp, m.changedMs, m.size, m.at, m.ino] as const)
     : undefined;
   return `${stringifyAscii({ version, modules, ...(folder ? { folder: { dir: folder.dir, files } } : {}) })}\n`;
 }
@@ -101,14 +101,14 @@ function parseRecord(raw: unknown, version: string): EmitRecord | undefined {
   const modules = new Map<string, VerifiedModule>();
   for (const item of folder.files) {
     if (!Array.isArray(item) || item.length !== 6) return undefined;
-    const [name, stamp, mtimeMs, size, at, ino] = item as unknown[];
+    const [name, stamp, changedMs, size, at, ino] = item as unknown[];
     // A validator's stamp is '' (write/validators.ts); a side module's is its second line.
     if (typeof name !== 'string' || name.includes('/') || (stamp !== '' && !isStampLine(stamp))) return undefined;
-    if (!Number.isFinite(mtimeMs) || !Number.isSafeInteger(size) || !Number.isFinite(at) || !Number.isFinite(ino))
+    if (!Number.isFinite(changedMs) || !Number.isSafeInteger(size) || !Number.isFinite(at) || !Number.isFinite(ino))
       return undefined;
     modules.set(name, {
       stamp: stamp as string,
-      mtimeMs: mtimeMs as number,
+      changedMs: changedMs as number,
       size: size as number,
       ino: ino as number,
       at: at as number,

@@ -219,7 +219,7 @@ const unitRecord = object({
   data: optional(otherData),
 });
 
-const output = object({ digest: string, file: string, mtimeMs: number, size: number, ino: number });
+const output = object({ digest: string, file: string, changedMs: number, size: number, ino: number });
 
 // Compile-time: each declaration is exactly the type it guards (see Same in json-shape.ts).
 const exact: readonly [

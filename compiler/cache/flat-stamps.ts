@@ -1,6 +1,6 @@
 /**
  * A unit's file stamps as the cache holds them, in its entries and in its index alike: one flat
- * array, five slots a file (path, mtimeMs, size, content hash, inode), in the order the files
+ * array, five slots a file (path, changedMs, size, content hash, inode), in the order the files
  * were stamped. An object keyed by path (the entries' format before cache version 5) gave V8 a new
  * hidden class per path: ~29,000 of them and ~6 MB at 5,000 tools (docs/bench.md, "Eighth pass").
  * A unit stamps a handful of files, so a scan finds one faster than a hash would.
@@ -23,7 +23,7 @@ export interface FileStamp extends FileStat {
   readonly hash: string;
 }
 
-/** Path, mtimeMs, size, content hash, inode; again for every file the unit's result depends on. */
+/** Path, changedMs, size, content hash, inode; again for every file the unit's result depends on. */
 export type FlatStamps = (string | number)[];
 
 /** Slots a file takes. */
@@ -34,7 +34,7 @@ export const STAMP_SLOTS = 5;
  * resolution if it appeared, a package not installed): the unit is current only while the file is
  * still missing. -1 and -1 as the tree record's table has a missing file (cache/tree-record.ts).
  */
-export const ABSENT: FileStamp = { mtimeMs: -1, size: -1, hash: '-', ino: -1 };
+export const ABSENT: FileStamp = { changedMs: -1, size: -1, hash: '-', ino: -1 };
 
 /**
  * The content hash of a stamp that must match nothing (its mtime is -1, its size the file's): the
@@ -53,8 +53,8 @@ export function isAbsent(stamp: { readonly size: number }): boolean {
  * Whether a file's stat now (undefined: missing) is exactly what was stamped: the same mtime,
  * size and inode, or missing when it was stamped {@link ABSENT}.
  */
-export function sameStat(now: FileStat | undefined, mtimeMs: unknown, size: unknown, ino: unknown): boolean {
-  return now === undefined ? (size as number) < 0 : now.mtimeMs === mtimeMs && now.size === size && now.ino === ino;
+export function sameStat(now: FileStat | undefined, changedMs: unknown, size: unknown, ino: unknown): boolean {
+  return now === undefined ? (size as number) < 0 : now.changedMs === changedMs && now.size === size && now.ino === ino;
 }
 
 /** Where `file`'s stamp starts, or -1. */
@@ -66,7 +66,7 @@ export function stampIndex(stamps: readonly (string | number)[], file: string): 
 /** The stamp that starts at `i` (a position `stampIndex` gave, or a multiple of STAMP_SLOTS). */
 export function stampAt(stamps: readonly (string | number)[], i: number): FileStamp {
   return {
-    mtimeMs: stamps[i + 1] as number,
+    changedMs: stamps[i + 1] as number,
     size: stamps[i + 2] as number,
     hash: stamps[i + 3] as string,
     ino: stamps[i + 4] as number,
@@ -76,9 +76,9 @@ export function stampAt(stamps: readonly (string | number)[], i: number): FileSt
 /** Stamps `file` anew, or for the first time. */
 export function putStamp(stamps: FlatStamps, file: string, stamp: FileStamp): void {
   const i = stampIndex(stamps, file);
-  if (i < 0) stamps.push(file, stamp.mtimeMs, stamp.size, stamp.hash, stamp.ino);
+  if (i < 0) stamps.push(file, stamp.changedMs, stamp.size, stamp.hash, stamp.ino);
   else {
-    stamps[i + 1] = stamp.mtimeMs;
+    stamps[i + 1] = stamp.changedMs;
     stamps[i + 2] = stamp.size;
     stamps[i + 3] = stamp.hash;
     stamps[i + 4] = stamp.ino;
@@ -95,7 +95,7 @@ export function stampedPaths(stamps: readonly (string | number)[]): string[] {
 /** Calls `each` with every stamped file's path, mtime, size and inode. */
 export function eachStamp(
   stamps: readonly (string | number)[],
-  each: (path: string, mtimeMs: number, size: number, ino: number) => void,
+  each: (path: string, changedMs: number, size: number, ino: number) => void,
 ): void {
   for (let i = 0; i < stamps.length; i += STAMP_SLOTS)
     each(stamps[i] as string, stamps[i + 1] as number, stamps[i + 2] as number, stamps[i + 4] as number);

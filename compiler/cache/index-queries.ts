@@ -45,7 +45,7 @@ export function eachStampOfUnits(
   index: CacheIndex | undefined,
   entries: ReadonlyMap<string, Entry>,
   keys: readonly string[],
-  each: (path: string, mtimeMs: number, size: number, ino: number) => void,
+  each: (path: string, changedMs: number, size: number, ino: number) => void,
   /** The entries read or stored so far come first (a unit cache reading bodies one by one). */
   entriesFirst = false,
 ): boolean {

@@ -9,8 +9,8 @@
  */
 
 /** The mtime recorded for a file stat'ed at `at` (ms since the epoch): -1 when it is racy. */
-export function settledMtime(mtimeMs: number, at: number): number {
-  return isRacy(mtimeMs, at) ? -1 : mtimeMs;
+export function settledTime(changedMs: number, at: number): number {
+  return isRacy(changedMs, at) ? -1 : changedMs;
 }
 
 /**
@@ -18,7 +18,7 @@ export function settledMtime(mtimeMs: number, at: number): number {
  * whole second says the file system keeps seconds at best (a sub-second clock gives one 1 time
  * in 1,000): two seconds then, else a margin well over a kernel tick and a clock step.
  */
-export function isRacy(mtimeMs: number, at: number): boolean {
-  const tick = mtimeMs % 1000 === 0 ? 2000 : 100;
-  return mtimeMs > at - tick;
+export function isRacy(changedMs: number, at: number): boolean {
+  const tick = changedMs % 1000 === 0 ? 2000 : 100;
+  return changedMs > at - tick;
 }

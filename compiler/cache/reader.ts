@@ -4,8 +4,9 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LruMap } from '../util/lru.js';
-import { settledMtime } from './racy.js';
+import { settledTime } from './racy.js';
 import { contentHash, type FileStat, UNKNOWN_CONTENT } from './flat-stamps.js';
+import { inputStat } from '../util/file-stat.js';
 
 export interface FileReader {
   /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
@@ -84,8 +85,9 @@ export function createReader(root: string): FileReader {
           const stat = fstatSync(fd);
           bytes = readOpen(fd, stat.size);
           // A file written within a timestamp tick of this read can be written again with the
-          // same size and mtime: its stamp vouches for nothing (the next run compares its hash).
-          stamps.set(path, { mtimeMs: settledMtime(stat.mtimeMs, readAt), size: stat.size, ino: stat.ino });
+          // same size and time: its stamp vouches for nothing (the next run compares its hash).
+          const now = inputStat(stat);
+          stamps.set(path, { ...now, changedMs: settledTime(now.changedMs, readAt) });
         } finally {
           closeSync(fd);
         }
@@ -128,7 +130,7 @@ export function createReader(root: string): FileReader {
       const stamp = stamps.get(path);
       if (!unstable.has(path)) return stamp;
       // Not ABSENT (a negative size): a file missing at the next run must count as changed too.
-      return { mtimeMs: -1, size: stamp?.size ?? 0, ino: -1 };
+      return { changedMs: -1, size: stamp?.size ?? 0, ino: -1 };
     },
   };
 }

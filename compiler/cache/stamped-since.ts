@@ -31,7 +31,7 @@ export class StampedSince {
     if (!since) return;
     for (let i = 0; i < stamps.length; i += STAMP_SLOTS)
       since.set(stamps[i] as string, {
-        mtimeMs: stamps[i + 1] as number,
+        changedMs: stamps[i + 1] as number,
         size: stamps[i + 2] as number,
         hash: stamps[i + 3] as string,
         ino: stamps[i + 4] as number,

@@ -4,8 +4,8 @@
  * means the index check and the lookups cost no stat per file each.
  */
 import { readFileSync } from 'node:fs';
-import { settledMtime } from './racy.js';
-import { type FileStat, statNow } from '../util/file-stat.js';
+import { settledTime } from './racy.js';
+import { type FileStat, inputStatNow } from '../util/file-stat.js';
 import { type FileStamp, isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 import { sha, under } from './unit-entry.js';
 
@@ -20,7 +20,7 @@ export interface RunStamps {
   /** The file's position in the run's list; -1 when it is not a listed file. */
   indexOf(path: string): number;
   /** mtime of the file at a position. */
-  mtimeAt(i: number): number;
+  changedAt(i: number): number;
   /** size of the file at a position; negative when it could not be stat'ed, NaN when it was not. */
   sizeAt(i: number): number;
   /** inode of the file at a position. */
@@ -45,8 +45,8 @@ export class StatSource {
     const size = i >= 0 ? known!.sizeAt(i) : Number.NaN;
     // NaN: a file the walk did not stat (a helper module the tree record left out): stat it now.
     if (i >= 0 && !Number.isNaN(size))
-      return size < 0 ? undefined : { mtimeMs: known!.mtimeAt(i), size, ino: known!.inoAt(i) };
-    return statNow(under(this.root, path));
+      return size < 0 ? undefined : { changedMs: known!.changedAt(i), size, ino: known!.inoAt(i) };
+    return inputStatNow(under(this.root, path));
   }
 }
 
@@ -64,7 +64,7 @@ export function restamped(
 ): 'same' | 'changed' | FileStamp {
   if (isAbsent(stamp)) return now === undefined ? 'same' : 'changed';
   if (now === undefined) return 'changed';
-  if (now.mtimeMs === stamp.mtimeMs && now.size === stamp.size && now.ino === stamp.ino) return 'same';
+  if (now.changedMs === stamp.changedMs && now.size === stamp.size && now.ino === stamp.ino) return 'same';
   if (now.size !== stamp.size) return 'changed';
   const readAt = Date.now();
   let hash: string;
@@ -75,7 +75,7 @@ export function restamped(
   }
   if (hash !== stamp.hash) return 'changed';
   // The content matched; a same-size write within a tick of it would keep this mtime (cache/racy.ts).
-  return { ...stamp, mtimeMs: settledMtime(now.mtimeMs, readAt), ino: now.ino };
+  return { ...stamp, changedMs: settledTime(now.changedMs, readAt), ino: now.ino };
 }
 
 /**

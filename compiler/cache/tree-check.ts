@@ -12,7 +12,7 @@ import { lowerBound, type TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import { sameFile, statNow } from '../util/file-stat.js';
+import { sameFile, writtenStatNow } from '../util/file-stat.js';
 import {
   putStat,
   type Stamp,
@@ -78,7 +78,7 @@ export class ListStamps implements RunStamps {
     this.last = i;
     return i;
   }
-  mtimeAt(i: number): number {
+  changedAt(i: number): number {
     return this.table[TABLE_SLOTS * i]!;
   }
   sizeAt(i: number): number {
@@ -130,7 +130,7 @@ export class TreeCheck {
     const at = this.stampedAt;
     for (let i = 0; i < this.list.length; i++) {
       if (!(this.stamps.sizeAt(i) >= 0)) continue;
-      if (isRacy(this.stamps.mtimeAt(i), typeof at === 'number' ? at : at[i]!)) return true;
+      if (isRacy(this.stamps.changedAt(i), typeof at === 'number' ? at : at[i]!)) return true;
     }
     return false;
   }
@@ -139,7 +139,7 @@ export class TreeCheck {
   vouched(outFile: string, validators: string): TreeRecord | undefined {
     const record = this.loaded;
     if (!record || record.output.file !== outFile) return undefined;
-    if (!sameFile(statNow(outFile), record.output)) return undefined;
+    if (!sameFile(writtenStatNow(outFile), record.output)) return undefined;
     const extras = new Map<string, Stamp>();
     for (const path of record.extras) extras.set(path, stampOf(`${this.root}/${path}`));
     const digest = treeDigest({
@@ -254,20 +254,24 @@ export class TreeCheck {
     const stamped = new Uint8Array(this.list.length);
     const extras = new Map<string, Stamp>();
     let moved = false;
-    const complete = this.cache.eachStampOf(keys, (path, mtimeMs, size, ino) => {
+    const complete = this.cache.eachStampOf(keys, (path, changedMs, size, ino) => {
       const i = this.stamps.indexOf(path);
       // A file stamped missing (cache/flat-stamps.ts ABSENT) is what `stampOf` gives a missing file.
-      if (i < 0) extras.set(path, stampText(mtimeMs, size, ino));
+      if (i < 0) extras.set(path, stampText(changedMs, size, ino));
       else if (Number.isNaN(this.stamps.sizeAt(i))) {
         // A file the walk did not stat (a helper module that a unit now depends on): its stamp is
         // the one the run read it with, and stands for a stat at the start only when nothing
         // wrote the file since the run began (else no record: the next run reads it again).
-        if (size >= 0 && mtimeMs >= 0 && !isRacy(mtimeMs, this.began)) {
-          putStat(this.table, i, { mtimeMs, size, ino });
+        if (size >= 0 && changedMs >= 0 && !isRacy(changedMs, this.began)) {
+          putStat(this.table, i, { changedMs, size, ino });
           if (typeof this.stampedAt !== 'number') this.stampedAt[i] = this.began;
           stamped[i] = 1;
         } else moved = true;
-      } else if (this.stamps.sizeAt(i) !== size || this.stamps.mtimeAt(i) !== mtimeMs || this.stamps.inoAt(i) !== ino)
+      } else if (
+        this.stamps.sizeAt(i) !== size ||
+        this.stamps.changedAt(i) !== changedMs ||
+        this.stamps.inoAt(i) !== ino
+      )
         moved = true;
       else stamped[i] = 1;
     });

@@ -20,6 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { type FileStat, inputStat, inputStatNow } from '../util/file-stat.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isDiagnostic, isOutputRecord } from './entry-shape.js';
 import { readBeside, writeBeside } from './index-file.js';
@@ -30,15 +31,17 @@ import type { OutputRecord } from './units.js';
 export type Stamp = string;
 
 /** A stat as a {@link Stamp} ('-': missing). */
-export function stampText(mtimeMs: number, size: number, ino: number): Stamp {
-  return size < 0 ? '-' : `${mtimeMs}:${size}:${ino}`;
+export function stampText(changedMs: number, size: number, ino: number): Stamp {
+  return size < 0 ? '-' : `${changedMs}:${size}:${ino}`;
 }
 
 export function stampOf(abs: string): Stamp {
   try {
     // No exception for a missing file: a unit's stamps of files that must stay missing are extras too.
     const s = statSync(abs, { throwIfNoEntry: false });
-    return s === undefined ? '-' : stampText(s.mtimeMs, s.size, s.ino);
+    if (s === undefined) return '-';
+    const { changedMs, size, ino } = inputStat(s);
+    return stampText(changedMs, size, ino);
   } catch {
     return '-';
   }
@@ -58,13 +61,9 @@ export function sizeIn(table: ArrayLike<number>, i: number): number {
 }
 
 /** Writes a stat at entry i of a stamps table (-1 each: it could not be stat'ed). */
-export function putStat(
-  table: Float64Array,
-  i: number,
-  s: { readonly mtimeMs: number; readonly size: number; readonly ino: number } | undefined,
-): void {
+export function putStat(table: Float64Array, i: number, s: FileStat | undefined): void {
   const at = TABLE_SLOTS * i;
-  table[at] = s === undefined ? -1 : s.mtimeMs;
+  table[at] = s === undefined ? -1 : s.changedMs;
   table[at + 1] = s === undefined ? -1 : s.size;
   table[at + 2] = s === undefined ? -1 : s.ino;
 }
@@ -88,13 +87,7 @@ export function statList(root: string, list: readonly string[]): Float64Array {
 
 /** Stats the file and writes its stat at entry i of a {@link statList} table (-1 each when it cannot be). */
 export function stampInto(stamps: Float64Array, i: number, abs: string): void {
-  let s: { mtimeMs: number; size: number; ino: number } | undefined;
-  try {
-    s = statSync(abs, { throwIfNoEntry: false });
-  } catch {
-    s = undefined;
-  }
-  putStat(stamps, i, s);
+  putStat(stamps, i, inputStatNow(abs));
 }
 
 export interface TreeInputs {

@@ -125,7 +125,7 @@ export function addStamps(
       putStamp(
         stamps,
         file,
-        moved ? unknownContent(now.size) : { mtimeMs: now.mtimeMs, size: now.size, hash, ino: now.ino },
+        moved ? unknownContent(now.size) : { changedMs: now.changedMs, size: now.size, hash, ino: now.ino },
       );
     } else if (reader.missing(file)) putStamp(stamps, file, ABSENT);
   }
@@ -133,7 +133,7 @@ export function addStamps(
 
 /** A stamp that matches no stat (cache/flat-stamps.ts `UNKNOWN_CONTENT`): only a later read decides. */
 function unknownContent(size: number): FileStamp {
-  return { mtimeMs: -1, size: Math.max(0, size), hash: UNKNOWN_CONTENT, ino: -1 };
+  return { changedMs: -1, size: Math.max(0, size), hash: UNKNOWN_CONTENT, ino: -1 };
 }
 
 /**
@@ -147,8 +147,8 @@ function mayDiffer(file: string, stamp: FileStat, elsewhere: ReadElsewhere): boo
   const now = elsewhere.statNow(file);
   if (now === undefined) return stamp.size >= 0;
   if (stamp.size < 0 || stamp.size !== now.size) return true;
-  if (stamp.mtimeMs >= 0 && (stamp.mtimeMs !== now.mtimeMs || stamp.ino !== now.ino)) return true;
-  return isRacy(now.mtimeMs, elsewhere.at) && now.mtimeMs <= Date.now();
+  if (stamp.changedMs >= 0 && (stamp.changedMs !== now.changedMs || stamp.ino !== now.ino)) return true;
+  return isRacy(now.changedMs, elsewhere.at) && now.changedMs <= Date.now();
 }
 
 export function sameRecord(a: OutputRecord | undefined, b: OutputRecord | undefined): boolean {

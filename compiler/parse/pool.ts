@@ -50,7 +50,7 @@ export interface PoolOutput {
   readonly index: number;
   readonly result: UnitResult;
   /**
-   * file, content hash, mtimeMs, size, inode: what a worker read, as the unit cache stamps it.
+   * file, content hash, changedMs, size, inode: what a worker read, as the unit cache stamps it.
    * Absent for a unit the main thread parsed: the run's own reader has those.
    */
   readonly files?: readonly (readonly [string, string, number, number, number])[];
@@ -208,7 +208,9 @@ export async function parseInPool(
 /** The reader the unit cache stores a result with: the stamps and hashes the worker saw, if a worker parsed it. */
 export function pooledReader(output: PoolOutput, fallback: FileReader): FileReader {
   if (!output.files) return fallback;
-  const seen = new Map(output.files.map(([file, hash, mtimeMs, size, ino]) => [file, { hash, mtimeMs, size, ino }]));
+  const seen = new Map(
+    output.files.map(([file, hash, changedMs, size, ino]) => [file, { hash, changedMs, size, ino }]),
+  );
   return {
     read: (path) => fallback.read(path),
     problem: (path) => fallback.problem(path),
@@ -216,7 +218,7 @@ export function pooledReader(output: PoolOutput, fallback: FileReader): FileRead
     hashOf: (path) => seen.get(path)?.hash ?? fallback.hashOf(path),
     stampOf: (path) => {
       const s = seen.get(path);
-      return s ? { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino } : fallback.stampOf(path);
+      return s ? { changedMs: s.changedMs, size: s.size, ino: s.ino } : fallback.stampOf(path);
     },
   };
 }

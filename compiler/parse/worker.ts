@@ -37,7 +37,7 @@ parentPort!.on('message', (batch: readonly PoolJob[]) => {
     for (const file of [...job.files, ...result.dependencies]) {
       const hash = reader.hashOf(file);
       const stamp = reader.stampOf(file);
-      if (hash !== undefined && stamp !== undefined) files.push([file, hash, stamp.mtimeMs, stamp.size, stamp.ino]);
+      if (hash !== undefined && stamp !== undefined) files.push([file, hash, stamp.changedMs, stamp.size, stamp.ino]);
     }
     return { index: job.index, result, files, print: resultPrint(result) };
   });

@@ -10,6 +10,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
 import type { DirListings, WalkEntry } from './listings.js';
+import { changedTime } from '../util/file-stat.js';
 
 /**
  * The folders the scan walks in each plugin. `agent` is zhin.js's earlier plugin-level folder:
@@ -203,14 +204,14 @@ class Walker {
       }
     }
     this.taken!.push(this.clock);
-    let s: { mtimeMs: number; size: number; ino: number } | undefined;
+    let s: { mtimeMs: number; ctimeMs: number; size: number; ino: number } | undefined;
     try {
       s = statSync(abs, NO_THROW);
     } catch {
       s = undefined;
     }
     if (s === undefined) stamps.push(-1, -1, -1);
-    else stamps.push(s.mtimeMs, s.size, s.ino);
+    else stamps.push(changedTime(s), s.size, s.ino);
   }
 
   private list(abs: string): readonly WalkEntry[] {

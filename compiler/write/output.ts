@@ -17,7 +17,7 @@ import {
   writevSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { type FileStat, sameFile, statNow, statOf } from '../util/file-stat.js';
+import { type FileStat, sameFile, writtenStatNow, writtenStat } from '../util/file-stat.js';
 
 export function readIfExists(file: string): string | undefined {
   try {
@@ -126,7 +126,7 @@ export function writeNewAtomically(file: string, content: string): FileStat {
       writeBytes(fd, Buffer.from(content));
       // The stamp of the bytes written, from this descriptor: a stat after the rename could
       // find another process's file there (a concurrent `generate`) and vouch for it.
-      stamp = statOf(fstatSync(fd));
+      stamp = writtenStat(fstatSync(fd));
     } finally {
       closeSync(fd);
     }
@@ -185,7 +185,7 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
  */
 export function writePartsIfChanged(file: string, output: OutputParts, knownParts: WrittenParts = new Map()): boolean {
   const last = knownParts.get(file);
-  const now = statNow(file);
+  const now = writtenStatNow(file);
   const trusted = sameFile(last, now);
   if (trusted && last!.digest === output.digest) return false;
   // A long part equal to the one at the same position last time keeps its bytes (usually the
@@ -220,7 +220,7 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
     const fd = openSync(temp, 'w');
     try {
       writeAll(fd, buffers);
-      written = statOf(fstatSync(fd));
+      written = writtenStat(fstatSync(fd));
     } finally {
       closeSync(fd);
     }

@@ -17,13 +17,13 @@ import {
 describe('flat stamps', () => {
   it('stamps a file once and restamps it in place', () => {
     const stamps: FlatStamps = [];
-    putStamp(stamps, 'tools/a/index.ts', { mtimeMs: 1.5, size: 10, hash: 'aa', ino: 7 });
-    putStamp(stamps, 'tools/a/format.ts', { mtimeMs: 2, size: 20, hash: 'bb', ino: 8 });
-    putStamp(stamps, 'tools/a/index.ts', { mtimeMs: 3, size: 10, hash: 'aa', ino: 9 });
+    putStamp(stamps, 'tools/a/index.ts', { changedMs: 1.5, size: 10, hash: 'aa', ino: 7 });
+    putStamp(stamps, 'tools/a/format.ts', { changedMs: 2, size: 20, hash: 'bb', ino: 8 });
+    putStamp(stamps, 'tools/a/index.ts', { changedMs: 3, size: 10, hash: 'aa', ino: 9 });
     expect(stamps).toEqual(['tools/a/index.ts', 3, 10, 'aa', 9, 'tools/a/format.ts', 2, 20, 'bb', 8]);
     expect(stampIndex(stamps, 'tools/a/format.ts')).toBe(5);
     expect(stampIndex(stamps, 'tools/a')).toBe(-1);
-    expect(stampAt(stamps, 5)).toEqual({ mtimeMs: 2, size: 20, hash: 'bb', ino: 8 });
+    expect(stampAt(stamps, 5)).toEqual({ changedMs: 2, size: 20, hash: 'bb', ino: 8 });
     expect(stampedPaths(stamps)).toEqual(['tools/a/index.ts', 'tools/a/format.ts']);
     const seen: unknown[] = [];
     eachStamp(stamps, (...args) => seen.push(args));

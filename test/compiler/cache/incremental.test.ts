@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { copyFixture, REPO, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
+import { copyFixture, pastATick, REPO, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
+import { changedTime } from '../../../compiler/util/file-stat.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -130,14 +131,16 @@ describe('write discipline and cache', () => {
     const cacheFile = cacheFileIn();
     dirs.push(root);
     const cold = await createCompiler({ root, cacheFile }).run();
-    // Same bytes, an mtime of two minutes ago (a checkout): settled, so the new stamp is kept.
+    // Same bytes, an mtime of two minutes ago (a checkout): settled once its ctime is a tick
+    // old, so the new stamp (the ctime, the later time) is kept.
     const echo = join(root, 'tools/echo/index.ts');
     const then = Date.now() / 1000 - 120;
     utimesSync(echo, then, then);
+    pastATick();
     const touched = await createCompiler({ root, cacheFile }).run();
     expect(touched.stats.parsed).toBe(0);
     expect(touched.code).toBe(cold.code);
-    const mtime = JSON.stringify(statSync(echo).mtimeMs);
+    const mtime = JSON.stringify(changedTime(statSync(echo)));
     const text = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
     expect(text(`${cacheFile}.index`) + text(`${cacheFile}.index.journal`)).toContain(
       `"tools/echo/index.ts",${mtime},`,

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
 import { createReader } from '../../../compiler/cache/reader.js';
-import { removeDir, tempDir } from '../../helpers.js';
+import { inputStat } from '../../../compiler/util/file-stat.js';
+import { pastATick, removeDir, tempDir } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -32,12 +33,13 @@ describe('the file reader', () => {
     // Dated back: a settled file's stamp is its mtime (a fresh one is racy, below).
     const past = Date.now() / 1000 - 60;
     for (const name of Object.keys(files)) utimesSync(join(dir, name), past, past);
+    pastATick();
     const reader = createReader(dir);
     for (const [name, text] of Object.entries(files)) {
       expect(reader.read(name), name).toBe(text);
       expect(reader.hashOf(name), name).toBe(hash16(readFileSync(join(dir, name))));
       const stat = statSync(join(dir, name));
-      expect(reader.stampOf(name), name).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino });
+      expect(reader.stampOf(name), name).toEqual(inputStat(stat));
     }
     expect(Buffer.byteLength(big)).toBeGreaterThan(3_000_000);
   });
@@ -48,7 +50,7 @@ describe('the file reader', () => {
     writeFileSync(join(dir, 'bad.ts'), Buffer.from([0x61, 0xff, 0x62]));
     const reader = createReader(dir);
     expect(reader.read('bom.ts')).toBe('export {};\n');
-    expect(reader.stampOf('bom.ts')?.mtimeMs).toBe(-1);
+    expect(reader.stampOf('bom.ts')?.changedMs).toBe(-1);
     expect(reader.read('bad.ts')).toBeUndefined();
     expect(reader.problem('bad.ts')).toBe('it is not valid UTF-8 text');
     expect(reader.read('nope.ts')).toBeUndefined();
@@ -66,6 +68,7 @@ describe('the file reader', () => {
     write('shared.ts', 'export const a = 1;\n');
     write('steady.ts', 'export const b = 1;\n');
     for (let i = 0; i < 40; i++) write(`other-${i}.ts`, `export const x = ${i};\n`);
+    pastATick();
     const reader = createReader(dir);
     const evict = (): void => {
       for (let i = 0; i < 40; i++) reader.read(`other-${i}.ts`);
@@ -78,10 +81,10 @@ describe('the file reader', () => {
     expect(reader.read('shared.ts')).toContain('a = 2');
     expect(reader.read('steady.ts')).toContain('b = 1');
     expect(reader.hashOf('shared.ts')).toBe(UNKNOWN_CONTENT);
-    expect(reader.stampOf('shared.ts')).toEqual({ mtimeMs: -1, size: 20, ino: -1 });
+    expect(reader.stampOf('shared.ts')).toEqual({ changedMs: -1, size: 20, ino: -1 });
     const steady = statSync(join(dir, 'steady.ts'));
     expect(reader.hashOf('steady.ts')).toBe(hash16(readFileSync(join(dir, 'steady.ts'))));
-    expect(reader.stampOf('steady.ts')).toEqual({ mtimeMs: steady.mtimeMs, size: steady.size, ino: steady.ino });
+    expect(reader.stampOf('steady.ts')).toEqual(inputStat(steady));
     // Found, then gone: not stamped missing (a next run that finds it missing must not match).
     write('gone.ts', 'export {};\n');
     reader.read('gone.ts');

@@ -136,7 +136,7 @@ function runPool(files: Record<string, string>, size: number, probe: boolean): P
       return parsePluginEntry(job.files[0], env);
     }, probe === 'probe');
     const alone = files.map((file) => parsePluginEntry(file, env));
-    const stamps = files.map((file) => [file, reader.hashOf(file), reader.stampOf(file).mtimeMs, reader.stampOf(file).size]);
+    const stamps = files.map((file) => [file, reader.hashOf(file), reader.stampOf(file).changedMs, reader.stampOf(file).size, reader.stampOf(file).ino]);
     console.log(JSON.stringify({ outputs, workers, here, alone, stamps }));
   `;
   const scriptFile = join(root, 'split.mjs');

@@ -6,10 +6,10 @@
  * link to a directory) and a configured plugin outside the root (listed after the root's paths)
  * must still give the sorted list.
  */
-import { mkdirSync, symlinkSync, utimesSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { statList } from '../../../compiler/cache/tree-record.js';
+import { statList, TABLE_SLOTS } from '../../../compiler/cache/tree-record.js';
 import { TreeInventory } from '../../../compiler/scan/inventory.js';
 import { walkTree } from '../../../compiler/scan/walk.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
@@ -77,11 +77,15 @@ describe('the walk', () => {
       if (path.endsWith('/')) expect(taken).toBe(-1);
       else expect(taken >= before && taken <= after).toBe(true);
     });
+    // A file dated back: its stamp's time is its ctime (the later of the two), which no date set moves back.
     const i = walked.paths.indexOf('tools/a/x.ts');
-    expect(walked.stamps!.table[2 * i]).toBe(1_700_000_000_250);
+    const x = statSync(join(root, 'tools/a/x.ts'));
+    expect(x.mtimeMs).toBe(1_700_000_000_250);
+    expect(walked.stamps!.table[TABLE_SLOTS * i]).toBe(x.ctimeMs);
+    expect(walked.stamps!.table[TABLE_SLOTS * i + 2]).toBe(x.ino);
     // Directories carry no stamp.
     const dir = walked.paths.indexOf('tools/a/');
-    expect([walked.stamps!.table[2 * dir], walked.stamps!.table[2 * dir + 1]]).toEqual([-1, -1]);
+    expect([...walked.stamps!.table.subarray(TABLE_SLOTS * dir, TABLE_SLOTS * (dir + 1))]).toEqual([-1, -1, -1]);
   });
 
   it('sorts a list it could not list in order (a link to a directory, a plugin outside the root) and gives no stamps', () => {
@@ -104,7 +108,7 @@ describe('the walk', () => {
   it('hands its stamps over once, and not after the inventory was patched', () => {
     const root = tree('walk-take', TRICKY);
     const first = TreeInventory.walk(root, options(root), [], []);
-    expect(first.takeStamps()?.table.length).toBe(2 * first.list.length);
+    expect(first.takeStamps()?.table.length).toBe(TABLE_SLOTS * first.list.length);
     expect(first.takeStamps()).toBeUndefined();
 
     const patched = TreeInventory.walk(root, options(root), [], []);
