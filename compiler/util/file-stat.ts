@@ -30,7 +30,7 @@ type Stat = { readonly mtimeMs: number; readonly ctimeMs: number; readonly size:
 
 /** A read file's `changedMs`: the later of its mtime and ctime. */
 export function changedTime(s: { readonly mtimeMs: number; readonly ctimeMs: number }): number {
-  return s.mtimeMs > s.ctimeMs ? s.mtimeMs : s.ctimeMs;
+  return Math.max(s.mtimeMs, s.ctimeMs);
 }
 
 /** A read file's {@link FileStat} (numbers only: a stat per file of a large tree is the budget). */
