@@ -57,6 +57,10 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
               // By name: whether a module outside the root counts is asked by the loop, not mid-run here.
               ignore: (abs) => state.ignores(abs, true),
               listings: compiler.listingsFile,
+              // The output and its generated folder: their removal (an `rm`, a `git clean`) is an
+              // event (the watcher reports nothing else of them), so a run writes them again. The
+              // bundle imports the virtual module: no bundler reports the file.
+              isOutput: (abs) => compiler.isOutput(abs),
               outsideWalk: (abs, isDir) =>
                 !compiler.isConfigFile(abs) && compiler.outsideWalk(abs, isDir) && !deps.has(abs),
               // An exhausted watcher no longer sees changes below some folder: the same error with

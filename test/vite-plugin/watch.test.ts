@@ -3,7 +3,7 @@
  * graph (webpack/rspack report no creations at all). The plugin's tree watcher notices a newly
  * created tool and a SKILL.md edit; the rewritten manifest makes the bundler rebuild by itself.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { watch, type RollupWatcher } from 'rollup';
@@ -94,6 +94,34 @@ describe('rollup watch mode', () => {
       const afterRebuild = observer.runs();
       await sleep(600);
       expect(observer.runs(), 'the rebuilt bundle started no run of its own').toBe(afterRebuild);
+    } finally {
+      await started.watcher.close();
+    }
+  });
+
+  // As `zhin-gen watch` (test/compiler/watch/output-removed.test.ts): an `rm` or a `git clean`
+  // of the output while the bundler watches. The virtual module is what the bundle imports, so
+  // no bundler reports the file; before, it stayed missing until the next edit.
+  it('writes the manifest and its generated folder again when they are removed', async () => {
+    const root = makeBot('rollup-watch-output-removed');
+    dirs.push(root);
+    const { onRun, observer } = recordRuns();
+    dirs.push(`${root}-dist`);
+    const started = rollupWatch(root, onRun, `${root}-dist`);
+    try {
+      await waitFor(() => started.bundles() >= 1 && readManifest(root) !== '', 'the first bundle');
+      // The side watcher attaches after the first build, and its catch-up run writes nothing.
+      await sleep(600);
+      const written = readManifest(root);
+      for (const path of ['zhin-capabilities.gen.ts', 'zhin-capabilities.gen.validators']) {
+        expect(existsSync(join(root, path)), path).toBe(true);
+        const runs = observer.runs();
+        rmSync(join(root, path), { recursive: true, force: true });
+        await waitFor(
+          () => observer.runs() > runs && readManifest(root) === written && existsSync(join(root, path)),
+          `${path} written again`,
+        );
+      }
     } finally {
       await started.watcher.close();
     }
