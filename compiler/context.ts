@@ -10,7 +10,7 @@ import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
 import type { Diagnostic } from './diagnostics.js';
 import { freshMemos, type RunMemos } from './run-memos.js';
-import { emittedResult, withModel } from './run-result.js';
+import { withModel } from './run-result.js';
 import { EventRelevance } from './watch/relevance.js';
 import type { DependencyStamp } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
@@ -283,61 +283,36 @@ export class Compiler {
     const validatorsThen = unchanged && digest !== undefined ? validatorsStamp(this.root, outRel) : '';
     const vouched =
       unchanged && digest !== undefined && this.units.outputs.vouched(`${digest}:${validatorsThen}`, options.outFile);
-    const reusable = vouched ? () => readIfExists(options.outFile) : undefined;
-    const { emit } = memos;
-    const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
-    // Emitted as parts: `code` is joined only when someone reads it (check, catalog, tests).
-    const outcome = emitStage.emitRun({
+    return emitStage.emitStep({
       root: this.root,
       outRel,
       options,
       runtimeModule,
       model: model.model,
+      counts,
       units: this.units,
       memos,
-      reuse: reusable !== undefined,
+      reused: vouched ? { read: () => readIfExists(options.outFile), validators: validatorsThen } : undefined,
       write: runOptions.write !== false,
       outOverridden: this.compilerOptions.config?.out !== undefined,
       diagnostics,
-    });
-    const { emitted, sorted, errors, written } = outcome;
-    if (emitted !== undefined) this.emitted.record(outRel, emitted.validators);
-    // After a write-enabled clean run the file holds exactly `code` (written or already equal).
-    const recorded = emitStage.recordOutput({
-      root: this.root,
-      outRel,
-      outFile: options.outFile,
-      units: this.units,
-      memos,
+      modelDiagnostics: model.diagnostics,
       digest,
-      reused: reusable !== undefined ? validatorsThen : undefined,
-      write: runOptions.write !== false,
-      outcome,
-      summary: { counts, diagnostics: model.diagnostics },
-    });
-    // One-shot runs persist now; in watch mode the cache (megabytes of JSON for a big tree) is
-    // written once things settle and at dispose, not on every edit.
-    if (dirty === undefined) this.units.persist();
-    else this.persistence.later();
-    if (recorded && dirty === undefined) recordTree(recorded.key, recorded.validators);
-    return emittedResult({
-      sorted,
-      errors,
-      counts,
-      model: model.model,
-      parts: emitted?.parts,
-      reusable,
-      outFile: options.outFile,
-      outRel,
-      written,
-      units: units.length,
-      parsed: parsedCount,
-      workers: parsed.workers,
-      rendered: emitted ? emit.rendered - before.rendered : undefined,
-      searchIndexed: emitted ? emit.searchEncoder.indexed - before.indexed : undefined,
-      bodies: emitted ? this.units.bodiesRead - bodiesBefore : undefined,
-      started,
-      options,
+      onEmitted: (validators) => this.emitted.record(outRel, validators),
+      // One-shot runs persist now (and leave the tree record); in watch mode the cache (megabytes
+      // of JSON for a big tree) is written once things settle and at dispose, not on every edit.
+      settle: (recorded) => {
+        if (dirty !== undefined) return this.persistence.later();
+        this.units.persist();
+        if (recorded) recordTree(recorded.key, recorded.validators);
+      },
+      stats: {
+        units: units.length,
+        parsed: parsedCount,
+        workers: parsed.workers,
+        bodies: () => this.units.bodiesRead - bodiesBefore,
+        started,
+      },
     });
   }
 

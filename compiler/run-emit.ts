@@ -1,7 +1,8 @@
 /**
  * The emit-and-write step of one run (compiler/context.ts): emit the manifest as parts unless
- * the output on disk is vouched for, write what changed, and sort the run's diagnostics with
- * any write failure among them.
+ * the output on disk is vouched for, write what changed, sort the run's diagnostics with any
+ * write failure among them, record the output for the next process, and make the run's result
+ * (`emitStep`). Loaded only by runs that reach the model.
  */
 import type { ResolvedOptions } from './config/load.js';
 import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
@@ -21,6 +22,8 @@ import {
   verifiedModules,
 } from './write/validators.js';
 import type { RunSummary } from './cache/index-file.js';
+import { emittedResult } from './run-result.js';
+import type { CompileResult, RunCounts } from './run-types.js';
 
 export type { RunMemos } from './run-memos.js';
 
@@ -139,4 +142,72 @@ export function recordOutput(input: RecordInput): { key: string; validators: str
   const stamp = reused !== undefined ? 'recorded' : kept?.digest === outcome.emitted?.digest ? kept : undefined;
   input.units.outputs.record(key, input.outFile, input.summary, stamp);
   return { key, validators };
+}
+
+export interface EmitStepInput extends Omit<EmitRunInput, 'reuse'> {
+  readonly counts: RunCounts;
+  /** The output on disk is vouched for: read on demand, with the folder's stamp it was vouched with. */
+  readonly reused: { readonly read: () => string | undefined; readonly validators: string } | undefined;
+  /** The diagnostics of the model (what the output record's summary keeps). */
+  readonly modelDiagnostics: readonly Diagnostic[];
+  /** The run's inputs digest; undefined (a watch-mode edit) records nothing. */
+  readonly digest: string | undefined;
+  /** The validators the emitted manifest imports (write/last-emitted.ts). */
+  readonly onEmitted: (validators: NonNullable<EmitRunOutcome['emitted']>['validators']) => void;
+  /** After the output is recorded: the cache persisted, and the key recorded (if any) for the tree record. */
+  readonly settle: (recorded: { key: string; validators: string } | undefined) => void;
+  readonly stats: {
+    readonly units: number;
+    readonly parsed: number;
+    readonly workers: number;
+    /** Unit-cache bodies read so far in this run. */
+    readonly bodies: () => number;
+    readonly started: number;
+  };
+}
+
+/**
+ * The end of a run that went through the model: emit and write ({@link emitRun}), the output
+ * recorded ({@link recordOutput}), the cache settled, and the run's result.
+ */
+export function emitStep(input: EmitStepInput): CompileResult {
+  const { memos, stats } = input;
+  const { emit } = memos;
+  const before = { rendered: emit.rendered, indexed: emit.searchEncoder.indexed };
+  const outcome = emitRun({ ...input, reuse: input.reused !== undefined });
+  const { emitted, sorted, errors, written } = outcome;
+  if (emitted !== undefined) input.onEmitted(emitted.validators);
+  // After a write-enabled clean run the file holds exactly `code` (written or already equal).
+  const recorded = recordOutput({
+    root: input.root,
+    outRel: input.outRel,
+    outFile: input.options.outFile,
+    units: input.units,
+    memos,
+    digest: input.digest,
+    reused: input.reused?.validators,
+    write: input.write,
+    outcome,
+    summary: { counts: input.counts, diagnostics: input.modelDiagnostics },
+  });
+  input.settle(recorded);
+  return emittedResult({
+    sorted,
+    errors,
+    counts: input.counts,
+    model: input.model,
+    parts: emitted?.parts,
+    reusable: input.reused?.read,
+    outFile: input.options.outFile,
+    outRel: input.outRel,
+    written,
+    units: stats.units,
+    parsed: stats.parsed,
+    workers: stats.workers,
+    rendered: emitted ? emit.rendered - before.rendered : undefined,
+    searchIndexed: emitted ? emit.searchEncoder.indexed - before.indexed : undefined,
+    bodies: emitted ? stats.bodies() : undefined,
+    started: stats.started,
+    options: input.options,
+  });
 }

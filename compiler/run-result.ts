@@ -1,5 +1,5 @@
 /**
- * The result of a run that went through emit (compiler/context.ts `runOnce`): the generated text
+ * The result of a run that went through emit (compiler/run-emit.ts `emitStep`): the generated text
  * is joined from its parts, or read from the vouched file, only when someone reads `code`
  * (check, catalog, tests); `generate` never does.
  */
