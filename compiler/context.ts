@@ -5,6 +5,7 @@
  * keeps the file events each run takes); file events patch the inventory so a watch-mode run
  * re-parses only the changed units.
  */
+import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadConfig, type ResolvedOptions } from './config/load.js';
@@ -27,7 +28,7 @@ import { freshWalk } from './scan/fresh-walk.js';
 import { WatchFollow } from './watch/follow.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
-import { validatorsStamp } from './write/validators.js';
+import { folderExpected, validatorsStamp } from './write/validators.js';
 import { LastEmitted } from './write/last-emitted.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -109,6 +110,16 @@ export class Compiler {
   /** Whether an (absolute) path is the output file or its generated folder itself (watch reports their removal). */
   isOutput(abs: string): boolean {
     return this.relevance.isOutput(abs);
+  }
+
+  /**
+   * Whether an (absolute) path is the output file or its generated folder, missing where the last
+   * run left it: removed by someone else (an `rm`, a `git clean`), which a watch run writes again.
+   * A folder the last run removed itself (no module left in it) is not.
+   */
+  outputRemoved(abs: string): boolean {
+    if (!this.relevance.isOutput(abs) || existsSync(abs)) return false;
+    return abs === this.options?.outFile || folderExpected(this.memos.folders, abs);
   }
 
   /**

@@ -119,16 +119,6 @@ export class ZhinGenState {
     return this.compiler.ignores(abs, byName) && !this.compiler.isConfigFile(abs);
   }
 
-  /**
-   * Whether a path is the output file or its generated folder (`Compiler.isOutput`) and is
-   * missing: its removal is the one event of the output that starts a run (the side watcher
-   * reports it: vite-plugin/side-watcher.ts); the run's own writes never do.
-   */
-  private outputMissing(path: string): boolean {
-    const abs = this.normalize(path);
-    return this.compiler.isOutput(abs) && !existsSync(abs);
-  }
-
   /** Directories the bundler writes its output to (inside the root): never an input. */
   private outputDirs: string[] = [];
 
@@ -160,13 +150,13 @@ export class ZhinGenState {
       // a batch with a removal waits the full quiet period (a delete-and-create save is one run).
       settleMs: Math.min(4, quietMs),
       maxWaitMs: 1_000,
-      ignore: (path) => this.ignores(path) && !this.outputMissing(path),
+      ignore: (path) => this.ignores(path) && !this.compiler.outputRemoved(this.normalize(path)),
       run: async (events, requested) => {
         const compiler = this.compiler;
         // Decided when the batch runs, not when an event comes: the run before it may have
         // recorded a new dependency (a tool that now imports a src/ module).
         const relevant = events.filter(
-          (event) => compiler.affects(event.path, isDirEvent(event)) || this.outputMissing(event.path),
+          (event) => compiler.affects(event.path, isDirEvent(event)) || compiler.outputRemoved(event.path),
         );
         const last = this.last;
         if (!requested && relevant.length === 0 && last) {

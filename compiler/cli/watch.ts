@@ -35,7 +35,8 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     // waits the full quiet period, as a delete-and-create save would otherwise run in between.
     settleMs: 4,
     // The output's removal runs (then the run writes it again); anything else of the output never does.
-    ignore: (abs) => compiler.ignores(abs) && !compiler.isOutput(abs),
+    // The output found missing counts, but for a folder the last run removed itself.
+    ignore: (abs) => compiler.ignores(abs) && !compiler.outputRemoved(abs),
     run: async (events) => {
       const event = firstEvent;
       firstEvent = undefined;

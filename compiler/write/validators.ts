@@ -181,6 +181,16 @@ export function seedVerified(known: KnownFolders, dir: string, modules: Readonly
   known.set(dir, { names: new Set(), mtimeMs: -1, verified });
 }
 
+/**
+ * Whether the generated folder `dir` holds modules as this compiler last left it: true when it
+ * never looked (a run that reused the output), false when the last run removed every module
+ * (and with them the folder: removeStaleValidators).
+ */
+export function folderExpected(known: KnownFolders, dir: string): boolean {
+  const folder = known.get(dir);
+  return folder === undefined || folder.names.size > 0;
+}
+
 function mtimeOf(dir: string): number | undefined {
   try {
     return statSync(dir).mtimeMs;

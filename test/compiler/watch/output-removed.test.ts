@@ -66,4 +66,24 @@ describe('zhin-gen watch and its output removed', () => {
       );
     }
   });
+
+  // The last module of the folder goes with the last tool: the run removes the folder itself,
+  // and that removal is no event of someone else's (before, a second run followed it).
+  it('a generated folder the run removed itself starts no run', async () => {
+    const root = writeTree(tempDir('watch-output-own-removal'), { 'tools/city/index.ts': JSON_TOOL });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    const folder = join(root, 'zhin-capabilities.gen.validators');
+    expect(existsSync(folder)).toBe(true);
+    const runs = runsIn(io.stdout());
+    rmSync(join(root, 'tools/city'), { recursive: true });
+    await until(
+      () => runsIn(io.stdout()) > runs && !existsSync(folder),
+      () => `the tool's removal run:\n${io.stdout()}\n${io.stderr()}`,
+    );
+    expect(outputOnDisk(root)).not.toContain('city');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(runsIn(io.stdout())).toBe(runs + 1);
+    expect(existsSync(folder)).toBe(false);
+  });
 });
