@@ -13,6 +13,7 @@ import { summary } from '../compiler/report/index.js';
 import { errorMessage, overlayPayload, PLUGIN_NAME, warningMessage, type OverlayPayload } from './diagnostics.js';
 import { DevInspector } from './inspector.js';
 import { OutputEvents } from './output-events.js';
+import { OutputRemoval } from './output-removal.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
 import { DependencyDirs } from '../compiler/watch/dependency-dirs.js';
@@ -36,6 +37,8 @@ export class ViteDev {
    * and the side watcher do (compiler/watch/dependency-dirs.ts).
    */
   private readonly deps: DependencyDirs;
+  /** The manifest and its generated folder removed by someone else: a run writes them again. */
+  private readonly removal: OutputRemoval;
 
   constructor(
     private readonly state: ZhinGenState,
@@ -50,6 +53,9 @@ export class ViteDev {
       () => state.compiler.outputStamps(),
     );
     state.onRunStart = () => this.outputs.runStarts();
+    this.removal = new OutputRemoval((abs) => {
+      if (!this.closed && state.compiler.outputRemoved(abs)) state.push({ type: 'unlink', path: abs });
+    });
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
     state.onWatchResult((result) => this.report(result));
     this.deps = new DependencyDirs(state.compiler.root, (abs, isDir) => state.compiler.outsideWalk(abs, isDir));
@@ -107,6 +113,7 @@ export class ViteDev {
     // First: the client's update is what the developer waits for; the rest is bookkeeping.
     this.outputs.runEnded();
     this.follow();
+    this.removal.follow(this.state.outputPlace());
     this.warmUp();
     const logger = this.server.config.logger;
     for (const d of this.state.newWarnings(result))
@@ -167,5 +174,6 @@ export class ViteDev {
 
   close(): void {
     this.closed = true;
+    this.removal.close();
   }
 }

@@ -5,7 +5,7 @@
  * config; a 200-file burst coalesces; the plugin's own output never triggers a run; the dev
  * server keeps serving the last good manifest throughout (checked through the SSR module runner).
  */
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
@@ -205,6 +205,24 @@ describe('vite dev server', () => {
     rmSync(join(root, 'zhin-capabilities.gen.ts.123.abc.tmp'));
     await sleep(400);
     expect(runs.length).toBe(count);
+  });
+
+  // An `rm` or a `git clean` of the output while the server runs (vite-plugin/output-removal.ts):
+  // before, nothing saw it, and the server served an empty manifest until an unrelated edit.
+  it('writes the manifest and its generated folder again when they are removed', async () => {
+    await sleep(300);
+    const written = readManifest(root);
+    const folder = join(root, 'zhin-capabilities.gen.validators');
+    expect(existsSync(folder)).toBe(true);
+    for (const path of ['zhin-capabilities.gen.ts', 'zhin-capabilities.gen.validators']) {
+      const count = watchRuns().length;
+      rmSync(join(root, path), { recursive: true });
+      await waitFor(
+        () => watchRuns().length > count && readManifest(root) === written && existsSync(folder),
+        `${path} written again`,
+      );
+    }
+    expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
   });
 
   it('a config file change regenerates with the new options', async () => {
