@@ -59,9 +59,15 @@ describe('zhin-gen watch and its output removed', () => {
     const out = join(root, 'src/zhin-capabilities.gen.ts');
     const written = readFileSync(out, 'utf8');
     for (const path of ['src/zhin-capabilities.gen.ts', 'src/zhin-capabilities.gen.validators', 'src']) {
+      // After the run's summary line: a run still writing the folder would race the next `rm`.
+      const runs = runsIn(io.stdout());
       rmSync(join(root, path), { recursive: true });
       await until(
-        () => existsSync(out) && readFileSync(out, 'utf8') === written && existsSync(`${out.slice(0, -3)}.validators`),
+        () =>
+          runsIn(io.stdout()) > runs &&
+          existsSync(out) &&
+          readFileSync(out, 'utf8') === written &&
+          existsSync(`${out.slice(0, -3)}.validators`),
         () => `${path} removed, the output written again:\n${io.stdout()}\n${io.stderr()}`,
       );
     }
