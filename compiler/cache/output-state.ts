@@ -4,7 +4,7 @@
  * index vouches for reads only this, never a body.
  */
 import type { RunSummary } from './index-file.js';
-import { type FileStat, sameFile, writtenStatNow } from '../util/file-stat.js';
+import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
 import type { OutputRecord } from './unit-entry.js';
 
 export class OutputState {
@@ -36,7 +36,7 @@ export class OutputState {
   vouched(digest: string, file: string): boolean {
     const record = this.record;
     if (!record || record.digest !== digest || record.file !== file) return false;
-    return sameFile(writtenStatNow(file), record);
+    return sameFile(statNow(file), record);
   }
 
   /**
@@ -45,7 +45,7 @@ export class OutputState {
    * process's file renamed over it since).
    */
   note(digest: string, file: string, summary?: Omit<RunSummary, 'digest'>, stamp?: FileStat): boolean {
-    const now = stamp ? { changedMs: stamp.changedMs, size: stamp.size, ino: stamp.ino } : writtenStatNow(file);
+    const now = stamp ? { changedMs: stamp.changedMs, size: stamp.size, ino: stamp.ino } : statNow(file);
     if (!now) return false;
     let summaryChanged = false;
     if (summary) {

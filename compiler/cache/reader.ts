@@ -6,7 +6,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LruMap } from '../util/lru.js';
 import { settledTime } from './racy.js';
 import { contentHash, type FileStat, UNKNOWN_CONTENT } from './flat-stamps.js';
-import { inputStat } from '../util/file-stat.js';
+import { fileStat } from '../util/file-stat.js';
 
 export interface FileReader {
   /** File text (BOM removed) for a POSIX path relative to the root; memoised per run. */
@@ -86,7 +86,7 @@ export function createReader(root: string): FileReader {
           bytes = readOpen(fd, stat.size);
           // A file written within a timestamp tick of this read can be written again with the
           // same size and time: its stamp vouches for nothing (the next run compares its hash).
-          const now = inputStat(stat);
+          const now = fileStat(stat);
           stamps.set(path, { ...now, changedMs: settledTime(now.changedMs, readAt) });
         } finally {
           closeSync(fd);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { settledTime } from './racy.js';
-import { type FileStat, inputStatNow } from '../util/file-stat.js';
+import { type FileStat, statNow } from '../util/file-stat.js';
 import { type FileStamp, isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 import { sha, under } from './unit-entry.js';
 
@@ -46,7 +46,7 @@ export class StatSource {
     // NaN: a file the walk did not stat (a helper module the tree record left out): stat it now.
     if (i >= 0 && !Number.isNaN(size))
       return size < 0 ? undefined : { changedMs: known!.changedAt(i), size, ino: known!.inoAt(i) };
-    return inputStatNow(under(this.root, path));
+    return statNow(under(this.root, path));
   }
 }
 

@@ -12,7 +12,7 @@ import { lowerBound, type TreeInventory } from '../scan/inventory.js';
 import { unitKey } from './unit-key.js';
 import { vouchedResult } from './vouched.js';
 import { isRacy } from './racy.js';
-import { sameFile, writtenStatNow } from '../util/file-stat.js';
+import { sameFile, statNow } from '../util/file-stat.js';
 import {
   putStat,
   type Stamp,
@@ -139,7 +139,7 @@ export class TreeCheck {
   vouched(outFile: string, validators: string): TreeRecord | undefined {
     const record = this.loaded;
     if (!record || record.output.file !== outFile) return undefined;
-    if (!sameFile(writtenStatNow(outFile), record.output)) return undefined;
+    if (!sameFile(statNow(outFile), record.output)) return undefined;
     const extras = new Map<string, Stamp>();
     for (const path of record.extras) extras.set(path, stampOf(`${this.root}/${path}`));
     const digest = treeDigest({

@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { type FileStat, inputStat, inputStatNow } from '../util/file-stat.js';
+import { type FileStat, fileStat, statNow } from '../util/file-stat.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isDiagnostic, isOutputRecord } from './entry-shape.js';
 import { readBeside, writeBeside } from './index-file.js';
@@ -40,7 +40,7 @@ export function stampOf(abs: string): Stamp {
     // No exception for a missing file: a unit's stamps of files that must stay missing are extras too.
     const s = statSync(abs, { throwIfNoEntry: false });
     if (s === undefined) return '-';
-    const { changedMs, size, ino } = inputStat(s);
+    const { changedMs, size, ino } = fileStat(s);
     return stampText(changedMs, size, ino);
   } catch {
     return '-';
@@ -87,7 +87,7 @@ export function statList(root: string, list: readonly string[]): Float64Array {
 
 /** Stats the file and writes its stat at entry i of a {@link statList} table (-1 each when it cannot be). */
 export function stampInto(stamps: Float64Array, i: number, abs: string): void {
-  putStat(stamps, i, inputStatNow(abs));
+  putStat(stamps, i, statNow(abs));
 }
 
 export interface TreeInputs {

@@ -14,7 +14,7 @@ import { createReader, type FileReader } from './reader.js';
 export type { FileReader } from './reader.js';
 import { allStamps, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { compareStamps, type FileStat, type RunStamps, StatSource } from './stat-source.js';
-import { inputStatNow } from '../util/file-stat.js';
+import { statNow } from '../util/file-stat.js';
 import { rmSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
 import { type FlatStamps, stampedPaths, stampIndex } from './flat-stamps.js';
@@ -319,7 +319,7 @@ export class UnitCache {
     const elsewhere =
       readSince === undefined
         ? undefined
-        : { at: readSince, statNow: (file: string) => inputStatNow(under(this.root, file)) };
+        : { at: readSince, statNow: (file: string) => statNow(under(this.root, file)) };
     this.loadBodies();
     const entry = this.state.single?.indexed(key) ? this.state.single.bodyOf(key) : this.state.entries.get(key);
     if (!entry) return;

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, relative, resolve } from 'node:path';
 import { ABSENT, contentHash, type FileStamp } from '../cache/flat-stamps.js';
-import { inputStat } from '../util/file-stat.js';
+import { fileStat } from '../util/file-stat.js';
 import { sha256 } from '../util/hash.js';
 import { toPosix } from './walk.js';
 
@@ -21,7 +21,7 @@ export interface StampedModule {
 /** A file's stamp and bytes: stat first, so a write after it gives a stamp that differs; ABSENT when missing. */
 export function readStamped(path: string): { stamp: FileStamp; bytes?: Buffer } {
   try {
-    const stat = inputStat(statSync(path));
+    const stat = fileStat(statSync(path));
     const bytes = readFileSync(path);
     return { stamp: { ...stat, hash: contentHash(bytes) }, bytes };
   } catch {
@@ -128,7 +128,7 @@ export function forgetRequired(graph: readonly StampedModule[]): void {
  */
 export function statStamped(path: string): StampedModule {
   try {
-    return { path, stamp: { ...inputStat(statSync(path)), hash: '' } };
+    return { path, stamp: { ...fileStat(statSync(path)), hash: '' } };
   } catch {
     return { path, stamp: ABSENT };
   }

@@ -2,7 +2,8 @@
  * What a stat says of a file, as everything that stamps one compares it: the unit cache's stamps
  * (cache/flat-stamps.ts), the tree record's table (cache/tree-record.ts), the watcher's and the
  * module graph's stamps, and the writer's stamps of what it wrote (write/output.ts,
- * write/validators.ts). One home, so a file is "the one stamped" by one rule everywhere.
+ * write/validators.ts), with the output record and the emit record. One home, so a file is "the
+ * one stamped" by one rule everywhere.
  */
 import { statSync } from 'node:fs';
 
@@ -11,58 +12,57 @@ import { statSync } from 'node:fs';
  * path whose mtime and size are the same (a file moved over it, a link retargeted to a file
  * written in the same tick, a copy that kept its date, an archive unpacked over it) differs in
  * the inode, or, when the new file got a freed inode number back, in the ctime, which nothing
- * sets back: without both, such a file passed for the stamped one and kept its old result.
+ * sets back: without both, such a file passed for the stamped one and kept its old result. The
+ * same rule for what the compiler reads and what it writes (a same-size edit of the manifest
+ * with its date put back is seen).
  */
 export interface FileStat {
   /**
-   * When the file last changed as the stamp sees it: for a file the compiler reads
-   * ({@link inputStat}), the later of its mtime and ctime; for one it wrote ({@link writtenStat}),
-   * its mtime (the rename that puts it in place moves its ctime after the writer's stat, and a
-   * writer's new file cannot have the inode of one still in place). A time within a tick of the
-   * stat is racy (cache/racy.ts).
+   * The later of the file's mtime and ctime. A time within a tick of the stat, or ahead of the
+   * clock, is racy (cache/racy.ts): it proves nothing, and the content decides.
    */
   readonly changedMs: number;
   readonly size: number;
   readonly ino: number;
 }
 
-type Stat = { readonly mtimeMs: number; readonly ctimeMs: number; readonly size: number; readonly ino: number };
-
-/** A read file's `changedMs`: the later of its mtime and ctime. */
+/** A stat's `changedMs`: the later of its mtime and ctime. */
 export function changedTime(s: { readonly mtimeMs: number; readonly ctimeMs: number }): number {
   return Math.max(s.mtimeMs, s.ctimeMs);
 }
 
-/** A read file's {@link FileStat} (numbers only: a stat per file of a large tree is the budget). */
-export function inputStat(s: Stat): FileStat {
+/** A stat's {@link FileStat} (numbers only: a stat per file of a large tree is the budget). */
+export function fileStat(s: {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly size: number;
+  readonly ino: number;
+}): FileStat {
   return { changedMs: changedTime(s), size: s.size, ino: s.ino };
 }
 
-/** A written file's {@link FileStat}. */
-export function writtenStat(s: Stat): FileStat {
-  return { changedMs: s.mtimeMs, size: s.size, ino: s.ino };
-}
-
-function statWith(file: string, of: (s: Stat) => FileStat): FileStat | undefined {
+/** An absolute path's stat now; undefined when it is missing or cannot be stat'ed. */
+export function statNow(file: string): FileStat | undefined {
   try {
     const s = statSync(file, { throwIfNoEntry: false });
-    return s === undefined ? undefined : of(s);
+    return s === undefined ? undefined : fileStat(s);
   } catch {
     return undefined;
   }
 }
 
-/** An input's stat now ({@link inputStat}); undefined when it is missing or cannot be stat'ed. */
-export function inputStatNow(file: string): FileStat | undefined {
-  return statWith(file, inputStat);
+/**
+ * The stamp of a file this process just renamed into place, `own` being its stat through the
+ * writer's descriptor: the path's stat now while it is still that file (its inode and size), for
+ * the ctime the rename gave it; else `own`, which then matches no stat of the path (another
+ * process's file renamed over it since is never vouched for as this process's).
+ */
+export function placedStat(file: string, own: FileStat): FileStat {
+  const now = statNow(file);
+  return now !== undefined && now.ino === own.ino && now.size === own.size ? now : own;
 }
 
-/** A written file's stat now ({@link writtenStat}); undefined when it is missing or cannot be stat'ed. */
-export function writtenStatNow(file: string): FileStat | undefined {
-  return statWith(file, writtenStat);
-}
-
-/** Whether two stats (of one kind) are of one file as it was. */
+/** Whether two stats are of one file as it was. */
 export function sameFile(a: FileStat | undefined, b: FileStat | undefined): boolean {
   return a !== undefined && b !== undefined && a.changedMs === b.changedMs && a.size === b.size && a.ino === b.ino;
 }

@@ -23,7 +23,7 @@
 import { existsSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { contentHash, isAbsent, sameStat } from '../cache/flat-stamps.js';
-import { inputStat } from '../util/file-stat.js';
+import { fileStat } from '../util/file-stat.js';
 import type { StampedFile } from '../cache/stamped-since.js';
 import type { FileStamp } from '../cache/flat-stamps.js';
 import type { FileEvent } from '../run-types.js';
@@ -68,7 +68,7 @@ function differs(abs: string, stamp: FileStamp): boolean {
     // A file on the way is not a directory: missing, as the reader has it (cache/reader.ts).
     if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return true;
   }
-  if (sameStat(now && inputStat(now), stamp.changedMs, stamp.size, stamp.ino)) return false;
+  if (sameStat(now && fileStat(now), stamp.changedMs, stamp.size, stamp.ino)) return false;
   if (now === undefined || isAbsent(stamp)) return true;
   try {
     return contentHash(readFileSync(abs)) !== stamp.hash;

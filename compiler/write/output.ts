@@ -17,7 +17,7 @@ import {
   writevSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { type FileStat, sameFile, writtenStatNow, writtenStat } from '../util/file-stat.js';
+import { type FileStat, fileStat, placedStat, sameFile, statNow } from '../util/file-stat.js';
 
 export function readIfExists(file: string): string | undefined {
   try {
@@ -124,14 +124,15 @@ export function writeNewAtomically(file: string, content: string): FileStat {
     let stamp: FileStat;
     try {
       writeBytes(fd, Buffer.from(content));
-      // The stamp of the bytes written, from this descriptor: a stat after the rename could
-      // find another process's file there (a concurrent `generate`) and vouch for it.
-      stamp = writtenStat(fstatSync(fd));
+      // The stamp of the bytes written, from this descriptor, taken again after the rename only
+      // while the path is still this file: a plain stat after it could find another process's
+      // file there (a concurrent `generate`) and vouch for it.
+      stamp = fileStat(fstatSync(fd));
     } finally {
       closeSync(fd);
     }
     renameSync(temp, file);
-    return stamp;
+    return placedStat(file, stamp);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
@@ -185,7 +186,7 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
  */
 export function writePartsIfChanged(file: string, output: OutputParts, knownParts: WrittenParts = new Map()): boolean {
   const last = knownParts.get(file);
-  const now = writtenStatNow(file);
+  const now = statNow(file);
   const trusted = sameFile(last, now);
   if (trusted && last!.digest === output.digest) return false;
   // A long part equal to the one at the same position last time keeps its bytes (usually the
@@ -212,7 +213,8 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
   }
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  // The stamp of the bytes this process wrote, from its own descriptor: a stat of the path after
+  // The stamp of the bytes this process wrote, from its own descriptor (and after the rename, while
+  // the path is still this file: util/file-stat.ts placedStat): a plain stat of the path after
   // the rename could be another process's file renamed over it meanwhile, which this run's
   // output record would then vouch for (cache/output-state.ts).
   let written: FileStat;
@@ -220,7 +222,7 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
     const fd = openSync(temp, 'w');
     try {
       writeAll(fd, buffers);
-      written = writtenStat(fstatSync(fd));
+      written = fileStat(fstatSync(fd));
     } finally {
       closeSync(fd);
     }
@@ -229,6 +231,7 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
     rmSync(temp, { force: true });
     throw error;
   }
+  written = placedStat(file, written);
   knownParts.set(file, { digest: output.digest, ...written, parts: output.parts, buffers });
   return true;
 }

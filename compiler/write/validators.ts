@@ -26,7 +26,7 @@ import {
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
 import { writeNewAtomically } from './output.js';
-import { type FileStat, sameFile, writtenStatNow } from '../util/file-stat.js';
+import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
 import {
   validatorExtension,
   validatorFileName,
@@ -100,7 +100,7 @@ function validatorIntact(dir: string, name: string, known: KnownFolders): boolea
   if (seen?.stamp === '' && seen.seeded !== true) return true;
   const file = join(dir, name);
   const at = Date.now();
-  const now = writtenStatNow(file);
+  const now = statNow(file);
   if (now === undefined) return false;
   if (seen?.stamp === '' && sameFile(seen, now)) {
     noteVerified(dir, name, '', now, seen.at, known);
@@ -124,7 +124,7 @@ function isCurrent(dir: string, name: string, module: SideModule, names: Set<str
   if (!names.has(name)) return false;
   const file = join(dir, name);
   const at = Date.now();
-  const now = writtenStatNow(file);
+  const now = statNow(file);
   if (now === undefined) return false;
   const verified = known.get(dir)?.verified?.get(name);
   if (verified && verified.stamp === module.stamp && sameFile(verified, now)) return true;
@@ -269,7 +269,7 @@ function folderStamp(dir: string, keep: (name: string, now: FileStat | undefined
   }
   const digest = createHash('sha256');
   for (const name of names) {
-    const now = writtenStatNow(join(dir, name));
+    const now = statNow(join(dir, name));
     if (!keep(name, now)) return undefined;
     digest.update(`${name}\0${now?.changedMs ?? -1}\0${now?.size ?? -1}\0${now?.ino ?? -1}\n`);
   }

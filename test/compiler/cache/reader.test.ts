@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
 import { createReader } from '../../../compiler/cache/reader.js';
-import { inputStat } from '../../../compiler/util/file-stat.js';
+import { fileStat } from '../../../compiler/util/file-stat.js';
 import { pastATick, removeDir, tempDir } from '../../helpers.js';
 
 const dirs: string[] = [];
@@ -39,7 +39,7 @@ describe('the file reader', () => {
       expect(reader.read(name), name).toBe(text);
       expect(reader.hashOf(name), name).toBe(hash16(readFileSync(join(dir, name))));
       const stat = statSync(join(dir, name));
-      expect(reader.stampOf(name), name).toEqual(inputStat(stat));
+      expect(reader.stampOf(name), name).toEqual(fileStat(stat));
     }
     expect(Buffer.byteLength(big)).toBeGreaterThan(3_000_000);
   });
@@ -84,7 +84,7 @@ describe('the file reader', () => {
     expect(reader.stampOf('shared.ts')).toEqual({ changedMs: -1, size: 20, ino: -1 });
     const steady = statSync(join(dir, 'steady.ts'));
     expect(reader.hashOf('steady.ts')).toBe(hash16(readFileSync(join(dir, 'steady.ts'))));
-    expect(reader.stampOf('steady.ts')).toEqual(inputStat(steady));
+    expect(reader.stampOf('steady.ts')).toEqual(fileStat(steady));
     // Found, then gone: not stamped missing (a next run that finds it missing must not match).
     write('gone.ts', 'export {};\n');
     reader.read('gone.ts');

@@ -215,6 +215,25 @@ describe('the tree record', () => {
     expect(readFileSync(cold.outFile, 'utf8')).toBe(cold.code);
   });
 
+  it('sees the output edited in place to the same size with its date put back, and writes it again', async () => {
+    const { root, cacheFile } = setup('tree-output-ctime');
+    const cold = await createCompiler({ root, cacheFile }).run();
+    pastATick();
+    const warm = await createCompiler({ root, cacheFile }).run();
+    expect(warm.written).toBe(false);
+    const { atime, mtime, ino } = statSync(cold.outFile);
+    writeFileSync(cold.outFile, cold.code.replace('Echo a', 'Echo b'));
+    utimesSync(cold.outFile, atime, mtime);
+    expect(statSync(cold.outFile).ino).toBe(ino);
+    pastATick();
+    const run = await createCompiler({ root, cacheFile }).run();
+    expect(run.written).toBe(true);
+    expect(readFileSync(cold.outFile, 'utf8')).toBe(cold.code);
+    const next = await createCompiler({ root, cacheFile }).run();
+    expect(next.written).toBe(false);
+    expect(next.stats.parsed).toBe(0);
+  });
+
   it('after a unit changed, the index is not consulted: one that vouches for the new stamps is not believed', async () => {
     const { root, cacheFile } = setup('tree-units-digest');
     await createCompiler({ root, cacheFile }).run();

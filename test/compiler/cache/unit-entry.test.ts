@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STAMP_SLOTS, UNKNOWN_CONTENT } from '../../../compiler/cache/flat-stamps.js';
 import { createReader } from '../../../compiler/cache/reader.js';
-import { changedTime, inputStatNow as statAbs } from '../../../compiler/util/file-stat.js';
+import { changedTime, statNow as statAbs } from '../../../compiler/util/file-stat.js';
 import { addStamps } from '../../../compiler/cache/unit-entry.js';
 import { pastATick, removeDir, tempDir } from '../../helpers.js';
 

@@ -1,7 +1,7 @@
 /**
  * A fresh process takes the generated folder's modules as its predecessor verified them
  * (write/validators.ts `seedVerified`, kept in cache/emit-record.ts): a module whose file still
- * has the recorded mtime and size is current without being read. Reads are counted through the
+ * has the recorded stamp (change time, size, inode) is current without being read. Reads are counted through the
  * real `node:fs` (its ESM exports synced to a counting `readFileSync`). A stamp recorded within a
  * tick of its file's mtime is not handed over, an edit in place is still rewritten, and a
  * damaged record only costs the reads.
@@ -11,7 +11,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
-import { removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
+import { pastATick, removeDir, settleTree, tempDir, writeTree } from '../../helpers.js';
 import { DIR, generatedFiles, shardedTool, shardedTree } from '../sharded-tree.js';
 
 const N = 150;
@@ -77,6 +77,8 @@ function settleUnrecorded(root: string, cacheFile: string): string[] {
   const past = Date.now() / 1000 - 60;
   const names = readdirSync(join(root, DIR)).filter((name) => !handed.has(name));
   for (const name of names) utimesSync(join(root, DIR, name), past, past);
+  // Settled once the ctime the dating set is a tick old (a stamp's time is the later of the two).
+  pastATick();
   return names;
 }
 
