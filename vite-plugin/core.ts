@@ -85,7 +85,7 @@ interface WebpackLikeCompiler {
   options: { context?: string; output?: { path?: string } };
   watching?: { invalidate(): void };
   hooks: {
-    watchRun: { tap(name: string, fn: () => void): void };
+    watchRun: { tapPromise(name: string, fn: () => Promise<void>): void };
     beforeRun: { tapPromise(name: string, fn: () => Promise<void>): void };
     watchClose: { tap(name: string, fn: () => void): void };
     normalModuleFactory: {
@@ -290,17 +290,21 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     bundlerRoot ??= compiler.options.context;
     state.init(bundlerRoot);
     state.addOutputDir(compiler.options.output?.path);
-    compiler.hooks.watchRun.tap(PLUGIN_NAME, () =>
+    // The generated file must exist before webpack resolves the entry's imports of it: before
+    // the first compile of `run()` and of watch mode alike (the build's own run is tapped on
+    // `make`, a parallel hook, where the entries are resolved at the same time: a watch on a tree
+    // without the file yet failed its first build with "Can't resolve").
+    compiler.hooks.watchRun.tapPromise(PLUGIN_NAME, async () => {
+      await firstRun();
       startWatching((result) => {
         // A rewritten manifest is a changed dependency: webpack rebuilds by itself. A change in
         // the error state with identical bytes is not, so ask for a rebuild to report/clear it.
         const errorStateChanged = result.errors > 0 || hadErrors;
         hadErrors = result.errors > 0;
         if (!result.written && errorStateChanged) compiler.watching?.invalidate();
-      }),
-    );
+      });
+    });
     compiler.hooks.watchClose.tap(PLUGIN_NAME, stopWatching);
-    // The generated file must exist before webpack resolves the entry's imports of it.
     compiler.hooks.beforeRun.tapPromise(PLUGIN_NAME, async () => {
       await firstRun();
     });
