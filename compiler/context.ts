@@ -141,8 +141,10 @@ export class Compiler {
    */
   notify(events: readonly FileEvent[]): void {
     this.queue.record(events, (rel, dirty) => {
-      // A change at a link's target is a change of the link's path (watch/follow.ts).
+      // A change at a link's target is a change of the link's path (watch/follow.ts), and one
+      // through a hard link a change of the file's other paths.
       const relinked = this.follow.throughLinks(this.inventory, rel, dirty);
+      for (const other of this.units.hardLinksOf(rel)) dirty.add(other);
       if (relinked || this.relevance.decidesConfigured(rel) || this.inventory?.reconcile(rel, dirty) === 'walk')
         this.inventory = undefined;
     });

@@ -15,7 +15,7 @@ export type { FileReader } from './reader.js';
 import { allStamps, anyDependsOn, currentByIndex, eachStampOfUnits } from './index-queries.js';
 import { compareStamps, type FileStat, type RunStamps, StatSource } from './stat-source.js';
 import { statNow } from '../util/file-stat.js';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
 import { type FlatStamps, stampedPaths, stampIndex } from './flat-stamps.js';
 import { unitContent, unitHash, unitModelPrint, unitSchema } from './unit-prints.js';
@@ -369,5 +369,25 @@ export class UnitCache {
   dependsOn(path: string): boolean {
     this.ensure();
     return anyDependsOn(this.state.index, this.state.entries, path, this.state.single !== undefined);
+  }
+
+  /**
+   * The other stamped paths (POSIX, relative) of the file at `path` when it has hard links: one
+   * inode, so an edit through one path changes them all, and a watcher's event names only that
+   * one. A scan of every stamp, made only for a file with more than one link (rare).
+   */
+  hardLinksOf(path: string): string[] {
+    let s: { nlink: number; ino: number; isFile(): boolean } | undefined;
+    try {
+      s = statSync(under(this.root, path), { throwIfNoEntry: false });
+    } catch {
+      return [];
+    }
+    if (s === undefined || s.nlink < 2 || !s.isFile()) return [];
+    this.ensure();
+    const others: string[] = [];
+    for (const [other, stamp] of allStamps(this.state.index, this.state.entries))
+      if (stamp.ino === s.ino && other !== path) others.push(other);
+    return others;
   }
 }
