@@ -8,28 +8,47 @@
  * the manifest) and its own removal of an emptied folder start nothing. `zhin-gen watch` and the
  * side watcher see the same through their tree watcher (compiler/watch/tree.ts `isOutput`).
  */
-import { type FSWatcher, watch } from 'node:fs';
+import { type FSWatcher, statSync, watch } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+
+/** A folder's inode (undefined: missing): a folder removed and made again is another one. */
+function inodeOf(dir: string): number | undefined {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.ino;
+  } catch {
+    return undefined;
+  }
+}
 
 export class OutputRemoval {
   private watcher?: FSWatcher;
   private dir?: string;
+  /** The watched folder's inode (another folder at the path is watched afresh). */
+  private ino?: number;
 
   constructor(private readonly onName: (abs: string) => void) {}
 
   /** Watches the folder of this output place (again when a configuration change moved it). */
   follow(place: { readonly outFile: string; readonly folder: string } | undefined): void {
     const dir = place && dirname(place.outFile);
-    if (dir === this.dir && this.watcher) return;
+    const ino = dir === undefined ? undefined : inodeOf(dir);
+    if (dir === this.dir && this.watcher && ino === this.ino) return;
     this.close();
-    if (!place || !dir) return;
+    if (!place || !dir || ino === undefined) return;
     this.dir = dir;
+    this.ino = ino;
     const names = new Set([basename(place.outFile), basename(place.folder)]);
     try {
+      const self = basename(dir);
       this.watcher = watch(dir, { persistent: false }, (_type, name) => {
-        if (name !== null && names.has(String(name))) this.onName(join(dir, String(name)));
+        if (name === null) return;
+        const entry = String(name);
+        if (names.has(entry)) this.onName(join(dir, entry));
+        // The folder itself removed (`out: 'src/gen/…'`, `rm -r src/gen`): Linux reports its
+        // own name, then nothing more and no error, and the folder the run makes again may get
+        // its inode number back. Closed here, it is watched afresh by `follow` after that run.
+        else if (entry === self) this.close();
       });
-      // The folder itself removed (`out: 'src/gen/…'`, `rm -r src/gen`): followed again after the next run.
       this.watcher.on('error', () => this.close());
     } catch {
       this.close();
@@ -40,5 +59,6 @@ export class OutputRemoval {
     this.watcher?.close();
     this.watcher = undefined;
     this.dir = undefined;
+    this.ino = undefined;
   }
 }

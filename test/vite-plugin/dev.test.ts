@@ -320,6 +320,37 @@ describe('vite dev server with a sharded tool table', () => {
   });
 });
 
+describe('vite dev server with its output in a folder of its own', () => {
+  // On Linux a watch of a removed folder reports nothing more and no error: the folder made
+  // again by the run is watched by its inode (vite-plugin/output-removal.ts).
+  it('writes the output again after the folder holding it was removed, and again after that', async () => {
+    const root = makeBot('vite-dev-out-folder', {
+      'zhin-gen.config.json': JSON.stringify({ out: 'src/gen/caps.gen.ts' }),
+    });
+    const runs: Run[] = [];
+    const { server, hmr } = await startDev(root, runs);
+    const out = join(root, 'src/gen/caps.gen.ts');
+    const watchRuns = (): number => runs.filter((r) => r.trigger === 'watch').length;
+    try {
+      await waitFor(() => existsSync(out), 'the first run');
+      const written = readManifest(root, 'src/gen/caps.gen.ts');
+      for (const path of ['src/gen', 'src/gen/caps.gen.ts', 'src/gen/caps.gen.validators']) {
+        await sleep(200);
+        const count = watchRuns();
+        rmSync(join(root, path), { recursive: true });
+        await waitFor(
+          () => watchRuns() > count && readManifest(root, 'src/gen/caps.gen.ts') === written,
+          `${path} removed, the output written again`,
+        );
+      }
+    } finally {
+      hmr.close();
+      await server.close();
+      removeDir(root);
+    }
+  });
+});
+
 describe('vite dev server with a schema module outside its root', () => {
   it('follows an edit of a workspace package module a tool schema imports', async () => {
     const root = makeBot('vite-dev-outside');
