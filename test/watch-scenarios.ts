@@ -47,7 +47,11 @@ export interface WatchObserver {
   output(): string;
 }
 
-const tool = (description: string, approval = 'never'): string => `import { defineAgentTool } from '@zhin.js/tool';
+/** A tool module of this description (and approval), as the scenarios write them. */
+export const tool = (
+  description: string,
+  approval = 'never',
+): string => `import { defineAgentTool } from '@zhin.js/tool';
 
 export default defineAgentTool({
   description: ${JSON.stringify(description)},

@@ -9,7 +9,7 @@
  * What the cache knows of one file: its stat and content hash. Here, not beside the entry, so the
  * watcher's declarations (watch/dependency-dirs.ts) reach it without the parser's types.
  */
-import type { FileStat } from '../util/file-stat.js';
+import { type FileStat, statIs } from '../util/file-stat.js';
 import { sha256 } from '../util/hash.js';
 
 export type { FileStat } from '../util/file-stat.js';
@@ -50,11 +50,11 @@ export function isAbsent(stamp: { readonly size: number }): boolean {
 }
 
 /**
- * Whether a file's stat now (undefined: missing) is exactly what was stamped: the same mtime,
- * size and inode, or missing when it was stamped {@link ABSENT}.
+ * Whether a file's stat now (undefined: missing) is exactly what was stamped (util/file-stat.ts
+ * `statIs`), or missing when it was stamped {@link ABSENT}.
  */
 export function sameStat(now: FileStat | undefined, changedMs: unknown, size: unknown, ino: unknown): boolean {
-  return now === undefined ? (size as number) < 0 : now.changedMs === changedMs && now.size === size && now.ino === ino;
+  return now === undefined ? (size as number) < 0 : statIs(now, changedMs, size, ino);
 }
 
 /** Where `file`'s stamp starts, or -1. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { settledTime } from './racy.js';
-import { type FileStat, statNow } from '../util/file-stat.js';
+import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
 import { type FileStamp, isAbsent, putStamp, STAMP_SLOTS, stampAt } from './flat-stamps.js';
 import { sha, under } from './unit-entry.js';
 
@@ -64,7 +64,7 @@ export function restamped(
 ): 'same' | 'changed' | FileStamp {
   if (isAbsent(stamp)) return now === undefined ? 'same' : 'changed';
   if (now === undefined) return 'changed';
-  if (now.changedMs === stamp.changedMs && now.size === stamp.size && now.ino === stamp.ino) return 'same';
+  if (sameFile(now, stamp)) return 'same';
   if (now.size !== stamp.size) return 'changed';
   const readAt = Date.now();
   let hash: string;

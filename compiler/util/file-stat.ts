@@ -62,7 +62,12 @@ export function placedStat(file: string, own: FileStat): FileStat {
   return now !== undefined && now.ino === own.ino && now.size === own.size ? now : own;
 }
 
+/** Whether a stat is the one recorded as these numbers (a stamp's slots: cache/flat-stamps.ts). */
+export function statIs(s: FileStat, changedMs: unknown, size: unknown, ino: unknown): boolean {
+  return s.changedMs === changedMs && s.size === size && s.ino === ino;
+}
+
 /** Whether two stats are of one file as it was. */
 export function sameFile(a: FileStat | undefined, b: FileStat | undefined): boolean {
-  return a !== undefined && b !== undefined && a.changedMs === b.changedMs && a.size === b.size && a.ino === b.ino;
+  return a !== undefined && b !== undefined && statIs(a, b.changedMs, b.size, b.ino);
 }

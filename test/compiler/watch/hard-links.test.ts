@@ -8,7 +8,7 @@ import { linkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
-import { freshOutput, outputOnDisk } from '../../watch-scenarios.js';
+import { freshOutput, outputOnDisk, tool } from '../../watch-scenarios.js';
 import { stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
 
 const dirs: string[] = [];
@@ -16,9 +16,6 @@ afterEach(async () => {
   await stopWatch();
   dirs.splice(0).forEach(removeDir);
 });
-
-const tool = (description: string): string =>
-  `import { defineAgentTool } from '@zhin.js/tool';\nexport default defineAgentTool({ description: ${JSON.stringify(description)}, execute: async () => 'ok' });\n`;
 
 describe('zhin-gen watch and hard links', () => {
   it('an edit through one link of a file reaches every tool that is that file', async () => {
