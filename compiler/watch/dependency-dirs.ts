@@ -111,12 +111,13 @@ export class DependencyDirs {
    * root, its own folder, or the nearest one above it that exists while it does not), then returns a change event for each of these files that is no longer
    * as stamped.
    */
-  follow(stamped: readonly DependencyStamp[], attach: (dirs: string[]) => void): FileEvent[] {
+  follow(stamped: readonly DependencyStamp[], attach: (dirs: string[]) => string[] | unknown): FileEvent[] {
     const dirs = new Set<string>();
     // A new configuration (a plugin folder named, another one dropped) changes what the walk
     // enters: the whole tree is entered again for what it now lets in (watch/tree.ts `add`).
     const revision = this.configRevision();
-    if (this.revision !== undefined && this.revision !== revision) dirs.add(this.root);
+    const reentered = this.revision !== undefined && this.revision !== revision;
+    if (reentered) dirs.add(this.root);
     this.revision = revision;
     const taken: string[] = [];
     for (const { path: file, stamp } of stamped) {
@@ -140,8 +141,14 @@ export class DependencyDirs {
         dirs.add(near);
       }
     }
-    if (dirs.size > 0) attach([...dirs]);
-    return this.changed(taken);
+    const attached = dirs.size > 0 ? attach([...dirs]) : undefined;
+    const events = this.changed(taken);
+    // The folders a new configuration let in were watched only after the run that read them:
+    // an edit made in between would never be an event. Each is named as a directory that came,
+    // so the next run checks every file below it (scan/inventory.ts `reconcile`).
+    if (reentered && Array.isArray(attached))
+      for (const dir of attached as string[]) events.push({ type: 'addDir', path: dir });
+    return events;
   }
 
   /** The highest directory above a file in the root that is outside the walk, when it exists. */

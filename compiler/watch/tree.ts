@@ -29,9 +29,9 @@ export interface TreeWatcher {
   readonly ready: Promise<void>;
   /**
    * Adds directories (outside the root: configured child plugins); for one watched already, what
-   * below it is let in since it was listed.
+   * below it is let in since it was listed. Returns the directories it started to watch.
    */
-  add(dirs: readonly string[]): void;
+  add(dirs: readonly string[]): string[];
   /** How many directories are watched (one system watch each). */
   readonly watched: () => number;
   /** How many directories were listed with `readdir` (the start's others came from the listings record). */
@@ -224,13 +224,14 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
    * directory below it is listed again, and a directory it skipped then and no longer skips is
    * attached. A directory not watched yet is attached as `add` does.
    */
-  const reenter = (top: string): void => {
+  const reenter = (top: string, attached: string[]): void => {
     const stack = [top];
     while (stack.length > 0 && !closed) {
       const dir = stack.pop()!;
       const watched = dirs.get(dir);
       if (!watched) {
         attach(dir);
+        if (dirs.has(dir)) attached.push(dir);
         continue;
       }
       let entries: Dirent[];
@@ -250,6 +251,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
         if (kindOf(abs).kind !== 'dir' || skipped(abs, true)) continue;
         watched.names.add(entry.name);
         attach(abs);
+        if (dirs.has(abs)) attached.push(abs);
       }
     }
   };
@@ -339,7 +341,9 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
   return {
     ready,
     add(extra) {
-      for (const dir of extra) reenter(dir);
+      const attached: string[] = [];
+      for (const dir of extra) reenter(dir, attached);
+      return attached;
     },
     watched: () => dirs.size,
     listed: () => listed,
