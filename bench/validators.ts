@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emitValidatorModule, validatorKey } from '../compiler/emit/validators.js';
 import type { ValidatorTable } from '../compiler/emit/validator-table.js';
-import { removeStaleValidators, validatorsDir, writeValidators } from '../compiler/write/validators.js';
+import { validatorsDir } from '../compiler/write/folder-stamp.js';
+import { removeStaleValidators, writeValidators } from '../compiler/write/validators.js';
 import type { JsonSchema } from '../runtime/contract/manifest.js';
 
 function schema(i: number): JsonSchema {

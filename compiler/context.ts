@@ -17,18 +17,18 @@ import type { DependencyStamp } from './watch/dependency-dirs.js';
 import { TextMemo } from './cache/texts.js';
 import { warmStages } from './warmup.js';
 import { inputsDigest, pluginInputs } from './cache/inputs-digest.js';
-import { assembleModel } from './resolve/assemble.js';
-import { parseChanged } from './parse/changed.js';
+import { modelStep } from './run-model.js';
 import { LayoutMemo } from './scan/layout-memo.js';
 import type { TreeInventory } from './scan/inventory.js';
 import { toPosix } from './scan/walk.js';
 import { SchemaCache, staticSchemas, type SchemaStage } from './schema/stage.js';
-import { UnitCache, type FileReader } from './cache/units.js';
+import { UnitCache } from './cache/units.js';
 import { freshWalk } from './scan/fresh-walk.js';
 import { WatchFollow } from './watch/follow.js';
 import { listingsEnabled } from './scan/listings.js';
 import { readIfExists } from './write/output.js';
-import { folderExpected, validatorsStamp } from './write/validators.js';
+import { folderExpected } from './write/validators.js';
+import { validatorsStamp } from './write/folder-stamp.js';
 import { LastEmitted } from './write/last-emitted.js';
 import { RUNTIME_PACKAGE } from './runtime-entry.js';
 import { type CachedModelInputs, modelFromCache, vouchByIndex } from './cache/vouched.js';
@@ -247,40 +247,21 @@ export class Compiler {
 
     const emitStage = await emitStageLoaded;
     const memos: RunMemos = { ...this.memos, emit: (this.memos.emit ??= emitStage.emitMemo()) };
-    const reader: FileReader = this.units.reader();
-    const parsed = await parseChanged({
+    const model = await modelStep({
       layout,
       units,
       options,
       cache: this.units,
-      reader,
       schemas: this.schemas,
       dirty: walkedNow ? undefined : dirty,
       ts: this.ts,
-    });
-    this.ts = parsed.ts;
-    const { results, entries } = parsed;
-    const parsedCount = parsed.parsed;
-
-    const schemaResults = await this.schemas.evaluate(units, results, this.units, options);
-    const readText = readTextWith((path) => reader.read(path));
-    const model = assembleModel({
-      layout,
-      units,
-      results,
-      entries,
-      schemas: schemaResults,
-      changed: parsed.changed,
-      options,
-      hashOf: (key) => this.units.hashOf(key),
-      readText,
-      memos: this.memos.assemble,
+      memos,
       packages: shipped.packages,
-      prints: {
-        of: (key, result, outcome) => this.units.modelPrint(key, result, outcome),
-        into: memos.emit.toolPrints,
-      },
+      textReader: readTextWith,
     });
+    this.ts = model.ts;
+    const { readText } = model;
+    const parsedCount = model.parsed;
     diagnostics.push(...model.diagnostics);
 
     // Nothing re-parsed or re-evaluated, same units, same AGENTS.md texts: the output this cache
@@ -322,7 +303,7 @@ export class Compiler {
       stats: {
         units: units.length,
         parsed: parsedCount,
-        workers: parsed.workers,
+        workers: model.workers,
         bodies: () => this.units.bodiesRead - bodiesBefore,
         started,
       },

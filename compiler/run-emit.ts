@@ -14,13 +14,8 @@ import type { UnitCache } from './cache/units.js';
 import type { WrittenParts } from './write/output.js';
 import { writeRunOutput } from './write/run-output.js';
 import { isRacy } from './cache/racy.js';
-import {
-  type KnownFolders,
-  recordedValidatorsStamp,
-  seedVerified,
-  validatorsDir,
-  verifiedModules,
-} from './write/validators.js';
+import { type KnownFolders, seedVerified, verifiedModules } from './write/validators.js';
+import { recordedValidatorsStamp, validatorsDir } from './write/folder-stamp.js';
 import type { RunSummary } from './cache/index-file.js';
 import { emittedResult } from './run-result.js';
 import type { CompileResult, RunCounts } from './run-types.js';

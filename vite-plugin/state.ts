@@ -15,7 +15,7 @@ import {
   type FileEvent,
 } from '../compiler/index.js';
 import { toPosix } from '../compiler/scan/walk.js';
-import { validatorsDir } from '../compiler/write/validators.js';
+import { validatorsDir } from '../compiler/write/folder-stamp.js';
 import { diagnosticKey, warningsOf } from './diagnostics.js';
 import type { ZhinGenPluginOptions } from './options.js';
 

@@ -13,7 +13,6 @@ import type { ExtraPlugin } from './layout.js';
 import type { DirListings } from './listings.js';
 import {
   CONVENTION_FOLDERS,
-  type TreeLink,
   toPosix,
   walkBelow,
   walkTree,
@@ -21,6 +20,7 @@ import {
   type WalkOptions,
   type WalkStamps,
 } from './walk.js';
+import type { TreeLink } from './walk-links.js';
 
 /**
  * One digest of a walked list (its paths joined by newlines). The tree record's digest and the

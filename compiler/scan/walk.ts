@@ -3,14 +3,15 @@
  * `src/`, `docs/` or `node_modules/`), in code-unit order, so the inventory — and everything
  * derived from it — is identical on every machine whatever order the file system returns.
  * Directories carry a trailing `/`. Symbolic links are followed only when they stay inside the
- * root (or a configured directory) and do not loop; anything else is a ZG1005 warning.
+ * root (or a configured directory) and do not loop (scan/walk-links.ts).
  */
-import { readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isIgnoredEntry } from './ignore.js';
 import type { DirListings, WalkEntry } from './listings.js';
 import { changedTime } from '../util/file-stat.js';
+import { type FollowedLink, followLink, type LinkScope, safeRealpath, type TreeLink } from './walk-links.js';
 
 /**
  * The folders the scan walks in each plugin. `agent` is zhin.js's earlier plugin-level folder:
@@ -43,35 +44,6 @@ export interface Inventory {
   readonly links: readonly TreeLink[];
 }
 
-export type TreeLink = readonly [link: string, target: string, kind: 'file' | 'dir' | 'broken' | 'via'];
-
-/**
- * The links a link goes through before its target (a link to a link), absolute: retargeting one
- * changes what the tree's link leads to (kind `via`).
- */
-function linksOnTheWay(abs: string): string[] {
-  const hops: string[] = [];
-  let at = abs;
-  // A chain longer than the system follows is broken anyway (ELOOP).
-  for (let i = 0; i < 40; i++) {
-    const named = readlinkOf(at);
-    if (named === undefined) break;
-    at = resolve(dirname(at), named);
-    if (readlinkOf(at) === undefined) break;
-    hops.push(at);
-  }
-  return hops;
-}
-
-/** What a symbolic link names (undefined: not readable as a link). */
-function readlinkOf(abs: string): string | undefined {
-  try {
-    return readlinkSync(abs);
-  } catch {
-    return undefined;
-  }
-}
-
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
@@ -83,10 +55,6 @@ export function toPosix(path: string): string {
  */
 function child(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
-}
-
-function isInside(dir: string, target: string): boolean {
-  return target === dir || target.startsWith(dir + sep);
 }
 
 /** `statSync` options: one object for every call of a walk. */
@@ -113,7 +81,7 @@ export function compareEntries(a: WalkEntry, b: WalkEntry): number {
 
 const SLASH = 0x2f;
 
-class Walker {
+class Walker implements LinkScope {
   readonly paths: string[] = [];
   /**
    * The stat of each path when it was listed, as cache/tree-record.ts `TABLE_SLOTS` lays it out
@@ -132,8 +100,8 @@ class Walker {
   /** Whether a symbolic link was met (their rules need the whole walk's context). */
   sawLink = false;
   readonly links: TreeLink[] = [];
-  private readonly realRoot: string;
-  private readonly allowedReal: string[];
+  readonly realRoot: string;
+  readonly allowedReal: string[];
 
   /** Position in `unstat` of the next list index not to stat. */
   private unstatAt = 0;
@@ -231,55 +199,10 @@ class Walker {
     }
   }
 
-  /**
-   * Resolves a symbolic link to its kind and real path (undefined: skipped with a diagnostic).
-   * Only links cost a realpath call: a plain directory's real path is its parent's plus its
-   * name, so the walk needs no per-directory syscalls beyond readdir.
-   */
-  private link(
-    abs: string,
-    parentReal: string,
-    chain: readonly string[],
-  ): { kind: 'file' | 'dir'; real: string; chain: readonly string[] } | undefined {
+  /** A symbolic link met by the walk (scan/walk-links.ts): its kind and real path, or undefined. */
+  private link(abs: string, parentReal: string, chain: readonly string[]): FollowedLink | undefined {
     this.sawLink = true;
-    let real: string;
-    try {
-      real = realpathSync(abs);
-    } catch {
-      const named = readlinkOf(abs);
-      if (named !== undefined) this.links.push([this.rel(abs), resolve(dirname(abs), named), 'broken']);
-      for (const hop of linksOnTheWay(abs)) this.links.push([this.rel(abs), hop, 'via']);
-      this.diagnostics.push(
-        diag('ZG1005', { file: this.rel(abs), message: `Broken symbolic link "${this.rel(abs)}" is not followed` }),
-      );
-      return undefined;
-    }
-    const inside = isInside(this.realRoot, real) || this.allowedReal.some((dir) => isInside(dir, real));
-    if (!inside) {
-      this.diagnostics.push(
-        diag('ZG1005', {
-          file: this.rel(abs),
-          message: `Symbolic link "${this.rel(abs)}" points outside the project root and is not followed`,
-        }),
-      );
-      return undefined;
-    }
-    const stat = statSync(real);
-    // A link to any directory enclosing the current position would loop. Between followed links
-    // real paths only grow, so the enclosing directories are the prefixes of `parentReal` and of
-    // the parent of every link followed so far (`chain`).
-    if (stat.isDirectory() && [parentReal, ...chain].some((dir) => dir === real || dir.startsWith(real + sep))) {
-      this.diagnostics.push(
-        diag('ZG1005', {
-          file: this.rel(abs),
-          message: `Symbolic link "${this.rel(abs)}" loops back to an enclosing directory and is not followed`,
-        }),
-      );
-      return undefined;
-    }
-    this.links.push([this.rel(abs), real, stat.isDirectory() ? 'dir' : 'file']);
-    for (const hop of linksOnTheWay(abs)) this.links.push([this.rel(abs), hop, 'via']);
-    return { kind: stat.isDirectory() ? 'dir' : 'file', real, chain: [...chain, parentReal] };
+    return followLink(this, abs, parentReal, chain);
   }
 
   /**
@@ -358,14 +281,6 @@ class Walker {
         this.addFile(prefix + plugin.name, pluginAbs);
       }
     }
-  }
-}
-
-function safeRealpath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 

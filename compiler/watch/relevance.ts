@@ -15,7 +15,7 @@ import { isIgnoredPath } from '../scan/ignore.js';
 import { outsideWalk } from '../scan/watched.js';
 import { configuredDirs } from '../scan/fresh-walk.js';
 import { configuredPaths } from '../scan/configured.js';
-import { validatorsDir } from '../write/validators.js';
+import { validatorsDir } from '../write/folder-stamp.js';
 
 const CONFIG_NAMES: ReadonlySet<string> = new Set<string>([...CONFIG_FILES, 'package.json']);
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sealProblem } from './validators.js';
+import { sealProblem } from './seal.js';
 
 export interface GeneratedProblem {
   /** POSIX path relative to the root. */

@@ -4,7 +4,8 @@
  * folder's modules as last written or verified (the dev server's output events).
  */
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from '../emit/validator-table.js';
-import { type KnownFolders, missingValidators, validatorsDir } from './validators.js';
+import { validatorsDir } from './folder-stamp.js';
+import { type KnownFolders, missingValidators } from './validators.js';
 
 export class LastEmitted {
   private last?: { readonly outRel: string; readonly table: ValidatorTable };

@@ -11,28 +11,14 @@
  * missing module. Only files this compiler writes are ever removed: a key-shaped name and the
  * generated-file mark; and the folder itself once their removal left it empty.
  */
-import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
 import { writeNewAtomically } from './output.js';
+import { mtimeOf, validatorsDir } from './folder-stamp.js';
+import { sealed, sealProblem } from './seal.js';
 import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
-import {
-  validatorExtension,
-  validatorFileName,
-  validatorsDirRel,
-  type ValidatorTable,
-} from '../emit/validator-table.js';
+import { validatorExtension, validatorFileName, type ValidatorTable } from '../emit/validator-table.js';
 import { emitValidatorModule } from '../emit/validators.js';
 import type { SideModule } from '../emit/search-module.js';
 
@@ -191,14 +177,6 @@ export function folderExpected(known: KnownFolders, dir: string): boolean {
   return folder === undefined || folder.names.size > 0;
 }
 
-function mtimeOf(dir: string): number | undefined {
-  try {
-    return statSync(dir).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The folder's file names: from memory while the folder's mtime is what this process left it
  * at (watch mode: no listing per edit), listed again otherwise (a fresh process, a file removed
@@ -220,60 +198,6 @@ function listing(dir: string, known: KnownFolders): Set<string> {
 
 function remember(dir: string, names: Set<string>, known: KnownFolders): void {
   known.set(dir, { names, mtimeMs: mtimeOf(dir) ?? -1, verified: known.get(dir)?.verified });
-}
-
-export function validatorsDir(root: string, outRel: string): string {
-  return join(root, validatorsDirRel(outRel));
-}
-
-/**
- * The folder's stamp (`none` when it is missing): its mtime, which any file added or removed
- * changes, and every file's mtime, size and inode, which an edit in place or a file moved over it changes. A run is vouched for
- * only while this is what it was when the output was written (cache/units.ts).
- */
-export function validatorsStamp(root: string, outRel: string): string {
-  return folderStamp(validatorsDir(root, outRel), () => true) ?? 'none';
-}
-
-/**
- * The folder's stamp for a record of the output this compiler just wrote or verified, or
- * undefined when the folder is not as this compiler left it: a module it wrote or verified (by
- * its writer's descriptor or the stat before its bytes were checked) is missing or has another
- * stamp now. A stat alone would vouch for what a concurrent `generate` put there after this run's
- * writes. Files this compiler does not know of (another catalog's, a user's) are stamped as they
- * are: the output imports none of them.
- */
-export function recordedValidatorsStamp(root: string, outRel: string, known: KnownFolders): string | undefined {
-  const dir = validatorsDir(root, outRel);
-  const folder = known.get(dir);
-  if (!folder) return validatorsStamp(root, outRel);
-  const owned = new Set([...(folder.verified?.keys() ?? [])].filter((name) => folder.names.has(name)));
-  const stamp = folderStamp(dir, (name, now) => {
-    const seen = folder.verified?.get(name);
-    if (seen === undefined) return true;
-    owned.delete(name);
-    return sameFile(seen, now);
-  });
-  return owned.size === 0 ? stamp : undefined;
-}
-
-/** The stamp of a folder's listing and its files (`none`: no folder); undefined when `keep` refuses a file. */
-function folderStamp(dir: string, keep: (name: string, now: FileStat | undefined) => boolean): string | undefined {
-  const mtimeMs = mtimeOf(dir);
-  if (mtimeMs === undefined) return 'none';
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return 'none';
-  }
-  const digest = createHash('sha256');
-  for (const name of names) {
-    const now = statNow(join(dir, name));
-    if (!keep(name, now)) return undefined;
-    digest.update(`${name}\0${now?.changedMs ?? -1}\0${now?.size ?? -1}\0${now?.ino ?? -1}\n`);
-  }
-  return `${mtimeMs}:${digest.digest('hex').slice(0, 32)}`;
 }
 
 /** Writes the modules the table names (validators, the search index) that are not on disk; returns how many it wrote. */
@@ -399,22 +323,4 @@ export function missingValidators(
       .filter((module) => !isCurrent(dir, validatorFileName(module.name, outRel), module, names, known))
       .map((module) => module.name),
   ];
-}
-
-/** The last line of every module of the folder: a digest of the bytes before it. */
-const SEAL = '// sealed ';
-
-/** The text with its seal line appended. */
-export function sealed(text: string): string {
-  return `${text}${SEAL}${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n`;
-}
-
-/** Why a module's bytes are not what zhin-gen wrote (undefined: the seal holds). */
-export function sealProblem(bytes: Buffer): string | undefined {
-  if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) return 'its last line is not the seal zhin-gen writes';
-  const start = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
-  const line = bytes.toString('utf8', start, bytes.length - 1);
-  if (!line.startsWith(SEAL)) return 'its last line is not the seal zhin-gen writes';
-  const digest = createHash('sha256').update(bytes.subarray(0, start)).digest('hex').slice(0, 32);
-  return digest === line.slice(SEAL.length) ? undefined : 'it was edited after zhin-gen wrote it';
 }

@@ -10,7 +10,7 @@ import { createCompiler } from '../../../compiler/index.js';
 import { configuredDirs } from '../../../compiler/scan/fresh-walk.js';
 import { ignoredEvent, outsideWalkOf } from '../../../compiler/scan/watched.js';
 import { toPosix } from '../../../compiler/scan/walk.js';
-import { validatorsDir } from '../../../compiler/write/validators.js';
+import { validatorsDir } from '../../../compiler/write/folder-stamp.js';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
 
 const dirs: string[] = [];
