@@ -22,8 +22,8 @@ import {
 } from './meta-tools.js';
 import type { ModelProvider, ModelToolsFor } from './providers.js';
 import { RequestCaps } from './request-caps.js';
+import { LoadedTools } from './loaded-tools.js';
 import {
-  evictLeastRecentlyUsed,
   freezeSnapshot,
   mergeSnapshot,
   readSnapshot,
@@ -100,11 +100,12 @@ export async function openDeferredController(options: DeferredControllerOptions)
   const config = catalog.config;
   const admission = new TurnAdmission(view);
   const agent: ManifestAgent | undefined = view.scope.agent;
-  const loaded = new Map<string, number>();
+  const state = new LoadedTools(config.maxLoadedPerSession, options.clock);
+  /** Tool name → last touched: this turn's loaded set (loaded-tools.ts), refilled in place. */
+  const loaded = state.visible;
   const loadedSkills = new Set<string>();
   /** Visible without counting: the selected agent's `agent.json` tools, `always` skills' tools. */
   const pinned = new Set<string>(agent?.tools ?? []);
-  let lastIssued = 0;
   let dirty = false;
   let writing: Promise<void> = Promise.resolve();
 
@@ -138,15 +139,12 @@ export async function openDeferredController(options: DeferredControllerOptions)
       stale.push(name);
       continue;
     }
-    loaded.set(name, at);
-    lastIssued = Math.max(lastIssued, at);
+    state.restore(name, at);
   }
-  evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
   for (const name of initial.skills)
     if (catalog.skillsByName.has(name)) loadedSkills.add(name);
     else stale.push(name);
 
-  const tick = () => (lastIssued = Math.max(options.clock(), lastIssued + 1));
   const listedTool = (entry: CatalogTool) => toolListed(entry, view, admission);
   const visibleLoaded = (entry: CatalogTool): LoadedReason | undefined =>
     entry.alwaysLoaded ? 'always' : pinned.has(entry.name) ? 'pinned' : loaded.has(entry.name) ? 'loaded' : undefined;
@@ -161,16 +159,15 @@ export async function openDeferredController(options: DeferredControllerOptions)
     options.activate(entry.name);
     if (entry.skill.always) for (const tool of entry.skill.tools) pinned.add(tool);
   }
+  // The bound counts the stored tools this turn may list (with its skills restored), no other.
+  const listable: string[] = [];
+  for (const name of state.all.keys()) if (await check(listedTool(catalog.toolsByName.get(name)!))) listable.push(name);
+  state.count(listable);
 
   function persist(): void {
     if (!store) return;
     dirty = false;
-    const update = (drop: readonly string[]): SessionUpdate => ({
-      tools: Object.fromEntries(loaded),
-      skills: [...loadedSkills],
-      drop,
-      maxLoadedPerSession: config.maxLoadedPerSession,
-    });
+    const update = (drop: readonly string[]): SessionUpdate => state.update([...loadedSkills], drop);
     writing = writing.then(async () => {
       try {
         if (store.merge) {
@@ -191,9 +188,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
 
   function markLoaded(entry: CatalogTool): void {
     if (entry.alwaysLoaded || pinned.has(entry.name)) return;
-    loaded.delete(entry.name); // re-insert: ties in time then favour the newest insertion
-    loaded.set(entry.name, tick());
-    evictLeastRecentlyUsed(loaded, config.maxLoadedPerSession);
+    state.load(entry.name);
   }
 
   const caps = new RequestCaps(options.capped);
@@ -356,16 +351,13 @@ export async function openDeferredController(options: DeferredControllerOptions)
       return entry !== undefined && visibleLoaded(entry) !== undefined;
     },
     touch(name) {
-      if (!loaded.has(name)) return;
-      loaded.delete(name);
-      loaded.set(name, tick());
-      dirty = true;
+      if (state.touch(name)) dirty = true;
     },
     flush() {
       if (dirty) persist();
       return writing;
     },
-    forkSeed: () => Object.freeze({ tools: new Map(loaded), skills: Object.freeze([...loadedSkills]) }),
+    forkSeed: () => Object.freeze({ tools: new Map(state.all), skills: Object.freeze([...loadedSkills]) }),
     metaTools: Object.freeze(
       metaToolBindings(
         {

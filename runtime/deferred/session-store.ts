@@ -12,14 +12,16 @@ export interface DeferredToolSessionSnapshot {
   readonly loadedSkills: readonly string[];
 }
 
-/** What one turn writes back: its loaded state, and the names its generation no longer has. */
+/**
+ * What one turn writes back (deferred/loaded-tools.ts): the tools it loaded or used, its skills,
+ * and the names its generation no longer has.
+ */
 export interface SessionUpdate {
-  /** Tool name → last touched (ms since epoch). */
+  /** Tool name → last touched (ms since epoch): the tools this turn loaded or used. */
   readonly tools: Readonly<Record<string, number>>;
   readonly skills: readonly string[];
   /** Stored tool and skill names this turn's generation does not have (or never counts): removed. */
   readonly drop: readonly string[];
-  readonly maxLoadedPerSession: number;
 }
 
 export interface DeferredToolSessionStore {
@@ -59,8 +61,10 @@ export function createMemorySessionStore(): DeferredToolSessionStore {
 /**
  * THE merge rule of a session write, for every store (the Redis script implements the same steps
  * and a differential test keeps the two equal): drop the names the writer's generation lacks;
- * per tool the newest touch wins; then least-recently-used eviction down to the bound; skills are
- * the union, stored ones first.
+ * per tool the newest touch wins; skills are the union, stored ones first. Nothing is evicted for
+ * a bound: each turn's loaded set is the newest `maxLoadedPerSession` of the stored tools it may
+ * list (deferred/loaded-tools.ts), so principals sharing a session never evict each other's
+ * tools. What the store holds is bounded by the generation's tools (names it lacks are dropped).
  */
 export function mergeSnapshot(
   stored: { readonly tools: ReadonlyMap<string, number>; readonly skills: readonly string[] },
@@ -70,7 +74,6 @@ export function mergeSnapshot(
   const tools = new Map<string, number>();
   for (const [name, at] of stored.tools) if (!drop.has(name)) tools.set(name, at);
   for (const [name, at] of Object.entries(update.tools)) tools.set(name, Math.max(at, tools.get(name) ?? at));
-  evictLeastRecentlyUsed(tools, update.maxLoadedPerSession);
   const skills = [...stored.skills.filter((name) => !drop.has(name)), ...update.skills];
   return freezeSnapshot(tools, skills);
 }
@@ -110,16 +113,4 @@ export function readSnapshot(value: unknown): { tools: Map<string, number>; skil
       else problems.push('loadedSkills holds a value that is not a string');
   } else if (raw.loadedSkills !== undefined) problems.push('loadedSkills is not an array');
   return { tools, skills, problems };
-}
-
-/**
- * Least-recently-used eviction down to `max`: oldest `lastTouched` first; equal times evict the
- * name that sorts first, so the order is deterministic. Returns the evicted names.
- */
-export function evictLeastRecentlyUsed(tools: Map<string, number>, max: number): string[] {
-  if (tools.size <= max) return [];
-  const order = [...tools.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const evicted = order.slice(0, tools.size - max).map(([name]) => name);
-  for (const name of evicted) tools.delete(name);
-  return evicted;
 }

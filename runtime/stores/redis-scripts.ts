@@ -33,14 +33,14 @@ return { tk, sk, tools, skills }
 `;
 
 /**
- * KEYS: tools (zset), skills (list). ARGV: max, ttlMs (0: none), nTools, name, at…, nDrop,
- * name…, skill… → notes.
+ * KEYS: tools (zset), skills (list). ARGV: ttlMs (0: none), nTools, name, at…, nDrop, name…,
+ * skill… → notes (mergeSnapshot's steps).
  */
 export const SESSION_MERGE = `${KIND}
 expect(KEYS[1], 'zset')
 expect(KEYS[2], 'list')
-local max, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
-local i = 3
+local ttl = tonumber(ARGV[1])
+local i = 2
 local nTools = tonumber(ARGV[i]); i = i + 1
 local tools = {}
 for _ = 1, nTools do tools[#tools + 1] = { ARGV[i], ARGV[i + 1] }; i = i + 2 end
@@ -51,8 +51,6 @@ for _ = 1, nDrop do
   i = i + 1
 end
 for _, tool in ipairs(tools) do redis.call('ZADD', KEYS[1], 'GT', tool[2], tool[1]) end
-local size = redis.call('ZCARD', KEYS[1])
-if size > max then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, size - max - 1) end
 while i <= #ARGV do
   if not redis.call('LPOS', KEYS[2], ARGV[i]) then redis.call('RPUSH', KEYS[2], ARGV[i]) end
   i = i + 1

@@ -72,6 +72,9 @@ const asArray = (value: unknown, what: string): Reply => {
   if (!Array.isArray(value)) throw new CorruptStoreValueError(`${what}: unexpected reply from Redis`);
   return value;
 };
+/** An approval's expiry as `remember` writes it: a decimal time in ms. */
+const EXPIRY = /^\d{1,16}(?:\.\d+)?$/;
+
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : value instanceof Uint8Array ? new TextDecoder().decode(value) : undefined;
 
@@ -155,10 +158,12 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       ] as const)
         if (text(type) !== 'none' && text(type) !== want)
           throw new CorruptStoreValueError(`${name} holds a ${text(type)}, not a ${want} (ignored)`);
-      const loadedTools: Record<string, unknown> = {};
       const flat = asArray(tools, 'session tools');
-      // Scores come back as text: a non-number is left for readSnapshot to report.
-      for (let i = 0; i + 1 < flat.length; i += 2) loadedTools[text(flat[i]) ?? ''] = Number(text(flat[i + 1]));
+      // Scores come back as text: a non-number is left for readSnapshot to report. Entries, never
+      // assignments: a tool may be named `__proto__` (a seam or MCP tool's name allows it).
+      const loadedTools: Record<string, unknown> = Object.fromEntries(
+        Array.from({ length: flat.length >> 1 }, (_, i) => [text(flat[2 * i]) ?? '', Number(text(flat[2 * i + 1]))]),
+      );
       if (text(toolsType) === 'none' && text(skillsType) === 'none') return undefined;
       return { loadedTools, loadedSkills: asArray(skills, 'session skills').map(text) } as DeferredToolSessionSnapshot;
     },
@@ -170,13 +175,11 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
         tools: snapshot.loadedTools,
         skills: snapshot.loadedSkills,
         drop,
-        maxLoadedPerSession: Object.keys(snapshot.loadedTools).length,
       });
     },
     async merge(session, update) {
       const tools = Object.entries(update.tools);
       const args = [
-        String(update.maxLoadedPerSession),
         String(sessionTtl),
         String(tools.length),
         ...tools.flatMap(([name, at]) => [name, String(at)]),
@@ -198,8 +201,9 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       const stored = text(value);
       if (stored === undefined) return false;
       if (stored === 'never') return true;
-      const expiry = Number(stored);
-      if (stored === '' || !Number.isFinite(expiry))
+      // Only what `remember` writes (a decimal time) is an expiry: `Number` would take hex, blanks, exponents.
+      const expiry = EXPIRY.test(stored) ? Number(stored) : Number.NaN;
+      if (!Number.isFinite(expiry))
         throw new CorruptStoreValueError(`${name} field ${toolName}: "${stored.slice(0, 40)}" is not an expiry`);
       return expiry > clock();
     },

@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  PermissionHost,
   createCapabilityHost,
   createMemorySessionStore,
   type DeferredToolSessionSnapshot,
   type DeferredToolSessionStore,
   type HostConfig,
 } from '../../../runtime/index.js';
-import { agent, manifest, skill } from '../fixture.js';
+import { agent, im, manifest, skill } from '../fixture.js';
 import { catalogTool, manualClock, output } from './fixture.js';
 import { ajvValidator } from '../../../runtime/validators/ajv.js';
 
@@ -95,10 +96,48 @@ describe('session snapshots', () => {
     await turn.execute('load_tool', { name: 't4' }); // evicts t2
     expect(Object.keys(turn.deferred.snapshot().loadedTools).sort()).toEqual(['t0', 't3', 't4']);
     await turn.end();
-    // The touch of t0 was flushed at the end of the turn.
+    // The touch of t0 was flushed at the end of the turn. The store evicts nothing for the bound
+    // (a session may be shared by principals who see other tools): the next turn's set is the newest three.
     const stored = await sessions.get('chat');
-    expect(Object.keys(stored!.loadedTools).sort()).toEqual(['t0', 't3', 't4']);
+    expect(Object.keys(stored!.loadedTools).sort()).toEqual(['t0', 't1', 't2', 't3', 't4']);
     expect(stored!.loadedTools.t0).toBeGreaterThan(stored!.loadedTools.t2 ?? 0);
+    const next = await host.beginTurn({ sessionKey: 'chat' });
+    expect(Object.keys(next.deferred.snapshot().loadedTools).sort()).toEqual(['t0', 't3', 't4']);
+    await next.end();
+  });
+
+  it('principals sharing a session: tools one may not list never count against, evict or hint to the other', async () => {
+    const clock = manualClock();
+    const sessions = createMemorySessionStore();
+    const host = createCapabilityHost({
+      sessions,
+      clock: clock.now,
+      permissions: new PermissionHost(),
+      config: config({ maxLoadedPerSession: 2 }),
+    });
+    const secret = ['s0', 's1', 's2'].map((name) => catalogTool(name, { permissions: ['role(master)'] }));
+    await host.load(manifest({ tools: [...many, ...secret] }));
+    const turnOf = async (role: string | undefined, load: readonly string[]) => {
+      clock.advance(10);
+      const turn = await host.beginTurn({ sessionKey: 'qq:group:1', message: im({ role }) });
+      for (const name of load) await turn.execute('load_tool', { name });
+      const names = (await turn.modelTools({ provider: 'openai' })).map((tool) => tool.function.name);
+      await turn.end();
+      return names.filter((name) => !['discover', 'load_tool', 'load_skill'].includes(name));
+    };
+    expect(await turnOf(undefined, ['t0'])).toEqual(['t0']);
+    // The master loads three tools the user may not see: the master's set is the newest two.
+    expect(await turnOf('master', ['s0', 's1', 's2'])).toEqual(['s1', 's2']);
+    // The user's set is as if they had not: t0 stays, nothing tells the user of the master's loads.
+    expect(await turnOf(undefined, [])).toEqual(['t0']);
+    expect(await turnOf(undefined, ['t1'])).toEqual(['t0', 't1']);
+    // A tool both may list is shared: the user's newer load is in the master's set.
+    expect(await turnOf('master', [])).toEqual(['s2', 't1']);
+    // The user loads a third tool: their own oldest leaves their set; nothing leaves the store.
+    expect(await turnOf(undefined, ['t2'])).toEqual(['t1', 't2']);
+    const stored = Object.keys((await sessions.get('qq:group:1'))!.loadedTools).sort();
+    expect(stored).toEqual(['s0', 's1', 's2', 't0', 't1', 't2']);
+    expect(await turnOf('master', [])).toEqual(['t1', 't2']);
   });
 
   it('always-loaded tools are not counted, never evicted and never stored', async () => {

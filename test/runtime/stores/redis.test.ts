@@ -53,15 +53,15 @@ describe('redis session merge', () => {
     const random = rng(19);
     const memory = createMemorySessionStore();
     const redis = redisStores(client, { prefix: fresh() });
-    const names = Array.from({ length: 12 }, (_, i) => `n${i}`);
+    // Names of Object.prototype's members among them: a seam or MCP tool may be named `__proto__`.
+    const names = [...Array.from({ length: 12 }, (_, i) => `n${i}`), '__proto__', 'constructor', 'toString'];
     const pick = (count: number) => names.filter(() => random() < count / names.length);
     for (let step = 0; step < 200; step++) {
       const update: SessionUpdate = {
-        // Few distinct times, so ties (broken by name) happen often.
+        // Few distinct times, so a write meets an equal, older and newer stored touch often.
         tools: Object.fromEntries(pick(3).map((name) => [name, 1000 + Math.floor(random() * 20)])),
         skills: pick(1),
         drop: pick(1),
-        maxLoadedPerSession: Math.floor(random() * 6),
       };
       await memory.merge!('s', update);
       await redis.sessions.merge!('s', update);
@@ -164,6 +164,23 @@ describe('redis approvals', () => {
     expect(await client.hGet(`${prefix}approvals:s`, 'deploy')).toBe('never');
     await host.close();
   });
+  it.each(['0x7fffffffffff', ' ', '1e400', '+5e12', 'Infinity'])(
+    'an approval expiry `remember` never writes (%j) is not an approval, and is recorded',
+    async (value) => {
+      const prefix = fresh();
+      const stores = redisStores(client, { prefix });
+      await client.hSet(`${prefix}approvals:s`, 'deploy', value);
+      const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), ...stores.host });
+      await host.load(manifest({ tools: [deploy] }));
+      const unattended = await host.beginTurn({ sessionKey: 's', unattended: true });
+      expect(await unattended.execute('deploy', {})).toMatchObject({ status: 'denied', policy: 'approval' });
+      expect(unattended.diagnostics.map((item) => item.message)).toEqual([
+        `approval memory failed for "deploy": ${prefix}approvals:s field deploy: "${value}" is not an expiry (treated as not approved)`,
+      ]);
+      await unattended.end();
+      await host.close();
+    },
+  );
 });
 
 describe('redis journal', () => {
