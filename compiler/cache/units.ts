@@ -35,8 +35,10 @@ export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js
 // diagnostics) or the entries' format does (3: digests of result and schema; 4: the index holds
 // each unit's record and its body's place in the base; 5: entries hold their stamps flat, as the
 // index does; 6: a unit stamps the files it looked for and did not find, and a failed bundled
-// schema what its bundle read); every release of zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-8@${packageVersion()}`;
+// schema what its bundle read; 7–8: stamps carry the inode, then the change time; 9: access and approval
+// fields the build cannot read are errors, quoted and bracketed keys are read); every release of
+// zhin-gen has its own cache besides (see version.ts).
+const CACHE_VERSION = `zhin-gen-cache-9@${packageVersion()}`;
 
 export class UnitCache {
   /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */

@@ -57,7 +57,12 @@ export const DEFINITIONS = {
   ZG2011: {
     severity: 'warning',
     title: 'Field is not statically known',
-    hint: 'Write the value as a literal so it can be checked at build time; it is still checked at runtime.',
+    hint: 'Write the value as a literal (a same-file const is read through): the manifest is built from what is read at build time and leaves this field out; `zhin-gen check --load` compares the loaded definition with it.',
+  },
+  ZG2012: {
+    severity: 'error',
+    title: 'Access or approval field is not statically known',
+    hint: 'Write `requiresApproval`, `platforms`, `scopes`, `permissions` and `hidden` as literals in the definition object (a same-file const is read through). The runtime enforces the manifest, so a value the build cannot read (imported, computed, spread in, or behind a computed key) would be enforced as the default.',
   },
   ZG2020: {
     severity: 'error',

@@ -8,7 +8,7 @@ import type { ts as TS } from 'ts-morph';
 import { diag, lineStarts, positionAt, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { parseSource, type SourceParse, type TooDeep } from './depth.js';
 import type { Writable } from '../util/writable.js';
-import { collectLocals, locOf, readLiteral, unwrap, type Lit, type LiteralContext } from './literal.js';
+import { collectLocals, locOf, propertyName, readLiteral, unwrap, type Lit, type LiteralContext } from './literal.js';
 
 export type DefineHelper = 'defineAgentTool' | 'defineAgentPromptSection' | 'defineAgentHook' | 'definePlugin';
 
@@ -224,7 +224,7 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
         const object = unwrap(ts, arg);
         if (ts.isObjectLiteralExpression(object) && input.extractSchema) {
           for (const prop of object.properties) {
-            if (prop.name && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema') {
+            if (prop.name && propertyName(ts, prop.name) === 'inputSchema') {
               const valueExpr = ts.isPropertyAssignment(prop)
                 ? prop.initializer
                 : ts.isShorthandPropertyAssignment(prop)
@@ -321,8 +321,7 @@ function inputSchemaValue(ts: typeof TS, sf: TS.SourceFile): TS.Expression | und
     const object = arg ? unwrap(ts, arg) : undefined;
     if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
     for (const prop of object.properties) {
-      if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name) && prop.name.text === 'inputSchema')
-        return prop.initializer;
+      if (ts.isPropertyAssignment(prop) && propertyName(ts, prop.name) === 'inputSchema') return prop.initializer;
     }
   }
   return undefined;

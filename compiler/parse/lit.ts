@@ -15,6 +15,8 @@ export type Lit =
       readonly t: 'object';
       readonly props: Readonly<Record<string, Lit>>;
       readonly keyLocs: Readonly<Record<string, SourceLocation>>;
+      /** Keys the reader could not name (a computed key that is not a literal): any field they may set is unknown. */
+      readonly opaque?: readonly SourceLocation[];
       readonly loc: SourceLocation;
     }
   | { readonly t: 'function'; readonly loc: SourceLocation }

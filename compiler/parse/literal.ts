@@ -57,14 +57,16 @@ export function collectLocals(ts: typeof TS, sf: TS.SourceFile): Map<string, TS.
   return locals;
 }
 
+/**
+ * The name of a property as written: `name`, `'name'`, `1`, and a computed key of a literal
+ * (`['name']`, `` [`name`] ``), as JavaScript names them; undefined for any other computed key.
+ */
 export function propertyName(ts: typeof TS, name: TS.PropertyName): string | undefined {
-  if (
-    ts.isIdentifier(name) ||
-    ts.isStringLiteral(name) ||
-    ts.isNumericLiteral(name) ||
-    ts.isNoSubstitutionTemplateLiteral(name)
-  )
-    return name.text;
+  const key = ts.isComputedPropertyName(name) ? unwrap(ts, name.expression) : name;
+  if (ts.isIdentifier(key) && key === name) return key.text;
+  if (ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key)) return key.text;
+  // JavaScript's name of the number: `1.0` and `0x1` are the key "1".
+  if (ts.isNumericLiteral(key)) return String(Number(key.text));
   return undefined;
 }
 
@@ -98,17 +100,21 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
   if (ts.isObjectLiteralExpression(node)) {
     const props: Record<string, Lit> = {};
     const keyLocs: Record<string, SourceLocation> = {};
+    const opaque: SourceLocation[] = [];
     for (const prop of node.properties) {
       if (ts.isSpreadAssignment(prop)) return { t: 'unknown', text: ownText(node.getText(ctx.sf)), loc };
       const name = prop.name ? propertyName(ts, prop.name) : undefined;
-      if (name === undefined) continue;
+      if (name === undefined) {
+        if (prop.name) opaque.push(locOf(ctx, prop.name));
+        continue;
+      }
       keyLocs[name] = locOf(ctx, prop);
       if (ts.isPropertyAssignment(prop)) props[name] = readLiteral(ctx, prop.initializer, seen);
       else if (ts.isMethodDeclaration(prop) || ts.isGetAccessorDeclaration(prop))
         props[name] = { t: 'function', loc: locOf(ctx, prop) };
       else if (ts.isShorthandPropertyAssignment(prop)) props[name] = readLiteral(ctx, prop.name, seen);
     }
-    return { t: 'object', props, keyLocs, loc };
+    return opaque.length > 0 ? { t: 'object', props, keyLocs, opaque, loc } : { t: 'object', props, keyLocs, loc };
   }
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
     const left = readLiteral(ctx, node.left, seen);

@@ -310,7 +310,8 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
       const checked = validateToolFields(ref.fields, `conditional tool "${ref.localName}"`, env.customPermits, {
         requireExecute: true,
       });
-      diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011'));
+      // setup() registers the real definition object at runtime: nothing is taken from the manifest.
+      diagnostics.push(...checked.diagnostics.filter((d) => d.code !== 'ZG2011' && d.code !== 'ZG2012'));
       fields = {
         ...checked.value,
         platforms: checked.value.platforms.map((p) => p.value),

@@ -1,7 +1,9 @@
 /**
  * Typed readers over parsed literals: each returns the value when it has the expected shape and
  * reports a ZG2005 (or the given code) at the value otherwise. Values that are not statically
- * known are reported once as ZG2011 warnings and treated as absent; the runtime still checks them.
+ * known are reported once and treated as absent: ZG2011 warnings, except for the `strict` fields
+ * (a tool's access and approval fields), whose absence the runtime would enforce as the default:
+ * those are ZG2012 errors.
  */
 import { diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/lit.js';
@@ -12,14 +14,20 @@ export class FieldReader {
   constructor(
     readonly props: Readonly<Record<string, Lit>>,
     readonly what: string,
+    private readonly strict: ReadonlySet<string> = new Set(),
   ) {}
 
   private notStatic(name: string, lit: Lit): void {
     this.diagnostics.push(
-      diag('ZG2011', {
-        ...lit.loc,
-        message: `${this.what}: \`${name}\` is not a literal value and cannot be checked at build time`,
-      }),
+      this.strict.has(name)
+        ? diag('ZG2012', {
+            ...lit.loc,
+            message: `${this.what}: \`${name}\` is not a literal value: the manifest, which the runtime enforces, cannot carry it`,
+          })
+        : diag('ZG2011', {
+            ...lit.loc,
+            message: `${this.what}: \`${name}\` is not a literal value and cannot be checked at build time`,
+          }),
     );
   }
 
@@ -98,8 +106,25 @@ export class FieldReader {
     return out;
   }
 
-  /** Reports keys not in `known` as ZG2010 warnings. */
-  unknownKeys(known: readonly string[], keyLocs: Readonly<Record<string, SourceLocation>>): void {
+  /**
+   * Reports keys not in `known` as ZG2010 warnings, and each key that could not be named
+   * (`opaque`: a computed key that is not a literal) as not statically known: an error when
+   * there are strict fields it may set.
+   */
+  unknownKeys(
+    known: readonly string[],
+    keyLocs: Readonly<Record<string, SourceLocation>>,
+    opaque: readonly SourceLocation[] = [],
+  ): void {
+    for (const loc of opaque)
+      this.diagnostics.push(
+        this.strict.size > 0
+          ? diag('ZG2012', {
+              ...loc,
+              message: `${this.what}: a computed key that is not a literal may set ${[...this.strict].map((name) => `\`${name}\``).join(', ')}, which the manifest cannot carry`,
+            })
+          : diag('ZG2011', { ...loc, message: `${this.what}: a computed key that is not a literal is not read` }),
+      );
     for (const key of Object.keys(this.props)) {
       if (!known.includes(key))
         this.diagnostics.push(

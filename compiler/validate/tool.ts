@@ -25,6 +25,18 @@ export const TOOL_FIELDS = [
   'execute',
 ] as const;
 
+/**
+ * The fields the runtime enforces from the manifest (access and approval): one the build cannot
+ * read is an error (ZG2012), never the default, which would weaken the tool's policy.
+ */
+export const TOOL_POLICY_FIELDS: ReadonlySet<string> = new Set([
+  'requiresApproval',
+  'platforms',
+  'scopes',
+  'permissions',
+  'hidden',
+]);
+
 export interface ToolFields {
   readonly description: string;
   /** Where the description value is written (falls back to the definition). */
@@ -49,9 +61,9 @@ export function validateToolFields(
     const diagnostics =
       fields.t === 'unknown'
         ? [
-            diag('ZG2011', {
+            diag('ZG2012', {
               ...fields.loc,
-              message: `${what}: the definition is not an object literal and cannot be checked at build time`,
+              message: `${what}: the definition is not an object literal (or spreads another object in): its access and approval fields cannot be read, and the manifest would carry the defaults`,
             }),
           ]
         : [diag('ZG2005', { ...fields.loc, message: `${what}: the definition must be an object` })];
@@ -72,8 +84,8 @@ export function validateToolFields(
   // zhin.js's earlier `approval` and platformPermit() are errors of their own, never "unknown".
   const earlierApproval = checkEarlierApproval(fields, what);
   const permits = checkPlatformPermits(fields, what);
-  const reader = new FieldReader(permits.fields.props, what);
-  reader.unknownKeys([...TOOL_FIELDS, 'approval'], fields.keyLocs);
+  const reader = new FieldReader(permits.fields.props, what, TOOL_POLICY_FIELDS);
+  reader.unknownKeys([...TOOL_FIELDS, 'approval'], fields.keyLocs, fields.opaque);
   const diagnostics = reader.diagnostics;
   diagnostics.push(...earlierApproval, ...permits.diagnostics);
   const description = reader.string('description');

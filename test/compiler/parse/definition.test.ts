@@ -49,6 +49,43 @@ describe('parseCode', () => {
     expect(parsed.diagnostics[0]).toMatchObject({ code: 'ZG2001', line: 2 });
   });
 
+  it('reads quoted and bracketed literal keys as the fields they name, the schema included', () => {
+    const schemas: string[] = [];
+    const parsed = parseCode({
+      ts,
+      file: 'tools/x/index.ts',
+      text: "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ 'description': 'Wipe', 'inputSchema': S, ['requiresApproval']: 'always', [`permissions`]: ['role(admin)'], [\"scopes\"]: ['group'], execute() {} });\n",
+      expected: 'defineAgentTool',
+      modules: MODULES,
+      extractSchema: (sf, node) => {
+        schemas.push(node.getText(sf));
+        return undefined;
+      },
+    });
+    expect(schemas).toEqual(['S']);
+    const { value, diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
+    expect(diagnostics).toEqual([]);
+    expect(value).toMatchObject({ requiresApproval: 'always', permissions: ['role(admin)'], scopes: ['group'] });
+  });
+
+  it('refuses a tool whose access or approval fields cannot be read (never the default in their place)', () => {
+    const cases = [
+      "const K = process.env.K ?? 'tags';\nexport default defineAgentTool({ description: 'x', [K]: ['role(admin)'], execute() {} });\n",
+      "const base = { permissions: ['role(admin)'] };\nexport default defineAgentTool({ description: 'x', ...base, execute() {} });\n",
+      "import { P } from './p.js';\nexport default defineAgentTool({ description: 'x', permissions: P, execute() {} });\n",
+      "import { P } from './p.js';\nexport default defineAgentTool({ description: 'x', hidden: P, execute() {} });\n",
+      "import { make } from './make.js';\nexport default defineAgentTool(make('x'));\n",
+    ];
+    for (const body of cases) {
+      const parsed = read(`import { defineAgentTool } from 'zhin-gen/runtime';\n${body}`);
+      const { diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
+      expect(
+        diagnostics.map((d) => [d.code, d.severity]),
+        body,
+      ).toContainEqual(['ZG2012', 'error']);
+    }
+  });
+
   it('marks values that are not statically known instead of guessing', () => {
     const parsed = read(
       "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { desc } from './desc.js';\nexport default defineAgentTool({ description: desc, execute() {} });\n",
