@@ -12,14 +12,16 @@
 import { createRequire } from 'node:module';
 import { sha256 } from '../util/hash.js';
 import type { JsonSchema } from '../../runtime/contract/manifest.js';
+import { AJV_OPTIONS as RUNTIME_AJV_OPTIONS } from '@zhin-gen/runtime/ajv';
 import { GENERATED_MARK } from './mark.js';
 import { str } from './literal.js';
 
 const require = createRequire(import.meta.url);
 
 /** Bump when the emitted text changes for the same schema and Ajv version. */
-// 2: the written module ends with a seal line (write/validators.ts).
-const EMITTER_VERSION = 2;
+// 2: the written module ends with a seal line (write/validators.ts); 3: own properties only
+// (Ajv's `ownProperties`: a property named `toString` is not found on Object.prototype).
+const EMITTER_VERSION = 3;
 
 interface AjvLike {
   compile(schema: object): { readonly source?: unknown };
@@ -64,12 +66,10 @@ function ajvModules(): AjvModules {
  * was checked against the meta-schema when it was converted (schema/convert.ts), so it is not
  * validated again here; `logger: false` keeps "unknown format ignored" out of the build output.
  */
+/** The runtime's options (one home: runtime/validators/ajv.ts), generating standalone ES modules. */
 const AJV_OPTIONS = {
-  allErrors: false,
-  strict: false,
-  addUsedSchema: false,
+  ...RUNTIME_AJV_OPTIONS,
   validateSchema: false,
-  logger: false,
   code: { source: true, esm: true },
 };
 

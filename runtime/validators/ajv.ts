@@ -30,6 +30,21 @@ function loadAjv(): Promise<AjvConstructor> {
   return ajvConstructor;
 }
 
+/**
+ * The Ajv options of every validator, generated (compiler/emit/validators.ts) or compiled here.
+ * `strict: false` tolerates annotations the compiler keeps (e.g. `format` without ajv-formats);
+ * `logger: false` keeps its "unknown format ignored" lines out of the host's logs;
+ * `ownProperties`: a property is the input's own, so one named `toString` or `constructor` is not
+ * found on Object.prototype (a required one would pass unsent, a typed one fail unsent).
+ */
+export const AJV_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({
+  allErrors: false,
+  strict: false,
+  addUsedSchema: false,
+  logger: false,
+  ownProperties: true,
+});
+
 /** A runtime JSON Schema compiler backed by Ajv (draft 2020-12). */
 export function ajvValidator(): JsonSchemaValidator {
   const byScope = new WeakMap<object, AjvInstance>();
@@ -39,11 +54,8 @@ export function ajvValidator(): JsonSchemaValidator {
       if (!ajv) {
         const Ajv = await loadAjv();
         // One instance per generation: Ajv caches compiled schemas strongly, and a retired
-        // generation's schemas must become garbage with it. `strict: false` tolerates
-        // annotations the compiler keeps (e.g. `format` without ajv-formats); `logger: false`
-        // keeps its "unknown format ignored" lines out of the host's logs (the generated
-        // validators behave the same, silently).
-        ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false, logger: false });
+        // generation's schemas must become garbage with it.
+        ajv = new Ajv({ ...AJV_OPTIONS });
         byScope.set(scope, ajv);
       }
       return ajv.compile(schema);

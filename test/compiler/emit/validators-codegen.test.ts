@@ -12,6 +12,7 @@ import { emitValidatorModule, escapeStrings, validatorKey } from '../../../compi
 import type { JsonSchema } from '../../../runtime/contract/manifest.js';
 import { checkJson } from '../../../runtime/turn/validation.js';
 import type { JsonValidateFunction } from '../../../runtime/validators/types.js';
+import { ajvValidator } from '../../../runtime/validators/ajv.js';
 import { removeDir, tempDir } from '../../helpers.js';
 
 const dir = tempDir('validators-codegen');
@@ -77,6 +78,29 @@ describe('generated validator modules', () => {
       expect(code).not.toMatch(/\brequire\s*\(|\bimport\b|\beval\s*\(|new Function|\bFunction\s*\(/);
       // The inlined helpers instead of Ajv's runtime modules.
       expect(code).not.toContain('ajv/dist');
+    }
+  });
+
+  it("look only at the input's own properties: one named like an Object.prototype member is not found there", async () => {
+    const names = ['toString', 'constructor', 'hasOwnProperty', 'valueOf', '__proto__'];
+    const typed: JsonSchema = {
+      type: 'object',
+      properties: { q: { type: 'string' }, ...Object.fromEntries(names.map((name) => [name, { type: 'string' }])) },
+      required: ['q'],
+    };
+    const required: JsonSchema = {
+      type: 'object',
+      properties: { toString: { type: 'string' } },
+      required: ['toString'],
+    };
+    const fromCompiler = [await load(typed), await load(required)];
+    const fromRuntime = [await ajvValidator().compile(typed, typed), await ajvValidator().compile(required, required)];
+    for (const [validTyped, validRequired] of [fromCompiler, fromRuntime]) {
+      expect(validTyped!({ q: 'hi' }), JSON.stringify(validTyped!.errors)).toBe(true);
+      expect(validTyped!(JSON.parse('{"q":"hi","toString":"s"}'))).toBe(true);
+      expect(validTyped!(JSON.parse('{"q":"hi","toString":1}'))).toBe(false);
+      expect(validRequired!({})).toBe(false);
+      expect(validRequired!({ toString: 'yes' })).toBe(true);
     }
   });
 
