@@ -6,7 +6,7 @@
  * name a skill or agent references, and `host.load` rejects a generation in which one is missing,
  * so a wrong declaration fails at prepare, never on first use.
  */
-import { ASK_USER, SPAWN_TASK } from '@zhin-gen/runtime/names';
+import { ASK_USER, SPAWN_TASK, foldName } from '@zhin-gen/runtime/names';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ParsedSkillModel, ToolModel } from '../model.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';
@@ -39,9 +39,20 @@ export function exactNames(entries: readonly string[]): readonly string[] {
   return entries.filter((e) => !e.includes('*'));
 }
 
+/** Declared names by their folded key (runtime/contract/names.ts foldName: the runtime's tables compare so). */
+function byFolded<T>(entries: Iterable<readonly [string, T]>): Map<string, readonly [string, T]> {
+  return new Map([...entries].map(([name, value]) => [foldName(name), [name, value] as const]));
+}
+
+/** `"name"`, and how it equals the other name when only case folding makes them one. */
+function named(declared: string, own: string): string {
+  return declared === own ? `"${declared}"` : `"${declared}" (equal after case folding)`;
+}
+
 /**
- * A tree capability with the exact name of a declared host-provided one: the two would clash the
- * moment the host provides it (a rejected generation), so it is a conflict now.
+ * A tree capability with the name of a declared host-provided one, compared case-folded as the
+ * runtime's tool and skill tables do: the two would clash the moment the host provides it (a
+ * rejected generation), so it is a conflict now.
  */
 export function hostNameClashes(
   tools: readonly ToolModel[],
@@ -49,57 +60,66 @@ export function hostNameClashes(
   declared: HostProvidedConfig,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const hostTools = new Set(exactNames(declared.tools));
-  const hostSkills = new Set(exactNames(declared.skills));
+  const hostTools = byFolded(exactNames(declared.tools).map((name) => [name, undefined] as const));
+  const hostSkills = byFolded(exactNames(declared.skills).map((name) => [name, undefined] as const));
   for (const tool of tools) {
-    if (!hostTools.has(tool.qualifiedName)) continue;
+    const host = hostTools.get(foldName(tool.qualifiedName));
+    if (!host) continue;
     out.push(
       diag('ZG3001', {
         ...tool.loc,
-        message: `Tool "${tool.qualifiedName}" (${tool.source}) has the name of a tool the config declares host-provided (hostProvided.tools); the two would clash when the host provides it`,
+        message: `Tool "${tool.qualifiedName}" (${tool.source}) has the name of a tool the config declares host-provided (hostProvided.tools: ${named(host[0], tool.qualifiedName)}); the two would clash when the host provides it`,
       }),
     );
   }
   for (const skill of skills) {
-    if (!hostSkills.has(skill.qualifiedName)) continue;
+    const host = hostSkills.get(foldName(skill.qualifiedName));
+    if (!host) continue;
     out.push(
       diag('ZG3008', {
         ...skill.loc,
-        message: `Skill "${skill.qualifiedName}" (${skill.source}) has the name of a skill the config declares host-provided (hostProvided.skills); the two would clash when the host provides it`,
+        message: `Skill "${skill.qualifiedName}" (${skill.source}) has the name of a skill the config declares host-provided (hostProvided.skills: ${named(host[0], skill.qualifiedName)}); the two would clash when the host provides it`,
       }),
     );
   }
   return out;
 }
 
-/** A tree tool or skill with the name of one an installed package ships: a duplicate at host.load. */
+/**
+ * A tree tool or skill with the name of one an installed package ships (case-folded, as the
+ * runtime compares): a duplicate at host.load.
+ */
 export function packageNameClashes(
   tools: readonly ToolModel[],
   skills: readonly ParsedSkillModel[],
   packages: readonly ShippedCapabilities[],
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const byTool = new Map(packages.flatMap((p) => p.tools.map((name) => [name, p] as const)));
-  const bySkill = new Map(packages.flatMap((p) => p.skills.map((name) => [name, p] as const)));
+  const byTool = byFolded(packages.flatMap((p) => p.tools.map((name) => [name, p] as const)));
+  const bySkill = byFolded(packages.flatMap((p) => p.skills.map((name) => [name, p] as const)));
   for (const tool of tools) {
-    const pkg = byTool.get(tool.qualifiedName);
-    if (pkg)
+    const found = byTool.get(foldName(tool.qualifiedName));
+    if (found) {
+      const [name, pkg] = found;
       out.push(
         diag('ZG3001', {
           ...tool.loc,
-          message: `Tool "${tool.qualifiedName}" (${tool.source}) has the name of a tool of plugin "${pkg.owner}" (package ${pkg.name})`,
+          message: `Tool "${tool.qualifiedName}" (${tool.source}) has the name of a tool of plugin "${pkg.owner}" (package ${pkg.name}): ${named(name, tool.qualifiedName)}`,
         }),
       );
+    }
   }
   for (const skill of skills) {
-    const pkg = bySkill.get(skill.qualifiedName);
-    if (pkg)
+    const found = bySkill.get(foldName(skill.qualifiedName));
+    if (found) {
+      const [name, pkg] = found;
       out.push(
         diag('ZG3008', {
           ...skill.loc,
-          message: `Skill "${skill.qualifiedName}" (${skill.source}) has the name of a skill of plugin "${pkg.owner}" (package ${pkg.name})`,
+          message: `Skill "${skill.qualifiedName}" (${skill.source}) has the name of a skill of plugin "${pkg.owner}" (package ${pkg.name}): ${named(name, skill.qualifiedName)}`,
         }),
       );
+    }
   }
   return out;
 }

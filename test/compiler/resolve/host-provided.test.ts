@@ -68,6 +68,15 @@ describe('host-provided tools in the config', () => {
     expect(check.stdout + check.stderr).not.toContain('spawn_task');
   });
 
+  it('a declared name equal to a tree tool after case folding is a conflict too (the runtime folds)', () => {
+    const root = tree({ ...HOST_CONFIG, hostProvided: { ...HOST_CONFIG.hostProvided, tools: [...HOST_CONFIG.hostProvided.tools, 'ECHO'] } });
+    const check = cli(['check', '--root', root]);
+    expect(check.status).toBe(1);
+    expect(check.stdout + check.stderr).toMatch(
+      /tools\/echo\/index\.ts:\d+:\d+ +error +ZG3001 +Tool "echo" .*hostProvided\.tools: "ECHO" \(equal after case folding\)/,
+    );
+  });
+
   it('a malformed declaration is a located config error', () => {
     const root = tree({ hostProvided: { tools: ['memory search'] } });
     const check = cli(['check', '--root', root]);
