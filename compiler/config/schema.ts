@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { McpServersConfig, ModelProvider } from '@zhin-gen/runtime';
 import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
+import { customPermitPattern } from '../parse/manifest-values.js';
 
 /** The model providers whose documented limits the compiler checks (validate/providers.ts). */
 export const PROVIDERS = ['anthropic', 'openai'] as const satisfies readonly ModelProvider[];
@@ -35,7 +36,18 @@ export const configSchema = z
     /** Plugin entry file names tried in each plugin directory, in order. */
     pluginEntry: z.array(z.string().min(1)).default(['plugin.ts', 'plugin.mts', 'plugin.js', 'plugin.mjs']),
     /** Custom permits tools may declare: exact names, or `/regex/` sources. */
-    permits: z.array(z.string().min(1)).default([]),
+    permits: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .superRefine((custom, context) => {
+            const { error } = customPermitPattern(custom);
+            if (error !== undefined)
+              context.addIssue({ code: 'custom', message: `not a valid regular expression (${error})` });
+          }),
+      )
+      .default([]),
     /** Known adapter names; when set, unknown `platforms` entries are warnings. */
     adapters: z.array(z.string().min(1)).optional(),
     /** Provider profiles whose limits are checked. */

@@ -53,16 +53,26 @@ export function permitProblem(permit: string, customPermits: readonly string[] =
 
 const REGEX_LITERAL = /^\/(.+)\/([a-z]*)$/s;
 
-function customPermitMatches(custom: string, permit: string): boolean {
+/**
+ * A custom permit of the config (`permits`): an exact name, or a `/regex/flags` literal. For a
+ * literal, the pattern or why it is not one (the config's ZG1100: config/schema.ts).
+ */
+export function customPermitPattern(custom: string): { readonly regex?: RegExp; readonly error?: string } {
   const literal = REGEX_LITERAL.exec(custom);
-  if (!literal) return custom === permit;
+  if (!literal) return {};
   try {
     // g and y would make test() stateful across calls; the runtime matches each permit afresh.
-    return new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')).test(permit);
-  } catch {
-    // An invalid pattern is the config validator's problem; here it simply matches nothing.
-    return false;
+    return { regex: new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) };
+  } catch (error) {
+    return { error: (error as Error).message };
   }
+}
+
+function customPermitMatches(custom: string, permit: string): boolean {
+  const { regex, error } = customPermitPattern(custom);
+  // An invalid pattern is refused by the config's check; it never matches.
+  if (error !== undefined) return false;
+  return regex ? regex.test(permit) : custom === permit;
 }
 
 /** POSIX join that treats '' and '.' as the root. */

@@ -91,6 +91,19 @@ describe('config', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(['ZG2008', 'ZG2008', 'ZG1101']);
     expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');
   });
+
+  it('a custom permit that is not a valid regular expression is a located ZG1100, not a permit that matches nothing', async () => {
+    const root = writeTree(tempDir('cfg-permit'), {
+      ...vipTool,
+      'zhin-gen.config.json': '{\n  "permits": ["vip", "/[/"]\n}\n',
+    });
+    dirs.push(root);
+    const loaded = await loadConfig(root);
+    expect(loaded.diagnostics.map((d) => [d.code, `${d.file}:${d.line}:${d.column}`])).toEqual([
+      ['ZG1100', 'zhin-gen.config.json:2:22'],
+    ]);
+    expect(loaded.diagnostics[0]!.message).toMatch(/^Config option `permits\.1`: not a valid regular expression \(/);
+  });
 });
 
 describe('defaults', () => {
