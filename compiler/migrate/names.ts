@@ -8,6 +8,8 @@ import { qualify, segmentNameProblem, toolLocalNameProblem } from '@zhin-gen/run
 import type { SourceLocation } from '../diagnostics.js';
 import type { Draft } from './draft.js';
 import type { Rename } from './types.js';
+import { isCodeFile } from './source.js';
+import { join2 } from './tree.js';
 
 export type NamedKind = Rename['kind'];
 
@@ -32,11 +34,23 @@ export function nearestValidName(kind: NamedKind, name: string): string {
 
 /**
  * The directory name for an earlier name: the name itself when valid, else the nearest valid
- * one, recorded as a rename (qualifiedNames) and reported (ZG6003) at `at`.
+ * one that no other capability of the plugin has or keeps (`taken`: `dice` beside `$dice` makes
+ * it `dice_2`, so the model's `dice` stays the tool it was), recorded as a rename
+ * (qualifiedNames) and reported (ZG6003) at `at`.
  */
-export function directoryName(draft: Draft, kind: NamedKind, owner: string, name: string, at: SourceLocation): string {
+export function directoryName(
+  draft: Draft,
+  kind: NamedKind,
+  owner: string,
+  name: string,
+  at: SourceLocation,
+  taken: (candidate: string) => boolean = () => false,
+): string {
   if (!isInvalid(kind, name)) return name;
-  const valid = nearestValidName(kind, name);
+  const nearest = nearestValidName(kind, name);
+  const separator = kind === 'tool' ? '_' : '-';
+  let valid = nearest;
+  for (let n = 2; taken(valid); n++) valid = `${nearest}${separator}${n}`;
   const from = qualify(owner, name);
   const to = qualify(owner, valid);
   draft.renames.push({ kind, from, to, at });
@@ -50,4 +64,23 @@ export function ownerOf(pluginDir: string): string {
   const keys: string[] = [];
   for (let i = 0; i + 1 < segments.length; i++) if (segments[i] === 'plugins') keys.push(segments[i + 1]!);
   return keys.join('/');
+}
+
+/**
+ * Whether a tool of the plugin has or keeps the name `candidate`: a `tools/<candidate>/`
+ * directory now (of zhin-gen's layout, or an earlier tool already moved there), or an earlier
+ * tool file or folder of that name still to move (`tools/<candidate>.ts`, `agent/tools/…`).
+ */
+export function toolNameTaken(draft: Draft, pluginDir: string, candidate: string): boolean {
+  const dir = `${join2(pluginDir, `tools/${candidate}`)}/`;
+  for (const path of draft.final.keys()) if (path.startsWith(dir)) return true;
+  return ['tools', 'agent/tools'].some((folder) => {
+    const base = join2(pluginDir, `${folder}/${candidate}`);
+    return draft.tree.files.some(
+      (file) =>
+        file.startsWith(`${base}/`) ||
+        file === `${base}.tool.md` ||
+        (file.startsWith(`${base}.`) && file.indexOf('.', base.length + 1) === -1 && isCodeFile(file)),
+    );
+  });
 }

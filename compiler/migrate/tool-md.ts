@@ -8,7 +8,7 @@
 import type { Draft } from './draft.js';
 import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { readFrontMatter } from './markdown.js';
-import { directoryName, ownerOf } from './names.js';
+import { directoryName, ownerOf, toolNameTaken } from './names.js';
 import { RUNTIME_MODULE } from './fields.js';
 import { holdsProtoKey, lineCommentText, stringLiteral } from './source.js';
 import { filesBelow, join2 } from './tree.js';
@@ -142,7 +142,7 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
   }
 
   const owner = ownerOf(pluginDir);
-  const name = directoryName(draft, 'tool', owner, earlierName, at);
+  const name = directoryName(draft, 'tool', owner, earlierName, at, (c) => toolNameTaken(draft, pluginDir, c));
   const target = join2(pluginDir, `tools/${name}`);
   const leftOver = [
     ...Object.keys(data).filter((k) => !CONSUMED.has(k)),

@@ -7,7 +7,7 @@
  */
 import { definitionObject, defaultExportExpression, isCodeFile, parse, TOOL_HELPERS } from './source.js';
 import type { Draft } from './draft.js';
-import { directoryName, ownerOf } from './names.js';
+import { directoryName, ownerOf, toolNameTaken } from './names.js';
 import { convertToolMarkdown } from './tool-md.js';
 import { childrenOf, filesBelow, join2 } from './tree.js';
 
@@ -47,7 +47,7 @@ function migrateToolsFolder(draft: Draft, pluginDir: string, folder: 'agent/tool
     if (!isCodeFile(file) || !draft.isUntouched(path)) continue;
     const at = { file: path, line: 1, column: 1 };
     if (!isTestFile(file) && isToolModule(path, tree.read(path))) {
-      const name = directoryName(draft, 'tool', owner, stem(file), at);
+      const name = directoryName(draft, 'tool', owner, stem(file), at, (c) => toolNameTaken(draft, pluginDir, c));
       const to = `${join2(pluginDir, `tools/${name}`)}/index${extensionOf(file)}`;
       draft.accept({
         moves: [{ from: path, to }],
@@ -88,7 +88,7 @@ function migrateToolsFolder(draft: Draft, pluginDir: string, folder: 'agent/tool
       continue;
     }
     const at = { file: subDir, line: 1, column: 1 };
-    const name = directoryName(draft, 'tool', owner, sub, at);
+    const name = directoryName(draft, 'tool', owner, sub, at, (c) => toolNameTaken(draft, pluginDir, c));
     const target = join2(pluginDir, `tools/${name}`);
     draft.accept({
       moves: filesBelow(tree, subDir).map((from) => ({ from, to: target + from.slice(subDir.length) })),

@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { im } from '../../runtime/fixture.js';
-import { type CliResult, cli, copyTree, FIXTURES, removeDir } from '../../helpers.js';
+import { type CliResult, cli, copyTree, FIXTURES, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 const update = process.env.UPDATE_GOLDEN === '1';
 const cases = readdirSync(FIXTURES)
@@ -173,6 +173,31 @@ describe('zhin-gen migrate: behaviour', () => {
     expect(rename).toMatchObject({ file: 'tools/$dice.ts' });
     expect(plan.stdout).toContain('skills/games/SKILL.md:4:9  `tools` entry "$dice" → "dice"');
     expect(readFileSync(join(root, 'skills/games/SKILL.md'), 'utf8')).toContain('tools: [dice, echo]');
+  });
+
+  it('a renamed tool never takes a name another tool of the plugin has or keeps', async () => {
+    const tool = (description: string) =>
+      `import { defineAgentTool } from 'zhin-gen/runtime';\n\nexport default defineAgentTool({ description: '${description}', async execute() { return '${description}'; } });\n`;
+    const root = writeTree(tempDir('migrate-taken'), {
+      'tools/$dice.ts': tool('Roll dice'),
+      'tools/dice.ts': tool('Other dice'),
+      'tools/Roll.ts': tool('Upper roll'),
+      'tools/roll.ts': tool('Lower roll'),
+      'tools/Echo.ts': tool('Upper echo'),
+      'tools/echo/index.ts': tool('New echo'),
+    });
+    dirs.push(root);
+    const write = cli(['migrate', '--root', root, '--write']);
+    expect(write.stdout + write.stderr).not.toContain('exists already');
+    const { model } = await createCompiler({ root, cacheFile: false }).run({ write: false });
+    expect(Object.fromEntries(model.tools.map((t) => [t.qualifiedName, t.description]))).toEqual({
+      dice: 'Other dice',
+      dice_2: 'Roll dice',
+      roll: 'Lower roll',
+      roll_2: 'Upper roll',
+      echo: 'New echo',
+      echo_2: 'Upper echo',
+    });
   });
 
   it('stubs are created marked and reported, one note per stub file', () => {
