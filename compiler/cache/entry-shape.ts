@@ -125,6 +125,14 @@ const otherKinds = {
     tags: strings,
     always: boolean,
     instructions: string,
+    passThrough: optional(
+      object({
+        license: optional(string),
+        compatibility: optional(string),
+        metadata: optional(jsonObject),
+        allowedTools: optional(string),
+      }),
+    ),
   }),
   agent: object({
     kind: oneOf(['agent']),

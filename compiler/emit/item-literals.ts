@@ -30,8 +30,16 @@ export function emitSkill(skill: SkillModel): string {
       tags: ${strList(skill.tags)},
       always: ${skill.always},
       instructions: ${str(skill.instructions)},
-      source: ${str(skill.source)},
+      source: ${str(skill.source)},${optional('license', skill.license)}${optional('compatibility', skill.compatibility)}${metadataOf(skill)}${optional('allowedTools', skill.allowedTools)}
     },`;
+}
+
+/**
+ * A skill's `metadata` as JSON parsed at import: any key stays an own property (`"__proto__": …`
+ * in an object literal would set the prototype instead).
+ */
+function metadataOf(skill: SkillModel): string {
+  return skill.metadata === undefined ? '' : `\n      metadata: JSON.parse(${str(JSON.stringify(skill.metadata))}),`;
 }
 
 export function emitAgent(agent: AgentModel): string {

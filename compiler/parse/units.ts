@@ -15,7 +15,7 @@ import { validatePluginFields } from '../validate/plugin.js';
 import { validatePromptSection, type PromptSectionFields } from '../validate/prompt-section.js';
 import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
-import { checkSkillMd } from '../validate/skill.js';
+import { checkSkillMd, type ParsedSkill } from '../validate/skill.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper, type ParseCodeInput } from './definition.js';
 
@@ -51,6 +51,13 @@ export interface SkillUnitData {
   readonly tags: readonly string[];
   readonly always: boolean;
   readonly instructions: string;
+  /** The Agent Skills keys passed through to the manifest (ManifestSkill). */
+  readonly passThrough?: {
+    readonly license?: string;
+    readonly compatibility?: string;
+    readonly metadata?: { readonly [key: string]: unknown };
+    readonly allowedTools?: string;
+  };
 }
 
 export interface AgentUnitData {
@@ -196,6 +203,18 @@ function enclosingRoots(unit: CapabilityUnit): string[] {
   return roots;
 }
 
+/** The keys the runtime does not use, as the manifest carries them (`allowed-tools` as one string). */
+function passThroughOf(skill: ParsedSkill): { passThrough?: SkillUnitData['passThrough'] } {
+  const { license, compatibility, metadata, allowedTools } = skill;
+  const passThrough = {
+    ...(license !== undefined ? { license } : {}),
+    ...(compatibility !== undefined ? { compatibility } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
+    ...(allowedTools !== undefined ? { allowedTools: allowedTools.join(' ') } : {}),
+  };
+  return Object.keys(passThrough).length > 0 ? { passThrough } : {};
+}
+
 function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const file = unit.entry!;
   const text = env.readFile(file);
@@ -216,6 +235,7 @@ function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
       tags: skill.tags,
       always: skill.always,
       instructions: skill.instructions,
+      ...passThroughOf(skill),
     },
     diagnostics,
     dependencies: [],

@@ -138,6 +138,7 @@ function shareOf(unit: CapabilityUnit, input: AssembleInput, memos: AssembleMemo
         tags: data.tags,
         always: data.always,
         instructions: data.instructions,
+        ...data.passThrough,
         hash,
       }),
     );

@@ -84,6 +84,12 @@ export interface ManifestSkill {
   /** The Markdown body of SKILL.md (front matter removed). */
   readonly instructions: string;
   readonly source: string;
+  /** Agent Skills keys the runtime does not use, passed through as written for the host. */
+  readonly license?: string;
+  readonly compatibility?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** `allowed-tools` as the Agent Skills specification writes it: one space-separated string. */
+  readonly allowedTools?: string;
 }
 
 export interface ManifestAgent {
