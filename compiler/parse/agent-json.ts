@@ -218,7 +218,11 @@ function parse(input: AgentJsonInput): AgentJsonResult {
     list.forEach((item, index) => {
       if (typeof item !== 'string' || invalid.has(`/${key}/${index}`)) return;
       const node = jsonc.findNodeAtLocation(root, [key, index]);
-      out.push({ name: item, loc: locAt(node?.offset ?? root.offset) });
+      const offset = node?.offset ?? root.offset;
+      // A second entry of one name is left out where it is written (a platform twice read as two agents).
+      if (out.some((entry) => entry.name === item))
+        return report('ZG4006', offset, `"${key}" must be free of duplicates (${JSON.stringify(item)} is listed twice)`);
+      out.push({ name: item, loc: locAt(offset) });
     });
     return out;
   };

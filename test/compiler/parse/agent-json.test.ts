@@ -69,6 +69,21 @@ describe('parseAgentJson: valid documents', () => {
   });
 });
 
+describe('parseAgentJson: duplicate entries', () => {
+  it('a platform or tool listed twice is reported at the second entry and read once', () => {
+    const { agent, diagnostics } = parse(
+      '{\n  "description": "d",\n  "platforms": ["qq", "qq"],\n  "tools": ["echo", "x", "echo"]\n}\n',
+    );
+    expect(at(diagnostics)).toEqual([
+      ['ZG4006', 3, 23],
+      ['ZG4006', 4, 26],
+    ]);
+    expect(diagnostics[0]!.message).toBe('"platforms" must be free of duplicates ("qq" is listed twice)');
+    expect(agent!.platforms.map((p) => p.name)).toEqual(['qq']);
+    expect(agent!.declaredTools.map((t) => t.name)).toEqual(['echo', 'x']);
+  });
+});
+
 describe('parseAgentJson: syntax (ZG4010)', () => {
   it('points at a trailing comma', () => {
     const { agent, diagnostics } = parse('{\n  "description": "d",\n  "tools": ["a",],\n}\n');
