@@ -221,8 +221,8 @@ function parse(input: AgentJsonInput): AgentJsonResult {
       const offset = node?.offset ?? root.offset;
       // A second entry of one name is left out where it is written (a platform twice read as two agents).
       if (out.some((entry) => entry.name === item))
-        return report('ZG4006', offset, `"${key}" must be free of duplicates (${JSON.stringify(item)} is listed twice)`);
-      out.push({ name: item, loc: locAt(offset) });
+        report('ZG4006', offset, `"${key}" must be free of duplicates (${JSON.stringify(item)} is listed twice)`);
+      else out.push({ name: item, loc: locAt(offset) });
     });
     return out;
   };

@@ -8,6 +8,7 @@ import type { ts as TS } from 'ts-morph';
 import { diag, lineStarts, positionAt, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { parseSource, type SourceParse, type TooDeep } from './depth.js';
 import type { Writable } from '../util/writable.js';
+import { findAddToolCalls } from './add-calls.js';
 import { collectLocals, locOf, propertyName, readLiteral, unwrap, type Lit, type LiteralContext } from './literal.js';
 
 export type DefineHelper = 'defineAgentTool' | 'defineAgentPromptSection' | 'defineAgentHook' | 'definePlugin';
@@ -109,6 +110,8 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   const imports = new Map<string, ImportBinding>();
   const relativeImports: { specifier: string; loc: SourceLocation }[] = [];
   let defaultExpr: TS.Expression | undefined;
+  /** What a default export that is no expression is (a function declaration, a re-export), for its ZG2002. */
+  let defaultWhat: string | undefined;
   let defaultLoc: SourceLocation = { file, line: 1, column: 1 };
 
   const noteSpecifier = (node: TS.Node, specifier: TS.Expression | undefined): void => {
@@ -133,16 +136,27 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
       }
     } else if (ts.isExportDeclaration(statement)) {
       noteSpecifier(statement, statement.moduleSpecifier);
-      if (!statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      if (statement.exportClause && ts.isNamedExports(statement.exportClause)) {
         for (const element of statement.exportClause.elements) {
-          if (element.name.text === 'default') {
-            const local = (element.propertyName ?? element.name).text;
-            const target = locals.get(local);
-            if (target && !ts.isFunctionDeclaration(target)) defaultExpr = target as TS.Expression;
-            defaultLoc = locOf(ctx, element);
+          if (element.name.text !== 'default') continue;
+          defaultLoc = locOf(ctx, element);
+          const from = statement.moduleSpecifier;
+          if (from) {
+            defaultWhat = `re-exported from ${from.getText(sf)}, and zhin-gen reads the definition in this file`;
+            continue;
           }
+          const target = locals.get((element.propertyName ?? element.name).text);
+          if (target && !ts.isFunctionDeclaration(target)) defaultExpr = target as TS.Expression;
+          else if (target) defaultWhat = 'a function declaration, not a call';
         }
       }
+    } else if (
+      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) &&
+      statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) &&
+      statement.modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
+    ) {
+      defaultWhat = `a ${ts.isFunctionDeclaration(statement) ? 'function' : 'class'} declaration, not a call`;
+      defaultLoc = locOf(ctx, statement);
     } else if (ts.isExportAssignment(statement) && !statement.isExportEquals) {
       defaultExpr = statement.expression;
       defaultLoc = locOf(ctx, statement);
@@ -166,7 +180,7 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   }
   const expectedName = input.expected;
   if (!expr || !ts.isCallExpression(expr)) {
-    const named = defaultExpr ? undefined : namedDefinitionExport(ctx, input.expected);
+    const named = defaultExpr || defaultWhat ? undefined : namedDefinitionExport(ctx, input.expected);
     if (named && parseDiagnostics.length === 0) {
       diagnostics.push(
         diag('ZG2002', {
@@ -180,7 +194,9 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
           ...defaultLoc,
           message: defaultExpr
             ? `The default export is not a ${expectedName}(...) call`
-            : `${file} has no default export; expected \`export default ${expectedName}({ ... })\``,
+            : defaultWhat
+              ? `The default export is ${defaultWhat}; expected \`export default ${expectedName}({ ... })\``
+              : `${file} has no default export; expected \`export default ${expectedName}({ ... })\``,
         }),
       );
     }
@@ -349,45 +365,4 @@ function namedDefinitionExport(
     }
   }
   return undefined;
-}
-
-const ADD_CALLS: Readonly<Record<string, ConditionalToolRef['kind']>> = {
-  addTool: 'tool',
-  addPromptSection: 'prompt-section',
-};
-
-/**
- * `context.addTool('name', defineAgentTool({...}))` and `context.addPromptSection('name',
- * defineAgentPromptSection({...}))` anywhere in a plugin entry.
- */
-function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): ConditionalToolRef[] {
-  const { ts, sf } = ctx;
-  const found: ConditionalToolRef[] = [];
-  const visit = (node: TS.Node): void => {
-    const kind =
-      ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
-        ? ADD_CALLS[node.expression.name.text]
-        : undefined;
-    if (kind && ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
-      const method = node.expression.name.text;
-      const [nameArg, defArg] = node.arguments;
-      const nameLit = nameArg ? readLiteral(ctx, nameArg) : undefined;
-      if (nameLit && nameLit.t === 'string') {
-        let fields: Lit | undefined;
-        const def = defArg ? unwrap(ts, defArg) : undefined;
-        if (def && ts.isCallExpression(def) && def.arguments[0]) fields = readLiteral(ctx, def.arguments[0]);
-        found.push({ kind, localName: nameLit.v, loc: nameLit.loc, ...(fields ? { fields } : {}) });
-      } else {
-        diagnostics.push(
-          diag('ZG2050', {
-            ...locOf(ctx, node),
-            message: `${method}() is called with a computed name (${nameArg ? nameArg.getText(sf).slice(0, 40) : 'nothing'}); it cannot be checked for conflicts at build time`,
-          }),
-        );
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return found;
 }

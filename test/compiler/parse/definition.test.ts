@@ -86,6 +86,48 @@ describe('parseCode', () => {
     }
   });
 
+  it('finds conditional tools however setup() reaches the add methods', () => {
+    const parsed = parseCode({
+      ts,
+      file: 'plugin.ts',
+      text: "import { definePlugin, defineAgentTool } from 'zhin-gen/runtime';\nexport default definePlugin({ name: 'p', setup(context) {\n  context.addTool('a1', defineAgentTool({ description: 'x', execute() {} }));\n  context['addTool']('a2', defineAgentTool({ description: 'x', execute() {} }));\n  const { addTool, addPromptSection: section } = context;\n  addTool('a3', defineAgentTool({ description: 'x', execute() {} }));\n  section('s1', {});\n} });\n",
+      expected: 'definePlugin',
+      modules: MODULES,
+    });
+    expect(parsed.conditionalTools.map((ref) => [ref.kind, ref.localName, ref.loc.line])).toEqual([
+      ['tool', 'a1', 3],
+      ['tool', 'a2', 4],
+      ['tool', 'a3', 6],
+      ['prompt-section', 's1', 7],
+    ]);
+  });
+
+  it('says what a default export that is no definition call is', () => {
+    const message = (body: string) =>
+      read(`import { defineAgentTool } from 'zhin-gen/runtime';\n${body}`).diagnostics.map((d) => [
+        d.code,
+        d.line,
+        d.message,
+      ]);
+    expect(message('export default function tool() { return 1; }\n')).toEqual([
+      [
+        'ZG2002',
+        2,
+        'The default export is a function declaration, not a call; expected `export default defineAgentTool({ ... })`',
+      ],
+    ]);
+    expect(message("export { default } from './impl.js';\n")).toEqual([
+      [
+        'ZG2002',
+        2,
+        "The default export is re-exported from './impl.js', and zhin-gen reads the definition in this file; expected `export default defineAgentTool({ ... })`",
+      ],
+    ]);
+    expect(message('function tool() {}\nexport { tool as default };\n')[0]![2]).toContain(
+      'a function declaration, not a call',
+    );
+  });
+
   it('marks values that are not statically known instead of guessing', () => {
     const parsed = read(
       "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { desc } from './desc.js';\nexport default defineAgentTool({ description: desc, execute() {} });\n",

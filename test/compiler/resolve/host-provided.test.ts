@@ -69,7 +69,10 @@ describe('host-provided tools in the config', () => {
   });
 
   it('a declared name equal to a tree tool after case folding is a conflict too (the runtime folds)', () => {
-    const root = tree({ ...HOST_CONFIG, hostProvided: { ...HOST_CONFIG.hostProvided, tools: [...HOST_CONFIG.hostProvided.tools, 'ECHO'] } });
+    const root = tree({
+      ...HOST_CONFIG,
+      hostProvided: { ...HOST_CONFIG.hostProvided, tools: [...HOST_CONFIG.hostProvided.tools, 'ECHO'] },
+    });
     const check = cli(['check', '--root', root]);
     expect(check.status).toBe(1);
     expect(check.stdout + check.stderr).toMatch(
