@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { McpServersConfig, ModelProvider } from '@zhin-gen/runtime';
 import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
-import { customPermitPattern } from '../parse/manifest-values.js';
+import { customPermitPattern } from '@zhin-gen/runtime/permit-syntax';
 
 /** The model providers whose documented limits the compiler checks (validate/providers.ts). */
 export const PROVIDERS = ['anthropic', 'openai'] as const satisfies readonly ModelProvider[];

@@ -5,7 +5,7 @@
  */
 import type { SourceLocation } from '../diagnostics.js';
 import { codePointLength } from '@zhin-gen/runtime/names';
-import { parsePermitSyntax } from '@zhin-gen/runtime/permit-syntax';
+import { customPermitPattern, parsePermitSyntax } from '@zhin-gen/runtime/permit-syntax';
 
 /**
  * Removes a leading UTF-8 BOM. Positions are then counted from the first visible character, as
@@ -49,23 +49,6 @@ export function permitProblem(permit: string, customPermits: readonly string[] =
   return syntax.form === 'bare'
     ? 'it is not a builtin permit and matches no custom permit declared in the config `permits` option'
     : `"${syntax.kind}" is not a builtin permit kind and the permit matches no custom permit declared in the config \`permits\` option`;
-}
-
-const REGEX_LITERAL = /^\/(.+)\/([a-z]*)$/s;
-
-/**
- * A custom permit of the config (`permits`): an exact name, or a `/regex/flags` literal. For a
- * literal, the pattern or why it is not one (the config's ZG1100: config/schema.ts).
- */
-export function customPermitPattern(custom: string): { readonly regex?: RegExp; readonly error?: string } {
-  const literal = REGEX_LITERAL.exec(custom);
-  if (!literal) return {};
-  try {
-    // g and y would make test() stateful across calls; the runtime matches each permit afresh.
-    return { regex: new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
 }
 
 function customPermitMatches(custom: string, permit: string): boolean {

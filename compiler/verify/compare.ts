@@ -33,6 +33,8 @@ export interface Expectation {
 }
 
 const trim = (value: JsonValue): JsonValue => (typeof value === 'string' ? value.trim() : value);
+/** Search words are read trimmed (validate/tool.ts). */
+const trimEach = (value: JsonValue): JsonValue => (Array.isArray(value) ? value.map(trim) : value);
 
 export function toolExpectation(tool: ToolModel): Expectation {
   return {
@@ -51,6 +53,9 @@ export function toolExpectation(tool: ToolModel): Expectation {
       { name: 'scopes', expected: [...tool.scopes], absent: [] },
       { name: 'permissions', expected: [...tool.permissions], absent: [] },
       { name: 'hidden', expected: tool.hidden, absent: false },
+      // discover searches them: a computed list the static read left out is a divergence too.
+      { name: 'keywords', expected: [...tool.keywords], absent: [], normalise: trimEach },
+      { name: 'tags', expected: [...tool.tags], absent: [], normalise: trimEach },
     ],
     schema: { value: tool.inputSchema as JsonValue, loc: tool.schemaLoc ?? tool.loc },
     shape: { tag: 'agent-tool', fn: 'execute', helper: 'defineAgentTool' },

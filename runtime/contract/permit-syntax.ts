@@ -60,3 +60,20 @@ export function parsePermitSyntax(text: string): PermitSyntax {
   if (!BARE.test(text)) return { ok: false, reason: 'a custom permit name may use letters, digits and _ . : / -' };
   return { ok: true, form: 'bare', kind: text, builtin: false, args: [] };
 }
+
+const REGEX_LITERAL = /^\/(.+)\/([a-z]*)$/s;
+
+/**
+ * A custom permit of the compiler's config (`permits`): an exact name, or a `/regex/flags`
+ * literal. For a literal, the pattern or why it is not one (the config's ZG1100).
+ */
+export function customPermitPattern(custom: string): { readonly regex?: RegExp; readonly error?: string } {
+  const literal = REGEX_LITERAL.exec(custom);
+  if (!literal) return {};
+  try {
+    // g and y would make test() stateful across calls; the runtime matches each permit afresh.
+    return { regex: new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}

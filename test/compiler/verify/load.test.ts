@@ -122,8 +122,8 @@ describe('zhin-gen check --load', () => {
       'tools/e-ok/index.ts': OK_TOOL,
       // After the bad ones in queue order: its divergence must still be found.
       'tools/f-late/index.ts':
-        "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { MODE } from './mode.js';\n\nexport default defineAgentTool({ description: 'Late', requiresApproval: MODE, async execute() { return 1; } });\n",
-      'tools/f-late/mode.ts': "export const MODE = 'always';\n",
+        "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { KEYWORDS } from './words.js';\n\nexport default defineAgentTool({ description: 'Late', keywords: KEYWORDS, async execute() { return 1; } });\n",
+      'tools/f-late/words.ts': "export const KEYWORDS = ['slow'];\n",
     });
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(checkJson(root).status).toBe(0);
@@ -138,9 +138,7 @@ describe('zhin-gen check --load', () => {
       [
         'tools/f-late/index.ts',
         'ZG2054',
-        expect.stringContaining(
-          '`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"',
-        ),
+        expect.stringContaining('`keywords` differs: the loaded module has ["slow"], the manifest has []'),
       ],
     ]);
     // Two time-outs of 2 s each (in parallel or not) plus start-up; far below a 120 s wait.
@@ -149,26 +147,23 @@ describe('zhin-gen check --load', () => {
 
   it('a real definition that differs from the static read is an error at the field', () => {
     const root = tree('load-diff', {
-      // A helper call, an imported const and a mutated array: the static read sees "", 'on-risk' and ['qq'].
+      // A helper call and an imported const: the static read sees "" and [] (an access or approval
+      // field read so is an error of its own, ZG2012: fixtures/invalid-policy-not-static).
       'tools/weather/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';
 import { z } from 'zod';
-import { describeTool, MODE } from './text.js';
-
-const PLATFORMS = ['qq'];
-PLATFORMS.push('discord');
+import { describeTool, TAGS } from './text.js';
 
 export default defineAgentTool({
   description: describeTool('weather'),
   inputSchema: z.object({ city: z.string() }),
-  requiresApproval: MODE,
-  platforms: PLATFORMS,
+  tags: TAGS,
   async execute() {
     return 1;
   },
 });
 `,
       'tools/weather/text.ts':
-        "export function describeTool(name: string): string {\n  return `Look up the ${name}`;\n}\n\nexport const MODE = 'always';\n",
+        "export function describeTool(name: string): string {\n  return `Look up the ${name}`;\n}\n\nexport const TAGS = ['outdoors'];\n",
       // A function of another module, called at top level, adds a field to the copied \`shape\`:
       // the static read cannot see that (a same-module function is seen, and sends the schema to
       // the bundle path, which imports the module: tools/search-local stays exact).
@@ -242,23 +237,16 @@ export default defineAgentTool({
         expect.stringContaining('`inputSchema` differs at properties.limit: the loaded module has {"type":"integer"'),
       ],
       [
-        'tools/weather/index.ts:8:16',
+        'tools/weather/index.ts:5:16',
         'ZG2054',
         expect.stringContaining(
           '`description` differs: the loaded module has "Look up the weather", the manifest has ""',
         ),
       ],
       [
-        'tools/weather/index.ts:8:16',
+        'tools/weather/index.ts:5:16',
         'ZG2054',
-        expect.stringContaining('`platforms` differs: the loaded module has ["qq","discord"], the manifest has ["qq"]'),
-      ],
-      [
-        'tools/weather/index.ts:8:16',
-        'ZG2054',
-        expect.stringContaining(
-          '`requiresApproval` differs: the loaded module has "always", the manifest has "on-risk"',
-        ),
+        expect.stringContaining('`tags` differs: the loaded module has ["outdoors"], the manifest has []'),
       ],
     ]);
   });
