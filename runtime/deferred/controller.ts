@@ -161,7 +161,10 @@ export async function openDeferredController(options: DeferredControllerOptions)
   }
   // The bound counts the stored tools this turn may list (with its skills restored), no other.
   const listable: string[] = [];
-  for (const name of state.all.keys()) if (await check(listedTool(catalog.toolsByName.get(name)!))) listable.push(name);
+  // A stored tool this turn pins (its agent's `agent.json` tools, an `always` skill's) is visible
+  // without counting: it takes no slot of the loaded set.
+  for (const name of state.all.keys())
+    if (!pinned.has(name) && (await check(listedTool(catalog.toolsByName.get(name)!)))) listable.push(name);
   state.count(listable);
 
   function persist(): void {

@@ -4,7 +4,9 @@
  * the `maxLoadedPerSession` most recently touched of the stored tools it may list; the others stay
  * stored, untouched. Nothing is ever evicted from the store for a bound: an eviction by one
  * principal's bound would take tools out of another's set, and hint how many tools the first
- * loaded that the second may not see. A write carries only what the turn loaded or used.
+ * loaded that the second may not see. A write carries the turn's loaded set and what it loaded or
+ * used, never a stored tool outside its set: the store keeps those by the merge's newest-wins rule,
+ * and a set the store lost meanwhile (an expired session key) is written back whole.
  */
 import type { SessionUpdate } from './session-store.js';
 
@@ -60,10 +62,11 @@ export class LoadedTools {
     return true;
   }
 
-  /** What this turn writes: its loads and uses, its skills and the names its generation lacks. */
+  /** What this turn writes: its loaded set, its loads and uses, its skills and the names its generation lacks. */
   update(skills: readonly string[], drop: readonly string[]): SessionUpdate {
+    const names = new Set([...this.visible.keys(), ...this.#touched]);
     // Entries, never assignments: a tool may be named `__proto__`.
-    const tools = Object.fromEntries([...this.#touched].map((name) => [name, this.#times.get(name)!]));
+    const tools = Object.fromEntries([...names].map((name) => [name, this.#times.get(name)!]));
     return { tools, skills, drop };
   }
 

@@ -2,8 +2,8 @@
  * The Lua scripts of the Redis store. Each runs atomically on the server, so several bot
  * instances sharing one Redis never interleave inside a read-modify-write. The session merge is
  * `mergeSnapshot` (runtime/deferred/session-store.ts) step for step: drop the names the writer's
- * generation lacks, newest touch wins (`ZADD GT`), least-recently-used eviction to the bound (a
- * sorted set orders by score, then by name: the same tie rule), skills as an ordered union. A
+ * generation lacks, newest touch wins (`ZADD GT`), skills as an ordered union; nothing is evicted
+ * for a bound (each turn bounds its own loaded set: runtime/deferred/loaded-tools.ts). A
  * differential test runs both on the same updates and compares the results.
  *
  * A key holding the wrong type (written by something else) is corrupt: session and approval

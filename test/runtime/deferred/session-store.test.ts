@@ -233,6 +233,36 @@ describe('session snapshots', () => {
     expect(host.current?.leases).toBe(0);
   });
 
+  it('a session value lost during a turn (an expired key, a reset) is written back with the turn\'s set', async () => {
+    const clock = manualClock();
+    const sessions = recordingStore();
+    const host = createCapabilityHost({ sessions, clock: clock.now, jsonSchemaValidator: ajvValidator() });
+    await host.load(manifest({ tools: many }));
+    const first = await host.beginTurn({ sessionKey: 'chat' });
+    for (const name of ['t0', 't1', 't2']) await first.execute('load_tool', { name });
+    await first.end();
+    const second = await host.beginTurn({ sessionKey: 'chat' });
+    sessions.data.delete('chat');
+    clock.advance(5);
+    await second.execute('t1', {}); // a use: written at the end
+    await second.end();
+    const third = await host.beginTurn({ sessionKey: 'chat' });
+    expect(Object.keys(third.deferred.snapshot().loadedTools).sort()).toEqual(['t0', 't1', 't2']);
+    await third.end();
+  });
+
+  it("a stored tool the turn pins (its agent's tools) takes no slot of the loaded set", async () => {
+    const host = createCapabilityHost({ config: config({ maxLoadedPerSession: 2 }) });
+    await host.load(manifest({ tools: many, agents: [agent('helper', { tools: ['t0'] })] }));
+    const plain = await host.beginTurn({ sessionKey: 'chat' });
+    for (const name of ['t1', 't2', 't0']) await plain.execute('load_tool', { name });
+    await plain.end();
+    const withAgent = await host.beginTurn({ sessionKey: 'chat', agent: 'helper' });
+    expect(Object.keys(withAgent.deferred.snapshot().loadedTools).sort()).toEqual(['t1', 't2']);
+    expect(['t0', 't1', 't2'].map((name) => withAgent.deferred.isLoaded(name))).toEqual([true, true, true]);
+    await withAgent.end();
+  });
+
   it('a failing store is reported, never fails the turn', async () => {
     const errors: string[] = [];
     const host = createCapabilityHost({
