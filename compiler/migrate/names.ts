@@ -10,6 +10,7 @@ import type { Draft } from './draft.js';
 import type { Rename } from './types.js';
 import { isCodeFile } from './source.js';
 import { join2 } from './tree.js';
+import { readFrontMatter } from './markdown.js';
 
 export type NamedKind = Rename['kind'];
 
@@ -66,21 +67,37 @@ export function ownerOf(pluginDir: string): string {
   return keys.join('/');
 }
 
+/** The earlier name of a `<x>.tool.md` tool: its front matter's `name`, else the file's name. */
+export function toolMdName(path: string, data: Readonly<Record<string, unknown>> | undefined): string {
+  const fileStem = path.slice(path.lastIndexOf('/') + 1, -'.tool.md'.length);
+  const name = data?.name;
+  return typeof name === 'string' && name.trim() !== '' ? name : fileStem;
+}
+
 /**
  * Whether a tool of the plugin has or keeps the name `candidate`: a `tools/<candidate>/`
  * directory now (of zhin-gen's layout, or an earlier tool already moved there), or an earlier
- * tool file or folder of that name still to move (`tools/<candidate>.ts`, `agent/tools/…`).
+ * tool still to move that is named so: a file or folder (`tools/<candidate>.ts`,
+ * `agent/tools/…`), or a `.tool.md` anywhere in those folders whose front matter names it.
  */
 export function toolNameTaken(draft: Draft, pluginDir: string, candidate: string): boolean {
   const dir = `${join2(pluginDir, `tools/${candidate}`)}/`;
   for (const path of draft.final.keys()) if (path.startsWith(dir)) return true;
   return ['tools', 'agent/tools'].some((folder) => {
     const base = join2(pluginDir, `${folder}/${candidate}`);
+    const inFolder = `${join2(pluginDir, folder)}/`;
     return draft.tree.files.some(
       (file) =>
         file.startsWith(`${base}/`) ||
-        file === `${base}.tool.md` ||
-        (file.startsWith(`${base}.`) && file.indexOf('.', base.length + 1) === -1 && isCodeFile(file)),
+        (file.startsWith(`${base}.`) && file.indexOf('.', base.length + 1) === -1 && isCodeFile(file)) ||
+        (file.startsWith(inFolder) &&
+          file.endsWith('.tool.md') &&
+          toolMdName(file, frontMatterOf(draft, file)) === candidate),
     );
   });
+}
+
+function frontMatterOf(draft: Draft, file: string): Readonly<Record<string, unknown>> | undefined {
+  const parsed = readFrontMatter(draft.tree.read(file));
+  return parsed.ok ? parsed.value.data : undefined;
 }

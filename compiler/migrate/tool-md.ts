@@ -8,7 +8,7 @@
 import type { Draft } from './draft.js';
 import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { readFrontMatter } from './markdown.js';
-import { directoryName, ownerOf, toolNameTaken } from './names.js';
+import { directoryName, ownerOf, toolMdName, toolNameTaken } from './names.js';
 import { RUNTIME_MODULE } from './fields.js';
 import { holdsProtoKey, lineCommentText, stringLiteral } from './source.js';
 import { filesBelow, join2 } from './tree.js';
@@ -86,8 +86,7 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
     );
     return;
   }
-  const fileStem = path.slice(path.lastIndexOf('/') + 1, -'.tool.md'.length);
-  const earlierName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name : fileStem;
+  const earlierName = toolMdName(path, data);
   const lineOf = (key: string) => ({ ...at, line: keyLines[key] ?? 1 });
   const description = data.description;
   if (typeof description !== 'string' || description.trim() === '') {

@@ -200,6 +200,23 @@ describe('zhin-gen migrate: behaviour', () => {
     });
   });
 
+  it('nor the name a .tool.md in a sub-folder gives in its front matter', async () => {
+    const root = writeTree(tempDir('migrate-taken-md'), {
+      'tools/$dice.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\n\nexport default defineAgentTool({ description: 'Roll dice', async execute() { return 1; } });\n",
+      'tools/game/roll.tool.md': '---\nname: dice\ndescription: Game dice\napproval: never\n---\n',
+      'tools/game/handler.ts': 'export default async function () {\n  return 6;\n}\n',
+    });
+    dirs.push(root);
+    const write = cli(['migrate', '--root', root, '--write']);
+    expect(write.stdout + write.stderr).not.toContain('exists already');
+    const { model } = await createCompiler({ root, cacheFile: false }).run({ write: false });
+    expect(Object.fromEntries(model.tools.map((t) => [t.qualifiedName, t.description]))).toEqual({
+      dice: 'Game dice',
+      dice_2: 'Roll dice',
+    });
+  });
+
   it('stubs are created marked and reported, one note per stub file', () => {
     const { root, planJson: json } = migrated('migrate-agents');
     const notes = json.notes.filter((n) => n.code === 'ZG6002' && n.message.includes('is a stub'));
