@@ -61,8 +61,8 @@ export const DEFINITIONS = {
   },
   ZG2012: {
     severity: 'error',
-    title: 'Access or approval field is not statically known',
-    hint: 'Write `requiresApproval`, `platforms`, `scopes`, `permissions` and `hidden` as literals in the definition object (a same-file const is read through). The runtime enforces the manifest, so a value the build cannot read (imported, computed, spread in, or behind a computed key) would be enforced as the default.',
+    title: 'Field the runtime enforces is not statically known',
+    hint: "The runtime enforces the manifest, which is built from these fields: a tool's `requiresApproval`, `platforms`, `scopes`, `permissions` and `hidden`, and a hook's `events`. Write them as literals in the definition object (same-file consts, their members and enums are read through). A value the build cannot read (imported, computed, changed at import, spread in, or behind a computed key) would be enforced as the default.",
   },
   ZG2020: {
     severity: 'error',

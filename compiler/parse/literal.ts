@@ -6,6 +6,7 @@
 import type { ts as TS } from 'ts-morph';
 import type { SourceLocation } from '../diagnostics.js';
 import { ownText } from '../util/own-text.js';
+import { escapedConsts } from './escapes.js';
 import type { Lit } from './lit.js';
 
 export type { Lit } from './lit.js';
@@ -17,6 +18,32 @@ export interface LiteralContext {
   readonly file: string;
   /** Top-level const initializers and function declarations of the file, by name. */
   readonly locals: ReadonlyMap<string, TS.Node>;
+  /** The consts the file may change after their initializer (parse/escapes.ts), found on first need. */
+  escaped?: ReadonlySet<string>;
+}
+
+/** Whether a const of the file may hold another value than its initializer when the module runs. */
+function mayChange(ctx: LiteralContext, name: string): boolean {
+  ctx.escaped ??= escapedConsts(ctx.ts, ctx.sf, new Set(ctx.locals.keys()));
+  return ctx.escaped.has(name);
+}
+
+/** `undefined` and `void …`: a property written so is absent, as JavaScript reads it. */
+function isUndefined(ts: typeof TS, node: TS.Expression): boolean {
+  const value = unwrap(ts, node);
+  return (ts.isIdentifier(value) && value.text === 'undefined') || ts.isVoidExpression(value);
+}
+
+/** A member of a same-file `enum` with a literal initializer (`Scope.Group`), read as its value. */
+function enumMember(ctx: LiteralContext, enumName: string, member: string): Lit | undefined {
+  const { ts } = ctx;
+  for (const statement of ctx.sf.statements) {
+    if (!ts.isEnumDeclaration(statement) || statement.name.text !== enumName) continue;
+    const found = statement.members.find((m) => propertyName(ts, m.name) === member);
+    const init = found?.initializer;
+    if (init && (ts.isStringLiteralLike(init) || ts.isNumericLiteral(init))) return readLiteral(ctx, init);
+  }
+  return undefined;
 }
 
 export function locOf(ctx: Pick<LiteralContext, 'sf' | 'file'>, node: TS.Node): SourceLocation {
@@ -92,18 +119,31 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
   if (ts.isArrayLiteralExpression(node)) {
     const items: Lit[] = [];
     for (const element of node.elements) {
-      if (ts.isSpreadElement(element)) return { t: 'unknown', text: ownText(node.getText(ctx.sf)), loc };
-      items.push(readLiteral(ctx, element, seen));
+      if (!ts.isSpreadElement(element)) {
+        items.push(readLiteral(ctx, element, seen));
+        continue;
+      }
+      // `[...GROUP]` of a same-file array reads as its items.
+      const spread = readLiteral(ctx, element.expression, seen);
+      if (spread.t !== 'array') return { t: 'unknown', text: ownText(node.getText(ctx.sf)), loc };
+      items.push(...spread.items);
     }
     return { t: 'array', items, loc };
   }
   if (ts.isObjectLiteralExpression(node)) {
-    const props: Record<string, Lit> = {};
-    const keyLocs: Record<string, SourceLocation> = {};
+    // No prototype: a key named `__proto__` is a key like any other (reported as unknown where it is one).
+    const props: Record<string, Lit> = Object.create(null);
+    const keyLocs: Record<string, SourceLocation> = Object.create(null);
     const opaque: SourceLocation[] = [];
     for (const prop of node.properties) {
       if (ts.isSpreadAssignment(prop)) return { t: 'unknown', text: ownText(node.getText(ctx.sf)), loc };
-      const name = prop.name ? propertyName(ts, prop.name) : undefined;
+      if (ts.isPropertyAssignment(prop) && isUndefined(ts, prop.initializer)) continue;
+      let name = prop.name ? propertyName(ts, prop.name) : undefined;
+      if (name === undefined && prop.name && ts.isComputedPropertyName(prop.name)) {
+        // `[KEY]` of a same-file const string is that key.
+        const key = readLiteral(ctx, prop.name.expression, seen);
+        if (key.t === 'string') name = key.v;
+      }
       if (name === undefined) {
         if (prop.name) opaque.push(locOf(ctx, prop.name));
         continue;
@@ -121,7 +161,34 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
     const right = readLiteral(ctx, node.right, seen);
     if (left.t === 'string' && right.t === 'string') return { t: 'string', v: left.v + right.v, loc };
   }
-  if (ts.isIdentifier(node) && !seen.has(node.text)) {
+  if (ts.isTemplateExpression(node)) {
+    // `role(${ROLE})` of same-file strings and numbers.
+    let text = node.head.text;
+    for (const span of node.templateSpans) {
+      const part = readLiteral(ctx, span.expression, seen);
+      if (part.t !== 'string' && part.t !== 'number')
+        return { t: 'unknown', text: ownText(node.getText(ctx.sf).slice(0, 80)), loc };
+      text += String(part.v) + span.literal.text;
+    }
+    return { t: 'string', v: ownText(text), loc };
+  }
+  if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+    // `ROLES.admin`, `ROLES['admin']` of a same-file const object, `Scope.Group` of a same-file enum.
+    const key = ts.isPropertyAccessExpression(node)
+      ? node.name.text
+      : ts.isStringLiteralLike(node.argumentExpression)
+        ? node.argumentExpression.text
+        : undefined;
+    if (key !== undefined) {
+      const object = readLiteral(ctx, node.expression, seen);
+      if (object.t === 'object' && Object.hasOwn(object.props, key)) return object.props[key]!;
+      if (object.t === 'unknown' && ts.isIdentifier(node.expression) && !ctx.locals.has(node.expression.text)) {
+        const member = enumMember(ctx, node.expression.text, key);
+        if (member) return member;
+      }
+    }
+  }
+  if (ts.isIdentifier(node) && !seen.has(node.text) && !mayChange(ctx, node.text)) {
     const target = ctx.locals.get(node.text);
     if (target) {
       // Same-file consts are read through, keeping the position of the use site's value.

@@ -68,6 +68,79 @@ describe('parseCode', () => {
     expect(value).toMatchObject({ requiresApproval: 'always', permissions: ['role(admin)'], scopes: ['group'] });
   });
 
+  it('reads same-file values through members, enums, templates, spreads and computed keys', () => {
+    const parsed = read(
+      [
+        "import { defineAgentTool } from 'zhin-gen/runtime';",
+        "const ROLES = { admin: 'role(admin)' } as const;",
+        "enum Scope { Group = 'group' }",
+        "const ROLE = 'mod';",
+        "const GROUP = ['group'] as const;",
+        "const KEY = 'platforms';",
+        'export default defineAgentTool({',
+        "  description: 'x',",
+        "  permissions: [ROLES.admin, ROLES['admin'].length ? `role(${ROLE})` : 'x', `role(${ROLE})`],",
+        '  scopes: [Scope.Group, ...GROUP].slice(0, 1),',
+        "  [KEY]: ['qq'],",
+        '  hidden: undefined,',
+        '  requiresApproval: void 0,',
+        '  execute() {},',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const { value, diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
+    // A conditional and a method call are not read (an error at the field), the rest is.
+    expect(diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['ZG2012', 10],
+      ['ZG2012', 9],
+    ]);
+    expect(value).toMatchObject({ platforms: [{ value: 'qq' }], hidden: false, requiresApproval: 'on-risk' });
+    const plain = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nconst ROLES = { admin: 'role(admin)' } as const;\nenum Scope { Group = 'group' }\nconst ROLE = 'mod';\nconst PRIVATE = ['private'] as const;\nexport default defineAgentTool({ description: 'x', permissions: [ROLES.admin, `role(${ROLE})`], scopes: [Scope.Group, ...PRIVATE], execute() {} });\n",
+    );
+    const checked = validateToolFields(plain.fields!, 'tool "x"', [], { requireExecute: true });
+    expect(checked.diagnostics).toEqual([]);
+    expect(checked.value).toMatchObject({ permissions: ['role(admin)', 'role(mod)'], scopes: ['group', 'private'] });
+  });
+
+  it('never reads a const through that the module changes or hands away before the definition runs', () => {
+    const changed = [
+      "const PERMS: string[] = [];\nif (process.env.X) PERMS.push('role(admin)');",
+      "const PERMS: string[] = [];\nObject.assign(PERMS, ['role(admin)']);",
+      "const PERMS: string[] = [];\nPERMS[0] = 'role(admin)';",
+      "const BOX = { list: [] as string[] };\nBOX.list.push('role(admin)');\nconst PERMS = BOX.list;",
+      "const PERMS: string[] = [];\nconst ALIAS = PERMS;\nALIAS.push('role(admin)');",
+      "const PERMS: string[] = [];\nconst BOX = { PERMS };\nBOX.PERMS.push('role(admin)');",
+      "const PERMS: string[] = [];\nfunction grant() {\n  PERMS.push('role(admin)');\n}\ngrant();",
+    ];
+    for (const setup of changed) {
+      const parsed = read(
+        `import { defineAgentTool } from 'zhin-gen/runtime';\n${setup}\nexport default defineAgentTool({ description: 'x', permissions: PERMS, execute() {} });\n`,
+      );
+      const { diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
+      expect(
+        diagnostics.map((d) => d.code),
+        setup,
+      ).toEqual(['ZG2012']);
+    }
+    // Read, never changed: `.length`, `.map(...)` of another value, the define call itself.
+    const parsed = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nconst PERMS = ['role(admin)'];\nconsole.log(PERMS.length, PERMS.includes('x'), PERMS.map(String));\nconst DEF = { description: 'x', permissions: PERMS, execute() {} };\nexport default defineAgentTool(DEF);\n",
+    );
+    expect(validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true }).value.permissions).toEqual([
+      'role(admin)',
+    ]);
+  });
+
+  it('a key named __proto__ in a definition is a key like any other (reported unknown)', () => {
+    const parsed = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'x', __proto__: { permissions: [] }, execute() {} });\n",
+    );
+    const { diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['ZG2010', 'tool "x": unknown field `__proto__`']]);
+  });
+
   it('refuses a tool whose access or approval fields cannot be read (never the default in their place)', () => {
     const cases = [
       "const K = process.env.K ?? 'tags';\nexport default defineAgentTool({ description: 'x', [K]: ['role(admin)'], execute() {} });\n",

@@ -233,7 +233,7 @@ describe('session snapshots', () => {
     expect(host.current?.leases).toBe(0);
   });
 
-  it('a session value lost during a turn (an expired key, a reset) is written back with the turn\'s set', async () => {
+  it("a session value lost during a turn (an expired key, a reset) is written back with the turn's set", async () => {
     const clock = manualClock();
     const sessions = recordingStore();
     const host = createCapabilityHost({ sessions, clock: clock.now, jsonSchemaValidator: ajvValidator() });
