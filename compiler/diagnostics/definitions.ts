@@ -173,6 +173,6 @@ export const DEFINITIONS = {
   ZG2082: {
     severity: 'warning',
     title: 'Skill metadata value is not a string',
-    hint: 'The Agent Skills specification makes `metadata` a map of string keys to string values: quote the value (`version: "2"`) or flatten it. zhin-gen passes it through as written.',
+    hint: 'The Agent Skills specification makes `metadata` a map of string keys to string values: quote the value (`version: "2"`) or flatten it. zhin-gen passes it to the manifest as its JSON value, which is not always what was written (`1.0` becomes 1, `.inf` null, a long integer loses digits).',
   },
 } as const satisfies Record<string, CatalogEntry>;

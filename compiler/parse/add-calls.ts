@@ -2,8 +2,9 @@
  * The conditional capabilities of a plugin entry (docs/authoring.md "Conditional tools"):
  * `context.addTool('name', defineAgentTool({...}))` and `context.addPromptSection('name',
  * defineAgentPromptSection({...}))` anywhere in it, however the method is reached — `context.addTool`,
- * `context['addTool']`, or `addTool` destructured from the context — so each takes part in the
- * tree's conflict checks.
+ * `context['addTool']`, `addTool` destructured from the context or bound to a name
+ * (`const add = context.addTool.bind(context)`), or called through `.call(context, …)` — so each
+ * takes part in the tree's conflict checks.
  */
 import type { ts as TS } from 'ts-morph';
 import { diag, type Diagnostic } from '../diagnostics.js';
@@ -20,11 +21,42 @@ function isAddMethod(name: string | undefined): name is keyof typeof ADD_CALLS {
   return name !== undefined && Object.hasOwn(ADD_CALLS, name);
 }
 
-/** Local names bound to an add method by destructuring (`const { addTool } = context`, `({ addTool: add })`). */
+/** The add method an expression names: `x.addTool`, `x['addTool']`, either `.bind(…)`, or an alias of one. */
+function methodNamed(
+  ctx: LiteralContext,
+  expression: TS.Expression,
+  aliases: ReadonlyMap<string, string>,
+): string | undefined {
+  const { ts } = ctx;
+  const node = unwrap(ts, expression);
+  if (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    node.expression.name.text === 'bind'
+  )
+    return methodNamed(ctx, node.expression.expression, aliases);
+  const method = ts.isPropertyAccessExpression(node)
+    ? node.name.text
+    : ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)
+      ? node.argumentExpression.text
+      : ts.isIdentifier(node)
+        ? aliases.get(node.text)
+        : undefined;
+  return isAddMethod(method) ? method : undefined;
+}
+
+/**
+ * Local names bound to an add method: by destructuring (`const { addTool } = context`,
+ * `({ addTool: add })`) or by a declaration (`const add = context.addTool.bind(context)`).
+ */
 function destructuredAdds(ctx: LiteralContext): Map<string, string> {
   const { ts, sf } = ctx;
   const aliases = new Map<string, string>();
   const visit = (node: TS.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+      const method = methodNamed(ctx, node.initializer, aliases);
+      if (method) aliases.set(node.name.text, method);
+    }
     // Parents are not set on the reader's source files: the pattern names its elements.
     if (ts.isObjectBindingPattern(node))
       for (const element of node.elements) {
@@ -38,21 +70,23 @@ function destructuredAdds(ctx: LiteralContext): Map<string, string> {
   return aliases;
 }
 
-/** The add method a call's callee names, if any. */
-function addMethodOf(
+/**
+ * The add method a call makes, and where its own arguments start: `add('x', …)` at 0,
+ * `context.addTool.call(context, 'x', …)` at 1.
+ */
+function addCallOf(
   ctx: LiteralContext,
-  callee: TS.Expression,
+  call: TS.CallExpression,
   aliases: ReadonlyMap<string, string>,
-): string | undefined {
+): { readonly method: string; readonly from: number } | undefined {
   const { ts } = ctx;
-  const method = ts.isPropertyAccessExpression(callee)
-    ? callee.name.text
-    : ts.isElementAccessExpression(callee) && ts.isStringLiteralLike(callee.argumentExpression)
-      ? callee.argumentExpression.text
-      : ts.isIdentifier(callee)
-        ? aliases.get(callee.text)
-        : undefined;
-  return isAddMethod(method) ? method : undefined;
+  const callee = call.expression;
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'call') {
+    const method = methodNamed(ctx, callee.expression, aliases);
+    if (method) return { method, from: 1 };
+  }
+  const method = methodNamed(ctx, callee, aliases);
+  return method ? { method, from: 0 } : undefined;
 }
 
 export function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): ConditionalToolRef[] {
@@ -60,10 +94,11 @@ export function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[])
   const aliases = destructuredAdds(ctx);
   const found: ConditionalToolRef[] = [];
   const visit = (node: TS.Node): void => {
-    const method = ts.isCallExpression(node) ? addMethodOf(ctx, node.expression, aliases) : undefined;
-    if (method && ts.isCallExpression(node)) {
+    const add = ts.isCallExpression(node) ? addCallOf(ctx, node, aliases) : undefined;
+    if (add && ts.isCallExpression(node)) {
+      const { method } = add;
       const kind = ADD_CALLS[method]!;
-      const [nameArg, defArg] = node.arguments;
+      const [nameArg, defArg] = node.arguments.slice(add.from);
       const nameLit = nameArg ? readLiteral(ctx, nameArg) : undefined;
       if (nameLit && nameLit.t === 'string') {
         let fields: Lit | undefined;

@@ -145,9 +145,13 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
             defaultWhat = `re-exported from ${from.getText(sf)}, and zhin-gen reads the definition in this file`;
             continue;
           }
-          const target = locals.get((element.propertyName ?? element.name).text);
+          const local = (element.propertyName ?? element.name).text;
+          const target = locals.get(local);
+          const imported = imports.get(local);
           if (target && !ts.isFunctionDeclaration(target)) defaultExpr = target as TS.Expression;
           else if (target) defaultWhat = 'a function declaration, not a call';
+          else if (imported)
+            defaultWhat = `imported from "${imported.module}", and zhin-gen reads the definition in this file`;
         }
       }
     } else if (

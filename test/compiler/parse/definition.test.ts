@@ -163,7 +163,7 @@ describe('parseCode', () => {
     const parsed = parseCode({
       ts,
       file: 'plugin.ts',
-      text: "import { definePlugin, defineAgentTool } from 'zhin-gen/runtime';\nexport default definePlugin({ name: 'p', setup(context) {\n  context.addTool('a1', defineAgentTool({ description: 'x', execute() {} }));\n  context['addTool']('a2', defineAgentTool({ description: 'x', execute() {} }));\n  const { addTool, addPromptSection: section } = context;\n  addTool('a3', defineAgentTool({ description: 'x', execute() {} }));\n  section('s1', {});\n} });\n",
+      text: "import { definePlugin, defineAgentTool } from 'zhin-gen/runtime';\nexport default definePlugin({ name: 'p', setup(context) {\n  context.addTool('a1', defineAgentTool({ description: 'x', execute() {} }));\n  context['addTool']('a2', defineAgentTool({ description: 'x', execute() {} }));\n  const { addTool, addPromptSection: section } = context;\n  addTool('a3', defineAgentTool({ description: 'x', execute() {} }));\n  section('s1', {});\n  context.addTool.call(context, 'a4', defineAgentTool({ description: 'x', execute() {} }));\n  const bound = context.addTool.bind(context);\n  bound('a5', defineAgentTool({ description: 'x', execute() {} }));\n} });\n",
       expected: 'definePlugin',
       modules: MODULES,
     });
@@ -172,6 +172,8 @@ describe('parseCode', () => {
       ['tool', 'a2', 4],
       ['tool', 'a3', 6],
       ['prompt-section', 's1', 7],
+      ['tool', 'a4', 8],
+      ['tool', 'a5', 10],
     ]);
   });
 
@@ -198,6 +200,9 @@ describe('parseCode', () => {
     ]);
     expect(message('function tool() {}\nexport { tool as default };\n')[0]![2]).toContain(
       'a function declaration, not a call',
+    );
+    expect(message("import tool from './impl.js';\nexport { tool as default };\n")[0]![2]).toContain(
+      'The default export is imported from "./impl.js", and zhin-gen reads the definition in this file',
     );
   });
 
