@@ -188,12 +188,14 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
       }
     }
   }
-  if (ts.isIdentifier(node) && !seen.has(node.text) && !mayChange(ctx, node.text)) {
+  if (ts.isIdentifier(node) && !seen.has(node.text)) {
     const target = ctx.locals.get(node.text);
     if (target) {
-      // Same-file consts are read through, keeping the position of the use site's value.
+      // Same-file consts are read through, keeping the position of the use site's value; the
+      // file is searched for changes to it only once a value was read (a `z.object` is not).
       const value = readLiteral(ctx, target, new Set([...seen, node.text]));
-      return value.t === 'unknown' ? { t: 'unknown', text: ownText(node.text), loc } : value;
+      if (value.t !== 'unknown' && !mayChange(ctx, node.text)) return value;
+      return { t: 'unknown', text: ownText(node.text), loc };
     }
   }
   return { t: 'unknown', text: ownText(node.getText(ctx.sf).slice(0, 80)), loc };
