@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { sha256 } from '../util/hash.js';
 import type { JsonSchema } from '../../runtime/contract/manifest.js';
 import { AJV_OPTIONS as RUNTIME_AJV_OPTIONS } from '@zhin-gen/runtime/ajv';
+import { typedValidatorCode } from './validator-typing.js';
 import { GENERATED_MARK } from './mark.js';
 import { str } from './literal.js';
 
@@ -20,8 +21,9 @@ const require = createRequire(import.meta.url);
 
 /** Bump when the emitted text changes for the same schema and Ajv version. */
 // 2: the written module ends with a seal line (write/validators.ts); 3: own properties only
-// (Ajv's `ownProperties`: a property named `toString` is not found on Object.prototype).
-const EMITTER_VERSION = 3;
+// (Ajv's `ownProperties`: a property named `toString` is not found on Object.prototype); 4: a
+// `.ts` module is typed instead of `@ts-nocheck` (validator-typing.ts).
+const EMITTER_VERSION = 4;
 
 interface AjvLike {
   compile(schema: object): { readonly source?: unknown };
@@ -108,7 +110,7 @@ const EXPORT_TYPE =
   '{ (data: unknown): boolean; errors?: readonly { readonly instancePath: string; readonly keyword: string; readonly params: Readonly<Record<string, unknown>>; readonly message?: string }[] | null }';
 
 export interface ValidatorModuleOptions {
-  /** A `.ts` / `.mts` module (type-checked by nobody: `@ts-nocheck`, an explicitly typed export). */
+  /** A `.ts` / `.mts` module: Ajv's code typed for a strict tsc (emit/validator-typing.ts), an explicitly typed export. */
   readonly typescript: boolean;
   /**
    * Report every error, not only the first: for the compiler's own manifest schemas, whose errors
@@ -125,20 +127,34 @@ export interface ValidatorModuleOptions {
  * reports "schema could not be evaluated", as it did when it compiled the schema itself.
  */
 export function emitValidatorModule(schema: JsonSchema, options: ValidatorModuleOptions): string {
+  // A `.ts` module is checked with the bot's own tsconfig: typed, not exempted (validator-typing.ts).
+  const typed = options.typescript;
   let body: string;
   try {
-    body = validatorBody(schema, options.allErrors === true);
+    body = validatorBody(schema, options.allErrors === true, typed);
   } catch (error) {
     const message = `zhin-gen: the input schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`;
-    body = `function validate() {\n  throw new Error(${str(message)});\n}\n`;
+    const fallback = `function validate() {\n  throw new Error(${str(message)});\n}\n`;
+    body = typed ? typedValidatorCode(fallback) : fallback;
   }
   const header = `${GENERATED_MARK} Do not edit: ${options.purpose ?? "a tool's input validator"}, generated from its JSON Schema.\n`;
-  const typed = options.typescript;
-  return `${header}${typed ? '// @ts-nocheck\n' : ''}${body}export default validate${typed ? ` as unknown as ${EXPORT_TYPE}` : ''};\n`;
+  return `${header}${body}export default validate${typed ? ` as unknown as ${EXPORT_TYPE}` : ''};\n`;
 }
 
+/** An inlined helper's declaration, typed once per process (the same text for every schema). */
+function helperDeclaration(name: string, typed: boolean): string {
+  const { helpers } = ajvModules();
+  const plain = `const __zhin_${name} = ${helpers[name]!};\n`;
+  if (!typed) return plain;
+  let known = typedHelpers.get(name);
+  if (known === undefined) typedHelpers.set(name, (known = typedValidatorCode(plain)));
+  return known;
+}
+
+const typedHelpers = new Map<string, string>();
+
 /** Ajv's standalone code with its helpers inlined, ending in a function named `validate`. */
-function validatorBody(schema: JsonSchema, allErrors: boolean): string {
+function validatorBody(schema: JsonSchema, allErrors: boolean, typed: boolean): string {
   const { ValueScope, standalone, helpers } = ajvModules();
   const compiler = ajv(allErrors);
   // A fresh name scope per schema: the names Ajv gives (`validate20`, `schema31`, `pattern4`)
@@ -166,9 +182,10 @@ function validatorBody(schema: JsonSchema, allErrors: boolean): string {
   }
   const inlined = used
     .sort()
-    .map((name) => `const __zhin_${name} = ${helpers[name]!};\n`)
+    .map((name) => helperDeclaration(name, typed))
     .join('');
-  return `${inlined}${escapeStrings(text)}\nconst validate = ${head[1]};\n`;
+  const own = `${escapeStrings(text)}\nconst validate = ${head[1]};\n`;
+  return `${inlined}${typed ? typedValidatorCode(own) : own}`;
 }
 
 /**

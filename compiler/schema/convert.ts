@@ -73,7 +73,17 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
   }
   const cleaned = cleanSchema(value);
   try {
-    instance.compile(cleaned as object);
+    // `$async: true` makes Ajv's validator return a promise, which the runtime's synchronous check
+    // would take as an answer (a promise is truthy): every input would pass. Refused here; the
+    // runtime refuses any answer but `true` as well (runtime/turn/validation.ts).
+    if ((instance.compile(cleaned as object) as { $async?: unknown }).$async === true)
+      return {
+        ok: false,
+        code: 'ZG2022',
+        message:
+          "Invalid JSON Schema: `$async: true` makes the validator asynchronous; a tool's input is validated synchronously (remove `$async`)",
+        path: ['$async'],
+      };
   } catch (error) {
     return {
       ok: false,

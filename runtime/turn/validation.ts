@@ -95,9 +95,25 @@ function validatorFor(binding: ToolBinding, scope: ValidationScope): Promise<Jso
   return found;
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 /** Ajv's first error as the pipeline reports it: a JSON pointer (`(root)`) and Ajv's message. */
 export function checkJson(validate: JsonValidateFunction, input: unknown): ValidationResult {
-  if (validate(input)) return { ok: true, value: input };
+  const verdict: unknown = validate(input);
+  if (verdict === true) return { ok: true, value: input };
+  // Only `true` admits: a validator that answers anything else (a promise, from an `$async`
+  // schema compiled by `@zhin-gen/runtime/ajv`) refuses the input instead of passing it.
+  if (verdict !== false) {
+    // Ajv's promise rejects for invalid input: left unhandled, that rejection would end a Node process.
+    if (isThenable(verdict)) Promise.resolve(verdict).catch(() => undefined);
+    return { ok: false, path: '(root)', message: 'the input validator gave no true/false answer' };
+  }
   const error = validate.errors?.[0];
   if (!error) return { ok: false, path: '(root)', message: 'invalid input' };
   const missing = error.keyword === 'required' ? String(error.params.missingProperty ?? '') : '';

@@ -5,8 +5,12 @@
  * path, keyword, params, message), same pipeline result. Over the schemas the compiler really
  * emits (the Zod field corpus of test/compiler/schema/static.test.ts, JSON Schema literals of
  * every keyword family, the example bot) × seeded random inputs built from each schema's names.
+ * The `.ts` flavour of every module (typed, emit/validator-typing.ts) passes tsc with the flags of
+ * `@tsconfig/strictest` and, with its types stripped, answers the same.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { transformSync } from 'esbuild';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
@@ -248,6 +252,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => removeDir(dir));
+mkdirSync(join(dir, 'typed'), { recursive: true });
 
 describe('generated validators vs the runtime Ajv path', () => {
   it('agree on verdict, first error and pipeline result for every schema × input', async () => {
@@ -260,11 +265,18 @@ describe('generated validators vs the runtime Ajv path', () => {
       const file = join(dir, `v${index}.mjs`);
       writeFileSync(file, emitValidatorModule(schema, { typescript: false }));
       const generated = ((await import(pathToFileURL(file).href)) as { default: JsonValidateFunction }).default;
+      // The `.ts` flavour as a bundler or tsx runs it: its types stripped.
+      const typed = emitValidatorModule(schema, { typescript: true });
+      writeFileSync(join(dir, 'typed', `v${index}.ts`), typed);
+      const stripped = join(dir, `t${index}.mjs`);
+      writeFileSync(stripped, transformSync(typed, { loader: 'ts', format: 'esm' }).code);
+      const typedValidate = ((await import(pathToFileURL(stripped).href)) as { default: JsonValidateFunction }).default;
       const reference = await runtime.compile(schema, scope);
       for (const input of inputsFor(schema, index + 1)) {
         const ours = probe(generated, input);
         const theirs = probe(reference, input);
         expect({ label, input, ...ours }).toEqual({ label, input, ...theirs });
+        expect({ label, input, ...probe(typedValidate, input) }).toEqual({ label, input, ...theirs });
         compared++;
         if (!ours.valid) invalid++;
       }
@@ -274,4 +286,42 @@ describe('generated validators vs the runtime Ajv path', () => {
     expect(invalid).toBeGreaterThan(compared / 4);
     expect(compared - invalid).toBeGreaterThan(compared / 20);
   }, 180_000);
+
+  it('typed for TypeScript, pass tsc with the flags of @tsconfig/strictest (no @ts-nocheck)', () => {
+    const typedDir = join(dir, 'typed');
+    const modules = readdirSync(typedDir).filter((name) => name.endsWith('.ts'));
+    expect(modules.length).toBe(schemas.length);
+    for (const name of modules) expect(readFileSync(join(typedDir, name), 'utf8')).not.toContain('@ts-nocheck');
+    writeFileSync(
+      join(typedDir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          allowUnusedLabels: false,
+          allowUnreachableCode: false,
+          exactOptionalPropertyTypes: true,
+          noFallthroughCasesInSwitch: true,
+          noImplicitOverride: true,
+          noImplicitReturns: true,
+          noPropertyAccessFromIndexSignature: true,
+          noUncheckedIndexedAccess: true,
+          noUnusedLocals: true,
+          noUnusedParameters: true,
+          isolatedModules: true,
+          verbatimModuleSyntax: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          types: [],
+        },
+        include: ['*.ts'],
+      }),
+    );
+    const run = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', typedDir], {
+      encoding: 'utf8',
+    });
+    expect(`${run.stdout}${run.stderr}`).toBe('');
+    expect(run.status).toBe(0);
+  }, 120_000);
 });

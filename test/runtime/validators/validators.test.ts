@@ -165,6 +165,25 @@ describe('JSON Schemas the compiler never saw', () => {
     await turn.end();
   });
 
+  it('an `$async` schema (its Ajv validator answers a promise) refuses every input, valid or not; execute never runs', async () => {
+    const service = new RecordingToolService('acme:later', [
+      tool('acme_later', {
+        parameters: { $async: true, type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+      }),
+    ]);
+    const root = seamRoot((seams) => seams.registerToolService('global', service));
+    const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
+    await host.load(manifest(), { plugins: { '': root.plugin } });
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    for (const input of [{ q: 'fine' }, {}, { q: 1 }])
+      expect(await turn.execute('acme_later', input)).toMatchObject({
+        status: 'failed',
+        error: { code: 'invalid_input', path: '(root)', message: expect.stringContaining('no true/false answer') },
+      });
+    expect(service.calls).toEqual([]);
+    await turn.end();
+  });
+
   it('addTool: a JSON Schema needs the option; no schema and a Standard Schema do not', async () => {
     const jsonTool = defineAgentTool({
       description: 'json',
