@@ -148,32 +148,68 @@ export function defineAgentTool<TInput = Record<string, unknown>>(
 ): AgentToolDefinition<TInput> {
   const what = 'defineAgentTool';
   if (typeof init !== 'object' || init === null) fail(what, 'expected a definition object');
-  if (typeof init.description !== 'string' || init.description.trim() === '') {
+  // Each field read once, and the lists and a JSON Schema copied before they are checked: the
+  // definition holds what was validated. Frozen on the surface only, the caller's own
+  // `permissions` array stayed the tool's: emptied after define, an admin-only setup() tool ran
+  // for anyone, and a permit pushed afterwards was never parsed.
+  const fields: AgentToolInit<TInput> = { ...init };
+  if (typeof fields.description !== 'string' || fields.description.trim() === '') {
     fail(what, '`description` must be a non-empty string');
   }
-  if (typeof init.execute !== 'function') fail(what, '`execute` must be a function');
-  if (init.requiresApproval !== undefined && !APPROVAL_MODES.includes(init.requiresApproval)) {
+  if (typeof fields.execute !== 'function') fail(what, '`execute` must be a function');
+  if (fields.requiresApproval !== undefined && !APPROVAL_MODES.includes(fields.requiresApproval)) {
     fail(what, `\`requiresApproval\` must be one of ${APPROVAL_MODES.join(', ')}`);
   }
-  checkStringList(what, 'platforms', init.platforms);
-  checkStringList(what, 'scopes', init.scopes, CHANNEL_SCOPES);
-  checkStringList(what, 'permissions', init.permissions);
-  for (const permit of init.permissions ?? []) {
+  const lists: Partial<Record<ToolListField, readonly string[]>> = {};
+  for (const field of TOOL_LISTS) {
+    const list = frozenList(fields[field]);
+    checkStringList(what, field, list, field === 'scopes' ? CHANNEL_SCOPES : undefined);
+    if (list !== undefined) lists[field] = list;
+  }
+  for (const permit of lists.permissions ?? []) {
     const parsed = parsePermitSyntax(permit);
     if (!parsed.ok) fail(what, `permission "${permit}" does not parse: ${parsed.reason}`);
   }
-  if (init.hidden !== undefined && typeof init.hidden !== 'boolean') fail(what, '`hidden` must be a boolean');
-  checkStringList(what, 'keywords', init.keywords);
-  checkStringList(what, 'tags', init.tags);
+  if (fields.hidden !== undefined && typeof fields.hidden !== 'boolean') fail(what, '`hidden` must be a boolean');
   // zhin.js's earlier name of requiresApproval: refused, never ignored (ignoring it would make the tool 'on-risk').
-  if ('approval' in init) fail(what, '`approval` is the earlier name of `requiresApproval`; rename it');
-  const schema = init.inputSchema;
+  if ('approval' in fields) fail(what, '`approval` is the earlier name of `requiresApproval`; rename it');
+  let schema = fields.inputSchema;
   if (schema !== undefined && !isStandardSchema(schema)) {
     if (typeof schema !== 'object' || schema === null || (schema as JsonSchema).type !== 'object') {
       fail(what, '`inputSchema` must be a Zod object schema or a JSON Schema with `type: "object"`');
     }
+    // A JSON Schema is data: copied and frozen whole (a Standard Schema is the library's object).
+    schema = frozenJson(schema, what) as typeof schema;
   }
-  return Object.freeze({ ...init, kind: 'agent-tool' as const }) as AgentToolDefinition<TInput>;
+  return Object.freeze({
+    ...fields,
+    ...lists,
+    ...(schema !== undefined ? { inputSchema: schema } : {}),
+    kind: 'agent-tool' as const,
+  }) as AgentToolDefinition<TInput>;
+}
+
+const TOOL_LISTS = ['platforms', 'scopes', 'permissions', 'keywords', 'tags'] as const;
+type ToolListField = (typeof TOOL_LISTS)[number];
+
+/** A frozen copy of an array (anything else as it is, for checkStringList to refuse). */
+function frozenList<T>(value: T): T {
+  return (Array.isArray(value) ? Object.freeze([...(value as unknown[])]) : value) as T;
+}
+
+/**
+ * A frozen deep copy of JSON data: arrays and plain objects copied (own keys, `__proto__` too, as
+ * an own key), anything else as it is. A cycle or nesting past 256 levels is refused.
+ */
+function frozenJson(value: unknown, what: string, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 256) fail(what, '`inputSchema` nests deeper than 256 levels (or refers to itself)');
+  if (Array.isArray(value)) return Object.freeze(value.map((item) => frozenJson(item, what, depth + 1)));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  return Object.freeze(
+    Object.fromEntries(Object.entries(value).map(([key, item]) => [key, frozenJson(item, what, depth + 1)])),
+  );
 }
 
 export interface AgentPromptSectionInit {

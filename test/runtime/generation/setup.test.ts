@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createCapabilityHost,
+  PermissionHost,
   defineAgentPromptSection,
   defineAgentTool,
   definePlugin,
@@ -85,6 +86,41 @@ export default definePlugin({ name: 'maps', setup(context) {
         manifest({ plugins: [plugin('other', { entry: fx.loader(entry), entrySource: 'plugins/other/plugin.ts' })] }),
       ),
     ).rejects.toThrow(/plugin "other": entry plugins\/other\/plugin.ts does not default-export definePlugin/);
+  });
+
+  it("a definition keeps what defineAgentTool validated: the caller's arrays and schema changed afterwards change nothing", async () => {
+    const permissions = ['role(admin)'];
+    const scopes: ('group' | 'private')[] = ['group'];
+    const schema = { type: 'object' as const, properties: { n: { type: 'integer' } }, required: ['n'] };
+    const definition = defineAgentTool({
+      description: 'admin only',
+      permissions,
+      scopes,
+      inputSchema: schema,
+      requiresApproval: 'never',
+      execute: () => 'ran',
+    });
+    expect(Object.isFrozen(definition.permissions)).toBe(true);
+    expect(Object.isFrozen((definition.inputSchema as typeof schema).properties.n)).toBe(true);
+    // After define: emptied (would admit anyone), an unparsable permit, a wider scope, a looser schema.
+    permissions.length = 0;
+    permissions.push('Not A Permit');
+    scopes.push('private');
+    schema.required.length = 0;
+    schema.properties.n.type = 'string';
+    expect(definition.permissions).toEqual(['role(admin)']);
+    expect(definition.scopes).toEqual(['group']);
+    const host = createCapabilityHost({ permissions: new PermissionHost(), jsonSchemaValidator: ajvValidator() });
+    await host.load(manifest(), { plugins: { '': withSetup((context) => context.addTool('adm', definition)) } });
+    const member = { $adapter: 'x', $channel: { id: '1', type: 'group' }, $sender: { id: 'u', role: 'member' } };
+    const asMember = await host.beginTurn({ sessionKey: 's', message: member as never });
+    expect(await asMember.execute('adm', { n: 1 })).toMatchObject({ status: 'denied' });
+    await asMember.end();
+    const admin = { ...member, $sender: { id: 'a', role: 'admin' } };
+    const asAdmin = await host.beginTurn({ sessionKey: 's', message: admin as never });
+    expect(await asAdmin.execute('adm', {})).toMatchObject({ status: 'failed', error: { code: 'invalid_input' } });
+    expect(await asAdmin.execute('adm', { n: 1 })).toMatchObject({ status: 'completed', output: 'ran' });
+    await asAdmin.end();
   });
 
   it('a late addTool after setup returned throws instead of mutating a sealed candidate', async () => {
