@@ -6,6 +6,8 @@ import { hookId, promptSectionId } from '@zhin-gen/runtime/names';
 import { compareStrings } from '../diagnostics.js';
 import type { AgentModel, HookModel, PluginModel, PromptSectionModel, SkillModel, ToolModel } from '../model.js';
 import { str, strList } from './literal.js';
+import { loaderCall } from './loader-call.js';
+import { isTypedSource } from '../util/typed-source.js';
 
 export function byName<T>(key: (item: T) => string): (a: T, b: T) => number {
   return (a, b) => compareStrings(key(a), key(b));
@@ -83,7 +85,7 @@ export function emitHook(hook: HookModel, spec: string): string {
       placement: ${str(hook.placement)},${optional('agent', hook.agent)}${optional('skill', hook.skill)}
       events: ${strList(hook.events)},
       source: ${str(hook.source)},
-      load: () => import(${str(spec)}),
+      load: () => ${loaderCall(str(spec), isTypedSource(hook.source))},
     },`;
 }
 
@@ -96,7 +98,7 @@ export function emitPlugin(plugin: PluginModel, conditional: readonly ToolModel[
     .join('');
   return `    {
       owner: ${str(plugin.owner)},
-      dir: ${str(plugin.dir === '' ? '.' : plugin.dir)},${plugin.agentsMd ? `\n      agentsMd: ${str(plugin.agentsMd.text)},` : ''}${spec && plugin.entrySource ? `\n      entry: () => import(${str(spec)}),\n      entrySource: ${str(plugin.entrySource)},` : ''}
+      dir: ${str(plugin.dir === '' ? '.' : plugin.dir)},${plugin.agentsMd ? `\n      agentsMd: ${str(plugin.agentsMd.text)},` : ''}${spec && plugin.entrySource ? `\n      entry: () => ${loaderCall(str(spec), isTypedSource(plugin.entrySource))},\n      entrySource: ${str(plugin.entrySource)},` : ''}
       conditionalTools: [${tools}${tools ? '\n      ' : ''}],
     },`;
 }

@@ -15,6 +15,8 @@ import { sha256 } from '../util/hash.js';
 import { sameList } from '../util/lists.js';
 import type { ToolModel } from '../model.js';
 import { str } from './literal.js';
+import { loaderCall } from './loader-call.js';
+import { isTypedSource } from '../util/typed-source.js';
 import type { EmitMemo } from './memo.js';
 import type { SideModule } from './search-module.js';
 import { placePrint, recorded } from './module-print.js';
@@ -191,7 +193,9 @@ function shardModule(shard: ShardInput, paths: ShardPaths): SideModule {
 }
 
 function shardBody(shard: ShardInput, paths: ShardPaths): string {
-  const cases = shard.entries.map((entry, i) => `    case ${i}: return import(${str(paths.spec(entry.source))});`);
+  const cases = shard.entries.map(
+    (entry, i) => `    case ${i}: return ${loaderCall(str(paths.spec(entry.source)), isTypedSource(entry.source))};`,
+  );
   const keys = [...new Set(shard.entries.flatMap((e) => (e.validator === undefined ? [] : [e.validator])))].sort();
   const validatorCases = keys.map(
     (key) =>

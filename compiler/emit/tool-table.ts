@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from '../util/writable.js';
 import { sha256 } from '../util/hash.js';
+import { loaderCall } from './loader-call.js';
 import { sameList } from '../util/lists.js';
 import type { EmitMemo } from './memo.js';
 import { compareStrings } from '../diagnostics.js';
@@ -235,7 +236,7 @@ export function layoutBlocks(
   const cases: string[] = [];
   let inputLines: string[] = [];
   entries.forEach((entry, index) => {
-    cases.push(`    case ${index}: return import(${entry.specLiteral});`);
+    cases.push(`    case ${index}: return ${loaderCall(entry.specLiteral, typed[index]!)};`);
     if (typed[index]) {
       typeImports.push(`import type tool${index} from ${entry.specLiteral};\n`);
       inputLines.push(`  ${entry.nameLiteral}: InputOf<typeof tool${index}>;`);

@@ -15,6 +15,7 @@ import { DeferredSchema } from '../cache/deferred.js';
 import { LostCacheBody } from '../cache/lost-body.js';
 import type { ToolRecord } from '../cache/unit-record.js';
 import type { Writable } from '../util/writable.js';
+import { isTypedSource } from '../util/typed-source.js';
 import { validatorVersionsKey } from '../emit/validators.js';
 
 /** Where a capability sits (owner, placement, enclosing agent / skill), from its unit. */
@@ -66,7 +67,7 @@ export function plainToolModel(
   model.keywords = data.keywords;
   model.tags = data.tags;
   model.conditional = false;
-  model.typed = /\.m?ts$/.test(source);
+  model.typed = isTypedSource(source);
   model.hash = hash;
   return model;
 }
@@ -124,7 +125,7 @@ export class RecordToolModel implements ToolModel {
     this.hidden = record.hidden;
     this.keywords = record.keywords;
     this.tags = record.tags;
-    this.typed = /\.m?ts$/.test(this.source);
+    this.typed = isTypedSource(this.source);
   }
 
   private data(): ToolUnitData {

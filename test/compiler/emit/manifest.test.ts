@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { buildLayout, collectUnits } from '../../../compiler/scan/layout.js';
 import { copyFixture, FIXTURES, REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
+import type { CapabilityManifest } from '../../../runtime/contract/manifest.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -25,6 +26,13 @@ describe('generated module', () => {
   it('passes tsc --strict --noUnusedLocals and types names and inputs', async () => {
     const root = copyFixture('example-bot', 'tsc');
     dirs.push(root);
+    // JavaScript entries (no allowJs, no .d.ts): a literal import() of one would be TS7016.
+    writeTree(root, {
+      'tools/js-tool/index.js': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'A JS tool', requiresApproval: 'never', execute: () => 1 });\n`,
+      'hooks/js-hook/index.mjs': `import { defineAgentHook } from 'zhin-gen/runtime';\nexport default defineAgentHook({ events: ['tool:after'], handle() {} });\n`,
+      'plugins/js-plugin/plugin.js': `import { definePlugin } from 'zhin-gen/runtime';\nexport default definePlugin({ name: 'js-plugin' });\n`,
+      'plugins/js-plugin/tools/js-child/index.mjs': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'A child JS tool', requiresApproval: 'never', execute: () => 2 });\n`,
+    });
     const result = await createCompiler({ root, cacheFile: false }).run();
     expect(result.errors).toBe(0);
     expect(result.written).toBe(true);
@@ -72,6 +80,15 @@ export const count: number = manifest.tools.length;
     expect(checked.output).toBe('');
     expect(checked.status).toBe(0);
     expect(result.code).not.toContain('@ts-nocheck');
+    expect(result.code).toContain('import("./tools/js-tool/index.js" as string)');
+    // Its types stripped (here by Vite's transform, as a bundler does), the loaders load the JS modules.
+    const { manifest } = (await import(`${result.outFile}?t=${Date.now()}`)) as { manifest: CapabilityManifest };
+    const js = manifest.tools.find((t) => t.qualifiedName === 'js-tool')!;
+    expect(((await js.load()) as { default: { description: string } }).default.description).toBe('A JS tool');
+    const hook = manifest.hooks.find((h) => h.name === 'js-hook')!;
+    expect(((await hook.load()) as { default: { events: string[] } }).default.events).toEqual(['tool:after']);
+    const plugin = manifest.plugins.find((p) => p.owner === 'js-plugin')!;
+    expect(((await plugin.entry!()) as { default: { name: string } }).default.name).toBe('js-plugin');
   });
 
   it('stays valid and inert whatever descriptions, instructions and JSON contain', async () => {

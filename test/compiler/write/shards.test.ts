@@ -158,7 +158,11 @@ describe('the sharded tool table', () => {
   });
 
   it('type-checks: ToolName is the union of the names, ToolInputs maps each to its input type', async () => {
-    const root = writeTree(tempDir('shards-tsc'), shardedTree(N));
+    const root = writeTree(tempDir('shards-tsc'), {
+      ...shardedTree(N),
+      // A JavaScript tool (no allowJs, no .d.ts): its shard's import() must not make tsc look for types.
+      'tools/js-tool/index.js': `import { defineAgentTool } from '@zhin-gen/runtime';\nexport default defineAgentTool({ description: 'A JS tool', execute: () => 1 });\n`,
+    });
     dirs.push(root);
     await generate(root);
     writeTree(root, {
