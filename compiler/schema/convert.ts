@@ -8,7 +8,14 @@
 // The named export: ajv is CommonJS and its default export differs between Node ESM and bundlers.
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { lazyRequire } from '../util/lazy.js';
-import { cleanSchema, project, type JsonValue, type Projection } from './project.js';
+import {
+  cleanSchema,
+  type NonKeyword,
+  nonKeywordFailure,
+  project,
+  type JsonValue,
+  type Projection,
+} from './project.js';
 import type { ConvertResult, JsonSchema } from './types.js';
 
 /** The schema of a tool without `inputSchema`: exactly what `z.object({})` projects to (input side). */
@@ -71,7 +78,9 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
       message: `inputSchema has type ${JSON.stringify(value.type ?? null)}; the root must have type: "object"`,
     };
   }
-  const cleaned = cleanSchema(value);
+  const nonKeywords: NonKeyword[] = [];
+  const cleaned = cleanSchema(value, nonKeywords);
+  if (nonKeywords.length > 0) return nonKeywordFailure(nonKeywords, 'json');
   try {
     // `$async: true` makes Ajv's validator return a promise, which the runtime's synchronous check
     // would take as an answer (a promise is truthy): every input would pass. Refused here; the

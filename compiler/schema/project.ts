@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ConvertResult, JsonSchema } from './types.js';
+import { keywordLike, SCHEMA_KEYWORDS } from './keywords.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -131,7 +132,9 @@ function projectZod(schema: ZodLike): ConvertResult {
   try {
     // A copy that is pure JSON of this realm. Zod 4.6 already serialises `.meta()` values and
     // defaults through JSON; this keeps that a checked guarantee rather than an assumption.
-    cleaned = cleanSchema(toJson(json, 'inputSchema', []));
+    const found: NonKeyword[] = [];
+    cleaned = cleanSchema(toJson(json, 'inputSchema', []), found);
+    if (found.length > 0) return nonKeywordFailure(found, 'zod');
   } catch (error) {
     if (error instanceof NotJson)
       return { ok: false, code: 'ZG2021', message: `${error.message} (from .meta() or .describe())` };
@@ -227,10 +230,17 @@ function setKey(target: { [key: string]: JsonValue }, key: string, value: JsonVa
   else target[key] = value;
 }
 
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+// `dependencies` (draft 7, which Ajv still enforces) maps to a schema or a list of names.
+const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
 const SCHEMA_VALUES = new Set([
   'items',
-  'additionalItems',
   'additionalProperties',
   'unevaluatedItems',
   'unevaluatedProperties',
@@ -244,25 +254,69 @@ const SCHEMA_VALUES = new Set([
 ]);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
+/** Where a key that is no schema keyword stood (schema/keywords.ts), and the key. */
+export interface NonKeyword {
+  readonly key: string;
+  readonly path: readonly (string | number)[];
+}
+
 /**
  * A fresh copy without `$schema` and `~`-prefixed keys (`~standard` and other library
  * internals), walking only schema positions: property names and `enum`/`const`/`default` data
- * are user data and stay untouched. Key order is the input's, so output is deterministic.
+ * are user data and stay untouched. Key order is the input's, so output is deterministic. A key
+ * at a schema position that is no keyword is left out and reported in `found` (the callers
+ * refuse the schema with it: nonKeywordFailure).
  */
-export function cleanSchema(schema: JsonValue): JsonValue {
+export function cleanSchema(
+  schema: JsonValue,
+  found: NonKeyword[] = [],
+  path: readonly (string | number)[] = [],
+): JsonValue {
   if (!isObject(schema)) return schema;
   const out: { [key: string]: JsonValue } = {};
   for (const key of Object.keys(schema)) {
     const value = schema[key]!;
     // `$schema` is dropped everywhere: a tool schema is never a resource root of its own.
     if (key.startsWith('~') || key === '$schema') continue;
+    if (!SCHEMA_KEYWORDS.has(key)) {
+      found.push({ key, path: [...path, key] });
+      continue;
+    }
     if (SCHEMA_MAPS.has(key) && isObject(value)) {
       const map: { [key: string]: JsonValue } = {};
-      for (const name of Object.keys(value)) setKey(map, name, cleanSchema(value[name]!));
+      for (const name of Object.keys(value)) setKey(map, name, cleanSchema(value[name]!, found, [...path, key, name]));
       setKey(out, key, map);
     } else if (SCHEMA_VALUES.has(key) || SCHEMA_LISTS.has(key)) {
-      setKey(out, key, Array.isArray(value) ? value.map((item) => cleanSchema(item)) : cleanSchema(value));
+      setKey(
+        out,
+        key,
+        Array.isArray(value)
+          ? value.map((item, i) => cleanSchema(item, found, [...path, key, i]))
+          : cleanSchema(value, found, [...path, key]),
+      );
     } else setKey(out, key, value);
   }
   return out;
+}
+
+/** ZG2022 for the keys cleanSchema found that are no keywords, located at the first. */
+export function nonKeywordFailure(found: readonly NonKeyword[], origin: 'zod' | 'json'): ConvertResult {
+  const pointer = (p: readonly (string | number)[]): string =>
+    p.length <= 1
+      ? '(root)'
+      : `/${p
+          .slice(0, -1)
+          .map((part) => String(part).replace(/~/g, '~0').replace(/\//g, '~1'))
+          .join('/')}`;
+  const named = found.map(({ key, path }) => {
+    const like = keywordLike(key);
+    return `\`${key}\` at ${pointer(path)}${like ? ` (did you mean \`${like}\`?)` : ''}`;
+  });
+  return {
+    ok: false,
+    code: 'ZG2022',
+    message: `Invalid JSON Schema: ${named.join(', ')} ${found.length === 1 ? 'is not a JSON Schema keyword' : 'are not JSON Schema keywords'}${origin === 'zod' ? ' (from .meta())' : ''}`,
+    hint: 'The schema the model is sent and the input is validated with carries JSON Schema keywords only: a key the validator does not know validates nothing (a misspelt `minlength` checks no length). Fix its spelling, or remove it (a note for the model belongs in `description`, one for readers in `$comment`).',
+    path: found[0]!.path,
+  };
 }

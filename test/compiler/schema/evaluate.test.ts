@@ -91,10 +91,22 @@ describe('inline Zod schemas', () => {
 
   it('emits .meta() values as plain JSON of the compiler realm', async () => {
     const good = await single({
-      'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ 'x-example': { x: 'y' } }) })"),
+      'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ examples: [{ x: 'y' }] }) })"),
     });
-    const example = good.ok && (good.schema.properties as { a: { 'x-example': object } }).a['x-example'];
+    const example = good.ok && (good.schema.properties as { a: { examples: object[] } }).a.examples[0];
     expect(Object.getPrototypeOf(example)).toBe(Object.prototype);
+  });
+
+  it('refuses a .meta() key that is no JSON Schema keyword (the model would be sent it), naming each', async () => {
+    const outcome = await single({
+      'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ 'x-hint': 1, Title: 't' }) }).meta({ custom: true })"),
+    });
+    expect(outcome.ok).toBe(false);
+    const diagnostic = !outcome.ok ? outcome.diagnostic : undefined;
+    expect(diagnostic).toMatchObject({ code: 'ZG2022', severity: 'error', file: 'tools/a/index.ts' });
+    expect(diagnostic?.message).toBe(
+      'Invalid JSON Schema: `x-hint` at /properties/a, `Title` at /properties/a (did you mean `title`?), `custom` at (root) are not JSON Schema keywords (from .meta())',
+    );
   });
 
   it('accepts transforms and refinements on the input side', async () => {
