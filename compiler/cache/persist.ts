@@ -11,6 +11,8 @@
 import type { EntryRange } from './file.js';
 import { persistable, persistableEntries } from './unit-entry.js';
 import type { UnitState } from './unit-state.js';
+import { sweepStaleTemps } from '../write/temp-files.js';
+import { basename, dirname } from 'node:path';
 
 export function persistUnits(state: UnitState): void {
   // The reads of this run are done; a later one opens the base again.
@@ -29,6 +31,7 @@ export function persistUnits(state: UnitState): void {
     return;
   }
   if (!state.disk) return;
+  sweepOnce(state);
   const keys = [...state.changedKeys];
   const changed = () => keys.map((key) => [key, persistable(state.entries.get(key)!)] as const);
   const output = state.out.changed ? state.out.record : undefined;
@@ -107,4 +110,15 @@ function saveIndex(
   } catch {
     // As above: only speed.
   }
+}
+
+/**
+ * A killed run's temp files of this cache's files (its base, journal, index, tree record…: every
+ * name starts with the base's), removed once per process that writes the cache.
+ */
+function sweepOnce(state: UnitState): void {
+  if (state.tempsSwept || state.file === undefined) return;
+  state.tempsSwept = true;
+  const base = basename(state.file);
+  sweepStaleTemps(dirname(state.file), (target) => target === base || target.startsWith(`${base}.`));
 }

@@ -50,8 +50,14 @@ export class UnitState {
    */
   single: SingleBodies | undefined;
 
+  /** Whether this cache removed a killed run's temp files of its own yet (write/temp-files.ts). */
+  tempsSwept = false;
+
   /** `file`: the cache's base file (undefined: no cache on disk, nothing is read or written). */
-  constructor(file: string | undefined, version: string) {
+  constructor(
+    readonly file: string | undefined,
+    version: string,
+  ) {
     this.disk =
       file === undefined ? undefined : new CacheFile(file, version, { entry: isEntry, output: isOutputRecord });
     this.indexFile = file === undefined ? undefined : new IndexFile(file, version);

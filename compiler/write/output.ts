@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { type FileStat, fileStat, placedStat, sameFile, statNow } from '../util/file-stat.js';
+import { tempPath } from './temp-files.js';
 
 export function readIfExists(file: string): string | undefined {
   try {
@@ -74,7 +75,7 @@ function writeBytes(fd: number, bytes: Uint8Array, length = bytes.length): void 
  */
 export function writeChunksAtomically(file: string, chunks: Iterable<string>): number {
   mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const temp = tempPath(file);
   let bytes = 0;
   try {
     const fd = openSync(temp, 'w');
@@ -118,7 +119,7 @@ export function writeChunksAtomically(file: string, chunks: Iterable<string>): n
  * without the directory check and the held descriptor a replacement needs.
  */
 export function writeNewAtomically(file: string, content: string): FileStat {
-  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const temp = tempPath(file);
   try {
     const fd = openSync(temp, 'w');
     let stamp: FileStat;
@@ -140,7 +141,7 @@ export function writeNewAtomically(file: string, content: string): FileStat {
 }
 
 function viaTemp(file: string, content: string | Uint8Array, place: (temp: string, file: string) => void): void {
-  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const temp = tempPath(file);
   try {
     writeFileSync(temp, content);
     place(temp, file);
@@ -212,7 +213,7 @@ export function writePartsIfChanged(file: string, output: OutputParts, knownPart
     }
   }
   mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const temp = tempPath(file);
   // The stamp of the bytes this process wrote, from its own descriptor (and after the rename, while
   // the path is still this file: util/file-stat.ts placedStat): a plain stat of the path after
   // the rename could be another process's file renamed over it meanwhile, which this run's

@@ -10,6 +10,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { emitManifestParts } from '../emit/manifest.js';
 import { writePartsIfChanged, type WrittenParts } from './output.js';
 import { type KnownFolders, removeStaleValidators, writeValidators } from './validators.js';
+import { sweepStaleTemps } from './temp-files.js';
+import { basename, dirname } from 'node:path';
 
 export interface RunOutput {
   readonly root: string;
@@ -33,6 +35,9 @@ export function writeRunOutput(run: RunOutput): WriteOutcome {
     const folder = writeValidators(run.root, run.outRel, run.emitted.validators, run.folders);
     const main = writePartsIfChanged(run.options.outFile, run.emitted, run.written);
     const removed = removeStaleValidators(run.root, run.outRel, run.emitted.validators, run.folders);
+    // A killed run's temp file of the manifest (write/temp-files.ts): this run wrote the manifest
+    // that run did not get to put in place, so it lies beside it now.
+    if (main) sweepStaleTemps(dirname(run.options.outFile), (target) => target === basename(run.options.outFile));
     return { ok: true, written: main || folder > 0 || removed > 0 };
   } catch (error) {
     const failure = outputWriteFailure(run.options, run.outOverridden, error);

@@ -15,6 +15,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rm
 import { join } from 'node:path';
 import { GENERATED_MARK } from '../emit/mark.js';
 import { writeNewAtomically } from './output.js';
+import { sweepStaleTemps } from './temp-files.js';
 import { mtimeOf, validatorsDir } from './folder-stamp.js';
 import { sealed, sealProblem } from './seal.js';
 import { type FileStat, sameFile, statNow } from '../util/file-stat.js';
@@ -277,6 +278,9 @@ export function removeStaleValidators(
   const names = listing(dir, known);
   const wanted = new Set(moduleNames(table, outRel));
   let removed = 0;
+  // A killed run's temp files of the folder's modules (write/temp-files.ts) go first: one would
+  // keep an emptied folder, and they show in `git status`.
+  for (const name of sweepStaleTemps(dir, (target) => KEY_FILE.test(target), [...names])) names.delete(name);
   for (const name of [...names]) {
     if (wanted.has(name) || !KEY_FILE.test(name)) continue;
     const file = join(dir, name);
