@@ -22,11 +22,24 @@ export function builtinValidator(name: BuiltinName): LazyModule<JsonValidateFunc
   return LOADERS[name];
 }
 
-/** The built-in validator of a schema with exactly this JSON text, if there is one. */
+/**
+ * Texts that mean exactly what a built-in schema means, each with that schema's validator: an
+ * empty `properties` constrains nothing, and `{ type: 'object', properties: {} }` is what a
+ * `setup()` tool without input is written with (the seed's own `addTool` example), so it needs no
+ * runtime JSON Schema compiler either. Ajv answers both texts alike, errors included.
+ */
+const SAME_MEANING: readonly (readonly [JsonSchema, BuiltinName])[] = [
+  [{ type: 'object', properties: {} }, 'open-object'],
+];
+
+/** The built-in validator of a schema with exactly this JSON text (or one of SAME_MEANING's), if there is one. */
 export function builtinValidatorFor(schema: JsonSchema): LazyModule<JsonValidateFunction> | undefined {
-  byText ??= new Map(
-    Object.entries(BUILTIN_SCHEMAS).map(([name, known]) => [JSON.stringify(known), LOADERS[name as BuiltinName]]),
-  );
+  byText ??= new Map([
+    ...Object.entries(BUILTIN_SCHEMAS).map(
+      ([name, known]) => [JSON.stringify(known), LOADERS[name as BuiltinName]] as const,
+    ),
+    ...SAME_MEANING.map(([text, name]) => [JSON.stringify(text), LOADERS[name]] as const),
+  ]);
   let text: string;
   try {
     text = JSON.stringify(schema);

@@ -24,7 +24,9 @@ import {
 import { checkJson } from '../../../runtime/turn/validation.js';
 import { ajvValidator } from '../../../runtime/validators/ajv.js';
 import { BUILTIN_SCHEMAS } from '../../../runtime/validators/builtin-schemas.js';
-import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { builtinValidatorFor } from '../../../runtime/validators/builtin.js';
+import type { CapabilityManifest } from '../../../runtime/contract/manifest.js';
+import { REPO, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 import { Fixture, manifest, resetGlobals } from '../fixture.js';
 import { RecordingToolService, seamRoot, tool } from '../seam/helpers.js';
 
@@ -182,6 +184,28 @@ describe('JSON Schemas the compiler never saw', () => {
       });
     expect(service.calls).toEqual([]);
     await turn.end();
+  });
+
+  it("the seed's addTool example ({ type: 'object', properties: {} }) loads on a default host and validates as Ajv does", async () => {
+    const root = copyFixture('example-bot', 'validators-seed-example');
+    dirs.push(root);
+    const result = await createCompiler({ root, cacheFile: false }).run();
+    expect(result.errors).toBe(0);
+    const generated = (await import(`${result.outFile}?t=${Date.now()}`)) as { manifest: CapabilityManifest };
+    const host = createCapabilityHost({ approval: { requestApproval: async () => true } });
+    await host.load(generated.manifest, { config: { plugins: { '': { agentToolsEnabled: true } } } });
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    expect(await turn.execute('lottery_sync', {})).toMatchObject({ status: 'completed', output: { synced: true } });
+    expect(await turn.execute('lottery_sync', [] as never)).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '(root)', message: 'invalid input at (root): must be object' },
+    });
+    await turn.end();
+    // The built-in validator it gets answers as Ajv compiling that very text does.
+    const reference = await ajvValidator().compile({ type: 'object', properties: {} }, {});
+    const builtin = (await builtinValidatorFor({ type: 'object', properties: {} })!()).default;
+    for (const input of [{}, { a: 1 }, [], null, 'x', 1, { properties: {} }])
+      expect(checkJson(builtin, input)).toEqual(checkJson(reference, input));
   });
 
   it('addTool: a JSON Schema needs the option; no schema and a Standard Schema do not', async () => {
