@@ -79,8 +79,10 @@ export interface AgentModel extends Omit<ManifestAgent, 'platforms' | 'tools'> {
 }
 
 /** A prompt section; its manifest `id` is built from owner and name (promptSectionId). */
-export interface PromptSectionModel extends Omit<ManifestPromptSection, 'id'> {
+export interface PromptSectionModel extends Omit<ManifestPromptSection, 'id' | 'content' | 'load'> {
   readonly kind: 'prompt-section';
+  /** Absent: computed by the module, which the manifest loads (emit/item-literals.ts). */
+  readonly content?: string;
   readonly loc: SourceLocation;
   readonly hash: string;
 }

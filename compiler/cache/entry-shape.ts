@@ -103,7 +103,7 @@ const otherKinds = {
     kind: oneOf(['prompt-section']),
     loc,
     title: string,
-    content: string,
+    content: optional(string),
     layer: oneOf(PROMPT_LAYERS),
     order: number,
     retention: oneOf(PROMPT_RETENTIONS),

@@ -61,13 +61,18 @@ export function emitAgent(agent: AgentModel): string {
     },`;
 }
 
-export function emitSection(section: PromptSectionModel): string {
+/** `spec`: the section module's import specifier, for a content the module computes. */
+export function emitSection(section: PromptSectionModel, spec: string): string {
+  const content =
+    section.content !== undefined
+      ? `content: ${str(section.content)},`
+      : `load: () => ${loaderCall(str(spec), isTypedSource(section.source))},`;
   return `    {
       id: ${str(promptSectionId(section))},
       name: ${str(section.name)},
       owner: ${str(section.owner)},
       title: ${str(section.title)},
-      content: ${str(section.content)},
+      ${content}
       layer: ${str(section.layer)},
       order: ${section.order},
       retention: ${str(section.retention)},${optional('maxChars', section.maxChars)}

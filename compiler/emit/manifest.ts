@@ -129,7 +129,10 @@ export function emitManifestParts(
   };
   const skillTexts = skills.map((k) => memo(k, k.tools.join('\0'), () => emitSkill(k)));
   const agentTexts = agents.map((a) => memo(a, '', () => emitAgent(a)));
-  const sectionTexts = sections.map((p) => memo(p, '', () => emitSection(p)));
+  const sectionTexts = sections.map((p) => {
+    const spec = p.content === undefined ? itemSpec(p.source) : '';
+    return memo(p, spec, () => emitSection(p, spec));
+  });
   const hookTexts = hooks.map((h) => memo(h, itemSpec(h.source), () => emitHook(h, itemSpec(h.source))));
   // Host-provided tools the tree references (resolve/host-provided.ts): host.load checks them.
   const hostTools = model.hostTools ?? [];

@@ -187,7 +187,7 @@ function shareOf(unit: CapabilityUnit, input: AssembleInput, memos: AssembleMemo
         source,
         loc: data.loc,
         title: data.title,
-        content: data.content,
+        ...(data.content !== undefined ? { content: data.content } : {}),
         layer: data.layer,
         order: data.order,
         retention: data.retention,

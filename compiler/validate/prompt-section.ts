@@ -15,7 +15,11 @@ const EARLIER_FIELDS = ['id', 'priority', 'truncatable'] as const;
 
 export interface PromptSectionFields {
   readonly title: string;
-  readonly content: string;
+  /**
+   * Absent: the module computes it (`RULES.join('\n')`), so the manifest holds the section's
+   * loader and the runtime reads the content from the module at `host.load`.
+   */
+  readonly content?: string;
   readonly layer: PromptLayer;
   readonly order: number;
   readonly retention: PromptRetention;
@@ -26,8 +30,9 @@ export interface PromptSectionFields {
 
 /**
  * `literalText: false` for `context.addPromptSection()`: the runtime builds that section, so a
- * computed `title` / `content` is checked there; a directory section's text is compiled into
- * the manifest and must be literal.
+ * computed `title` / `content` is checked there. A directory section's title is compiled into the
+ * manifest and must be literal; its content is too when it is one, else the manifest loads the
+ * module for it (SPEC: prompt sections are metadata and a lazy loader).
  */
 export function validatePromptSection(
   fields: Lit,
@@ -55,8 +60,11 @@ export function validatePromptSection(
   const title = reader.string('title');
   if ((!title || title.value.trim() === '') && !computed('title'))
     bad(title?.loc ?? fields.loc, '`title` must be a non-empty string');
-  const content = reader.string('content');
-  if (!content && !computed('content')) bad(fields.loc, '`content` must be a string literal');
+  // Read by hand: a content the module computes is no ZG2011 (nothing is left out for it).
+  const contentLit = fields.props.content;
+  const content = contentLit?.t === 'string' ? { value: contentLit.v, loc: contentLit.loc } : undefined;
+  if (!contentLit) bad(fields.loc, '`content` is required');
+  else if (contentLit.t !== 'string' && contentLit.t !== 'unknown') bad(contentLit.loc, '`content` must be a string');
   const layer = reader.string('layer');
   if (layer && !(PROMPT_LAYERS as readonly string[]).includes(layer.value))
     bad(layer.loc, `\`layer\` "${layer.value}" is not one of ${PROMPT_LAYERS.join(', ')}`);
@@ -86,7 +94,7 @@ export function validatePromptSection(
     bad(fields.props.platforms.loc, '`platforms` must not be empty when given');
   const value: PromptSectionFields = {
     title: title?.value ?? '',
-    content: content?.value ?? '',
+    ...(content ? { content: content.value } : {}),
     layer: (layer && (PROMPT_LAYERS as readonly string[]).includes(layer.value)
       ? layer.value
       : 'context') as PromptLayer,
@@ -98,7 +106,13 @@ export function validatePromptSection(
     profiles: profiles && profiles.length > 0 ? profiles.map((p) => p.value as PromptProfile) : DEFAULT_PROMPT_PROFILES,
     platforms: platforms ?? [],
   };
-  if (value.retention === 'required' && value.maxChars !== undefined && value.content.length > value.maxChars) {
+  // A computed content is measured by the runtime when it loads the section.
+  if (
+    value.retention === 'required' &&
+    value.maxChars !== undefined &&
+    value.content !== undefined &&
+    value.content.length > value.maxChars
+  ) {
     diagnostics.push(
       diag('ZG2031', {
         ...(maxChars?.loc ?? fields.loc),

@@ -120,7 +120,13 @@ export interface ManifestPromptSection {
   readonly name: string;
   readonly owner: string;
   readonly title: string;
-  readonly content: string;
+  /**
+   * The content, when it is a literal of the module. A section whose module computes it
+   * (`content: RULES.join('\n')`) has `load` instead: `host.load` imports the module once per
+   * generation and reads `content` from its `defineAgentPromptSection(...)` (exactly one of the two).
+   */
+  readonly content?: string;
+  readonly load?: LazyModule<unknown>;
   readonly layer: PromptLayer;
   readonly order: number;
   readonly retention: PromptRetention;

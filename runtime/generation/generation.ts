@@ -37,7 +37,11 @@ export interface PromptSectionEntry {
   readonly owner: string;
   readonly name: string;
   readonly source: Exclude<ToolSourceKind, 'runtime'>;
-  readonly section: Omit<ManifestPromptSection, 'id' | 'name' | 'owner' | 'source' | 'hash'> | AgentPromptSection;
+  readonly section:
+    | (Omit<ManifestPromptSection, 'id' | 'name' | 'owner' | 'source' | 'hash' | 'content' | 'load'> & {
+        readonly content: string;
+      })
+    | AgentPromptSection;
 }
 
 export class CandidateRejectedError extends Error {

@@ -10,6 +10,7 @@ import type { ApprovalMemory, ApprovalPort, RiskPolicy } from '../turn/approval.
 import { createApprovalMemory } from '../turn/approval.js';
 import { createAskUserBinding } from '../turn/ask-user.js';
 import { bindManifestTool, describeError } from './capability.js';
+import { loadPromptSections } from '../prompt/section-content.js';
 import { CandidateBuilder, CandidateRejectedError, type Generation, type HostConfig } from './generation.js';
 import type { JournalSink } from '../turn/journal.js';
 import type { CapabilityManifest, CapabilityRegistry } from '../contract/manifest.js';
@@ -155,7 +156,7 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
     try {
       candidate.addTool(createAskUserBinding(), { reserved: true });
       for (const tool of manifest.tools) candidate.addTool(bindManifestTool(tool));
-      for (const section of manifest.promptSections) {
+      for (const section of await loadPromptSections(manifest.promptSections)) {
         candidate.addPromptSection({
           id: section.id,
           owner: section.owner,

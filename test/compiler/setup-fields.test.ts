@@ -135,7 +135,7 @@ export default definePlugin({
 });
 `;
     expect((await compile(source)).map((d) => d.message)).toEqual([
-      'conditional prompt section "rules": `content` must be a string literal',
+      'conditional prompt section "rules": `content` is required',
       'conditional prompt section "rules": `title` must be a non-empty string',
     ]);
   });

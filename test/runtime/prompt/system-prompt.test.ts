@@ -226,7 +226,7 @@ describe('(await turn.systemPrompt()): fixed places and filtering', () => {
 describe('nearest-owner override (selectSections)', () => {
   const entry = (owner: string, name: string, extra: Partial<ManifestPromptSection> = {}): PromptSectionEntry => {
     const s = section(owner, name, `${owner}/${name}`, extra);
-    return { id: s.id, owner, name, source: 'feature', section: s };
+    return { id: s.id, owner, name, source: 'feature', section: { ...s, content: s.content ?? '' } };
   };
   const visible = (entries: PromptSectionEntry[], owner: string, profile: 'interactive' | 'schedule' = 'interactive') =>
     selectSections(entries, { owner, profile }).visible.map((e) => e.id);
