@@ -95,15 +95,19 @@ function projectZod(schema: ZodLike): ConvertResult {
     };
   }
   let site: { path: readonly (string | number)[]; message: string } | undefined;
+  // Every site, not the first: the conversion goes on past each (with `{}` in its place, never
+  // emitted), so one run names every unrepresentable type (SPEC: all problems are collected).
+  const sites: { path: readonly (string | number)[]; message: string }[] = [];
   let json: unknown;
   try {
     json = z.toJSONSchema(schema as unknown as z.ZodType, {
       target: 'draft-2020-12',
       io: 'input',
-      // Same as 'throw', but remembers where: Zod's error message carries no path.
+      // Zod's error message carries no path: the handler is told where.
       unrepresentable: (info) => {
         site ??= { path: info.path, message: info.message };
-        return 'throw';
+        sites.push({ path: info.path, message: info.message });
+        return 'any';
       },
     });
   } catch (error) {
@@ -127,6 +131,16 @@ function projectZod(schema: ZodLike): ConvertResult {
       };
     }
     return { ok: false, code: 'ZG2023', message: `z.toJSONSchema failed: ${message}` };
+  }
+  if (sites.length > 0) {
+    const where = (path: readonly (string | number)[]): string => (path.length > 0 ? path.join('.') : '(root)');
+    const first = sites[0]!.path;
+    return {
+      ok: false,
+      code: 'ZG2021',
+      message: sites.map((s) => `\`${where(s.path)}\`: ${s.message}`).join('; '),
+      ...(first.length > 0 ? { path: first } : {}),
+    };
   }
   let cleaned: JsonValue;
   try {

@@ -89,6 +89,19 @@ describe('inline Zod schemas', () => {
     expect(!nested.ok && nested.diagnostic.message).toContain('`properties.meta.properties.big`');
   });
 
+  it('names every unrepresentable property in one run (ZG2021), located at the first', async () => {
+    const outcome = await single({
+      'tools/a/index.ts': tool(
+        Z,
+        'z.object({ title: z.string(), when: z.date(), big: z.bigint(), tags: z.set(z.string()) })',
+      ),
+    });
+    expect(outcome).toMatchObject({ ok: false, diagnostic: { code: 'ZG2021', line: 6 } });
+    expect(!outcome.ok && outcome.diagnostic.message).toMatch(
+      /^`properties\.when`: Date cannot be represented[^;]*; `properties\.big`: BigInt cannot be represented[^;]*; `properties\.tags`: Set cannot be represented/,
+    );
+  });
+
   it('emits .meta() values as plain JSON of the compiler realm', async () => {
     const good = await single({
       'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ examples: [{ x: 'y' }] }) })"),
@@ -99,7 +112,10 @@ describe('inline Zod schemas', () => {
 
   it('refuses a .meta() key that is no JSON Schema keyword (the model would be sent it), naming each', async () => {
     const outcome = await single({
-      'tools/a/index.ts': tool(Z, "z.object({ a: z.string().meta({ 'x-hint': 1, Title: 't' }) }).meta({ custom: true })"),
+      'tools/a/index.ts': tool(
+        Z,
+        "z.object({ a: z.string().meta({ 'x-hint': 1, Title: 't' }) }).meta({ custom: true })",
+      ),
     });
     expect(outcome.ok).toBe(false);
     const diagnostic = !outcome.ok ? outcome.diagnostic : undefined;
