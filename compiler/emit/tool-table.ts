@@ -155,7 +155,10 @@ function renderTool(tool: ToolModel, validator: string | undefined, keywords: re
   if (tool.tags.length > 0) row.tags = tool.tags;
   row.source = tool.source;
   if (validator !== undefined) row.validator = validator;
-  return json(row);
+  const body = json(row);
+  // The tool's content hash (SPEC), over every other field of its line: what the manifest serves
+  // of it, not its module's code (a body-only edit leaves the line, hash included, as it was).
+  return `${body.slice(0, -1)},"hash":"${sha256(body).slice(0, 16)}"}`;
 }
 
 /**

@@ -19,6 +19,7 @@ import type {
 } from '../contract/manifest.js';
 import type { SkillSourceKind } from '../generation/skills.js';
 import { systemPromptMaxChars } from '../prompt/system-prompt.js';
+import { manifestIdentity } from './manifest-identity.js';
 
 /** Provenance of a Capability Seam tool or skill (no instructions, no schema). */
 export interface CatalogSeam {
@@ -57,6 +58,8 @@ export interface CatalogTool
   > {
   /** Who contributed it: compiled `feature`, `setup()`, a `seam`, or the `runtime` itself. */
   readonly origin: ToolSourceKind;
+  /** A compiled tool's content hash (the manifest's `hash`: a digest of what it serves of the tool). */
+  readonly hash?: string;
   /** Entry file for feature tools; the plugin entry for `setup()` tools; absent otherwise. */
   readonly file?: string;
   readonly seam?: CatalogSeam;
@@ -158,6 +161,7 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
   const { manifest, id } = generation;
   const entryOf = new Map(manifest.plugins.map((plugin) => [plugin.owner, plugin.entrySource]));
   const featureFile = new Map(manifest.tools.map((tool) => [tool.qualifiedName, tool.source]));
+  const featureHash = new Map(manifest.tools.map((tool) => [tool.qualifiedName, tool.hash]));
   const sectionFile = new Map(manifest.promptSections.map((section) => [section.id, section.source]));
   const fileFor = (origin: ToolSourceKind, owner: string, feature: string | undefined) =>
     origin === 'feature' ? feature : origin === 'setup' ? entryOf.get(owner) : undefined;
@@ -190,6 +194,7 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
       localName: tool.localName,
       owner: tool.owner,
       origin: tool.source,
+      ...optional('hash', tool.source === 'feature' ? featureHash.get(tool.qualifiedName) : undefined),
       placement: tool.placement,
       ...optional('agent', tool.agent),
       ...optional('skill', tool.skill),
@@ -272,7 +277,7 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
   });
   return Object.freeze({
     generation: id,
-    manifestHash: manifest.hash,
+    manifestHash: manifest.hash ?? manifestIdentity(manifest),
     systemPromptMaxChars: systemPromptMaxChars(generation.config),
     plugins: list(plugins.sort(byKey((p) => p.owner))),
     tools: list(tools.sort(byKey((t) => t.qualifiedName))),

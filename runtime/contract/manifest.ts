@@ -55,6 +55,12 @@ export interface ManifestTool {
   readonly tags?: readonly string[];
   /** POSIX path of the entry file, relative to the project root. */
   readonly source: string;
+  /**
+   * The tool's content hash: a digest of the other fields of its entry (what the manifest serves
+   * of the tool), so equal hashes mean equal metadata. Not of the module's code: a body-only edit
+   * leaves it. Generated manifests carry it (`host.catalog()` lists it); a hand-made one may not.
+   */
+  readonly hash?: string;
   readonly load: LazyModule<unknown>;
   /**
    * The validator the compiler generated from `inputSchema` (a module of plain code, imported on
@@ -173,8 +179,9 @@ export interface CapabilityManifest {
   readonly version: 1;
   /**
    * An identity a host may give a hand-made manifest (shown as `manifestHash` in the capability
-   * catalog). Generated manifests carry none: their bytes change only when something they serve
-   * changes, and the module loader, not the manifest, brings new tool code.
+   * catalog). Generated manifests carry none (a manifest-wide line would change with every edit
+   * and conflict in every two pull requests): the catalog derives one from what the manifest
+   * serves, each tool's content `hash` first (runtime/console/manifest-identity.ts).
    */
   readonly hash?: string;
   readonly plugins: readonly ManifestPlugin[];

@@ -36,7 +36,9 @@ describe('manifest stability', () => {
     const root = writeTree(tempDir('stable'), TREE);
     dirs.push(root);
     const before = generate(root);
-    expect(before).not.toMatch(/"hash"|hash:/);
+    // Each tool's content hash is of its served metadata (SPEC); no manifest-wide hash line.
+    expect(before).toMatch(/"hash":"[0-9a-f]{16}"/);
+    expect(before).not.toMatch(/^\s*hash:/m);
     writeFileSync(join(root, 'tools/alpha/index.ts'), tool('Alpha', "return 'a, but computed differently';"));
     writeFileSync(join(root, 'tools/alpha/helper.ts'), 'export const greeting = "hello";\n');
     writeFileSync(

@@ -1,6 +1,11 @@
 /** `host.catalog()`: every capability with owner, file, generation and policy — never prompt text. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createCompiler } from '../../../compiler/index.js';
+import { copyFixture, removeDir } from '../../helpers.js';
 import {
+  type CapabilityManifest,
   createCapabilityHost,
   defineAgentPromptSection,
   defineAgentTool,
@@ -243,5 +248,49 @@ describe('host.catalog()', () => {
     ]) {
       expect((await turn.systemPrompt()).text).toContain(text);
     }
+  });
+});
+
+describe('identities of a generated manifest', () => {
+  it("lists each compiled tool's content hash, and derives a manifestHash equal exactly when the served capabilities are", async () => {
+    const roots: string[] = [];
+    const compileAt = async (prefix: string, edit?: (root: string) => void) => {
+      const root = copyFixture('example-bot', prefix);
+      edit?.(root);
+      const result = await createCompiler({ root, cacheFile: false }).run();
+      expect(result.errors).toBe(0);
+      const module = (await import(`${result.outFile}?t=${Date.now()}`)) as {
+        manifest: CapabilityManifest;
+      };
+      roots.push(root);
+      return module.manifest;
+    };
+    const catalogOf = async (m: CapabilityManifest) => {
+      const host = createCapabilityHost();
+      await host.load(m);
+      return host.catalog();
+    };
+    // Two checkouts of one tree (other roots): the same identities.
+    const first = await catalogOf(await compileAt('identity-a'));
+    const second = await catalogOf(await compileAt('identity-b'));
+    const echoOf = (c: typeof first) => c.tools.find((t) => t.qualifiedName === 'echo')!;
+    expect(echoOf(first).hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(first.tools.find((t) => t.qualifiedName === 'ask_user')!.hash).toBeUndefined();
+    expect(first.manifestHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(second.manifestHash).toBe(first.manifestHash);
+    expect(echoOf(second).hash).toBe(echoOf(first).hash);
+    // A served field changed: that tool's hash and the manifest's identity change, no other tool's.
+    const edited = await catalogOf(
+      await compileAt('identity-c', (root) => {
+        const file = join(root, 'tools/echo/index.ts');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('Echo a message back', 'Echo a message back twice'));
+      }),
+    );
+    expect(echoOf(edited).hash).not.toBe(echoOf(first).hash);
+    expect(edited.manifestHash).not.toBe(first.manifestHash);
+    const others = (c: typeof first) =>
+      c.tools.filter((t) => t.qualifiedName !== 'echo').map((t) => [t.qualifiedName, t.hash]);
+    expect(others(edited)).toEqual(others(first));
+    roots.forEach(removeDir);
   });
 });
