@@ -16,7 +16,8 @@ describe('schema keywords', () => {
     const { Ajv2020 } = require('ajv/dist/2020.js') as {
       Ajv2020: new (options: object) => { RULES: { keywords: Record<string, unknown> } };
     };
-    const known = Object.keys(new Ajv2020({ ...AJV_OPTIONS }).RULES.keywords).sort();
+    // `$anchor` has no rule: Ajv's resolver reads it (compile/resolve.js), so it is enforced too.
+    const known = [...Object.keys(new Ajv2020({ ...AJV_OPTIONS }).RULES.keywords), '$anchor'].sort();
     expect([...SCHEMA_KEYWORDS].sort()).toEqual(known);
   });
 
@@ -35,6 +36,14 @@ describe('schema keywords', () => {
     expect(convertJsonSchema({ type: 'object', properties: { minlength: { type: 'string' } } })).toMatchObject({
       ok: true,
     });
+    // An anchor and the reference that finds it: both keywords.
+    expect(
+      convertJsonSchema({
+        type: 'object',
+        properties: { n: { $ref: '#node' } },
+        $defs: { node: { $anchor: 'node', type: 'number' } },
+      }),
+    ).toMatchObject({ ok: true });
     expect(keywordLike('MINLENGTH')).toBe('minLength');
     expect(keywordLike('x-ui')).toBeUndefined();
   });
