@@ -77,7 +77,12 @@ export interface CatalogJson {
 const oneOf = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 const refuse = (what: string) => () => Promise.reject(new Error(`zhin-gen catalog does not import ${what}`));
 
-/** The generated module, evaluated in memory; loaders replaced, plugin entries dropped. */
+/**
+ * The generated module, evaluated in memory; loaders replaced, plugin entries dropped. A prompt
+ * section whose module computes its content (the manifest holds its loader, which `host.load`
+ * would run) is given an empty content: what the catalog and the report show of a section is its
+ * metadata, never its text, and neither imports the tree's modules.
+ */
 export async function manifestFromCode(code: string): Promise<CapabilityManifest> {
   const { code: js } = await transform(code, { loader: 'ts', format: 'esm', target: 'node20' });
   const module = (await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`)) as {
@@ -89,6 +94,10 @@ export async function manifestFromCode(code: string): Promise<CapabilityManifest
     plugins: manifest.plugins.map(({ entry: _entry, entrySource: _source, ...plugin }) => plugin),
     tools: manifest.tools.map((tool) => ({ ...tool, load: refuse(`tool module ${tool.source}`) })),
     hooks: manifest.hooks.map((hook) => ({ ...hook, load: refuse(`hook module ${hook.source}`) })),
+    promptSections: manifest.promptSections.map(({ load: _load, ...section }) => ({
+      ...section,
+      content: section.content ?? '',
+    })),
   };
 }
 

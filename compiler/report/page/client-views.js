@@ -158,18 +158,18 @@ var ZRViews = (() => {
             : `systemPromptMaxChars: ${fmt(max)} characters`,
       }),
     );
-    const scale = max || Math.max(1, ...prompt.sections.map((s) => s.maxChars ?? s.contentChars));
+    const scale = max || Math.max(1, ...prompt.sections.map((s) => s.maxChars ?? s.contentChars ?? 0));
     panel.append(
       h('h3', { text: 'Prompt sections (in assembly order)' }),
       h('div', { id: 'zr-prompt-bars' }, [
         bars(
           prompt.sections.map((s) => ({
             label: `${s.title} (${s.id})`,
-            value: s.maxChars ?? s.contentChars,
-            share: max ? (s.maxChars ?? s.contentChars) / max : undefined,
-            mark: s.contentChars,
+            value: s.maxChars ?? s.contentChars ?? 0,
+            share: max ? (s.maxChars ?? s.contentChars ?? 0) / max : undefined,
+            mark: s.contentChars ?? undefined,
             className: `retention-${s.retention}`,
-            note: `${s.maxChars === null ? 'uncapped, ' : 'maxChars, '}${s.retention}, ${s.layer} order ${s.order}${s.platforms.length ? `, ${s.platforms.join('/')}` : ''}, ${s.profiles.join('/')}`,
+            note: `${s.maxChars === null ? 'uncapped, ' : 'maxChars, '}${s.retention}, ${s.layer} order ${s.order}${s.platforms.length ? `, ${s.platforms.join('/')}` : ''}, ${s.profiles.join('/')}${s.contentChars === null ? ', content computed at load' : ''}`,
           })),
           scale,
           'chars',

@@ -76,7 +76,8 @@ export interface SectionBudget {
   readonly order: number;
   readonly retention: string;
   readonly maxChars: number | null;
-  readonly contentChars: number;
+  /** null: the module computes the content, which only `host.load` reads (the report imports no module). */
+  readonly contentChars: number | null;
   readonly profiles: readonly string[];
   readonly platforms: readonly string[];
   readonly source: string;
@@ -284,7 +285,7 @@ export function reportData(input: ReportInput): ReportData {
           order: p.order,
           retention: p.retention,
           maxChars: p.maxChars ?? null,
-          contentChars: sectionFacts.get(id)?.contentChars ?? 0,
+          contentChars: p.content === undefined ? null : (sectionFacts.get(id)?.contentChars ?? 0),
           profiles: p.profiles,
           platforms: p.platforms,
           source: p.source,

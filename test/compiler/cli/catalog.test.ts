@@ -3,13 +3,14 @@
  * every CLI test), plus a cross-check that it answers exactly what the runtime answers for the
  * generated module in-process.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { PermissionHost, createCapabilityHost, type CapabilityManifest } from '../../../runtime/index.js';
 import type { CatalogJson } from '../../../compiler/cli/catalog.js';
-import { cli, copyFixture, removeDir } from '../../helpers.js';
+import { cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 let root: string;
 beforeAll(() => {
@@ -182,6 +183,33 @@ describe('zhin-gen catalog', () => {
       await turn.end();
     } finally {
       await compiler.dispose();
+    }
+  });
+});
+
+describe('a tree with a prompt section whose module computes its content', () => {
+  it('catalog and report answer without importing it (no internal error); the report says the size is computed', () => {
+    const root = writeTree(tempDir('catalog-computed-section'), {
+      'prompt-sections/rules/index.ts':
+        "import { defineAgentPromptSection } from 'zhin-gen/runtime';\nconst RULES = ['Be brief.', 'Cite sources.'];\nexport default defineAgentPromptSection({ title: 'Rules', content: RULES.join('\\n'), maxChars: 100 });\n",
+      'tools/echo/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Echo', requiresApproval: 'never', execute: () => 1 });\n",
+    });
+    try {
+      const listed = cli(['catalog', '--root', root, '--platform', 'qq', '--scope', 'group', '--json']);
+      expect(listed.stderr).toBe('');
+      expect(listed.status).toBe(0);
+      expect((JSON.parse(listed.stdout) as CatalogJson).tools.map((t) => t.name)).toContain('echo');
+      const reported = cli(['report', '--root', root, '--out', 'report.html']);
+      expect(reported.stderr).toBe('');
+      expect(reported.status).toBe(0);
+      const page = readFileSync(join(root, 'report.html'), 'utf8');
+      const embedded = /<script type="application\/json" id="zhin-report-data">([^<]*)<\/script>/.exec(page)![1]!;
+      const data = JSON.parse(embedded) as { prompt: { sections: { id: string; contentChars: number | null }[] } };
+      expect(data.prompt.sections).toMatchObject([{ id: ':rules', contentChars: null }]);
+      expect(page).not.toContain('Cite sources');
+    } finally {
+      removeDir(root);
     }
   });
 });
