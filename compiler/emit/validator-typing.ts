@@ -13,13 +13,19 @@
  *   `(validate10 as any)`: Ajv keeps a validator's state on the function object;
  * - a comparison of two number literals (`0.5 === 0`, Ajv's `multipleOf` guard) compares a
  *   `number`: TypeScript rejects comparing two literal types that cannot be equal;
+ * - each read of the data (`data`, `data0`, a `propertyNames` `key0`) is `(data0 as any)`: Ajv's
+ *   checks narrow it, and a schema whose keywords do not fit its type (`type: 'string'` with
+ *   `properties`) would read a property of `never`;
+ * - a local only ever written (`missing0` under `if` or `not`, a loop's `key0`) is read once with
+ *   `void`, a label nothing jumps to is left out, and so is code after a `return`;
  * - a field a class sets in its constructor (Ajv's `ValidationError`) is declared
  *   (`declare errors: any;`: a type only, no field is emitted);
  * - a top-level constant nothing reads whose value is a literal (Ajv's copy of the schema,
  *   `schema31`) is left out: it has no effect, and `noUnusedLocals` rejects it; so are the
  *   options a validator never reads (`{instancePath="", parentData, …}`: `noUnusedParameters`)
  *   and a `break` right after a `return` (`allowUnreachableCode: false`). Checked with the
- *   flags of `@tsconfig/strictest` (test/compiler/emit/validators-differential.test.ts).
+ *   flags of `@tsconfig/strictest` (test/compiler/emit/validators-differential.test.ts; a review
+ *   also ran 900 random schemas through tsc and against Ajv).
  *
  * Edits are insertions and removals at positions of TypeScript's own parse of the text, so
  * strings from the schema are never touched, whatever they contain. Bundlers and `tsc` drop the
@@ -28,12 +34,26 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { loadTypeScript } from '../util/typescript-load.js';
+import {
+  closingParen,
+  constructorFields,
+  DATA,
+  isExit,
+  isJump,
+  isLiteral,
+  isLiteralComparison,
+  isLiteralConst,
+  isRead,
+  wrappable,
+} from './validator-nodes.js';
 
 interface Edit {
   readonly at: number;
   /** Up to where the text is replaced (default: an insertion). */
   readonly end?: number;
   readonly text: string;
+  /** A statement added after the one ending here: before any other insertion at this position. */
+  readonly statement?: boolean;
 }
 
 /** A function being walked: the names read inside it, for its unread options. */
@@ -55,6 +75,12 @@ export function typedValidatorCode(code: string): string {
   const reads = new Set<string>();
   const scopes: Scope[] = [];
   const walked: Scope[] = [];
+  // Every scope being walked (functions and blocks: Ajv declares `data0` again in sibling
+  // blocks), innermost last, each with the names read inside it.
+  const blocks: Set<string>[] = [];
+  // Inside a statement that never runs (left out below): its reads and jumps do not count.
+  let dead = 0;
+  const deadStatements = new Set<TS.Node>();
   const edits: Edit[] = [];
   const insert = (at: number, text: string): void => {
     edits.push({ at, text });
@@ -64,8 +90,19 @@ export function typedValidatorCode(code: string): string {
       case K.Identifier: {
         const name = (node as TS.Identifier).text;
         if (isRead(ts, node as TS.Identifier, parent)) {
-          reads.add(name);
-          for (const scope of scopes) scope.reads.add(name);
+          if (dead === 0) {
+            reads.add(name);
+            for (const scope of scopes) scope.reads.add(name);
+            for (const block of blocks) block.add(name);
+          }
+          // Ajv's checks narrow the data (`typeof data == "string"`), and a schema whose keywords
+          // do not fit its type (`type: 'string'` with `properties`) then reads a property of a
+          // `never` or compares a `number` with a string (TS2339, TS2367): each read of the data
+          // is of an `any` that no check narrows.
+          if (DATA.test(name) && wrappable(ts, node as TS.Identifier, parent)) {
+            insert(node.getStart(file), '(');
+            insert(node.end, ' as any)');
+          }
         }
         return;
       }
@@ -79,14 +116,47 @@ export function typedValidatorCode(code: string): string {
         // A `for (const key in …)` variable cannot have a type; `catch (e)` may.
         const head = parent.kind === K.VariableDeclarationList ? forHead.get(parent) : false;
         if (declaration.type === undefined && !head) insert(declaration.name.end, ': any');
+        if (ts.isIdentifier(declaration.name))
+          declared.push({
+            name: declaration.name.text,
+            node: declaration,
+            list: parent,
+            // `var` belongs to its function, `let` / `const` to their block.
+            reads:
+              parent.kind === K.VariableDeclarationList &&
+              (parent.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) === 0
+                ? (scopes[scopes.length - 1]?.reads ?? reads)
+                : (blocks[blocks.length - 1] ?? reads),
+          });
+        break;
+      }
+      case K.LabeledStatement:
+        labels.push(node as TS.LabeledStatement);
+        break;
+      case K.BreakStatement:
+      case K.ContinueStatement: {
+        const label = (node as TS.BreakOrContinueStatement).label;
+        if (label && dead === 0) usedLabels.add(label.text);
         break;
       }
       case K.ForInStatement:
-      case K.ForOfStatement: {
-        const initializer = (node as TS.ForInOrOfStatement).initializer;
-        if (ts.isVariableDeclarationList(initializer)) forHead.set(initializer, true);
-        break;
+      case K.ForOfStatement:
+      case K.ForStatement: {
+        const initializer = (node as TS.ForInOrOfStatement | TS.ForStatement).initializer;
+        if (initializer && ts.isVariableDeclarationList(initializer) && !ts.isForStatement(node)) {
+          forHead.set(initializer, true);
+          holderOf.set(initializer, node as TS.ForInOrOfStatement);
+        }
+        // The loop's own scope: its head's `let` / `const` are read in its body.
+        blocks.push(new Set());
+        ts.forEachChild(node, (child) => visitChild(child, node));
+        blocks.pop();
+        return;
       }
+      case K.VariableStatement:
+        holderOf.set((node as TS.VariableStatement).declarationList, node as TS.VariableStatement);
+        topLevel.set(node, parent.kind === K.SourceFile);
+        break;
       case K.PropertyAccessExpression: {
         const target = (node as TS.PropertyAccessExpression).expression;
         if (ts.isIdentifier(target) && functions.has(target.text)) {
@@ -106,11 +176,20 @@ export function typedValidatorCode(code: string): string {
       case K.Block:
       case K.CaseClause:
       case K.DefaultClause: {
+        // What follows a `return`, `throw`, `break` or `continue` in its block never runs
+        // (`return false;break;`, and Ajv's code after `not: true`): left out.
         const statements = (node as TS.Block | TS.CaseOrDefaultClause).statements;
-        for (let i = 1; i < statements.length; i++)
-          if (isJump(ts, statements[i]!) && isExit(ts, statements[i - 1]!))
-            edits.push({ at: statements[i]!.getStart(file), end: statements[i]!.end, text: '' });
-        break;
+        const exit = statements.findIndex((s) => isExit(ts, s) || isJump(ts, s));
+        if (exit >= 0)
+          for (const statement of statements.slice(exit + 1))
+            if (!ts.isFunctionDeclaration(statement)) {
+              unreachable.push(statement);
+              deadStatements.add(statement);
+            }
+        blocks.push(new Set());
+        ts.forEachChild(node, (child) => visitChild(child, node));
+        blocks.pop();
+        return;
       }
       case K.ClassDeclaration:
       case K.ClassExpression: {
@@ -127,17 +206,56 @@ export function typedValidatorCode(code: string): string {
         walked.push(scope);
         // The parameters first: their defaults read names of this scope (`rootData=data`), and
         // unreadOptions looks at them itself.
-        for (const parameter of fn.parameters) visit(parameter, fn);
+        for (const parameter of fn.parameters) visitChild(parameter, fn);
         scopes.push(scope);
-        if (fn.body) visit(fn.body, fn);
+        if (fn.body) visitChild(fn.body, fn);
         scopes.pop();
         return;
       }
     }
-    ts.forEachChild(node, (child) => visit(child, node));
+    ts.forEachChild(node, (child) => visitChild(child, node));
+  };
+  const visitChild = (node: TS.Node, parent: TS.Node): void => {
+    const isDead = deadStatements.has(node);
+    if (isDead) dead++;
+    visit(node, parent);
+    if (isDead) dead--;
   };
   const forHead = new WeakMap<TS.Node, boolean>();
-  ts.forEachChild(file, (child) => visit(child, file));
+  // The statement holding a declaration list (no parent links in this parse).
+  const holderOf = new WeakMap<TS.Node, TS.ForInOrOfStatement | TS.VariableStatement>();
+  const topLevel = new WeakMap<TS.Node, boolean>();
+  // Ajv names a function's locals uniquely (`key0`, `key1`), but another function may reuse one:
+  // a local is unread when the function it is declared in (with what it nests) never reads it.
+  const declared: { name: string; node: TS.VariableDeclaration; list: TS.Node; reads: ReadonlySet<string> }[] = [];
+  const labels: TS.LabeledStatement[] = [];
+  const usedLabels = new Set<string>();
+  const unreachable: TS.Statement[] = [];
+  ts.forEachChild(file, (child) => visitChild(child, file));
+  // Removed first: nothing inside a removed statement is edited (its edits dropped below).
+  const removed: { at: number; end: number }[] = [];
+  for (const statement of unreachable) {
+    const at = statement.getStart(file);
+    if (removed.some((r) => at >= r.at && statement.end <= r.end)) continue;
+    removed.push({ at, end: statement.end });
+  }
+  // A label nothing breaks to or continues (`outer0:` of Ajv's `uniqueItems`): TS7028.
+  for (const label of labels)
+    if (!usedLabels.has(label.label.text))
+      edits.push({ at: label.getStart(file), end: label.statement.getStart(file), text: '' });
+  // A variable written and never read (`missing0` under `not`/`if`, a loop's `key0`): TS6133.
+  for (const { name, node, list, reads: readHere } of declared) {
+    if (readHere.has(name)) continue;
+    const holder = holderOf.get(list);
+    if (holder && (ts.isForOfStatement(holder) || ts.isForInStatement(holder))) {
+      if (ts.isBlock(holder.statement)) insert(holder.statement.getStart(file) + 1, `void ${name};`);
+      else {
+        insert(holder.statement.getStart(file), `{void ${name};`);
+        insert(holder.statement.end, '}');
+      }
+    } else if (holder && ts.isVariableStatement(holder) && !(topLevel.get(holder) && isLiteralConst(ts, node)))
+      edits.push({ at: holder.end, text: `void ${name};`, statement: true });
+  }
   for (const scope of walked) edits.push(...unreadOptions(ts, file, scope));
   for (const statement of file.statements) {
     if (!ts.isVariableStatement(statement)) continue;
@@ -151,13 +269,21 @@ export function typedValidatorCode(code: string): string {
       edits.push({ at, end: statement.end, text: '' });
     }
   }
-  return applied(code, edits);
+  const kept = edits.filter((e) => !removed.some((r) => e.at >= r.at && e.at <= r.end));
+  for (const r of removed) kept.push({ at: r.at, end: r.end, text: '' });
+  return applied(code, kept);
 }
 
-/** The text with the edits (none overlapping) made, in one pass. */
-function applied(code: string, edits: Edit[]): string {
-  // By position; at one position an insertion goes before a removal that starts there.
-  edits.sort((a, b) => a.at - b.at || (a.end === undefined ? 0 : 1) - (b.end === undefined ? 0 : 1));
+/**
+ * The text with the edits made, in one pass. An edit inside a span another replaces (a `data`
+ * read wrapped inside the option pattern that unreadOptions rewrites) goes with that span.
+ */
+function applied(code: string, all: Edit[]): string {
+  const spans = all.filter((e) => e.end !== undefined && e.end > e.at);
+  const edits = all.filter((e) => !spans.some((s) => s !== e && e.at > s.at && e.at < s.end!));
+  // By position; at one position a statement first, then other insertions, then a removal.
+  const rank = (e: Edit): number => (e.statement ? 0 : e.end === undefined ? 1 : 2);
+  edits.sort((a, b) => a.at - b.at || rank(a) - rank(b));
   const parts: string[] = [];
   let last = 0;
   for (const edit of edits) {
@@ -166,92 +292,6 @@ function applied(code: string, edits: Edit[]): string {
   }
   parts.push(code.slice(last));
   return parts.join('');
-}
-
-/** Whether an identifier reads a binding (not a declaration's name, a property name or a key). */
-function isRead(ts: typeof TS, node: TS.Identifier, parent: TS.Node): boolean {
-  if (
-    (ts.isVariableDeclaration(parent) ||
-      ts.isFunctionDeclaration(parent) ||
-      ts.isFunctionExpression(parent) ||
-      ts.isClassDeclaration(parent) ||
-      ts.isClassExpression(parent) ||
-      ts.isParameter(parent) ||
-      ts.isBindingElement(parent)) &&
-    parent.name === node
-  )
-    return false;
-  if ((ts.isPropertyAccessExpression(parent) || ts.isPropertyAssignment(parent)) && parent.name === node) return false;
-  // `{ name: binding }` in a pattern: `name` is the property, not a read.
-  if (ts.isBindingElement(parent) && parent.propertyName === node) return false;
-  return true;
-}
-
-/** `break` / `continue`. */
-function isJump(ts: typeof TS, node: TS.Statement): boolean {
-  return ts.isBreakStatement(node) || ts.isContinueStatement(node);
-}
-
-/** `return` / `throw`: nothing after it in its block runs. */
-function isExit(ts: typeof TS, node: TS.Statement): boolean {
-  return ts.isReturnStatement(node) || ts.isThrowStatement(node);
-}
-
-/** Position just past the `)` that closes a parameter list ending at `from`. */
-function closingParen(code: string, from: number): number {
-  const at = code.indexOf(')', from);
-  if (at < 0) throw new Error("Ajv's validator code has a parameter list without its ')'");
-  return at + 1;
-}
-
-/** Names a class's constructor sets on `this` (`this.errors = …`). */
-function constructorFields(ts: typeof TS, node: TS.ClassLikeDeclaration): string[] {
-  const names: string[] = [];
-  const visit = (inner: TS.Node): void => {
-    if (
-      ts.isBinaryExpression(inner) &&
-      inner.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-      ts.isPropertyAccessExpression(inner.left) &&
-      inner.left.expression.kind === ts.SyntaxKind.ThisKeyword
-    )
-      names.push(inner.left.name.text);
-    ts.forEachChild(inner, visit);
-  };
-  for (const member of node.members) if (ts.isConstructorDeclaration(member)) visit(member);
-  return names;
-}
-
-/** A value whose evaluation has no effect: a JSON-like literal. */
-function isLiteral(ts: typeof TS, node: TS.Expression): boolean {
-  if (ts.isObjectLiteralExpression(node))
-    return node.properties.every(
-      (p) =>
-        ts.isPropertyAssignment(p) &&
-        (!ts.isComputedPropertyName(p.name) || ts.isStringLiteral(p.name.expression)) &&
-        isLiteral(ts, p.initializer),
-    );
-  if (ts.isArrayLiteralExpression(node)) return node.elements.every((e) => isLiteral(ts, e));
-  if (ts.isPrefixUnaryExpression(node)) return ts.isNumericLiteral(node.operand);
-  return (
-    ts.isStringLiteral(node) ||
-    ts.isNumericLiteral(node) ||
-    node.kind === ts.SyntaxKind.TrueKeyword ||
-    node.kind === ts.SyntaxKind.FalseKeyword ||
-    node.kind === ts.SyntaxKind.NullKeyword
-  );
-}
-
-/** `0.5 === 0`: an equality of two number literals. */
-function isLiteralComparison(ts: typeof TS, node: TS.BinaryExpression): boolean {
-  const op = node.operatorToken.kind;
-  const equality =
-    op === ts.SyntaxKind.EqualsEqualsEqualsToken ||
-    op === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
-    op === ts.SyntaxKind.EqualsEqualsToken ||
-    op === ts.SyntaxKind.ExclamationEqualsToken;
-  const numeric = (e: TS.Expression): boolean =>
-    ts.isNumericLiteral(e) || (ts.isPrefixUnaryExpression(e) && ts.isNumericLiteral(e.operand));
-  return equality && numeric(node.left) && numeric(node.right);
 }
 
 /**

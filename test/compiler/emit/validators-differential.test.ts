@@ -126,6 +126,29 @@ const JSON_SCHEMAS: readonly JsonSchema[] = [
     },
   },
   { type: 'object', properties: { e: { enum: [JSON.parse('{"__proto__":{"x":1}}'), [1, 2]] } } },
+  // Shapes whose Ajv code strict tsc rejected before validator-typing.ts handled them (found by
+  // review): a variable only written (`missing0` under `if` / `not`, a loop's `key0`), a label
+  // nothing uses (`uniqueItems` of objects), code after a `return` (`not: true`), and checks that
+  // narrow the data to `never` or compare a number with a string (keywords that do not fit the type).
+  {
+    type: 'object',
+    properties: { country: { type: 'string' }, postcode: { type: 'string' } },
+    if: { required: ['country'] },
+    then: { required: ['postcode'] },
+  },
+  { type: 'object', not: { required: ['a', 'b'] } },
+  { type: 'object', additionalProperties: { format: 'email' } },
+  {
+    type: 'object',
+    properties: {
+      u: { type: 'array', uniqueItems: true },
+      o: { type: 'array', items: { type: 'object' }, uniqueItems: true },
+    },
+  },
+  { type: 'object', properties: { n: { not: true } } },
+  { type: 'object', properties: { s: { type: 'string', properties: { a: { type: 'number' } }, required: ['a'] } } },
+  { type: 'object', properties: { m: { type: 'number', enum: [1, 'one'] } }, propertyNames: { const: 1 } },
+  { type: 'object', propertyNames: { type: 'object', properties: { a: { const: 1 } } } },
 ];
 
 interface Probe {
