@@ -23,7 +23,8 @@ const require = createRequire(import.meta.url);
 // 2: the written module ends with a seal line (write/validators.ts); 3: own properties only
 // (Ajv's `ownProperties`: a property named `toString` is not found on Object.prototype); 4: a
 // `.ts` module is typed instead of `@ts-nocheck` (validator-typing.ts); 5: reads of the data
-// unnarrowed, unread locals read, unused labels and unreachable code left out.
+// unnarrowed, unread locals read, unused labels and unreachable code left out, and a schema with an
+// `$id` compiled (its `sourceURL` comment left out; its module used to throw).
 const EMITTER_VERSION = 5;
 
 interface AjvLike {
@@ -154,6 +155,9 @@ function helperDeclaration(name: string, typed: boolean): string {
 
 const typedHelpers = new Map<string, string>();
 
+/** Ajv's `sourceURL` comment of a schema with an `$id`: its JSON string literal, whatever it holds. */
+const SOURCE_URL = /\/\*# sourceURL="(?:[^"\\\n]|\\.)*" \*\/;?/g;
+
 /** Ajv's standalone code with its helpers inlined, ending in a function named `validate`. */
 function validatorBody(schema: JsonSchema, allErrors: boolean, typed: boolean): string {
   const { ValueScope, standalone, helpers } = ajvModules();
@@ -170,7 +174,10 @@ function validatorBody(schema: JsonSchema, allErrors: boolean, typed: boolean): 
   }
   const head = /^"use strict";export const validate = (validate\d+);export default \1;/.exec(code);
   if (!head) throw new Error('unexpected Ajv standalone output');
-  let text = code.slice(head[0].length);
+  // Ajv marks a schema with an `$id` with `/*# sourceURL="<the $id>" */`: the one comment it
+  // prints. Left out whole (the `$id` is the schema's text, and a `*/` in it must not end the
+  // comment early); escapeStrings refuses any other comment.
+  let text = code.slice(head[0].length).replace(SOURCE_URL, '');
   const used: string[] = [];
   text = text.replace(/require\("ajv\/dist\/runtime\/([a-z_0-9]+)"\)\.default/g, (_match, name: string) => {
     if (!(name in helpers))
