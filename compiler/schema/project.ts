@@ -330,7 +330,11 @@ export function nonKeywordFailure(found: readonly NonKeyword[], origin: 'zod' | 
     ok: false,
     code: 'ZG2022',
     message: `Invalid JSON Schema: ${named.join(', ')} ${found.length === 1 ? 'is not a JSON Schema keyword' : 'are not JSON Schema keywords'}${origin === 'zod' ? ' (from .meta())' : ''}`,
-    hint: 'The schema the model is sent and the input is validated with carries JSON Schema keywords only: a key the validator does not know validates nothing (a misspelt `minlength` checks no length). Fix its spelling, or remove it (a note for the model belongs in `description`, one for readers in `$comment`).',
+    hint: `The schema the model is sent and the input is validated with carries JSON Schema keywords only: a key the validator does not know validates nothing (a misspelt \`minlength\` checks no length). Fix its spelling, or remove it (a note for the model belongs in \`description\`, one for readers in \`$comment\`).${
+      origin === 'zod'
+        ? ' `.meta()` writes into the JSON Schema: keep metadata of your own in a registry of your own (`const info = z.registry<{ ui: string }>(); info.add(schema, { ui: "slider" })`).'
+        : ''
+    }`,
     path: found[0]!.path,
   };
 }
