@@ -111,3 +111,16 @@ export function isLiteralComparison(ts: typeof TS, node: TS.BinaryExpression): b
     ts.isNumericLiteral(e) || (ts.isPrefixUnaryExpression(e) && ts.isNumericLiteral(e.operand));
   return equality && numeric(node.left) && numeric(node.right);
 }
+
+/**
+ * Whether control never goes past this statement: a `return`, `throw`, `break` or `continue`, a
+ * block holding one, or an `if` whose branches both end (Ajv's `if (…) { …; return false; } else
+ * { …; return false; }`). What follows it in its block is unreachable (TS7027).
+ */
+export function endsFlow(ts: typeof TS, node: TS.Statement): boolean {
+  if (isExit(ts, node) || isJump(ts, node)) return true;
+  if (ts.isBlock(node)) return node.statements.some((statement) => endsFlow(ts, statement));
+  if (ts.isIfStatement(node))
+    return node.elseStatement !== undefined && endsFlow(ts, node.thenStatement) && endsFlow(ts, node.elseStatement);
+  return false;
+}

@@ -38,8 +38,7 @@ import {
   closingParen,
   constructorFields,
   DATA,
-  isExit,
-  isJump,
+  endsFlow,
   isLiteral,
   isLiteralComparison,
   isLiteralConst,
@@ -179,7 +178,7 @@ export function typedValidatorCode(code: string): string {
         // What follows a `return`, `throw`, `break` or `continue` in its block never runs
         // (`return false;break;`, and Ajv's code after `not: true`): left out.
         const statements = (node as TS.Block | TS.CaseOrDefaultClause).statements;
-        const exit = statements.findIndex((s) => isExit(ts, s) || isJump(ts, s));
+        const exit = statements.findIndex((s) => endsFlow(ts, s));
         if (exit >= 0)
           for (const statement of statements.slice(exit + 1))
             if (!ts.isFunctionDeclaration(statement)) {
