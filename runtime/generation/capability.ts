@@ -4,6 +4,7 @@
  * carry the declared metadata eagerly (access, approval and listing never need the module) and
  * resolve the executable lazily, so start-up cost does not grow with the number of tool modules.
  */
+import { isDefinitionOf } from '../contract/definition-shape.js';
 import type { ToolDescriptor } from '../turn/approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from '../contract/define.js';
 import type { JsonSchema, ManifestTool } from '../contract/manifest.js';
@@ -69,12 +70,7 @@ export function isStandardSchema(value: unknown): value is StandardSchemaLike {
 }
 
 export function isAgentToolDefinition(value: unknown): value is AgentToolDefinition {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { kind?: unknown }).kind === 'agent-tool' &&
-    typeof (value as { execute?: unknown }).execute === 'function'
-  );
+  return isDefinitionOf(value, 'agent-tool', 'execute', 'function');
 }
 
 /** The executable view of a definition; the method stays bound to the definition object. */

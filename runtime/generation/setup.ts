@@ -15,14 +15,13 @@ import type {
 } from '../contract/define.js';
 import { bindDefinition, describeError, isAgentToolDefinition } from './capability.js';
 import type { CandidateBuilder } from './generation.js';
+import { isDefinitionOf } from '../contract/definition-shape.js';
 import { isValidOwner, promptSectionId, segmentNameProblem, toolLocalNameProblem } from '../contract/names.js';
 
 export type PluginDefinitions = Readonly<Record<string, PluginDefinition>>;
 
 function isPluginDefinition(value: unknown): value is PluginDefinition {
-  if (typeof value !== 'object' || value === null) return false;
-  const setup = (value as { setup?: unknown }).setup;
-  return (value as { kind?: unknown }).kind === 'plugin' && (setup === undefined || typeof setup === 'function');
+  return isDefinitionOf(value, 'plugin', 'setup', 'function', true);
 }
 
 function ownerLabel(owner: string): string {

@@ -6,6 +6,7 @@
  * or whose default export is not a `defineAgentPromptSection(...)` with string content, rejects
  * the candidate naming the section: a prompt is never assembled without a section it declares.
  */
+import { isDefinitionOf } from '../contract/definition-shape.js';
 import type { AgentPromptSection } from '../contract/define.js';
 import type { ManifestPromptSection } from '../contract/manifest.js';
 import { describeError } from '../generation/capability.js';
@@ -14,12 +15,7 @@ import { describeError } from '../generation/capability.js';
 export type LoadedPromptSection = Omit<ManifestPromptSection, 'content' | 'load'> & { readonly content: string };
 
 function isPromptSection(value: unknown): value is AgentPromptSection {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { kind?: unknown }).kind === 'prompt-section' &&
-    typeof (value as { content?: unknown }).content === 'string'
-  );
+  return isDefinitionOf(value, 'prompt-section', 'content', 'string');
 }
 
 async function contentOf(section: ManifestPromptSection): Promise<string> {

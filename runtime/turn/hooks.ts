@@ -5,6 +5,7 @@
  * call, like tool modules. A `tool:before` hook that fails to load or throws vetoes (fail
  * closed); a failing `tool:after` hook is reported and ignored (the call already happened).
  */
+import { isDefinitionOf } from '../contract/definition-shape.js';
 import type { AgentHook, ToolHookEvent } from '../contract/define.js';
 import type { HookEvent, ManifestHook } from '../contract/manifest.js';
 import { describeError } from '../generation/capability.js';
@@ -13,12 +14,7 @@ import { type TurnScope, isInScope } from '../access/scope.js';
 const loaded = new WeakMap<ManifestHook, Promise<AgentHook>>();
 
 function isAgentHook(value: unknown): value is AgentHook {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { kind?: unknown }).kind === 'agent-hook' &&
-    typeof (value as { handle?: unknown }).handle === 'function'
-  );
+  return isDefinitionOf(value, 'agent-hook', 'handle', 'function');
 }
 
 function loadHook(hook: ManifestHook): Promise<AgentHook> {
