@@ -94,7 +94,6 @@ function projectZod(schema: ZodLike): ConvertResult {
       message: `inputSchema is a Zod ${rootType} schema; the root must be z.object({ ... })`,
     };
   }
-  let site: { path: readonly (string | number)[]; message: string } | undefined;
   // Every site, not the first: the conversion goes on past each (with `{}` in its place, never
   // emitted), so one run names every unrepresentable type (SPEC: all problems are collected).
   const sites: { path: readonly (string | number)[]; message: string }[] = [];
@@ -105,7 +104,6 @@ function projectZod(schema: ZodLike): ConvertResult {
       io: 'input',
       // Zod's error message carries no path: the handler is told where.
       unrepresentable: (info) => {
-        site ??= { path: info.path, message: info.message };
         sites.push({ path: info.path, message: info.message });
         return 'any';
       },
@@ -113,6 +111,7 @@ function projectZod(schema: ZodLike): ConvertResult {
   } catch (error) {
     // Zod converts recursively: a schema built nested thousands of levels deep (in a loop, say)
     // runs it out of stack. That is the schema's depth, not a failure to evaluate.
+    const site = sites[0];
     if (error instanceof RangeError && site === undefined)
       return {
         ok: false,
@@ -122,23 +121,21 @@ function projectZod(schema: ZodLike): ConvertResult {
     const message = error instanceof Error ? error.message : String(error);
     const path = site?.path ?? findUnrepresentable(schema);
     if (site || path || /represent/i.test(message)) {
-      const where = path && path.length > 0 ? path.join('.') : '(root)';
       return {
         ok: false,
         code: 'ZG2021',
-        message: `\`${where}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}`,
+        message: `\`${pathText(path ?? [])}\`: ${site?.message ?? message.replace(/^\[toJSONSchema\]:\s*/, '')}`,
         ...(path && path.length > 0 ? { path } : {}),
       };
     }
     return { ok: false, code: 'ZG2023', message: `z.toJSONSchema failed: ${message}` };
   }
   if (sites.length > 0) {
-    const where = (path: readonly (string | number)[]): string => (path.length > 0 ? path.join('.') : '(root)');
     const first = sites[0]!.path;
     return {
       ok: false,
       code: 'ZG2021',
-      message: sites.map((s) => `\`${where(s.path)}\`: ${s.message}`).join('; '),
+      message: sites.map((s) => `\`${pathText(s.path)}\`: ${s.message}`).join('; '),
       ...(first.length > 0 ? { path: first } : {}),
     };
   }
@@ -267,6 +264,11 @@ const SCHEMA_VALUES = new Set([
   'contentSchema',
 ]);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/** A schema path as ZG2021 names it: `properties.when`, or `(root)`. */
+function pathText(path: readonly (string | number)[]): string {
+  return path.length > 0 ? path.join('.') : '(root)';
+}
 
 /** Where a key that is no schema keyword stood (schema/keywords.ts), and the key. */
 export interface NonKeyword {
