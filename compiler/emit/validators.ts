@@ -23,9 +23,8 @@ const require = createRequire(import.meta.url);
 // 2: the written module ends with a seal line (write/validators.ts); 3: own properties only
 // (Ajv's `ownProperties`: a property named `toString` is not found on Object.prototype); 4: a
 // `.ts` module is typed instead of `@ts-nocheck` (validator-typing.ts); 5: reads of the data
-// unnarrowed, unread locals read, unused labels and unreachable code (after an exit, or an if whose
-// branches both exit) left out, and a schema with an
-// `$id` compiled (its `sourceURL` comment left out; its module used to throw).
+// unnarrowed, unread locals read, unused labels and unreachable code left out, and a schema with
+// an `$id` compiled (its `sourceURL` comment left out; its module used to throw).
 const EMITTER_VERSION = 5;
 
 interface AjvLike {
