@@ -24,8 +24,9 @@ const require = createRequire(import.meta.url);
 // (Ajv's `ownProperties`: a property named `toString` is not found on Object.prototype); 4: a
 // `.ts` module is typed instead of `@ts-nocheck` (validator-typing.ts); 5: reads of the data
 // unnarrowed, unread locals read, unused labels and unreachable code left out, and a schema with
-// an `$id` compiled (its `sourceURL` comment left out; its module used to throw).
-const EMITTER_VERSION = 5;
+// an `$id` compiled (its `sourceURL` comment left out; its module used to throw); 6: numbers must
+// be finite (Ajv's `strictNumbers`: `NaN` and `Infinity` passed `type: 'number'`).
+const EMITTER_VERSION = 6;
 
 interface AjvLike {
   compile(schema: object): { readonly source?: unknown };

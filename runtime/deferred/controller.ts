@@ -49,17 +49,30 @@ export interface DeferredToolController {
   listing(): Promise<TurnListing>;
   /** Operator view (`zhin-gen catalog`): every tool and skill left out, with the reason. Never for the model. */
   omissions(): Promise<readonly Omission[]>;
-  /** This turn's loaded state (not what the store holds). */
+  /**
+   * This turn's loaded state (not what the store holds): the tools of its loaded set and the
+   * stored skills it may list, never what another principal of a shared session loaded.
+   */
   snapshot(): DeferredToolSessionSnapshot;
   isLoaded(name: string): boolean;
   /** Marks a use of an already-loaded tool (LRU). */
   touch(name: string): void;
   /** Writes pending touches; resolves when every write of this turn settled. */
   flush(): Promise<void>;
-  /** The state a fork starts from. */
-  forkSeed(): ControllerSeed;
   /** The per-turn meta tool bindings (only those enabled by `alwaysLoadedTools`). */
   readonly metaTools: readonly ToolBinding[];
+}
+
+/**
+ * The state a fork starts from: every stored tool and skill, listed by this turn or not (a fork's
+ * scope may list others), so it is not on the controller a host sees (`turn.deferred`): in a
+ * shared session it names what other principals loaded. Only the turn that forks reads it.
+ */
+const forkSeeds = new WeakMap<DeferredToolController, () => ControllerSeed>();
+
+/** The seed of a fork of the turn that owns `controller` (turn/turn.ts). */
+export function forkSeedOf(controller: DeferredToolController): ControllerSeed {
+  return forkSeeds.get(controller)!();
 }
 
 export interface ControllerSeed {
@@ -104,6 +117,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
   /** Tool name → last touched: this turn's loaded set (loaded-tools.ts), refilled in place. */
   const loaded = state.visible;
   const loadedSkills = new Set<string>();
+  /** The stored and loaded skills this turn may list: the only ones its snapshot names. */
+  const listedSkills = new Set<string>();
   /** Visible without counting: the selected agent's `agent.json` tools, `always` skills' tools. */
   const pinned = new Set<string>(agent?.tools ?? []);
   let dirty = false;
@@ -156,6 +171,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
     const restore = loadedSkills.has(entry.name);
     if (!restore && !entry.skill.always) continue;
     if (!(await check(skillListed(entry, view, admission)))) continue;
+    if (restore) listedSkills.add(entry.name);
     options.activate(entry.name);
     if (entry.skill.always) for (const tool of entry.skill.tools) pinned.add(tool);
   }
@@ -262,7 +278,10 @@ export async function openDeferredController(options: DeferredControllerOptions)
         throw new CatalogNotFoundError(notFoundSkill(name));
       const instructions = await entry.skill.instructions();
       options.activate(name);
-      if (!entry.skill.always) loadedSkills.add(name);
+      if (!entry.skill.always) {
+        loadedSkills.add(name);
+        listedSkills.add(name);
+      }
       const unlocked: string[] = [];
       for (const toolName of entry.skill.tools) {
         const tool = catalog.toolsByName.get(toolName);
@@ -348,7 +367,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
     listing: () => turnListing({ catalog, view, admission, metaEnabled, visibleLoaded, agent }),
     omissions: () => turnOmissions(catalog, view, admission),
 
-    snapshot: () => freezeSnapshot(loaded, loadedSkills),
+    snapshot: () => freezeSnapshot(loaded, listedSkills),
     isLoaded: (name) => {
       const entry = catalog.toolsByName.get(name);
       return entry !== undefined && visibleLoaded(entry) !== undefined;
@@ -360,7 +379,6 @@ export async function openDeferredController(options: DeferredControllerOptions)
       if (dirty) persist();
       return writing;
     },
-    forkSeed: () => Object.freeze({ tools: new Map(state.all), skills: Object.freeze([...loadedSkills]) }),
     metaTools: Object.freeze(
       metaToolBindings(
         {
@@ -372,5 +390,7 @@ export async function openDeferredController(options: DeferredControllerOptions)
       ),
     ),
   };
-  return Object.freeze(controller);
+  const frozen = Object.freeze(controller);
+  forkSeeds.set(frozen, () => Object.freeze({ tools: new Map(state.all), skills: Object.freeze([...loadedSkills]) }));
+  return frozen;
 }

@@ -19,7 +19,12 @@ import { type Placement, placementOf, skillPlacement, type TurnScope } from '../
 import { type AgentSelection, selectAgent } from './agent-selection.js';
 import type { ToolBinding } from '../generation/capability.js';
 import { generationCatalog } from '../deferred/catalog.js';
-import { type ControllerSeed, type DeferredToolController, openDeferredController } from '../deferred/controller.js';
+import {
+  type ControllerSeed,
+  type DeferredToolController,
+  forkSeedOf,
+  openDeferredController,
+} from '../deferred/controller.js';
 import type { MetaToolInput, MetaToolName } from '../deferred/meta-tools.js';
 import type { ModelProvider, ModelToolsFor, ModelToolsOptions } from '../deferred/providers.js';
 import type { SeamToolInputs } from '../seam/types.js';
@@ -368,7 +373,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
           traceId,
         },
         // The fork borrows this turn's lease: this turn ends its forks before releasing it.
-        { ...deps, lease: { generation, release: () => Promise.resolve() }, forkSeed: deferred.forkSeed() },
+        { ...deps, lease: { generation, release: () => Promise.resolve() }, forkSeed: forkSeedOf(deferred) },
       );
       children.add(child);
       return child;

@@ -36,10 +36,14 @@ function loadAjv(): Promise<AjvConstructor> {
  * `logger: false` keeps its "unknown format ignored" lines out of the host's logs;
  * `ownProperties`: a property is the input's own, so one named `toString` or `constructor` is not
  * found on Object.prototype (a required one would pass unsent, a typed one fail unsent).
+ * `strictNumbers`: `strict: false` turns it off with the rest, and then `NaN` and `Infinity`
+ * pass `type: 'number'` (and `Infinity` `type: 'integer'`): a host or seam caller's `NaN` amount
+ * reached the tool, where Zod's `z.number()` refuses both.
  */
 export const AJV_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({
   allErrors: false,
   strict: false,
+  strictNumbers: true,
   addUsedSchema: false,
   logger: false,
   ownProperties: true,

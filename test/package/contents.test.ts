@@ -83,6 +83,26 @@ describe.each(['zhinGen', 'runtime'] as const)('%s tarball', (which) => {
     expect(missing).toEqual([]);
   });
 
+  it('is the size docs/packages.md states (within 20%), and every subpath it exports is in its table', () => {
+    const doc = readFileSync(join(REPO, 'docs', 'packages.md'), 'utf8').replace(/\s+/g, ' ');
+    const { name, size, unpackedSize, manifest } = pkg();
+    const stated = new RegExp(`\`${name}\` tarball is ([\\d.]+) MB \\(([\\d.]+) MB unpacked`).exec(doc);
+    expect(stated, `no size of ${name} in docs/packages.md`).not.toBeNull();
+    const within = (actual: number, mb: string) => Math.abs(actual / 1e6 / Number(mb) - 1) <= 0.2;
+    expect(within(size, stated![1]!), `${name} tarball: ${size} bytes, docs say ${stated![1]} MB`).toBe(true);
+    expect(
+      within(unpackedSize, stated![2]!),
+      `${name} unpacked: ${unpackedSize} bytes, docs say ${stated![2]} MB`,
+    ).toBe(true);
+    if (which !== 'runtime') return;
+    const exported = typeof manifest.exports === 'object' && manifest.exports !== null ? manifest.exports : {};
+    for (const subpath of Object.keys(exported)) {
+      if (subpath === '.' || subpath === './package.json') continue;
+      const short = subpath.slice(1);
+      expect(doc.includes(`\`${name}${short}\``) || doc.includes(`\`${short}\``), subpath).toBe(true);
+    }
+  });
+
   it('runs nothing at install time (no prepare/install scripts in the published package.json)', () => {
     const scripts = pkg().manifest.scripts ?? {};
     expect(

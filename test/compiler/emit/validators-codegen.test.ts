@@ -104,6 +104,20 @@ describe('generated validator modules', () => {
     }
   });
 
+  it('refuse NaN and ±Infinity for number and integer, as Zod does (generated and runtime alike)', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { amount: { type: 'number' }, count: { type: 'integer', minimum: 1 } },
+    };
+    for (const valid of [await load(schema), await ajvValidator().compile(schema, schema)]) {
+      expect(valid({ amount: 1.5, count: 2 }), JSON.stringify(valid.errors)).toBe(true);
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+        expect(valid({ amount: bad }), `amount ${bad}`).toBe(false);
+        expect(valid({ count: bad }), `count ${bad}`).toBe(false);
+      }
+    }
+  });
+
   it('are deterministic: the same schema gives the same bytes whatever was compiled before', () => {
     const a = {
       type: 'object',

@@ -140,6 +140,38 @@ describe('session snapshots', () => {
     expect(await turnOf('master', [])).toEqual(['t1', 't2']);
   });
 
+  it("a shared session's snapshot and the turn a host sees never name what another principal loaded", async () => {
+    const host = createCapabilityHost({
+      sessions: createMemorySessionStore(),
+      permissions: new PermissionHost(),
+      config: config({ maxLoadedPerSession: 4 }),
+    });
+    const admin = { permissions: ['role(master)'] };
+    await host.load(
+      manifest({
+        tools: [...many, catalogTool('vault__open', { placement: 'skill', skill: 'vault', ...admin })],
+        skills: [skill('vault', { tools: ['vault__open'], ...admin }), skill('pack', { tools: ['t4'] })],
+      }),
+    );
+    const master = await host.beginTurn({ sessionKey: 'qq:group:7', message: im({ role: 'master' }) });
+    await master.execute('load_skill', { name: 'vault' });
+    await master.execute('load_skill', { name: 'pack' });
+    await master.execute('load_tool', { name: 't0' });
+    expect(master.deferred.snapshot().loadedSkills).toEqual(['vault', 'pack']);
+    await master.end();
+
+    const member = await host.beginTurn({ sessionKey: 'qq:group:7', message: im({}) });
+    const seen = member.deferred.snapshot();
+    expect(seen.loadedSkills).toEqual(['pack']);
+    expect(Object.keys(seen.loadedTools).sort()).toEqual(['t0', 't4']);
+    // Nothing of the controller a host holds names the master's loads (a fork's seed is the turn's own).
+    expect(JSON.stringify(Object.keys(member.deferred))).not.toContain('fork');
+    const fork = await member.fork({});
+    expect(fork.deferred.snapshot().loadedSkills).toEqual(['pack']);
+    expect(fork.deferred.isLoaded('vault__open')).toBe(false);
+    await member.end();
+  });
+
   it('always-loaded tools are not counted, never evicted and never stored', async () => {
     const host = createCapabilityHost({
       config: config({ maxLoadedPerSession: 1, alwaysLoadedTools: ['discover', 'load_tool', 't0'] }),
