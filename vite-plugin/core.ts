@@ -25,10 +25,11 @@ import {
   webpackError,
 } from './diagnostics.js';
 import { ViteDev } from './dev.js';
+import { FailedStart } from './failed-start.js';
 import type { ZhinGenPluginOptions } from './options.js';
 import { startSideWatcher, type SideWatcher } from './side-watcher.js';
 import { ZhinGenState } from './state.js';
-import { loadErrors, loadRollupError } from './verify.js';
+import { loadErrorMessage, loadErrors, loadRollupError } from './verify.js';
 import {
   isAliasable,
   isInstalled,
@@ -52,6 +53,7 @@ interface RollupLikeContext {
     options: { skipSelf: boolean },
   ): Promise<{ id: string; external: boolean | 'absolute' | 'relative' } | null>;
   meta?: { watchMode?: boolean };
+  addWatchFile?(id: string): void;
 }
 
 /** The parts of esbuild's `PluginBuild` used here (structural, so esbuild stays optional). */
@@ -131,9 +133,11 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     void Promise.resolve(closing).then(() => state.dispose());
   };
   /** Out-of-band runs (side watcher) with errors: printed now, reported by the next build too. */
+  const failedStart = new FailedStart();
   const printOutOfBand = (result: CompileResult): void => {
     for (const d of state.newWarnings(result)) console.warn(`[${PLUGIN_NAME}] ${warningMessage(d)}`);
     if (result.errors > 0) console.error(`[${PLUGIN_NAME}] ${errorMessage(result)}`);
+    failedStart.sideRun(result, state.outFile);
   };
 
   const plugin: UnpluginOptions = {
@@ -155,9 +159,12 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
         return;
       }
       const ctx = this as unknown as RollupLikeContext;
-      if (ctx.meta?.watchMode) startWatching(printOutOfBand);
+      const watching = ctx.meta?.watchMode === true;
+      if (watching) startWatching(printOutOfBand);
       for (const d of state.newWarnings(result)) ctx.warn(rollupWarning(state.root, d));
-      if (result.errors > 0) ctx.error(rollupError(state.root, result));
+      if (result.errors === 0) return failedStart.started();
+      if (watching) failedStart.failedWith(ctx, state.root, state.outFile, result);
+      ctx.error(rollupError(state.root, result));
     },
 
     // `verifyLoad`: once the bundle is built, import every capability module for real. Rollup
@@ -344,9 +351,11 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     build.onEnd(async (result) => {
       if (ended++ === 0) setTimeout(() => disposed || startWatching(printOutOfBand), 200).unref();
       if (result.errors.length > 0) return undefined;
-      return {
-        errors: (await loadErrors(userOptions?.verifyLoad, state.last)).map((d) => esbuildMessage(state.root, d)),
-      };
+      const errors = await loadErrors(userOptions?.verifyLoad, state.last);
+      // esbuild fails the build with what `onEnd` returns but prints none of it (its log said
+      // "Done"), and has written the output by then: the errors are printed here.
+      if (errors.length > 0) console.error(`[${PLUGIN_NAME}] ${loadErrorMessage(errors)}`);
+      return { errors: errors.map((d) => esbuildMessage(state.root, d)) };
     });
     build.onResolve({ filter: /^virtual:zhin-capabilities$/ }, async () => {
       await firstRun();

@@ -61,6 +61,7 @@ export function rollupError(
   frame: string;
   code: string;
   plugin: string;
+  stack: string;
 } {
   const first = errorsOf(result)[0]!;
   return {
@@ -70,6 +71,9 @@ export function rollupError(
     frame: frameOf(root, first),
     code: first.code,
     plugin: PLUGIN_NAME,
+    // Rollup copies these fields onto the error it throws: without it, the plugin's own stack
+    // trace (`at Object.buildStart (…/core.js)`) was printed under every diagnostic.
+    stack: '',
   };
 }
 

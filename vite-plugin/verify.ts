@@ -35,6 +35,7 @@ export function loadRollupError(
   frame: string;
   code: string;
   plugin: string;
+  stack: string;
 } {
   const first = errors[0]!;
   return {
@@ -44,5 +45,7 @@ export function loadRollupError(
     frame: frameOf(root, first),
     code: first.code,
     plugin: PLUGIN_NAME,
+    // As rollupError (diagnostics.ts): no stack trace of the plugin under the diagnostic.
+    stack: '',
   };
 }

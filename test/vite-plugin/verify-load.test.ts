@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild, type InlineConfig } from 'vite';
 import zhinEsbuild from '../../vite-plugin/esbuild.js';
@@ -100,6 +100,8 @@ describe('verifyLoad build option', () => {
         (e: { errors: unknown[] }) => e.errors,
       );
     expect(await run({})).toEqual([]);
+    // esbuild prints nothing an `onEnd` callback returns (its log said "Done"): the plugin does.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const errors = (await run({ verifyLoad: true })) as {
       text: string;
       location: { file: string; line: number; column: number } | null;
@@ -109,5 +111,8 @@ describe('verifyLoad build option', () => {
       /^ZG2051 {2}tool "boom": importing tools\/boom\/index\.ts fails: Error: boom at import/,
     );
     expect(errors[0]!.location).toMatchObject({ file: join(root, 'tools', 'boom', 'index.ts'), line: 4, column: 15 });
+    const lines = printed.mock.calls.map((call) => String(call[0]));
+    printed.mockRestore();
+    expect(lines.join('\n')).toMatch(/tools\/boom\/index\.ts:4:16 +error +ZG2051/);
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { watch, type RollupWatcher } from 'rollup';
-import type { CompileResult } from '../../compiler/index.js';
+import { type CompileResult, createCompiler } from '../../compiler/index.js';
 import { context as esbuildContext } from 'esbuild';
 import zhinEsbuild from '../../vite-plugin/esbuild.js';
 import zhinRollup from '../../vite-plugin/rollup.js';
@@ -53,6 +53,12 @@ function rollupWatch(
     if (event.code === 'ERROR') void event.result?.close();
   });
   return { watcher, bundles: () => bundles };
+}
+
+async function generateOnce(root: string): Promise<void> {
+  const compiler = createCompiler({ root });
+  expect((await compiler.run()).errors).toBe(0);
+  await compiler.dispose();
 }
 
 describe('rollup watch mode', () => {
@@ -210,6 +216,43 @@ describe('rollup watch mode', () => {
     } finally {
       delete process.env.ZHIN_GEN_WATCH_FAULT;
       error.mockRestore();
+      await started.watcher.close();
+    }
+  });
+
+  // A build that fails in buildStart loaded no module, so Rollup watched nothing: the fix (or any
+  // edit) never started another build. Both ways back: the manifest rewritten by the fix, and a
+  // fix that gives back the manifest already on disk (nothing written: its mtime is moved).
+  it.each([
+    ['no manifest yet', false],
+    ['the manifest of the fixed tree on disk', true],
+  ])('a watch that starts on a tree with an error builds once it is fixed (%s)', async (_, generated) => {
+    const root = makeBot(`rollup-watch-start-error-${generated ? 'kept' : 'none'}`);
+    dirs.push(root, `${root}-dist`);
+    const good = plainTool('Echo before the error');
+    writeTree(root, { 'tools/echo/index.ts': good });
+    if (generated) await generateOnce(root);
+    writeTree(root, {
+      'tools/echo/index.ts': good.replace('description:', "requiresApproval: 'sometimes',\n  description:"),
+    });
+    const errors: string[] = [];
+    const started = rollupWatch(root, () => undefined, `${root}-dist`);
+    started.watcher.on('event', (event) => {
+      if (event.code === 'ERROR') errors.push(String((event.error as { pluginCode?: string }).pluginCode));
+    });
+    try {
+      await waitFor(() => errors.length >= 1, 'the failed first build');
+      expect(errors[0]).toMatch(/^ZG\d{4}$/);
+      await sleep(300);
+      writeTree(root, { 'tools/echo/index.ts': good });
+      await waitFor(
+        () =>
+          started.bundles() >= 1 &&
+          existsSync(join(`${root}-dist`, 'main.js')) &&
+          readFileSync(join(`${root}-dist`, 'main.js'), 'utf8').includes('Echo before the error'),
+        'a bundle after the fix',
+      );
+    } finally {
       await started.watcher.close();
     }
   });
