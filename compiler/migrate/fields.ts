@@ -5,6 +5,7 @@
  * `@zhin.js/agent/tools` come from `@zhin-gen/runtime`, and the earlier `defineTool` is called by
  * zhin-gen's name, `defineAgentTool`.
  */
+import { DEFAULT_MODULES } from '../config/schema.js';
 import type { Draft } from './draft.js';
 import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { evaluatePermit } from './permits.js';
@@ -24,6 +25,14 @@ import {
 /** Where migrated modules import the define helpers from. */
 export const RUNTIME_MODULE = '@zhin-gen/runtime';
 const EARLIER_TOOLS_MODULE = '@zhin.js/agent/tools';
+/**
+ * The seed names the compiler recognises for the define helpers (config/schema.ts). A tree in
+ * zhin-gen's layout may keep them (the build plugin aliases them while they are not installed),
+ * so a module migrate leaves alone keeps its imports; but a module it moves or edits is one it
+ * migrated, which then imports `@zhin-gen/runtime` as docs/authoring.md says: left importing
+ * `@zhin.js/tool`, such a tree generated cleanly and failed plain `tsc` and `node` (TS2307).
+ */
+const SEED_MODULES = new Set(DEFAULT_MODULES.filter((m) => m.startsWith('@zhin.js/')));
 const DEFINE_HELPERS = new Set([
   'defineAgentTool',
   'defineTool',
@@ -31,7 +40,7 @@ const DEFINE_HELPERS = new Set([
   'defineAgentHook',
   'definePlugin',
 ]);
-const TRIGGER = /approval|platformPermit|@zhin\.js\/agent\/tools|\bdefineTool\b/;
+const TRIGGER = /approval|platformPermit|@zhin\.js\/|\bdefineTool\b/;
 
 export interface FieldContext {
   readonly draft: Draft;
@@ -41,6 +50,8 @@ export interface FieldContext {
   readonly edits: TextEdit[];
   /** What was converted (for the plan's reason). */
   readonly done: Set<string>;
+  /** Imports from a seed name: moved to the runtime when the module is migrated at all. */
+  readonly seeds: ImportDeclaration[];
 }
 
 export function at(context: FieldContext, node: Node): { file: string; line: number; column: number } {
@@ -65,6 +76,28 @@ export function removeNamedImport(context: FieldContext, declaration: ImportDecl
     context.edits.push({ start: named[index]!.getStart(), end: named[index + 1]!.getStart(), text: '' });
   } else {
     context.edits.push({ start: named[index - 1]!.getEnd(), end: named[index]!.getEnd(), text: '' });
+  }
+}
+
+/**
+ * Imports of the define helpers, from `@zhin-gen/runtime`: the earlier tools module's always,
+ * the seed names' in a migrated module (see SEED_MODULES). An import of anything else is left.
+ */
+function importFromRuntime(context: FieldContext, declarations: readonly ImportDeclaration[]): void {
+  for (const declaration of declarations) {
+    const module = declaration.getModuleSpecifierValue();
+    const others = declaration.getNamedImports().filter((n) => !DEFINE_HELPERS.has(n.getName()));
+    const literal = declaration.getModuleSpecifier();
+    if (others.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
+      context.edits.push({ start: literal.getStart(), end: literal.getEnd(), text: quoted(RUNTIME_MODULE, literal) });
+      context.done.add(`${module} → ${RUNTIME_MODULE}`);
+    } else {
+      context.draft.note(
+        'ZG6001',
+        at(context, declaration),
+        `imports ${others.map((n) => n.getName()).join(', ') || 'a default or namespace binding'} from ${module}: zhin-gen has no counterpart migrate knows; the import is left as it was`,
+      );
+    }
   }
 }
 
@@ -95,19 +128,8 @@ function migrateImports(context: FieldContext): Set<string> {
         }
       }
     }
-    if (module !== EARLIER_TOOLS_MODULE) continue;
-    const others = declaration.getNamedImports().filter((n) => !DEFINE_HELPERS.has(n.getName()));
-    const literal = declaration.getModuleSpecifier();
-    if (others.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
-      context.edits.push({ start: literal.getStart(), end: literal.getEnd(), text: quoted(RUNTIME_MODULE, literal) });
-      context.done.add(`${EARLIER_TOOLS_MODULE} → ${RUNTIME_MODULE}`);
-    } else {
-      context.draft.note(
-        'ZG6001',
-        at(context, declaration),
-        `imports ${others.map((n) => n.getName()).join(', ') || 'a default or namespace binding'} from ${EARLIER_TOOLS_MODULE}: zhin-gen has no counterpart migrate knows; the import is left as it was`,
-      );
-    }
+    if (module === EARLIER_TOOLS_MODULE) importFromRuntime(context, [declaration]);
+    else if (SEED_MODULES.has(module)) context.seeds.push(declaration);
   }
   return toolLocals;
 }
@@ -189,7 +211,15 @@ function migratePermits(context: FieldContext): void {
 export function migrateFields(draft: Draft, path: string): void {
   const text = draft.text(path);
   if (!TRIGGER.test(text)) return;
-  const context: FieldContext = { draft, path, text, file: parse(path, text), edits: [], done: new Set() };
+  const context: FieldContext = {
+    draft,
+    path,
+    text,
+    file: parse(path, text),
+    edits: [],
+    done: new Set(),
+    seeds: [],
+  };
   const toolLocals = migrateImports(context);
   for (const call of context.file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
@@ -198,6 +228,7 @@ export function migrateFields(draft: Draft, path: string): void {
     if (arg && Node.isObjectLiteralExpression(arg)) migrateApproval(context, arg);
   }
   migratePermits(context);
+  if (context.edits.length > 0 || !draft.isUntouched(path)) importFromRuntime(context, context.seeds);
   if (context.edits.length === 0) return;
   const reasons = [...context.done];
   draft.edit(path, applyEdits(text, context.edits), reasons.join(', '));

@@ -142,6 +142,26 @@ describe('zhin-gen migrate: behaviour', () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it('a migrated module imports the define helpers from @zhin-gen/runtime (plain tsc and node find no seed name)', () => {
+    for (const name of cases) {
+      const { root } = migrated(name);
+      const tree = snapshot(root);
+      const code = Object.keys(tree).filter((path) => /\.(m?[jt]s)$/.test(path));
+      expect(code.length, name).toBeGreaterThan(0);
+      for (const path of code) {
+        const text = Buffer.from(tree[path]!, 'hex').toString('utf8');
+        expect(text, `${name}: ${path}`).not.toMatch(/from '@zhin\.js\/(?:tool|prompt-section|agent)'/);
+      }
+    }
+    // A module migrate does not touch keeps its seed-name import (the example bot's own, in zhin-gen's layout).
+    const root = copyTree(join(FIXTURES, 'example-bot'), 'migrate-seed-kept');
+    dirs.push(root);
+    const echo = readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8');
+    expect(echo).toContain("from '@zhin.js/tool'");
+    expect(cli(['migrate', '--root', root, '--write']).status).toBe(0);
+    expect(readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8')).toBe(echo);
+  });
+
   it('runtime names are kept: every earlier name is in the migrated manifest, or reported as changed', async () => {
     for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
       const { root, planJson: plan } = migrated(name);
