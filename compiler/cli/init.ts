@@ -13,6 +13,7 @@ import { writeScaffold } from '../scaffold/write.js';
 import type { ScaffoldReport } from '../scaffold/types.js';
 import { packageVersion } from '../version.js';
 import { formatPretty, palette, toJsonDiagnostics } from '../report/index.js';
+import { ESM_ADVICE, packageType } from '../util/package-type.js';
 import type { Io } from './io.js';
 
 export interface InitArgs {
@@ -26,13 +27,11 @@ type ManifestState = 'written' | 'kept' | 'not written';
 function packageJsonNote(root: string, report: ScaffoldReport): string | undefined {
   if (!report.skipped.includes('package.json')) return undefined;
   try {
-    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { type?: unknown };
-    return pkg.type === 'module'
-      ? undefined
-      : 'package.json was kept and has no "type": "module"; add it (the runtime and the generated manifest are ES modules)';
+    JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
   } catch {
     return 'package.json was kept but is not valid JSON';
   }
+  return packageType(root)?.esm ? undefined : `package.json was kept and has no "type": "module"; ${ESM_ADVICE}`;
 }
 
 export async function runInit(args: InitArgs, io: Io): Promise<number> {

@@ -11,7 +11,7 @@
  * are connected into the served catalog (their tools deferred like any other).
  */
 import { register } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   type CapabilityManifest,
@@ -23,6 +23,7 @@ import {
 import type { Compiler } from '../context.js';
 import { formatPretty, palette } from '../report/index.js';
 import { runtimeEntryFile } from '../runtime-entry.js';
+import { ESM_ADVICE, packageType } from '../util/package-type.js';
 import { ALIAS_HOOKS } from '../verify/alias-hooks.js';
 import type { Io } from './io.js';
 
@@ -108,7 +109,12 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
   try {
     ({ manifest } = (await import(url)) as { manifest: CapabilityManifest });
   } catch (error) {
-    return failed(`importing ${result.outRel} failed`, error);
+    const code = await failed(`importing ${result.outRel} failed`, error);
+    // A manifest Node reads as CommonJS fails with a bare syntax error: say why.
+    const type = error instanceof SyntaxError ? packageType(dirname(join(options.root, result.outRel))) : undefined;
+    if (type && !type.esm)
+      io.err(`    hint: ${relative(options.root, type.file)} has no "type": "module"; ${ESM_ADVICE}`);
+    return code;
   }
   let session: Awaited<ReturnType<typeof serveMcp>> | undefined;
   const servers = options.mcpServers ?? {};

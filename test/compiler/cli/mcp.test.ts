@@ -15,6 +15,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
+const TOOL =
+  "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 't', requiresApproval: 'never', inputSchema: { type: 'object', properties: {} }, execute: () => 1 });\n";
 const DYNAMIC = join(REPO, 'test', 'runtime', 'mcp', 'dynamic-server.mjs');
 let root: string;
 beforeAll(() => {
@@ -143,13 +145,12 @@ describe('zhin-gen mcp', () => {
   it("a tree with errors, or a plugin that throws on import: the bot's error on stderr, exit 1, nothing served", () => {
     const broken = tempDir('cli-mcp-broken');
     const throwing = tempDir('cli-mcp-throwing');
+    const commonjs = tempDir('cli-mcp-commonjs');
     try {
       const tool = (body: string) => ({ 'tools/t/index.ts': body });
       writeTree(broken, tool('export default 5;\n'));
       writeTree(throwing, {
-        ...tool(
-          "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 't', requiresApproval: 'never', inputSchema: { type: 'object', properties: {} }, execute: () => 1 });\n",
-        ),
+        ...tool(TOOL),
         'plugin.ts':
           "import { definePlugin } from 'zhin-gen/runtime';\nthrow new Error('plugin exploded at import');\nexport default definePlugin({ name: 'x' });\n",
       });
@@ -163,9 +164,17 @@ describe('zhin-gen mcp', () => {
       expect(threw.stderr).toMatch(/^zhin-gen mcp: importing .* failed: plugin exploded at import$/m);
       expect(threw.stderr).not.toContain('internal error');
       expect(threw.stdout).toBe('');
+      // A CommonJS package: Node's bare syntax error comes with why and the fix.
+      writeTree(commonjs, { ...tool(TOOL), 'package.json': '{ "name": "cjs-bot", "type": "commonjs" }\n' });
+      const cjs = cli(['mcp', '--root', commonjs]);
+      expect(cjs.status).toBe(1);
+      expect(cjs.stderr).toMatch(/^zhin-gen mcp: importing zhin-capabilities\.gen\.ts failed: /m);
+      expect(cjs.stderr).toContain('hint: package.json has no "type": "module"; add "type": "module" to package.json');
+      expect(cjs.stdout).toBe('');
     } finally {
       removeDir(broken);
       removeDir(throwing);
+      removeDir(commonjs);
     }
   });
 });
