@@ -28,7 +28,8 @@ import {
   type TurnListing,
 } from '@zhin-gen/runtime';
 import type { Compiler } from '../context.js';
-import { formatPretty, palette } from '../report/index.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { formatPretty, palette, toJsonDiagnostics } from '../report/index.js';
 
 export interface CatalogArgs {
   readonly platform?: string;
@@ -116,11 +117,16 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
     io.err(`zhin-gen catalog: unknown --provider "${provider}" (${oneOf(MODEL_PROVIDERS)})`);
     return 64;
   }
+  // `--json` prints only JSON, and a JSON document also when the catalog cannot be made (exit 1).
+  const fail = (error: string, diagnostics: readonly Diagnostic[] = []): number => {
+    if (values.json) io.out(JSON.stringify({ error, diagnostics: toJsonDiagnostics(diagnostics) }, null, 2));
+    return 1;
+  };
   const result = await compiler.run({ write: false });
   if (result.errors > 0) {
     io.err(formatPretty(result.diagnostics, palette(io.isTTY), { root: compiler.root }));
     io.err('zhin-gen catalog: the tree has errors; fix them first');
-    return 1;
+    return fail('the tree has errors; fix them first', result.diagnostics);
   }
   const manifest = await manifestFromCode(result.code);
   const user = values.user ?? 'catalog-user';
@@ -142,9 +148,10 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
       question: { ask: () => Promise.reject(new Error('zhin-gen catalog never asks')) },
     });
   } catch (error) {
-    io.err(`zhin-gen catalog: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`zhin-gen catalog: ${message}`);
     await host.close();
-    return 1;
+    return fail(message);
   }
   try {
     const requestedSkills: { name: string; status: 'loaded' | 'unavailable'; detail: string | null }[] = [];

@@ -150,6 +150,40 @@ describe('zhin-gen catalog', () => {
     ).toMatchObject({ status: 1, stderr: expect.stringContaining('unknown agent "ghost"') });
   });
 
+  it('--json prints a JSON document when it fails too: the error, and the tree errors located', () => {
+    const ghost = cli([
+      'catalog',
+      '--root',
+      root,
+      '--platform',
+      'icqq',
+      '--scope',
+      'group',
+      '--agent',
+      'ghost',
+      '--json',
+    ]);
+    expect(ghost.status).toBe(1);
+    expect(JSON.parse(ghost.stdout)).toEqual({
+      error: expect.stringContaining('unknown agent "ghost"'),
+      diagnostics: [],
+    });
+    const broken = tempDir('catalog-broken');
+    try {
+      writeTree(broken, { 'tools/t/index.ts': 'export default 5;\n' });
+      const run = cli(['catalog', '--root', broken, '--platform', 'icqq', '--scope', 'group', '--json']);
+      expect(run.status).toBe(1);
+      const doc = JSON.parse(run.stdout) as {
+        error: string;
+        diagnostics: { code: string; file: string; line: number }[];
+      };
+      expect(doc.error).toBe('the tree has errors; fix them first');
+      expect(doc.diagnostics).toEqual([expect.objectContaining({ code: 'ZG2002', file: 'tools/t/index.ts', line: 1 })]);
+    } finally {
+      removeDir(broken);
+    }
+  });
+
   it('pretty output names the sent tools and the reasons', () => {
     const result = cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group']);
     expect(result.status).toBe(0);
