@@ -27,7 +27,7 @@ export const SCAN = {
   ZG1005: {
     severity: 'warning',
     title: 'Link not followed',
-    hint: 'Symbolic links that loop or lead outside the project root are not followed. Name the target in the config (plugins) if it belongs to the tree.',
+    hint: 'Symbolic links that loop or lead outside the project root are not followed. If the target belongs to the tree, add its directory to the config option `allowOutside` (a loop is never followed).',
   },
   ZG1006: {
     severity: 'error',

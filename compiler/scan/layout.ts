@@ -159,7 +159,13 @@ class LayoutBuilder {
         const current = plugin.entry ? this.pluginEntry.indexOf(plugin.entry.split('/').pop()!) : Infinity;
         if (this.pluginEntry.indexOf(rest[0]!) < current) plugin.entry = path;
       } else if (FOLDER_KIND[rest[0]!] || rest[0] === 'plugins') {
-        this.stray(path, rest[0]!);
+        // A file named as a convention folder (`tools`), where the folder belongs.
+        this.diagnostics.push(
+          diag('ZG1009', {
+            file: path,
+            message: `"${path}" is a file where the ${rest[0]}/ folder belongs; capabilities live in their own directory (${rest[0]}/<name>/)`,
+          }),
+        );
       }
       return;
     }
