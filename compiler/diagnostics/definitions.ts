@@ -21,8 +21,8 @@ export const DEFINITIONS = {
   },
   ZG2004: {
     severity: 'error',
-    title: 'Missing or empty description',
-    hint: 'Give the tool a `description` string: it is what the model reads to decide when to call it.',
+    title: 'Missing, empty or computed description',
+    hint: 'Give the tool a `description` string: it is what the model reads to decide when to call it. Write it as a string literal or a same-file const (template strings of consts are read too): the manifest is built without running the module.',
   },
   ZG2005: {
     severity: 'error',

@@ -88,9 +88,18 @@ export function validateToolFields(
   reader.unknownKeys([...TOOL_FIELDS, 'approval'], fields.keyLocs, fields.opaque);
   const diagnostics = reader.diagnostics;
   diagnostics.push(...earlierApproval, ...permits.diagnostics);
-  const description = reader.string('description');
+  // What the model reads to choose the tool: one the build cannot read would be sent empty.
+  const computed = fields.props.description?.t === 'unknown' ? fields.props.description : undefined;
+  const description = computed ? undefined : reader.string('description');
   if (!fields.props.description) {
     diagnostics.push(diag('ZG2004', { ...fields.loc, message: `${what}: \`description\` is missing` }));
+  } else if (computed) {
+    diagnostics.push(
+      diag('ZG2004', {
+        ...computed.loc,
+        message: `${what}: \`description\` is not a literal value: the manifest, which the model is sent, would carry an empty description`,
+      }),
+    );
   } else if (description && description.value.trim() === '') {
     diagnostics.push(diag('ZG2004', { ...description.loc, message: `${what}: \`description\` is empty` }));
   }

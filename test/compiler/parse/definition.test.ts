@@ -208,10 +208,14 @@ describe('parseCode', () => {
 
   it('marks values that are not statically known instead of guessing', () => {
     const parsed = read(
-      "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { desc } from './desc.js';\nexport default defineAgentTool({ description: desc, execute() {} });\n",
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { desc, kw } from './desc.js';\nexport default defineAgentTool({ description: desc, keywords: kw, execute() {} });\n",
     );
     const { diagnostics } = validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true });
-    expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column])).toEqual([['ZG2011', 'warning', 3, 47]]);
+    // A description the model would be sent empty is an error (ZG2004); keywords only feed the search.
+    expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column]).sort()).toEqual([
+      ['ZG2004', 'error', 3, 47],
+      ['ZG2011', 'warning', 3, 63],
+    ]);
     expect(parsed.relativeImports.map((i) => i.specifier)).toEqual(['./desc.js']);
   });
 });
