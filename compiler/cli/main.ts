@@ -305,8 +305,8 @@ async function check(
       if (absentValidators.length > 0) {
         // A module of the generated folder, missing or not what generate writes: located, with why.
         const problems = generated ?? { missing: [], changed: [] };
-        if (problems.missing.length > 0)
-          io.err(`${result.outRel} imports validator modules that are missing: ${problems.missing.join(', ')}`);
+        for (const path of problems.missing)
+          io.err(`${path}:1:1 - error: missing: ${result.outRel} imports this generated module`);
         for (const problem of problems.changed) io.err(`${problem.path}:${problem.line}:1 - error: ${problem.reason}`);
       } else
         io.err(
