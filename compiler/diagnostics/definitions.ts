@@ -87,7 +87,7 @@ export const DEFINITIONS = {
   ZG2024: {
     severity: 'error',
     title: 'Code nested too deeply',
-    hint: 'zhin-gen reads definitions without running them and stops where code nests deeper than any real module does (256 levels of brackets, 1,000 syntax levels), instead of overflowing the stack. Flatten the value: name parts of it as consts, or build it in a function the module calls.',
+    hint: 'zhin-gen reads definitions without running them and stops where code nests deeper than any real module does (1,000 syntax levels, or brackets nested deeper than the stack of the TypeScript parser follows: a few hundred levels), instead of overflowing the stack. Flatten the value: name parts of it as consts, or build it in a function the module calls.',
   },
   ZG2030: {
     severity: 'error',

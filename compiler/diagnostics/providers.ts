@@ -21,7 +21,7 @@ export const PROVIDERS = {
   ZG5004: {
     severity: 'error',
     title: 'Name exceeds a provider limit',
-    hint: 'Shorten the directory names or the child-plugin keys so the qualifiedName fits the provider limit.',
+    hint: 'Shorten the directory names or the child-plugin keys so the qualifiedName fits the provider limit. (Both profiles of today allow 64 characters, the length ZG3004 allows every name, so ZG3004 is what a long name meets first; this check stays for a profile with a shorter limit.)',
   },
 
   // ── ZG5050–ZG5069 MCP servers (config `mcpServers`, docs/mcp.md) ────────────

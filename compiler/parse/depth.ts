@@ -126,7 +126,8 @@ export function parseSource(
       sf: undefined,
       tooDeep:
         bracket !== undefined
-          ? { offset: bracket, why: `more than ${MAX_NESTING} levels of brackets` }
+          ? // The parser's own limit (its stack), met somewhere past here: the rule is not 256.
+            { offset: bracket, why: `deeper than the TypeScript parser can follow: brackets nest more than ${MAX_NESTING} levels here` }
           : { offset: parserLimit(ts, text, kind), why: 'deeper than the TypeScript parser can follow' },
     };
   }
