@@ -242,9 +242,13 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
   ];
   const sent = report.tools.filter((t) => t.sent);
   const loaded = sent.filter((t) => t.state === 'loaded').length;
-  lines.push(`Tools sent (${turn.provider}): ${loaded} loaded, ${sent.length - loaded} deferred`);
+  const unsent = report.tools.length - sent.length;
+  lines.push(
+    `Tools sent (${turn.provider}): ${loaded} loaded, ${sent.length - loaded} deferred${unsent ? `; ${unsent} listed but not sent` : ''}`,
+  );
   for (const tool of report.tools) {
-    const state = tool.sent ? tool.state : 'discover';
+    // Not "discover", the meta tool's own name in the column beside it.
+    const state = tool.sent ? tool.state : 'not sent';
     lines.push(`  ${pad(state, 10)}${pad(tool.name)}${pad(tool.reason ?? '', 8)}${tool.description.split('\n')[0]}`);
   }
   lines.push('', `Skills listed (${listing.skills.length})`);
@@ -265,6 +269,9 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
     for (const c of report.conditional) lines.push(`  ${pad('tool', 6)}${pad(c.name)}${c.detail} (${c.source})`);
   }
   if (turn.provider !== 'anthropic')
-    lines.push('', `("discover": listed for ${turn.provider} but not sent until load_tool / load_skill loads it)`);
+    lines.push(
+      '',
+      `("not sent": listed for ${turn.provider}, found by discover, and sent once load_tool / load_skill loads it)`,
+    );
   return lines.join('\n');
 }

@@ -190,6 +190,12 @@ describe('zhin-gen catalog', () => {
     expect(result.stdout).toContain('agent icqq (platform agent, auto-selected); provider anthropic');
     expect(result.stdout).toMatch(/Tools sent \(anthropic\): 4 loaded, 3 deferred/);
     expect(result.stdout).toMatch(/tool {2}reviewer__check-result +not yet disclosed: agent reviewer is not selected/);
+    // openai sends only the loaded set: the others are listed as not sent (not as "discover",
+    // the meta tool's name), and the header counts them.
+    const openai = cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--provider', 'openai']);
+    expect(openai.stdout).toMatch(/Tools sent \(openai\): 4 loaded, 0 deferred; 3 listed but not sent/);
+    expect(openai.stdout).toMatch(/^ {2}not sent +echo +Echo a message back$/m);
+    expect(openai.stdout).not.toMatch(/^ {2}discover +echo/m);
   });
 
   it('answers exactly what a host answers for the generated module', async () => {
