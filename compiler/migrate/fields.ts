@@ -52,6 +52,8 @@ export interface FieldContext {
   readonly done: Set<string>;
   /** Imports from a seed name: moved to the runtime when the module is migrated at all. */
   readonly seeds: ImportDeclaration[];
+  /** Named imports an edit removes (a converted helper's), by declaration. */
+  readonly removed: Map<ImportDeclaration, Set<string>>;
 }
 
 export function at(context: FieldContext, node: Node): { file: string; line: number; column: number } {
@@ -68,6 +70,8 @@ export function removeNamedImport(context: FieldContext, declaration: ImportDecl
   const named = declaration.getNamedImports();
   const index = named.findIndex((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
   if (index === -1) return;
+  const removed = context.removed.get(declaration) ?? new Set<string>();
+  context.removed.set(declaration, removed.add(named[index]!.getName()));
   if (named.length === 1 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
     let end = declaration.getEnd();
     if (context.text[end] === '\n') end++;
@@ -86,7 +90,11 @@ export function removeNamedImport(context: FieldContext, declaration: ImportDecl
 function importFromRuntime(context: FieldContext, declarations: readonly ImportDeclaration[]): void {
   for (const declaration of declarations) {
     const module = declaration.getModuleSpecifierValue();
-    const others = declaration.getNamedImports().filter((n) => !DEFINE_HELPERS.has(n.getName()));
+    const removed = context.removed.get(declaration);
+    const kept = declaration.getNamedImports().filter((n) => !removed?.has(n.getName()));
+    // A declaration whose every binding an edit removes goes whole (platformPermit's, converted).
+    if (kept.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) continue;
+    const others = kept.filter((n) => !DEFINE_HELPERS.has(n.getName()));
     const literal = declaration.getModuleSpecifier();
     if (others.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
       context.edits.push({ start: literal.getStart(), end: literal.getEnd(), text: quoted(RUNTIME_MODULE, literal) });
@@ -219,6 +227,7 @@ export function migrateFields(draft: Draft, path: string): void {
     edits: [],
     done: new Set(),
     seeds: [],
+    removed: new Map(),
   };
   const toolLocals = migrateImports(context);
   for (const call of context.file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
