@@ -106,10 +106,13 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
         raw = await importConfigModule(candidate, fresh);
       }
     } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       diagnostics.push(
         diag('ZG1101', {
           file: name,
-          message: `Could not load ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+          message: `Could not load ${name}: ${message}`,
+          // JSON.parse names an offset: the diagnostic points there, with the JSON hint.
+          ...(name.endsWith('.json') && error instanceof SyntaxError ? jsonSyntaxAt(candidate, message) : {}),
         }),
       );
       raw = {};
@@ -131,7 +134,18 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     }
   }
   if (raw === undefined || raw === null) raw = {};
-  const input = { ...(typeof raw === 'object' ? raw : { invalid: raw }), ...overrides };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    // A function (`export default () => ({…})`), an array or a string: nothing of it is an option.
+    diagnostics.push(
+      diag('ZG1100', {
+        file: relativeName(root, configFile ?? join(root, sourceFile)),
+        message: `The config must be a plain object of options; ${sourceFile === 'package.json' ? 'its "zhin-gen" key holds' : 'it exports'} ${describeValue(raw)}`,
+        hint: 'Default-export the options object itself (`export default { out: … }`), not a function that returns it.',
+      }),
+    );
+    raw = {};
+  }
+  const input = { ...(raw as object), ...overrides };
   if (Object.keys(input).length === 0) {
     const outFile = join(root, DEFAULT_OPTIONS.out);
     const options = {
@@ -165,7 +179,7 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
             message:
               key !== undefined
                 ? `Unknown config option \`${option}\``
-                : `Config option \`${option}\`: ${issue.message}`,
+                : `Config option \`${option}\`: ${issueMessage(issue)}`,
             ...(key !== undefined
               ? { hint: `Known options: ${Object.keys(configSchema.shape).join(', ')} (docs/config.md).` }
               : {}),
@@ -214,4 +228,32 @@ function pathDiagnostics(
     configText,
     outSource,
   });
+}
+
+/** What a config that is not an object is, for its diagnostic. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** A Zod issue's message; a record key's own rule (e.g. the child-plugin key pattern) over "Invalid key in record". */
+function issueMessage(issue: { readonly code: string; readonly message: string; readonly issues?: unknown }): string {
+  if (issue.code !== 'invalid_key' || !Array.isArray(issue.issues)) return issue.message;
+  const inner = (issue.issues as { message?: unknown }[]).find((i) => typeof i.message === 'string');
+  return inner ? `the key: ${inner.message as string}` : issue.message;
+}
+
+/** Where JSON.parse stopped (its "position N"), as a location with the JSON hint. */
+function jsonSyntaxAt(file: string, message: string): { line: number; column: number; hint: string } | object {
+  const position = /\bposition (\d+)/.exec(message);
+  if (!position) return {};
+  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  const before = text.slice(0, Number(position[1]));
+  const lines = before.split('\n');
+  return {
+    line: lines.length,
+    column: lines[lines.length - 1]!.length + 1,
+    hint: 'The file is not valid JSON at this position: JSON has no comments and no trailing commas, and quotes every key with double quotes.',
+  };
 }

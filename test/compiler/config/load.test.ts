@@ -92,6 +92,26 @@ describe('config', () => {
     expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');
   });
 
+  it('says what is wrong with a config that is no object, JSON that does not parse, and a bad child-plugin key', async () => {
+    const fn = writeTree(tempDir('cfg-fn'), { 'zhin-gen.config.mjs': 'export default () => ({ out: "x.gen.ts" });\n' });
+    const json = writeTree(tempDir('cfg-json'), { 'zhin-gen.config.json': '{\n  "out": "x.gen.ts",\n}\n' });
+    const key = writeTree(tempDir('cfg-key'), { 'zhin-gen.config.json': '{ "plugins": { "Extra": "vendor" } }\n' });
+    dirs.push(fn, json, key);
+    const at = (d: { file: string; line: number; column: number }) => `${d.file}:${d.line}:${d.column}`;
+    const [notObject] = (await loadConfig(fn)).diagnostics;
+    expect(notObject).toMatchObject({
+      code: 'ZG1100',
+      message: 'The config must be a plain object of options; it exports a function',
+      hint: expect.stringContaining('not a function that returns it'),
+    });
+    const [syntax] = (await loadConfig(json)).diagnostics;
+    expect(syntax).toMatchObject({ code: 'ZG1101', hint: expect.stringContaining('no trailing commas') });
+    expect(at(syntax!)).toBe('zhin-gen.config.json:3:1');
+    const [badKey] = (await loadConfig(key)).diagnostics;
+    expect(badKey!.code).toBe('ZG1100');
+    expect(badKey!.message).toMatch(/^Config option `plugins\.Extra`: the key: child plugin keys match /);
+  });
+
   it('a custom permit that is not a valid regular expression is a located ZG1100, not a permit that matches nothing', async () => {
     const root = writeTree(tempDir('cfg-permit'), {
       ...vipTool,
