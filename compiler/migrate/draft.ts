@@ -41,8 +41,26 @@ export class Draft {
     return entry !== undefined && entry.origin === path && entry.content === undefined;
   }
 
-  note(code: DiagnosticCode, at: SourceLocation, message: string, hint?: string): void {
-    this.notes.push(diag(code, { ...at, message, ...(hint ? { hint } : {}) }));
+  /** Notes located in a moved module's text as it was: the source they are at before --write. */
+  readonly noteSources = new Map<Diagnostic, string>();
+
+  note(code: DiagnosticCode, at: SourceLocation, message: string, hint?: string): Diagnostic {
+    const note = diag(code, { ...at, message, ...(hint ? { hint } : {}) });
+    this.notes.push(note);
+    return note;
+  }
+
+  /**
+   * The source a moved module's note is at before --write: its original path, when the note's
+   * line reads the same there (a move keeps the text; the import rewrite changes only the lines
+   * of the imports it rewrote), else undefined (the note stays at the new path).
+   */
+  sourceOf(path: string, text: string, line: number): string | undefined {
+    const origin = this.final.get(path)?.origin;
+    if (origin === undefined || origin === path) return undefined;
+    const before = this.tree.read(origin).split('\n');
+    const now = text.split('\n');
+    return before.length === now.length && before[line - 1] === now[line - 1] ? origin : undefined;
   }
 
   /** Accepts the group, or refuses it (reported) when a target is taken or a source is gone. */

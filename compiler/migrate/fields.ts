@@ -219,6 +219,7 @@ function migratePermits(context: FieldContext): void {
 export function migrateFields(draft: Draft, path: string): void {
   const text = draft.text(path);
   if (!TRIGGER.test(text)) return;
+  const notesBefore = draft.notes.length;
   const context: FieldContext = {
     draft,
     path,
@@ -238,6 +239,10 @@ export function migrateFields(draft: Draft, path: string): void {
   }
   migratePermits(context);
   if (context.edits.length > 0 || !draft.isUntouched(path)) importFromRuntime(context, context.seeds);
+  for (const note of draft.notes.slice(notesBefore)) {
+    const source = draft.sourceOf(path, text, note.line);
+    if (source !== undefined) draft.noteSources.set(note, source);
+  }
   if (context.edits.length === 0) return;
   const reasons = [...context.done];
   draft.edit(path, applyEdits(text, context.edits), reasons.join(', '));

@@ -78,6 +78,12 @@ function toPlan(draft: Draft): Plan {
     changes,
     renames: draft.renames,
     notes: [...draft.notes].sort(compareDiagnostics),
+    notesNow: draft.notes
+      .map((note) => {
+        const source = draft.noteSources.get(note);
+        return source === undefined ? note : { ...note, file: source };
+      })
+      .sort(compareDiagnostics),
     writes,
     deletes,
   };

@@ -26,8 +26,10 @@ export async function runMigrate(
   const plan = planMigration(compiler.root);
   const cannot = plan.notes.some((n) => n.severity === 'error');
   if (!args.write) {
-    if (args.json) io.out(JSON.stringify({ ...planJson(plan), written: false }, null, 2));
-    else io.out(formatPlan(plan, palette(io.isTTY), false));
+    // Nothing is written: each note points at the file as it is now.
+    const now = { ...plan, notes: plan.notesNow };
+    if (args.json) io.out(JSON.stringify({ ...planJson(now), written: false }, null, 2));
+    else io.out(formatPlan(now, palette(io.isTTY), false));
     return cannot ? 1 : 0;
   }
   try {

@@ -77,8 +77,10 @@ export type Write = { readonly text: string } | { readonly copyOf: string };
 export interface Plan {
   readonly changes: readonly Change[];
   readonly renames: readonly Rename[];
-  /** ZG6001 (cannot convert), ZG6002 (stub written), ZG6003 (name changed), sorted. */
+  /** ZG6001 (cannot convert), ZG6002 (stub written), ZG6003 (name changed), sorted: located in the tree as --write leaves it. */
   readonly notes: readonly Diagnostic[];
+  /** The same notes located in the tree as it is now (the plan, nothing written): a note in a moved module at its source. */
+  readonly notesNow: readonly Diagnostic[];
   /** Every path written (new text, or the bytes of an unedited moved file), and the paths deleted: what --write applies. */
   readonly writes: ReadonlyMap<string, Write>;
   readonly deletes: readonly string[];
