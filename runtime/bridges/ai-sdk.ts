@@ -128,7 +128,7 @@ export async function aiSdkTurnSettings<R>(
     async prepareStep({ steps }) {
       const last = steps[steps.length - 1];
       if (last && loadedIn(last)) active = await refresh();
-      const system = await systemText(turn, options.system);
+      const system = await systemText(turn, options.system, link.signal);
       return { activeTools: active, ...(system !== undefined ? { system } : {}) };
     },
     stopWhen: stepCountIs(limit),

@@ -23,7 +23,7 @@ import {
   type ToolOutcome,
   type Turn,
 } from '../index.js';
-import { linkSignals } from '../turn/abort.js';
+import { linkSignals, untilAborted } from '../turn/abort.js';
 import { isErrorOutcome, outcomeText } from './results.js';
 
 // The model-visible texts, for loops that build their own result messages.
@@ -210,10 +210,22 @@ export function turnTools<R, P extends ModelProvider>(
   });
 }
 
-/** The system prompt for the next request: the host's fixed text, or the turn's current one. */
-export async function systemText<R>(turn: Turn<R>, system: string | undefined): Promise<string | undefined> {
+/**
+ * The system prompt for the next request: the host's fixed text, or the turn's current one. The
+ * loop's signal ends the wait (a seam skill's describe() can take its time); the loop then
+ * finds the signal aborted and reports `aborted`.
+ */
+export async function systemText<R>(
+  turn: Turn<R>,
+  system: string | undefined,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   if (system !== undefined) return system === '' ? undefined : system;
-  const text = (await turn.systemPrompt()).text;
+  const { text } = await untilAborted(
+    () => turn.systemPrompt(),
+    signal,
+    () => signal.reason ?? new Error('aborted'),
+  );
   return text === '' ? undefined : text;
 }
 
@@ -243,7 +255,7 @@ export async function runToolLoop<R, P extends ModelProvider, M>(
           step: index,
           tools,
           messages: conversation,
-          system: await systemText(turn, options.system),
+          system: await systemText(turn, options.system, signal),
           signal,
         });
       } catch (error) {

@@ -26,6 +26,12 @@ export interface SkillEntry extends Omit<ManifestSkill, 'instructions' | 'source
   readonly exceptAgents?: readonly string[];
   /** The full instructions; a seam skill asks its provider, and only while its generation lives. */
   instructions(): Promise<string>;
+  /**
+   * Whether `instructions()` can still answer (a seam skill: its provider not released, its
+   * generation not disposed); absent: always. Instructions kept from an earlier answer are used
+   * only while it holds.
+   */
+  available?(): boolean;
 }
 
 /** What a listing shows before a skill is loaded. */

@@ -57,18 +57,55 @@ export interface SystemPrompt extends AssembledPrompt {
 
 /**
  * Instructions per skill entry, for the life of its generation: a seam skill asks its provider
- * once per generation instead of once per model call. Failures are not cached (transient).
+ * once per generation instead of once per model call, and assemblies that ask while a request is
+ * out share it. Failures are not kept (transient), nor is an answer once the entry says it can no
+ * longer give one (a released provider), nor a request that outlived the time limit: a
+ * `describe()` that never settles left every later assembly of the generation waiting on it.
  */
-const instructionCache = new WeakMap<SkillEntry, Promise<string>>();
+const answered = new WeakMap<SkillEntry, string>();
+const asking = new WeakMap<SkillEntry, Promise<string>>();
 
-function instructionsOf(entry: SkillEntry): Promise<string> {
-  let pending = instructionCache.get(entry);
-  if (!pending) {
-    pending = Promise.resolve().then(() => entry.instructions());
-    instructionCache.set(entry, pending);
-    pending.catch(() => instructionCache.delete(entry));
+function instructionsOf(entry: SkillEntry, timeoutMs: number): Promise<string> {
+  if (entry.available?.() === false) {
+    answered.delete(entry);
+    asking.delete(entry);
   }
-  return pending;
+  const known = answered.get(entry);
+  if (known !== undefined) return Promise.resolve(known);
+  let pending = asking.get(entry);
+  if (!pending) {
+    const request = Promise.resolve().then(() => entry.instructions());
+    pending = request;
+    asking.set(entry, request);
+    request.then(
+      (text) => {
+        if (asking.get(entry) !== request) return;
+        asking.delete(entry);
+        if (typeof text === 'string') answered.set(entry, text);
+      },
+      () => {
+        if (asking.get(entry) === request) asking.delete(entry);
+      },
+    );
+  }
+  const shared = pending;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      // The next assembly asks again instead of joining a request that may never answer.
+      if (asking.get(entry) === shared) asking.delete(entry);
+      reject(new Error(`instructions did not arrive within ${timeoutMs} ms`));
+    }, timeoutMs);
+    shared.then(
+      (text) => {
+        clearTimeout(timer);
+        resolve(text);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -89,9 +126,27 @@ export function systemPromptMaxChars(config: HostConfig): number {
   return value;
 }
 
+/** `ai.agent.skillInstructionsTimeoutMs` of a host config: how long an assembly waits for a seam skill's `describe()`. */
+export function skillInstructionsTimeoutMs(config: HostConfig): number {
+  const ai = config['ai'];
+  const agent = isRecord(ai) ? ai['agent'] : undefined;
+  const value = isRecord(agent) ? agent['skillInstructionsTimeoutMs'] : undefined;
+  if (value === undefined) return DEFAULT_SKILL_INSTRUCTIONS_TIMEOUT_MS;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(
+      `config ai.agent.skillInstructionsTimeoutMs must be a positive safe integer, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** `ai.agent.skillInstructionsTimeoutMs` when the host config does not set it. */
+export const DEFAULT_SKILL_INSTRUCTIONS_TIMEOUT_MS = 10_000;
+
 /** Load-time checks, so a bad budget or an impossible required section rejects the candidate. */
 export function checkPromptGeneration(generation: Generation): void {
   systemPromptMaxChars(generation.config);
+  skillInstructionsTimeoutMs(generation.config);
   checkSectionLimits(generation);
 }
 
@@ -158,7 +213,8 @@ export async function buildSystemPrompt(generation: Generation, input: TurnPromp
     const entry = generation.skillTable.get(name);
     return entry ? [entry] : [];
   });
-  const texts = await Promise.allSettled(entries.map(instructionsOf));
+  const timeoutMs = skillInstructionsTimeoutMs(generation.config);
+  const texts = await Promise.allSettled(entries.map((entry) => instructionsOf(entry, timeoutMs)));
   const skills: PromptPart[] = [];
   const unavailableSkills: { id: string; error: string }[] = [];
   entries.forEach((entry, index) => {

@@ -242,6 +242,7 @@ function skillEntry(
     source: 'seam' as const,
     seam: origin(registration, spec.name, spec.source),
     ...(except.length > 0 ? { exceptAgents: Object.freeze([...except]) } : {}),
+    available: () => !state.released && registration.active,
     async instructions(): Promise<string> {
       if (state.released)
         throw new Error(`seam skill "${spec.name}" is unavailable: its generation ${state.generation} was disposed`);

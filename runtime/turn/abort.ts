@@ -75,3 +75,18 @@ export function raceAbort<T>(start: Promise<T> | (() => T | Promise<T>), signal:
     );
   });
 }
+
+/**
+ * The promise's value, or its error; when `signal` aborts first, the error `aborted()` makes.
+ * For awaits that end with the caller's wait (a system prompt waiting on a seam provider).
+ */
+export async function untilAborted<T>(
+  start: () => Promise<T>,
+  signal: AbortSignal,
+  aborted: () => unknown,
+): Promise<T> {
+  const settled = await raceAbort(start, signal);
+  if (settled.kind === 'aborted') throw aborted();
+  if (settled.kind === 'error') throw settled.error;
+  return settled.value;
+}

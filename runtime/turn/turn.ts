@@ -13,6 +13,7 @@ import { type JournalEntry, type JournalSink, type ToolOutcome, TurnJournal } fr
 import type { CapabilityRegistry, ManifestAgent } from '../contract/manifest.js';
 import type { ImMessage, PermissionHost } from '../access/permissions.js';
 import { type CallEnvironment, type CallOptions, executeToolCall } from './pipeline.js';
+import { untilAborted } from './abort.js';
 import { checkTurnOwner, resolveTurnOwner } from '../prompt/sections.js';
 import { type SystemPrompt, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { type Placement, placementOf, skillPlacement, type TurnScope } from '../access/scope.js';
@@ -209,6 +210,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
   const id = deps.nextId('turn');
   const traceId = input.traceId ?? deps.nextId('trace');
   const controller = new AbortController();
+  const ended = () => new Error(`turn ${id} has ended; begin a new turn`);
   const onOuterAbort = () => controller.abort(input.signal?.reason);
   if (input.signal?.aborted) controller.abort(input.signal.reason);
   else input.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -328,17 +330,17 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
       return admitted;
     },
     async systemPrompt() {
-      if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
+      if (state !== 'active') throw ended();
       // Read from the turn each time: the agent and the loaded skills are the turn's current ones.
       const prompt = { skills: turn.activeSkills, origin, ...(accessMessage ? { message: accessMessage } : {}) };
-      return buildSystemPrompt(generation, {
-        ...prompt,
-        ...(turn.agent ? { agent: turn.agent } : {}),
-        ...(input.owner !== undefined ? { owner: input.owner } : {}),
-      });
+      const selectedAgent = turn.agent ? { agent: turn.agent } : {};
+      const owner = input.owner !== undefined ? { owner: input.owner } : {};
+      const build = () => buildSystemPrompt(generation, { ...prompt, ...selectedAgent, ...owner });
+      // `end()` ends the wait too: a seam provider's describe() that never answers is not awaited past it.
+      return untilAborted(build, controller.signal, ended);
     },
     execute(name, toolInput, options) {
-      if (state !== 'active') return Promise.reject(new Error(`turn ${id} has ended; begin a new turn`));
+      if (state !== 'active') return Promise.reject(ended());
       const pending = executeToolCall(env, name, toolInput, options);
       track(pending);
       pending.then(
@@ -353,7 +355,7 @@ export async function createTurn<R>(input: TurnInput, deps: TurnDependencies): P
     deferred,
     modelTools: (options) => deferred.modelTools(options.provider, options.defer !== false, options.maxTools),
     async fork(options = {}) {
-      if (state !== 'active') throw new Error(`turn ${id} has ended; begin a new turn`);
+      if (state !== 'active') throw ended();
       const forkAgent = options.agent ?? agent?.qualifiedName;
       const approval = options.approval ?? input.approval;
       const question = options.question ?? input.question;

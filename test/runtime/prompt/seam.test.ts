@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCapabilityHost, type SkillCatalogEntry, type SeamScope } from '../../../runtime/index.js';
+import { type LoopModel, runToolLoop } from '../../../runtime/bridges/loop.js';
 import { manifest, skill } from '../fixture.js';
 import { RecordingSkillService, RecordingToolService, seamRoot, tool } from '../seam/helpers.js';
 
@@ -16,15 +17,27 @@ class FlakySkillService extends RecordingSkillService {
   }
 }
 
-async function seamHost(service: RecordingSkillService) {
+/** describe() that never settles while `hang` is set (a provider stuck on its network). */
+class HangingSkillService extends RecordingSkillService {
+  hang = false;
+  override describe(scope: SeamScope, skillId: string): Promise<string> {
+    return this.hang ? new Promise<string>(() => undefined) : super.describe(scope, skillId);
+  }
+}
+
+async function seamHost(
+  service: RecordingSkillService,
+  config: Record<string, unknown> = {},
+  released: { dispose?: () => void } = {},
+) {
   const root = seamRoot((seams) => {
-    seams.registerSkillService('global', service);
+    released.dispose = seams.registerSkillService('global', service);
     seams.registerToolService(
       'global',
       new RecordingToolService('acme:search', [tool('acme_search', { approval: 'never', source: 'remote:acme' })]),
     );
   });
-  const host = createCapabilityHost();
+  const host = createCapabilityHost({ config });
   await host.load(manifest({ skills: [skill('research', { instructions: 'Feature research steps.' })] }), {
     plugins: { '': root.plugin },
   });
@@ -72,6 +85,70 @@ describe('seam skills in the system prompt', () => {
     const retried = await turn.systemPrompt();
     expect(retried.unavailableSkills).toEqual([]);
     expect(retried.text).toContain('Instructions from acme:skills');
+  });
+  it('a describe() that never answers is waited for up to ai.agent.skillInstructionsTimeoutMs, then asked again; end() ends the wait', async () => {
+    const service = new HangingSkillService('acme:skills', entries);
+    const host = await seamHost(service, { ai: { agent: { skillInstructionsTimeoutMs: 40 } } });
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    expect(await turn.execute('load_skill', { name: 'acme_research' })).toMatchObject({ status: 'completed' });
+    service.hang = true;
+    const stuck = await turn.systemPrompt();
+    expect(stuck.unavailableSkills).toEqual([
+      { id: 'acme_research', error: 'instructions did not arrive within 40 ms' },
+    ]);
+    // The hung request is not joined again: the provider is asked anew and answers now.
+    service.hang = false;
+    expect((await turn.systemPrompt()).text).toContain('Instructions from acme:skills');
+    await turn.end();
+
+    const slow = await seamHost(service, { ai: { agent: { skillInstructionsTimeoutMs: 60_000 } } });
+    const waiting = await slow.beginTurn({ sessionKey: 's' });
+    await waiting.execute('load_skill', { name: 'acme_research' });
+    service.hang = true;
+    const pending = waiting.systemPrompt();
+    setTimeout(() => void waiting.end(), 20);
+    await expect(pending).rejects.toThrow(/has ended; begin a new turn/);
+    await expect(
+      createCapabilityHost({ config: { ai: { agent: { skillInstructionsTimeoutMs: 0 } } } }).load(manifest({})),
+    ).rejects.toThrow(/skillInstructionsTimeoutMs must be a positive safe integer/);
+  });
+
+  it('a tool loop waiting on that describe() for its system prompt ends "aborted" when its signal aborts', async () => {
+    const service = new HangingSkillService('acme:skills', entries);
+    const host = await seamHost(service, { ai: { agent: { skillInstructionsTimeoutMs: 60_000 } } });
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    await turn.execute('load_skill', { name: 'acme_research' });
+    service.hang = true;
+    const requests: unknown[] = [];
+    const model: LoopModel<'generic', string> = {
+      provider: 'generic',
+      request: async (request) => {
+        requests.push(request);
+        return { messages: [], text: '', calls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'stop' };
+      },
+      results: () => [],
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 20);
+    const result = await runToolLoop(model, ['hi'], { turn, signal: controller.signal });
+    expect(result.finishReason).toBe('aborted');
+    expect(requests).toEqual([]);
+    await turn.end();
+  });
+
+  it("a released provider's instructions leave the prompt (reported unavailable), kept answers included", async () => {
+    const service = new RecordingSkillService('acme:skills', entries);
+    const released: { dispose?: () => void } = {};
+    const host = await seamHost(service, {}, released);
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    await turn.execute('load_skill', { name: 'acme_research' });
+    expect((await turn.systemPrompt()).text).toContain('Instructions from acme:skills');
+    released.dispose!();
+    const after = await turn.systemPrompt();
+    expect(after.text).not.toContain('Instructions from acme:skills');
+    expect(after.unavailableSkills).toEqual([
+      { id: 'acme_research', error: expect.stringContaining('provider "acme:skills" was released') },
+    ]);
   });
 });
 
