@@ -40,6 +40,7 @@ import {
   type ModelToolCall,
   NO_USAGE,
   parseArguments,
+  refusedSignal,
   stepLimit,
   systemText,
   type ToolCallResult,
@@ -66,11 +67,8 @@ export interface AiSdkTurnSettings {
 export type AiSdkToolOptions<R> = ToolLoopOptions<R>;
 
 /** Already aborted: a refused call goes through the pipeline's gates but can never start. */
-function refusedSignal(): AbortSignal {
-  const controller = new AbortController();
-  controller.abort(new Error('the AI SDK refused this call: the tool was not offered in this step'));
-  return controller.signal;
-}
+
+const NOT_OFFERED = 'the AI SDK refused this call: the tool was not offered in this step';
 
 /** Sees every call with its outcome: executed ones, and the ones the SDK refused (journaled, never run). */
 export interface CallObserver {
@@ -135,7 +133,7 @@ export async function aiSdkTurnSettings<R>(
     async experimental_repairToolCall({ toolCall, error }) {
       if (!NoSuchToolError.isInstance(error)) return null;
       const call = { id: toolCall.toolCallId, name: toolCall.toolName, input: parseArguments(toolCall.input) };
-      const [result] = await executeCalls(turn, [call], refusedSignal(), resultText);
+      const [result] = await executeCalls(turn, [call], refusedSignal(NOT_OFFERED), resultText);
       observer.refused?.(call, result!.outcome);
       return null;
     },

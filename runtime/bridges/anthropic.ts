@@ -59,6 +59,7 @@ function reply(message: Anthropic.Messages.Message): ModelReply<MessageParam> {
     calls,
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
     stopReason: message.stop_reason,
+    truncated: message.stop_reason === 'max_tokens',
   };
 }
 

@@ -54,6 +54,12 @@ export interface ModelReply<M> {
   readonly usage: TokenUsage;
   /** The provider's own stop reason (`end_turn`, `tool_calls`, `completed`, …). */
   readonly stopReason: string | null;
+  /**
+   * The reply was cut off at the output limit (`max_tokens`, `length`, an incomplete response):
+   * its last call's arguments may be unfinished, and an SDK's lenient parser may still hand over
+   * an object with a field left out. None of its calls runs (each is answered as cancelled).
+   */
+  readonly truncated?: boolean;
 }
 
 export interface ModelRequest<P extends ModelProvider, M> {
@@ -188,6 +194,22 @@ export async function executeCalls<R>(
   );
 }
 
+/** Why a truncated reply's calls are not run (the model reads it as the cancellation's reason). */
+const CUT_OFF = 'the reply was cut off at the output token limit before its tool calls were complete';
+
+/** The calls of a reply cut off at the output limit: journaled as cancelled, never run, and the model told why. */
+async function cutOffCalls<R>(turn: Turn<R>, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+  const results = await executeCalls(turn, calls, refusedSignal(CUT_OFF));
+  return results.map((result) => Object.freeze({ ...result, text: `The call was not run: ${CUT_OFF}; call again.` }));
+}
+
+/** An aborted signal: the calls given it are journaled and answered as cancelled, never run. */
+export function refusedSignal(reason: string): AbortSignal {
+  const controller = new AbortController();
+  controller.abort(new Error(reason));
+  return controller.signal;
+}
+
 /** True when a result loaded tools or a skill: the next request needs a fresh tool list. */
 export function loadedSomething(results: readonly ToolCallResult[]): boolean {
   return results.some(
@@ -271,7 +293,9 @@ export async function runToolLoop<R, P extends ModelProvider, M>(
         await options.onStep?.(steps[steps.length - 1]!);
         return finish('stop');
       }
-      const results = await executeCalls(turn, reply.calls, signal, options.resultText);
+      const results = reply.truncated
+        ? await cutOffCalls(turn, reply.calls)
+        : await executeCalls(turn, reply.calls, signal, options.resultText);
       conversation.push(...model.results(results));
       const step = Object.freeze({ index, reply, results });
       steps.push(step);

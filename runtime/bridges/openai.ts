@@ -71,6 +71,7 @@ function chatReply(completion: ChatCompletion): ModelReply<ChatMessage> {
       outputTokens: completion.usage?.completion_tokens ?? 0,
     },
     stopReason: choice?.finish_reason ?? null,
+    truncated: choice?.finish_reason === 'length',
   };
 }
 
@@ -167,6 +168,7 @@ function responsesReply(response: Response): ModelReply<ResponseItem> {
     calls,
     usage: { inputTokens: response.usage?.input_tokens ?? 0, outputTokens: response.usage?.output_tokens ?? 0 },
     stopReason: response.status ?? null,
+    truncated: response.status === 'incomplete',
   };
 }
 
@@ -188,7 +190,14 @@ export function openAIResponsesModel(
       const live = client.responses.stream({ ...body, stream: true }, { signal });
       const onText = typeof stream === 'object' ? stream.onText : undefined;
       if (onText) live.on('response.output_text.delta', (event) => onText(event.delta));
-      return responsesReply(await live.finalResponse());
+      // The SDK's final response of a stream keeps the status `response.created` gave
+      // (in_progress) when the stream ends `response.incomplete`: the event says it.
+      let incomplete = false;
+      live.on('response.incomplete', () => {
+        incomplete = true;
+      });
+      const reply = responsesReply(await live.finalResponse());
+      return incomplete ? { ...reply, stopReason: 'incomplete', truncated: true } : reply;
     },
     results: (results) =>
       results.map(

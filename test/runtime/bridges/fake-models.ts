@@ -14,10 +14,14 @@ export interface ScriptedCall {
   readonly input: unknown;
 }
 
-/** One model reply: some text, tool calls, or `hang` (never answers; the client must abort). */
+/**
+ * One model reply: some text, tool calls, or `hang` (never answers; the client must abort).
+ * `cutOff`: the reply stopped at the output limit (`max_tokens`, `length`, an incomplete response).
+ */
 export type ScriptedReply =
-  | { readonly text?: string; readonly calls?: readonly ScriptedCall[] }
+  | { readonly text?: string; readonly calls?: readonly ScriptedCall[]; readonly cutOff?: true }
   | { readonly hang: true };
+type Answer = { text?: string; calls?: readonly ScriptedCall[]; cutOff?: true };
 
 export interface RecordedRequest {
   readonly path: string;
@@ -46,18 +50,13 @@ function json(res: ServerResponse, data: unknown): void {
   res.end(JSON.stringify(data));
 }
 
-function anthropic(
-  res: ServerResponse,
-  reply: { text?: string; calls?: readonly ScriptedCall[] },
-  stream: boolean,
-  n: number,
-): void {
+function anthropic(res: ServerResponse, reply: Answer, stream: boolean, n: number): void {
   const calls = reply.calls ?? [];
   const content = [
     ...(reply.text !== undefined ? [{ type: 'text' as const, text: reply.text, citations: null }] : []),
     ...calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: call.input })),
   ];
-  const stopReason = calls.length > 0 ? 'tool_use' : 'end_turn';
+  const stopReason = reply.cutOff ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn';
   const usage = {
     input_tokens: USAGE.input,
     output_tokens: USAGE.output,
@@ -131,14 +130,9 @@ function anthropic(
   sse(res, events);
 }
 
-function chat(
-  res: ServerResponse,
-  reply: { text?: string; calls?: readonly ScriptedCall[] },
-  stream: boolean,
-  n: number,
-): void {
+function chat(res: ServerResponse, reply: Answer, stream: boolean, n: number): void {
   const calls = reply.calls ?? [];
-  const finish = calls.length > 0 ? 'tool_calls' : 'stop';
+  const finish = reply.cutOff ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop';
   const usage = {
     prompt_tokens: USAGE.input,
     completion_tokens: USAGE.output,
@@ -188,12 +182,7 @@ function chat(
   sse(res, [...events, { data: { ...base, object: 'chat.completion.chunk', choices: [], usage } }, { data: '[DONE]' }]);
 }
 
-function responses(
-  res: ServerResponse,
-  reply: { text?: string; calls?: readonly ScriptedCall[] },
-  stream: boolean,
-  n: number,
-): void {
+function responses(res: ServerResponse, reply: Answer, stream: boolean, n: number): void {
   const output: Record<string, unknown>[] = [];
   if (reply.text !== undefined) {
     output.push({
@@ -225,12 +214,12 @@ function responses(
     id: `resp_${n}`,
     object: 'response',
     created_at: 1_700_000_000,
-    status: 'completed',
+    status: reply.cutOff ? 'incomplete' : 'completed',
     model: 'gpt-test',
     output,
     usage,
     error: null,
-    incomplete_details: null,
+    incomplete_details: reply.cutOff ? { reason: 'max_output_tokens' } : null,
     parallel_tool_calls: true,
     tools: [],
     tool_choice: 'auto',
@@ -273,7 +262,7 @@ function responses(
     }
     events.push(event('response.output_item.done', { output_index: index, item }));
   });
-  events.push(event('response.completed', { response }));
+  events.push(event(reply.cutOff ? 'response.incomplete' : 'response.completed', { response }));
   sse(res, events);
 }
 

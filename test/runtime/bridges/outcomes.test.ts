@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, QuestionRequest } from '../../../runtime/index.js';
 import { agentFixture } from './agent.js';
-import { BRIDGES, type Bridge, runBridge, sentResults, sentTools } from './drivers.js';
+import { BRIDGES, type Bridge, CORE_BRIDGES, runBridge, sentResults, sentTools } from './drivers.js';
 import { type FakeModelServer, type ScriptedReply, startFakeModels } from './fake-models.js';
 import { botTurn, executed, journalByCall, slowStarted } from './scenario.js';
 
@@ -171,5 +171,27 @@ describe.each(BRIDGES)('%s', (bridge) => {
     expect(limited.result.finishReason).toBe('max-steps');
     expect(server.requests).toHaveLength(1);
     await second.turn.end();
+  });
+});
+
+// The AI SDK parses a call's arguments strictly before it runs anything (a cut-off argument text
+// is not JSON); the other SDKs hand over what their lenient parser made of the text.
+describe.each(CORE_BRIDGES)('%s, a reply cut off at the output limit', (bridge) => {
+  it('runs none of its calls: each is journaled as cancelled and the model is told to call again', async () => {
+    server = await startFakeModels([
+      { calls: [{ id: 'c1', name: 'echo', input: { text: 'rm -rf /tmp/build' } }], cutOff: true },
+      done,
+    ]);
+    const { turn } = await botTurn();
+    const { result } = await runBridge(bridge, turn, server, { defer: false });
+    expect(executed).toEqual([]);
+    const [sent] = sentResults(bridge, server.requests[1]!);
+    expect(sent!.text).toBe(
+      'The call was not run: the reply was cut off at the output token limit before its tool calls were complete; call again.',
+    );
+    expect(result.steps[0]!.results.map((entry) => entry.outcome.status)).toEqual(['cancelled']);
+    expect(journalByCall(turn.journal)).toEqual({ c1: ['echo:tool_call', 'echo:tool_cancelled'] });
+    expect(result.finishReason).toBe('stop');
+    await turn.end();
   });
 });
