@@ -30,6 +30,7 @@ import {
   titleOf,
   toolFile,
 } from './capabilities.js';
+import { isIgnoredEntry } from '../scan/ignore.js';
 import type { ScaffoldFile } from './types.js';
 
 export const NEW_KINDS = ['tool', 'skill', 'agent', 'section'] as const;
@@ -74,6 +75,12 @@ const usage = (message: string): NewProblem => ({ kind: 'usage', message });
 const conflict = (message: string): NewProblem => ({ kind: 'conflict', message });
 
 function nameProblem(what: string, name: string, problem: NameProblem | undefined): NewProblem | undefined {
+  if (problem === undefined && isIgnoredEntry(name))
+    // Valid as a name, but the scan leaves such an entry out (vim's `4913` write probe, `x~`, `x.tmp`):
+    // the capability would be written and never compiled.
+    return usage(
+      `${what} "${name}" is a name the scan ignores as an editor's leftover (docs/cli.md#watch); pick another`,
+    );
   return problem === undefined ? undefined : usage(`${what} "${name}" ${problem.message}`);
 }
 

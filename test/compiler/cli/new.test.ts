@@ -249,6 +249,11 @@ describe('zhin-gen new: refusals', () => {
       [['section', 's', '--agent', 'reviewer'], '--agent does not apply to new section'],
       [['skill', 's', '--skill', 'words'], '--skill applies to new tool only'],
       [['agent', 'a', '--agent', 'reviewer'], '--agent does not apply to new agent'],
+      // Valid names the scan leaves out as editor leftovers: written, they would never compile.
+      [['tool', '4913'], 'tool name "4913" is a name the scan ignores as an editor\'s leftover'],
+      [['skill', 'notes-'], 'skill name "notes-" ends with "-"'],
+      [['agent', 'draft.tmp'], 'agent name "draft.tmp" does not match'],
+      [['tool', 'x', '--plugin', '4913'], '--plugin segment "4913" is a name the scan ignores'],
     ];
     const before = cli(['inspect', '--root', root, '--json']).stdout;
     for (const [args, message] of cases) {
