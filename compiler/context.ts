@@ -118,6 +118,7 @@ export class Compiler {
    * A folder the last run removed itself (no module left in it) is not.
    */
   outputRemoved(abs: string): boolean {
+    if (this.relevance.isGenerated(abs)) return this.emitted.damaged(abs, this.memos.folders);
     if (!this.relevance.isOutput(abs) || existsSync(abs)) return false;
     return abs === this.options?.outFile || folderExpected(this.memos.folders, abs);
   }

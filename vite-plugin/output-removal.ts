@@ -2,11 +2,12 @@
  * The output's removal under the Vite dev server. Vite's watcher leaves the output to the plugin
  * (./output-events.ts), so an `rm` or a `git clean` of the manifest or its generated folder was
  * seen by nothing: the dev server went on serving an empty manifest until an unrelated edit. One
- * `fs.watch` of the folder that holds them (not recursive: what a run writes inside the generated
- * folder is no event here) reports either name; the compiler decides whether it is missing where
- * the last run left it (`Compiler.outputRemoved`), so a run's own writes (a temp file renamed over
- * the manifest) and its own removal of an emptied folder start nothing. `zhin-gen watch` and the
- * side watcher see the same through their tree watcher (compiler/watch/tree.ts `isOutput`).
+ * `fs.watch` of the folder that holds them (not recursive) reports either name, and one of the
+ * generated folder reports its modules (one removed, edited in place, checked out from another
+ * branch); the compiler decides whether a path is missing or not what the last run left
+ * (`Compiler.outputRemoved`), so a run's own writes (a temp file renamed over the manifest or a
+ * module) and its own removal of an emptied folder start nothing. `zhin-gen watch` and the side
+ * watcher see the same through their tree watcher (compiler/watch/tree.ts `isOutput`).
  */
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -25,11 +26,14 @@ export class OutputRemoval {
   private dir?: string;
   /** The watched folder's inode (another folder at the path is watched afresh). */
   private ino?: number;
+  /** The generated folder's watch, its path and inode. */
+  private modules?: { readonly watcher: FSWatcher; readonly dir: string; readonly ino: number };
 
   constructor(private readonly onName: (abs: string) => void) {}
 
   /** Watches the folder of this output place (again when a configuration change moved it). */
   follow(place: { readonly outFile: string; readonly folder: string } | undefined): void {
+    this.followModules(place?.folder);
     const dir = place && dirname(place.outFile);
     const ino = dir === undefined ? undefined : inodeOf(dir);
     if (dir === this.dir && this.watcher && ino === this.ino) return;
@@ -55,7 +59,30 @@ export class OutputRemoval {
     }
   }
 
+  /** Watches the generated folder (again when it was made anew); its events name its modules. */
+  private followModules(folder: string | undefined): void {
+    const ino = folder === undefined ? undefined : inodeOf(folder);
+    if (this.modules && this.modules.dir === folder && this.modules.ino === ino) return;
+    this.modules?.watcher.close();
+    this.modules = undefined;
+    if (folder === undefined || ino === undefined) return;
+    try {
+      const watcher = watch(folder, { persistent: false }, (_type, name) => {
+        if (name !== null && String(name) !== basename(folder)) this.onName(join(folder, String(name)));
+      });
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.modules?.watcher === watcher) this.modules = undefined;
+      });
+      this.modules = { watcher, dir: folder, ino };
+    } catch {
+      // Gone between the stat and the watch: the run that writes it again follows it.
+    }
+  }
+
   close(): void {
+    this.modules?.watcher.close();
+    this.modules = undefined;
     this.watcher?.close();
     this.watcher = undefined;
     this.dir = undefined;

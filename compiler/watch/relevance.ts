@@ -8,7 +8,7 @@
  * slicing off the root rather than by `path.relative` (which resolves both paths each time); the
  * rules themselves are scan/watched.ts's and scan/ignore.ts's, on that relative path.
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import { CONFIG_FILES, type ResolvedOptions } from '../config/load.js';
 import { toPosix } from '../scan/walk.js';
 import { isIgnoredPath } from '../scan/ignore.js';
@@ -167,12 +167,20 @@ export class EventRelevance {
   }
 
   /**
-   * Whether a path is the output file or its generated folder itself (not a file in it): a
-   * watcher reports only their removal (watch/tree.ts), after which a run writes them again.
+   * Whether a path is the output file, its generated folder, or a module in that folder (not an
+   * editor's or a write's temp file): a watcher reports only their removal, and an edit of a
+   * module the compiler says it did not write (watch/tree.ts), after which a run writes them again.
    */
   isOutput(abs: string): boolean {
     const output = this.outputPaths();
-    return output !== undefined && (abs === output.outFile || abs === output.generatedDir);
+    if (output === undefined) return false;
+    return abs === output.outFile || abs === output.generatedDir || this.isGenerated(abs);
+  }
+
+  /** A module directly in the generated folder (`tools-0.ts`, `search.ts`, a validator). */
+  isGenerated(abs: string): boolean {
+    const output = this.outputPaths();
+    return output !== undefined && dirname(abs) === output.generatedDir && !isIgnoredPath(basename(abs));
   }
 
   /** The output paths of the current options, worked out once per options object. */

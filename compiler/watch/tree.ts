@@ -208,8 +208,12 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
         const abs = join(dir, entry.name);
         const isDir = entry.isDirectory() || kindOf(abs).kind === 'dir';
         if (isDir && skipped(abs, true)) {
-          // Not watched, but known: its removal is reported.
-          if (options.isOutput?.(abs) === true) names.add(entry.name);
+          // Not walked, but known: its removal is reported; the generated folder is watched
+          // (not walked) for its modules' removals and edits.
+          if (options.isOutput?.(abs) === true) {
+            names.add(entry.name);
+            stack.push([abs, chain]);
+          }
           continue;
         }
         names.add(entry.name);
@@ -276,10 +280,17 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     if (options.isOutput?.(abs) === true) {
       // The compiler's own writes are never events; the output found missing always is (also
       // when the event of its re-creation came after a second removal: the run is then due).
-      if (kindOf(abs).kind !== undefined) parent.names.add(entry);
-      else {
+      // A module of the generated folder that is there is reported as changed, and the compiler
+      // tells its own writes from an edit or a checkout (`Compiler.outputRemoved`).
+      const kind = kindOf(abs).kind;
+      if (kind === undefined) {
         parent.names.delete(entry);
+        if (dirs.has(abs)) detach(abs);
         onEvent({ type: 'unlink', path: abs });
+      } else {
+        parent.names.add(entry);
+        if (kind === 'dir' && !dirs.has(abs)) attach(abs);
+        else if (kind === 'file' && options.isOutput?.(dir) === true) onEvent({ type: 'change', path: abs });
       }
       return;
     }

@@ -4,6 +4,8 @@
  * folder's modules as last written or verified (the dev server's output events).
  */
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from '../emit/validator-table.js';
+import { basename, dirname } from 'node:path';
+import { sameFile, statNow } from '../util/file-stat.js';
 import { validatorsDir } from './folder-stamp.js';
 import { type KnownFolders, missingValidators } from './validators.js';
 
@@ -28,6 +30,24 @@ export class LastEmitted {
     return missingValidators(this.root, last.outRel, last.table, folders).map(
       (key) => `${validatorsDirRel(last.outRel)}/${validatorFileName(key, last.outRel)}`,
     );
+  }
+
+  /**
+   * Whether `abs`, a module of the generated folder this compiler last wrote or verified, is
+   * missing or not the file it left (removed, edited in place, checked out from a branch): a
+   * watcher's event for it then starts a run, which writes it again. Its own writes are not.
+   */
+  damaged(abs: string, folders: KnownFolders): boolean {
+    const modules = folders.get(dirname(abs))?.verified;
+    const verified = modules?.get(basename(abs));
+    if (verified === undefined) return false;
+    const now = statNow(abs);
+    if (now !== undefined && sameFile(verified, now)) return false;
+    // Checked again by the run this starts (a validator is otherwise trusted for the process's
+    // life without a stat), as one a predecessor handed over is. The entry stays: the question is
+    // asked again while the event waits, and the answer must not change until the run rewrote it.
+    if (verified.seeded !== true) modules!.set(basename(abs), { ...verified, seeded: true });
+    return true;
   }
 
   /** The generated folder's modules as last written or verified (name → stamp line). */

@@ -287,6 +287,8 @@ export function removeStaleValidators(
     if (!isGenerated(file)) continue;
     rmSync(file, { force: true });
     names.delete(name);
+    // Not one this compiler left any more: its removal is no damage (Compiler.outputRemoved).
+    known.get(dir)?.verified?.delete(name);
     removed++;
   }
   // A folder left empty goes too, as a fresh run of this tree writes none (only if empty: a

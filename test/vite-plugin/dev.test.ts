@@ -5,7 +5,16 @@
  * config; a 200-file burst coalesces; the plugin's own output never triggers a run; the dev
  * server keeps serving the last good manifest throughout (checked through the SSR module runner).
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
@@ -223,6 +232,28 @@ describe('vite dev server', () => {
       );
     }
     expect(manifestTools(root)).toEqual([...BOT_TOOLS].sort());
+  });
+
+  it('writes a module of the generated folder again when it is removed or edited in place', async () => {
+    await sleep(300);
+    const folder = join(root, 'zhin-capabilities.gen.validators');
+    const module = join(folder, 'search.ts');
+    const written = readFileSync(module, 'utf8');
+    for (const [what, act] of [
+      ['removed', () => rmSync(module)],
+      ['edited in place', () => appendFileSync(module, '// edited\n')],
+    ] as const) {
+      const count = watchRuns().length;
+      act();
+      await waitFor(
+        () => watchRuns().length > count && existsSync(module) && readFileSync(module, 'utf8') === written,
+        `search.ts ${what}, written again`,
+      );
+    }
+    await sleep(300);
+    const count = watchRuns().length;
+    await sleep(400);
+    expect(watchRuns().length, 'the rewrite started no run of its own').toBe(count);
   });
 
   it('a config file change regenerates with the new options', async () => {

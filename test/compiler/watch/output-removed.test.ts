@@ -4,7 +4,7 @@
  * removal (watch/tree.ts `isOutput`), and the run after it finds the output no longer vouched
  * for. Its own writes never start a run.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, writeTree } from '../../helpers.js';
@@ -45,6 +45,43 @@ describe('zhin-gen watch and its output removed', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(runsIn(io.stdout())).toBe(runs);
     expect(outputOnDisk(root)).toBe(written);
+  });
+
+  // A module of the generated folder removed, edited in place or replaced (a checkout of committed
+  // output): nothing of the tree changed, yet the manifest imports a module that is not what
+  // generate writes. Before, no run followed and `check` failed until the next edit.
+  it('writes a module of the generated folder again when it is removed, edited or replaced', async () => {
+    const root = writeTree(tempDir('watch-generated-module'), { ...SCENARIO_TREE, 'tools/city/index.ts': JSON_TOOL });
+    dirs.push(root);
+    const io = await watchedAfterFirstRun(root);
+    const written = outputOnDisk(root);
+    const folder = join(root, 'zhin-capabilities.gen.validators');
+    const modules = readdirSync(folder).sort();
+    const validator = modules.find((name) => /^[0-9a-f]{16}\.ts$/.test(name))!;
+    expect(modules).toContain('search.ts');
+    expect(validator).toBeDefined();
+    const damage: [string, () => void][] = [
+      ['search.ts removed', () => rmSync(join(folder, 'search.ts'))],
+      ['a validator edited in place', () => appendFileSync(join(folder, validator), '// edited\n')],
+      [
+        'a validator replaced by a rename (a checkout)',
+        () => {
+          writeFileSync(join(root, 'other.txt'), 'export default 1;\n');
+          renameSync(join(root, 'other.txt'), join(folder, validator));
+        },
+      ],
+    ];
+    for (const [what, act] of damage) {
+      const runs = runsIn(io.stdout());
+      act();
+      await until(
+        () => runsIn(io.stdout()) > runs && outputOnDisk(root) === written,
+        () => `${what}: written again:\n${io.stdout()}\n${io.stderr()}`,
+      );
+    }
+    const runs = runsIn(io.stdout());
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runsIn(io.stdout()), 'the repairs started no run of their own').toBe(runs);
   });
 
   it('in a folder the walk never enters (out: src/…): the file, the folder, the whole folder above', async () => {
