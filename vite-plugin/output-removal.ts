@@ -37,7 +37,7 @@ export class OutputRemoval {
     const dir = place && dirname(place.outFile);
     const ino = dir === undefined ? undefined : inodeOf(dir);
     if (dir === this.dir && this.watcher && ino === this.ino) return;
-    this.close();
+    this.closeOutDir();
     if (!place || !dir || ino === undefined) return;
     this.dir = dir;
     this.ino = ino;
@@ -51,11 +51,11 @@ export class OutputRemoval {
         // The folder itself removed (`out: 'src/gen/…'`, `rm -r src/gen`): Linux reports its
         // own name, then nothing more and no error, and the folder the run makes again may get
         // its inode number back. Closed here, it is watched afresh by `follow` after that run.
-        else if (entry === self) this.close();
+        else if (entry === self) this.closeOutDir();
       });
-      this.watcher.on('error', () => this.close());
+      this.watcher.on('error', () => this.closeOutDir());
     } catch {
-      this.close();
+      this.closeOutDir();
     }
   }
 
@@ -68,7 +68,13 @@ export class OutputRemoval {
     if (folder === undefined || ino === undefined) return;
     try {
       const watcher = watch(folder, { persistent: false }, (_type, name) => {
-        if (name !== null && String(name) !== basename(folder)) this.onName(join(folder, String(name)));
+        if (name === null) return;
+        // The folder itself removed: as above, the one made again may get its inode back, so
+        // this watch ends here and `follow` attaches one to the new folder after the run.
+        if (String(name) === basename(folder)) {
+          watcher.close();
+          if (this.modules?.watcher === watcher) this.modules = undefined;
+        } else this.onName(join(folder, String(name)));
       });
       watcher.on('error', () => {
         watcher.close();
@@ -83,6 +89,11 @@ export class OutputRemoval {
   close(): void {
     this.modules?.watcher.close();
     this.modules = undefined;
+    this.closeOutDir();
+  }
+
+  /** The watch of the folder that holds the manifest (the generated folder's watch is its own). */
+  private closeOutDir(): void {
     this.watcher?.close();
     this.watcher = undefined;
     this.dir = undefined;

@@ -127,7 +127,10 @@ export function parseSource(
       tooDeep:
         bracket !== undefined
           ? // The parser's own limit (its stack), met somewhere past here: the rule is not 256.
-            { offset: bracket, why: `deeper than the TypeScript parser can follow: brackets nest more than ${MAX_NESTING} levels here` }
+            {
+              offset: bracket,
+              why: `deeper than the TypeScript parser can follow: brackets nest more than ${MAX_NESTING} levels here`,
+            }
           : { offset: parserLimit(ts, text, kind), why: 'deeper than the TypeScript parser can follow' },
     };
   }

@@ -282,15 +282,19 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       // when the event of its re-creation came after a second removal: the run is then due).
       // A module of the generated folder that is there is reported as changed, and the compiler
       // tells its own writes from an edit or a checkout (`Compiler.outputRemoved`).
-      const kind = kindOf(abs).kind;
+      const { kind, ino } = kindOf(abs);
+      const watched = dirs.get(abs);
       if (kind === undefined) {
         parent.names.delete(entry);
-        if (dirs.has(abs)) detach(abs);
+        if (watched) detach(abs);
         onEvent({ type: 'unlink', path: abs });
       } else {
         parent.names.add(entry);
-        if (kind === 'dir' && !dirs.has(abs)) attach(abs);
-        else if (kind === 'file' && options.isOutput?.(dir) === true) onEvent({ type: 'change', path: abs });
+        if (kind === 'dir') {
+          // Made again (a rename event), perhaps with the removed one's inode number: watched afresh.
+          if (watched && (watched.ino !== ino || renamed)) detach(abs);
+          if (!dirs.has(abs)) attach(abs);
+        } else if (options.isOutput?.(dir) === true) onEvent({ type: 'change', path: abs });
       }
       return;
     }

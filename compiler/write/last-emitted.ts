@@ -33,12 +33,16 @@ export class LastEmitted {
   }
 
   /**
-   * Whether `abs`, a module of the generated folder this compiler last wrote or verified, is
-   * missing or not the file it left (removed, edited in place, checked out from a branch): a
-   * watcher's event for it then starts a run, which writes it again. Its own writes are not.
+   * Whether `abs`, a module of the generated folder, may not be what the last run left there
+   * (removed, edited in place, checked out from a branch): a watcher's event for it then starts
+   * a run, which checks the folder and writes it again. A module this compiler wrote or verified
+   * is compared by its stamp (its own writes are no damage); a folder it has not looked at yet
+   * (the first run reused the output) is checked by that run; any other file there is not its.
    */
   damaged(abs: string, folders: KnownFolders): boolean {
-    const modules = folders.get(dirname(abs))?.verified;
+    const folder = folders.get(dirname(abs));
+    if (folder === undefined) return true;
+    const modules = folder.verified;
     const verified = modules?.get(basename(abs));
     if (verified === undefined) return false;
     const now = statNow(abs);

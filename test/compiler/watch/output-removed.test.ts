@@ -7,7 +7,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeDir, tempDir, writeTree } from '../../helpers.js';
+import { cli, removeDir, tempDir, writeTree } from '../../helpers.js';
 import { freshOutput, outputOnDisk, SCENARIO_TREE } from '../../watch-scenarios.js';
 import { runsIn, stopWatch, until, watchedAfterFirstRun } from './watch-process.js';
 
@@ -50,10 +50,17 @@ describe('zhin-gen watch and its output removed', () => {
   // A module of the generated folder removed, edited in place or replaced (a checkout of committed
   // output): nothing of the tree changed, yet the manifest imports a module that is not what
   // generate writes. Before, no run followed and `check` failed until the next edit.
-  it('writes a module of the generated folder again when it is removed, edited or replaced', async () => {
+  // Started on an up-to-date tree, the first run reuses the output and knows none of its modules:
+  // what the generate before it recorded stands in.
+  it.each([
+    ['watch wrote it', false],
+    ['a generate before watch wrote it', true],
+  ])('writes a module of the generated folder again when it is removed, edited or replaced (%s)', async (_, before) => {
     const root = writeTree(tempDir('watch-generated-module'), { ...SCENARIO_TREE, 'tools/city/index.ts': JSON_TOOL });
     dirs.push(root);
+    if (before) expect(cli(['generate', '--root', root]).status).toBe(0);
     const io = await watchedAfterFirstRun(root);
+    if (before) expect(io.stdout()).toContain('(unchanged) in');
     const written = outputOnDisk(root);
     const folder = join(root, 'zhin-capabilities.gen.validators');
     const modules = readdirSync(folder).sort();
