@@ -147,14 +147,14 @@ describe('zhin-gen check --load', () => {
 
   it('a real definition that differs from the static read is an error at the field', () => {
     const root = tree('load-diff', {
-      // A helper call and an imported const: the static read sees "" and [] (an access or approval
-      // field read so is an error of its own, ZG2012: fixtures/invalid-policy-not-static).
+      // An imported const: the static read sees [] (an access or approval field read so is an
+      // error of its own, ZG2012: fixtures/invalid-policy-not-static; a description, ZG2004).
       'tools/weather/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';
 import { z } from 'zod';
-import { describeTool, TAGS } from './text.js';
+import { TAGS } from './text.js';
 
 export default defineAgentTool({
-  description: describeTool('weather'),
+  description: 'Look up the weather',
   inputSchema: z.object({ city: z.string() }),
   tags: TAGS,
   async execute() {
@@ -162,8 +162,7 @@ export default defineAgentTool({
   },
 });
 `,
-      'tools/weather/text.ts':
-        "export function describeTool(name: string): string {\n  return `Look up the ${name}`;\n}\n\nexport const TAGS = ['outdoors'];\n",
+      'tools/weather/text.ts': "export const TAGS = ['outdoors'];\n",
       // A function of another module, called at top level, adds a field to the copied \`shape\`:
       // the static read cannot see that (a same-module function is seen, and sends the schema to
       // the bundle path, which imports the module: tools/search-local stays exact).
@@ -226,13 +225,6 @@ export default defineAgentTool({
         'tools/search/index.ts:9:16',
         'ZG2054',
         expect.stringContaining('`inputSchema` differs at properties.limit: the loaded module has {"type":"integer"'),
-      ],
-      [
-        'tools/weather/index.ts:5:16',
-        'ZG2054',
-        expect.stringContaining(
-          '`description` differs: the loaded module has "Look up the weather", the manifest has ""',
-        ),
       ],
       [
         'tools/weather/index.ts:5:16',
