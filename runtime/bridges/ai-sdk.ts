@@ -4,8 +4,8 @@
  * value (`tool`, `jsonSchema`, `stepCountIs`, …), so only hosts that import this subpath load it.
  *
  * - `tools` holds the turn's loaded set (`turn.modelTools({ provider: 'generic' })`), each tool
- *   executing through `turn.execute`; `prepareStep` adds what a step loaded and narrows
- *   `activeTools` to the current set, so the SDK checks the model's choice too.
+ *   executing through `turn.execute`; `prepareStep` brings it up to date in place after a step
+ *   that loaded something, so the SDK checks the model's choice too.
  * - A call the SDK refuses (a name not in this step's tools: unknown, forbidden, not loaded) never
  *   runs; the model reads the SDK's own "unavailable tool" text, the same for all of them, and
  *   `experimental_repairToolCall` still records it in the turn's journal through `turn.execute`
@@ -16,6 +16,7 @@
 import {
   generateText,
   jsonSchema,
+  InvalidToolInputError,
   NoSuchToolError,
   stepCountIs,
   streamText,
@@ -55,9 +56,14 @@ export type TurnToolSet = Record<string, Tool<unknown, ToolOutcome>>;
 
 /** Spread into `generateText` / `streamText`: `generateText({ model, messages, ...settings })`. */
 export interface AiSdkTurnSettings {
-  /** Grows when a step loads tools; never holds a tool the turn did not list. */
+  /**
+   * The tools the next step offers, kept current by `prepareStep` (a step that loaded something
+   * changes it); never holds a tool the turn does not list. No prototype, and no `activeTools`
+   * beside it: the SDK looks a call's tool up as `tools[name]`, and in the plain object it
+   * filters `activeTools` into, a call of `constructor` or `toString` found Object's and ended
+   * the turn silently instead of being refused.
+   */
   readonly tools: TurnToolSet;
-  readonly activeTools: string[];
   readonly prepareStep: PrepareStepFunction<TurnToolSet>;
   readonly stopWhen: StopCondition<TurnToolSet>;
   readonly experimental_repairToolCall: ToolCallRepairFunction<TurnToolSet>;
@@ -69,6 +75,7 @@ export type AiSdkToolOptions<R> = ToolLoopOptions<R>;
 /** Already aborted: a refused call goes through the pipeline's gates but can never start. */
 
 const NOT_OFFERED = 'the AI SDK refused this call: the tool was not offered in this step';
+const NOT_JSON = 'the AI SDK refused this call: its arguments are not JSON';
 
 /** Sees every call with its outcome: executed ones, and the ones the SDK refused (journaled, never run). */
 export interface CallObserver {
@@ -88,12 +95,12 @@ export async function aiSdkTurnSettings<R>(
   // The host's signal may outlive the turn: let go of it when the turn ends (turn.end() aborts its signal).
   if (turn.signal.aborted) link.dispose();
   else turn.signal.addEventListener('abort', () => link.dispose(), { once: true });
-  const tools: TurnToolSet = {};
+  const tools = Object.create(null) as TurnToolSet;
+  const made = new Map<string, TurnToolSet[string]>();
 
-  const add = (projected: GenericModelTool) => {
-    // Own properties only: a tool may be named like an Object.prototype member (`constructor`,
-    // a seam tool `__proto__`), which a plain lookup finds and a plain assignment would not add.
-    if (Object.hasOwn(tools, projected.name)) return;
+  const definitionOf = (projected: GenericModelTool): TurnToolSet[string] => {
+    const known = made.get(projected.name);
+    if (known) return known;
     const name = projected.name;
     const definition = tool<unknown, ToolOutcome>({
       description: projected.description,
@@ -111,29 +118,41 @@ export async function aiSdkTurnSettings<R>(
         return isErrorOutcome(output) ? { type: 'error-text', value: text } : { type: 'text', value: text };
       },
     });
-    Object.defineProperty(tools, name, { value: definition, enumerable: true, writable: true, configurable: true });
+    made.set(name, definition);
+    return definition;
   };
-  const refresh = async (): Promise<string[]> => {
+  /** The step's tools, in place: the SDK holds this object. A tool may be named `__proto__`. */
+  const refresh = async (): Promise<void> => {
     const projected = await turnTools(turn, 'generic', options.defer, options.maxTools);
-    for (const entry of projected) add(entry);
-    return projected.map((entry) => entry.name);
+    const names = new Set(projected.map((entry) => entry.name));
+    for (const name of Object.keys(tools)) if (!names.has(name)) delete tools[name];
+    for (const entry of projected)
+      Object.defineProperty(tools, entry.name, {
+        value: definitionOf(entry),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   };
 
-  let active = await refresh();
+  await refresh();
   return {
     tools,
-    activeTools: active,
     async prepareStep({ steps }) {
       const last = steps[steps.length - 1];
-      if (last && loadedIn(last)) active = await refresh();
+      if (last && loadedIn(last)) await refresh();
       const system = await systemText(turn, options.system, link.signal);
-      return { activeTools: active, ...(system !== undefined ? { system } : {}) };
+      return system !== undefined ? { system } : {};
     },
     stopWhen: stepCountIs(limit),
     async experimental_repairToolCall({ toolCall, error }) {
-      if (!NoSuchToolError.isInstance(error)) return null;
-      const call = { id: toolCall.toolCallId, name: toolCall.toolName, input: parseArguments(toolCall.input) };
-      const [result] = await executeCalls(turn, [call], refusedSignal(NOT_OFFERED), resultText);
+      // Arguments that are not JSON (the SDK parses them before anything runs) reach the
+      // pipeline as the raw string, as in the other bridges, so the journal records the call.
+      const unparsed = InvalidToolInputError.isInstance(error);
+      if (!unparsed && !NoSuchToolError.isInstance(error)) return null;
+      const input = unparsed ? toolCall.input : parseArguments(toolCall.input);
+      const call = { id: toolCall.toolCallId, name: toolCall.toolName, input };
+      const [result] = await executeCalls(turn, [call], refusedSignal(unparsed ? NOT_JSON : NOT_OFFERED), resultText);
       observer.refused?.(call, result!.outcome);
       return null;
     },

@@ -12,6 +12,8 @@ export interface ScriptedCall {
   readonly id: string;
   readonly name: string;
   readonly input: unknown;
+  /** The arguments' text as sent (OpenAI formats), when it is not `input` as JSON. */
+  readonly arguments?: string;
 }
 
 /**
@@ -142,7 +144,7 @@ function chat(res: ServerResponse, reply: Answer, stream: boolean, n: number): v
   const toolCalls = calls.map((call) => ({
     id: call.id,
     type: 'function',
-    function: { name: call.name, arguments: JSON.stringify(call.input) },
+    function: { name: call.name, arguments: call.arguments ?? JSON.stringify(call.input) },
   }));
   if (!stream) {
     const message = {
@@ -199,7 +201,7 @@ function responses(res: ServerResponse, reply: Answer, stream: boolean, n: numbe
       id: `fc_${call.id}`,
       call_id: call.id,
       name: call.name,
-      arguments: JSON.stringify(call.input),
+      arguments: call.arguments ?? JSON.stringify(call.input),
       status: 'completed',
     });
   }

@@ -68,3 +68,28 @@ describe.each(BRIDGES)('%s', (bridge) => {
     }
   });
 });
+
+const NO_TOOLS: CapabilityManifest = { ...MANIFEST, tools: [] };
+
+describe.each(BRIDGES)('%s, a call of a name the turn does not have', (bridge) => {
+  // The AI SDK looks a call's tool up as `tools[name]`; in a plain object `toString` found
+  // Object's member, a "tool" without execute, and the turn ended silently with no answer.
+  it.each(['toString', 'constructor', '__proto__'])(
+    '%s is refused like any unknown name, and the loop goes on',
+    async (name) => {
+      server = await startFakeModels([{ calls: [{ id: 'c1', name, input: {} }] }, { text: 'Done.' }]);
+      const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator() });
+      await host.load(NO_TOOLS);
+      const turn = await host.beginTurn({ sessionKey: 'names' });
+      try {
+        const { result } = await runBridge(bridge, turn, server, { defer: false });
+        expect(result.text).toBe('Done.');
+        expect(server.requests).toHaveLength(2);
+        expect(turn.journal.map((entry) => entry.type)).toContain('tool_denied');
+      } finally {
+        await turn.end();
+        await host.close();
+      }
+    },
+  );
+});

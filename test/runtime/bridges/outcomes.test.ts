@@ -195,3 +195,22 @@ describe.each(CORE_BRIDGES)('%s, a reply cut off at the output limit', (bridge) 
     await turn.end();
   });
 });
+
+describe.each(BRIDGES.filter((bridge) => !bridge.startsWith('anthropic')))(
+  '%s, arguments that are not JSON',
+  (bridge) => {
+    it('never run the tool, and the journal records the call', async () => {
+      server = await startFakeModels([
+        { calls: [{ id: 'c1', name: 'echo', input: null, arguments: '{"text": "hi"' }] },
+        done,
+      ]);
+      const { turn } = await botTurn();
+      await runBridge(bridge, turn, server, { defer: false });
+      expect(executed).toEqual([]);
+      const ended = bridge.startsWith('ai-sdk') ? 'echo:tool_cancelled' : 'echo:tool_failed';
+      expect(journalByCall(turn.journal)).toEqual({ c1: ['echo:tool_call', ended] });
+      expect(sentResults(bridge, server.requests[1]!).map((entry) => entry.id)).toEqual(['c1']);
+      await turn.end();
+    });
+  },
+);
