@@ -26,7 +26,7 @@ import { UnitCache } from './cache/units.js';
 import { freshWalk } from './scan/fresh-walk.js';
 import { WatchFollow } from './watch/follow.js';
 import { listingsEnabled } from './scan/listings.js';
-import { readIfExists } from './write/output.js';
+import { keptOnDisk, readIfExists } from './write/output.js';
 import { folderExpected } from './write/validators.js';
 import { validatorsStamp } from './write/folder-stamp.js';
 import { LastEmitted } from './write/last-emitted.js';
@@ -119,6 +119,11 @@ export class Compiler {
    */
   outputRemoved(abs: string): boolean {
     if (this.relevance.isGenerated(abs)) return this.emitted.damaged(abs, this.memos.folders);
+    if (abs === this.options?.outFile && existsSync(abs)) {
+      // Edited in place or checked out: not the file this compiler wrote or compared last (one it
+      // has not looked at yet, after a run that reused the output, the run this starts compares).
+      return keptOnDisk(abs, this.memos.written) !== true;
+    }
     if (!this.relevance.isOutput(abs) || existsSync(abs)) return false;
     return abs === this.options?.outFile || folderExpected(this.memos.folders, abs);
   }

@@ -280,8 +280,9 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     if (options.isOutput?.(abs) === true) {
       // The compiler's own writes are never events; the output found missing always is (also
       // when the event of its re-creation came after a second removal: the run is then due).
-      // A module of the generated folder that is there is reported as changed, and the compiler
-      // tells its own writes from an edit or a checkout (`Compiler.outputRemoved`).
+      // An output file that is there (the manifest, a module of the generated folder) is reported
+      // as changed, and the compiler tells its own writes from an edit or a checkout
+      // (`Compiler.outputRemoved`).
       const { kind, ino } = kindOf(abs);
       const watched = dirs.get(abs);
       if (kind === undefined) {
@@ -294,7 +295,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
           // Made again (a rename event), perhaps with the removed one's inode number: watched afresh.
           if (watched && (watched.ino !== ino || renamed)) detach(abs);
           if (!dirs.has(abs)) attach(abs);
-        } else if (options.isOutput?.(dir) === true) onEvent({ type: 'change', path: abs });
+        } else onEvent({ type: 'change', path: abs });
       }
       return;
     }

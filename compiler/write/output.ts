@@ -180,6 +180,28 @@ function sameBytes(disk: Buffer, buffers: readonly Buffer[]): boolean {
 }
 
 /**
+ * Whether `file` still holds what this process last wrote or compared there: by its stamp, else
+ * by its bytes (someone wrote the same bytes again: its stamp is then taken as the known one).
+ * Undefined when this process knows nothing of the file.
+ */
+export function keptOnDisk(file: string, knownParts: WrittenParts): boolean | undefined {
+  const last = knownParts.get(file);
+  if (last === undefined) return undefined;
+  const now = statNow(file);
+  if (now === undefined) return false;
+  if (sameFile(last, now)) return true;
+  let disk: Buffer;
+  try {
+    disk = readFileSync(file);
+  } catch {
+    return false;
+  }
+  if (!sameBytes(disk, last.buffers)) return false;
+  knownParts.set(file, { ...last, ...now });
+  return true;
+}
+
+/**
  * Write-only-if-changed for a file emitted as parts, without ever joining them: in watch mode
  * "changed?" is a digest comparison, and the write is one `writev` of the parts' bytes, most of
  * them encoded in an earlier run. A file this process did not write last (or that changed since)

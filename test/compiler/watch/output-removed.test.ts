@@ -68,6 +68,7 @@ describe('zhin-gen watch and its output removed', () => {
     expect(modules).toContain('search.ts');
     expect(validator).toBeDefined();
     const damage: [string, () => void][] = [
+      ['the manifest edited in place', () => appendFileSync(join(root, 'zhin-capabilities.gen.ts'), '// edited\n')],
       ['search.ts removed', () => rmSync(join(folder, 'search.ts'))],
       ['a validator edited in place', () => appendFileSync(join(folder, validator), '// edited\n')],
       [
