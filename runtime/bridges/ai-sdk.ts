@@ -241,6 +241,8 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
   const refused = new Map<string, ToolOutcome>();
   // Calls that ran but whose step the SDK has not reported (yet): an abort can end the stream first.
   const unreported = new Map<string, ToolCallResult>();
+  /** The calls of the streamed reply, in its order. */
+  const replyOrder: string[] = [];
   const resultText = options.resultText ?? ((_call: ModelToolCall, outcome: ToolOutcome) => outcomeText(outcome));
   const settings = await aiSdkTurnSettings(
     { ...options, maxTools: options.maxTools ?? providerMaxTools(options.model) },
@@ -270,8 +272,13 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
   };
   const finish = (finishReason: LoopFinishReason): AiSdkLoopResult => {
     if (unreported.size > 0) {
-      // The step the abort cut short: its calls and outcomes, without a reply message.
-      const results = [...unreported.values()];
+      // The step the abort cut short: its calls and outcomes, without a reply message, in the
+      // reply's order (the map has them as they finished).
+      const at = (result: ToolCallResult) => {
+        const index = replyOrder.indexOf(result.call.id);
+        return index === -1 ? replyOrder.length : index;
+      };
+      const results = [...unreported.values()].sort((a, b) => at(a) - at(b));
       unreported.clear();
       const reply = {
         messages: [],
@@ -300,6 +307,7 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
     const result = streamText({ ...call, onError: () => undefined });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') onText?.(part.text);
+      else if (part.type === 'tool-call') replyOrder.push(part.toolCallId);
       else if (part.type === 'error') throw part.error;
       else if (part.type === 'abort') break;
     }

@@ -128,6 +128,29 @@ describe.each(BRIDGES)('%s', (bridge) => {
     expect(journalByCall(turn.journal).c1).toEqual(['slow:tool_call', 'slow:tool_cancelled']);
   });
 
+  it("the step an abort cuts short lists its calls in the reply's order, not as they finished", async () => {
+    server = await startFakeModels([
+      {
+        calls: [
+          { id: 'c1', name: 'slow', input: {} },
+          { id: 'c2', name: 'echo', input: { text: 'hi' } },
+        ],
+      },
+      done,
+    ]);
+    const { turn } = await botTurn();
+    const controller = new AbortController();
+    // The slow call is first in the reply and still running when the echo has finished.
+    slowStarted.notify = () => setTimeout(() => controller.abort(new Error('user left')), 50);
+    const { result } = await runBridge(bridge, turn, server, { defer: false, signal: controller.signal });
+    expect(result.finishReason).toBe('aborted');
+    expect(result.steps.at(-1)!.results.map((entry) => [entry.call.id, entry.outcome.status])).toEqual([
+      ['c1', 'cancelled'],
+      ['c2', 'completed'],
+    ]);
+    await turn.end();
+  });
+
   it('abort while the model is answering: no further request, the finished steps are kept', async () => {
     server = await startFakeModels([
       { calls: [{ id: 'c1', name: 'discover', input: { query: 'weather' } }] },
