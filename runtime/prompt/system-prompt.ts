@@ -112,32 +112,25 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `ai.agent.systemPromptMaxChars` of a host config, default 100,000. */
-export function systemPromptMaxChars(config: HostConfig): number {
+/** A positive safe integer at `ai.agent.<key>` of a host config, else `fallback`; anything else throws (rejects the candidate). */
+function agentInteger(config: HostConfig, key: string, fallback: number): number {
   const ai = config['ai'];
   const agent = isRecord(ai) ? ai['agent'] : undefined;
-  const value = isRecord(agent) ? agent['systemPromptMaxChars'] : undefined;
-  if (value === undefined) return DEFAULT_SYSTEM_PROMPT_MAX_CHARS;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(
-      `config ai.agent.systemPromptMaxChars must be a positive safe integer, got ${JSON.stringify(value)}`,
-    );
-  }
+  const value = isRecord(agent) ? agent[key] : undefined;
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw new TypeError(`config ai.agent.${key} must be a positive safe integer, got ${JSON.stringify(value)}`);
   return value;
+}
+
+/** `ai.agent.systemPromptMaxChars` of a host config, default 100,000. */
+export function systemPromptMaxChars(config: HostConfig): number {
+  return agentInteger(config, 'systemPromptMaxChars', DEFAULT_SYSTEM_PROMPT_MAX_CHARS);
 }
 
 /** `ai.agent.skillInstructionsTimeoutMs` of a host config: how long an assembly waits for a seam skill's `describe()`. */
 export function skillInstructionsTimeoutMs(config: HostConfig): number {
-  const ai = config['ai'];
-  const agent = isRecord(ai) ? ai['agent'] : undefined;
-  const value = isRecord(agent) ? agent['skillInstructionsTimeoutMs'] : undefined;
-  if (value === undefined) return DEFAULT_SKILL_INSTRUCTIONS_TIMEOUT_MS;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(
-      `config ai.agent.skillInstructionsTimeoutMs must be a positive safe integer, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
+  return agentInteger(config, 'skillInstructionsTimeoutMs', DEFAULT_SKILL_INSTRUCTIONS_TIMEOUT_MS);
 }
 
 /** `ai.agent.skillInstructionsTimeoutMs` when the host config does not set it. */
