@@ -91,7 +91,9 @@ export function startSideWatcher(state: ZhinGenState, onResult: (result: Compile
       return result;
     })
     .then(
-      (result) => (result?.written ? onResult(result) : undefined),
+      // A clean catch-up that wrote nothing counts too: a fix made before the watcher attached
+      // must still wake a bundler whose last build failed at its start (failed-start.ts).
+      (result) => (result && (result.written || result.errors === 0) ? onResult(result) : undefined),
       () => undefined,
     );
   return {

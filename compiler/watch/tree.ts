@@ -277,6 +277,8 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
       return onEvent({ type: 'unlinkDir', path: dir });
     }
     const abs = join(dir, entry);
+    // The generated folder's own removal, named by its own watch (its parent reports it too).
+    if (entry === basename(dir) && options.isOutput?.(dir) === true) return;
     if (options.isOutput?.(abs) === true) {
       // The compiler's own writes are never events; the output found missing always is (also
       // when the event of its re-creation came after a second removal: the run is then due).

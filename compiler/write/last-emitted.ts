@@ -4,6 +4,7 @@
  * folder's modules as last written or verified (the dev server's output events).
  */
 import { validatorFileName, validatorsDirRel, type ValidatorTable } from '../emit/validator-table.js';
+import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { sameFile, statNow } from '../util/file-stat.js';
 import { validatorsDir } from './folder-stamp.js';
@@ -44,7 +45,11 @@ export class LastEmitted {
     if (folder === undefined) return true;
     const modules = folder.verified;
     const verified = modules?.get(basename(abs));
-    if (verified === undefined) return false;
+    // Not one this process wrote or checked: someone else's file, unless the folder is only known
+    // from what a predecessor handed over (seedVerified: never listed here, mtime -1), which leaves
+    // out the modules it had just written (their stamps were too new to trust). A folder a run
+    // removed itself has mtime -1 too, and is gone.
+    if (verified === undefined) return folder.mtimeMs === -1 && existsSync(dirname(abs));
     const now = statNow(abs);
     if (now !== undefined && sameFile(verified, now)) return false;
     // Checked again by the run this starts (a validator is otherwise trusted for the process's
