@@ -23,6 +23,7 @@ import { type Dirent, type FSWatcher, lstatSync, readdirSync, statSync, watch } 
 import { basename, dirname, join, sep } from 'node:path';
 import type { FileEvent } from '../context.js';
 import { DirListings, type WalkEntry } from '../scan/listings.js';
+import { isIgnoredEntry } from '../scan/ignore.js';
 
 export interface TreeWatcher {
   /** Resolves once every directory is watched: from then on no change is missed. */
@@ -99,6 +100,8 @@ interface Watched {
   readonly watcher: FSWatcher;
   readonly names: Set<string>;
   readonly ino: number;
+  /** The generated folder: every run writes into it, so its events are sorted out first. */
+  readonly output: boolean;
 }
 
 type Kind = 'dir' | 'file' | undefined;
@@ -193,7 +196,7 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
         continue;
       }
       const names = new Set<string>();
-      dirs.set(dir, { watcher, names, ino });
+      dirs.set(dir, { watcher, names, ino, output: options.isOutput?.(dir) === true });
       // Last entry first onto the stack: directories come off it in the walk's order, the order the
       // listings record keeps, so each is found at the record's cursor.
       for (let i = entries.length - 1; i >= 0; i--) {
@@ -270,6 +273,9 @@ export function watchTree(root: string, onEvent: (event: FileEvent) => void, opt
     if (!parent) return;
     if (name === null) return rescan(dir, parent);
     const entry = String(name);
+    // A run's writes there are a temp file each (written in many pieces, every one an event) and
+    // its rename: only the modules' own names are looked at, nothing else costs a stat.
+    if (parent.output && isIgnoredEntry(entry)) return;
     // The watched directory itself went (inotify's self events carry the directory's own name)
     // where no watched parent reports it: a folder outside the root attached alone.
     if (entry === basename(dir) && dir !== root && !dirs.has(dirname(dir)) && kindOf(dir).ino !== parent.ino) {
