@@ -85,6 +85,9 @@ describe('zhin-gen watch and its output removed', () => {
       if (generates > 1) expect(cli(['check', '--root', root]).status).toBe(0);
       const io = await watchedAfterFirstRun(root);
       if (before) expect(io.stdout()).toContain('(unchanged) in');
+      // The folder the first run made is watched once its creation's event is handled: a module
+      // removed within that moment is seen at the next run only (noted in docs/cli.md).
+      await new Promise((r) => setTimeout(r, 300));
       const written = outputOnDisk(root);
       const folder = join(root, 'zhin-capabilities.gen.validators');
       const modules = readdirSync(folder).sort();
