@@ -19,7 +19,6 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // end, so bench/watch-cli.ts can split a save's latency into event, wait, compile and report.
   const trace = process.env.ZHIN_GEN_WATCH_TRACE === '1';
   const now = (): number => performance.timeOrigin + performance.now();
-  let firstEvent: number | undefined;
   // Directories outside the walk that hold a file some unit depends on (a `src/` schema module).
   const deps = new DependencyDirs(
     compiler.root,
@@ -37,9 +36,7 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     // The output's removal runs (then the run writes it again); anything else of the output never does.
     // The output found missing counts, but for a folder the last run removed itself.
     ignore: (abs) => compiler.ignores(abs) && !compiler.outputRemoved(abs),
-    run: async (events) => {
-      const event = firstEvent;
-      firstEvent = undefined;
+    run: async (events, _requested, event) => {
       const start = now();
       compiler.notify(events);
       const result = await compiler.run({ write: true });
@@ -63,7 +60,6 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   const watcher = watchTree(
     compiler.root,
     (event) => {
-      firstEvent ??= now();
       loop.push(event);
       for (const implied of deps.implied(event)) loop.push(implied);
     },

@@ -27,8 +27,16 @@ export interface WatchLoopOptions {
   readonly maxWaitMs?: number;
   /** Absolute paths that never trigger a run (the output, its temp files, ignored entries). */
   readonly ignore: (abs: string) => boolean;
-  /** One compiler run over a batch of events; `requested` when `request()` asked for it. */
-  readonly run: (events: readonly FileEvent[], requested: boolean) => Promise<CompileResult>;
+  /**
+   * One compiler run over a batch of events; `requested` when `request()` asked for it.
+   * `firstEventAt`: when the earliest event of the batch came (ms since the epoch, sub-millisecond),
+   * counting only the events the run is given (one the loop dropped as ignored does not date it).
+   */
+  readonly run: (
+    events: readonly FileEvent[],
+    requested: boolean,
+    firstEventAt: number | undefined,
+  ) => Promise<CompileResult>;
   /** Results of the runs nobody requested (the watch batches). */
   readonly onResult?: (result: CompileResult) => void | Promise<void>;
   readonly onError?: (error: unknown) => void;
@@ -41,6 +49,11 @@ interface Waiter {
 
 export class WatchLoop {
   private pending = new Map<string, FileEvent>();
+  /**
+   * When each pending path's first event (since it was last run or dropped) came: `Date.now()`
+   * (the maximum wait's clock) and the sub-millisecond wall clock handed to `run`.
+   */
+  private pendingSince = new Map<string, readonly [date: number, wall: number]>();
   private waiters: Waiter[] = [];
   private timer?: ReturnType<typeof setTimeout>;
   private firstPendingAt = 0;
@@ -73,8 +86,11 @@ export class WatchLoop {
    */
   queue(event: FileEvent): boolean {
     if (this.closed || (this.running === undefined && this.options.ignore(event.path))) return false;
-    if (this.pending.size === 0) this.firstPendingAt = Date.now();
+    const at = Date.now();
+    if (this.pending.size === 0) this.firstPendingAt = at;
     this.pending.set(event.path, event);
+    if (!this.pendingSince.has(event.path))
+      this.pendingSince.set(event.path, [at, performance.timeOrigin + performance.now()]);
     if (event.type === 'unlink' || event.type === 'unlinkDir' || event.type === 'addDir') this.pendingTreeChange = true;
     return true;
   }
@@ -125,6 +141,7 @@ export class WatchLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.pending.clear();
+    this.pendingSince.clear();
     this.pendingTreeChange = false;
     if (!this.running) this.settle();
   }
@@ -149,12 +166,16 @@ export class WatchLoop {
       return;
     }
     const batch = [...this.pending.values()];
+    let firstEventAt: number | undefined;
+    for (const [, wall] of this.pendingSince.values())
+      if (firstEventAt === undefined || wall < firstEventAt) firstEventAt = wall;
     this.pending = new Map();
+    this.pendingSince = new Map();
     this.pendingTreeChange = false;
     this.waiters = [];
     const requested = waiters.length > 0;
     this.running = this.options
-      .run(batch, requested)
+      .run(batch, requested, firstEventAt)
       .then(
         async (result) => {
           if (requested) for (const waiter of waiters) waiter.resolve(result);
@@ -173,10 +194,20 @@ export class WatchLoop {
   private prune(): void {
     if (this.pending.size === 0) return;
     let tree = false;
+    let first: number | undefined;
     for (const [path, event] of this.pending)
-      if (this.options.ignore(path)) this.pending.delete(path);
-      else if (event.type === 'unlink' || event.type === 'unlinkDir' || event.type === 'addDir') tree = true;
+      if (this.options.ignore(path)) {
+        this.pending.delete(path);
+        this.pendingSince.delete(path);
+      } else {
+        const [at] = this.pendingSince.get(path)!;
+        if (first === undefined || at < first) first = at;
+        if (event.type === 'unlink' || event.type === 'unlinkDir' || event.type === 'addDir') tree = true;
+      }
     this.pendingTreeChange = tree;
+    // The maximum wait counts from the first event kept (one dropped here, such as the run's own
+    // write into the output, must not cut the next batch's quiet period short).
+    if (first !== undefined) this.firstPendingAt = first;
   }
 
   /** A run (or an idle task) ended: serve what came meanwhile. */

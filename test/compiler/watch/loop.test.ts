@@ -121,6 +121,39 @@ describe('events that come during a run', () => {
     expect(batches).toEqual([['change /bot/tools/a/index.ts'], ['unlinkDir /pkg/src/s.js']]);
   });
 
+  it("dates a batch by its own first event, not by one it dropped (the run's own write into the output)", async () => {
+    const dated: (number | undefined)[] = [];
+    const relevant = (path: string): boolean => path.startsWith('/bot/tools/');
+    let during: (() => void) | undefined;
+    const loop = new WatchLoop({
+      quietMs: 30,
+      settleMs: 4,
+      ignore: (path) => !relevant(path),
+      run: async (_events, _requested, firstEventAt) => {
+        dated.push(firstEventAt);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        during?.();
+        during = undefined;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return undefined as unknown as CompileResult;
+      },
+    });
+    const wall = (): number => performance.timeOrigin + performance.now();
+    const firstSave = wall();
+    loop.push({ type: 'change', path: '/bot/tools/a/index.ts' });
+    during = () => loop.push({ type: 'change', path: '/bot/zhin-capabilities.gen.ts' });
+    await vi.advanceTimersByTimeAsync(400);
+    await loop.idle();
+    const secondSave = wall();
+    loop.push({ type: 'change', path: '/bot/tools/a/index.ts' });
+    await vi.advanceTimersByTimeAsync(100);
+    await loop.idle();
+    expect(dated).toHaveLength(2);
+    expect(dated[0]).toBeGreaterThanOrEqual(firstSave);
+    expect(dated[0]).toBeLessThan(secondSave);
+    expect(dated[1]).toBeGreaterThanOrEqual(secondSave);
+  });
+
   it('an event that still does not count once the run has ended starts no run and leaves the loop idle', async () => {
     const { batches, loop, halfway } = learningLoop();
     halfway(() => loop.push({ type: 'change', path: '/bot/zhin-capabilities.gen.ts' }));
