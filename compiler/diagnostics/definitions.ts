@@ -159,6 +159,11 @@ export const DEFINITIONS = {
     title: 'Prompt section field of the earlier layout',
     hint: "zhin-gen identifies a section by its directory and orders it with `order`: `id` becomes the directory name, `priority` becomes `order`, `truncatable: false` becomes retention 'required' (true: 'preferred'). `zhin-gen migrate` does it. An error, because dropping `truncatable: false` would let a required section be cut.",
   },
+  ZG2060: {
+    severity: 'error',
+    title: '`adapter` is the earlier way to write `platforms`',
+    hint: "zhin.js's define helpers turn `adapter: 'wecom'` into `platforms: ['wecom']`: write that (`zhin-gen migrate` does it). It is an error, not an ignored field: dropping it would offer the tool on every platform.",
+  },
   // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
   ZG2080: {
     severity: 'error',

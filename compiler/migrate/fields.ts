@@ -1,6 +1,7 @@
 /**
  * Field-level edits of tool modules, wherever they are in the tree: the earlier `approval` field
- * becomes `requiresApproval` (values mapped, never guessed), `platformPermit(…)` helper calls
+ * becomes `requiresApproval` (values mapped, never guessed), `adapter: 'x'` becomes
+ * `platforms: ['x']` (what zhin.js's define helpers made of it), `platformPermit(…)` helper calls
  * become the permit literal they return, imports of the define helpers from the earlier
  * `@zhin.js/agent/tools` come from `@zhin-gen/runtime`, and the earlier `defineTool` is called by
  * zhin-gen's name, `defineAgentTool`.
@@ -40,7 +41,7 @@ const DEFINE_HELPERS = new Set([
   'defineAgentHook',
   'definePlugin',
 ]);
-const TRIGGER = /approval|platformPermit|@zhin\.js\/|\bdefineTool\b/;
+const TRIGGER = /approval|\badapter\b|platformPermit|@zhin\.js\/|\bdefineTool\b/;
 
 export interface FieldContext {
   readonly draft: Draft;
@@ -187,6 +188,33 @@ function migrateApproval(context: FieldContext, object: ObjectLiteralExpression)
   context.edits.push({ start: initializer.getStart(), end: initializer.getEnd(), text: quoted(mode, initializer) });
 }
 
+/** `adapter: 'x'` → `platforms: ['x']`: only a string literal, and never beside `platforms`. */
+function migrateAdapter(context: FieldContext, object: ObjectLiteralExpression): void {
+  const adapter = object.getProperty('adapter');
+  if (!adapter) return;
+  const value = Node.isPropertyAssignment(adapter) ? adapter.getInitializer() : undefined;
+  const literal =
+    value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))
+      ? value.getLiteralValue()
+      : undefined;
+  if (object.getProperty('platforms') || literal === undefined || literal === '') {
+    context.draft.note(
+      'ZG6001',
+      at(context, adapter),
+      object.getProperty('platforms')
+        ? 'both `adapter` and `platforms` are given: keep `platforms` (with the adapter in it) by hand'
+        : "`adapter` is not a string literal: write `platforms: ['<adapter>']` by hand, the platform a tool is for is never guessed",
+    );
+    return;
+  }
+  context.edits.push({
+    start: adapter.getStart(),
+    end: adapter.getEnd(),
+    text: `platforms: [${quoted(literal, value)}]`,
+  });
+  context.done.add('`adapter` → `platforms`');
+}
+
 function migratePermits(context: FieldContext): void {
   const calls = context.file
     .getDescendantsOfKind(SyntaxKind.CallExpression)
@@ -235,7 +263,10 @@ export function migrateFields(draft: Draft, path: string): void {
     const callee = call.getExpression();
     if (!Node.isIdentifier(callee) || !toolLocals.has(callee.getText())) continue;
     const arg = call.getArguments()[0];
-    if (arg && Node.isObjectLiteralExpression(arg)) migrateApproval(context, arg);
+    if (arg && Node.isObjectLiteralExpression(arg)) {
+      migrateApproval(context, arg);
+      migrateAdapter(context, arg);
+    }
   }
   migratePermits(context);
   if (context.edits.length > 0 || !draft.isUntouched(path)) importFromRuntime(context, context.seeds);

@@ -1,6 +1,7 @@
 /**
  * Definition fields of zhin.js's earlier layout: `approval` on a tool (the earlier name of
- * `requiresApproval`), `platformPermit(...)` helper calls in `permissions`, and a prompt
+ * `requiresApproval`), `adapter` on a tool (zhin.js's define helpers turn it into
+ * `platforms: [adapter]`), `platformPermit(...)` helper calls in `permissions`, and a prompt
  * section's `id` / `priority` / `truncatable`. Each is an error that says what the field means
  * in zhin-gen and what `zhin-gen migrate` writes instead: dropping any of them would weaken a
  * policy (approval, who may call, whether a section may be cut) without a word.
@@ -43,6 +44,27 @@ export function checkEarlierApproval(fields: ObjectLit, what: string): Diagnosti
         equivalent !== undefined
           ? `Write \`requiresApproval: '${equivalent}'\` (what this tool would have had); \`zhin-gen migrate\` does it. Ignoring \`approval\` would make the tool 'on-risk' without a word.`
           : `Write \`requiresApproval\` with one of ${APPROVAL_MODES.map(quote).join(', ')}; ignoring \`approval\` would make the tool 'on-risk' without a word.`,
+    }),
+  ];
+}
+
+/**
+ * ZG2060 for `adapter`, at its key: zhin.js's `defineAgentTool` / `defineTool` turn it into
+ * `platforms: [adapter]`, so a tool written `adapter: 'wecom'` is offered on WeCom only. Ignored
+ * (an unknown field, a warning) the tool was offered on every platform.
+ */
+export function checkEarlierAdapter(fields: ObjectLit, what: string): Diagnostic[] {
+  const lit = fields.props.adapter;
+  if (!lit) return [];
+  const loc = fields.keyLocs.adapter ?? lit.loc;
+  const also = fields.props.platforms ? ' (the definition also sets `platforms`: keep one)' : '';
+  return [
+    diag('ZG2060', {
+      ...loc,
+      message:
+        lit.t === 'string'
+          ? `${what}: \`adapter: ${quote(lit.v)}\` is zhin.js's earlier way to limit a tool to one platform; did you mean \`platforms: [${quote(lit.v)}]\`?${also}`
+          : `${what}: \`adapter\` is zhin.js's earlier way to limit a tool to one platform; write \`platforms: ['<adapter>']\`${also}`,
     }),
   ];
 }

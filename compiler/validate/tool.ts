@@ -10,7 +10,7 @@ import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Lit } from '../parse/lit.js';
 import { FieldReader } from './fields.js';
 import { validatePermits } from './permits.js';
-import { checkEarlierApproval, checkPlatformPermits } from './earlier-fields.js';
+import { checkEarlierAdapter, checkEarlierApproval, checkPlatformPermits } from './earlier-fields.js';
 
 export const TOOL_FIELDS = [
   'description',
@@ -81,11 +81,11 @@ export function validateToolFields(
       diagnostics,
     };
   }
-  // zhin.js's earlier `approval` and platformPermit() are errors of their own, never "unknown".
-  const earlierApproval = checkEarlierApproval(fields, what);
+  // zhin.js's earlier `approval`, `adapter` and platformPermit() are errors of their own, never "unknown".
+  const earlierApproval = [...checkEarlierApproval(fields, what), ...checkEarlierAdapter(fields, what)];
   const permits = checkPlatformPermits(fields, what);
   const reader = new FieldReader(permits.fields.props, what, TOOL_POLICY_FIELDS);
-  reader.unknownKeys([...TOOL_FIELDS, 'approval'], fields.keyLocs, fields.opaque);
+  reader.unknownKeys([...TOOL_FIELDS, 'approval', 'adapter'], fields.keyLocs, fields.opaque);
   const diagnostics = reader.diagnostics;
   diagnostics.push(...earlierApproval, ...permits.diagnostics);
   // What the model reads to choose the tool: one the build cannot read would be sent empty.

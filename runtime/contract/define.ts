@@ -173,6 +173,9 @@ export function defineAgentTool<TInput = Record<string, unknown>>(
   if (fields.hidden !== undefined && typeof fields.hidden !== 'boolean') fail(what, '`hidden` must be a boolean');
   // zhin.js's earlier name of requiresApproval: refused, never ignored (ignoring it would make the tool 'on-risk').
   if ('approval' in fields) fail(what, '`approval` is the earlier name of `requiresApproval`; rename it');
+  // zhin.js's `adapter` (its define helpers made it `platforms: [adapter]`): ignored, the tool would be offered everywhere.
+  if ('adapter' in fields)
+    fail(what, "`adapter` is the earlier way to write `platforms`; write `platforms: ['<adapter>']`");
   let schema = fields.inputSchema;
   if (schema !== undefined && !isStandardSchema(schema)) {
     if (typeof schema !== 'object' || schema === null || (schema as JsonSchema).type !== 'object') {

@@ -93,5 +93,7 @@ describe('tool keywords and tags feed discover', () => {
     expect(() => defineAgentTool({ ...base, approval: 'always' } as never)).toThrow(
       /`approval` is the earlier name of `requiresApproval`/,
     );
+    // zhin.js made `adapter` a platforms list: ignored, the tool would be offered on every platform.
+    expect(() => defineAgentTool({ ...base, adapter: 'wecom' } as never)).toThrow(/`adapter` is the earlier way/);
   });
 });
