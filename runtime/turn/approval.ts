@@ -175,6 +175,19 @@ export async function decideApproval(
   }
 }
 
+/**
+ * Characters a chat renders as nothing or uses to reorder text (C1 controls, zero-width
+ * characters, bidi overrides and isolates, line and paragraph separators, the BOM): escaped in
+ * the question, so the approver reads the input the tool will get, in its order.
+ */
+const INVISIBLE = /[\u0080-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * The question an approver is asked: the tool, its description and the whole validated input as
+ * JSON. Never cut: the model writes the input, and a cut after a fixed length let it pad the part
+ * the approver saw and put the dangerous part behind it. A chat that cannot show a long question
+ * should fail to ask (the call is then denied), or show `request.input` its own way.
+ */
 export function approvalQuestion(toolName: string, description: string, input: unknown): string {
   let rendered: string;
   try {
@@ -182,6 +195,6 @@ export function approvalQuestion(toolName: string, description: string, input: u
   } catch {
     rendered = '[unserialisable input]';
   }
-  if (rendered.length > 500) rendered = `${rendered.slice(0, 497)}...`;
+  rendered = rendered.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `Allow tool "${toolName}" (${description}) to run with input ${rendered}?`;
 }
