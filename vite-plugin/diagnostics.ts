@@ -131,7 +131,7 @@ export interface EsbuildMessage {
 
 export function esbuildMessage(root: string, d: Diagnostic): EsbuildMessage {
   const file = absoluteFile(root, d);
-  const lineText = sourceLine(file, d.line);
+  const lineText = sourceLine(file, d.line, root);
   const notes = [
     ...(d.related ?? []).map((r) => ({ text: relatedText(r) })),
     ...(d.hint ? [{ text: `hint: ${d.hint}` }] : []),

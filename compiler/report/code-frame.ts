@@ -3,8 +3,8 @@
  * build plugin hands it to bundlers (`frame` of Rollup/Vite errors, the Vite overlay). Lines and
  * columns are 1-based (the diagnostics' convention); the caret sits under the column.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Palette } from './palette.js';
 
@@ -59,10 +59,30 @@ function sourceLines(source: string): string[] {
   return source.replace(/^\uFEFF/, '').split(/\r?\n/);
 }
 
-/** The source of a file, or `undefined` when it cannot be read (deleted, a directory). */
-export function readSource(file: string): string | undefined {
+/** Larger files get no frame (a diagnostic's location still names them). */
+const MAX_FRAME_SOURCE = 8 * 1024 * 1024;
+
+/** Whether `path` is `dir` or below it (both absolute). */
+function within(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/**
+ * The source of a file, or `undefined` when it cannot be read (deleted, a directory) or must
+ * not be: a frame is printed to terminals, CI logs, the report page and the dev server's overlay,
+ * so a path inside `root` whose real file is outside it (a tree's `AGENTS.md -> ~/.ssh/id_rsa`,
+ * a link the scan refuses to follow) is never read for one, and nor is anything but a regular
+ * file of reasonable size (`/dev/zero`, a FIFO would never end). A path outside the root is one
+ * the configuration named (a child plugin's folder) and is read as it is.
+ */
+export function readSource(file: string, root: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    const real = realpathSync(file);
+    if (within(resolve(root), resolve(file)) && !within(realpathSync(root), real)) return undefined;
+    const stat = statSync(real);
+    if (!stat.isFile() || stat.size > MAX_FRAME_SOURCE) return undefined;
+    return readFileSync(real, 'utf8');
   } catch {
     return undefined;
   }
@@ -74,12 +94,12 @@ export function frameOf(
   d: Pick<Diagnostic, 'file' | 'line' | 'column'>,
   options: FrameOptions = {},
 ): string {
-  const source = readSource(join(root, d.file));
+  const source = readSource(join(root, d.file), root);
   return source === undefined ? '' : codeFrame(source, d.line, d.column, options);
 }
 
-/** The text of 1-based `line` of `file` (`''` when the file cannot be read or has no such line). */
-export function sourceLine(file: string, line: number): string {
-  const source = readSource(file);
+/** The text of 1-based `line` of `file` (`''` when the file cannot be read, is outside `root`, or has no such line). */
+export function sourceLine(file: string, line: number, root: string): string {
+  const source = readSource(file, root);
   return source === undefined ? '' : (sourceLines(source)[line - 1] ?? '');
 }

@@ -90,7 +90,7 @@ export async function buildReportData(
     diagnostics: result.diagnostics,
     principals,
     facts,
-    readSource: (file) => readSource(join(root, file)),
+    readSource: (file) => readSource(join(root, file), root),
   });
 }
 
