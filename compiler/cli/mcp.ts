@@ -11,6 +11,7 @@
  * are connected into the served catalog (their tools deferred like any other).
  */
 import { register } from 'node:module';
+import { Writable } from 'node:stream';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -20,6 +21,7 @@ import {
   type PluginDefinition,
   createCapabilityHost,
 } from '@zhin-gen/runtime';
+import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Compiler } from '../context.js';
 import { formatPretty, palette } from '../report/index.js';
 import { runtimeEntryFile } from '../runtime-entry.js';
@@ -84,9 +86,10 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
     return 1;
   }
   const options = result.options;
+  const channel = stdoutChannel();
   await registerLoader(options.modules.filter((name) => name.startsWith('@zhin.js/')));
   const url = `${pathToFileURL(join(options.root, result.outRel)).href}?t=${Date.now()}`;
-  const [{ ajvValidator }, { createMcpServers, serveMcp }, { stdioTransport }, { StdioServerTransport }] =
+  const [{ ajvValidator }, { createMcpServers, serveMcp }, { stdioTransport }, { StdioServerTransport: Stdio }] =
     await Promise.all([
       import('@zhin-gen/runtime/ajv'),
       import('@zhin-gen/runtime/mcp'),
@@ -143,11 +146,22 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
   } catch (error) {
     return failed('loading the bot failed', error);
   }
+  // An agent that is not there failed every request of the session: refused before serving, as catalog does.
+  const agentProblem = values.agent === undefined ? undefined : agentRefusal(manifest, values.agent, values.platform);
+  if (agentProblem) {
+    io.err(`zhin-gen mcp: ${agentProblem}`);
+    await host.close();
+    return 1;
+  }
 
-  const transport = new StdioServerTransport();
+  const transport = new Stdio(process.stdin, channel.stream);
+  const inFlight = trackRequests(transport);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
+    // The client stopped reading (it exited, or `| head`): the session is over, not a crash.
+    channel.onGone(() => resolve());
+    // The client closed its end: the requests it sent last are answered first (a piped script's).
+    process.stdin.once('end', () => void inFlight.settled().then(resolve));
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());
   });
@@ -165,6 +179,83 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
   await session.close().catch(() => undefined);
   await host.close();
   return 0;
+}
+
+/**
+ * The MCP channel is the process's stdout, and the bot's own modules run in this process: a
+ * tool's `console.log` wrote into the JSON-RPC stream (the client failed to parse it). The
+ * transport gets the real stdout as a stream of its own; everything else written to stdout goes
+ * to stderr. A stdout that breaks (EPIPE: the client went away) ends the session.
+ */
+function stdoutChannel(): { stream: Writable; onGone: (listener: () => void) => void } {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout) as (
+    chunk: unknown,
+    encoding: BufferEncoding,
+    done: (error?: Error | null) => void,
+  ) => boolean;
+  const stream = new Writable({
+    write(chunk, encoding, done) {
+      write(chunk, encoding, (error) => done(error ?? null));
+    },
+  });
+  stdout.write = ((...args: Parameters<typeof process.stderr.write>) =>
+    process.stderr.write(...args)) as typeof stdout.write;
+  const listeners: (() => void)[] = [];
+  const gone = (): void => {
+    for (const listener of listeners.splice(0)) listener();
+  };
+  stdout.on('error', gone);
+  stream.on('error', gone);
+  return { stream, onGone: (listener) => listeners.push(listener) };
+}
+
+/** Requests received and not yet answered, so stdin's end waits for their answers. */
+function trackRequests(transport: StdioServerTransport): {
+  settled: () => Promise<void>;
+} {
+  const pending = new Set<string | number>();
+  let idle: (() => void) | undefined;
+  const connect = transport.start.bind(transport);
+  // serveMcp installs onmessage when it connects (start): wrapped then, once.
+  transport.start = async () => {
+    await connect();
+    const received = transport.onmessage;
+    transport.onmessage = (message) => {
+      if ('method' in message && 'id' in message) pending.add(message.id);
+      received?.(message);
+    };
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    try {
+      await send(message);
+    } finally {
+      const id = 'method' in message ? undefined : (message as { id?: string | number }).id;
+      if (id !== undefined && pending.delete(id) && pending.size === 0) idle?.();
+    }
+  };
+
+  return {
+    settled: () =>
+      pending.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            idle = resolve;
+          }),
+  };
+}
+
+/** Why `--agent NAME` cannot be served (unknown, or not for `--platform`), or undefined. */
+function agentRefusal(manifest: CapabilityManifest, name: string, platform: string | undefined): string | undefined {
+  const agent = manifest.agents.find((entry) => entry.name === name);
+  if (!agent) {
+    const known = manifest.agents.map((entry) => entry.name);
+    return `unknown agent "${name}"${known.length ? ` (agents: ${known.join(', ')})` : ' (the bot has no agents)'}`;
+  }
+  if (platform !== undefined && agent.platforms.length > 0 && !agent.platforms.includes(platform))
+    return `agent "${name}" serves platforms [${agent.platforms.join(', ')}] and cannot be selected for --platform ${platform}`;
+  return undefined;
 }
 
 function identityFor(values: McpArgs, message: ImMessage | undefined) {

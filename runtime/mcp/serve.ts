@@ -74,8 +74,10 @@ const APPROVE_SCHEMA = {
 };
 
 function ports(server: Server, requestId: string | number): { approval?: ApprovalPort; question?: QuestionPort } {
-  const elicitation = server.getClientCapabilities()?.elicitation;
-  if (elicitation === undefined) return {};
+  const elicitation = server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
+  // Form mode only: declared as `form`, or as `{}` (before the spec named modes). A client that
+  // declares URL mode alone cannot show a form, so it is as one that cannot be asked.
+  if (elicitation === undefined || (elicitation.form === undefined && Object.keys(elicitation).length > 0)) return {};
   const related = { relatedRequestId: requestId };
   return {
     approval: {
