@@ -103,6 +103,16 @@ export const SCAN = {
     title: 'Flat skill file (earlier layout)',
     hint: 'zhin-gen reads a skill from skills/<name>/SKILL.md. Run `zhin-gen migrate` (add --write to apply): it moves skills/<name>.md to skills/<name>/SKILL.md.',
   },
+  ZG1063: {
+    severity: 'error',
+    title: 'Hook in the earlier agent/ folder',
+    hint: "zhin-gen reads hooks from hooks/<name>/index.ts, written `defineAgentHook({ events: ['tool:before' | 'tool:after'], handle(event) { … } })`; the earlier `defineHook({ event: 'tool.before', handler })` is rewritten by hand (`zhin-gen migrate` leaves it where it is). An error: a hook that vetoes a call must not vanish from the bot without a word.",
+  },
+  ZG1064: {
+    severity: 'error',
+    title: 'Skill written in code in the earlier agent/ folder',
+    hint: 'zhin-gen reads skills from skills/<name>/SKILL.md: the `description` goes into the front matter, `toolNames` into `tools:`, `platforms` as they are, and `content` becomes the body. `zhin-gen migrate` leaves a skill written in code where it is, to be rewritten by hand.',
+  },
   ZG1060: {
     severity: 'error',
     title: 'Installed plugin manifest cannot be read',

@@ -3,7 +3,8 @@
  * (`tools/<x>.ts`, `skills/<x>.md`, `agent.ts`, `prompt-sections/<x>.ts`), flat files in the
  * convention folders (`tools/<x>.ts`, `skills/<x>.md`, `agents/<x>.agent.md`), `<x>.tool.md`
  * tools and `agents/<x>/agent.ts` + `instructions.md` agents. Each construct gets one located
- * diagnostic that names it and points to `zhin-gen migrate` (docs/authoring.md "Coming from the
+ * diagnostic that names it and points to `zhin-gen migrate` or, for hooks and skills written in
+ * code (`agent/hooks/<x>.ts`, `agent/skills/<x>.ts`), says to rewrite them (docs/authoring.md "Coming from the
  * earlier zhin.js layout"): a capability the author wrote is never dropped without a word.
  * Pure functions of paths and directory listings, like the rest of the layout stage.
  */
@@ -63,7 +64,24 @@ export function earlierAgentFolderFile(
     }
     if (rest.length > 3) return undefined;
   }
+  if (folder === 'hooks' && name !== undefined) {
+    const hook = earlierHookName(rest);
+    if (hook !== undefined) {
+      return diag('ZG1063', {
+        ...at,
+        message: `"${path}" is hook "${hook}" in zhin.js's earlier agent/ folder, which zhin-gen does not read; write it as ${target(`hooks/${hook}/index.ts`)} with defineAgentHook (migrate cannot convert a hook)`,
+      });
+    }
+    if (rest.length > 3) return undefined;
+  }
   if (folder === 'skills' && name !== undefined) {
+    const coded = earlierCodeSkillName(rest);
+    if (coded !== undefined) {
+      return diag('ZG1064', {
+        ...at,
+        message: `"${path}" is skill "${coded}" written in code (defineSkill) in zhin.js's earlier agent/ folder, which zhin-gen does not read; write it as ${target(`skills/${coded}/SKILL.md`)} (migrate cannot convert a skill written in code)`,
+      });
+    }
     const skill =
       rest.length === 3 && name.endsWith('.md') ? name.slice(0, -3) : inner === 'SKILL.md' ? name : undefined;
     if (skill !== undefined && (rest.length === 3 || rest.length === 4)) {
@@ -94,6 +112,24 @@ export function earlierAgentFolderFile(
 }
 
 /**
+ * The hook an `agent/hooks/` path of the earlier layout is (`rest` from `agent` on:
+ * `agent/hooks/<x>.ts` or `agent/hooks/<x>/index.ts`), if it is one. Shared with migrate, which
+ * leaves such a file where it is (a hook's API changed: it is rewritten by hand).
+ */
+export function earlierHookName(rest: readonly string[]): string | undefined {
+  const [, folder, name, inner] = rest;
+  if (folder !== 'hooks' || name === undefined) return undefined;
+  if (rest.length === 3) return codeName(name);
+  return rest.length === 4 && inner !== undefined && /^index\.(ts|mts|js|mjs)$/.test(inner) ? name : undefined;
+}
+
+/** The skill an `agent/skills/<x>.ts` of the earlier layout defines in code (`defineSkill`), if it is one. */
+export function earlierCodeSkillName(rest: readonly string[]): string | undefined {
+  const [, folder, name] = rest;
+  return folder === 'skills' && name !== undefined && rest.length === 3 ? codeName(name) : undefined;
+}
+
+/**
  * The files of `agent/` folders that are no construct (helpers, notes): one ZG1054 per folder
  * naming them, not one per file, since a folder of helpers is one thing to clean up.
  */
@@ -117,7 +153,7 @@ export class EarlierFolderFiles {
       const what = files.length === 1 ? 'a file that is' : `${files.length} files that are`;
       return diag('ZG1054', {
         file: files[0]!,
-        message: `${folder}/ (zhin.js's earlier plugin-level folder, which zhin-gen does not read) holds ${what} no tool, skill, agent or prompt section: ${shown}${more}`,
+        message: `${folder}/ (zhin.js's earlier plugin-level folder, which zhin-gen does not read) holds ${what} no tool, skill, hook, agent or prompt section: ${shown}${more}`,
       });
     });
   }

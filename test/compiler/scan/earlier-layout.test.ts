@@ -40,8 +40,10 @@ describe('earlier zhin.js layout: nothing ignored in silence', () => {
     expect(diagnostics.map(at)).toEqual([
       'agent/README.md:1:1 warning ZG1054',
       'agent/agent.ts:1:1 error ZG1052',
+      'agent/hooks/deny-kick.ts:1:1 error ZG1063',
       'agent/prompt-sections/house-rules.ts:1:1 error ZG1053',
       'agent/skills/lottery.md:1:1 error ZG1051',
+      'agent/skills/moderation.ts:1:1 error ZG1064',
       'agent/tools/lottery_sync.ts:1:1 error ZG1050',
       'agents/helper.agent.md:1:1 error ZG1057',
       'agents/moderator/agent.ts:1:1 error ZG1058',
@@ -70,6 +72,7 @@ describe('earlier zhin.js layout: nothing ignored in silence', () => {
       expect.stringMatching(/^prompt-sections\/rules\/index\.ts:4:3 error ZG2059 `id` \("house-rules"\)/),
       expect.stringMatching(/^prompt-sections\/rules\/index\.ts:5:3 error ZG2059 .*write `order: 80`$/),
       expect.stringMatching(/^prompt-sections\/rules\/index\.ts:6:3 error ZG2059 .*write `retention: 'required'`$/),
+      expect.stringMatching(/^tools\/dept-list\/index\.ts:5:3 error ZG2060 .*did you mean `platforms: \['wecom'\]`\?$/),
       expect.stringMatching(
         /^tools\/mute-member\/index\.ts:10:3 error ZG2056 `approval: 'always'` .*did you mean `requiresApproval: 'always'`\?$/,
       ),
