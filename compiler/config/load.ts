@@ -80,6 +80,28 @@ async function importConfigModule(file: string, fresh: boolean): Promise<unknown
 export { readConfigText };
 
 /**
+ * A deep copy of the plain objects and arrays of `value` (anything else, a RegExp permit, kept as
+ * it is), so that every getter and Proxy trap of a config module runs once, here, inside the
+ * caller's try: later stages read plain data.
+ */
+function plainData<T>(value: T, depth = 0): T {
+  if (typeof value !== 'object' || value === null || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => plainData(item, depth + 1)) as T;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  // Defined, not assigned: a key `__proto__` stays a key (the schema then names it unknown).
+  for (const key of Object.keys(value))
+    Object.defineProperty(out, key, {
+      value: plainData((value as Record<string, unknown>)[key], depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out as T;
+}
+
+/**
  * Finds and validates the config. Never throws: a bad config is reported as ZG1100/ZG1101 and the
  * defaults are used, so the rest of the run can still report everything else.
  */
@@ -133,6 +155,17 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
       // An unparsable package.json is not ours to report; the bundler or npm will.
     }
   }
+  // A config file that exports `null` or no default at all: an export the author forgot
+  // (`export const config = …`) must not read as "no options" in silence.
+  const loadFailed = diagnostics.length > 0;
+  if ((raw === undefined || raw === null) && configFile && sourceFile !== 'package.json' && !loadFailed)
+    diagnostics.push(
+      diag('ZG1100', {
+        file: relativeName(root, configFile),
+        message: `The config must be a plain object of options; it exports ${raw === null ? 'null' : 'no default'}`,
+        hint: 'Default-export the options object (`export default { out: … }`, or `export default defineConfig({ … })`).',
+      }),
+    );
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     // A function (`export default () => ({…})`), an array or a string: nothing of it is an option.
@@ -145,7 +178,20 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     );
     raw = {};
   }
-  const input = { ...(raw as object), ...overrides };
+  let input: Record<string, unknown>;
+  try {
+    // Copied, and through JSON's eye for anything nested: a getter or Proxy trap of the config
+    // module runs here, where what it throws is the config's error, not zhin-gen's.
+    input = { ...plainData(raw as object), ...overrides };
+  } catch (error) {
+    diagnostics.push(
+      diag('ZG1101', {
+        file: relativeName(root, configFile ?? join(root, sourceFile)),
+        message: `Could not read the options ${sourceFile} exports: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`,
+      }),
+    );
+    input = { ...overrides };
+  }
   if (Object.keys(input).length === 0) {
     const outFile = join(root, DEFAULT_OPTIONS.out);
     const options = {

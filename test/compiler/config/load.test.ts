@@ -112,6 +112,31 @@ describe('config', () => {
     expect(badKey!.message).toMatch(/^Config option `plugins\.Extra`: the key: child plugin keys match /);
   });
 
+  it('a config whose getters or Proxy traps throw is its own ZG1101; one exporting null or nothing is ZG1100', async () => {
+    const getter = writeTree(tempDir('cfg-getter'), {
+      'zhin-gen.config.mjs': 'export default { get out() { throw new Error("getter boom"); } };\n',
+    });
+    const nested = writeTree(tempDir('cfg-nested'), {
+      'zhin-gen.config.mjs': 'export default { plugins: { get extra() { throw new Error("nested boom"); } } };\n',
+    });
+    const proxy = writeTree(tempDir('cfg-proxy'), {
+      'zhin-gen.config.mjs': 'export default new Proxy({}, { ownKeys() { throw new Error("trap boom"); } });\n',
+    });
+    const nothing = writeTree(tempDir('cfg-null'), { 'zhin-gen.config.mjs': 'export default null;\n' });
+    const noDefault = writeTree(tempDir('cfg-none'), {
+      'zhin-gen.config.mjs': 'export const config = { out: "x.gen.ts" };\n',
+    });
+    dirs.push(getter, nested, proxy, nothing, noDefault);
+    const first = async (root: string) => (await loadConfig(root)).diagnostics.map((d) => `${d.code} ${d.message}`);
+    expect(await first(getter)).toEqual(['ZG1101 Could not read the options zhin-gen.config.mjs exports: getter boom']);
+    expect(await first(nested)).toEqual(['ZG1101 Could not read the options zhin-gen.config.mjs exports: nested boom']);
+    expect(await first(proxy)).toEqual(['ZG1101 Could not read the options zhin-gen.config.mjs exports: trap boom']);
+    expect(await first(nothing)).toEqual(['ZG1100 The config must be a plain object of options; it exports null']);
+    expect(await first(noDefault)).toEqual([
+      'ZG1100 The config must be a plain object of options; it exports no default',
+    ]);
+  });
+
   it('a custom permit that is not a valid regular expression is a located ZG1100, not a permit that matches nothing', async () => {
     const root = writeTree(tempDir('cfg-permit'), {
       ...vipTool,
