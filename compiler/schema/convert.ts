@@ -21,6 +21,7 @@ import type { ConvertResult, JsonSchema } from './types.js';
 /** The schema of a tool without `inputSchema`: exactly what `z.object({})` projects to (input side). */
 export { EMPTY_INPUT_SCHEMA } from './empty.js';
 import { EMPTY_INPUT_SCHEMA } from './empty.js';
+import { protoPropertyFailure } from './proto-property.js';
 
 // Only JSON Schema literals need ajv: a tree of Zod schemas never loads it.
 const ajv2020 = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
@@ -40,8 +41,8 @@ export function convertSchemaValue(value: unknown): ConvertResult | undefined {
 
 export function finishProjection(projection: Projection): ConvertResult | undefined {
   if (projection.kind === 'absent') return undefined;
-  if (projection.kind === 'done') return projection.result;
-  return convertJsonSchema(projection.value);
+  const result = projection.kind === 'done' ? projection.result : convertJsonSchema(projection.value);
+  return result.ok ? (protoPropertyFailure(result.schema) ?? result) : result;
 }
 
 export function convertJsonSchema(value: JsonValue): ConvertResult {

@@ -17,6 +17,7 @@ import { unitFiles, unitKey } from '../cache/unit-key.js';
 import { refusedMessage, type SchemaOutcome, type SchemaRequest, type SchemaSnippet } from './types.js';
 import { locateSchemaPath, type SchemaLocations } from './locate.js';
 import { EMPTY_INPUT_SCHEMA } from './empty.js';
+import { protoPropertyFailure } from './proto-property.js';
 import type { SchemaModuleCache } from './extract.js';
 import { UnitDelta } from '../parse/unit-delta.js';
 
@@ -125,7 +126,21 @@ export class SchemaCache implements SchemaStage {
       const snippet = tool.schema as SchemaSnippet;
       if (snippet.kind === 'static') {
         // Translated at parse time: the stage (Zod, the vm) is not even loaded for it.
-        const outcome: SchemaOutcome = { ok: true, schema: snippet.schema, origin: 'zod', via: 'static' };
+        const refused = protoPropertyFailure(snippet.schema);
+        const outcome: SchemaOutcome = refused
+          ? {
+              ok: false,
+              diagnostics: [
+                diag(refused.code, {
+                  file: unit.entry!,
+                  line: tool.schemaLoc?.line ?? tool.loc.line,
+                  column: tool.schemaLoc?.column ?? tool.loc.column,
+                  message: refused.message,
+                  ...(refused.hint ? { hint: refused.hint } : {}),
+                }),
+              ],
+            }
+          : { ok: true, schema: snippet.schema, origin: 'zod', via: 'static' };
         outcomes.set(unit, outcome);
         cache.setSchema(key, outcome, [], reader());
         continue;
