@@ -2,10 +2,13 @@
  * `@zhin-gen/runtime/redis`: sessions, `once` approvals and the journal in Redis, shared by every
  * bot instance that uses the same server and prefix (docs/stores.md). The host creates and
  * connects the client (the official `redis` package; anything with `sendCommand(args)` works)
- * and passes it in, so the runtime imports no driver and no Node built-in. Every operation is
- * one Lua script (EVALSHA, reloaded after a server restart), so writes from several instances
- * merge atomically on the server; every call has a timeout, and a call that fails or times out
- * is a fault the runtime fails closed on.
+ * and passes it in, so the runtime imports no driver and no Node built-in. Every read and write
+ * of the store's keys is one Lua script (EVALSHA, reloaded after a server restart), so writes
+ * from several instances merge atomically on the server; every call has a timeout, and a call
+ * that fails or times out is a fault the runtime fails closed on. A call that timed out may
+ * still reach the server later (a stalled socket, node-redis's offline queue): session merges
+ * and journal appends are safe to land late; an approval write is refused by the server once
+ * it is late or a revocation came after it (see `remember`).
  */
 import {
   approvalExpiry,
@@ -16,8 +19,10 @@ import {
 import { createBufferedJournalSink, type JournalBufferOptions, type JournalRecord } from './journal-buffer.js';
 import {
   APPEND_FIELDS,
+  APPEND_HEADER,
   APPROVAL_GET,
   APPROVAL_REMEMBER,
+  APPROVAL_REVOKE,
   JOURNAL_APPEND,
   JOURNAL_SESSION,
   JOURNAL_TURN,
@@ -52,9 +57,12 @@ export interface RedisStoreOptions {
   readonly sessionTtlMs?: number;
   /** A `once` approval expires this long after it was given. Default: never. */
   readonly approvalTtlMs?: number;
-  /** Journal keys expire this long after a session's last entry. Default: never. */
+  /**
+   * Each journal entry is kept this long after it was written: reads leave older entries out,
+   * the session's next append removes them, and a key with no newer entry expires. Default: kept.
+   */
   readonly journalTtlMs?: number;
-  /** Keep about this many entries per session stream (`XADD MAXLEN ~`). Default: all. */
+  /** Keep the newest this many entries per session (older ones leave their turn's index too). Default: all. */
   readonly journalMaxLenPerSession?: number;
   /** Per call; a slower answer counts as a failure. Default 1,000 ms. */
   readonly timeoutMs?: number;
@@ -74,6 +82,33 @@ const asArray = (value: unknown, what: string): Reply => {
 };
 /** An approval's expiry as `remember` writes it: a decimal time in ms. */
 const EXPIRY = /^\d{1,16}(?:\.\d+)?$/;
+/**
+ * The longest an approval write may take to reach the server and still be kept (less when
+ * `timeoutMs` is shorter). A revocation is kept twice as long, so it outlives every write that
+ * was decided before it.
+ */
+const REMEMBER_WINDOW_MS = 60_000;
+const REVOCATION_KEEP_MS = 2 * REMEMBER_WINDOW_MS;
+/** Monotonic ms (a wall clock set back would stretch a write's deadline). */
+const monotonic = (): number => globalThis.performance?.now() ?? Date.now();
+/** A stream entry id; a turn hash holds one per entry still in the stream. */
+const STREAM_ID = /^\d+-\d+$/;
+
+/** A row of a journal read: where it is, its fields, or why it has none. */
+interface Row {
+  readonly where: string;
+  readonly fields?: Record<string, string> | undefined;
+  readonly missing?: string;
+}
+/** Why a turn's index entry has no stream entry (JOURNAL_TURN puts `trimmed` / `expired` for the id). */
+const missingBecause = (id = '', streamType: unknown): string =>
+  id === 'trimmed'
+    ? 'trimmed (journalMaxLenPerSession or journalTtlMs)'
+    : id === 'expired'
+      ? 'older than journalTtlMs'
+      : !STREAM_ID.test(id)
+        ? `"${id.slice(0, 40)}" is not a stream id`
+        : `missing (${streamType === 'stream' ? 'not in the stream' : 'the stream is gone'})`;
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : value instanceof Uint8Array ? new TextDecoder().decode(value) : undefined;
@@ -123,7 +158,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
     return sha;
   };
   /** EVALSHA, loading the script first and again after NOSCRIPT (a restarted or flushed server). */
-  const evaluate = (what: string, script: string, keys: readonly string[], args: readonly string[]) =>
+  const evaluate = (what: string, script: string, keys: readonly string[], args: readonly string[], ms = timeoutMs) =>
     withTimeout(
       async () => {
         const call = async () =>
@@ -136,7 +171,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
           return call();
         }
       },
-      timeoutMs,
+      ms,
       `redis ${what}`,
     );
   const report = (notes: unknown): string[] => {
@@ -209,22 +244,44 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
     },
     async remember(scopeKey) {
       const { sessionKey, toolName } = splitScopeKey(scopeKey);
+      const name = key.approvals(sessionKey);
+      const started = monotonic();
       const expiry = approvalExpiry(clock(), approvalTtl);
-      const args = [toolName, expiry === undefined ? 'never' : String(expiry), String(approvalTtl ?? 0)];
-      report(await evaluate('approval write', APPROVAL_REMEMBER, [key.approvals(sessionKey)], args));
+      // The server's time before anything is sent: a revocation that comes later (on any host:
+      // the server's clock is the one they share) refuses this write, wherever it is held.
+      const now = asArray(await withTimeout(() => client.sendCommand(['TIME']), timeoutMs, 'redis time'), 'TIME');
+      const [seconds, micros] = now.map((part) => Number(text(part)));
+      if (!Number.isSafeInteger(seconds) || !Number.isSafeInteger(micros)) throw new Error('redis TIME: not a time');
+      const decidedAt = seconds! * 1e6 + micros!;
+      // The write may land only while this call still waits for it: once it is reported as timed
+      // out (asked again next time) it must never grant later, so the server refuses it past this.
+      const budget = Math.min(Math.floor(timeoutMs - (monotonic() - started)), REMEMBER_WINDOW_MS);
+      if (budget <= 0) throw new Error(`redis approval write timed out after ${timeoutMs} ms`);
+      const args = [
+        toolName,
+        expiry === undefined ? 'never' : String(expiry),
+        String(approvalTtl ?? 0),
+        String(decidedAt),
+        String(decidedAt + budget * 1000),
+      ];
+      const [outcome, notes] = asArray(
+        await evaluate('approval write', APPROVAL_REMEMBER, [name], args, budget),
+        'approval write',
+      );
+      report(notes);
+      if (text(outcome) === 'revoked') throw new Error(`${name}: revoked while the approval was being written`);
+      if (text(outcome) !== 'kept') throw new Error(`${name}: the approval reached Redis after ${budget} ms`);
     },
     async forgetSession(sessionKey) {
-      await withTimeout(
-        () => client.sendCommand(['DEL', key.approvals(sessionKey)]),
-        timeoutMs,
-        'redis approval revoke',
-      );
+      // Not a DEL: the revocation's time stays with the session, so a write decided before it
+      // that is still on its way (a stalled socket, an offline queue) is refused when it lands.
+      await evaluate('approval revoke', APPROVAL_REVOKE, [key.approvals(sessionKey)], [String(REVOCATION_KEEP_MS)]);
     },
   };
 
   const writeBatch = async (batch: readonly JournalRecord[]) => {
     const keys: string[] = [];
-    const args = [String(maxLen), String(journalTtl)];
+    const args = [String(maxLen), String(journalTtl), prefix];
     for (const { entry, sessionKey, traceId, principal } of batch) {
       keys.push(key.stream(sessionKey), key.turn(entry.turnId));
       const fields = [
@@ -236,19 +293,18 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       ];
       args.push(...fields, entry.toolName, entry.type, String(entry.at), encodeEntry(entry));
     }
-    if (args.length !== 2 + batch.length * APPEND_FIELDS) throw new Error('journal batch: field count mismatch');
+    if (args.length !== APPEND_HEADER + batch.length * APPEND_FIELDS)
+      throw new Error('journal batch: field count mismatch');
     const [, notes] = asArray(await evaluate('journal append', JOURNAL_APPEND, keys, args), 'journal append');
     report(notes);
   };
 
-  const decode = (
-    rows: readonly { where: string; fields: Record<string, string> | undefined }[],
-  ): JournalReadResult => {
+  const decode = (rows: readonly Row[]): JournalReadResult => {
     const entries: StoredJournalEntry[] = [];
     const ignored: string[] = [];
-    for (const { where, fields } of rows) {
+    for (const { where, fields, missing } of rows) {
       if (!fields) {
-        ignored.push(`${where}: missing (trimmed by MAXLEN or expired)`);
+        ignored.push(`${where}: ${missing ?? 'missing'}`);
         continue;
       }
       const entry = decodeEntry(fields['entry'], where);
@@ -263,28 +319,32 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
     }
     return Object.freeze({ entries: Object.freeze(entries), ignored: Object.freeze(ignored) });
   };
+  const none = (...ignored: string[]): JournalReadResult => Object.freeze({ entries: [], ignored });
 
   const journal: JournalStore = {
     sink: createBufferedJournalSink(writeBatch, { ...options.journal, onError: options.journal?.onError ?? onError }),
     async readTurn(turnId) {
+      // One script: the turn hash is read with its type checked first (a wrong-typed key is
+      // reported in `ignored`, never a WRONGTYPE error), then its session's stream.
       const turnKey = key.turn(turnId);
-      const session = text(
-        await withTimeout(() => client.sendCommand(['HGET', turnKey, '_session']), timeoutMs, 'redis journal read'),
-      );
-      if (session === undefined) return Object.freeze({ entries: [], ignored: [] });
-      const [type, items] = asArray(
-        await evaluate('journal read', JOURNAL_TURN, [turnKey, key.stream(session)], []),
+      const [type, session, streamType, items] = asArray(
+        await evaluate('journal read', JOURNAL_TURN, [turnKey], ['', String(journalTtl), prefix]),
         'journal turn',
-      );
-      if (text(type) !== 'hash') return Object.freeze({ entries: [], ignored: [`${turnKey} holds a ${text(type)}`] });
+      ).map((item) => (Array.isArray(item) ? item : text(item)));
+      if (type === 'none') return none();
+      if (type !== 'hash') return none(`${turnKey} holds a ${type}, not a hash`);
+      if (typeof session !== 'string') return none(`${turnKey}: no _session field`);
+      const stream = key.stream(session);
+      if (streamType !== 'stream' && streamType !== 'none') return none(`${stream} holds a ${streamType}`);
       const rows = asArray(items, 'journal turn')
         .map((item) => asArray(item, 'journal turn row'))
         .map(([seq, id, fields]) => ({ seq: Number(text(seq)), id: text(id), fields: fieldsOf(fields) }))
         .sort((a, b) => a.seq - b.seq);
       return decode(
         rows.map((row) => ({
-          where: `${key.stream(session)} ${row.id} (seq ${row.seq})`,
+          where: STREAM_ID.test(row.id ?? '') ? `${stream} ${row.id} (seq ${row.seq})` : `${turnKey} (seq ${row.seq})`,
           fields: row.fields && { ...row.fields, session },
+          missing: missingBecause(row.id, streamType),
         })),
       );
     },
@@ -292,11 +352,11 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       const limit = positive(readOptions.limit, 'limit', 1000)!;
       const stream = key.stream(sessionKey);
       const [type, items] = asArray(
-        await evaluate('journal read', JOURNAL_SESSION, [stream], [String(limit)]),
+        await evaluate('journal read', JOURNAL_SESSION, [stream], [String(limit), String(journalTtl), prefix]),
         'journal session',
       );
-      if (text(type) === 'none') return Object.freeze({ entries: [], ignored: [] });
-      if (text(type) !== 'stream') return Object.freeze({ entries: [], ignored: [`${stream} holds a ${text(type)}`] });
+      if (text(type) === 'none') return none();
+      if (text(type) !== 'stream') return none(`${stream} holds a ${text(type)}`);
       const rows = asArray(items, 'journal session')
         .map((item) => asArray(item, 'journal session row'))
         .reverse()

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
@@ -84,6 +84,97 @@ export async function startRedis(): Promise<RedisServer> {
         if (!proc || proc.exitCode !== null) return done();
         proc.once('exit', done);
         proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * A TCP proxy in front of a redis-server whose client side can stall the way a real link does:
+ * what a client sends while held is kept, not lost, and delivered in order on `release()`
+ * (replies always flow). `cut()` drops every connection and refuses new ones, so node-redis
+ * sees the server gone and queues commands offline until `restore()`.
+ */
+export interface StallingProxy {
+  readonly url: string;
+  /** Holds what clients send from the first chunk `match` accepts (default: any) on. */
+  hold(match?: (chunk: string) => boolean): void;
+  /** Bytes held so far. */
+  held(): number;
+  /** Delivers everything held, in order, and stops holding. */
+  release(): void;
+  cut(): void;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startProxy(targetPort: number): Promise<StallingProxy> {
+  interface Pair {
+    readonly client: Socket;
+    readonly server: Socket;
+    holding: boolean;
+    readonly queue: Buffer[];
+  }
+  const pairs = new Set<Pair>();
+  let match: ((chunk: string) => boolean) | undefined;
+  let down = false;
+  const proxy = createServer((client) => {
+    const pair: Pair = { client, server: connect(targetPort, '127.0.0.1'), holding: false, queue: [] };
+    pairs.add(pair);
+    client.on('data', (chunk: Buffer) => {
+      if (!pair.holding && match?.(chunk.toString('latin1'))) pair.holding = true;
+      if (pair.holding) pair.queue.push(chunk);
+      else pair.server.write(chunk);
+    });
+    pair.server.on('data', (chunk: Buffer) => client.write(chunk));
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      pair.server.destroy();
+    };
+    for (const socket of [client, pair.server]) {
+      socket.on('error', end);
+      socket.on('close', end);
+    }
+  });
+  const listen = (at: number) =>
+    new Promise<number>((resolve, reject) => {
+      proxy.once('error', reject);
+      proxy.listen(at, '127.0.0.1', () => {
+        proxy.off('error', reject);
+        const address = proxy.address();
+        resolve(typeof address === 'object' && address ? address.port : 0);
+      });
+    });
+  const port = await listen(0);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    hold: (accept = () => true) => void (match = accept),
+    held: () => [...pairs].reduce((sum, pair) => sum + pair.queue.reduce((n, chunk) => n + chunk.length, 0), 0),
+    release() {
+      match = undefined;
+      for (const pair of pairs) {
+        pair.holding = false;
+        for (const chunk of pair.queue.splice(0)) pair.server.write(chunk);
+      }
+    },
+    // As a server that went away: connections drop, and new ones are refused (not accepted and
+    // dropped, which node-redis would take for a server that is back).
+    cut() {
+      if (down) return;
+      down = true;
+      proxy.close();
+      for (const pair of pairs) pair.client.destroy();
+    },
+    async restore() {
+      if (!down) return;
+      down = false;
+      await listen(port);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const pair of pairs) pair.client.destroy();
+        if (down) resolve();
+        else proxy.close(() => resolve());
       }),
   };
 }
