@@ -7,6 +7,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Palette } from './palette.js';
+import { printable } from './printable.js';
 
 export interface FrameOptions {
   /** Lines shown before and after the reported one (default 2, as Vite's overlay shows). */
@@ -42,7 +43,7 @@ export function codeFrame(source: string, line: number, column: number, options:
   const width = String(last).length;
   const out: string[] = [];
   for (let n = first; n <= last; n++) {
-    const clipped = clipLine(lines[n - 1]!, n === line ? column : 1);
+    const clipped = clipLine(printable(lines[n - 1]!), n === line ? column : 1);
     const gutter = dim(`${String(n).padStart(width)} |`);
     out.push(`${n === line ? accent('>') : ' '} ${gutter} ${clipped.text}`);
     if (n === line) {

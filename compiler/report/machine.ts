@@ -4,6 +4,7 @@
  * pretty.ts.
  */
 import { CATALOG, type Diagnostic } from '../diagnostics.js';
+import { printable } from './printable.js';
 
 export type OutputFormat = 'pretty' | 'json' | 'github' | 'sarif';
 
@@ -21,7 +22,15 @@ export function toJsonDiagnostics(diagnostics: readonly Diagnostic[]): object[] 
 }
 
 function escapeGithub(value: string, property: boolean): string {
-  let out = value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  // Newlines are the format's own (%0A); other control characters (a colour sequence in a file
+  // name) are shown escaped, as in pretty output.
+  let out = value
+    .split('\n')
+    .map((line) => printable(line.replace(/\r$/, '')))
+    .join('\n')
+    .replace(/%/g, '%25')
+    .replace(/\r/g, '%0D')
+    .replace(/\n/g, '%0A');
   if (property) out = out.replace(/:/g, '%3A').replace(/,/g, '%2C');
   return out;
 }

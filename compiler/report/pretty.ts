@@ -6,6 +6,7 @@
 import type { Diagnostic, RelatedLocation } from '../diagnostics.js';
 import { frameOf } from './code-frame.js';
 import type { Palette } from './palette.js';
+import { printable } from './printable.js';
 
 export interface PrettyOptions {
   /**
@@ -18,7 +19,7 @@ export interface PrettyOptions {
 
 /** A related location as one line of text (`file:line:col  message`). */
 export function relatedText(r: RelatedLocation): string {
-  return `${r.file}:${r.line}:${r.column}  ${r.message}`;
+  return printable(`${r.file}:${r.line}:${r.column}  ${r.message}`);
 }
 
 export function formatPretty(diagnostics: readonly Diagnostic[], colors: Palette, options: PrettyOptions = {}): string {
@@ -26,14 +27,16 @@ export function formatPretty(diagnostics: readonly Diagnostic[], colors: Palette
   return diagnostics
     .map((d) => {
       const severity = d.severity === 'error' ? colors.red('error') : colors.yellow('warning');
-      const lines = [`${colors.bold(`${d.file}:${d.line}:${d.column}`)}  ${severity}  ${d.code}  ${d.message}`];
+      const lines = [
+        `${colors.bold(printable(`${d.file}:${d.line}:${d.column}`))}  ${severity}  ${d.code}  ${printable(d.message)}`,
+      ];
       const frame =
         root === undefined
           ? ''
           : frameOf(root, d, { context: 1, colors, accent: d.severity === 'error' ? colors.red : colors.yellow });
       if (frame !== '') lines.push(indent(frame, '    '));
       for (const r of d.related ?? []) lines.push(colors.dim(`    ${relatedText(r)}`));
-      if (d.hint) lines.push(colors.dim(`    hint: ${d.hint}`));
+      if (d.hint) lines.push(colors.dim(`    hint: ${printable(d.hint)}`));
       return lines.join('\n');
     })
     .join('\n');
