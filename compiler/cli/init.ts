@@ -40,7 +40,14 @@ export async function runInit(args: InitArgs, io: Io): Promise<number> {
     io.err(`zhin-gen init: ${root} exists and is not a directory`);
     return 64;
   }
-  mkdirSync(root, { recursive: true });
+  try {
+    mkdirSync(root, { recursive: true });
+  } catch (error) {
+    // A parent that is a file, a read-only disk: the user's problem to fix, said as such.
+    const { code, message } = error as NodeJS.ErrnoException;
+    io.err(`zhin-gen init: cannot create ${root}: ${code ?? message}`);
+    return 1;
+  }
   const report = writeScaffold(root, initPlan(basename(root), packageVersion()));
 
   const compiler = createCompiler({ root });

@@ -28,8 +28,9 @@ export const DEFAULT_REPORT_FILE = 'zhin-gen-report.html';
 
 /** A usage problem with `--out` or a flag, or `undefined`. */
 function problem(file: string, values: ReportArgs): string | undefined {
-  if (extname(file).toLowerCase() !== '.html') return `--out ${values.out}: the report is an .html file`;
-  if (existsSync(file) && statSync(file).isDirectory()) return `--out ${values.out}: is a directory`;
+  const out = values.out ?? DEFAULT_REPORT_FILE;
+  if (extname(file).toLowerCase() !== '.html') return `--out ${out}: the report is an .html file`;
+  if (existsSync(file) && statSync(file).isDirectory()) return `--out ${out}: is a directory`;
   const unknown = (values.scope ?? []).find((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown !== undefined) return `unknown --scope "${unknown}" (private, group or channel)`;
   return undefined;
@@ -49,8 +50,16 @@ export async function runReport(compiler: Compiler, values: ReportArgs, io: Repo
     ...(values.scope?.length ? { scopes: values.scope as ChannelScope[] } : {}),
     ...(values.role?.length ? { roles: values.role } : {}),
   });
-  mkdirSync(dirname(file), { recursive: true });
-  writeAtomically(file, html);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeAtomically(file, html);
+  } catch (error) {
+    // A read-only disk, a full one, a parent that is a file: nothing half-written is left
+    // (writeAtomically renames a complete temp file), and it is the user's to fix, not a bug.
+    const { code, message } = error as NodeJS.ErrnoException;
+    io.err(`zhin-gen report: cannot write ${relative(compiler.root, file) || file}: ${code ?? message}`);
+    return 1;
+  }
   const ms = Math.round(performance.now() - started);
   const rel = relative(compiler.root, file).split('\\').join('/');
   if (values.json) {

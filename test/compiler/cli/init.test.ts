@@ -179,6 +179,11 @@ describe('zhin-gen init', () => {
     const onFile = cli(['init', join(base, 'file')]);
     expect(onFile.status).toBe(64);
     expect(onFile.stderr).toContain('is not a directory');
+    // Below a file: the directory cannot be made (said so, exit 1; it was an internal error).
+    const below = cli(['init', join(base, 'file', 'sub')]);
+    expect(below.status).toBe(1);
+    expect(below.stderr).toContain(`zhin-gen init: cannot create ${join(base, 'file', 'sub')}: ENOTDIR`);
+    expect(below.stderr).not.toContain('internal error');
 
     const bot = join(base, 'bot');
     mkdirSync(bot);

@@ -2,7 +2,7 @@
  * `zhin-gen report` through the built CLI: the --json summary, the author's choice of matrix
  * columns, usage errors (nothing written), and the page's data agreeing with `inspect --json`.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, copyFixture, removeDir } from '../../helpers.js';
@@ -94,5 +94,20 @@ describe('zhin-gen report', () => {
     const dir = cli(['report', '--root', root, '--out', 'folder.html']);
     expect(dir.status).toBe(64);
     expect(dir.stderr).toContain('zhin-gen report: --out folder.html: is a directory');
+    // The default name is named too when it is a directory.
+    rmSync(join(root, 'zhin-gen-report.html'), { force: true });
+    mkdirSync(join(root, 'zhin-gen-report.html'));
+    const fallback = cli(['report', '--root', root]);
+    expect(fallback.status).toBe(64);
+    expect(fallback.stderr).toContain('zhin-gen report: --out zhin-gen-report.html: is a directory');
+    removeDir(join(root, 'zhin-gen-report.html'));
+  });
+
+  it('a report it cannot write is the user\'s error (exit 1), not an internal one', () => {
+    writeFileSync(join(root, 'not-a-folder'), 'x');
+    const run = cli(['report', '--root', root, '--out', 'not-a-folder/report.html']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/zhin-gen report: cannot write not-a-folder\/report\.html: (ENOTDIR|EEXIST)/);
+    expect(run.stderr).not.toContain('internal error');
   });
 });
