@@ -9,7 +9,7 @@
  * diagnostics carry a code frame.
  */
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { createCompiler, type CompileResult } from '../context.js';
 import { packageVersion } from '../version.js';
 import { loadConfig } from '../config/load.js';
@@ -42,6 +42,7 @@ import {
 import { defaultIo, type Io } from './io.js';
 import { generatedProblems } from '../write/freshness.js';
 import { didYouMean } from './suggest.js';
+import { enclosingTree } from './root.js';
 // inspect, watch, catalog, init, new and migrate load on demand: `generate`/`check` on an unchanged tree
 // should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
@@ -126,6 +127,14 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   const root = resolve(typeof values.root === 'string' ? values.root : process.cwd());
   if (!existsSync(root) || !statSync(root).isDirectory()) {
     io.err(`zhin-gen: --root ${root} is not a directory`);
+    return 64;
+  }
+  const enclosing = enclosingTree(root);
+  if (enclosing) {
+    const at = relative(process.cwd(), enclosing.tree) || '.';
+    io.err(
+      `zhin-gen: ${root} is inside the ${enclosing.folder}/ folder of the tree at ${enclosing.tree}; a capability folder is no project root (generate would write zhin-capabilities.gen.ts into it)\nhint: run zhin-gen in ${enclosing.tree}, or pass --root ${at}`,
+    );
     return 64;
   }
   const load = await loadArgs(spec, values, io);

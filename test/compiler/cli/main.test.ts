@@ -2,7 +2,7 @@
  * The CLI as a subprocess (the built bin): exit codes 0 / 1 / 2 / 64 and the machine-readable
  * outputs (`check --format json|github|sarif`, `inspect --json`) are contracts.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, copyFixture, removeDir } from '../../helpers.js';
@@ -196,5 +196,16 @@ describe('zhin-gen CLI', () => {
     const badFlag = cli(['check', '--root', root, '--format', 'xml']);
     expect(badFlag.status).toBe(64);
     expect(`${unknown.stderr}${badRoot.stderr}${badFlag.stderr}`).not.toMatch(/\n\s+at /);
+  });
+
+  it('run inside a capability folder of the tree, it refuses (exit 64) instead of writing a manifest there', () => {
+    for (const dir of ['tools', 'tools/echo']) {
+      const run = cli(['generate'], join(root, dir));
+      expect(run.status, dir).toBe(64);
+      expect(run.stderr).toContain(`is inside the tools/ folder of the tree at ${root}`);
+      expect(run.stderr).toContain(`hint: run zhin-gen in ${root}`);
+      expect(existsSync(join(root, dir, 'zhin-capabilities.gen.ts'))).toBe(false);
+    }
+    expect(cli(['check', '--root', join(root, 'tools', 'echo')]).status).toBe(64);
   });
 });

@@ -1,0 +1,32 @@
+/**
+ * A root that is a capability folder of an enclosing tree (`cd tools && zhin-gen generate`): the
+ * default root is the working directory, and such a run wrote zhin-capabilities.gen.ts into
+ * `tools/`, where the real tree's next `check` failed with a flat-tool error that `migrate`
+ * could not fix. Refused as a usage error naming the tree's root instead.
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { CONFIG_FILES } from '../config/load.js';
+import { CONVENTION_FOLDERS } from '../scan/walk.js';
+
+/** Files that make a directory a project (a tree's root, or a package of its own). */
+const PROJECT_FILES = ['AGENTS.md', 'package.json', ...CONFIG_FILES];
+
+const isProject = (dir: string): boolean => PROJECT_FILES.some((file) => existsSync(join(dir, file)));
+
+/**
+ * The enclosing tree's root and the convention folder `root` lies in, when `root` is inside
+ * one (and is no project of its own); undefined otherwise.
+ */
+export function enclosingTree(root: string): { readonly tree: string; readonly folder: string } | undefined {
+  if (isProject(root)) return undefined;
+  for (let dir = root; dirname(dir) !== dir; dir = dirname(dir)) {
+    const folder = basename(dir);
+    const parent = dirname(dir);
+    if ((CONVENTION_FOLDERS as readonly string[]).includes(folder) && isProject(parent))
+      return { tree: parent, folder };
+    // A project on the way up ends the search: its folders are its own.
+    if (dir !== root && isProject(dir)) return undefined;
+  }
+  return undefined;
+}
