@@ -323,7 +323,10 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
   // A loose pass first, for tokens: which options were given, spelled how.
   const loose = parseArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
   // --help wins over everything else on the line, mistakes included: it is what one asks after one.
-  if (loose.tokens.some((token) => token.kind === 'option' && token.name === 'help'))
+  // Also where an option that takes a value took it (`--root --help`): no one means a root named --help.
+  const end = args.indexOf('--');
+  const asked = (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+  if (asked || loose.tokens.some((token) => token.kind === 'option' && token.name === 'help'))
     return { ok: true, values: {}, positionals: [], help: true };
   for (const token of loose.tokens) {
     if (token.kind !== 'option' || token.name in options) continue;
