@@ -300,11 +300,15 @@ async function check(
     io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion()), null, 2));
   } else if (format === 'github') {
     if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
+    for (const path of generated?.missing ?? [])
+      io.out(
+        `::error file=${path},line=1,title=stale::missing: ${result.outRel} imports this generated module; run npx zhin-gen generate`,
+      );
     for (const problem of generated?.changed ?? [])
       io.out(
         `::error file=${problem.path},line=${problem.line},title=stale::${problem.reason}; run npx zhin-gen generate`,
       );
-    if (stale && (generated === undefined || generated.missing.length > 0))
+    if (stale && generated === undefined)
       io.out(
         `::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`,
       );

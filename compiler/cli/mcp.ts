@@ -80,8 +80,9 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
     return 64;
   }
   const result = await compiler.run({ write: true });
+  // Warnings too (stderr is for diagnostics): a provider limit or a policy note matters when serving.
+  if (result.diagnostics.length > 0) io.err(formatPretty(result.diagnostics, palette(false), { root: compiler.root }));
   if (result.errors > 0) {
-    io.err(formatPretty(result.diagnostics, palette(false), { root: compiler.root }));
     io.err('zhin-gen mcp: the tree has errors; fix them first');
     return 1;
   }

@@ -79,6 +79,14 @@ async function importConfigModule(file: string, fresh: boolean): Promise<unknown
 
 export { readConfigText };
 
+function strictUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('it is not valid UTF-8 (save it as UTF-8)');
+  }
+}
+
 /**
  * A deep copy of the plain objects and arrays of `value` (anything else, a RegExp permit, kept as
  * it is), so that every getter and Proxy trap of a config module runs once, here, inside the
@@ -119,7 +127,8 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
     configFile = candidate;
     sourceFile = name;
     try {
-      if (name.endsWith('.json')) raw = JSON.parse(readFileSync(candidate, 'utf8').replace(/^\uFEFF/, ''));
+      // Decoded strictly: a byte that is not UTF-8 became U+FFFD in a path or a name, unreported.
+      if (name.endsWith('.json')) raw = JSON.parse(strictUtf8(readFileSync(candidate)).replace(/^\uFEFF/, ''));
       else {
         const graph = moduleGraph(candidate, readStamped(candidate));
         modules = graph.slice(1);

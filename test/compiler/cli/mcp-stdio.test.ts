@@ -14,6 +14,7 @@ const LOUD = `import { defineAgentTool } from 'zhin-gen/runtime';
 console.log('a module of the bot logging at import');
 export default defineAgentTool({
   description: 'Logs to stdout, then answers',
+  flavour: 'loud',
   requiresApproval: 'never',
   inputSchema: { type: 'object', properties: {} },
   execute: () => {
@@ -75,6 +76,8 @@ describe('zhin-gen mcp over stdio', () => {
     expect(run.stderr).toContain('polluting stdout');
     expect(run.stderr).toContain('raw write');
     expect(run.stderr).toContain('a module of the bot logging at import');
+    // Warnings are printed (stderr carries diagnostics), and serving goes on.
+    expect(run.stderr).toMatch(/tools\/loud\/index\.ts:\d+:\d+ +warning +ZG2010/);
   });
 
   it('a client that stops reading ends the session: exit 0, no stack trace', async () => {

@@ -1,5 +1,5 @@
 /** Config discovery (ts / mjs / json / package.json), Zod validation and path resolution. */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler, loadConfig } from '../../../compiler/index.js';
@@ -132,6 +132,12 @@ describe('config', () => {
     expect(await first(nested)).toEqual(['ZG1101 Could not read the options zhin-gen.config.mjs exports: nested boom']);
     expect(await first(proxy)).toEqual(['ZG1101 Could not read the options zhin-gen.config.mjs exports: trap boom']);
     expect(await first(nothing)).toEqual(['ZG1100 The config must be a plain object of options; it exports null']);
+    const latin1 = tempDir('cfg-latin1');
+    dirs.push(latin1);
+    writeFileSync(join(latin1, 'zhin-gen.config.json'), Buffer.from('{ "out": "caf\xe9.gen.ts" }\n', 'latin1'));
+    expect(await first(latin1)).toEqual([
+      'ZG1101 Could not load zhin-gen.config.json: it is not valid UTF-8 (save it as UTF-8)',
+    ]);
     expect(await first(noDefault)).toEqual([
       'ZG1100 The config must be a plain object of options; it exports no default',
     ]);

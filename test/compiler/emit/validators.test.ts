@@ -166,6 +166,12 @@ describe('check and the validators folder', () => {
     expect(check.stderr).toContain(
       `${DIR}/${name}:1:1 - error: missing: zhin-capabilities.gen.ts imports this generated module`,
     );
+    // GitHub's format names the missing module too, at its own path.
+    const github = cli(['check', '--root', root, '--format', 'github']);
+    expect(github.status).toBe(2);
+    expect(github.stdout).toContain(
+      `::error file=${DIR}/${name},line=1,title=stale::missing: zhin-capabilities.gen.ts imports this generated module`,
+    );
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(readdirSync(join(root, DIR))).toContain(name);
     expect(cli(['check', '--root', root]).status).toBe(0);
