@@ -75,7 +75,44 @@ function outputFormat(spec: CommandSpec, values: ParsedValues): OutputFormat | {
   return values.json === true ? 'json' : typeof format === 'string' ? (format as OutputFormat) : 'pretty';
 }
 
+/**
+ * Whether the line asks for JSON (`--json`, `--format json`), read from the words alone: a usage
+ * error comes before, or instead of, parsing. `mcp` never (its stdout is the MCP protocol).
+ */
+function asksJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  if (words[0] === 'mcp') return false;
+  return words.some(
+    (word, i) => word === '--json' || word === '--format=json' || (word === '--format' && words[i + 1] === 'json'),
+  );
+}
+
+/**
+ * `--json` prints only JSON on stdout "also when it fails" (docs/cli.md): a usage error (exit 64)
+ * that printed nothing there prints `{ "error": message, "usage": true }`, its first line on stderr.
+ */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  if (!asksJson(argv)) return run(argv, io);
+  let printed = false;
+  let firstError: string | undefined;
+  const watched: Io = {
+    isTTY: io.isTTY,
+    out: (text) => {
+      printed = true;
+      io.out(text);
+    },
+    err: (text) => {
+      firstError ??= text.split('\n')[0]!.replace(/^zhin-gen(?: [a-z]+)?: /, '');
+      io.err(text);
+    },
+  };
+  const code = await run(argv, watched);
+  if (code === 64 && !printed) io.out(JSON.stringify({ error: firstError ?? 'usage error', usage: true }));
+  return code;
+}
+
+async function run(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') {
     io.out(mainUsage());

@@ -153,6 +153,24 @@ describe('--json is --format json', () => {
     expect(failed.diagnostics).toEqual([expect.objectContaining({ code: 'ZG2004', line: 4, column: 16 })]);
   });
 
+  it('a usage error under --json prints a JSON error document on stdout, as well as stderr (exit 64)', () => {
+    const missing = join(tempDir('conventions-usage'), 'nowhere');
+    for (const [args, error] of [
+      [['generate', '--json', '--root', missing], `--root ${missing} is not a directory`],
+      [['check', '--format', 'json', '--bogus'], 'unknown option --bogus for check'],
+      [['catalog', '--json', '--platform', 'qq', '--root', bad], '--platform P and --scope S are required'],
+    ] as const) {
+      const run = cli(args);
+      expect(run.status, args.join(' ')).toBe(64);
+      const parsed = JSON.parse(run.stdout) as { error: string; usage: boolean };
+      expect(parsed.usage).toBe(true);
+      expect(parsed.error).toContain(error);
+      expect(run.stderr).toContain(error);
+    }
+    // mcp's stdout is the MCP channel: never a JSON error there.
+    expect(cli(['mcp', '--json']).stdout).toBe('');
+  });
+
   it('watch --json prints one JSON object per run, one per line', async () => {
     const root = copyFixture('example-bot', 'conventions-watch');
     dirs.push(root);
