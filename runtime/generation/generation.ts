@@ -49,9 +49,11 @@ export class CandidateRejectedError extends Error {
   constructor(
     readonly generation: number,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; serving?: boolean },
   ) {
-    super(`capability generation ${generation} rejected: ${reason}; the previous generation keeps serving`, options);
+    // No generation served yet (the first load): none keeps serving, and the message says so.
+    const after = options?.serving === false ? 'no generation is serving yet' : 'the previous generation keeps serving';
+    super(`capability generation ${generation} rejected: ${reason}; ${after}`, options);
   }
 }
 

@@ -185,7 +185,7 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
       // Nothing of the candidate was visible; only what it provided needs undoing.
       candidate.resources.seal();
       await candidate.resources.dispose(onError);
-      throw new CandidateRejectedError(id, describeError(error), { cause: error });
+      throw new CandidateRejectedError(id, describeError(error), { cause: error, serving: current !== undefined });
     }
   }
 

@@ -53,6 +53,8 @@ export class McpConnection {
   readonly #timeoutMs: number;
   #closed = false;
   #closedReason: string | undefined;
+  /** The first error the client or its transport reported. */
+  #lastError: string | undefined;
   #listeners: (() => void)[] = [];
   #tools: readonly Tool[] = [];
 
@@ -74,7 +76,21 @@ export class McpConnection {
   ): Promise<McpConnection> {
     const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: {} });
     const connection = new McpConnection(server, spec, client);
-    client.onclose = () => connection.#markClosed('the server closed the connection');
+    // What the transport reported (a command that does not exist, a refused connection): the
+    // cause a closed connection is described with, which "the server closed the connection" lost.
+    client.onerror = (error) => {
+      // fetch's own message is "fetch failed": the system's code (ECONNREFUSED) is on a cause.
+      let code: unknown;
+      for (let at: unknown = error, depth = 0; at && code === undefined && depth < 4; depth++) {
+        code = (at as { code?: unknown }).code;
+        at = (at as { cause?: unknown }).cause;
+      }
+      connection.#lastError ??= typeof code === 'string' ? `${messageOf(error)}: ${code}` : messageOf(error);
+    };
+    client.onclose = () =>
+      connection.#markClosed(
+        `the server closed the connection${connection.#lastError ? ` (${connection.#lastError})` : ''}`,
+      );
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       for (const listener of connection.#listeners) listener();
     });
@@ -82,8 +98,10 @@ export class McpConnection {
       await client.connect(transport, { timeout: connection.#timeoutMs });
       connection.#tools = Object.freeze(await connection.listTools());
     } catch (error) {
+      // Described before it is closed here: closing names this generation as the closer.
+      const described = connection.#describe(error, 'connecting');
       await connection.close();
-      throw new Error(`MCP server "${server}": ${connection.#describe(error, 'connecting')}`, { cause: error });
+      throw new Error(`MCP server "${server}": ${described}`, { cause: error });
     }
     return connection;
   }
@@ -138,7 +156,7 @@ export class McpConnection {
   /** Closes the session (a stdio server's process ends with it). Idempotent, never throws. */
   async close(): Promise<void> {
     this.#listeners = [];
-    if (this.#closed && this.#closedReason !== 'the server closed the connection') return;
+    if (this.#closed && !this.#closedReason?.startsWith('the server closed the connection')) return;
     this.#markClosed('the connection was closed by its generation');
     try {
       await this.#client.close();

@@ -77,7 +77,7 @@ describe('host.load checks host-provided references', () => {
       'capability generation 1 rejected: host-provided tools missing from the generation: ' +
         '"bash" (skill "memory"), "icqq_kick_member" (agent "moderator"), "memory_search" (skill "memory"), ' +
         '"memory_upsert" (skill "memory"); provide them (setup(), a seam provider, a preparer) or remove the ' +
-        'references; the previous generation keeps serving',
+        'references; no generation is serving yet',
     );
     expect(host.generation).toBe(0);
     // Partly provided: only the rest is listed.

@@ -248,8 +248,15 @@ describe('configuration', () => {
       'mcpServers.bad name: server name "bad name" must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$ (it becomes the source mcp:bad name); mcpServers.ok.url: `url` must be an http:// or https:// URL, got "ftp://x"; mcpServers.both: sets both `command` (stdio) and `url` (Streamable HTTP); choose one',
     );
     const h = mcpHost({ missing: { command: join(fx.dir, 'no-such-server') } }, plain);
-    await expect(h.load()).rejects.toThrow(/MCP server "missing": /);
+    // The cause is named (it read "closed by its generation; the previous generation keeps serving").
+    const failed = (await h.load().catch((e: unknown) => e)) as Error;
+    expect(failed.message).toMatch(/MCP server "missing": .*ENOENT.*; no generation is serving yet$/);
+    expect(failed.message).not.toContain('closed by its generation');
     expect(h.host.generation).toBe(0);
+    const refused = mcpHost({ refused: { url: 'http://127.0.0.1:1/mcp' } }, plain);
+    const unreachable = (await refused.load().catch((e: unknown) => e)) as Error;
+    expect(unreachable.message).toMatch(/MCP server "refused": .*the server closed the connection \(fetch failed/);
+    await refused.host.close();
     const optional = mcpHost({ missing: { command: join(fx.dir, 'no-such-server'), optional: true } }, plain);
     await optional.load();
     expect(optional.host.current!.tools.has('ping')).toBe(true);
