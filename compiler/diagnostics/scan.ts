@@ -113,6 +113,11 @@ export const SCAN = {
     title: 'Skill written in code in the earlier agent/ folder',
     hint: 'zhin-gen reads skills from skills/<name>/SKILL.md: the `description` goes into the front matter, `toolNames` into `tools:`, `platforms` as they are, and `content` becomes the body. `zhin-gen migrate` leaves a skill written in code where it is, to be rewritten by hand.',
   },
+  ZG1065: {
+    severity: 'error',
+    title: 'Plugin in a folder that groups plugins',
+    hint: "zhin-gen's child plugins are `plugins/<key>/`, nested as `plugins/<key>/plugins/<child>/`; a folder that only groups plugins (zhin.js's `plugins/utils/lottery/`) is none, so nothing below it is compiled. Move the plugin under a `plugins/` folder, or name its directory in the config: `plugins: { lottery: 'plugins/utils/lottery' }`.",
+  },
   ZG1060: {
     severity: 'error',
     title: 'Installed plugin manifest cannot be read',

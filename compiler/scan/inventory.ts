@@ -13,6 +13,7 @@ import type { ExtraPlugin } from './layout.js';
 import type { DirListings } from './listings.js';
 import {
   CONVENTION_FOLDERS,
+  isGroupingCandidate,
   toPosix,
   walkBelow,
   walkTree,
@@ -135,6 +136,7 @@ export class TreeInventory {
     }
     const mode = this.walkModeOf(rel);
     if (mode === undefined) return 'exact';
+    if (mode === 'probe') return this.reprobe(rel, dirty);
     if (this.diagnostics.some((d) => d.file === rel || d.file.startsWith(`${rel}/`))) return 'walk';
     let stat: ReturnType<typeof lstatSync> | undefined;
     try {
@@ -151,6 +153,10 @@ export class TreeInventory {
       return 'exact';
     }
     this.remove(rel);
+    // The last plugin entry of a folder beside a child plugin's conventions gone: the walk lists
+    // that folder no more either.
+    const folder = rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
+    if (mode === 'file' && this.isProbeDir(folder)) return this.reprobe(folder, dirty);
     if (!stat?.isDirectory() || mode === 'file') return 'exact';
     const below = walkBelow(this.options, join(this.root, rel), mode);
     if (!below.exact) return 'walk';
@@ -176,13 +182,43 @@ export class TreeInventory {
       if ((CONVENTION_FOLDERS as readonly string[]).includes(name)) return 'all';
       if (name === 'plugins') return 'plugins';
       if (name === 'AGENTS.md' || this.pluginEntry.includes(name)) return 'file';
+      // Beside a child plugin's conventions: listed for its plugin entry files only.
+      if (parent !== '' && isGroupingCandidate(name)) return 'probe';
       return undefined;
     }
+    if (this.isProbeDir(parent)) return this.pluginEntry.includes(name) ? 'file' : undefined;
     if (!this.has(`${parent}/`)) return undefined;
     const grand = parent.lastIndexOf('/');
     if (parent.slice(grand + 1) === 'plugins' && this.isPluginDir(grand === -1 ? '' : parent.slice(0, grand)))
       return 'plugin';
     return 'all';
+  }
+
+  /** A folder beside a child plugin's conventions (the walk lists its plugin entries only). */
+  private isProbeDir(dir: string): boolean {
+    const slash = dir.lastIndexOf('/');
+    if (slash === -1) return false;
+    return isGroupingCandidate(dir.slice(slash + 1)) && this.isPluginDir(dir.slice(0, slash));
+  }
+
+  /** Lists a probed folder again, as the walk does: the folder and its entries, or nothing. */
+  private reprobe(rel: string, dirty: Set<string>): Reconciled {
+    this.remove(rel);
+    let stat: ReturnType<typeof lstatSync> | undefined;
+    try {
+      stat = lstatSync(join(this.root, rel));
+    } catch {
+      stat = undefined;
+    }
+    // A link there is never followed by the probe; a file there is no folder of plugins.
+    if (!stat?.isDirectory()) return 'exact';
+    const below = walkBelow(this.options, join(this.root, rel), 'probe');
+    if (!below.exact) return 'walk';
+    for (const listed of below.paths) {
+      dirty.add(listed.endsWith('/') ? listed.slice(0, -1) : listed);
+      this.insert(listed);
+    }
+    return 'exact';
   }
 
   private isPluginDir(dir: string): boolean {

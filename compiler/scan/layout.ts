@@ -15,6 +15,7 @@ import {
   earlierFlatFile,
   earlierToolDirectory,
 } from './earlier-layout.js';
+import { isGroupingCandidate } from './walk.js';
 
 export type CapabilityKind = 'tool' | 'skill' | 'agent' | 'hook' | 'prompt-section';
 
@@ -171,6 +172,16 @@ class LayoutBuilder {
     }
     if (rest[0] === 'plugins') {
       if (rest.length === 2 && !isDir) this.stray(path, 'plugins');
+      return;
+    }
+    // A plugin entry in a folder beside a child plugin's conventions (scan/walk.ts `probe`).
+    if (rest.length === 2 && !isDir && plugin.owner !== '' && isGroupingCandidate(rest[0]!)) {
+      this.diagnostics.push(
+        diag('ZG1065', {
+          file: path,
+          message: `"${join(plugin.dir, rest[0]!)}/" holds a plugin entry but is no child plugin: child plugin "${plugin.owner}" reads only its convention folders, so this plugin and every capability below it are not compiled; move it to ${join(plugin.dir, `plugins/${rest[0]}`)}/, or name it in the config's \`plugins\` map`,
+        }),
+      );
       return;
     }
     if (rest[0] === EARLIER_AGENT_FOLDER) {

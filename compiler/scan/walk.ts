@@ -13,11 +13,8 @@ import type { DirListings, WalkEntry } from './listings.js';
 import { changedTime } from '../util/file-stat.js';
 import { type FollowedLink, followLink, type LinkScope, safeRealpath, type TreeLink } from './walk-links.js';
 
-/**
- * The folders the scan walks in each plugin. `agent` is zhin.js's earlier plugin-level folder:
- * never compiled, walked so every construct in it is reported (scan/earlier-layout.ts).
- */
-export const CONVENTION_FOLDERS = ['tools', 'skills', 'agents', 'hooks', 'prompt-sections', 'agent'] as const;
+export { CONVENTION_FOLDERS, isGroupingCandidate } from './folders.js';
+import { CONVENTION_FOLDERS, isGroupingCandidate } from './folders.js';
 
 export interface WalkOptions {
   readonly root: string;
@@ -252,7 +249,11 @@ class Walker implements LinkScope {
       const path = child(abs, entry.name);
       const isConvention = (CONVENTION_FOLDERS as readonly string[]).includes(entry.name) || entry.name === 'plugins';
       const isRootFile = entry.name === 'AGENTS.md' || this.options.pluginEntry.includes(entry.name);
-      if (!isConvention && !isRootFile) continue;
+      if (!isConvention && !isRootFile) {
+        if (abs !== this.options.root && entry.isDirectory() && isGroupingCandidate(entry.name))
+          this.probe(path, `${prefix}${entry.name}/`);
+        continue;
+      }
       const resolved = this.kind(path, entry, real, chain);
       if (resolved === undefined) continue;
       if (isRootFile || resolved.kind !== 'dir') {
@@ -263,6 +264,21 @@ class Walker implements LinkScope {
       if (entry.name !== 'plugins') this.walkAll(path, `${prefix}${entry.name}/`, resolved.real, resolved.chain);
       else this.walkPluginsFolder(path, resolved.real, resolved.chain);
       this.tick();
+    }
+  }
+
+  /**
+   * A folder beside a child plugin's conventions (a real directory: {@link isGroupingCandidate}):
+   * its plugin entry files (real files), and the folder itself when it holds one. Listed through
+   * the listings record like any folder, so an entry added there is seen by the next run.
+   */
+  probe(abs: string, prefix = this.prefixOf(abs)): void {
+    let added = false;
+    for (const entry of this.list(abs)) {
+      if (!entry.isFile() || !this.options.pluginEntry.includes(entry.name)) continue;
+      if (!added) this.addDir(prefix);
+      added = true;
+      this.addFile(prefix + entry.name, child(abs, entry.name));
     }
   }
 
@@ -341,8 +357,11 @@ export function walkTree(
   return { paths: unique, diagnostics: walker.diagnostics, links: walker.links };
 }
 
-/** How the walk treats a directory's contents: a plugin's, a `plugins/` folder's, or everything. */
-export type WalkMode = 'plugin' | 'plugins' | 'all';
+/**
+ * How the walk treats a directory's contents: a plugin's, a `plugins/` folder's, everything, or
+ * (a folder beside a child plugin's conventions) its plugin entry files only.
+ */
+export type WalkMode = 'plugin' | 'plugins' | 'all' | 'probe';
 
 /**
  * What a fresh walk lists below one directory (watch mode: a directory that appeared, or was
@@ -360,6 +379,7 @@ export function walkBelow(
   const real = safeRealpath(abs);
   if (mode === 'plugin') walker.walkPlugin(abs, real, []);
   else if (mode === 'plugins') walker.walkPluginsFolder(abs, real, []);
+  else if (mode === 'probe') walker.probe(abs);
   else walker.walkAll(abs, walker.prefixOf(abs), real, []);
   return { paths: walker.paths, exact: !walker.sawLink && walker.diagnostics.length === 0 };
 }

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, relative, sep } from 'node:path';
 import { isIgnoredPath } from './ignore.js';
-import { CONVENTION_FOLDERS, toPosix } from './walk.js';
+import { CONVENTION_FOLDERS, isGroupingCandidate, toPosix } from './walk.js';
 
 const ENTERED: ReadonlySet<string> = new Set<string>(CONVENTION_FOLDERS);
 
@@ -32,6 +32,10 @@ export function outsideWalk(rel: string, isDir: boolean | undefined): boolean {
       i += 2;
       continue;
     }
+    // Beside a child plugin's conventions, a folder is listed for its plugin entry (scan/walk.ts
+    // `probe`): it and the files directly in it are seen (the compiler keeps the entries only).
+    if (i > 0 && isGroupingCandidate(name))
+      return i + 2 < segments.length || (i + 1 < segments.length && isDir === true);
     // Any other entry at a plugin's level: a root file is listed, a directory is not entered.
     return !last || (isDir ?? !name.includes('.'));
   }

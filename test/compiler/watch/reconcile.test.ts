@@ -23,6 +23,10 @@ const BASE: Record<string, string> = {
 
 interface Case {
   readonly name: string;
+  /** Files the tree has before the first run, beside BASE. */
+  readonly setup?: Record<string, string>;
+  /** The tree after the change has errors: the runs are compared by their diagnostics alone. */
+  readonly errors?: boolean;
   /** Changes the tree and returns the events a (poor) watcher reported, relative to the root. */
   readonly change: (root: string) => readonly FileEvent[];
   /** Text the fresh output must contain (so the case is not vacuous). */
@@ -78,6 +82,30 @@ const CASES: readonly Case[] = [
     wants: '"geo__find"',
   },
   {
+    name: 'a plugin entry made in a folder that groups plugins (ZG1065), reported as its file only',
+    change: (r) => (
+      write(r, 'plugins/maps/grouped/plugin.ts', 'export default {};\n'),
+      write(r, 'plugins/maps/grouped/tools/t/index.ts', tool('Grouped')),
+      [{ type: 'add', path: 'plugins/maps/grouped/plugin.ts' }]
+    ),
+    errors: true,
+  },
+  {
+    name: 'a folder beside a child plugin’s conventions without a plugin entry stays out',
+    change: (r) => (
+      write(r, 'plugins/maps/assets/notes.md', '# notes\n'), [{ type: 'add', path: 'plugins/maps/assets/notes.md' }]
+    ),
+    wants: '"maps__where"',
+  },
+  {
+    name: 'the plugin entry of a grouping folder removed (its folder leaves the inventory too)',
+    setup: { 'plugins/maps/grouped/plugin.ts': 'export default {};\n', 'plugins/maps/grouped/notes.md': '#\n' },
+    change: (r) => (
+      rmSync(join(r, 'plugins/maps/grouped/plugin.ts')), [{ type: 'unlink', path: 'plugins/maps/grouped/plugin.ts' }]
+    ),
+    wants: '"maps__where"',
+  },
+  {
     name: 'a file replaced by a directory',
     change: (r) => (
       rmSync(join(r, 'tools/b/index.ts')),
@@ -122,20 +150,23 @@ afterAll(() => dirs.forEach(removeDir));
 describe('Compiler.notify reconciles with the disk', () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const root = writeTree(tempDir('reconcile'), BASE);
+      const root = writeTree(tempDir('reconcile'), { ...BASE, ...c.setup });
       dirs.push(root);
       const compiler = createCompiler({ root, cacheFile: false });
-      expect((await compiler.run({ write: false })).errors).toBe(0);
+      expect((await compiler.run({ write: false })).errors).toBe(c.setup ? 1 : 0);
       // Watch mode: from the first notify on, unchanged files are trusted without a stat.
       compiler.notify([]);
       const events = c.change(root).map((e) => ({ type: e.type, path: join(root, e.path) }));
       compiler.notify(events);
       const result = await compiler.run({ write: false });
       const fresh = await freshManifest(root);
-      expect(fresh).toBeDefined();
-      if (c.wants) expect(fresh).toContain(c.wants);
-      if (c.lacks) expect(fresh).not.toContain(c.lacks);
-      expect(result.code).toBe(fresh);
+      if (c.errors) expect(result.errors).toBeGreaterThan(0);
+      else {
+        expect(fresh).toBeDefined();
+        if (c.wants) expect(fresh).toContain(c.wants);
+        if (c.lacks) expect(fresh).not.toContain(c.lacks);
+        expect(result.code).toBe(fresh);
+      }
       expect(result.diagnostics).toEqual(
         (await createCompiler({ root, cacheFile: false }).run({ write: false })).diagnostics,
       );

@@ -39,6 +39,13 @@ describe('outsideWalk', () => {
     ['plugins/child/src', true, true],
     ['plugins/child/dist/index.js', false, true],
     ['README', false, false],
+    // Beside a child plugin's conventions: a folder that may group plugins, listed for its entry.
+    ['plugins/utils/lottery', true, false],
+    ['plugins/utils/lottery/plugin.ts', false, false],
+    ['plugins/utils/lottery/plugin.ts', undefined, false],
+    ['plugins/utils/lottery/tools', true, true],
+    ['plugins/utils/lottery/tools/draw/index.ts', false, true],
+    ['lottery', true, true],
   ] as const)('%s (directory: %s) → %s', (rel, isDir, outside) => {
     expect(outsideWalk(rel, isDir)).toBe(outside);
   });
