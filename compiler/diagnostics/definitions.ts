@@ -164,6 +164,11 @@ export const DEFINITIONS = {
     title: '`adapter` is the earlier way to write `platforms`',
     hint: "zhin.js's define helpers turn `adapter: 'wecom'` into `platforms: ['wecom']`: write that (`zhin-gen migrate` does it). It is an error, not an ignored field: dropping it would offer the tool on every platform.",
   },
+  ZG2061: {
+    severity: 'error',
+    title: 'addSkill() in setup()',
+    hint: 'A skill is a file: write it as skills/<name>/SKILL.md (its description in the front matter, its instructions as the body, its tools under `tools:`), or declare a skill the host adds as host-provided in the config. zhin-gen reads addTool() and addPromptSection() in setup(), not addSkill().',
+  },
   // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
   ZG2080: {
     severity: 'error',

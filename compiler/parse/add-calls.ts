@@ -89,11 +89,29 @@ function addCallOf(
   return method ? { method, from: 0 } : undefined;
 }
 
+/** `context.addSkill(…)`, `context['addSkill'](…)`, or an `addSkill` destructured from the context. */
+function callsAddSkill(ctx: LiteralContext, callee: TS.Expression): boolean {
+  const { ts } = ctx;
+  const node = unwrap(ts, callee);
+  if (ts.isPropertyAccessExpression(node)) return node.name.text === 'addSkill';
+  if (ts.isElementAccessExpression(node))
+    return ts.isStringLiteralLike(node.argumentExpression) && node.argumentExpression.text === 'addSkill';
+  return ts.isIdentifier(node) && node.text === 'addSkill';
+}
+
 export function findAddToolCalls(ctx: LiteralContext, diagnostics: Diagnostic[]): ConditionalToolRef[] {
   const { ts, sf } = ctx;
   const aliases = destructuredAdds(ctx);
   const found: ConditionalToolRef[] = [];
   const visit = (node: TS.Node): void => {
+    if (ts.isCallExpression(node) && callsAddSkill(ctx, node.expression))
+      diagnostics.push(
+        diag('ZG2061', {
+          ...locOf(ctx, node),
+          message:
+            "addSkill() is zhin.js's way to add a skill in setup(); zhin-gen's setup context has none (host.load would fail with a TypeError), so this skill is not in the manifest",
+        }),
+      );
     const add = ts.isCallExpression(node) ? addCallOf(ctx, node, aliases) : undefined;
     if (add && ts.isCallExpression(node)) {
       const { method } = add;
