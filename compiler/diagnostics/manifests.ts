@@ -64,4 +64,9 @@ export const MANIFESTS = {
     title: 'conventions.md restates an AGENTS.md heading',
     hint: 'conventions.md extends AGENTS.md and must not redefine its sections; rename the heading or move the rule to AGENTS.md.',
   },
+  ZG4018: {
+    severity: 'error',
+    title: 'Placeholder left by zhin-gen migrate',
+    hint: 'migrate writes a marked placeholder where the earlier layout had nothing to convert (a sub-agent without boundaries, an agent.json without a description); the model would be sent it. Write the real text and remove the marker.',
+  },
 } as const satisfies Record<string, CatalogEntry>;

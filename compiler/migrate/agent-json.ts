@@ -9,7 +9,8 @@ import type { SourceLocation } from '../diagnostics.js';
 import type { Draft } from './draft.js';
 import { holdsProtoKey, PROTO_KEY } from './source.js';
 
-export const STUB_MARK = '<!-- zhin-gen migrate: STUB. The earlier layout had no source for this file; replace it. -->';
+export { STUB_MARK } from '../util/migrate-marks.js';
+import { TODO_MARK } from '../util/migrate-marks.js';
 
 const RENAMED: Readonly<Record<string, string>> = { toolNames: 'tools', maxIterations: 'maxSteps' };
 const ORDER = ['description', 'tools', 'platforms', 'model', 'maxSteps'];
@@ -59,7 +60,7 @@ export function agentJsonFrom(
     return fail('description', '`description` is not a non-empty string');
   const json: Record<string, unknown> = {};
   if (known.description === undefined) {
-    json.description = `TODO(zhin-gen migrate): describe the "${name}" agent (the earlier definition had no description)`;
+    json.description = `${TODO_MARK}: describe the "${name}" agent (the earlier definition had no description)`;
     draft.note('ZG6002', lineOf('description'), `${what}: no \`description\`; agent.json gets a marked placeholder`);
   }
   for (const key of ORDER) if (known[key] !== undefined) json[key] = known[key];

@@ -8,6 +8,7 @@ import type { Draft } from './draft.js';
 import { agentJsonFrom, STUB_MARK } from './agent-json.js';
 import { readFrontMatter } from './markdown.js';
 import { directoryName, ownerOf } from './names.js';
+import { agentFolders, carriedToolMarkdown, convertCarried } from './private-tools.js';
 import {
   defaultExportExpression,
   definitionObject,
@@ -159,11 +160,18 @@ function fromAgentModule(draft: Draft, pluginDir: string, dir: string, module: s
   }
   const json = agentJsonFrom(draft, rest, (key) => ({ ...at, line: keyLines[key] ?? 1 }), `agent ${module}`, name);
   if (!json) return false;
+  // Its `.tool.md` tools become tools of the moved agent (private-tools.ts), not files it carries.
+  const carried = target === dir ? undefined : carriedToolMarkdown(draft.tree, dir, agentFolders(name));
   const moves =
-    target === dir ? [] : filesBelow(draft.tree, dir).map((from) => ({ from, to: target + from.slice(dir.length) }));
+    target === dir
+      ? []
+      : filesBelow(draft.tree, dir)
+          .filter((from) => !carried?.files.has(from))
+          .map((from) => ({ from, to: target + from.slice(dir.length) }));
   const movedModule = moves.filter((m) => m.from !== module && m.from !== instructions);
   const system = draft.tree.has(instructions) ? undefined : ((inline as string | undefined) ?? '');
   const { creates, stubs } = agentFiles(draft, target, name, json, system);
+  const why = `agent ${module} becomes ${target}/agent.json${draft.tree.has(instructions) ? ` and ${instructions} becomes system.md` : ''} (agent "${name}")`;
   const accepted = draft.accept({
     moves: [
       ...movedModule,
@@ -171,10 +179,11 @@ function fromAgentModule(draft: Draft, pluginDir: string, dir: string, module: s
     ],
     creates,
     removes: [module],
-    why: `agent ${module} becomes ${target}/agent.json${draft.tree.has(instructions) ? ` and ${instructions} becomes system.md` : ''} (agent "${name}")`,
+    why,
     at,
   });
   if (accepted) reportStubs(draft, stubs);
+  if (accepted && carried) convertCarried(draft, pluginDir, carried, dir, target, why);
   return accepted;
 }
 

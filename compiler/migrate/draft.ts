@@ -101,6 +101,30 @@ export class Draft {
   }
 
   /**
+   * Moves one file of the final tree once more, where it came from kept: a file another group
+   * moved to a place it cannot stay (a flat tool file a skill's move carried into
+   * `skills/<s>/tools/`), or one still where it was. Refused and reported (ZG6001) as a group is,
+   * when something is at the target; the file then stays where it is in the plan.
+   */
+  relocate(from: string, to: string, why: string, at: SourceLocation): boolean {
+    const entry = this.final.get(from);
+    if (!entry) throw new Error(`no file ${from} in the plan`);
+    const problem = this.final.has(to) ? `${to} exists already` : this.blocked(to);
+    if (problem !== undefined) {
+      const note = this.note('ZG6001', at, `${why}: not converted, ${problem}`);
+      // Before --write the file is at its source.
+      if (entry.origin !== undefined && entry.origin !== at.file) this.noteSources.set(note, entry.origin);
+      return false;
+    }
+    this.final.delete(from);
+    this.final.set(to, entry);
+    if (entry.origin !== undefined) this.moved.set(entry.origin, to);
+    this.reasons.set(to, [...(this.reasons.get(from) ?? []), why]);
+    this.reasons.delete(from);
+    return true;
+  }
+
+  /**
    * Why a file cannot be written at `target` on disk: a folder, link or special file is there, or
    * one of its parents is a file, a link or a special file (a write would fail half-way, or go
    * through the link out of the tree).

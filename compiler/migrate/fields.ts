@@ -2,17 +2,17 @@
  * Field-level edits of tool modules, wherever they are in the tree: the earlier `approval` field
  * becomes `requiresApproval` (values mapped, never guessed), `adapter: 'x'` becomes
  * `platforms: ['x']` (what zhin.js's define helpers made of it), `platformPermit(…)` helper calls
- * become the permit literal they return, imports of the define helpers from the earlier
- * `@zhin.js/agent/tools` come from `@zhin-gen/runtime`, and the earlier `defineTool` is called by
- * zhin-gen's name, `defineAgentTool`.
+ * become the permit literal they return, the earlier `defineTool` is called by zhin-gen's name,
+ * `defineAgentTool`, and the define helpers are imported from `@zhin-gen/runtime`
+ * (runtime-import.ts).
  */
-import { DEFAULT_MODULES } from '../config/schema.js';
 import type { Draft } from './draft.js';
 import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { evaluatePermit } from './permits.js';
 import {
   applyEdits,
   type ImportDeclaration,
+  type ImportSpecifier,
   lineColumn,
   Node,
   type ObjectLiteralExpression,
@@ -22,26 +22,15 @@ import {
   SyntaxKind,
   type TextEdit,
 } from './source.js';
+import {
+  boundOtherwise,
+  EARLIER_TOOLS_MODULE,
+  importFromRuntime,
+  movesHelpers,
+  RUNTIME_MODULE,
+} from './runtime-import.js';
 
-/** Where migrated modules import the define helpers from. */
-export const RUNTIME_MODULE = '@zhin-gen/runtime';
-const EARLIER_TOOLS_MODULE = '@zhin.js/agent/tools';
-/**
- * The seed names the compiler recognises for the define helpers (config/schema.ts). A tree in
- * zhin-gen's layout may keep them (the build plugin aliases them while they are not installed),
- * so a module migrate leaves alone keeps its imports; but a module it moves or edits is one it
- * migrated, which then imports `@zhin-gen/runtime` as docs/authoring.md says: left importing
- * `@zhin.js/tool`, such a tree generated cleanly and failed plain `tsc` and `node` (TS2307).
- */
-const SEED_MODULES = new Set(DEFAULT_MODULES.filter((m) => m.startsWith('@zhin.js/')));
-const DEFINE_HELPERS = new Set([
-  'defineAgentTool',
-  'defineTool',
-  'defineAgentPromptSection',
-  'defineAgentHook',
-  'definePlugin',
-]);
-const TRIGGER = /approval|\badapter\b|platformPermit|@zhin\.js\/|\bdefineTool\b/;
+const TRIGGER = /approval|\badapter\b|platformPermit|@zhin\.js\/|\bdefineTool\b|['"]zhin\.js['"]/;
 
 export interface FieldContext {
   readonly draft: Draft;
@@ -51,8 +40,8 @@ export interface FieldContext {
   readonly edits: TextEdit[];
   /** What was converted (for the plan's reason). */
   readonly done: Set<string>;
-  /** Imports from a seed name: moved to the runtime when the module is migrated at all. */
-  readonly seeds: ImportDeclaration[];
+  /** Imports of the earlier `defineTool`, by the local name each keeps (`defineAgentTool` unless aliased). */
+  readonly renamed: Map<ImportSpecifier, string>;
   /** Named imports an edit removes (a converted helper's), by declaration. */
   readonly removed: Map<ImportDeclaration, Set<string>>;
 }
@@ -84,49 +73,23 @@ export function removeNamedImport(context: FieldContext, declaration: ImportDecl
   }
 }
 
-/**
- * Imports of the define helpers, from `@zhin-gen/runtime`: the earlier tools module's always,
- * the seed names' in a migrated module (see SEED_MODULES). An import of anything else is left.
- */
-function importFromRuntime(context: FieldContext, declarations: readonly ImportDeclaration[]): void {
-  for (const declaration of declarations) {
-    const module = declaration.getModuleSpecifierValue();
-    const removed = context.removed.get(declaration);
-    const kept = declaration.getNamedImports().filter((n) => !removed?.has(n.getName()));
-    // A declaration whose every binding an edit removes goes whole (platformPermit's, converted).
-    if (kept.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) continue;
-    const others = kept.filter((n) => !DEFINE_HELPERS.has(n.getName()));
-    const literal = declaration.getModuleSpecifier();
-    if (others.length === 0 && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
-      context.edits.push({ start: literal.getStart(), end: literal.getEnd(), text: quoted(RUNTIME_MODULE, literal) });
-      context.done.add(`${module} → ${RUNTIME_MODULE}`);
-    } else {
-      context.draft.note(
-        'ZG6001',
-        at(context, declaration),
-        `imports ${others.map((n) => n.getName()).join(', ') || 'a default or namespace binding'} from ${module}: zhin-gen has no counterpart migrate knows; the import is left as it was`,
-      );
-    }
-  }
-}
-
 function migrateImports(context: FieldContext): Set<string> {
   const toolLocals = new Set(['defineAgentTool', 'defineTool']);
+  // Renamed where `defineAgentTool` names something else too, `defineTool` would be bound twice.
+  const keepLocal = boundOtherwise(context.file, 'defineAgentTool');
   for (const declaration of context.file.getImportDeclarations()) {
     const module = declaration.getModuleSpecifierValue();
     if (!module.startsWith('@zhin.js/')) continue;
+    if (declaration.isTypeOnly()) continue;
     for (const named of declaration.getNamedImports()) {
       const local = named.getAliasNode()?.getText() ?? named.getName();
       if (named.getName() === 'defineAgentTool' || named.getName() === 'defineTool') toolLocals.add(local);
-      if (named.getName() !== 'defineTool') continue;
+      if (named.getName() !== 'defineTool' || named.isTypeOnly()) continue;
       context.done.add('`defineTool` → `defineAgentTool`');
       // The earlier alias: imported by zhin-gen's name; unaliased uses are renamed with it.
-      context.edits.push({
-        start: named.getNameNode().getStart(),
-        end: named.getNameNode().getEnd(),
-        text: 'defineAgentTool',
-      });
-      if (!named.getAliasNode()) {
+      const alias = named.getAliasNode()?.getText() ?? (keepLocal ? 'defineTool' : undefined);
+      context.renamed.set(named, alias ?? 'defineAgentTool');
+      if (alias === undefined) {
         toolLocals.add('defineAgentTool');
         for (const id of context.file.getDescendantsOfKind(SyntaxKind.Identifier)) {
           if (id.getText() !== 'defineTool' || id === named.getNameNode()) continue;
@@ -137,8 +100,9 @@ function migrateImports(context: FieldContext): Set<string> {
         }
       }
     }
-    if (module === EARLIER_TOOLS_MODULE) importFromRuntime(context, [declaration]);
-    else if (SEED_MODULES.has(module)) context.seeds.push(declaration);
+    // In the plan's reason where the import is (runtime-import.ts moves it once the edits are known).
+    if (module === EARLIER_TOOLS_MODULE && movesHelpers(declaration, true))
+      context.done.add(`${module} → ${RUNTIME_MODULE}`);
   }
   return toolLocals;
 }
@@ -255,7 +219,7 @@ export function migrateFields(draft: Draft, path: string): void {
     file: parse(path, text),
     edits: [],
     done: new Set(),
-    seeds: [],
+    renamed: new Map(),
     removed: new Map(),
   };
   const toolLocals = migrateImports(context);
@@ -269,7 +233,7 @@ export function migrateFields(draft: Draft, path: string): void {
     }
   }
   migratePermits(context);
-  if (context.edits.length > 0 || !draft.isUntouched(path)) importFromRuntime(context, context.seeds);
+  importFromRuntime(context, context.edits.length > 0 || context.renamed.size > 0 || !draft.isUntouched(path));
   for (const note of draft.notes.slice(notesBefore)) {
     const source = draft.sourceOf(path, text, note.line);
     if (source !== undefined) draft.noteSources.set(note, source);

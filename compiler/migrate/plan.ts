@@ -1,8 +1,8 @@
 /**
  * Builds the migration plan for a tree: each construct family per plugin (tools, skills, prompt
- * sections, agents, the main agent), then the passes over the result (relative imports, field
- * edits, `tools:` references), then the list of changes with their diffs. Pure with respect to
- * the disk: nothing is written here.
+ * sections, agents, the main agent, then the agents' and skills' own tools), then the passes over
+ * the result (relative imports, field edits, `tools:` references), then the list of changes with
+ * their diffs. Pure with respect to the disk: nothing is written here.
  */
 import { compareDiagnostics, compareStrings } from '../diagnostics.js';
 import { migrateAgents } from './agents.js';
@@ -16,6 +16,7 @@ import { rewriteReferences } from './references.js';
 import { migrateSections } from './sections.js';
 import { migrateSkills } from './skills.js';
 import { isCodeFile, releaseSources } from './source.js';
+import { migratePrivateTools } from './private-tools.js';
 import { migrateTools } from './tools.js';
 import { pluginDirs, readTree } from './tree.js';
 import type { Change, Plan, SourceTree, Write } from './types.js';
@@ -34,6 +35,8 @@ export function planFor(tree: SourceTree): Plan {
       migrateMainAgent(draft, plugin);
       migrateLeftovers(draft, plugin);
       if (migrateAgents(draft, plugin)) ensureAgentsMd(draft, plugin);
+      // Last: the agents and skills moved above carry their tools folders along.
+      migratePrivateTools(draft, plugin);
     }
     rewriteImports(draft);
     for (const path of [...draft.final.keys()]) if (isCodeFile(path)) migrateFields(draft, path);

@@ -21,7 +21,7 @@ import {
   SyntaxKind,
   type TextEdit,
 } from './source.js';
-import { RUNTIME_MODULE } from './fields.js';
+import { RUNTIME_MODULE } from './runtime-import.js';
 import { childrenOf, filesBelow, join2 } from './tree.js';
 
 const ENTRY = /^index\.(?:ts|mts|js|mjs)$/;

@@ -7,6 +7,7 @@
 import type { Draft } from './draft.js';
 import { readFrontMatter, yamlName } from './markdown.js';
 import { directoryName, ownerOf } from './names.js';
+import { carriedToolMarkdown, convertCarried, skillFolders } from './private-tools.js';
 import { childrenOf, filesBelow, join2 } from './tree.js';
 
 /** The front matter with `name` set: an added first key, or the value replaced in place. */
@@ -40,17 +41,21 @@ function migrateSkill(
   const target = join2(pluginDir, `skills/${name}`);
   const skillMd = `${target}/SKILL.md`;
   const content = withName(text, name, yamlStart, typeof data.name === 'string' ? data.name : undefined);
+  // Its `.tool.md` tools become tools of the moved skill (private-tools.ts), not files it carries.
+  const carried = baseDir !== undefined ? carriedToolMarkdown(draft.tree, baseDir, skillFolders(name)) : undefined;
   const moves = files
-    .filter((f) => f !== source)
+    .filter((f) => f !== source && !carried?.files.has(f))
     .map((from) => ({ from, to: `${target}/${from.slice(baseDir!.length + 1)}` }));
+  const why = `skill ${source} becomes ${skillMd} (skill "${name}")`;
   const accepted = draft.accept({
     moves: [...moves, { from: source, to: skillMd }],
     creates: [],
     removes: [],
-    why: `skill ${source} becomes ${skillMd} (skill "${name}")`,
+    why,
     at,
   });
   if (accepted && content !== text) draft.edit(skillMd, content, '`name` equals the skill directory');
+  if (accepted && carried) convertCarried(draft, pluginDir, carried, baseDir!, target, why);
 }
 
 export function migrateSkills(draft: Draft, pluginDir: string): void {

@@ -5,6 +5,7 @@
  */
 import {
   type ImportDeclaration,
+  type ImportSpecifier,
   Node,
   type ObjectLiteralExpression,
   Project,
@@ -12,7 +13,14 @@ import {
   SyntaxKind,
 } from 'ts-morph';
 
-export { type ImportDeclaration, Node, type ObjectLiteralExpression, type SourceFile, SyntaxKind };
+export {
+  type ImportDeclaration,
+  type ImportSpecifier,
+  Node,
+  type ObjectLiteralExpression,
+  type SourceFile,
+  SyntaxKind,
+};
 
 export interface TextEdit {
   readonly start: number;

@@ -6,10 +6,11 @@
  * (a helper file there) and what was not carried is reported.
  */
 import type { Draft } from './draft.js';
+import type { SourceTree } from './types.js';
 import { approvalMode, APPROVAL_VALUES } from './approval.js';
 import { readFrontMatter } from './markdown.js';
 import { directoryName, ownerOf, toolMdName, toolNameTaken } from './names.js';
-import { RUNTIME_MODULE } from './fields.js';
+import { RUNTIME_MODULE } from './runtime-import.js';
 import { holdsProtoKey, lineCommentText, stringLiteral } from './source.js';
 import { filesBelow, join2 } from './tree.js';
 import { dirOf, normalize } from './imports.js';
@@ -62,11 +63,41 @@ function indentJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 }
 
+/** The handler module a `.tool.md` names (`handler:`, else `handler.ts` beside it), when it is in the tree. */
+export function handlerOf(tree: SourceTree, path: string, data: Readonly<Record<string, unknown>>): string | undefined {
+  const here = dirOf(path);
+  const handlerPath =
+    typeof data.handler === 'string'
+      ? normalize(`${here}/${data.handler}`)
+      : HANDLER_NAMES.map((n) => `${here}/${n}`).find((p) => tree.has(p));
+  return handlerPath !== undefined && tree.has(handlerPath) ? handlerPath : undefined;
+}
+
+/**
+ * The tools folder a `.tool.md` of an agent or a skill becomes a tool of (tools.ts): its
+ * directory, the qualifiedName prefix of its tools, and which names its tools have or keep.
+ */
+export interface ToolsFolder {
+  readonly dir: string;
+  readonly owner: string;
+  /** For the plan: what the tools are private to (`agent "reviewer"`). */
+  readonly of: string;
+  taken(candidate: string): boolean;
+}
+
 /**
  * Converts one `.tool.md`. `toolDir` is the directory the file is in when that directory is the
- * tool's (`tools/echo/echo.tool.md`); a flat file (`tools/greet.tool.md`) gets a new directory.
+ * tool's (`tools/echo/echo.tool.md`); a flat file (`tools/greet.tool.md`) gets a new directory,
+ * in the plugin's `tools/` or, for an agent's or a skill's, in `folder`. Returns whether it was
+ * converted (else it is reported, and every file of it left where it was).
  */
-export function convertToolMarkdown(draft: Draft, pluginDir: string, path: string, toolDir: string | undefined): void {
+export function convertToolMarkdown(
+  draft: Draft,
+  pluginDir: string,
+  path: string,
+  toolDir: string | undefined,
+  folder?: ToolsFolder,
+): boolean {
   const tree = draft.tree;
   const text = tree.read(path);
   const at = { file: path, line: 1, column: 1 };
@@ -74,7 +105,7 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
   const what = `tool ${path}`;
   if (!parsed.ok) {
     draft.note('ZG6001', { ...at, line: parsed.line }, `${what}: not converted, ${parsed.reason}`);
-    return;
+    return false;
   }
   const { data, keyLines, body } = parsed.value;
   if (holdsProtoKey(data)) {
@@ -84,7 +115,7 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
       at,
       `${what}: not converted, a key named \`__proto__\` cannot be carried into TypeScript; rename it`,
     );
-    return;
+    return false;
   }
   const earlierName = toolMdName(path, data);
   const lineOf = (key: string) => ({ ...at, line: keyLines[key] ?? 1 });
@@ -95,20 +126,17 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
       lineOf('description'),
       `${what}: not converted, it has no \`description\` (zhin-gen requires one)`,
     );
-    return;
+    return false;
   }
   const here = dirOf(path);
-  const handlerPath =
-    typeof data.handler === 'string'
-      ? normalize(`${here}/${data.handler}`)
-      : HANDLER_NAMES.map((n) => `${here}/${n}`).find((p) => tree.has(p));
-  if (!handlerPath || !tree.has(handlerPath)) {
+  const handlerPath = handlerOf(tree, path, data);
+  if (!handlerPath) {
     draft.note(
       'ZG6001',
       lineOf('handler'),
       `${what}: not converted, ${typeof data.handler === 'string' ? `its handler ${data.handler} is not in the tree` : 'it has no handler module (handler.ts beside it)'}; a tool needs code for execute`,
     );
-    return;
+    return false;
   }
   const handlerText = tree.read(handlerPath);
   const handlerImport = /export\s+default\b/.test(handlerText)
@@ -122,12 +150,12 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
       { file: handlerPath, line: 1, column: 1 },
       `${what}: not converted, ${handlerPath} exports neither a default function nor \`handler\``,
     );
-    return;
+    return false;
   }
   const schema = parametersSchema(data.parameters);
   if ('error' in schema) {
     draft.note('ZG6001', lineOf('parameters'), `${what}: not converted, ${schema.error}`);
-    return;
+    return false;
   }
   const approvalKey = 'requiresApproval' in data ? 'requiresApproval' : 'approval' in data ? 'approval' : undefined;
   const approval = approvalKey ? approvalMode(data[approvalKey]) : undefined;
@@ -137,12 +165,13 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
       lineOf(approvalKey),
       `${what}: not converted, \`${approvalKey}: ${JSON.stringify(data[approvalKey])}\` has no zhin-gen counterpart (${APPROVAL_VALUES}); a policy is never guessed`,
     );
-    return;
+    return false;
   }
 
-  const owner = ownerOf(pluginDir);
-  const name = directoryName(draft, 'tool', owner, earlierName, at, (c) => toolNameTaken(draft, pluginDir, c));
-  const target = join2(pluginDir, `tools/${name}`);
+  const owner = folder?.owner ?? ownerOf(pluginDir);
+  const taken = folder ? (c: string) => folder.taken(c) : (c: string) => toolNameTaken(draft, pluginDir, c);
+  const name = directoryName(draft, 'tool', owner, earlierName, at, taken);
+  const target = folder ? `${folder.dir}/${name}` : join2(pluginDir, `tools/${name}`);
   const leftOver = [
     ...Object.keys(data).filter((k) => !CONSUMED.has(k)),
     ...schema.dropped,
@@ -188,7 +217,7 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
     moves,
     creates: [{ path: `${target}/index.ts`, content: source }],
     removes: leftOver.length > 0 ? [] : [path],
-    why: `${path} + ${handlerPath.slice(handlerPath.lastIndexOf('/') + 1)} become the tool directory ${target}/ (tool "${name}")`,
+    why: `${path} + ${handlerPath.slice(handlerPath.lastIndexOf('/') + 1)} become the tool directory ${target}/ (tool "${name}"${folder ? `, private to ${folder.of}` : ''})`,
     at,
   });
   if (accepted && leftOver.length > 0) {
@@ -198,4 +227,5 @@ export function convertToolMarkdown(draft: Draft, pluginDir: string, path: strin
       `${what}: ${leftOver.join(', ')} not carried over (zhin-gen has no counterpart); the file stays in ${target}/ so nothing is lost`,
     );
   }
+  return accepted;
 }

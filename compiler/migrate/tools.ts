@@ -3,7 +3,8 @@
  * `agent/tools/<x>/index.ts`, and flat `tools/<x>.ts`. Each becomes `tools/<x>/index.ts`, named
  * after the file so the qualifiedName is kept. A code file in those folders that is not a tool
  * (a shared helper) moves to `src/agent/tools/` or `src/tools/`, where tools import it from.
- * `<x>.tool.md` files are converted by tool-md.ts.
+ * `<x>.tool.md` files are converted by tool-md.ts; the agents' and skills' own tools folders by
+ * private-tools.ts.
  */
 import { definitionObject, defaultExportExpression, isCodeFile, parse, TOOL_HELPERS } from './source.js';
 import type { Draft } from './draft.js';
@@ -11,7 +12,7 @@ import { directoryName, ownerOf, toolNameTaken } from './names.js';
 import { convertToolMarkdown } from './tool-md.js';
 import { childrenOf, filesBelow, join2 } from './tree.js';
 
-const ENTRY = /^index\.(?:ts|mts|js|mjs)$/;
+export const ENTRY = /^index\.(?:ts|mts|js|mjs)$/;
 
 /** Whether a module default-exports a tool definition (`defineAgentTool(...)` or the earlier `defineTool(...)`). */
 export function isToolModule(path: string, text: string): boolean {
@@ -20,15 +21,15 @@ export function isToolModule(path: string, text: string): boolean {
   return found?.helper !== undefined && (TOOL_HELPERS as readonly string[]).includes(found.helper);
 }
 
-function extensionOf(file: string): string {
+export function extensionOf(file: string): string {
   return file.slice(file.lastIndexOf('.'));
 }
 
-function stem(file: string): string {
+export function stem(file: string): string {
   return file.slice(0, file.lastIndexOf('.'));
 }
 
-function isTestFile(file: string): boolean {
+export function isTestFile(file: string): boolean {
   return /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(file);
 }
 

@@ -23,6 +23,7 @@ import {
 } from '../diagnostics.js';
 import { codePointLength, MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
 import { describeValue, stripBom } from './manifest-values.js';
+import { TODO_MARK } from '../util/migrate-marks.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
@@ -130,6 +131,13 @@ function parse(input: AgentJsonInput): AgentJsonResult {
     diagnostics: diagnostics.sort(compareDiagnostics),
   });
 
+  const placeholder = text.indexOf(TODO_MARK);
+  if (placeholder !== -1)
+    report(
+      'ZG4018',
+      placeholder,
+      'agent.json still holds a placeholder zhin-gen migrate wrote (the model would be sent it)',
+    );
   if (text.trim() === '') {
     report('ZG4010', 0, 'agent.json is empty; it must be a JSON object with at least "description"');
     return done();

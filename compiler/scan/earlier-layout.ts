@@ -8,6 +8,7 @@
  * earlier zhin.js layout"): a capability the author wrote is never dropped without a word.
  * Pure functions of paths and directory listings, like the rest of the layout stage.
  */
+import { toolLocalNameProblem } from '@zhin-gen/runtime/names';
 import { diag, type Diagnostic } from '../diagnostics.js';
 
 /** The earlier layout's plugin-level folder; scan/walk.ts lists it only so it can be reported here. */
@@ -17,6 +18,16 @@ const CODE_FILE = /^(.+)\.(ts|mts|js|mjs)$/;
 const DECLARATION = /\.d\.(m|c)?ts$/;
 const AGENT_MODULES = ['agent.ts', 'agent.mts', 'agent.js', 'agent.mjs'] as const;
 const MIGRATE = 'run `zhin-gen migrate` to convert it';
+
+/**
+ * What migrate does with the tool's name: kept, or (a name zhin-gen does not accept, `$weather`)
+ * changed to the nearest valid one, which migrate reports with every reference it rewrites.
+ */
+function keptName(tool: string): string {
+  return toolLocalNameProblem(tool) === undefined
+    ? 'same tool name'
+    : `"${tool}" is no valid tool name: migrate renames it to the nearest valid one and reports it`;
+}
 
 function codeName(file: string): string | undefined {
   if (DECLARATION.test(file)) return undefined;
@@ -59,7 +70,7 @@ export function earlierAgentFolderFile(
     if (tool !== undefined && (rest.length === 3 || rest.length === 4)) {
       return diag('ZG1050', {
         ...at,
-        message: `"${path}" is tool "${tool}" in zhin.js's earlier agent/ folder, which zhin-gen does not read; ${MIGRATE} (→ ${target(`tools/${tool}/index.ts`)}, same tool name)`,
+        message: `"${path}" is tool "${tool}" in zhin.js's earlier agent/ folder, which zhin-gen does not read; ${MIGRATE} (→ ${target(`tools/${tool}/index.ts`)}, ${keptName(tool)})`,
       });
     }
     if (rest.length > 3) return undefined;
@@ -177,7 +188,7 @@ export function earlierFlatFile(path: string, folder: string, folderDir: string)
   if (folder === 'tools' && code !== undefined) {
     return diag('ZG1055', {
       file: path,
-      message: `"${path}" is tool "${code}" as a flat file (zhin.js's earlier layout); zhin-gen reads ${folderDir}/${code}/index.ts; ${MIGRATE} (same tool name)`,
+      message: `"${path}" is tool "${code}" as a flat file (zhin.js's earlier layout); zhin-gen reads ${folderDir}/${code}/index.ts; ${MIGRATE} (${keptName(code)})`,
     });
   }
   if (folder === 'prompt-sections' && code !== undefined) {

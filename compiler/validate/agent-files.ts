@@ -8,6 +8,7 @@
 import { compareDiagnostics, compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import { joinPosix, stripBom } from '../parse/manifest-values.js';
 import { earlierAgentDirectory } from '../scan/earlier-layout.js';
+import { migratePlaceholderAt } from '../util/migrate-marks.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
 
@@ -76,6 +77,15 @@ export function validateAgentDirectory(input: AgentDirectoryInput): Diagnostic[]
         diag('ZG4015', { file: joinPosix(dir, name), message: `${name} of agent "${agentName}" is empty` }),
       );
     }
+    const placeholder = migratePlaceholderAt(stripBom(text));
+    if (placeholder)
+      diagnostics.push(
+        diag('ZG4018', {
+          file: joinPosix(dir, name),
+          ...placeholder,
+          message: `${name} of agent "${agentName}" is still the placeholder zhin-gen migrate wrote`,
+        }),
+      );
   }
 
   const sorted = [...entries].sort((a, b) => compareStrings(a.name, b.name));

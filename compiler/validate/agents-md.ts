@@ -7,6 +7,7 @@
  */
 import { compareStrings, diag, type Diagnostic, type RelatedLocation } from '../diagnostics.js';
 import { joinPosix, stripBom } from '../parse/manifest-values.js';
+import { migratePlaceholderAt } from '../util/migrate-marks.js';
 
 export interface MainAgentInput {
   /** POSIX directory of the plugin relative to the project root ('' or '.' for the root). */
@@ -48,5 +49,14 @@ export function validateMainAgent(input: MainAgentInput): Diagnostic[] {
       }),
     ];
   }
+  const placeholder = migratePlaceholderAt(stripBom(agentsMd.text));
+  if (placeholder)
+    return [
+      diag('ZG4018', {
+        file: agentsMd.file,
+        ...placeholder,
+        message: `${agentsMd.file} is still the placeholder zhin-gen migrate wrote`,
+      }),
+    ];
   return [];
 }

@@ -155,6 +155,97 @@ describe('zhin-gen migrate: something else where a file is to be written', () =>
   });
 });
 
+describe('zhin-gen migrate: a flat private tool whose folder is taken', () => {
+  it('is refused and reported where it is before and after --write, and left as the skill moved it', () => {
+    const pad = `${TOOL}export default defineAgentTool({\n  description: 'p',\n  async execute() {\n    return 1;\n  },\n});\n`;
+    const root = tree({
+      'agent/skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\nbody\n',
+      'agent/skills/s/tools/pad.ts': pad,
+      'agent/skills/s/tools/pad/index.ts': pad,
+    });
+    const plan = planMigration(root);
+    const refused = (notes: Plan['notes']) =>
+      notes.filter((n) => n.code === 'ZG6001').map((n) => `${n.file}: ${n.message}`);
+    const why =
+      /tool file agent\/skills\/s\/tools\/pad\.ts .*: not converted, skills\/s\/tools\/pad\/index\.ts exists already$/;
+    expect(refused(plan.notes)).toEqual([expect.stringMatching(new RegExp(`^skills/s/tools/pad\\.ts: ${why.source}`))]);
+    expect(refused(plan.notesNow)).toEqual([
+      expect.stringMatching(new RegExp(`^agent/skills/s/tools/pad\\.ts: ${why.source}`)),
+    ]);
+    expect([...plan.writes.keys()].sort()).toEqual([
+      'skills/s/SKILL.md',
+      'skills/s/tools/pad.ts',
+      'skills/s/tools/pad/index.ts',
+    ]);
+  });
+});
+
+describe('zhin-gen migrate: a skill or agent directory that moves', () => {
+  it('carries its flat tool files along, and they become tool directories there', () => {
+    const root = tree({
+      'agents/planner/agent.ts': "export default { name: 'scheduler', description: 'Plans' };\n",
+      'agents/planner/instructions.md': 'Plan.\n',
+      'agents/planner/tools/plan.ts': `${TOOL}export default defineAgentTool({ description: 'p', execute: async () => 1 });\n`,
+    });
+    const plan = planMigration(root);
+    expect(plan.changes).toContainEqual(
+      expect.objectContaining({
+        kind: 'move',
+        from: 'agents/planner/tools/plan.ts',
+        to: 'agents/scheduler/tools/plan/index.ts',
+      }),
+    );
+    expect([...plan.writes.keys()].filter((p) => p.includes('/tools/'))).toEqual([
+      'agents/scheduler/tools/plan/index.ts',
+    ]);
+  });
+
+  it('converts the .tool.md tools it carries in the same run, into its new place', () => {
+    const greet = '---\ndescription: Greet\n---\n';
+    const handler = 'export default async function () {\n  return 1;\n}\n';
+    const root = tree({
+      'agent/skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\nbody\n',
+      'agent/skills/s/tools/greet.tool.md': greet,
+      'agent/skills/s/tools/handler.ts': handler,
+      'agents/planner/agent.ts': "export default { name: 'scheduler', description: 'Plans' };\n",
+      'agents/planner/instructions.md': 'Plan.\n',
+      'agents/planner/skills/t/SKILL.md': '---\nname: t\ndescription: d\n---\nbody\n',
+      'agents/planner/skills/t/tools/echo/echo.tool.md': '---\ndescription: Echo\n---\n',
+      'agents/planner/skills/t/tools/echo/handler.ts': handler,
+    });
+    const plan = planMigration(root);
+    expect([...plan.writes.keys()].filter((p) => p.includes('/tools/')).sort()).toEqual([
+      'agents/scheduler/skills/t/tools/echo/handler.ts',
+      'agents/scheduler/skills/t/tools/echo/index.ts',
+      'skills/s/tools/greet/handler.ts',
+      'skills/s/tools/greet/index.ts',
+    ]);
+    applyPlan(root, plan);
+    expect(planMigration(root).changes).toEqual([]);
+  });
+
+  it('a carried .tool.md it cannot convert follows the directory, beside its handler, reported there', () => {
+    const root = tree({
+      'agent/skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\nbody\n',
+      'agent/skills/s/tools/greet.tool.md': '---\ndescription: Greet\napproval: maybe\n---\n',
+      'agent/skills/s/tools/handler.ts': 'export default async function () {\n  return 1;\n}\n',
+    });
+    const plan = planMigration(root);
+    expect([...plan.writes.keys()].sort()).toEqual([
+      'skills/s/SKILL.md',
+      'skills/s/tools/greet.tool.md',
+      'skills/s/tools/handler.ts',
+    ]);
+    const refused = (notes: Plan['notes']) => notes.filter((n) => n.code === 'ZG6001').map((n) => n.file);
+    expect(refused(plan.notes)).toEqual(['skills/s/tools/greet.tool.md']);
+    expect(refused(plan.notesNow)).toEqual(['agent/skills/s/tools/greet.tool.md']);
+    applyPlan(root, plan);
+    // Refused again where it is now, and nothing moves: a second run changes nothing.
+    const again = planMigration(root);
+    expect([again.changes, refused(again.notes)]).toEqual([[], ['skills/s/tools/greet.tool.md']]);
+  });
+});
+
 describe('zhin-gen migrate: a key named __proto__', () => {
   it('is never dropped while its source is deleted: the construct is left as it was and reported', () => {
     const root = tree({

@@ -18,6 +18,7 @@ import { createCompiler } from '../../../compiler/index.js';
 import { type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { im } from '../../runtime/fixture.js';
 import { type CliResult, cli, copyTree, FIXTURES, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { typeErrors } from './typecheck.js';
 
 const update = process.env.UPDATE_GOLDEN === '1';
 const cases = readdirSync(FIXTURES)
@@ -95,7 +96,13 @@ function migratedCopy(name: string): string {
 
 describe('zhin-gen migrate: golden plans and trees', () => {
   it('has a fixture for every construct family', () => {
-    expect(cases).toEqual(['migrate-agent-folder', 'migrate-agents', 'migrate-cannot', 'migrate-flat-tools']);
+    expect(cases).toEqual([
+      'migrate-agent-folder',
+      'migrate-agents',
+      'migrate-cannot',
+      'migrate-flat-tools',
+      'migrate-private-tools',
+    ]);
   });
 
   for (const name of cases) {
@@ -165,7 +172,7 @@ describe('zhin-gen migrate: behaviour', () => {
   });
 
   it('runtime names are kept: every earlier name is in the migrated manifest, or reported as changed', async () => {
-    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
+    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents', 'migrate-private-tools']) {
       const { root, planJson: plan } = migrated(name);
       const renames = plan.notes.filter((n) => n.code === 'ZG6003');
       const { model } = await createCompiler({ root, cacheFile: false }).run({ write: false });
@@ -255,8 +262,46 @@ describe('zhin-gen migrate: behaviour', () => {
     for (const stub of stubs) expect(readFileSync(join(root, stub), 'utf8')).toMatch(/^<!-- zhin-gen migrate: STUB\./);
   });
 
+  it('stubs fail check until written by hand (ZG4018 at each), and migrate --write says so with exit 1', () => {
+    const { write, planJson: json } = migrated('migrate-agents');
+    expect(write.status).toBe(1);
+    const root = migratedCopy('migrate-agents');
+    // The stub files, and the agent.json files given a placeholder description (that note sits at the source).
+    const stubs = [
+      ...json.notes.filter((n) => n.code === 'ZG6002' && n.message.includes('is a stub')).map((n) => n.file),
+      ...readdirSync(join(root, 'agents'))
+        .map((agent) => `agents/${agent}/agent.json`)
+        .filter(
+          (file) =>
+            existsSync(join(root, file)) && readFileSync(join(root, file), 'utf8').includes('TODO(zhin-gen migrate)'),
+        ),
+    ];
+    expect(stubs.some((file) => file.endsWith('agent.json'))).toBe(true);
+    const check = JSON.parse(cli(['check', '--root', root, '--format', 'json']).stdout) as {
+      diagnostics: { code: string; severity: string; file: string }[];
+    };
+    const errors = check.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.every((d) => d.code === 'ZG4018')).toBe(true);
+    // Every stub file, and each agent.json whose description is a placeholder.
+    expect(new Set(errors.map((d) => d.file))).toEqual(new Set(stubs));
+    // Written by hand: the tree checks clean.
+    for (const file of stubs) {
+      const at = join(root, file);
+      const text = readFileSync(at, 'utf8');
+      writeFileSync(
+        at,
+        file.endsWith('agent.json')
+          ? `${JSON.stringify({ ...JSON.parse(text), description: 'Researches a topic' }, null, 2)}\n`
+          : `# ${file === 'AGENTS.md' ? 'Main agent' : file.endsWith('boundaries.md') ? 'Boundaries' : 'Conventions'}\n\nWritten by hand.\n`,
+      );
+    }
+    const generated = cli(['generate', '--root', root]);
+    expect(generated.status, generated.stderr).toBe(0);
+    expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+
   it('the migrated trees check clean after generate (no errors)', () => {
-    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents']) {
+    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-private-tools']) {
       expect(migrated(name).write.status, name).toBe(0);
       const root = migratedCopy(name);
       expect(cli(['generate', '--root', root]).status, name).toBe(0);
@@ -265,6 +310,14 @@ describe('zhin-gen migrate: behaviour', () => {
         /^zhin-gen check: 0 errors, \d+ warnings?, output up to date/,
       );
       expect(check.status).toBe(0);
+    }
+  });
+
+  it('the migrated trees type-check with plain tsc: one import per helper, from the runtime', () => {
+    // The fixtures' plugin.ts imported the helpers from zhin.js, @zhin.js/tool and @zhin.js/agent/tools.
+    for (const name of ['migrate-agent-folder', 'migrate-flat-tools', 'migrate-agents', 'migrate-private-tools']) {
+      const { root } = migrated(name);
+      expect(typeErrors(root), name).toEqual([]);
     }
   });
 
@@ -310,6 +363,9 @@ describe('zhin-gen migrate: the migrated tree runs', () => {
       status: 'completed',
       output: 'dlt #24001: 3 11 19 25 31 4 9',
     });
+    // The setup tools of the migrated plugin.ts: the module loads, its helpers come from the runtime.
+    expect(await turn.execute('lottery_games', {})).toMatchObject({ status: 'completed', output: 'dlt ssq' });
+    expect(await turn.execute('lottery_issue', {})).toMatchObject({ status: 'completed', output: 'dlt #24001' });
     expect((await turn.systemPrompt()).text).toContain('## Lottery rules\n\nDraw results are final.');
     await turn.end();
 
