@@ -5,6 +5,13 @@
 import module from 'node:module';
 
 module.enableCompileCache?.();
+// A reader that went away (`zhin-gen inspect | head`) is no error of ours: stop quietly, without
+// Node's unhandled-'error' stack trace.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 // The CLI's bundle (scripts/cli-bundle.mjs): a run reads a few files, not every module of the compiler.
 const { main } = await import('../dist/cli/main.js');
 

@@ -171,6 +171,22 @@ describe('--json is --format json', () => {
     expect(cli(['mcp', '--json']).stdout).toBe('');
   });
 
+  it('a reader that goes away (| head) ends the run quietly: no EPIPE stack trace', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++)
+      files[`tools/t${i}/index.ts`] =
+        `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Tool number ${i} with a description long enough to fill the pipe', execute: () => ${i} });\n`;
+    const root = writeTree(tempDir('conventions-epipe'), files);
+    dirs.push(root);
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'inspect', '--json', '--root', root]);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).not.toMatch(/Unhandled|EPIPE|\n\s+at /);
+    expect(code).toBe(0);
+  });
+
   it('watch --json prints one JSON object per run, one per line', async () => {
     const root = copyFixture('example-bot', 'conventions-watch');
     dirs.push(root);
