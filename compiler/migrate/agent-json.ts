@@ -9,8 +9,8 @@ import type { SourceLocation } from '../diagnostics.js';
 import type { Draft } from './draft.js';
 import { holdsProtoKey, PROTO_KEY } from './source.js';
 
-export { STUB_MARK } from '../util/migrate-marks.js';
-import { TODO_MARK } from '../util/migrate-marks.js';
+export { STUB_MARK } from '../parse/manifest-values.js';
+import { TODO_MARK } from '../parse/manifest-values.js';
 
 const RENAMED: Readonly<Record<string, string>> = { toolNames: 'tools', maxIterations: 'maxSteps' };
 const ORDER = ['description', 'tools', 'platforms', 'model', 'maxSteps'];

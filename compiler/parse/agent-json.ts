@@ -22,8 +22,7 @@ import {
   type SourceLocation,
 } from '../diagnostics.js';
 import { codePointLength, MAX_DESCRIPTION_CHARS } from '@zhin-gen/runtime/names';
-import { describeValue, stripBom } from './manifest-values.js';
-import { TODO_MARK } from '../util/migrate-marks.js';
+import { describeValue, stripBom, TODO_MARK } from './manifest-values.js';
 import { firstTooDeep, MAX_NESTING } from './depth.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────

@@ -17,7 +17,7 @@ import { unitFiles, unitKey } from '../cache/unit-key.js';
 import { refusedMessage, type SchemaOutcome, type SchemaRequest, type SchemaSnippet } from './types.js';
 import { locateSchemaPath, type SchemaLocations } from './locate.js';
 import { EMPTY_INPUT_SCHEMA } from './empty.js';
-import { protoPropertyFailure } from './proto-property.js';
+import type { protoPropertyFailure as ProtoPropertyFailure } from './proto-property.js';
 import type { SchemaModuleCache } from './extract.js';
 import { UnitDelta } from '../parse/unit-delta.js';
 
@@ -105,6 +105,7 @@ export class SchemaCache implements SchemaStage {
     const sources: [CapabilityUnit, readonly string[]][] = [];
     let fileReader: FileReader | undefined;
     const reader = (): FileReader => (fileReader ??= cache.reader());
+    let protoRule: typeof ProtoPropertyFailure | undefined;
     for (const unit of plan?.units ?? units) {
       // A unit parsed again may no longer be a tool (or parse at all): no outcome, as in a full run.
       if (plan) outcomes.delete(unit);
@@ -125,8 +126,10 @@ export class SchemaCache implements SchemaStage {
       }
       const snippet = tool.schema as SchemaSnippet;
       if (snippet.kind === 'static') {
-        // Translated at parse time: the stage (Zod, the vm) is not even loaded for it.
-        const refused = protoPropertyFailure(snippet.schema);
+        // Translated at parse time: the stage (Zod, the vm) is not even loaded for it. The rule
+        // loads with the first schema it checks (a run with nothing to evaluate reads no module more).
+        protoRule ??= (await import('./proto-property.js')).protoPropertyFailure;
+        const refused = protoRule(snippet.schema);
         const outcome: SchemaOutcome = refused
           ? {
               ok: false,

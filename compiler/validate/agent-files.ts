@@ -6,9 +6,8 @@
  * Pure: the scanner passes the directory listing and the markdown texts it read.
  */
 import { compareDiagnostics, compareStrings, diag, type Diagnostic } from '../diagnostics.js';
-import { joinPosix, stripBom } from '../parse/manifest-values.js';
+import { joinPosix, migratePlaceholderAt, stripBom } from '../parse/manifest-values.js';
 import { earlierAgentDirectory } from '../scan/earlier-layout.js';
-import { migratePlaceholderAt } from '../util/migrate-marks.js';
 
 // ── types ─────────────────────────────────────────────────────────────────────
 

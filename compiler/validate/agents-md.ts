@@ -6,8 +6,7 @@
  * Pure: the scanner passes what it found.
  */
 import { compareStrings, diag, type Diagnostic, type RelatedLocation } from '../diagnostics.js';
-import { joinPosix, stripBom } from '../parse/manifest-values.js';
-import { migratePlaceholderAt } from '../util/migrate-marks.js';
+import { joinPosix, migratePlaceholderAt, stripBom } from '../parse/manifest-values.js';
 
 export interface MainAgentInput {
   /** POSIX directory of the plugin relative to the project root ('' or '.' for the root). */
