@@ -103,7 +103,7 @@ describe('zhin-gen report', () => {
     removeDir(join(root, 'zhin-gen-report.html'));
   });
 
-  it('a report it cannot write is the user\'s error (exit 1), not an internal one', () => {
+  it("a report it cannot write is the user's error (exit 1), not an internal one", () => {
     writeFileSync(join(root, 'not-a-folder'), 'x');
     const run = cli(['report', '--root', root, '--out', 'not-a-folder/report.html']);
     expect(run.status).toBe(1);
