@@ -34,6 +34,7 @@ export {
   approvalScopeKey,
   approvalExpiry,
   createApprovalMemory,
+  unexpiringApprovalCounts,
   splitScopeKey,
 } from './turn/approval.js';
 export type {

@@ -12,6 +12,7 @@
  */
 import {
   approvalExpiry,
+  unexpiringApprovalCounts,
   type DeferredToolSessionSnapshot,
   type DeferredToolSessionStore,
   splitScopeKey,
@@ -235,7 +236,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       if (text(type) !== 'hash') throw new CorruptStoreValueError(`${name} holds a ${text(type)}, not a hash`);
       const stored = text(value);
       if (stored === undefined) return false;
-      if (stored === 'never') return true;
+      if (stored === 'never') return unexpiringApprovalCounts(approvalTtl);
       // Only what `remember` writes (a decimal time) is an expiry: `Number` would take hex, blanks, exponents.
       const expiry = EXPIRY.test(stored) ? Number(stored) : Number.NaN;
       if (!Number.isFinite(expiry))

@@ -7,6 +7,7 @@
  */
 import {
   approvalExpiry,
+  unexpiringApprovalCounts,
   type DeferredToolSessionSnapshot,
   type DeferredToolSessionStore,
   type JournalEntry,
@@ -143,7 +144,7 @@ export function sqliteStores(db: SqliteDatabase, options: SqliteStoreOptions = {
         const { sessionKey, toolName } = splitScopeKey(scopeKey);
         const row = q.approval.get(sessionKey, toolName) as { expires_at: unknown } | undefined;
         if (!row) return false;
-        if (row.expires_at === null) return true;
+        if (row.expires_at === null) return unexpiringApprovalCounts(approvalTtl);
         if (typeof row.expires_at !== 'number')
           throw new CorruptStoreValueError(`approval row of "${toolName}": expires_at is not a number`);
         return row.expires_at > clock();

@@ -98,6 +98,15 @@ export function approvalExpiry(at: number, ttlMs: number | undefined): number | 
   return ttlMs === undefined ? undefined : at + ttlMs;
 }
 
+/**
+ * Whether a stored approval without an expiry still counts: only while the store has no TTL. One
+ * written before the operator set `approvalTtlMs` would otherwise never expire; it is asked again
+ * once and then kept with an expiry (the stricter reading, as a store fault never grants).
+ */
+export function unexpiringApprovalCounts(ttlMs: number | undefined): boolean {
+  return ttlMs === undefined;
+}
+
 export function createApprovalMemory(
   options: ApprovalMemoryOptions = {},
 ): ApprovalMemory & { forgetSession(sessionKey: string): void } {

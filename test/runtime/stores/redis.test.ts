@@ -115,6 +115,16 @@ describe('redis session merge', () => {
 });
 
 describe('redis approvals', () => {
+  it('an approval kept without expiry stops counting once the store has an approvalTtlMs', async () => {
+    const prefix = fresh();
+    await redisStores(client, { prefix }).approvals.remember('a:deploy');
+    expect(await redisStores(client, { prefix }).approvals.has('a:deploy')).toBe(true);
+    const bounded = redisStores(client, { prefix, approvalTtlMs: 60_000 });
+    expect(await bounded.approvals.has('a:deploy')).toBe(false);
+    await bounded.approvals.remember('a:deploy');
+    expect(await bounded.approvals.has('a:deploy')).toBe(true);
+  });
+
   it('`once` is remembered, expires after approvalTtlMs, and is revoked per session', async () => {
     let now = 5_000;
     const stores = redisStores(client, { prefix: fresh(), approvalTtlMs: 1000, clock: () => now });

@@ -112,6 +112,17 @@ describe('sqlite stores', () => {
     expect(await stores.prune()).toBe(2); // session a, approval b
   });
 
+  it('an approval kept without expiry stops counting once the store has an approvalTtlMs', async () => {
+    const file = sqliteFile();
+    await sqliteStores(db(file)).approvals.remember('a:deploy');
+    expect(await sqliteStores(db(file)).approvals.has('a:deploy')).toBe(true);
+    // The operator sets a TTL: the old approval is asked again once, then kept with an expiry.
+    const bounded = sqliteStores(db(file), { approvalTtlMs: 500 });
+    expect(await bounded.approvals.has('a:deploy')).toBe(false);
+    await bounded.approvals.remember('a:deploy');
+    expect(await bounded.approvals.has('a:deploy')).toBe(true);
+  });
+
   it('corrupt rows are ignored with the reason, never trusted, and a write replaces them', async () => {
     const file = sqliteFile();
     const stores = sqliteStores(db(file));
