@@ -225,6 +225,11 @@ function trackRequests(transport: StdioServerTransport): {
     transport.onmessage = (message) => {
       if ('method' in message && 'id' in message) pending.add(message.id);
       received?.(message);
+      // A request the client cancelled gets no response (the SDK sends none): it is done too.
+      if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+        const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+        if (id !== undefined && pending.delete(id) && pending.size === 0) idle?.();
+      }
     };
   };
   const send = transport.send.bind(transport);

@@ -20,12 +20,14 @@ const isProject = (dir: string): boolean => PROJECT_FILES.some((file) => existsS
  */
 export function enclosingTree(root: string): { readonly tree: string; readonly folder: string } | undefined {
   if (isProject(root)) return undefined;
-  for (let dir = root; dirname(dir) !== dir; dir = dirname(dir)) {
+  // The root is the convention folder (`cd tools`) or one capability in it (`cd tools/echo`):
+  // deeper, a folder named `tools` is as likely a monorepo's own (`tools/bots/support`).
+  for (const dir of [root, dirname(root)]) {
     const folder = basename(dir);
     const parent = dirname(dir);
+    if (parent === dir) return undefined;
     if ((CONVENTION_FOLDERS as readonly string[]).includes(folder) && isProject(parent))
       return { tree: parent, folder };
-    // A project on the way up ends the search: its folders are its own.
     if (dir !== root && isProject(dir)) return undefined;
   }
   return undefined;

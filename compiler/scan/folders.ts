@@ -26,6 +26,16 @@ const PLUGIN_OWN_FOLDERS: ReadonlySet<string> = new Set([
   'public',
   'scripts',
   'coverage',
+  // Tests, examples and types of the plugin's own code (Jest's `__tests__/plugin.ts` tests `plugin.ts`).
+  '__tests__',
+  '__mocks__',
+  'spec',
+  'e2e',
+  'fixtures',
+  'examples',
+  'example',
+  'types',
+  'bench',
 ]);
 
 /**

@@ -185,11 +185,12 @@ export async function decideApproval(
 }
 
 /**
- * Characters a chat renders as nothing or uses to reorder text (C1 controls, zero-width
- * characters, bidi overrides and isolates, line and paragraph separators, the BOM): escaped in
+ * Characters a chat renders as nothing or uses to reorder text (controls, format characters:
+ * zero-width, bidi overrides and isolates, the tag characters that spell ASCII invisibly;
+ * private use, line and paragraph separators, the Hangul fillers): escaped in
  * the question, so the approver reads the input the tool will get, in its order.
  */
-const INVISIBLE = /[\u0080-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0\ufff9-\ufffb]|\u034f/gu;
 
 /**
  * The question an approver is asked: the tool, its description and the whole validated input as
@@ -204,6 +205,9 @@ export function approvalQuestion(toolName: string, description: string, input: u
   } catch {
     rendered = '[unserialisable input]';
   }
-  rendered = rendered.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Each UTF-16 unit as JSON writes it (a tag character U+E0072 is two: \udb40\udc72).
+  rendered = rendered.replace(INVISIBLE, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
   return `Allow tool "${toolName}" (${description}) to run with input ${rendered}?`;
 }

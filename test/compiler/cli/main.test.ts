@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, copyFixture, removeDir } from '../../helpers.js';
+import { cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 let root: string;
 beforeAll(() => {
@@ -207,5 +207,14 @@ describe('zhin-gen CLI', () => {
       expect(existsSync(join(root, dir, 'zhin-capabilities.gen.ts'))).toBe(false);
     }
     expect(cli(['check', '--root', join(root, 'tools', 'echo')]).status).toBe(64);
+    // Deeper, a folder named tools is a monorepo's own: a bot there is a root like any other.
+    const mono = tempDir('cli-mono');
+    writeTree(mono, {
+      'package.json': '{ "name": "mono", "private": true }\n',
+      'tools/bots/support/tools/echo/index.ts': readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8'),
+    });
+    const bot = join(mono, 'tools', 'bots', 'support');
+    expect(cli(['generate'], bot).status).toBe(0);
+    removeDir(mono);
   });
 });

@@ -27,7 +27,12 @@ export default defineAgentTool({
 let root: string;
 beforeAll(() => {
   root = tempDir('cli-mcp-stdio');
-  writeTree(root, { 'tools/loud/index.ts': LOUD, 'AGENTS.md': '# Bot\n\nHelpful.\n' });
+  writeTree(root, {
+    'tools/loud/index.ts': LOUD,
+    'tools/slow/index.ts':
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Takes a while', requiresApproval: 'never', inputSchema: { type: 'object', properties: {} }, execute: () => new Promise((resolve) => setTimeout(() => resolve('late'), 1500)) });\n",
+    'AGENTS.md': '# Bot\n\nHelpful.\n',
+  });
   expect(cli(['generate', '--root', root]).status).toBe(0);
 });
 afterAll(() => removeDir(root));
@@ -78,6 +83,21 @@ describe('zhin-gen mcp over stdio', () => {
     expect(run.stderr).toContain('a module of the bot logging at import');
     // Warnings are printed (stderr carries diagnostics), and serving goes on.
     expect(run.stderr).toMatch(/tools\/loud\/index\.ts:\d+:\d+ +warning +ZG2010/);
+  });
+
+  it('a request the client cancelled is not waited for when stdin closes (it gets no response)', async () => {
+    const run = await pipe(
+      initialize() +
+        line({ id: 2, method: 'tools/call', params: { name: 'slow', arguments: {} } }) +
+        line({ method: 'notifications/cancelled', params: { requestId: 2 } }),
+    );
+    expect(run.code).toBe(0);
+    expect(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((text) => (JSON.parse(text) as { id?: number }).id),
+    ).toEqual([1]);
   });
 
   it('a client that stops reading ends the session: exit 0, no stack trace', async () => {
