@@ -43,7 +43,10 @@ export function codeFrame(source: string, line: number, column: number, options:
   const width = String(last).length;
   const out: string[] = [];
   for (let n = first; n <= last; n++) {
-    const clipped = clipLine(printable(lines[n - 1]!), n === line ? column : 1);
+    const raw = lines[n - 1]!;
+    // The column moves with the escapes before it (each control character shows as four).
+    const at = n === line ? printable(raw.slice(0, Math.max(0, column - 1))).length + 1 : 1;
+    const clipped = clipLine(printable(raw), at);
     const gutter = dim(`${String(n).padStart(width)} |`);
     out.push(`${n === line ? accent('>') : ' '} ${gutter} ${clipped.text}`);
     if (n === line) {

@@ -6,10 +6,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { codeFrame } from '../../../compiler/report/index.js';
 import { cli, removeDir, tempDir } from '../../helpers.js';
 
 const root = tempDir('printable');
 afterAll(() => removeDir(root));
+
+describe('a code frame of a line with control characters', () => {
+  it('keeps its caret under the reported column, after the escapes', () => {
+    const frame = codeFrame("  /*\u001b\u0007*/ description: '   ',", 1, 23).split('\n');
+    expect(frame[0]).toContain('/*\\x1b\\x07*/');
+    const caret = frame[1]!.indexOf('^');
+    expect(frame[0]![caret]).toBe("'");
+  });
+});
 
 describe('diagnostics of hostile names', () => {
   it('show control characters escaped, one line per diagnostic', () => {
