@@ -17,6 +17,7 @@ import { OutputRemoval } from './output-removal.js';
 import type { ZhinGenState } from './state.js';
 import { RESOLVED_VIRTUAL_ID } from './virtual.js';
 import { DependencyDirs } from '../compiler/watch/dependency-dirs.js';
+import { ThrottledChanges } from './throttled-changes.js';
 
 const EVENTS = ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const;
 
@@ -39,6 +40,8 @@ export class ViteDev {
   private readonly deps: DependencyDirs;
   /** The manifest and its generated folder removed by someone else: a run writes them again. */
   private readonly removal: OutputRemoval;
+  /** Writes the watcher dropped within its throttle window (./throttled-changes.ts). */
+  private readonly throttled: ThrottledChanges;
 
   constructor(
     private readonly state: ZhinGenState,
@@ -59,12 +62,17 @@ export class ViteDev {
     // Vite's own watcher feeds the plugin's one watch loop (compiler/watch/loop.ts).
     state.onWatchResult((result) => this.report(result));
     this.deps = new DependencyDirs(state.compiler.root, (abs, isDir) => state.compiler.outsideWalk(abs, isDir));
+    this.throttled = new ThrottledChanges((path) => {
+      if (!this.closed) state.push({ type: 'change', path });
+    });
     for (const type of EVENTS) {
       server.watcher.on(type, (path: string) => {
         if (this.closed) return;
         const event = { type, path };
         state.push(event);
         for (const implied of this.deps.implied(event)) state.push(implied);
+        if ((type === 'change' || type === 'add') && !state.compiler.ignores(state.normalize(path)))
+          this.throttled.saw(path);
       });
     }
     const rel = relative(server.config.root, state.root);
@@ -175,5 +183,6 @@ export class ViteDev {
   close(): void {
     this.closed = true;
     this.removal.close();
+    this.throttled.close();
   }
 }

@@ -132,6 +132,26 @@ describe('vite dev server', () => {
     expect(written.result.errors).toBe(0);
   });
 
+  it('a second write within the watcher’s 50 ms throttle (a formatter after a save) still reaches the manifest', async () => {
+    // Vite's chokidar reports the first write and drops the second; the plugin stamps the file
+    // again after the window (vite-plugin/throttled-changes.ts). Each round writes twice ~10 ms apart.
+    for (let round = 0; round < 3; round++) {
+      const file = join(root, 'tools/echo/index.ts');
+      writeFileSync(file, tool(`Echo saved ${round}`));
+      await waitFor(() => readManifest(root).includes(`Echo saved ${round}`), `save ${round}`);
+      writeFileSync(file, tool(`Echo first ${round}`));
+      await sleep(10);
+      writeFileSync(file, tool(`Echo formatted ${round}`));
+      await waitFor(
+        () => readManifest(root).includes(`Echo formatted ${round}`),
+        `the second write of round ${round}`,
+        5_000,
+      );
+      await sleep(100);
+      expect(readManifest(root)).toContain(`Echo formatted ${round}`);
+    }
+  });
+
   it('an error shows in the overlay with file, line and column; the last good manifest keeps serving', async () => {
     const before = hmr.messages.length;
     const good = readManifest(root);
