@@ -59,4 +59,14 @@ export const NAMES = {
     title: 'Invalid setup() name',
     hint: `host.load() rejects it when setup() runs: context.addTool() names match ${TOOL_LOCAL_NAME.source} and context.addPromptSection() names match ${NAME_SEGMENT.source} (lowercase, like directory names).`,
   },
+  ZG3012: {
+    severity: 'warning',
+    title: 'Own private tool listed',
+    hint: "A skill's private tools (skills/<skill>/tools/) and an agent's (agents/<agent>/tools/) are associated with it without being listed, after the listed ones; zhin.js trees list them by local name. Remove the entry.",
+  },
+  ZG3013: {
+    severity: 'warning',
+    title: 'Tool reference resolves elsewhere',
+    hint: "Listed names are qualifiedNames, so this one names another plugin's tool (or a host tool), not the tool of the same local name beside the skill or agent. Write the qualifiedName of the tool you mean (`zhin-gen inspect` lists them); a private tool of its own needs no entry.",
+  },
 } as const satisfies Record<string, CatalogEntry>;

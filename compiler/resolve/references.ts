@@ -3,7 +3,7 @@
  * tools; two platform agents may not be auto-selected for one platform (docs/authoring.md).
  */
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
-import type { AgentModel, ParsedSkillModel, ToolModel } from '../model.js';
+import type { AgentModel, LocatedName, ParsedSkillModel, ToolModel } from '../model.js';
 
 function skillKey(owner: string, agent: string | undefined, skill: string | undefined): string {
   return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
@@ -45,40 +45,80 @@ export function resolveReferences(
       ? `${where} "${name}", which is a ${tool.placement}-private tool (${tool.source}); only plugin-placed tools can be referenced`
       : `${where} "${name}", which is not the qualifiedName of any public tool, nor declared host-provided (config hostProvided.tools)`;
   };
-  // Skill-private tools grouped once by their skill: one pass over the tools, not one per skill.
-  const privateBySkill = new Map<string, string[]>();
+  // Public tools by local name, for the names zhin.js trees write (a tool of the skill's own
+  // plugin by its directory name): built on the first reference that needs it.
+  let byLocal: Map<string, ToolModel[]> | undefined;
+  const sameLocal = (name: string): readonly ToolModel[] => {
+    if (!byLocal) {
+      byLocal = new Map();
+      for (const t of tools) {
+        if (t.placement !== 'plugin') continue;
+        const list = byLocal.get(t.localName);
+        if (list) list.push(t);
+        else byLocal.set(t.localName, [t]);
+      }
+    }
+    return byLocal.get(name) ?? [];
+  };
+  /**
+   * One declared name of a skill or an agent (`owner`: its plugin; `own`: its private tools):
+   * the name it resolves to, or undefined after a diagnostic. A name of one of its own private
+   * tools (by qualifiedName or, as zhin.js trees write it, by local name) is associated anyway:
+   * a warning, not an error whose hint sent authors to declare a host tool that does not exist.
+   */
+  const resolve = (ref: LocatedName, where: string, owner: string, own: readonly ToolModel[]): string | undefined => {
+    const mine = own.find((t) => t.qualifiedName === ref.name || t.localName === ref.name);
+    if (publicTools.has(ref.name) || hostTool(ref.name)) {
+      // The name is another tool's qualifiedName, and also the local name of a tool of its own
+      // plugin (or of its own private one): say which one the name resolves to.
+      const local = mine ?? sameLocal(ref.name).find((t) => t.owner === owner && t.qualifiedName !== ref.name);
+      if (local && local.qualifiedName !== ref.name)
+        out.push(
+          diag('ZG3013', {
+            ...ref.loc,
+            message: `${where} "${ref.name}", which resolves to the tool of that qualifiedName, not to "${local.qualifiedName}" (${local.source}) of the same local name`,
+          }),
+        );
+      return ref.name;
+    }
+    if (mine) {
+      out.push(
+        diag('ZG3012', {
+          ...ref.loc,
+          message: `${where} "${ref.name}", its own private tool "${mine.qualifiedName}" (${mine.source}), which is associated with it without being listed`,
+        }),
+      );
+      return undefined;
+    }
+    const guesses = sameLocal(ref.name).map((t) => `"${t.qualifiedName}"`);
+    const guess = guesses.length > 0 ? `; did you mean ${guesses.join(' or ')}?` : '';
+    out.push(diag('ZG3006', { ...ref.loc, message: `${unknown(ref.name, where)}${guess}` }));
+    return undefined;
+  };
+  // Private tools grouped once by their skill or agent: one pass over the tools, not one per skill.
+  const privateOf = new Map<string, ToolModel[]>();
   for (const t of tools) {
-    if (t.placement !== 'skill' && t.placement !== 'agent-skill') continue;
-    const key = skillKey(t.owner, t.agent, t.skill);
-    const list = privateBySkill.get(key);
-    if (list) list.push(t.qualifiedName);
-    else privateBySkill.set(key, [t.qualifiedName]);
+    if (t.placement === 'plugin') continue;
+    const key = t.placement === 'agent' ? skillKey(t.owner, t.agent, '\u0002') : skillKey(t.owner, t.agent, t.skill);
+    const list = privateOf.get(key);
+    if (list) list.push(t);
+    else privateOf.set(key, [t]);
   }
   for (const skill of skills) {
-    const privateTools = [...(privateBySkill.get(skillKey(skill.owner, skill.agent, skill.name)) ?? [])].sort(
-      compareStrings,
-    );
+    const own = privateOf.get(skillKey(skill.owner, skill.agent, skill.name)) ?? [];
+    const privateTools = own.map((t) => t.qualifiedName).sort(compareStrings);
     const declared: string[] = [];
     for (const ref of skill.declaredTools) {
-      if (publicTools.has(ref.name) || hostTool(ref.name)) declared.push(ref.name);
-      else
-        out.push(
-          diag('ZG3006', { ...ref.loc, message: unknown(ref.name, `Skill "${skill.qualifiedName}" lists tool`) }),
-        );
+      const name = resolve(ref, `Skill "${skill.qualifiedName}" lists tool`, skill.owner, own);
+      if (name !== undefined) declared.push(name);
     }
     skillTools.push([...new Set([...declared, ...privateTools])]);
   }
   const platformOwners = new Map<string, AgentModel[]>();
   for (const agent of agents) {
-    for (const ref of agent.declaredTools) {
-      if (!publicTools.has(ref.name) && !hostTool(ref.name))
-        out.push(
-          diag('ZG3006', {
-            ...ref.loc,
-            message: unknown(ref.name, `agent.json of "${agent.qualifiedName}" lists tool`),
-          }),
-        );
-    }
+    const own = privateOf.get(skillKey(agent.owner, agent.name, '\u0002')) ?? [];
+    for (const ref of agent.declaredTools)
+      resolve(ref, `agent.json of "${agent.qualifiedName}" lists tool`, agent.owner, own);
     for (const platform of agent.platforms) {
       const list = platformOwners.get(platform.name) ?? [];
       list.push(agent);
