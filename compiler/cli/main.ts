@@ -89,8 +89,9 @@ function asksJson(argv: readonly string[]): boolean {
 }
 
 /**
- * `--json` prints only JSON on stdout "also when it fails" (docs/cli.md): a usage error (exit 64)
- * that printed nothing there prints `{ "error": message, "usage": true }`, its first line on stderr.
+ * `--json` prints only JSON on stdout "also when it fails" (docs/cli.md): a failure that printed
+ * nothing there prints `{ "error": message }`, its first line on stderr, with `"usage": true` for
+ * a usage error (exit 64) and `"internal": true` for a bug in zhin-gen (ZG9001).
  */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   if (!asksJson(argv)) return run(argv, io);
@@ -108,7 +109,17 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     },
   };
   const code = await run(argv, watched);
-  if (code === 64 && !printed) io.out(JSON.stringify({ error: firstError ?? 'usage error', usage: true }));
+  // Whatever else failed before a command printed its JSON (an internal error) says so in JSON too.
+  if (code !== 0 && !printed) {
+    const error = firstError ?? (code === 64 ? 'usage error' : `failed with exit code ${code}`);
+    io.out(
+      JSON.stringify({
+        error,
+        ...(code === 64 ? { usage: true } : {}),
+        ...(error.startsWith('internal error') ? { internal: true } : {}),
+      }),
+    );
+  }
   return code;
 }
 

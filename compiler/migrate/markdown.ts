@@ -3,6 +3,7 @@
  * where each key is written, and the body, without changing a byte of what migrate keeps.
  */
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { containsItself } from '../parse/skill-md.js';
 import { lineColumn } from './source.js';
 
 export interface FrontMatter {
@@ -49,7 +50,14 @@ export function readFrontMatter(text: string): FrontMatterResult {
     if (isScalar(pair.key) && pair.key.range)
       keyLines[String(pair.key.value)] = lineColumn(text, yamlStart + pair.key.range[0]).line;
   }
-  const data = doc.toJS() as Record<string, unknown>;
+  let data: Record<string, unknown>;
+  try {
+    data = doc.toJS() as Record<string, unknown>;
+  } catch {
+    return { ok: false, reason: 'its front matter expands too many YAML aliases', line: 2 };
+  }
+  if (containsItself(data))
+    return { ok: false, reason: 'its front matter holds a YAML alias inside its own anchor (a cycle)', line: 2 };
   return {
     ok: true,
     value: { data, keyLines, yamlStart, bodyStart, body: text.slice(bodyStart).replace(/^(?:[ \t]*\r?\n)+/, '') },

@@ -97,6 +97,15 @@ export function propertyName(ts: typeof TS, name: TS.PropertyName): string | und
   return undefined;
 }
 
+/**
+ * Same-file consts read through one after another (`const A = B; const B = C; …`): a longer chain
+ * is not statically known (ZG2004 where a literal is needed). Each link is a level of recursion,
+ * and a generated file of thousands of links ran out of stack (an internal error).
+ */
+const MAX_CONST_CHAIN = 256;
+
+const PRIMITIVES: ReadonlySet<Lit['t']> = new Set(['string', 'number', 'boolean', 'null']);
+
 export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlySet<string> = new Set()): Lit {
   const { ts } = ctx;
   const loc = locOf(ctx, input);
@@ -188,13 +197,15 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
       }
     }
   }
-  if (ts.isIdentifier(node) && !seen.has(node.text)) {
+  if (ts.isIdentifier(node) && !seen.has(node.text) && seen.size < MAX_CONST_CHAIN) {
     const target = ctx.locals.get(node.text);
     if (target) {
       // Same-file consts are read through, keeping the position of the use site's value; the
       // file is searched for changes to it only once a value was read (a `z.object` is not).
       const value = readLiteral(ctx, target, new Set([...seen, node.text]));
-      if (value.t !== 'unknown' && !mayChange(ctx, node.text)) return value;
+      // A const holding a string, number, boolean or null holds it whatever the module does (a
+      // primitive cannot be changed, a const not reassigned): `const D = BASE` reads through.
+      if (value.t !== 'unknown' && (PRIMITIVES.has(value.t) || !mayChange(ctx, node.text))) return value;
       return { t: 'unknown', text: ownText(node.text), loc };
     }
   }

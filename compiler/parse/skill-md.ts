@@ -49,7 +49,8 @@ export interface SkillDocument {
    */
   readonly data: Readonly<Record<string, unknown>>;
   /** Keys whose value could not be expanded (too many YAML aliases); `null` in `data`. */
-  readonly unreadable: readonly string[];
+  /** Keys whose value could not be read, and why (the validator reports a known one). */
+  readonly unreadable: Readonly<Record<string, string>>;
   /**
    * Positions by JSON Pointer into `data`, one level below each key: `/tools`, `/tools/1`,
    * `/metadata/version` (`~1` escapes "/", `~0` escapes "~", as in ajv's instancePath).
@@ -90,6 +91,20 @@ export function parseSkillMd(input: SkillMdInput): SkillMdResult {
 /** A JSON Pointer segment, escaped the way ajv writes instancePath. */
 export function pointerSegment(key: string | number): string {
   return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Whether a value read from YAML holds itself: yaml builds a cycle for an alias inside its own
+ * anchor's value (`&m {self: *m}`), which no JSON (and no manifest) can hold.
+ */
+export function containsItself(value: unknown, open = new Set<object>()): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (open.has(value)) return true;
+  open.add(value);
+  const inner = value instanceof Map ? [...value.keys(), ...value.values()] : Object.values(value);
+  const found = inner.some((v) => containsItself(v, open));
+  open.delete(value);
+  return found;
 }
 
 /** The YAML value of a node, or undefined when yaml refuses (e.g. an alias bomb). */
@@ -187,7 +202,7 @@ function parse(input: SkillMdInput): SkillMdResult {
 
   // No prototype: a `__proto__` key is one more unknown key, not a prototype to set.
   const data: Record<string, unknown> = Object.create(null);
-  const unreadable: string[] = [];
+  const unreadable: Record<string, string> = Object.create(null);
   const places: Record<string, SkillPlace> = {};
   const resolve = (written: YamlNode | null | undefined): YamlNode | null =>
     (isAlias(written) ? written.resolve(doc as Document) : written) ?? null;
@@ -213,9 +228,16 @@ function parse(input: SkillMdInput): SkillMdResult {
       continue;
     }
     const value = toJS(node, doc as Document);
-    if (value === undefined) {
+    const why =
+      value === undefined
+        ? 'it expands too many YAML aliases'
+        : containsItself(value)
+          ? 'an alias in it refers to a value that holds the alias (`&m {self: *m}`), so it never ends'
+          : undefined;
+    if (why !== undefined) {
+      // Never kept: every later stage (the unit's hash, the manifest) walks the value.
       data[key] = null;
-      unreadable.push(key);
+      unreadable[key] = why;
       continue;
     }
     data[key] = value;

@@ -87,8 +87,9 @@ export function validateSkill(document: SkillDocument, options: SkillOptions = {
   const instance: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(data)) {
     const value = data[key];
-    if (known(key) && document.unreadable.includes(key)) {
-      report('ZG4006', valueAt(`/${key}`), `\`${key}\` could not be read: it expands too many YAML aliases`);
+    const why = document.unreadable[key];
+    if (known(key) && why !== undefined) {
+      report('ZG4006', valueAt(`/${key}`), `\`${key}\` could not be read: ${why}`);
       continue;
     }
     if (known(key) && value === null) continue;

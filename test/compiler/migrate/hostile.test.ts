@@ -82,6 +82,27 @@ describe('zhin-gen migrate: hostile names and contents stay data', () => {
     expect(strings(file)).toContain('a \u2028 b */ ${x} `q`');
   });
 
+  it('a .tool.md whose front matter is an alias cycle or an alias bomb: reported, not converted, no crash', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++)
+      bomb.push(
+        `b${i}: &b${i} [${Array(9)
+          .fill(i === 1 ? '*a' : `*b${i - 1}`)
+          .join(', ')}]`,
+      );
+    const root = tree({
+      'tools/loop.tool.md': '---\ndescription: d\nparameters: &p {self: *p}\n---\n',
+      'tools/bomb.tool.md': `---\ndescription: d\n${bomb.join('\n')}\n---\n`,
+    });
+    const plan = planMigration(root);
+    expect([...plan.writes.keys()]).toEqual([]);
+    const notes = plan.notes.map((d) => [d.code, d.file, d.message]);
+    expect(notes).toEqual([
+      ['ZG6001', 'tools/bomb.tool.md', expect.stringContaining('too many YAML aliases')],
+      ['ZG6001', 'tools/loop.tool.md', expect.stringContaining('a cycle')],
+    ]);
+  });
+
   it('a permit whose arguments hold a newline, a line separator and a quote', () => {
     const root = tree({
       'tools/mute.ts': `${TOOL}import { platformPermit } from '@zhin.js/core';\nexport default defineAgentTool({\n  description: 'm',\n  permissions: [platformPermit('ic\\nqq\\u2028', "ad'min")],\n  async execute() {\n    return 1;\n  },\n});\n`,

@@ -42,6 +42,19 @@ describe('parseCode', () => {
     });
   });
 
+  it('reads a chain of consts through up to its limit, and a chain of thousands as not a literal (never out of stack)', () => {
+    // Declared before use (a const read before its declaration is no value at all).
+    const chain = (n: number): string => {
+      let text = `import { defineAgentTool } from 'zhin-gen/runtime';\nconst C${n} = 'deep';\n`;
+      for (let i = n - 1; i >= 0; i--) text += `const C${i} = C${i + 1};\n`;
+      return `${text}export default defineAgentTool({ description: C0, execute() {} });\n`;
+    };
+    const fieldOf = (n: number) =>
+      validateToolFields(read(chain(n)).fields!, 'tool "x"', [], { requireExecute: true }).diagnostics;
+    expect(fieldOf(200)).toEqual([]);
+    for (const n of [300, 5000]) expect(fieldOf(n).map((d) => [d.code, d.line])).toEqual([['ZG2004', n + 3]]);
+  });
+
   it('reports syntax errors with their position and never throws', () => {
     const parsed = read(
       "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'x', execute() { return ( }, });\n",

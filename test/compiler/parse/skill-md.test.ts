@@ -90,7 +90,7 @@ describe('SKILL.md reader: the document it hands the validator', () => {
           .join(', ')}]`,
       );
     const { document } = read(skillMd(`name: short-url\ndescription: d\nmetadata:\n  ${bomb.join('\n  ')}\n`));
-    expect(document!.unreadable).toEqual(['metadata']);
+    expect(Object.keys(document!.unreadable)).toEqual(['metadata']);
     expect(document!.data.metadata).toBeNull();
   });
 });
@@ -214,6 +214,27 @@ describe('SKILL.md: robustness', () => {
       );
     const { diagnostics } = parse(skillMd(`name: short-url\ndescription: d\nmetadata:\n${lines.join('\n')}\n`));
     expect(at(diagnostics)).toEqual([['ZG4006', 5, 3]]);
+  });
+
+  it('reports a value whose alias sits inside its own anchor (a cycle) instead of keeping it', () => {
+    const read = (text: string) => parseSkillMd({ file: FILE, text, dirName: 'short-url' });
+    for (const [value, column] of [
+      ['&m {self: *m}', 14],
+      ['{x: &m [1, *m]}', 11],
+    ] as const) {
+      const text = skillMd(`name: short-url\ndescription: d\nmetadata: ${value}\n`);
+      const { diagnostics } = parse(text);
+      expect(at(diagnostics)).toEqual([['ZG4006', 4, column]]);
+      expect(diagnostics[0]!.message).toContain('never ends');
+      // Nothing cyclic is kept for the stages after it (the unit's hash, the manifest).
+      const { document } = read(text);
+      expect(document!.data.metadata).toBeNull();
+      expect(Object.keys(document!.unreadable)).toEqual(['metadata']);
+    }
+    // An unknown key's cycle is only the unknown-key warning, and is not kept either.
+    const { document } = read(skillMd('name: short-url\ndescription: d\nx-extra: &n [1, *n]\n'));
+    expect(document!.data['x-extra']).toBeNull();
+    expect(() => JSON.stringify(document!.data)).not.toThrow();
   });
 
   it('warns about a non-scalar key', () => {
