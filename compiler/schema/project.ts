@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ConvertResult, JsonSchema } from './types.js';
 import { keywordLike, SCHEMA_KEYWORDS } from './keywords.js';
+import { nullBound } from './infinite-bounds.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -154,6 +155,14 @@ function projectZod(schema: ZodLike): ConvertResult {
   if (!isObject(cleaned) || cleaned.type !== 'object') {
     return { ok: false, code: 'ZG2020', message: 'inputSchema does not project to a JSON Schema with type "object"' };
   }
+  const bound = nullBound(cleaned);
+  if (bound)
+    return {
+      ok: false,
+      code: 'ZG2022',
+      message: `\`${pathText(bound.path)}\`: a bound of Infinity or NaN has no JSON Schema form (Zod writes \`"${bound.keyword}": null\`); remove the bound, or give a finite one`,
+      ...(bound.path.length > 0 ? { path: bound.path } : {}),
+    };
   return { ok: true, schema: cleaned as JsonSchema, origin: 'zod' };
 }
 

@@ -89,6 +89,25 @@ describe('inline Zod schemas', () => {
     expect(!nested.ok && nested.diagnostic.message).toContain('`properties.meta.properties.big`');
   });
 
+  it('refuses an infinite bound (Zod writes it as null) with its path (ZG2022); a null default stays', async () => {
+    for (const [schema, path] of [
+      ['z.object({ max: z.number().max(Infinity) })', '`properties.max`'],
+      ['z.object({ n: z.object({ min: z.number().min(-1e309) }) })', '`properties.n.properties.min`'],
+      ['z.object({ l: z.array(z.string()).max(Infinity) })', '`properties.l`'],
+    ]) {
+      const outcome = await single({ 'tools/a/index.ts': tool(Z, schema!) });
+      expect(outcome, schema).toMatchObject({ ok: false, diagnostic: { code: 'ZG2022', line: 6 } });
+      expect(!outcome.ok && outcome.diagnostic.message).toContain(`${path}: a bound of Infinity or NaN`);
+    }
+    const kept = await single({
+      'tools/a/index.ts': tool(
+        Z,
+        'z.object({ o: z.object({ maximum: z.number().nullable() }).default({ maximum: null }) })',
+      ),
+    });
+    expect(kept).toMatchObject({ ok: true });
+  });
+
   it('names every unrepresentable property in one run (ZG2021), located at the first', async () => {
     const outcome = await single({
       'tools/a/index.ts': tool(
