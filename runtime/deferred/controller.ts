@@ -219,10 +219,9 @@ export async function openDeferredController(options: DeferredControllerOptions)
       const kind = input.kind ?? 'all';
       const results: DiscoverResult[] = [];
       const { index } = await catalog.search();
-      // Only this turn's listed tools (and the skills) are ranked when its list is known (the
-      // turn's scope was listed before); each hit is still decided below either way.
-      const listed = await catalog.projections.known(view, admission, metas);
-      const accept = listed?.searchable;
+      // Only what this turn may list is searched, by its own statistics (search-mask.ts): nothing
+      // denied changes what is found or its order. Each hit is still decided below.
+      const accept = await catalog.projections.searchable(view, admission, metas);
       // Hits past the first few (a kind or server filter) come from a second, identical scoring.
       for (const hit of index.search(query, accept, 2 * config.discoverTopK + 4)) {
         if (results.length >= config.discoverTopK) break;

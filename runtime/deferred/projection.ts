@@ -14,7 +14,7 @@
  * the list once and copied per turn (callers get fresh, mutable arrays).
  */
 import type { ManifestAgent } from '../contract/manifest.js';
-import { type DisclosureView, type TurnAdmission, toolInScope } from '../access/disclosure.js';
+import { type DisclosureView, skillListed, type TurnAdmission, toolInScope } from '../access/disclosure.js';
 import type { AccessSignature, CatalogTool, GenerationCatalog } from './catalog.js';
 import type {
   AnthropicModelTool,
@@ -50,13 +50,16 @@ export class ListedTools {
 
   /**
    * The `discover` documents this list lets a search hand out (`SearchIndex.search`'s `accept`):
-   * its own tools, and every skill (skills are few; discover decides each hit). Tools out of the
+   * its own tools, and every skill (a turn takes out those it may not list: `searchableWithout`).
+   * The search ranks by these documents' statistics alone (search-mask.ts). Tools out of the
    * turn's scope or denied by its restrictions are then never scored or ranked, so a query whose
    * best matches belong to another agent costs what its listed matches cost. Marked in the loop
    * that makes the list: a separate walk on the first `discover` ran as cold code in a fresh
    * process (5-10 ms at 12,000 listed tools before V8 compiled it).
    */
   readonly searchable: Uint8Array;
+  /** `searchable` without the skills a turn may not list, by those skills' documents (few keys). */
+  readonly #withoutSkills = new Map<string, Uint8Array>();
 
   /** `documents`: the catalog's tool and skill counts (the search's document ids) and its tools by name. */
   constructor(
@@ -83,6 +86,23 @@ export class ListedTools {
     this.#atDoc = atDoc;
     this.#docOf = documents.docOf;
     this.alwaysLoadedCount = this.#alwaysLoadedAt.length - metas.length;
+  }
+
+  /**
+   * The search mask of a turn that may not list the skills of these documents: `searchable` with
+   * them taken out, the same array for the same skills (a mask keeps its statistics and pages).
+   */
+  searchableWithout(skillDocs: readonly number[]): Uint8Array {
+    if (skillDocs.length === 0) return this.searchable;
+    const key = skillDocs.join(' ');
+    let mask = this.#withoutSkills.get(key);
+    if (mask === undefined) {
+      mask = this.searchable.slice();
+      for (const doc of skillDocs) mask[doc] = 0;
+      this.#withoutSkills.set(key, mask);
+      if (this.#withoutSkills.size > 16) this.#withoutSkills.delete(this.#withoutSkills.keys().next().value!);
+    }
+    return mask;
   }
 
   /** Position in `entries` of a listed tool; undefined for a tool this list does not hold. */
@@ -242,17 +262,19 @@ export class TurnProjections {
     return this.#listed(this.#scope(view, metas, true)!, admission);
   }
 
-  /**
-   * The same list, only when this scope key was seen before (a turn's `modelTools` builds it):
-   * `discover` uses it to rank only listed tools, and never walks the catalog for it.
-   */
-  async known(
+  /** What this turn's `discover` searches: its listed tools and the skills it may list (search-mask.ts). */
+  async searchable(
     view: DisclosureView,
     admission: TurnAdmission,
     metas: readonly ProjectedTool[],
-  ): Promise<ListedTools | undefined> {
-    const scope = this.#scope(view, metas, false);
-    return scope === undefined ? undefined : this.#listed(scope, admission);
+  ): Promise<Uint8Array> {
+    const listed = await this.listed(view, admission, metas);
+    const denied: number[] = [];
+    for (const skill of this.catalog.skills) {
+      const decided = skillListed(skill, view, admission);
+      if (decided === false || (decided !== true && !(await decided))) denied.push(skill.doc);
+    }
+    return listed.searchableWithout(denied);
   }
 
   async #listed(scope: ScopeTools, admission: TurnAdmission): Promise<ListedTools> {

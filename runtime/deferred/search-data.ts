@@ -40,7 +40,7 @@ import {
   spellToken,
   WEIGHT_FOLLOWS,
 } from './search-format.js';
-import { MAX_PREFIX_EXPANSIONS, type Posting, type SearchSegment } from './search.js';
+import { MAX_PREFIX_EXPANSIONS, type Posting, type SearchSegment } from './search-segment.js';
 
 // The compiler (`@zhin-gen/runtime/search`) builds documents with the runtime's own function and
 // encodes them with the runtime's own encoder.
@@ -226,12 +226,29 @@ export class ShippedSegment implements SearchSegment {
     return { docs: docs.subarray(0, count), weights: weights.subarray(0, count), lengths: lengths.subarray(0, count) };
   }
 
-  expand(raw: string): string[] {
+  accepted(accept: Uint8Array): { readonly count: number; readonly length: number } {
+    const text = this.#text;
+    const ids = this.#ids;
+    const width = this.#width;
+    let count = 0;
+    let length = 0;
+    for (let doc = 0; doc < ids.length; doc += 1) {
+      if (accept[ids[doc]!] !== 1) continue;
+      count += 1;
+      let value = 0;
+      const at = this.#lengthsAt + doc * width;
+      for (let w = 0; w < width; w += 1) value = value * 64 + VALUE[text.charCodeAt(at + w)]!;
+      length += value;
+    }
+    return { count, length };
+  }
+
+  expand(raw: string, limit = MAX_PREFIX_EXPANSIONS): string[] {
     const text = this.#text;
     const out: string[] = [];
     const prefix = spellToken(raw);
     let at = this.#lowerBound(prefix);
-    while (at < text.length && out.length < MAX_PREFIX_EXPANSIONS) {
+    while (at < text.length && out.length < limit) {
       const space = text.indexOf(' ', at);
       const word = text.slice(at, space);
       if (!word.startsWith(prefix)) break;

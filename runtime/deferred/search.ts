@@ -11,8 +11,9 @@
  * The postings may come from several segments over disjoint documents: the one the compiler
  * shipped with the manifest (search-data.ts) and one built here for the tools and skills the
  * manifest does not hold (`setup()`, seams, `ask_user`). Document frequencies, lengths and the
- * average length are those of the whole catalog, and every score is summed in the same order,
- * so the ranking is the one a single index over every document gives.
+ * average length are those of every document the search may hand out (the whole catalog, or the
+ * documents an `accept` mask accepts: search-mask.ts), and every score is summed in the same
+ * order, so the ranking is the one a single index over exactly those documents gives.
  */
 
 export interface SearchField {
@@ -33,14 +34,29 @@ export interface SearchHit {
 }
 
 import { rankLazily, selectBest } from './search-rank.js';
+import { expandAccepted, type MaskStats, maskStats, scoreAccepted } from './search-mask.js';
+import {
+  BuiltSegment,
+  compareTokens,
+  MAX_PREFIX_EXPANSIONS,
+  type Posting,
+  type SearchSegment,
+} from './search-segment.js';
 import { CJK, tokenize } from './tokenize.js';
 
 export { tokenize } from './tokenize.js';
+export {
+  BuiltSegment,
+  compareTokens,
+  MAX_PREFIX_EXPANSIONS,
+  type Posting,
+  type SearchSegment,
+  termWeights,
+} from './search-segment.js';
 
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX_WEIGHT = 0.5;
-export const MAX_PREFIX_EXPANSIONS = 64;
 const EXACT_NAME_BONUS = 10;
 /** SearchIndex.warm's query: a word with no prefix expansions in any vocabulary we know of. */
 const WARM_QUERY = 'zzzqxjwarmup';
@@ -63,94 +79,6 @@ export function searchDocument(
       { text: description, weight: 1 },
     ],
   };
-}
-
-/**
- * One document's weighted term frequencies (in first-occurrence order) and length, in a map of
- * its own. Not a caller's map cleared for each document: a cleared V8 map links its old table to
- * the next, so once a long-lived map's table was promoted every later one survived too (the
- * shipped index's encoder left ~20 MB that way at 20,000 tools, docs/bench.md twelfth pass).
- */
-export function termWeights(document: SearchDocument): {
-  readonly weights: Map<string, number>;
-  readonly length: number;
-} {
-  const weights = new Map<string, number>();
-  let length = 0;
-  for (const field of document.fields) {
-    for (const token of tokenize(field.text)) {
-      weights.set(token, (weights.get(token) ?? 0) + field.weight);
-      length += field.weight;
-    }
-  }
-  return { weights, length };
-}
-
-/** The documents of one token in one segment (catalog document ids), with each one's length. */
-export interface Posting {
-  readonly docs: ArrayLike<number>;
-  readonly weights: ArrayLike<number>;
-  readonly lengths: ArrayLike<number>;
-}
-
-/** Postings over some of the catalog's documents. */
-export interface SearchSegment {
-  posting(token: string): Posting | undefined;
-  /** Up to MAX_PREFIX_EXPANSIONS vocabulary words that start with `prefix` (not itself), sorted. */
-  expand(prefix: string): string[];
-}
-
-/** Code-unit order: deterministic, and what the prefix binary search needs. */
-export function compareTokens(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** A segment built at run time over `documents`, whose ids are `ids[i]` (default: i). */
-export class BuiltSegment implements SearchSegment {
-  readonly #postings = new Map<string, { docs: number[]; weights: number[]; lengths: number[] }>();
-  readonly #vocabulary: string[];
-  /** The documents' total length. */
-  readonly totalLength: number = 0;
-
-  constructor(documents: readonly SearchDocument[], ids?: readonly number[]) {
-    let total = 0;
-    documents.forEach((document, index) => {
-      const doc = ids ? ids[index]! : index;
-      const { weights, length } = termWeights(document);
-      for (const [token, weight] of weights) {
-        let posting = this.#postings.get(token);
-        if (!posting) this.#postings.set(token, (posting = { docs: [], weights: [], lengths: [] }));
-        posting.docs.push(doc);
-        posting.weights.push(weight);
-        posting.lengths.push(length);
-      }
-      total += length;
-    });
-    this.totalLength = total;
-    this.#vocabulary = [...this.#postings.keys()].sort(compareTokens);
-  }
-
-  posting(token: string): Posting | undefined {
-    return this.#postings.get(token);
-  }
-
-  expand(prefix: string): string[] {
-    const vocabulary = this.#vocabulary;
-    let low = 0;
-    let high = vocabulary.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (vocabulary[mid]! < prefix) low = mid + 1;
-      else high = mid;
-    }
-    const out: string[] = [];
-    for (let i = low; i < vocabulary.length && out.length < MAX_PREFIX_EXPANSIONS; i += 1) {
-      const word = vocabulary[i]!;
-      if (!word.startsWith(prefix)) break;
-      if (word !== prefix) out.push(word);
-    }
-    return out;
-  }
 }
 
 export interface SearchIndexParts {
@@ -188,6 +116,8 @@ export class SearchIndex {
   #epoch = 0;
   readonly #termValues = new WeakMap<Posting, Float64Array>();
   readonly #expansions = new Map<string, readonly string[]>();
+  /** Per `accept` mask: its statistics, and its prefix expansions (words some accepted document has). */
+  readonly #masks = new WeakMap<Uint8Array, MaskStats>();
   /** Recent queries' first pages, per `accept` mask (the mask's list owns it; see `search`). */
   readonly #pages = new WeakMap<Uint8Array, Map<string, FirstPage>>();
   readonly #unmaskedPages = new Map<string, FirstPage>();
@@ -238,9 +168,10 @@ export class SearchIndex {
 
   /**
    * Every document matching at least one query token, best first (score desc, doc asc), lazily.
-   * With `accept`, only documents `d` with `accept[d] === 1` are scored and handed out: the
-   * others' absence changes no accepted document's score (frequencies and lengths are the whole
-   * catalog's), so the hits are the unfiltered ranking with the rejected documents taken out.
+   * With `accept`, only documents `d` with `accept[d] === 1` are scored and handed out, by the
+   * statistics of the accepted documents alone (search-mask.ts): the hits and their order are
+   * those of an index that never held the others, so a principal's search hints at nothing it
+   * may not access.
    *
    * The best `first` hits are selected in one pass over the matches (no sort, no heap, nothing
    * copied per match); a caller that reads past them gets the rest from a heap over a second
@@ -260,7 +191,7 @@ export class SearchIndex {
       pages.delete(key);
       pages.set(key, page);
     } else {
-      const { terms, named } = this.#query(query);
+      const { terms, named } = this.#query(query, accept);
       const hits = this.#score(terms, named, accept);
       const best = selectBest(this.#touched, this.#scores, hits, Math.max(1, first));
       for (const hit of best) Object.freeze(hit);
@@ -269,7 +200,7 @@ export class SearchIndex {
       if (pages.size > PAGES_PER_MASK) pages.delete(pages.keys().next().value!);
     }
     return this.#ranked(page.best, page.hits, () => {
-      const { terms, named } = this.#query(query);
+      const { terms, named } = this.#query(query, accept);
       const again = this.#score(terms, named, accept);
       // Copied out: the scratch arrays belong to the next search as soon as this call returns.
       const docs = this.#touched.slice(0, again);
@@ -290,8 +221,30 @@ export class SearchIndex {
     selectBest(this.#touched, this.#scores, this.#score(terms, named, undefined), 1);
   }
 
+  /** A mask's statistics, computed on its first search. */
+  #statsOf(accept: Uint8Array): MaskStats {
+    let stats = this.#masks.get(accept);
+    if (stats === undefined) this.#masks.set(accept, (stats = maskStats(this.#segments, this.size, accept)));
+    return stats;
+  }
+
+  #expandAccepted(prefix: string, accept: Uint8Array, stats: MaskStats): readonly string[] {
+    return expandAccepted(this.#segments, prefix, accept, stats);
+  }
+
+  #scoreOwn(postings: readonly Posting[], factor: number, accept: Uint8Array, stats: MaskStats, hits: number): number {
+    const scratch = { scores: this.#scores, stamp: this.#stamp, touched: this.#touched, epoch: this.#epoch };
+    return scoreAccepted(postings, factor, accept, stats, scratch, hits);
+  }
+
   /** The query's tokens with their prefix expansions, and the documents named exactly by it. */
-  #query(query: string): { readonly terms: readonly QueryTerm[]; readonly named: readonly number[] } {
+  #query(
+    query: string,
+    accept?: Uint8Array,
+  ): { readonly terms: readonly QueryTerm[]; readonly named: readonly number[] } {
+    const mask = accept === undefined ? undefined : this.#statsOf(accept);
+    const expand = (token: string): readonly string[] =>
+      mask === undefined || mask.full ? this.#expand(token) : this.#expandAccepted(token, accept!, mask);
     const terms: QueryTerm[] = [];
     const seen = new Set<string>();
     for (const token of tokenize(query)) {
@@ -299,7 +252,7 @@ export class SearchIndex {
       seen.add(token);
       terms.push({ token, factor: 1 });
       if (token.length >= 3 && !CJK.test(token))
-        for (const longer of this.#expand(token)) terms.push({ token: longer, factor: PREFIX_WEIGHT });
+        for (const longer of expand(token)) terms.push({ token: longer, factor: PREFIX_WEIGHT });
     }
     return { terms, named: this.#named(query.trim().toLowerCase()) };
   }
@@ -328,6 +281,9 @@ export class SearchIndex {
     const touched = this.#touched;
     let hits = 0;
     const segments = this.#segments;
+    // A mask that leaves documents out scores by its own documents' statistics (below).
+    const mask = accept === undefined ? undefined : this.#statsOf(accept);
+    const own = mask !== undefined && !mask.full ? mask : undefined;
     const postings: Posting[] = [];
     for (const { token, factor } of terms) {
       postings.length = 0;
@@ -340,6 +296,10 @@ export class SearchIndex {
         }
       }
       if (count === 0) continue;
+      if (own !== undefined) {
+        hits = this.#scoreOwn(postings, factor, accept!, own, hits);
+        continue;
+      }
       for (let p = 0; p < postings.length; p += 1) {
         const { docs } = postings[p]!;
         const values = this.#values(postings[p]!, count);

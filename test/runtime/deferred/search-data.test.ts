@@ -17,7 +17,7 @@ import {
   searchDocument,
 } from '../../../runtime/deferred/search-data.js';
 import { LINE } from '../../../runtime/deferred/search-format.js';
-import { ReferenceIndex } from './search-reference.js';
+import { acceptedReference, ReferenceIndex } from './search-reference.js';
 import { seededRandom as random } from '../../helpers.js';
 
 const WORDS = ['weather', 'ticket', 'music', 'order', 'member', 'reminder', 'poll', 'image', 'note', '天气', 'city'];
@@ -146,6 +146,7 @@ describe('the shipped search data', () => {
     for (let i = 0; i < 60; i += 1)
       queries.push(`${WORDS[Math.floor(next() * WORDS.length)]} plugin${Math.floor(next() * 40)}`);
     const accept = new Uint8Array(documents.length).map(() => (next() < 0.5 ? 1 : 0));
+    const acceptedOnly = acceptedReference(documents, accept);
     // Running the query code ahead (SearchIndex.warm, where the index is prefetched) changes no answer.
     shipped.warm();
     for (const query of queries) {
@@ -154,7 +155,8 @@ describe('the shipped search data', () => {
       expect(want.length, query).toBeGreaterThan(0);
       expect([...shipped.search(query)], query).toEqual(want);
       expect([...built.search(query)], query).toEqual(want);
-      expect([...shipped.search(query, accept, 3)], query).toEqual(want.filter((hit) => accept[hit.doc] === 1));
+      // Under a mask: the ranking of an index over the accepted documents alone.
+      expect([...shipped.search(query, accept, 3)], query).toEqual(acceptedOnly.search(query));
     }
   });
 

@@ -145,3 +145,22 @@ export class ReferenceIndex {
     return hits;
   }
 }
+
+/**
+ * The reference over the documents `accept` accepts only, its hits named by their ids among all
+ * `documents`: what a search under that mask must answer (an index that never held the others).
+ */
+export function acceptedReference(
+  documents: readonly SearchDocument[],
+  accept: Uint8Array,
+): { search(query: string): SearchHit[] } {
+  const ids: number[] = [];
+  const subset: SearchDocument[] = [];
+  documents.forEach((document, doc) => {
+    if (accept[doc] !== 1) return;
+    ids.push(doc);
+    subset.push(document);
+  });
+  const index = new ReferenceIndex(subset);
+  return { search: (query) => index.search(query).map((hit) => ({ doc: ids[hit.doc]!, score: hit.score })) };
+}

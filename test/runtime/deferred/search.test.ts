@@ -11,7 +11,7 @@ import { encodeSearchData } from '../../../runtime/deferred/search-data.js';
 import { searchDocument, tokenize } from '../../../runtime/deferred/search.js';
 import { manifest, skill } from '../fixture.js';
 import { catalogTool, preparer, seamSkill, seamTool } from './fixture.js';
-import { ReferenceIndex, referenceTokenize } from './search-reference.js';
+import { acceptedReference, ReferenceIndex, referenceTokenize } from './search-reference.js';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -137,22 +137,22 @@ async function compare(seed: number, search: 'shipped' | 'none' | 'stale') {
   expect(source).toBe(search === 'shipped' ? 'shipped' : 'built');
   const entries = [...catalog.tools, ...catalog.skills];
   expect(catalog.tools.length).toBe(tools.length + seams.length + 1);
-  const reference = new ReferenceIndex(
-    entries.map((entry) =>
-      entry.kind === 'tool'
-        ? searchDocument(entry.name, entry.binding.keywords, entry.binding.tags, entry.binding.description)
-        : searchDocument(entry.name, entry.skill.keywords, entry.skill.tags, entry.skill.description),
-    ),
+  const documents = entries.map((entry) =>
+    entry.kind === 'tool'
+      ? searchDocument(entry.name, entry.binding.keywords, entry.binding.tags, entry.binding.description)
+      : searchDocument(entry.name, entry.skill.keywords, entry.skill.tags, entry.skill.description),
   );
-  // A turn's listed documents (discover's `accept`): the ranking with the others taken out.
+  const reference = new ReferenceIndex(documents);
+  // A turn's listed documents (discover's `accept`): the ranking of an index over those alone.
   const draw = random(seed + 100);
   const accept = new Uint8Array(entries.length).map(() => (draw() < 0.6 ? 1 : 0));
+  const acceptedOnly = acceptedReference(documents, accept);
   let matched = 0;
   for (const query of queries) {
     const want = reference.search(query);
     const got = [...index.search(query)];
     expect(got, query).toEqual(want);
-    const accepted = want.filter((hit) => accept[hit.doc] === 1);
+    const accepted = acceptedOnly.search(query);
     expect([...index.search(query, accept)], query).toEqual(accepted);
     // The best few come from one selection pass, the rest from a second scoring: the same order.
     for (const first of [1, 3, 40]) {
