@@ -112,6 +112,7 @@ export class ShippedSegment implements SearchSegment {
   readonly #lengths: Int32Array;
   readonly #lengthsAt: number;
   readonly #width: number;
+  readonly #totalLength: number;
   /**
    * Decoded postings of recent tokens (queries repeat their words): at most about four entries
    * per document in all, the least recently used dropped first.
@@ -129,6 +130,7 @@ export class ShippedSegment implements SearchSegment {
     this.#lengths = new Int32Array(ids.length);
     this.#lengthsAt = header.lengthsAt;
     this.#width = header.width;
+    this.#totalLength = header.totalLength;
     this.#budget = 4 * ids.length + 1024;
   }
 
@@ -230,17 +232,19 @@ export class ShippedSegment implements SearchSegment {
     const text = this.#text;
     const ids = this.#ids;
     const width = this.#width;
-    let count = 0;
-    let length = 0;
+    // The rejected documents' lengths are read, not the accepted ones': a turn's mask leaves out
+    // a few tools of thousands (the whole data's total is in its header).
+    let rejected = 0;
+    let length = this.#totalLength;
     for (let doc = 0; doc < ids.length; doc += 1) {
-      if (accept[ids[doc]!] !== 1) continue;
-      count += 1;
+      if (accept[ids[doc]!] === 1) continue;
+      rejected += 1;
       let value = 0;
       const at = this.#lengthsAt + doc * width;
       for (let w = 0; w < width; w += 1) value = value * 64 + VALUE[text.charCodeAt(at + w)]!;
-      length += value;
+      length -= value;
     }
-    return { count, length };
+    return { count: ids.length - rejected, length };
   }
 
   expand(raw: string, limit = MAX_PREFIX_EXPANSIONS): string[] {
