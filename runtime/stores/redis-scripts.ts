@@ -75,9 +75,12 @@ return notes
 export const REVOKED_FIELD = ':revoked';
 
 /**
- * KEYS: the session's approvals (hash). ARGV: tool, expiry ('never' or ms), ttlMs (0: none),
- * decidedAt (server µs, read before the write was sent), deadline (server µs) →
- * { 'kept' | 'late' | 'revoked', notes }.
+ * KEYS: the session's approvals (hash). ARGV: tool, ttlMs (0: none), decidedAt (server µs, read
+ * before the write was sent), deadline (server µs) → { 'kept' | 'late' | 'revoked', notes }.
+ *
+ * The approval's expiry is decidedAt + ttlMs in ms (`approvalExpiry`'s rule), or `never` without
+ * a TTL: a time by the server's clock, the one APPROVAL_GET compares it with, so an instance
+ * whose own clock is off neither stretches nor shortens approvals for the others.
  *
  * A write that comes after its deadline is refused: the caller has stopped waiting and reported
  * it as not kept (it sat on a stalled socket or in the client's offline queue), so it must never
@@ -87,7 +90,7 @@ export const REVOKED_FIELD = ':revoked';
 export const APPROVAL_REMEMBER = `${KIND}${MICROS}
 expect(KEYS[1], 'hash')
 local t = redis.call('TIME')
-if tonumber(micros(t)) > tonumber(ARGV[5]) then return { 'late', notes } end
+if tonumber(micros(t)) > tonumber(ARGV[4]) then return { 'late', notes } end
 local revoked = redis.call('HGET', KEYS[1], '${REVOKED_FIELD}')
 if revoked and not string.match(revoked, '^%d+$') then
   -- Not a time the store wrote: count it as a revocation now (fail closed) and repair it.
@@ -95,9 +98,12 @@ if revoked and not string.match(revoked, '^%d+$') then
   notes[#notes + 1] = KEYS[1] .. ' field ${REVOKED_FIELD} held "' .. string.sub(revoked, 1, 40) .. '", not a time (replaced)'
   return { 'revoked', notes }
 end
-if revoked and tonumber(ARGV[4]) <= tonumber(revoked) then return { 'revoked', notes } end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-local ttl = tonumber(ARGV[3])
+if revoked and tonumber(ARGV[3]) <= tonumber(revoked) then return { 'revoked', notes } end
+local ttl = tonumber(ARGV[2])
+local expiry = 'never'
+-- ms: the µs text less its last 3 digits (exact, no float division); %.0f: never e-notation.
+if ttl > 0 then expiry = string.format('%.0f', tonumber(string.sub(ARGV[3], 1, -4)) + ttl) end
+redis.call('HSET', KEYS[1], ARGV[1], expiry)
 -- Never shorten the key's life: it may carry a revocation that must outlive late writes.
 if ttl > 0 then
   if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
@@ -119,10 +125,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
-/** KEYS: the session's approvals (hash). ARGV: tool → { type, value | false }. */
-export const APPROVAL_GET = `local t = redis.call('TYPE', KEYS[1])['ok']
-if t ~= 'hash' then return { t, false } end
-return { t, redis.call('HGET', KEYS[1], ARGV[1]) }
+/**
+ * KEYS: the session's approvals (hash). ARGV: tool → { type, value | false, server time (ms) }:
+ * the caller compares the expiry with the server's time, never its own.
+ */
+export const APPROVAL_GET = `local c = redis.call('TIME')
+local now = c[1] .. string.format('%03d', math.floor(tonumber(c[2]) / 1000))
+local t = redis.call('TYPE', KEYS[1])['ok']
+if t ~= 'hash' then return { t, false, now } end
+return { t, redis.call('HGET', KEYS[1], ARGV[1]), now }
 `;
 
 /** Fields per journal entry in JOURNAL_APPEND's ARGV, and fields before the first entry. */

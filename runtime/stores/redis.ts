@@ -8,10 +8,10 @@
  * that fails or times out is a fault the runtime fails closed on. A call that timed out may
  * still reach the server later (a stalled socket, node-redis's offline queue): session merges
  * and journal appends are safe to land late; an approval write is refused by the server once
- * it is late or a revocation came after it (see `remember`).
+ * it is late or a revocation came after it (see `remember`). Approvals expire by the server's
+ * `TIME`, never an instance's own clock.
  */
 import {
-  approvalExpiry,
   unexpiringApprovalCounts,
   type DeferredToolSessionSnapshot,
   type DeferredToolSessionStore,
@@ -42,6 +42,7 @@ import {
   type JournalStore,
   messageOf,
   positive,
+  seqGaps,
   type StoredJournalEntry,
   withTimeout,
 } from './shared.js';
@@ -56,7 +57,7 @@ export interface RedisStoreOptions {
   readonly prefix?: string;
   /** Session keys expire this long after the session's last write. Default: never. */
   readonly sessionTtlMs?: number;
-  /** A `once` approval expires this long after it was given. Default: never. */
+  /** A `once` approval expires this long after it was given, by the server's clock. Default: never. */
   readonly approvalTtlMs?: number;
   /**
    * Each journal entry is kept this long after it was written: reads leave older entries out,
@@ -69,7 +70,11 @@ export interface RedisStoreOptions {
   readonly timeoutMs?: number;
   /** Journal buffering (bound, batch size, retry). */
   readonly journal?: JournalBufferOptions;
-  /** Wall clock for approval expiry. Default `Date.now`. */
+  /**
+   * Not used: approval expiry follows the server's `TIME`, the clock every instance shares (an
+   * instance's own clock set ahead would stretch its approvals on all the others). Accepted so
+   * options written for the SQLite store still fit.
+   */
   readonly clock?: () => number;
   /** Problems no turn owns: keys replaced as corrupt by a write, journal write failures and drops. */
   readonly onError?: (error: Error) => void;
@@ -134,7 +139,6 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
   const approvalTtl = positive(options.approvalTtlMs, 'approvalTtlMs', undefined);
   const journalTtl = positive(options.journalTtlMs, 'journalTtlMs', undefined) ?? 0;
   const maxLen = positive(options.journalMaxLenPerSession, 'journalMaxLenPerSession', undefined) ?? 0;
-  const clock = options.clock ?? Date.now;
   const onError = options.onError ?? (() => {});
   const key = {
     tools: (session: string) => `${prefix}session:${session}:tools`,
@@ -231,7 +235,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
     async has(scopeKey) {
       const { sessionKey, toolName } = splitScopeKey(scopeKey);
       const name = key.approvals(sessionKey);
-      const [type, value] = asArray(await evaluate('approval read', APPROVAL_GET, [name], [toolName]), 'approval');
+      const [type, value, now] = asArray(await evaluate('approval read', APPROVAL_GET, [name], [toolName]), 'approval');
       if (text(type) === 'none') return false;
       if (text(type) !== 'hash') throw new CorruptStoreValueError(`${name} holds a ${text(type)}, not a hash`);
       const stored = text(value);
@@ -241,13 +245,15 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       const expiry = EXPIRY.test(stored) ? Number(stored) : Number.NaN;
       if (!Number.isFinite(expiry))
         throw new CorruptStoreValueError(`${name} field ${toolName}: "${stored.slice(0, 40)}" is not an expiry`);
-      return expiry > clock();
+      // The server's time, as the expiry is: instances' own clocks need not agree.
+      const serverNow = Number(text(now));
+      if (!Number.isFinite(serverNow)) throw new Error('redis approval read: no server time');
+      return expiry > serverNow;
     },
     async remember(scopeKey) {
       const { sessionKey, toolName } = splitScopeKey(scopeKey);
       const name = key.approvals(sessionKey);
       const started = monotonic();
-      const expiry = approvalExpiry(clock(), approvalTtl);
       // The server's time before anything is sent: a revocation that comes later (on any host:
       // the server's clock is the one they share) refuses this write, wherever it is held.
       const now = asArray(await withTimeout(() => client.sendCommand(['TIME']), timeoutMs, 'redis time'), 'TIME');
@@ -258,13 +264,8 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       // out (asked again next time) it must never grant later, so the server refuses it past this.
       const budget = Math.min(Math.floor(timeoutMs - (monotonic() - started)), REMEMBER_WINDOW_MS);
       if (budget <= 0) throw new Error(`redis approval write timed out after ${timeoutMs} ms`);
-      const args = [
-        toolName,
-        expiry === undefined ? 'never' : String(expiry),
-        String(approvalTtl ?? 0),
-        String(decidedAt),
-        String(decidedAt + budget * 1000),
-      ];
+      // The expiry is `decidedAt` + approvalTtlMs, computed by the script (approvalExpiry's rule).
+      const args = [toolName, String(approvalTtl ?? 0), String(decidedAt), String(decidedAt + budget * 1000)];
       const [outcome, notes] = asArray(
         await evaluate('approval write', APPROVAL_REMEMBER, [name], args, budget),
         'approval write',
@@ -300,7 +301,8 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
     report(notes);
   };
 
-  const decode = (rows: readonly Row[]): JournalReadResult => {
+  /** `gaps`: entries missing inside a turn (seqGaps), reported after the rows. */
+  const decode = (rows: readonly Row[], gaps: readonly string[]): JournalReadResult => {
     const entries: StoredJournalEntry[] = [];
     const ignored: string[] = [];
     for (const { where, fields, missing } of rows) {
@@ -318,7 +320,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
         entries.push(Object.freeze({ ...stored, ...(principal !== undefined ? { principal } : {}) }));
       }
     }
-    return Object.freeze({ entries: Object.freeze(entries), ignored: Object.freeze(ignored) });
+    return Object.freeze({ entries: Object.freeze(entries), ignored: Object.freeze([...ignored, ...gaps]) });
   };
   const none = (...ignored: string[]): JournalReadResult => Object.freeze({ entries: [], ignored });
 
@@ -347,6 +349,12 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
           fields: row.fields && { ...row.fields, session },
           missing: missingBecause(row.id, streamType),
         })),
+        // Every seq the turn hash knows (trimmed and corrupt ones are reported above, not as gaps).
+        seqGaps(
+          () => turnKey,
+          rows.map((row) => ({ turnId, seq: row.seq })),
+          true,
+        ),
       );
     },
     async readSession(sessionKey, readOptions = {}) {
@@ -361,11 +369,15 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       const rows = asArray(items, 'journal session')
         .map((item) => asArray(item, 'journal session row'))
         .reverse()
-        .map(([id, fields]) => {
+        .map(([id, fields]): Row => {
           const parsed = fieldsOf(fields);
           return { where: `${stream} ${text(id)}`, fields: parsed && { ...parsed, session: sessionKey } };
         });
-      return decode(rows);
+      const known = rows.map((row) => ({ turnId: row.fields?.['turn'], seq: row.fields?.['seq'] }));
+      return decode(
+        rows,
+        seqGaps((turnId) => `${stream} turn ${turnId}`, known, false),
+      );
     },
   };
 

@@ -1,7 +1,8 @@
 /**
  * What the durable stores share (docs/stores.md): the store bundle a host spreads into
  * `createCapabilityHost`, the journal row as stored and read back, the JSON encoding of journal
- * entries with the check that decides a stored row is corrupt, and the timeout that turns a
+ * entries with the check that decides a stored row is corrupt, the check for entries missing
+ * inside a turn, and the timeout that turns a
  * store that hangs into a store that failed (which the runtime then treats as "not approved" /
  * "empty snapshot").
  */
@@ -164,6 +165,47 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(item)) stack.push(child);
   }
   return value;
+}
+
+/** A stored `seq` (a number, or the decimal text Redis holds), or `undefined`. */
+const seqOf = (value: unknown): number | undefined => {
+  const seq = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  return typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined;
+};
+
+/**
+ * The entries missing inside each turn of a read, as `ignored` notes. A turn's journal numbers
+ * its entries from 0 without a gap, and the sink stores a turn only as an unbroken prefix, so a
+ * gap is entries that never reached the store (a writer that kept no such rule, e.g. an older
+ * runtime, or rows removed by hand): the read says so rather than show a result with no call.
+ * `wholeTurn`: the read holds every row of the turn, so a gap from seq 0 counts too (a session
+ * read's window may begin inside a turn). `rows`: every row of the read, entries or not.
+ */
+export function seqGaps(
+  where: (turnId: string) => string,
+  rows: Iterable<{ readonly turnId: unknown; readonly seq: unknown }>,
+  wholeTurn: boolean,
+): string[] {
+  const turns = new Map<string, Set<number>>();
+  for (const row of rows) {
+    const seq = seqOf(row.seq);
+    if (typeof row.turnId !== 'string' || seq === undefined) continue;
+    const seqs = turns.get(row.turnId) ?? new Set<number>();
+    turns.set(row.turnId, seqs.add(seq));
+  }
+  const notes: string[] = [];
+  for (const [turnId, seqs] of turns) {
+    const sorted = [...seqs].sort((a, b) => a - b);
+    let next = wholeTurn ? 0 : sorted[0]!;
+    for (const seq of sorted) {
+      if (seq > next)
+        notes.push(
+          `${where(turnId)}: seq ${next === seq - 1 ? next : `${next}-${seq - 1}`} missing (never stored, or trimmed since)`,
+        );
+      next = seq + 1;
+    }
+  }
+  return notes;
 }
 
 /** Positive integer option or the default; a bad value is the host's bug, reported at once. */

@@ -27,6 +27,7 @@ import {
   type JournalReadResult,
   type JournalStore,
   positive,
+  seqGaps,
   type StoredJournalEntry,
 } from './shared.js';
 import { migrate, type SqliteDatabase, type SqliteStatement } from './sqlite-schema.js';
@@ -180,7 +181,8 @@ export function sqliteStores(db: SqliteDatabase, options: SqliteStoreOptions = {
       })
       .immediate();
 
-  const decodeRows = (rows: readonly JournalRow[]): JournalReadResult => {
+  /** `wholeTurn`: the rows are all of one turn (seqGaps). */
+  const decodeRows = (rows: readonly JournalRow[], wholeTurn: boolean): JournalReadResult => {
     const entries: StoredJournalEntry[] = [];
     const ignored: string[] = [];
     for (const row of rows) {
@@ -192,16 +194,18 @@ export function sqliteStores(db: SqliteDatabase, options: SqliteStoreOptions = {
         ignored.push(`journal row ${row.id}: session_key / trace_id is not text`);
       else entries.push(storedEntry(decoded, row));
     }
+    const known = rows.map((row) => ({ turnId: row.turn_id, seq: row.seq }));
+    ignored.push(...seqGaps((turnId) => `journal turn ${turnId}`, known, wholeTurn));
     return Object.freeze({ entries: Object.freeze(entries), ignored: Object.freeze(ignored) });
   };
 
   const journal: JournalStore = {
     sink: createBufferedJournalSink(writeBatch, options.journal),
-    readTurn: (turnId) => run(() => decodeRows(q.turn.all(turnId) as JournalRow[])),
+    readTurn: (turnId) => run(() => decodeRows(q.turn.all(turnId) as JournalRow[], true)),
     readSession: (sessionKey, readOptions = {}) =>
       run(() => {
         const limit = positive(readOptions.limit, 'limit', 1000)!;
-        return decodeRows((q.sessionJournal.all(sessionKey, limit) as JournalRow[]).reverse());
+        return decodeRows((q.sessionJournal.all(sessionKey, limit) as JournalRow[]).reverse(), false);
       }),
   };
 

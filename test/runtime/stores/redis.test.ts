@@ -24,6 +24,7 @@ let client: TestRedisClient;
 const clientErrors: string[] = [];
 let prefixes = 0;
 const fresh = () => `t${process.pid}-${++prefixes}:`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   server = await startRedis();
@@ -126,8 +127,8 @@ describe('redis approvals', () => {
   });
 
   it('`once` is remembered, expires after approvalTtlMs, and is revoked per session', async () => {
-    let now = 5_000;
-    const stores = redisStores(client, { prefix: fresh(), approvalTtlMs: 1000, clock: () => now });
+    // Expiry is by the server's clock (TIME): real time passes, an own clock would not count.
+    const stores = redisStores(client, { prefix: fresh(), approvalTtlMs: 600 });
     const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), ...stores.host });
     await host.load(manifest({ tools: [deploy] }));
     const port = yes();
@@ -140,10 +141,10 @@ describe('redis approvals', () => {
     expect(await call('a')).toBe('completed');
     expect(await call('a')).toBe('completed');
     expect(port.asked).toBe(1);
-    now += 999;
+    await sleep(200);
     expect(await call('a')).toBe('completed');
     expect(port.asked).toBe(1);
-    now += 1; // 1000 ms after it was given
+    await sleep(500); // past 600 ms after it was given
     expect(await call('a')).toBe('completed');
     expect(port.asked).toBe(2);
     expect(await call('b')).toBe('completed');
@@ -281,14 +282,18 @@ describe('redis down and back', () => {
 
     await local.start();
     const flushed = await stores.journal.sink.flush({ timeoutMs: 5000 });
-    expect(flushed).toMatchObject({ buffered: 0, dropped: 1, written: 9 });
+    expect(flushed).toMatchObject({ buffered: 0, dropped: 1, written: 9, pending: 0, truncatedTurns: 1 });
+    // The dropped entry was the unattended turn's last: its first three are stored, no hole.
+    expect(stores.journal.sink.truncatedAt(unattended.id)).toBe(3);
+    const cut = await stores.journal.readTurn(unattended.id);
+    expect([cut.entries.map((item) => item.entry.seq), cut.ignored]).toEqual([[0, 1, 2], []]);
     // One report when writes start failing, one when the buffer overflows, one when it is back.
     expect(reports.slice(reportsBefore)).toEqual([
       expect.stringMatching(
         /^journal sink: write failed, \d+ entries buffered: redis journal append timed out after 500 ms$/,
       ),
-      'journal sink: buffer full (5); dropping entries until the store is back',
-      'journal sink: store back; 1 entries were dropped while it was down',
+      'journal sink: buffer full (5); dropping entries until the store is back (a turn that loses one loses its later ones too)',
+      `journal sink: store back; 1 entries were dropped while it was down; 1 turns lost their later entries too: ${unattended.id} (from seq 3)`,
     ]);
     const back = await host.beginTurn({ sessionKey: 's', approval: port });
     // The restarted server kept nothing (no persistence); the host works again without a restart.
