@@ -12,6 +12,16 @@ for (const stream of [process.stdout, process.stderr])
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
+// A shell whose directory was removed (`rm -rf` of the checkout it stands in): esbuild, and any
+// relative path, asks for the working directory at once; say so instead of a stack trace.
+try {
+  process.cwd();
+} catch {
+  process.stderr.write(
+    'zhin-gen: the current directory no longer exists (removed or renamed since the shell entered it)\nhint: cd into the project again, e.g. cd "$PWD"\n',
+  );
+  process.exit(64);
+}
 // The CLI's bundle (scripts/cli-bundle.mjs): a run reads a few files, not every module of the compiler.
 const { main } = await import('../dist/cli/main.js');
 

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from 'unplugin';
 import type { CompileResult } from '../compiler/index.js';
+import { summary } from '../compiler/report/index.js';
 import {
   errorMessage,
   errorsOf,
@@ -134,9 +135,13 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
   };
   /** Out-of-band runs (side watcher) with errors: printed now, reported by the next build too. */
   const failedStart = new FailedStart();
+  // After printed errors, the clean run says so (a fix that gives back the manifest's bytes starts no build).
+  let outOfBandFailed = false;
   const printOutOfBand = (result: CompileResult): void => {
     for (const d of state.newWarnings(result)) console.warn(`[${PLUGIN_NAME}] ${warningMessage(d)}`);
     if (result.errors > 0) console.error(`[${PLUGIN_NAME}] ${errorMessage(result)}`);
+    else if (outOfBandFailed) console.info(`[${PLUGIN_NAME}] ${summary(result)}`);
+    outOfBandFailed = result.errors > 0;
     failedStart.sideRun(result, state.outFile);
   };
 

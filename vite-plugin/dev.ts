@@ -134,7 +134,8 @@ export class ViteDev {
       // With no client connected Vite would buffer the payload; the connect handler sends it instead.
       if (this.server.ws.clients.size > 0) this.server.ws.send(this.overlay);
     } else {
-      if (result.written) logger.info(`[${PLUGIN_NAME}] ${summary(result)}`, { timestamp: true });
+      // A fix that gives back the manifest's bytes writes nothing: the terminal still says it is fixed.
+      if (result.written || this.overlay) logger.info(`[${PLUGIN_NAME}] ${summary(result)}`, { timestamp: true });
       if (this.overlay) {
         this.overlay = undefined;
         // An (empty) update makes the Vite client clear its error overlay.

@@ -4,7 +4,7 @@
  * directory given by `--root`, or the bundler's root), never the current working directory.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { locateConfig, readConfigText, relativeName } from './locate.js';
 import { checkConfigPaths, type OutputProblem } from './paths.js';
@@ -79,6 +79,29 @@ async function importConfigModule(file: string, fresh: boolean): Promise<unknown
 
 export { readConfigText };
 
+/** esbuild's (tsx's) report of a module it could not compile: `<file>:<line>:<col>: ERROR: <text>`. */
+const TRANSFORM_ERROR = /^(.+):(\d+):(\d+): ERROR: (.+)$/;
+
+/**
+ * What a config module that failed to load says, in one line, and where when it says so. tsx
+ * reports a syntax error as "Transform failed with 1 error:" and puts the place and the text on
+ * the next line, which a first-line message lost (and the frame pointed at line 1): the config's
+ * own position becomes the diagnostic's, a module it imports is named in the message.
+ */
+function loadError(
+  error: unknown,
+  configFile: string,
+  root: string,
+): { readonly message: string; readonly at: { readonly line?: number; readonly column?: number } } {
+  const lines = error instanceof Error ? error.message.split('\n') : [String(error)];
+  const detail = /^Transform failed with \d+ errors?:$/.test(lines[0]!) ? TRANSFORM_ERROR.exec(lines[1] ?? '') : null;
+  if (!detail) return { message: lines[0]!, at: {} };
+  const [, file, line, column, text] = detail as unknown as [string, string, string, string, string];
+  if (resolve(file) === configFile) return { message: text, at: { line: Number(line), column: Number(column) } };
+  const shown = relative(root, file);
+  return { message: `${shown.startsWith('..') ? file : shown}:${line}:${column}: ${text}`, at: {} };
+}
+
 function strictUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -137,13 +160,13 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
         raw = await importConfigModule(candidate, fresh);
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      const { message, at } = loadError(error, candidate, root);
       diagnostics.push(
         diag('ZG1101', {
           file: name,
           message: `Could not load ${name}: ${message}`,
           // JSON.parse names an offset: the diagnostic points there, with the JSON hint.
-          ...(name.endsWith('.json') && error instanceof SyntaxError ? jsonSyntaxAt(candidate, message) : {}),
+          ...(name.endsWith('.json') && error instanceof SyntaxError ? jsonSyntaxAt(candidate, message) : at),
         }),
       );
       raw = {};

@@ -136,7 +136,7 @@ export const SCAN = {
   ZG1101: {
     severity: 'error',
     title: 'Configuration could not be loaded',
-    hint: 'The config module threw or has a syntax error. Run it with node to see the cause; it must default-export a plain object.',
+    hint: 'The config module threw or has a syntax error. Run it with node (a .ts config with npx tsx) to see the cause; it must default-export a plain object.',
   },
   ZG1102: {
     severity: 'error',

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Plugin, type ViteDevServer } from 'vite';
+import { createLogger, createServer, type Logger, type Plugin, type ViteDevServer } from 'vite';
 import type { CompileResult } from '../../compiler/index.js';
 import zhinVite from '../../vite-plugin/vite.js';
 import { removeDir, writeTree } from '../helpers.js';
@@ -40,14 +40,23 @@ interface Run {
   readonly trigger: string;
 }
 
+/** A Vite logger that keeps what the plugin prints (`[zhin-gen] …` lines, by level). */
+function keepLogs(logs: string[]): Logger {
+  const logger = createLogger('silent');
+  const keep = (level: string) => (message: string) => void logs.push(`${level} ${message}`);
+  return { ...logger, info: keep('info'), warn: keep('warn'), warnOnce: keep('warn'), error: keep('error') };
+}
+
 async function startDev(
   root: string,
   runs: Run[],
   plugins: Plugin[] = [],
+  logs: string[] = [],
 ): Promise<{ server: ViteDevServer; hmr: HmrClient; port: number }> {
   const server = await createServer(
     devConfig(root, {
       plugins: [zhinVite({ onRun: (result, trigger) => runs.push({ result, trigger }) }), ...plugins],
+      customLogger: keepLogs(logs),
     }),
   );
   await server.listen();
@@ -75,11 +84,12 @@ describe('vite dev server', () => {
   let hmr: HmrClient;
   let port: number;
   const runs: Run[] = [];
+  const logs: string[] = [];
   const watchRuns = (): Run[] => runs.filter((r) => r.trigger === 'watch');
 
   beforeAll(async () => {
     root = makeBot('vite-dev');
-    ({ server, hmr, port } = await startDev(root, runs));
+    ({ server, hmr, port } = await startDev(root, runs, [], logs));
     await browse(port);
   });
 
@@ -204,8 +214,9 @@ describe('vite dev server', () => {
     }
   });
 
-  it('fixing the error clears the overlay (an update follows the error)', async () => {
+  it('fixing the error clears the overlay (an update follows the error), and the terminal says so', async () => {
     const before = hmr.messages.length;
+    const logged = logs.length;
     writeTree(root, { 'tools/ping/index.ts': plainTool('Ping the bot') });
     // The manifest bytes equal the last good ones: nothing is rewritten, the overlay still clears.
     const clear = await waitFor(
@@ -215,6 +226,9 @@ describe('vite dev server', () => {
     expect(clear).toMatchObject({ type: 'update' });
     expect(hmr.messages.slice(before).some((m) => m.type === 'error')).toBe(false);
     expect(watchRuns().at(-1)!.result.errors).toBe(0);
+    // Not written (the bytes are the last good ones), yet the error's last words are not the last.
+    expect(watchRuns().at(-1)!.result.written).toBe(false);
+    expect(logs.slice(logged)).toEqual([expect.stringMatching(/^info \[zhin-gen\] zhin-gen: 5 tools.*\(unchanged\)/)]);
   });
 
   it('deleting a tool removes it from the manifest and hot-updates', async () => {

@@ -3,7 +3,7 @@
  * graph (webpack/rspack report no creations at all). The plugin's tree watcher notices a newly
  * created tool and a SKILL.md edit; the rewritten manifest makes the bundler rebuild by itself.
  */
-import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { watch, type RollupWatcher } from 'rollup';
@@ -216,6 +216,37 @@ describe('rollup watch mode', () => {
     } finally {
       delete process.env.ZHIN_GEN_WATCH_FAULT;
       error.mockRestore();
+      await started.watcher.close();
+    }
+  });
+
+  it('an error the side watcher printed (a SKILL.md, outside the bundle) is followed by a line when it is fixed', async () => {
+    const root = makeBot('rollup-watch-fixed-out-of-band');
+    dirs.push(root, `${root}-dist`);
+    const skill = join(root, 'skills/summarize/SKILL.md');
+    writeTree(root, {
+      'skills/summarize/SKILL.md': '---\nname: summarize\ndescription: Sum up.\n---\n# S\n\nDo it.\n',
+    });
+    const good = readFileSync(skill, 'utf8');
+    const printed: string[] = [];
+    const keep =
+      (level: string) =>
+      (...args: unknown[]) =>
+        void printed.push(`${level} ${args.map(String).join(' ')}`);
+    const error = vi.spyOn(console, 'error').mockImplementation(keep('error'));
+    const info = vi.spyOn(console, 'info').mockImplementation(keep('info'));
+    const started = rollupWatch(root, () => undefined, `${root}-dist`);
+    try {
+      await waitFor(() => started.bundles() >= 1, 'the first bundle');
+      writeFileSync(skill, good.replace('description: Sum up.\n', ''));
+      await waitFor(() => printed.some((l) => l.startsWith('error [zhin-gen]')), 'the printed error');
+      const at = printed.length;
+      writeFileSync(skill, good); // the manifest's bytes are the ones on disk: no build follows
+      await waitFor(() => printed.length > at, 'the line after the fix');
+      expect(printed.slice(at)).toEqual([expect.stringMatching(/^info \[zhin-gen\] zhin-gen: .*\(unchanged\)/)]);
+    } finally {
+      error.mockRestore();
+      info.mockRestore();
       await started.watcher.close();
     }
   });

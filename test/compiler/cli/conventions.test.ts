@@ -3,7 +3,7 @@
  * "did you mean" for commands and options, `--json` ≡ `--format json`, rounded durations and a
  * code frame under each diagnostic of the pretty output (colour only on a TTY).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,25 @@ describe('--json is --format json', () => {
     }
     // mcp's stdout is the MCP channel: never a JSON error there.
     expect(cli(['mcp', '--json']).stdout).toBe('');
+  });
+
+  it('run in a directory removed since the shell entered it: one line and a hint, exit 64, no stack trace', () => {
+    const parent = tempDir('conventions-gone');
+    dirs.push(parent);
+    // The shell enters the folder, which is then removed under it (the only way to such a cwd).
+    const run = spawnSync(
+      'sh',
+      [
+        '-c',
+        'mkdir gone && cd gone && rmdir ../gone && exec "$0" "$1" generate',
+        process.execPath,
+        join(REPO, 'bin', 'zhin-gen.mjs'),
+      ],
+      { cwd: parent, encoding: 'utf8' },
+    );
+    expect(run.status).toBe(64);
+    expect(run.stderr).toMatch(/^zhin-gen: the current directory no longer exists .*\nhint: /);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('a reader that goes away (| head) ends the run quietly: no EPIPE stack trace', async () => {

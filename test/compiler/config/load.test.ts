@@ -92,6 +92,27 @@ describe('config', () => {
     expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');
   });
 
+  it('a syntax error in a .ts config, or in a module it imports, says what and where (not "Transform failed")', async () => {
+    const own = writeTree(tempDir('cfg-ts-syntax'), {
+      'zhin-gen.config.ts': "export default {\n  permits: ['vip'],\n  importExtension: ;\n};\n",
+    });
+    const imported = writeTree(tempDir('cfg-ts-import'), {
+      'zhin-gen.config.ts': "import { extra } from './extra.js';\nexport default { permits: extra };\n",
+      'extra.ts': 'export const extra = [;\n',
+    });
+    dirs.push(own, imported);
+    const [syntax] = (await loadConfig(own)).diagnostics;
+    expect(syntax).toMatchObject({
+      code: 'ZG1101',
+      line: 3,
+      column: 19,
+      message: 'Could not load zhin-gen.config.ts: Unexpected ";"',
+    });
+    const [inImport] = (await loadConfig(imported)).diagnostics;
+    expect(inImport).toMatchObject({ code: 'ZG1101', line: 1, column: 1 });
+    expect(inImport!.message).toMatch(/^Could not load zhin-gen\.config\.ts: extra\.ts:1:\d+: Unexpected/);
+  });
+
   it('says what is wrong with a config that is no object, JSON that does not parse, and a bad child-plugin key', async () => {
     const fn = writeTree(tempDir('cfg-fn'), { 'zhin-gen.config.mjs': 'export default () => ({ out: "x.gen.ts" });\n' });
     const json = writeTree(tempDir('cfg-json'), { 'zhin-gen.config.json': '{\n  "out": "x.gen.ts",\n}\n' });
