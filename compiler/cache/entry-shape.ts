@@ -148,6 +148,7 @@ const otherKinds = {
   }),
   'plugin-entry': object({
     kind: oneOf(['plugin-entry']),
+    runsSetup: boolean,
     conditionalSections: array(object({ localName: string, loc, platforms: array(platformRef) })),
     conditionalTools: array(
       object({

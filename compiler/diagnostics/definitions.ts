@@ -169,6 +169,11 @@ export const DEFINITIONS = {
     title: 'addSkill() in setup()',
     hint: 'A skill is a file: write it as skills/<name>/SKILL.md (its description in the front matter, its instructions as the body, its tools under `tools:`), or declare a skill the host adds as host-provided in the config. zhin-gen reads addTool() and addPromptSection() in setup(), not addSkill().',
   },
+  ZG2062: {
+    severity: 'warning',
+    title: 'Plugin entry not run by the runtime',
+    hint: "The manifest imports a plugin entry only when it default-exports zhin-gen's `definePlugin` (from \"@zhin-gen/runtime\", \"@zhin.js/tool\" or a config `modules` entry): host.load() runs its setup(). A zhin.js plugin (`definePlugin` from \"zhin.js\", commands, middleware) stays the zhin.js host's, and its `context.addTool()` tools are registered there, not by @zhin-gen/runtime (they are still checked for name clashes). Nothing to do unless you meant zhin-gen to run setup(): then import definePlugin from \"@zhin.js/tool\" and use only the context zhin-gen gives (docs/authoring.md).",
+  },
   // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
   ZG2080: {
     severity: 'error',

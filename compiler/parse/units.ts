@@ -75,6 +75,8 @@ export interface AgentUnitData {
 
 export interface PluginEntryData {
   readonly kind: 'plugin-entry';
+  /** It default-exports zhin-gen's definePlugin: the manifest imports it and host.load() runs setup(). */
+  readonly runsSetup: boolean;
   /** `context.addPromptSection('<literal>', …)`: checked like directory sections, registered at runtime. */
   readonly conditionalSections: readonly {
     localName: string;
@@ -299,9 +301,19 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   if (text === undefined) return unreadable(file, env);
   const parsed = parseCode({ ts: env.ts, file, text, expected: 'definePlugin', modules: env.modules });
   // A plugin entry's own default export may come from zhin.js itself, so a missing or foreign
-  // definePlugin is left to the host; a recognised one gets the checks definePlugin applies.
+  // definePlugin is left to the host: the manifest does not import it (host.load() rejects any
+  // other default export), and a warning says so. A recognised one gets definePlugin's checks.
+  const runsSetup = parsed.helper === 'definePlugin';
+  const foreign = parsed.diagnostics.find((d) => d.code === 'ZG2002' || d.code === 'ZG2003');
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'ZG2002' && d.code !== 'ZG2003');
-  if (parsed.helper === 'definePlugin' && parsed.fields) diagnostics.push(...validatePluginFields(parsed.fields));
+  if (runsSetup && parsed.fields) diagnostics.push(...validatePluginFields(parsed.fields));
+  if (!runsSetup && !diagnostics.some((d) => d.severity === 'error'))
+    diagnostics.push(
+      diag('ZG2062', {
+        ...(foreign ? { file: foreign.file, line: foreign.line, column: foreign.column } : { file }),
+        message: `${file} does not default-export zhin-gen's definePlugin${foreign ? ` (${foreign.message.replace(/\.$/, '')})` : ''}: the manifest does not import it, and its setup() runs only in the zhin.js host`,
+      }),
+    );
   const conditionalTools: PluginEntryData['conditionalTools'][number][] = [];
   const conditionalSections: PluginEntryData['conditionalSections'][number][] = [];
   for (const ref of parsed.conditionalTools.filter((r) => r.kind === 'prompt-section')) {
@@ -341,7 +353,11 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
     }
     conditionalTools.push({ localName: ref.localName, loc: ref.loc, ...fields });
   }
-  return { data: { kind: 'plugin-entry', conditionalTools, conditionalSections }, diagnostics, dependencies: [] };
+  return {
+    data: { kind: 'plugin-entry', runsSetup, conditionalTools, conditionalSections },
+    diagnostics,
+    dependencies: [],
+  };
 }
 
 export function parseUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {

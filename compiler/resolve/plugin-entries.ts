@@ -49,16 +49,18 @@ export function assemblePlugins(
         ...(agentsMd ? { agentsMd: { file: agentsMd.source, text: agentsMd.text } } : {}),
       }),
     );
+    const entry = plugin.entry ? input.entries.get(plugin.dir) : undefined;
+    const data = entry?.data as PluginEntryData | undefined;
+    // A zhin.js plugin entry is the zhin.js host's (ZG2062): the manifest does not import it.
+    const imported = plugin.entry !== undefined && data?.runsSetup !== false;
     plugins.push({
       owner: plugin.owner,
       dir: plugin.dir,
       ...(agentsMd ? { agentsMd } : {}),
-      ...(plugin.entry ? { entrySource: plugin.entry } : {}),
+      ...(imported ? { entrySource: plugin.entry } : {}),
     });
-    const entry = plugin.entry ? input.entries.get(plugin.dir) : undefined;
     if (!entry) continue;
     diagnostics.push(...entry.diagnostics);
-    const data = entry.data as PluginEntryData | undefined;
     const addedSections = new Map<string, SourceLocation>();
     for (const ref of data?.conditionalSections ?? []) {
       // The check setup()'s addPromptSection() applies (runtime/contract/names.ts); clashes are still

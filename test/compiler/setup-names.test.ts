@@ -4,6 +4,9 @@
  * definition both use). Before, `check` exited 0 for `addTool('Discover', …)` and
  * `addTool('Sync', …)` and the bot then failed to start (issue 13, item 5).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
 import { createCapabilityHost, defineAgentPromptSection, defineAgentTool, definePlugin } from '../../runtime/index.js';
@@ -192,5 +195,42 @@ describe('the compiler and the runtime agree on every setup() name', () => {
   it('the table holds names of both verdicts', async () => {
     expect(await runtimeRejects('', 'tool', 'Sync')).toBe(true);
     expect(await runtimeRejects('', 'tool', 'sync')).toBe(false);
+  });
+});
+
+describe('a zhin.js plugin entry (definePlugin from "zhin.js")', () => {
+  it('is not imported by the manifest: a warning says so, and host.load() starts the bot', async () => {
+    const root = tree({
+      'plugin.ts': `import { definePlugin } from 'zhin.js';
+
+export default definePlugin({
+  name: 'showcase',
+  setup(context) {
+    context.addTool('showcase_greet', { description: 'Greet', execute: () => 'hi' });
+  },
+});
+`,
+      'tools/echo/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Echo', execute: () => 'echo' });\n",
+    });
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    const run = cli(['check', '--root', root, '--format', 'json']);
+    expect(run.status).toBe(0);
+    const { diagnostics } = JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] };
+    expect(diagnostics.map((d) => [d.code, d.severity, `${d.file}:${d.line}`])).toEqual([
+      ['ZG2062', 'warning', 'plugin.ts:3'],
+    ]);
+    expect(diagnostics[0]!.message).toContain("does not default-export zhin-gen's definePlugin");
+    // The generated module names no entry to import (it imported plugin.ts, and host.load() threw
+    // "does not default-export definePlugin(...)"), and the bot starts on it.
+    const code = readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8');
+    expect(code).not.toContain('plugin.js');
+    const { manifest } = (await import(`${pathToFileURL(join(root, 'zhin-capabilities.gen.ts')).href}?v=1`)) as {
+      manifest: CapabilityManifest;
+    };
+    const host = createCapabilityHost();
+    await host.load(manifest);
+    expect([...host.current!.tools.keys()]).toContain('echo');
+    await host.close();
   });
 });
