@@ -172,7 +172,7 @@ export const DEFINITIONS = {
   ZG2062: {
     severity: 'warning',
     title: 'Plugin entry not run by the runtime',
-    hint: "The manifest imports a plugin entry only when it default-exports zhin-gen's `definePlugin` (from \"@zhin-gen/runtime\", \"@zhin.js/tool\" or a config `modules` entry): host.load() runs its setup(). A zhin.js plugin (`definePlugin` from \"zhin.js\", commands, middleware) stays the zhin.js host's, and its `context.addTool()` tools are registered there, not by @zhin-gen/runtime (they are still checked for name clashes). Nothing to do unless you meant zhin-gen to run setup(): then import definePlugin from \"@zhin.js/tool\" and use only the context zhin-gen gives (docs/authoring.md).",
+    hint: 'The manifest imports a plugin entry only when it default-exports zhin-gen\'s `definePlugin` (from "@zhin-gen/runtime", "@zhin.js/tool" or a config `modules` entry): host.load() runs its setup(). A zhin.js plugin (`definePlugin` from "zhin.js", commands, middleware) stays the zhin.js host\'s, and its `context.addTool()` tools are registered there, not by @zhin-gen/runtime (they are still checked for name clashes). Nothing to do unless you meant zhin-gen to run setup(): then import definePlugin from "@zhin.js/tool" and use only the context zhin-gen gives (docs/authoring.md).',
   },
   // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
   ZG2080: {

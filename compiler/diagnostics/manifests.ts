@@ -69,4 +69,9 @@ export const MANIFESTS = {
     title: 'Placeholder left by zhin-gen migrate',
     hint: 'migrate writes a marked placeholder where the earlier layout had nothing to convert (a sub-agent without boundaries, an agent.json without a description); the model would be sent it. Write the real text and remove the marker.',
   },
+  ZG4019: {
+    severity: 'error',
+    title: "zhin.js's name for an agent.json key",
+    hint: "zhin.js's agent step limit `max_iterations` (or `maxIterations`) is `maxSteps` in agent.json: rename the key. An error, not an ignored key: dropping the limit would let the agent run to the default number of steps.",
+  },
 } as const satisfies Record<string, CatalogEntry>;

@@ -81,7 +81,7 @@ export const SCAN = {
   ZG1055: {
     severity: 'error',
     title: 'Flat tool file (earlier layout)',
-    hint: 'zhin-gen reads a tool from its own directory: tools/<name>/index.ts. Run `zhin-gen migrate` (add --write to apply): it moves tools/<name>.ts to tools/<name>/index.ts and keeps the tool name.',
+    hint: 'zhin-gen reads a tool from its own directory: tools/<name>/index.ts. Run `zhin-gen migrate` (add --write to apply): it moves a tool file tools/<name>.ts to tools/<name>/index.ts and keeps the tool name, and a module of shared code (no default-exported defineAgentTool) to src/tools/<name>.ts, rewriting the imports of both.',
   },
   ZG1056: {
     severity: 'error',

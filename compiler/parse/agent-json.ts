@@ -260,6 +260,9 @@ interface MappedError {
   readonly message: string;
 }
 
+/** Keys zhin.js's agent files use for one of agent.json's (dropping them would lift a limit). */
+const EARLIER_KEYS: Readonly<Record<string, string>> = { max_iterations: 'maxSteps', maxIterations: 'maxSteps' };
+
 const EXPECTED: Readonly<Record<string, string>> = {
   $schema: 'a string (the path or URL of agent.schema.json)',
   name: 'a string equal to the agent directory name',
@@ -274,6 +277,14 @@ function mapSchemaError(error: ErrorObject, root: Jsonc.Node, value: Record<stri
   if (error.keyword === 'additionalProperties') {
     const key = String((error.params as { additionalProperty: string }).additionalProperty);
     const keyNode = jsoncParser().findNodeAtLocation(root, [...path, key])?.parent?.children?.[0];
+    const renamed = path.length === 0 && Object.hasOwn(EARLIER_KEYS, key) ? EARLIER_KEYS[key] : undefined;
+    if (renamed !== undefined)
+      return {
+        code: 'ZG4019',
+        path: `${error.instancePath}/${key}`,
+        offset: keyNode?.offset ?? root.offset,
+        message: `${JSON.stringify(key)} is zhin.js's name for ${JSON.stringify(renamed)}: zhin-gen reads "${renamed}", and would run the agent without this limit`,
+      };
     return {
       code: 'ZG4004',
       path: `${error.instancePath}/${key}`,

@@ -188,7 +188,7 @@ export function earlierFlatFile(path: string, folder: string, folderDir: string)
   if (folder === 'tools' && code !== undefined) {
     return diag('ZG1055', {
       file: path,
-      message: `"${path}" is tool "${code}" as a flat file (zhin.js's earlier layout); zhin-gen reads ${folderDir}/${code}/index.ts; ${MIGRATE} (${keptName(code)})`,
+      message: `"${path}" is a flat file in ${folderDir}/ (zhin.js's earlier layout): a tool "${code}" there is read from ${folderDir}/${code}/index.ts, shared code without a default-exported tool belongs outside ${folderDir}/ (migrate moves it to src/${folder}/); ${MIGRATE} (${keptName(code)})`,
     });
   }
   if (folder === 'prompt-sections' && code !== undefined) {

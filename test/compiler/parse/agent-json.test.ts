@@ -220,6 +220,17 @@ describe('parseAgentJson: rules', () => {
     expect(diagnostics[0]!.message).toContain('"temperature"');
     expect(agent?.description).toBe('d');
   });
+
+  it("zhin.js's step limit under its own name is an error naming maxSteps (it would be dropped); constructor is just unknown", () => {
+    for (const key of ['max_iterations', 'maxIterations']) {
+      const { diagnostics } = parse(`{\n  "description": "d",\n  "${key}": 3\n}`);
+      expect(at(diagnostics)).toEqual([['ZG4019', 3, 3]]);
+      expect(diagnostics[0]!.severity).toBe('error');
+      expect(diagnostics[0]!.message).toContain('"maxSteps"');
+    }
+    const { diagnostics } = parse('{\n  "description": "d",\n  "constructor": 3\n}');
+    expect(at(diagnostics)).toEqual([['ZG4004', 3, 3]]);
+  });
 });
 
 describe('agent.schema.json agrees with parseAgentJson', () => {
