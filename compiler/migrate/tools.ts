@@ -70,13 +70,17 @@ function migrateToolsFolder(draft: Draft, pluginDir: string, folder: 'agent/tool
     }
   }
   if (folder === 'tools') {
-    // tools/<x>/ is zhin-gen's own layout; only a directory holding a `.tool.md` and no entry is earlier.
+    // tools/<x>/ is zhin-gen's own layout; only a directory holding a `.tool.md` and no entry is
+    // earlier, or one of shared code only: the handler modules an earlier `agent/tools/<y>.ts`
+    // imports (`tools/60s-news/handler.ts` for tool `60s_news`), which would be a tool directory
+    // without index.ts (ZG1003). It moves to src/tools/<x>/, and its importers follow.
     for (const sub of dirs) {
       const subDir = `${dir}/${sub}`;
       const inner = childrenOf(tree, subDir).files;
       if (inner.some((f) => ENTRY.test(f))) continue;
       const toolMd = inner.find((f) => f.endsWith('.tool.md'));
       if (toolMd) convertToolMarkdown(draft, pluginDir, `${subDir}/${toolMd}`, subDir);
+      else moveSharedCode(draft, subDir, `${helperDir}/${sub}`);
     }
     return;
   }
@@ -99,6 +103,23 @@ function migrateToolsFolder(draft: Draft, pluginDir: string, folder: 'agent/tool
       at,
     });
   }
+}
+
+/** A folder of code modules none of which is a tool (nor a test of one): shared code, moved whole. */
+function moveSharedCode(draft: Draft, from: string, to: string): void {
+  // A tool this plan moves in (`agent/tools/weather.ts` → `tools/weather/index.ts`) keeps its handler beside it.
+  if (['ts', 'mts', 'js', 'mjs'].some((ext) => !draft.isFree(`${from}/index.${ext}`))) return;
+  const files = filesBelow(draft.tree, from);
+  const code = files.filter((f) => isCodeFile(f.slice(f.lastIndexOf('/') + 1)));
+  if (code.length === 0 || !files.every((f) => draft.isUntouched(f))) return;
+  if (code.some((f) => isToolModule(f, draft.tree.read(f)))) return;
+  draft.accept({
+    moves: files.map((file) => ({ from: file, to: to + file.slice(from.length) })),
+    creates: [],
+    removes: [],
+    why: `${from}/ holds no tool (no index file, no .tool.md, no default-exported defineAgentTool): shared code moves to ${to}/`,
+    at: { file: code[0]!, line: 1, column: 1 },
+  });
 }
 
 export function migrateTools(draft: Draft, pluginDir: string): void {

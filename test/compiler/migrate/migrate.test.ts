@@ -327,7 +327,7 @@ describe('zhin-gen migrate: behaviour', () => {
     // hostile.test.ts): tools/ exists and is immutable, so even root cannot create the tool
     // folders in it, while the moves elsewhere in the tree are written first.
     const tools = join(root, 'tools');
-    mkdirSync(tools);
+    mkdirSync(tools, { recursive: true });
     execFileSync('chattr', ['+i', tools]);
     try {
       const before = snapshot(root);
