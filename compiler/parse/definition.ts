@@ -32,6 +32,8 @@ export interface ParsedCode {
   readonly relativeImports: readonly { readonly specifier: string; readonly loc: SourceLocation }[];
   readonly conditionalTools: readonly ConditionalToolRef[];
   readonly diagnostics: readonly Diagnostic[];
+  /** The file imports the expected helper from a recognised module (the call may be out of sight). */
+  readonly importsHelper?: boolean;
 }
 
 export interface ParseCodeInput {
@@ -270,6 +272,11 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   code.relativeImports = relativeImports;
   code.conditionalTools = conditionalTools;
   code.diagnostics = diagnostics;
+  // The expected helper imported from a recognised module (by name, or the module's namespace):
+  // a default export built out of sight (`export default make('p')`) may still be its value.
+  for (const binding of imports.values())
+    if (input.modules.includes(binding.module) && (binding.imported === expectedName || binding.imported === '*'))
+      code.importsHelper = true;
   return code;
 }
 

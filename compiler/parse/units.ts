@@ -303,8 +303,11 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   // A plugin entry's own default export may come from zhin.js itself, so a missing or foreign
   // definePlugin is left to the host: the manifest does not import it (host.load() rejects any
   // other default export), and a warning says so. A recognised one gets definePlugin's checks.
-  const runsSetup = parsed.helper === 'definePlugin';
   const foreign = parsed.diagnostics.find((d) => d.code === 'ZG2002' || d.code === 'ZG2003');
+  // zhin-gen's definePlugin imported, its call out of sight (`export default make('p')`): still
+  // imported, as host.load() takes any definePlugin value; only a foreign or absent one is not.
+  const runsSetup =
+    parsed.helper === 'definePlugin' || (parsed.importsHelper === true && foreign?.code !== 'ZG2003');
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'ZG2002' && d.code !== 'ZG2003');
   if (runsSetup && parsed.fields) diagnostics.push(...validatePluginFields(parsed.fields));
   if (!runsSetup && !diagnostics.some((d) => d.severity === 'error'))

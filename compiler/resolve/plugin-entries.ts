@@ -65,7 +65,8 @@ export function assemblePlugins(
     for (const ref of data?.conditionalSections ?? []) {
       // The check setup()'s addPromptSection() applies (runtime/contract/names.ts); clashes are still
       // reported, so one run names every problem of the call.
-      const problem = segmentNameProblem(ref.localName);
+      // A zhin.js entry's setup() is the zhin.js host's (ZG2062): host.load() never applies its check.
+      const problem = imported ? segmentNameProblem(ref.localName) : undefined;
       if (problem) {
         diagnostics.push(
           diag('ZG3011', {
@@ -109,7 +110,7 @@ export function assemblePlugins(
         diagnostics.push(diag('ZG3005', { ...ref.loc, message: `addTool("${ref.localName}") ${problem.message}` }));
         continue;
       }
-      if (problem) {
+      if (problem && imported) {
         diagnostics.push(
           diag('ZG3011', {
             ...ref.loc,

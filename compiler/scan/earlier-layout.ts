@@ -173,7 +173,8 @@ export class EarlierFolderFiles {
 function markdownTool(path: string, name: string): Diagnostic {
   return diag('ZG1056', {
     file: path,
-    message: `"${path}" is markdown tool "${name}" (<name>.tool.md + handler.ts) of zhin.js's earlier layout; zhin-gen reads tools from index.ts with defineAgentTool(...); ${MIGRATE}`,
+    // Named by the file only when its front matter names none (scan reads no file): migrate reads it.
+    message: `"${path}" is a markdown tool (<name>.tool.md + handler.ts) of zhin.js's earlier layout, tool "${name}" unless its front matter \`name\` says otherwise; zhin-gen reads tools from index.ts with defineAgentTool(...); ${MIGRATE}`,
   });
 }
 

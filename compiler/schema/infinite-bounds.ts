@@ -34,10 +34,14 @@ export interface NullBound {
   readonly path: readonly (string | number)[];
 }
 
+/** Keywords whose value maps names to schemas: a name there (`default`, `enum`) is no keyword. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
 /** The first numeric keyword whose value is `null` in a projected schema, if any. */
 export function nullBound(schema: JsonValue, path: (string | number)[] = []): NullBound | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   if (Array.isArray(schema)) {
+    // A list of schemas (`allOf`, `anyOf`, `prefixItems`, …).
     for (let i = 0; i < schema.length; i++) {
       const found = nullBound(schema[i]!, [...path, i]);
       if (found) return found;
@@ -46,7 +50,14 @@ export function nullBound(schema: JsonValue, path: (string | number)[] = []): Nu
   }
   for (const [key, value] of Object.entries(schema)) {
     if (value === null && NUMERIC.has(key)) return { keyword: key, path };
-    if (DATA.has(key)) continue;
+    if (DATA.has(key) || typeof value !== 'object' || value === null) continue;
+    if (SCHEMA_MAPS.has(key) && !Array.isArray(value)) {
+      for (const [name, inner] of Object.entries(value)) {
+        const found = nullBound(inner, [...path, key, name]);
+        if (found) return found;
+      }
+      continue;
+    }
     const found = nullBound(value, [...path, key]);
     if (found) return found;
   }

@@ -198,7 +198,47 @@ describe('the compiler and the runtime agree on every setup() name', () => {
   });
 });
 
+describe('a plugin entry whose definePlugin call is out of sight', () => {
+  it("is imported still (zhin-gen's definePlugin imported): no ZG2062, and setup() registers its tool", async () => {
+    const root = tree({
+      'plugin.ts': `import { defineAgentTool, definePlugin } from 'zhin-gen/runtime';
+
+const make = (name: string) =>
+  definePlugin({
+    name,
+    setup(context) {
+      context.addTool('greet', defineAgentTool({ description: 'Greet', execute: () => 'hi' }));
+    },
+  });
+
+export default make('p1');
+`,
+    });
+    const run = cli(['generate', '--root', root]);
+    expect(run.stderr).not.toContain('ZG2062');
+    expect(readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8')).toContain('plugin.js');
+  });
+});
+
 describe('a zhin.js plugin entry (definePlugin from "zhin.js")', () => {
+  it('its addTool names get no zhin-gen name-pattern error (host.load() never runs it)', () => {
+    const root = tree({
+      'plugin.ts': `import { definePlugin } from 'zhin.js';
+export default definePlugin({
+  name: 'showcase',
+  setup(context) {
+    context.addTool('showcaseGreet', { description: 'Greet', execute: () => 'hi' });
+  },
+});
+`,
+    });
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    const run = cli(['check', '--root', root, '--format', 'json']);
+    expect(run.status).toBe(0);
+    const { diagnostics } = JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] };
+    expect(diagnostics.map((d) => d.code)).toEqual(['ZG2062']);
+  });
+
   it('is not imported by the manifest: a warning says so, and host.load() starts the bot', async () => {
     const root = tree({
       'plugin.ts': `import { definePlugin } from 'zhin.js';

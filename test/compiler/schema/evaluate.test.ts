@@ -94,6 +94,9 @@ describe('inline Zod schemas', () => {
       ['z.object({ max: z.number().max(Infinity) })', '`properties.max`'],
       ['z.object({ n: z.object({ min: z.number().min(-1e309) }) })', '`properties.n.properties.min`'],
       ['z.object({ l: z.array(z.string()).max(Infinity) })', '`properties.l`'],
+      // Properties named like the data keywords are schemas all the same.
+      ['z.object({ default: z.number().max(Infinity) })', '`properties.default`'],
+      ['z.object({ enum: z.string().max(Infinity) })', '`properties.enum`'],
     ]) {
       const outcome = await single({ 'tools/a/index.ts': tool(Z, schema!) });
       expect(outcome, schema).toMatchObject({ ok: false, diagnostic: { code: 'ZG2022', line: 6 } });
