@@ -35,6 +35,7 @@ import { ANTHROPIC_MAX_TOOLS, OPENAI_MAX_TOOLS } from '../deferred/providers.js'
 import { linkSignals } from '../turn/abort.js';
 import {
   addUsage,
+  cutOffCalls,
   executeCalls,
   type LoopFinishReason,
   type LoopStep,
@@ -189,6 +190,7 @@ function loopStep(
   refused: ReadonlyMap<string, ToolOutcome>,
   messages: readonly ModelMessage[],
   resultText: (call: ModelToolCall, outcome: ToolOutcome) => string,
+  cutOff: ReadonlyMap<string, ToolCallResult>,
 ): LoopStep<ModelMessage> {
   const calls: ModelToolCall[] = [];
   const results: ToolCallResult[] = [];
@@ -199,7 +201,9 @@ function loopStep(
     const part = step.content.find(
       (entry) => (entry.type === 'tool-result' || entry.type === 'tool-error') && entry.toolCallId === call.id,
     );
-    if (part?.type === 'tool-result') {
+    const unrun = cutOff.get(call.id);
+    if (unrun) results.push(unrun);
+    else if (part?.type === 'tool-result') {
       const outcome = part.output as ToolOutcome;
       results.push({ call, outcome, text: resultText(call, outcome), isError: isErrorOutcome(outcome) });
     } else if (part?.type === 'tool-error') {
@@ -256,9 +260,21 @@ export async function runAiSdkTurn<R>(options: AiSdkLoopOptions<R>): Promise<AiS
   let seen = 0;
   const onStepFinish = async (step: StepResult<TurnToolSet>) => {
     for (const part of step.toolCalls) unreported.delete(part.toolCallId);
+    // A reply cut off at the output limit: the SDK runs none of its calls (it runs tools only for
+    // the finish reasons 'stop' and 'tool-calls'), and the loop ends. Its complete calls are
+    // journaled as cancelled, as the other bridges do, so no tool_call is left without an end.
+    const answered = new Set(
+      step.content.filter((p) => p.type === 'tool-result' || p.type === 'tool-error').map((p) => p.toolCallId),
+    );
+    const unrun = step.toolCalls
+      .filter((part) => !answered.has(part.toolCallId) && !refused.has(part.toolCallId))
+      .map((part) => ({ id: part.toolCallId, name: part.toolName, input: part.input }));
+    const cutOff = new Map(
+      (unrun.length > 0 ? await cutOffCalls(turn, unrun) : []).map((result) => [result.call.id, result]),
+    );
     // `response.messages` accumulates over the steps: this step's messages are the new tail.
     const all = step.response.messages;
-    const mapped = loopStep(step, steps.length, refused, all.slice(seen), resultText);
+    const mapped = loopStep(step, steps.length, refused, all.slice(seen), resultText, cutOff);
     seen = all.length;
     steps.push(mapped);
     await options.onStep?.(mapped);

@@ -198,7 +198,7 @@ export async function executeCalls<R>(
 const CUT_OFF = 'the reply was cut off at the output token limit before its tool calls were complete';
 
 /** The calls of a reply cut off at the output limit: journaled as cancelled, never run, and the model told why. */
-async function cutOffCalls<R>(turn: Turn<R>, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+export async function cutOffCalls<R>(turn: Turn<R>, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
   const results = await executeCalls(turn, calls, refusedSignal(CUT_OFF));
   return results.map((result) => Object.freeze({ ...result, text: `The call was not run: ${CUT_OFF}; call again.` }));
 }

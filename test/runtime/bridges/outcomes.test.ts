@@ -219,6 +219,39 @@ describe.each(CORE_BRIDGES)('%s, a reply cut off at the output limit', (bridge) 
   });
 });
 
+// The AI SDK runs tools only for the finish reasons 'stop' and 'tool-calls': a cut-off reply ends
+// its loop. Its complete calls were then left with a tool_call and no end in the journal.
+describe.each(BRIDGES.filter((bridge) => bridge.startsWith('ai-sdk')))(
+  '%s, a reply cut off at the output limit',
+  (bridge) => {
+    it('runs none of its calls, and each is journaled as cancelled and reported in the step', async () => {
+      server = await startFakeModels([
+        {
+          calls: [
+            { id: 'c1', name: 'echo', input: { text: 'first' } },
+            { id: 'c2', name: 'echo', input: { text: 'second' } },
+          ],
+          cutOff: true,
+        },
+        done,
+      ]);
+      const { turn } = await botTurn();
+      const { result } = await runBridge(bridge, turn, server, { defer: false });
+      expect(executed).toEqual([]);
+      expect(journalByCall(turn.journal)).toEqual({
+        c1: ['echo:tool_call', 'echo:tool_cancelled'],
+        c2: ['echo:tool_call', 'echo:tool_cancelled'],
+      });
+      expect(result.steps[0]!.results.map((entry) => [entry.call.id, entry.outcome.status])).toEqual([
+        ['c1', 'cancelled'],
+        ['c2', 'cancelled'],
+      ]);
+      expect(result.steps[0]!.results[0]!.text).toContain('cut off at the output token limit');
+      await turn.end();
+    });
+  },
+);
+
 describe.each(BRIDGES.filter((bridge) => !bridge.startsWith('anthropic')))(
   '%s, arguments that are not JSON',
   (bridge) => {
