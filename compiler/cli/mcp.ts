@@ -22,6 +22,7 @@ import {
   createCapabilityHost,
 } from '@zhin-gen/runtime';
 import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Compiler } from '../context.js';
 import { formatPretty, palette } from '../report/index.js';
 import { runtimeEntryFile } from '../runtime-entry.js';
@@ -161,8 +162,12 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
     transport.onclose = () => resolve();
     // The client stopped reading (it exited, or `| head`): the session is over, not a crash.
     channel.onGone(() => resolve());
-    // The client closed its end: the requests it sent last are answered first (a piped script's).
-    process.stdin.once('end', () => void inFlight.settled().then(resolve));
+    // The client closed its end: the requests it sent last are answered first (a piped script's),
+    // and what the server still asks of it (an approval's elicitation) can have no answer now.
+    process.stdin.once('end', () => {
+      inFlight.clientGone();
+      void inFlight.settled().then(resolve);
+    });
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());
   });
@@ -211,19 +216,29 @@ function stdoutChannel(): { stream: Writable; onGone: (listener: () => void) => 
   return { stream, onGone: (listener) => listeners.push(listener) };
 }
 
-/** Requests received and not yet answered, so stdin's end waits for their answers. */
+/**
+ * Requests received and not yet answered, so stdin's end waits for their answers; and the
+ * server's own requests to the client not yet answered (elicitations), which stdin's end answers
+ * as failed: a call waiting on its approval then ends denied at once, not after the ten-minute
+ * elicitation timeout (the process lingered that long after a script closed its input).
+ */
 function trackRequests(transport: StdioServerTransport): {
   settled: () => Promise<void>;
+  clientGone: () => void;
 } {
   const pending = new Set<string | number>();
+  const asked = new Set<string | number>();
   let idle: (() => void) | undefined;
+  let deliver: ((message: JSONRPCMessage) => void) | undefined;
   const connect = transport.start.bind(transport);
   // serveMcp installs onmessage when it connects (start): wrapped then, once.
   transport.start = async () => {
     await connect();
     const received = transport.onmessage;
+    deliver = (message) => received?.(message);
     transport.onmessage = (message) => {
       if ('method' in message && 'id' in message) pending.add(message.id);
+      else if ('id' in message && message.id !== undefined) asked.delete(message.id);
       received?.(message);
       // A request the client cancelled gets no response (the SDK sends none): it is done too.
       if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
@@ -233,7 +248,17 @@ function trackRequests(transport: StdioServerTransport): {
     };
   };
   const send = transport.send.bind(transport);
+  const refuse = (id: string | number): void => {
+    asked.delete(id);
+    deliver?.({ jsonrpc: '2.0', id, error: { code: -32000, message: 'the client closed its input' } });
+  };
+  let gone = false;
   transport.send = async (message) => {
+    if ('method' in message && 'id' in message) {
+      asked.add(message.id);
+      // Asked after the client closed its input (the call was piped in just before): no answer can come.
+      if (gone) setImmediate(() => refuse(message.id));
+    }
     try {
       await send(message);
     } finally {
@@ -243,6 +268,10 @@ function trackRequests(transport: StdioServerTransport): {
   };
 
   return {
+    clientGone: () => {
+      gone = true;
+      for (const id of [...asked]) refuse(id);
+    },
     settled: () =>
       pending.size === 0
         ? Promise.resolve()

@@ -31,6 +31,8 @@ beforeAll(() => {
     'tools/loud/index.ts': LOUD,
     'tools/slow/index.ts':
       "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Takes a while', requiresApproval: 'never', inputSchema: { type: 'object', properties: {} }, execute: () => new Promise((resolve) => setTimeout(() => resolve('late'), 1500)) });\n",
+    'tools/guarded/index.ts':
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Needs a yes', requiresApproval: 'always', inputSchema: { type: 'object', properties: {} }, execute: () => 'ran' });\n",
     'AGENTS.md': '# Bot\n\nHelpful.\n',
   });
   expect(cli(['generate', '--root', root]).status).toBe(0);
@@ -98,6 +100,25 @@ describe('zhin-gen mcp over stdio', () => {
         .split('\n')
         .map((text) => (JSON.parse(text) as { id?: number }).id),
     ).toEqual([1]);
+  });
+
+  it('stdin closed while a call waits on its approval: the elicitation fails, the call is denied, exit 0 at once', async () => {
+    const started = Date.now();
+    const run = await pipe(
+      initialize({ elicitation: { form: {} } }) +
+        line({ id: 2, method: 'tools/call', params: { name: 'guarded', arguments: {} } }),
+      ['--platform', 'qq', '--scope', 'group'],
+    );
+    expect(run.code).toBe(0);
+    // It waited for nothing: the elicitation (a ten-minute timeout) had no one to answer it.
+    expect(Date.now() - started).toBeLessThan(8000);
+    const messages = run.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { id?: number; method?: string; result?: { isError?: boolean } });
+    expect(messages.some((m) => m.method === 'elicitation/create')).toBe(true);
+    const answer = messages.find((m) => m.id === 2 && m.method === undefined);
+    expect(answer?.result?.isError).toBe(true);
   });
 
   it('a client that stops reading ends the session: exit 0, no stack trace', async () => {
