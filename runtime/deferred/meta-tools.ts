@@ -71,11 +71,17 @@ const NAME_INPUT = Object.freeze({
   additionalProperties: false,
 });
 
+/**
+ * A `discover` query is a few words; a longer one is refused as invalid input (a 200,000-character
+ * query came back twice in the answer, echoed in `query` and in the no-match message).
+ */
+export const MAX_QUERY = 500;
+
 const SCHEMAS: Record<MetaToolName, JsonSchema> = {
   discover: Object.freeze({
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, description: 'What you need, in a few words' },
+      query: { type: 'string', minLength: 1, maxLength: MAX_QUERY, description: 'What you need, in a few words' },
       kind: {
         type: 'string',
         enum: ['tool', 'skill', 'all'],
@@ -115,10 +121,11 @@ function objectInput(value: unknown, allowed: readonly string[]): Issue | undefi
   return undefined;
 }
 
-function text(value: unknown, key: string, required: boolean): Issue | undefined {
+function text(value: unknown, key: string, required: boolean, max = Number.POSITIVE_INFINITY): Issue | undefined {
   if (value === undefined && !required) return undefined;
   if (typeof value !== 'string' || (required && value.trim() === ''))
     return { message: 'expected a non-empty string', path: [key] };
+  if (value.length > max) return { message: `expected at most ${max} characters`, path: [key] };
   return undefined;
 }
 
@@ -140,7 +147,7 @@ const VALIDATORS: Record<MetaToolName, StandardSchemaLike> = {
     const input = value as Record<string, unknown>;
     return (
       objectInput(value, ['query', 'kind', 'mcp_server']) ??
-      text(input.query, 'query', true) ??
+      text(input.query, 'query', true, MAX_QUERY) ??
       (input.kind === undefined || input.kind === 'tool' || input.kind === 'skill' || input.kind === 'all'
         ? undefined
         : { message: 'expected "tool", "skill" or "all"', path: ['kind'] }) ??

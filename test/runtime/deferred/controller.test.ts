@@ -4,6 +4,7 @@
  * catalog without special code, and bad config rejecting the candidate.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_QUERY } from '../../../runtime/deferred/meta-tools.js';
 import {
   CandidateRejectedError,
   createCapabilityHost,
@@ -107,6 +108,12 @@ describe('discover', () => {
       status: 'failed',
       error: { code: 'invalid_input', path: '/query' },
     });
+    // A query is a few words: a huge one is invalid input, not echoed back twice.
+    expect(await turn.execute('discover', { query: 'w'.repeat(MAX_QUERY + 1) })).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/query', message: expect.stringContaining(`at most ${MAX_QUERY}`) },
+    });
+    expect(await turn.execute('discover', { query: 'w'.repeat(MAX_QUERY) })).toMatchObject({ status: 'completed' });
     expect(await turn.execute('discover', { query: 'x', kind: 'agents' } as never)).toMatchObject({
       status: 'failed',
       error: { path: '/kind' },
