@@ -14,6 +14,34 @@ export type Settled<T> =
 const NOTHING_TO_DISPOSE = () => undefined;
 
 /**
+ * The links that follow each signal, behind one listener of its own: a reply of 34 calls linked
+ * each to the loop's signal, and Node warned (MaxListenersExceededWarning, past 10 listeners) on
+ * the host's stderr. Keyed weakly: a signal's entry goes with it.
+ */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** Aborts `controller` when `signal` aborts; returns the undo. */
+function follow(signal: AbortSignal, controller: AbortController): () => void {
+  let links = followers.get(signal);
+  if (links === undefined) {
+    const created = new Set<AbortController>();
+    links = created;
+    followers.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const link of [...created]) link.abort(signal.reason);
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  links.add(controller);
+  const own = links;
+  return () => own.delete(controller);
+}
+
+/**
  * One signal that aborts when any of `signals` does. With a single signal (a call without a
  * signal of its own, the common case) that signal is returned as it is: a linked copy would abort
  * at the same moment with the same reason, and cost an AbortController and a listener per call.
@@ -35,9 +63,7 @@ export function linkSignals(signals: readonly (AbortSignal | undefined)[]): { si
       controller.abort(signal.reason);
       break;
     }
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    cleanups.push(() => signal.removeEventListener('abort', onAbort));
+    cleanups.push(follow(signal, controller));
   }
   return {
     signal: controller.signal,

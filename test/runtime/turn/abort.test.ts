@@ -233,3 +233,38 @@ describe('every other phase that waits on code the pipeline does not own', () =>
     await within(turn.end());
   });
 });
+
+describe('many calls on one signal', () => {
+  it('34 calls of one reply sharing a signal add no listener each to it (no MaxListenersExceededWarning)', async () => {
+    const slow = fx.write(
+      'tools/slow/index.ts',
+      `import { defineAgentTool } from 'RUNTIME';
+export default defineAgentTool({ description: 'slow', async execute() { await new Promise((r) => setTimeout(r, 50)); return 'done'; } });`,
+    );
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const host = createCapabilityHost();
+      await host.load(manifest({ tools: [fx.tool('slow', slow)] }));
+      const turn = await host.beginTurn({ sessionKey: 's' });
+      const loop = new AbortController();
+      const outcomes = await within(
+        Promise.all(Array.from({ length: 34 }, () => turn.execute('slow', {}, { signal: loop.signal }))),
+        5000,
+      );
+      expect(outcomes.every((outcome) => outcome.status === 'completed')).toBe(true);
+      // Aborting it still reaches every call that is running.
+      const running = Array.from({ length: 12 }, () => turn.execute('slow', {}, { signal: loop.signal }));
+      loop.abort(new Error('stop'));
+      expect((await within(Promise.all(running))).map((outcome) => outcome.status)).toEqual(
+        Array(12).fill('cancelled'),
+      );
+      await turn.end();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
