@@ -128,7 +128,8 @@ describe('redis approvals', () => {
 
   it('`once` is remembered, expires after approvalTtlMs, and is revoked per session', async () => {
     // Expiry is by the server's clock (TIME): real time passes, an own clock would not count.
-    const stores = redisStores(client, { prefix: fresh(), approvalTtlMs: 600 });
+    // Wide margins: a loaded CI runner may stall for hundreds of milliseconds between calls.
+    const stores = redisStores(client, { prefix: fresh(), approvalTtlMs: 2000 });
     const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), ...stores.host });
     await host.load(manifest({ tools: [deploy] }));
     const port = yes();
@@ -144,7 +145,7 @@ describe('redis approvals', () => {
     await sleep(200);
     expect(await call('a')).toBe('completed');
     expect(port.asked).toBe(1);
-    await sleep(500); // past 600 ms after it was given
+    await sleep(2000); // past 2000 ms after it was given
     expect(await call('a')).toBe('completed');
     expect(port.asked).toBe(2);
     expect(await call('b')).toBe('completed');
