@@ -170,24 +170,26 @@ export class ShippedSegment implements SearchSegment {
     return kept;
   }
 
-  #decode(
-    raw: string,
-  ): { readonly docs: Int32Array; readonly weights: Int32Array; readonly lengths: Int32Array } | undefined {
+  /**
+   * Reads the postings of `raw`'s line, document by document (its index in the data, its weight),
+   * until `visit` returns false; false when the vocabulary has no such token.
+   */
+  #walk(raw: string, visit: (doc: number, weight: number) => boolean): boolean {
     const text = this.#text;
     const token = spellToken(raw);
     const at = this.#lowerBound(token);
-    if (at >= text.length || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return undefined;
-    const end = text.indexOf(LINE, at);
-    // Decoded into scratch arrays, then copied once into the cache at their size.
-    const docs = this.#docs;
-    const weights = this.#weights;
-    const lengths = this.#lengths;
-    const ids = this.#ids;
-    const lengthsAt = this.#lengthsAt;
-    const width = this.#width;
-    let count = 0;
+    if (at >= text.length || text.charCodeAt(at + token.length) !== 32 || !text.startsWith(token, at)) return false;
+    this.#walkLine(at + token.length + 1, visit);
+    return true;
+  }
+
+  /** Reads the postings that start at `from` (after a line's token and its space). */
+  #walkLine(from: number, visit: (doc: number, weight: number) => boolean): void {
+    const text = this.#text;
+    const end = text.indexOf(LINE, from);
+    const size = this.#ids.length;
     let doc = -1;
-    let i = at + token.length + 1;
+    let i = from;
     // One variable-length number at `i` (data that ends early reads as -1: decoding stops).
     const next = (): number => {
       let value = 0;
@@ -213,19 +215,47 @@ export class ShippedSegment implements SearchSegment {
       } else if (code === WEIGHT_FOLLOWS) weight = next();
       doc += (entry - code) / CODES_PER_GAP + 1;
       // Data that does not fit the table (or ends early) is not read further.
-      if (weight < 0 || run < 0 || doc + run > ids.length) break;
-      for (let r = 0; r < run; r += 1, doc += 1) {
-        docs[count] = ids[doc]!;
-        weights[count] = weight;
-        // The document's length, read where it lies (fixed width): only matched documents pay.
-        let length = 0;
-        const lengthAt = lengthsAt + doc * width;
-        for (let w = 0; w < width; w += 1) length = length * 64 + VALUE[text.charCodeAt(lengthAt + w)]!;
-        lengths[count++] = length;
-      }
+      if (weight < 0 || run < 0 || doc + run > size) break;
+      for (let r = 0; r < run; r += 1, doc += 1) if (!visit(doc, weight)) return;
       doc -= 1;
     }
+  }
+
+  #decode(
+    raw: string,
+  ): { readonly docs: Int32Array; readonly weights: Int32Array; readonly lengths: Int32Array } | undefined {
+    const text = this.#text;
+    // Decoded into scratch arrays, then copied once into the cache at their size.
+    const docs = this.#docs;
+    const weights = this.#weights;
+    const lengths = this.#lengths;
+    const ids = this.#ids;
+    const lengthsAt = this.#lengthsAt;
+    const width = this.#width;
+    let count = 0;
+    const found = this.#walk(raw, (doc, weight) => {
+      docs[count] = ids[doc]!;
+      weights[count] = weight;
+      // The document's length, read where it lies (fixed width): only matched documents pay.
+      let length = 0;
+      const lengthAt = lengthsAt + doc * width;
+      for (let w = 0; w < width; w += 1) length = length * 64 + VALUE[text.charCodeAt(lengthAt + w)]!;
+      lengths[count++] = length;
+      return true;
+    });
+    if (!found) return undefined;
     return { docs: docs.subarray(0, count), weights: weights.subarray(0, count), lengths: lengths.subarray(0, count) };
+  }
+
+  /** Whether the postings that start at `from` hold a document `accept` accepts. */
+  #lineHolds(from: number, accept: Uint8Array): boolean {
+    const ids = this.#ids;
+    let held = false;
+    this.#walkLine(from, (doc) => {
+      held = accept[ids[doc]!] === 1;
+      return !held;
+    });
+    return held;
   }
 
   accepted(accept: Uint8Array): { readonly count: number; readonly length: number } {
@@ -247,16 +277,17 @@ export class ShippedSegment implements SearchSegment {
     return { count: ids.length - rejected, length };
   }
 
-  expand(raw: string, limit = MAX_PREFIX_EXPANSIONS): string[] {
+  expand(raw: string, limit = MAX_PREFIX_EXPANSIONS, accept?: Uint8Array): string[] {
     const text = this.#text;
     const out: string[] = [];
     const prefix = spellToken(raw);
     let at = this.#lowerBound(prefix);
     while (at < text.length && out.length < limit) {
       const space = text.indexOf(' ', at);
-      const word = text.slice(at, space);
-      if (!word.startsWith(prefix)) break;
-      if (word !== prefix) out.push(readToken(word));
+      // Compared in place: a masked expansion may pass thousands of words it does not keep.
+      if (!text.startsWith(prefix, at) || space - at < prefix.length) break;
+      if (space - at > prefix.length && (accept === undefined || this.#lineHolds(space + 1, accept)))
+        out.push(readToken(text.slice(at, space)));
       at = text.indexOf(LINE, space) + 1;
     }
     return out;

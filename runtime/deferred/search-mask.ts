@@ -35,15 +35,6 @@ export function maskStats(segments: readonly SearchSegment[], size: number, acce
   return { count, average: count > 0 ? length / count : 1, full: count === size, expansions: new Map() };
 }
 
-function hasAccepted(segments: readonly SearchSegment[], word: string, accept: Uint8Array): boolean {
-  for (const segment of segments) {
-    const docs = segment.posting(word)?.docs;
-    if (docs === undefined) continue;
-    for (let i = 0; i < docs.length; i += 1) if (accept[docs[i]!] === 1) return true;
-  }
-  return false;
-}
-
 /**
  * Up to MAX_PREFIX_EXPANSIONS words starting with `prefix` that an accepted document holds, in
  * vocabulary order: the first ones of the accepted documents' own vocabulary, as if the index held
@@ -57,15 +48,13 @@ export function expandAccepted(
 ): readonly string[] {
   const known = stats.expansions.get(prefix);
   if (known !== undefined) return known;
-  const range =
+  // Each segment's first words held by an accepted document; their union's first are the index's.
+  const out =
     segments.length === 1
-      ? segments[0]!.expand(prefix, Number.POSITIVE_INFINITY)
-      : [...new Set(segments.flatMap((segment) => segment.expand(prefix, Number.POSITIVE_INFINITY)))].sort(
-          compareTokens,
-        );
-  const out: string[] = [];
-  for (let i = 0; i < range.length && out.length < MAX_PREFIX_EXPANSIONS; i += 1)
-    if (hasAccepted(segments, range[i]!, accept)) out.push(range[i]!);
+      ? segments[0]!.expand(prefix, MAX_PREFIX_EXPANSIONS, accept)
+      : [...new Set(segments.flatMap((segment) => segment.expand(prefix, MAX_PREFIX_EXPANSIONS, accept)))]
+          .sort(compareTokens)
+          .slice(0, MAX_PREFIX_EXPANSIONS);
   stats.expansions.set(prefix, out);
   if (stats.expansions.size > 256) stats.expansions.delete(stats.expansions.keys().next().value!);
   return out;

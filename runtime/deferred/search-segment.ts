@@ -40,8 +40,11 @@ export interface Posting {
 /** Postings over some of the catalog's documents. */
 export interface SearchSegment {
   posting(token: string): Posting | undefined;
-  /** Up to `limit` (MAX_PREFIX_EXPANSIONS) vocabulary words that start with `prefix` (not itself), sorted. */
-  expand(prefix: string, limit?: number): string[];
+  /**
+   * Up to `limit` (MAX_PREFIX_EXPANSIONS) vocabulary words that start with `prefix` (not itself),
+   * sorted; with `accept`, only words a document it accepts holds.
+   */
+  expand(prefix: string, limit?: number, accept?: Uint8Array): string[];
   /** How many of its documents `accept` accepts, and their total length. */
   accepted(accept: Uint8Array): { readonly count: number; readonly length: number };
 }
@@ -96,7 +99,15 @@ export class BuiltSegment implements SearchSegment {
     return { count, length };
   }
 
-  expand(prefix: string, limit = MAX_PREFIX_EXPANSIONS): string[] {
+  /** Whether a document `accept` accepts holds `token`. */
+  holds(token: string, accept: Uint8Array): boolean {
+    const docs = this.#postings.get(token)?.docs;
+    if (docs === undefined) return false;
+    for (let i = 0; i < docs.length; i += 1) if (accept[docs[i]!] === 1) return true;
+    return false;
+  }
+
+  expand(prefix: string, limit = MAX_PREFIX_EXPANSIONS, accept?: Uint8Array): string[] {
     const vocabulary = this.#vocabulary;
     let low = 0;
     let high = vocabulary.length;
@@ -109,7 +120,7 @@ export class BuiltSegment implements SearchSegment {
     for (let i = low; i < vocabulary.length && out.length < limit; i += 1) {
       const word = vocabulary[i]!;
       if (!word.startsWith(prefix)) break;
-      if (word !== prefix) out.push(word);
+      if (word !== prefix && (accept === undefined || this.holds(word, accept))) out.push(word);
     }
     return out;
   }
