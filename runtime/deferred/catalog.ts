@@ -86,6 +86,11 @@ export interface GenerationCatalog {
    * at run time is left to the first `search()`.
    */
   prefetchSearch(): void;
+  /**
+   * Once the shipped index is open, works out a turn's search mask's statistics (search-mask.ts),
+   * so its first `discover` does not: called where the turn lists its tools.
+   */
+  primeSearch(mask: Uint8Array): void;
   /** Platform agents by adapter name (auto-selection candidates). */
   readonly platformAgents: ReadonlyMap<string, readonly ManifestAgent[]>;
   /** The turns' listed tools and provider arrays, by scope and admission (deferred/projection.ts). */
@@ -274,6 +279,13 @@ function buildCatalog(generation: Generation): GenerationCatalog {
           if (data !== undefined) (await catalog.search()).index.warm();
         })
         .then(() => rehearseToolCall(generation, rehearsalBinding(), REHEARSAL_INPUT))
+        .catch(() => {});
+    },
+    primeSearch: (mask: Uint8Array) => {
+      void shipped()
+        .then(async (data) => {
+          if (data !== undefined) (await catalog.search()).index.warm(mask);
+        })
         .catch(() => {});
     },
     platformAgents,

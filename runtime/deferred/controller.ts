@@ -19,6 +19,9 @@ import {
   type LoadSkillOutput,
   type LoadToolOutput,
   type MetaToolName,
+  noMatch,
+  notFoundSkill,
+  notFoundTool,
 } from './meta-tools.js';
 import type { ModelProvider, ModelToolsFor } from './providers.js';
 import { RequestCaps } from './request-caps.js';
@@ -97,12 +100,6 @@ export interface DeferredControllerOptions {
   readonly capped?: (message: string) => void;
   readonly seed?: ControllerSeed;
 }
-
-const notFoundTool = (name: string) =>
-  `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
-const notFoundSkill = (name: string) =>
-  `No skill named "${name}" is available in this turn. Use discover to search for skills.`;
-const noMatch = (query: string) => `No tools or skills match "${query}". Try other words.`;
 
 async function check(result: boolean | Promise<boolean>): Promise<boolean> {
   return result === true || (result !== false && (await result));
@@ -211,6 +208,8 @@ export async function openDeferredController(options: DeferredControllerOptions)
   }
 
   const caps = new RequestCaps(options.capped);
+  /** The turn's search mask is primed once, on its first listing. */
+  let primed = false;
   const sendFirst = { metaCount: metas.length, loaded, pinned, alwaysLoaded: catalog.alwaysLoaded };
 
   const controller: DeferredToolController = {
@@ -304,6 +303,10 @@ export async function openDeferredController(options: DeferredControllerOptions)
       // The listed tools come from the generation's projections, keyed by this turn's scope and
       // admission (projection.ts): no walk over the catalog, only copies of pre-built arrays.
       const listed = await catalog.projections.listed(view, admission, metas);
+      if (!primed && metaEnabled('discover')) {
+        primed = true;
+        catalog.projections.searchable(view, admission, metas).then(catalog.primeSearch, () => undefined);
+      }
       const offset = metas.length;
       const listedAt = (name: string) => {
         const at = listed.position(name);

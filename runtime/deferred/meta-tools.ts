@@ -77,6 +77,13 @@ const NAME_INPUT = Object.freeze({
  */
 export const MAX_QUERY = 500;
 
+/** What the model reads for a name it may not use (the same for one that does not exist) and for no match. */
+export const notFoundTool = (name: string) =>
+  `No tool named "${name}" is available in this turn. Use discover to search for tools.`;
+export const notFoundSkill = (name: string) =>
+  `No skill named "${name}" is available in this turn. Use discover to search for skills.`;
+export const noMatch = (query: string) => `No tools or skills match "${query}". Try other words.`;
+
 const SCHEMAS: Record<MetaToolName, JsonSchema> = {
   discover: Object.freeze({
     type: 'object',

@@ -216,9 +216,13 @@ export class SearchIndex {
    * its cost at 20,000 tools). Called where the index is prefetched, while the model's round trip
    * is out. It reads no posting (a word that is one reads a rare word's few) and answers no one.
    */
-  warm(): void {
-    const { terms, named } = this.#query(WARM_QUERY);
-    selectBest(this.#touched, this.#scores, this.#score(terms, named, undefined), 1);
+  warm(accept?: Uint8Array): void {
+    // A mask's statistics read every document's length once: a turn's mask is primed while the
+    // model's round trip is out, and only once (cold in a fresh process, this was most of the
+    // first discover after listing: 2.7 → 8 ms at 20,000 tools).
+    if (accept !== undefined && this.#masks.has(accept)) return;
+    const { terms, named } = this.#query(WARM_QUERY, accept);
+    selectBest(this.#touched, this.#scores, this.#score(terms, named, accept), 1);
   }
 
   /** A mask's statistics, computed on its first search. */
