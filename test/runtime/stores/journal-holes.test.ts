@@ -6,13 +6,14 @@
  * rule) instead of returning the rest as if whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCapabilityHost, type JournalEntry, type ManifestTool } from '../../../runtime/index.js';
+import { createCapabilityHost, type ManifestTool } from '../../../runtime/index.js';
 import { redisStores } from '../../../runtime/stores/redis.js';
 import type { DurableStores, JournalReadResult } from '../../../runtime/stores/shared.js';
 import { sqliteStores } from '../../../runtime/stores/sqlite.js';
 import { catalogTool } from '../deferred/fixture.js';
 import { manifest } from '../fixture.js';
 import { Database, type RedisServer, redisClient, sqliteFile, startRedis, type TestRedisClient } from './servers.js';
+import { recordSeqs } from './journal-entries.js';
 
 let server: RedisServer;
 let client: TestRedisClient;
@@ -118,26 +119,6 @@ describe('a full buffer while Redis is paused', () => {
   });
 });
 
-/** Entries of a turn recorded straight into the sink, `seqs` only: what a writer without the prefix rule leaves. */
-async function journal(stores: DurableStores, session: string, turnId: string, seqs: readonly number[]) {
-  for (const seq of seqs) {
-    const entry: JournalEntry = {
-      type: 'tool_call',
-      seq,
-      turnId,
-      toolName: 'tool1',
-      toolUseId: `${turnId}-${seq}`,
-      generation: 1,
-      at: Date.now(),
-      input: { seq },
-      owner: 'test',
-      source: 'test',
-    };
-    stores.journal.sink.record(entry, { sessionKey: session, traceId: `trace-${turnId}` });
-  }
-  expect(await stores.journal.sink.flush({ timeoutMs: 5000 })).toMatchObject({ pending: 0, dropped: 0 });
-}
-
 describe('reads report entries missing inside a turn', () => {
   const backends: readonly (readonly [
     string,
@@ -166,8 +147,8 @@ describe('reads report entries missing inside a turn', () => {
   for (const [name, open] of backends)
     it(`${name}: readTurn names each gap, from seq 0; readSession the gaps inside the turns it read`, async () => {
       const { stores, where, session } = open();
-      await journal(stores, 's', 'H', [0, 1, 3, 6]);
-      await journal(stores, 's', 'J', [2, 3]);
+      await recordSeqs(stores, 's', 'H', [0, 1, 3, 6]);
+      await recordSeqs(stores, 's', 'J', [2, 3]);
       const holes = await stores.journal.readTurn('H');
       expect([holes.entries.map(({ entry }) => entry.seq), holes.ignored]).toEqual([
         [0, 1, 3, 6],

@@ -13,6 +13,7 @@ import { ajvValidator } from '../../../runtime/validators/ajv.js';
 import { catalogTool } from '../deferred/fixture.js';
 import { manifest } from '../fixture.js';
 import { type RedisServer, redisClient, startRedis, type TestRedisClient } from './servers.js';
+import { recordSeqs } from './journal-entries.js';
 
 let server: RedisServer;
 let client: TestRedisClient;
@@ -34,28 +35,7 @@ const open = (options: RedisStoreOptions = {}) => {
   const stores = redisStores(client, { ...options, prefix, onError: (error) => errors.push(error.message) });
   return { prefix, errors, stores };
 };
-type Stores = ReturnType<typeof open>['stores'];
 
-/** Journal entries of one turn, written through the store's sink as a host's turn would. */
-async function journal(stores: Stores, session: string, turnId: string, seqs: readonly number[]) {
-  for (const seq of seqs) {
-    const entry: JournalEntry = {
-      type: 'tool_call',
-      seq,
-      turnId,
-      toolName: 'tool1',
-      toolUseId: `${turnId}-${seq}`,
-      generation: 1,
-      at: Date.now(),
-      input: { seq },
-      owner: 'test',
-      source: 'test',
-    };
-    stores.journal.sink.record(entry, { sessionKey: session, traceId: `trace-${turnId}` });
-  }
-  const stats = await stores.journal.sink.flush({ timeoutMs: 5000 });
-  expect(stats).toMatchObject({ buffered: 0, dropped: 0 });
-}
 const seqsOf = (read: { entries: readonly { entry: JournalEntry }[] }) => read.entries.map((item) => item.entry.seq);
 const turnsOf = (read: { entries: readonly { entry: JournalEntry }[] }) => [
   ...new Set(read.entries.map((item) => item.entry.turnId)),
@@ -90,7 +70,7 @@ describe('journalMaxLenPerSession bounds the turn index too', () => {
 
   it('a partly trimmed turn says so; a retried batch adds nothing back; a turn trimmed away is deleted', async () => {
     const { prefix, stores } = open({ journalMaxLenPerSession: 4 });
-    await journal(stores, 's', 'T', [0, 1, 2, 3, 4, 5]);
+    await recordSeqs(stores, 's', 'T', [0, 1, 2, 3, 4, 5]);
     const turn = await stores.journal.readTurn('T');
     expect(seqsOf(turn)).toEqual([2, 3, 4, 5]);
     expect(turn.ignored).toEqual([
@@ -98,9 +78,9 @@ describe('journalMaxLenPerSession bounds the turn index too', () => {
       `${prefix}journal:turn:T (seq 1): trimmed (journalMaxLenPerSession or journalTtlMs)`,
     ]);
     // The same entries again, as a batch retried after a timeout sends them: already written.
-    await journal(stores, 's', 'T', [0, 1, 2, 3, 4, 5]);
+    await recordSeqs(stores, 's', 'T', [0, 1, 2, 3, 4, 5]);
     expect(seqsOf(await stores.journal.readSession('s'))).toEqual([2, 3, 4, 5]);
-    await journal(stores, 's', 'U', [0, 1, 2, 3]);
+    await recordSeqs(stores, 's', 'U', [0, 1, 2, 3]);
     expect(await client.exists(`${prefix}journal:turn:T`)).toBe(0);
     expect(await stores.journal.readTurn('T')).toEqual({ entries: [], ignored: [] });
     expect(turnsOf(await stores.journal.readSession('s'))).toEqual(['U']);
@@ -109,12 +89,12 @@ describe('journalMaxLenPerSession bounds the turn index too', () => {
   it('a turn hash written before its live count was kept is counted, not deleted early', async () => {
     const prefix = `j${++prefixes}:`;
     const unbounded = open({ prefix }).stores;
-    await journal(unbounded, 's', 'T', [0, 1, 2, 3, 4, 5]);
+    await recordSeqs(unbounded, 's', 'T', [0, 1, 2, 3, 4, 5]);
     await client.hDel(`${prefix}journal:turn:T`, '_live'); // as an older store wrote it
     const bounded = open({ prefix, journalMaxLenPerSession: 8 }).stores;
-    await journal(bounded, 's', 'U', [0, 1, 2, 3]);
+    await recordSeqs(bounded, 's', 'U', [0, 1, 2, 3]);
     expect(seqsOf(await bounded.journal.readTurn('T'))).toEqual([2, 3, 4, 5]);
-    await journal(bounded, 's', 'V', [0, 1, 2, 3]);
+    await recordSeqs(bounded, 's', 'V', [0, 1, 2, 3]);
     expect(await client.exists(`${prefix}journal:turn:T`)).toBe(0);
   });
 });
@@ -122,15 +102,15 @@ describe('journalMaxLenPerSession bounds the turn index too', () => {
 describe('journalTtlMs: each entry is kept that long after it was written', () => {
   it('readTurn and readSession agree: an old turn is gone from both; the next append removes it', async () => {
     const { prefix, stores } = open({ journalTtlMs: 2000 });
-    await journal(stores, 's', 'T1', [0, 1]);
+    await recordSeqs(stores, 's', 'T1', [0, 1]);
     await sleep(1000);
-    await journal(stores, 's', 'T2', [0, 1]);
+    await recordSeqs(stores, 's', 'T2', [0, 1]);
     await sleep(1100); // T1's entries are past 2,000 ms old, T2's about 1,100 ms
     expect(await stores.journal.readTurn('T1')).toEqual({ entries: [], ignored: [] });
     expect(seqsOf(await stores.journal.readTurn('T2'))).toEqual([0, 1]);
     const session = await stores.journal.readSession('s');
     expect([turnsOf(session), session.ignored]).toEqual([['T2'], []]);
-    await journal(stores, 's', 'T3', [0]);
+    await recordSeqs(stores, 's', 'T3', [0]);
     expect(await client.xLen(`${prefix}journal:session:s`)).toBe(3);
     expect(turnsOf(await stores.journal.readSession('s'))).toEqual(['T2', 'T3']);
   });
@@ -139,13 +119,13 @@ describe('journalTtlMs: each entry is kept that long after it was written', () =
 describe('corrupt journal keys', () => {
   it('a wrong-typed session stream is moved aside where no session key can be, never over another', async () => {
     const { prefix, errors, stores } = open();
-    await journal(stores, 'g:corrupt', 'R', [0, 1]); // a real session named `g:corrupt`
+    await recordSeqs(stores, 'g:corrupt', 'R', [0, 1]); // a real session named `g:corrupt`
     for (const [round, turnId] of [
       [1, 'A'],
       [2, 'B'],
     ] as const) {
       await client.set(`${prefix}journal:session:g`, `garbage ${round}`);
-      await journal(stores, 'g', turnId, [0]);
+      await recordSeqs(stores, 'g', turnId, [0]);
     }
     expect(seqsOf(await stores.journal.readSession('g:corrupt'))).toEqual([0, 1]);
     // The second garbage replaced the stream A was written to: B's entry is what is left.
@@ -167,7 +147,7 @@ describe('corrupt journal keys', () => {
       entries: [],
       ignored: [`${prefix}journal:turn:T1 holds a string, not a hash`],
     });
-    await journal(stores, 's', 'T2', [0, 1]);
+    await recordSeqs(stores, 's', 'T2', [0, 1]);
     await client.hSet(`${prefix}journal:turn:T2`, '1', 'nonsense');
     const read = await stores.journal.readTurn('T2');
     expect([seqsOf(read), read.ignored]).toEqual([
