@@ -306,8 +306,7 @@ export function parsePluginEntry(file: string, env: ParseEnv): UnitResult {
   const foreign = parsed.diagnostics.find((d) => d.code === 'ZG2002' || d.code === 'ZG2003');
   // zhin-gen's definePlugin imported, its call out of sight (`export default make('p')`): still
   // imported, as host.load() takes any definePlugin value; only a foreign or absent one is not.
-  const runsSetup =
-    parsed.helper === 'definePlugin' || (parsed.importsHelper === true && foreign?.code !== 'ZG2003');
+  const runsSetup = parsed.helper === 'definePlugin' || (parsed.importsHelper === true && foreign?.code !== 'ZG2003');
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'ZG2002' && d.code !== 'ZG2003');
   if (runsSetup && parsed.fields) diagnostics.push(...validatePluginFields(parsed.fields));
   if (!runsSetup && !diagnostics.some((d) => d.severity === 'error'))
