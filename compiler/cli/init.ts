@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { createCompiler } from '../context.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { initPlan } from '../scaffold/project.js';
+import { initPlan, packageJson } from '../scaffold/project.js';
 import { writeScaffold } from '../scaffold/write.js';
 import type { ScaffoldReport } from '../scaffold/types.js';
 import { packageVersion } from '../version.js';
@@ -32,6 +32,38 @@ function packageJsonNote(root: string, report: ScaffoldReport): string | undefin
     return 'package.json was kept but is not valid JSON';
   }
   return packageType(root)?.esm ? undefined : `package.json was kept and has no "type": "module"; ${ESM_ADVICE}`;
+}
+
+type PackageParts = Partial<Record<'scripts' | 'dependencies' | 'devDependencies', Record<string, string>>>;
+
+/**
+ * The next steps for a project whose package.json was kept: the packages and scripts the
+ * scaffold's would have had and it lacks, and `npm test` only when its test is the scaffold's
+ * (an `npm init` package.json's placeholder test exits 1).
+ */
+function nextSteps(root: string, kept: boolean): string[] {
+  const test = '  npm test        # zhin-gen check, tsc, vite build, one turn';
+  if (!kept) return ['  npm install', test];
+  let theirs: PackageParts;
+  try {
+    theirs = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as PackageParts;
+  } catch {
+    return ['  npx zhin-gen check'];
+  }
+  const ours = JSON.parse(packageJson('bot', packageVersion()).content) as Required<PackageParts>;
+  const has = (name: string) => name in (theirs.dependencies ?? {}) || name in (theirs.devDependencies ?? {});
+  const add = (deps: Record<string, string>) => Object.keys(deps).filter((name) => !has(name));
+  const runtime = add(ours.dependencies);
+  const dev = add(ours.devDependencies);
+  const scripts = Object.entries(ours.scripts).filter(([name]) => !(name in (theirs.scripts ?? {})));
+  return [
+    ...(runtime.length > 0 ? [`  npm i ${runtime.join(' ')}`] : []),
+    ...(dev.length > 0 ? [`  npm i -D ${dev.join(' ')}`] : []),
+    ...(scripts.length > 0
+      ? ['  add to package.json "scripts":', ...scripts.map(([name, command]) => `    "${name}": "${command}"`)]
+      : []),
+    theirs.scripts?.test === ours.scripts.test ? test : '  npx zhin-gen check   # the manifest is current (CI: exit 0)',
+  ];
 }
 
 export async function runInit(args: InitArgs, io: Io): Promise<number> {
@@ -111,8 +143,7 @@ export async function runInit(args: InitArgs, io: Io): Promise<number> {
       '',
       'Next:',
       ...(where === '' ? [] : [`  cd ${where.includes(' ') ? JSON.stringify(where) : where}`]),
-      '  npm install',
-      '  npm test        # zhin-gen check, tsc, vite build, one turn',
+      ...nextSteps(root, report.skipped.includes('package.json')),
     );
   }
   io.out(lines.join('\n'));

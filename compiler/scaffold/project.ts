@@ -132,7 +132,7 @@ const host = createCapabilityHost({ permissions: new PermissionHost() });
 await host.load(manifest);
 
 const message: ImMessage = { $adapter: 'console', $channel: { id: 'local', type: 'private' }, $sender: { id: 'me' } };
-const turn = await host.beginTurn({ sessionKey: 'console:local', message });
+const turn = await host.beginTurn({ sessionKey: 'console:private:local', message });
 try {
   show('${EXAMPLE_TOOL}', await turn.execute('${EXAMPLE_TOOL}', { message: 'hello from zhin-gen' }, { toolUseId: 'call_1' }));
   // A skill's private tools are disclosed once the skill is loaded.
@@ -145,7 +145,10 @@ try {
 `,
 };
 
-export const GITIGNORE: ScaffoldFile = { path: '.gitignore', content: 'node_modules/\ndist/\n' };
+export const GITIGNORE: ScaffoldFile = {
+  path: '.gitignore',
+  content: 'node_modules/\ndist/\nzhin-gen-report.html\n',
+};
 
 /** The example capability tree: what each kind of capability looks like, all of it type-checked. */
 export function exampleTree(title: string): ScaffoldPlan {

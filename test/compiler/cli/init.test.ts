@@ -173,6 +173,25 @@ describe('zhin-gen init', () => {
     expect(cli(['check', '--root', bot]).status).toBe(0);
   });
 
+  it('in an npm init project: the next steps name the packages and scripts it lacks, not its placeholder npm test', () => {
+    const bot = fresh('init-npm-init');
+    const placeholder = 'echo "Error: no test specified" && exit 1';
+    writeFileSync(
+      join(bot, 'package.json'),
+      `${JSON.stringify({ name: 'mine', type: 'module', scripts: { test: placeholder }, dependencies: { zod: '^4.0.0' } }, null, 2)}\n`,
+    );
+    const init = cli(['init', bot]);
+    expect(init.status).toBe(0);
+    const next = init.stdout.slice(init.stdout.indexOf('Next:'));
+    expect(next).toContain('npm i @zhin-gen/runtime\n');
+    expect(next).toMatch(/npm i -D @types\/node typescript vite zhin-gen\n/);
+    expect(next).toContain('"check": "zhin-gen check"');
+    expect(next).not.toContain('"test":');
+    expect(next).not.toContain('npm test');
+    expect(next).toContain('npx zhin-gen check');
+    expect(readFileSync(join(bot, '.gitignore'), 'utf8')).toContain('zhin-gen-report.html');
+  });
+
   it('a path that is a file is a usage error; a file in the way of a directory is reported, not overwritten', () => {
     const base = fresh('init-blocked');
     writeFileSync(join(base, 'file'), 'x');
