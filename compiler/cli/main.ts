@@ -43,7 +43,6 @@ import { defaultIo, type Io } from './io.js';
 import { generatedProblems } from '../write/freshness.js';
 import { didYouMean } from './suggest.js';
 import { enclosingTree } from './root.js';
-import { esmNote } from '../util/package-type.js';
 // inspect, watch, catalog, init, new and migrate load on demand: `generate`/`check` on an unchanged tree
 // should not pay for esbuild (catalog), the watcher or the templates.
 import type { CatalogArgs } from './catalog.js';
@@ -214,8 +213,6 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         else {
           if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
           io.out(summary(result));
-          const note = esmNote(compiler.root);
-          if (note) io.err(note);
         }
         return result.errors > 0 ? 1 : 0;
       }
@@ -388,8 +385,6 @@ async function check(
     io.out(
       `zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${compiled.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}${verified}`,
     );
-    const note = esmNote(compiler.root);
-    if (note) io.err(note);
   }
   if (result.errors > 0) return 1;
   return stale ? 2 : 0;

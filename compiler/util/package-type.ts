@@ -25,12 +25,3 @@ export function packageType(dir: string): { readonly file: string; readonly esm:
     if (dirname(at) === at) return undefined;
   }
 }
-
-/**
- * The note `generate` and `check` print for a bot in a CommonJS package: everything passes, and
- * then Node cannot load the manifest (top-level await in a module it reads as CommonJS).
- */
-export function esmNote(root: string): string | undefined {
-  const type = packageType(root);
-  return type === undefined || type.esm ? undefined : `note: ${type.file} has no "type": "module"; ${ESM_ADVICE}`;
-}
