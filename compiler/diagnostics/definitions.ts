@@ -174,6 +174,17 @@ export const DEFINITIONS = {
     title: 'Plugin entry not run by the runtime',
     hint: 'The manifest imports a plugin entry only when it default-exports zhin-gen\'s `definePlugin` (from "@zhin-gen/runtime", "@zhin.js/tool" or a config `modules` entry): host.load() runs its setup(). A zhin.js plugin (`definePlugin` from "zhin.js", commands, middleware) stays the zhin.js host\'s, and its `context.addTool()` tools are registered there, not by @zhin-gen/runtime (they are still checked for name clashes). Nothing to do unless you meant zhin-gen to run setup(): then import definePlugin from "@zhin.js/tool" and use only the context zhin-gen gives (docs/authoring.md).',
   },
+  // ZG2063–ZG2064: packages a module imports when it loads (check --load, verify/declared-deps.ts).
+  ZG2063: {
+    severity: 'warning',
+    title: 'Imported package is only a devDependency',
+    hint: 'A production install (`npm ci --omit=dev`, `npm prune --omit=dev`) leaves devDependencies out, so the module fails to load in the deployed bot. Move the package to `dependencies`, unless your build bundles it into its output. Import the runtime as "@zhin-gen/runtime", not "zhin-gen/runtime" (zhin-gen is the dev-time compiler).',
+  },
+  ZG2064: {
+    severity: 'warning',
+    title: 'Imported package is not declared',
+    hint: "No package.json that governs the module declares the package: it resolves only because another package's install put it in node_modules, and a production install may not. Declare it with `npm i <package>`.",
+  },
   // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
   ZG2080: {
     severity: 'error',

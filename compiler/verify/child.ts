@@ -7,12 +7,14 @@
  */
 import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { project, type Projection } from '../schema/project.js';
 import { ALIAS_HOOKS } from './alias-hooks.js';
 import type {
   ChildMessage,
   ChildSetup,
   DefinitionReport,
+  ImportSeen,
   JsonValue,
   ParentMessage,
   Shown,
@@ -20,7 +22,34 @@ import type {
 } from './protocol.js';
 
 const setup = JSON.parse(process.argv[2] ?? '{}') as ChildSetup;
-register(`data:text/javascript,${encodeURIComponent(ALIAS_HOOKS)}`, { data: setup });
+// The hooks post the packages modules import on this port (alias-hooks.ts); unreferenced, so an
+// idle port never keeps the event loop alive (which is how a stalled import is told apart).
+const channel = new MessageChannel();
+register(`data:text/javascript,${encodeURIComponent(ALIAS_HOOKS)}`, {
+  data: { ...setup, port: channel.port2 },
+  transferList: [channel.port2],
+});
+let seen: ImportSeen[] = [];
+let echoed: (() => void) | undefined;
+channel.port1.on('message', (message: ImportSeen | 'echo') => {
+  if (message === 'echo') echoed?.();
+  else seen.push(message);
+});
+channel.port1.unref();
+
+/** The imports posted so far: the echo of a message sent now comes after every earlier post. */
+async function importsSoFar(): Promise<ImportSeen[]> {
+  channel.port1.ref();
+  await new Promise<void>((resolve) => {
+    echoed = resolve;
+    channel.port1.postMessage('echo');
+  });
+  echoed = undefined;
+  channel.port1.unref();
+  const out = seen;
+  seen = [];
+  return out;
+}
 
 function send(message: ChildMessage): Promise<void> {
   return new Promise((resolve) => process.send!(message, undefined, {}, () => resolve()));
@@ -162,6 +191,8 @@ async function verify(task: VerifyTask): Promise<void> {
     });
     return;
   }
+  const imports = await importsSoFar();
+  if (imports.length > 0) await send({ type: 'imports', imports });
   await send({ type: 'result', id: task.id, report });
 }
 

@@ -14,7 +14,7 @@ import type { CompileResult } from '../context.js';
 import { compareDiagnostics, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { Expectation } from './compare.js';
 import type { TaskOutcome } from './pool.js';
-import type { VerifyTask } from './protocol.js';
+import type { ImportSeen, VerifyTask } from './protocol.js';
 import { RUNTIME_PACKAGE, runtimeEntryFile } from '../runtime-entry.js';
 
 /** Per-module default: the same as the schema fallback's `schemaTimeoutMs`. */
@@ -25,6 +25,8 @@ export interface VerifyLoadOptions {
   readonly timeoutMs?: number;
   /** Child processes importing in parallel (default: one per core, at most 2). */
   readonly concurrency?: number;
+  /** The runtime module the manifest imports (the compiler's `runtimeModule`; default @zhin-gen/runtime). */
+  readonly runtimeModule?: string;
 }
 
 export interface VerifyLoadResult {
@@ -103,6 +105,7 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
   } else {
     const { runPool } = await import('./pool.js');
     const aliases = result.options.modules.filter((m) => m.startsWith('@zhin.js/'));
+    const seen: ImportSeen[] = [];
     const outcomes = await runPool(
       entries.map((e) => e.task),
       {
@@ -112,7 +115,16 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
         setup: { aliases, runtimeUrl: pathToFileURL(runtime).href },
         timeoutMs,
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+        onImports: (imports) => seen.push(...imports),
       },
+    );
+    // What a production install keeps: the packages the modules imported, and the runtime the
+    // manifest imports (never loaded here).
+    const { checkDeclaredDependencies } = await import('./declared-deps.js');
+    diagnostics.push(
+      ...checkDeclaredDependencies(root, seen, [
+        { file: result.outFile, specifier: options.runtimeModule ?? RUNTIME_PACKAGE },
+      ]),
     );
     // A process that cannot start blames no module: one diagnostic for all it could not load.
     const unstarted: Entry[] = [];

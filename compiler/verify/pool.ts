@@ -7,7 +7,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import type { ChildMessage, ChildSetup, DefinitionReport, ParentMessage, VerifyTask } from './protocol.js';
+import type { ChildMessage, ChildSetup, DefinitionReport, ImportSeen, ParentMessage, VerifyTask } from './protocol.js';
 
 export type TaskOutcome =
   | { readonly ok: true; readonly report: DefinitionReport }
@@ -28,6 +28,8 @@ export interface PoolOptions {
   /** Per-module time limit. */
   readonly timeoutMs: number;
   readonly concurrency?: number;
+  /** The packages the modules imported (alias-hooks.ts), as the children report them. */
+  readonly onImports?: (imports: readonly ImportSeen[]) => void;
 }
 
 /** A child that never gets as far as its first task (a broken loader, no memory) within this. */
@@ -66,7 +68,8 @@ class ChildWorker {
         if (message.type === 'ready') {
           clearTimeout(timer);
           resolve();
-        } else
+        } else if (message.type === 'imports') options.onImports?.(message.imports);
+        else
           this.settle(
             message.id,
             message.type === 'result'

@@ -40,10 +40,19 @@ export interface ChildSetup {
   readonly runtimeUrl: string;
 }
 
+/** A package specifier a module outside `node_modules` imported while loading (alias-hooks.ts). */
+export interface ImportSeen {
+  /** File URL of the importing module. */
+  readonly parent: string;
+  readonly specifier: string;
+}
+
 export type ParentMessage = { readonly type: 'task'; readonly task: VerifyTask };
 
 export type ChildMessage =
   | { readonly type: 'ready' }
+  /** Sent before a task's outcome: the packages imported since the last such message. */
+  | { readonly type: 'imports'; readonly imports: readonly ImportSeen[] }
   | { readonly type: 'result'; readonly id: string; readonly report: DefinitionReport }
   /** `stalled`: the import can never settle (nothing is left in the event loop that could settle it). */
   | { readonly type: 'error'; readonly id: string; readonly message: string; readonly stalled: boolean };
