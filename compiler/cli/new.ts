@@ -118,7 +118,10 @@ export async function runNew(compiler: Compiler, args: NewArgs, io: Io): Promise
   for (const path of report.written) lines.push(`  created  ${path}`);
   for (const path of report.skipped) lines.push(`  skipped  ${path} (appeared meanwhile; kept as it is)`);
   for (const { path, reason } of report.failed) lines.push(`  failed   ${path}: ${reason}`);
-  if (status === 0) lines.push(`Next: edit ${planned.files[0]!.path}, then npx zhin-gen generate`);
+  if (status === 0)
+    lines.push(
+      `Next: replace the "Say here …" texts in ${planned.files.length === 1 ? planned.files[0]!.path : 'the files above'} (the model reads them; check warns while one is left, ZG2065), then npx zhin-gen generate`,
+    );
   io.out(lines.join('\n'));
   return status;
 }

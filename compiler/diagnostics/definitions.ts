@@ -185,6 +185,11 @@ export const DEFINITIONS = {
     title: 'Imported package is not declared',
     hint: "No package.json that governs the module declares the package: it resolves only because another package's install put it in node_modules, and a production install may not. Declare it with `npm i <package>`.",
   },
+  ZG2065: {
+    severity: 'warning',
+    title: 'Placeholder text left by zhin-gen new',
+    hint: '`zhin-gen new` writes "Say here what …" texts for you to replace; the model is sent them as they are (a tool\'s or skill\'s description decides when the model uses it). Write the real text.',
+  },
   // ZG2080–ZG2082: SKILL.md keys the Agent Skills specification constrains (docs/authoring.md "Keys").
   ZG2080: {
     severity: 'error',

@@ -82,7 +82,23 @@ export const TODO_MARK = 'TODO(zhin-gen migrate)';
 export function migratePlaceholderAt(text: string): { readonly line: number; readonly column: number } | undefined {
   const stub = text.indexOf(STUB_MARK);
   const todo = text.indexOf(TODO_MARK);
-  const at = stub === -1 ? todo : todo === -1 ? stub : Math.min(stub, todo);
+  return positionOf(text, stub === -1 ? todo : todo === -1 ? stub : Math.min(stub, todo));
+}
+
+/**
+ * The texts `zhin-gen new` writes for the author to replace (compiler/scaffold/capabilities.ts:
+ * "Say here what the tool does …") all say "say here" followed by what to write; a file still
+ * holding one would send it to the model (ZG2065). One home for the pattern:
+ * test/compiler/cli/new.test.ts checks that every file `new` writes is warned about.
+ */
+export const NEW_PLACEHOLDER = /\b[Ss]ay here (?:what|when|who|how)\b/;
+
+/** 1-based line and column of the first `zhin-gen new` placeholder in `text`, if it holds one. */
+export function newPlaceholderAt(text: string): { readonly line: number; readonly column: number } | undefined {
+  return positionOf(text, text.search(NEW_PLACEHOLDER));
+}
+
+function positionOf(text: string, at: number): { readonly line: number; readonly column: number } | undefined {
   if (at === -1) return undefined;
   const before = text.slice(0, at);
   const lineStart = before.lastIndexOf('\n') + 1;

@@ -16,6 +16,7 @@ import { validatePromptSection, type PromptSectionFields } from '../validate/pro
 import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
 import { checkSkillMd, type ParsedSkill } from '../validate/skill.js';
+import { checkNewPlaceholder } from '../validate/placeholders.js';
 import { parseAgentJson } from './agent-json.js';
 import { parseCode, type DefineHelper, type ParseCodeInput } from './definition.js';
 
@@ -148,6 +149,7 @@ function parseCodeUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   if (extract) input.extractSchema = extract;
   const parsed = parseCode(input);
   const diagnostics: Diagnostic[] = [...parsed.diagnostics];
+  if (kind !== 'hook') diagnostics.push(...checkNewPlaceholder(file, text));
   const allowedRoots = unit.kind === 'tool' || unit.kind === 'hook' ? enclosingRoots(unit) : [];
   diagnostics.push(...checkUpwardImports(file, unit.dir, allowedRoots, parsed.relativeImports));
   if (!parsed.helper || !parsed.fields) return { diagnostics, dependencies: [] };
@@ -222,6 +224,7 @@ function parseSkillUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
   const text = env.readFile(file);
   if (text === undefined) return unreadable(file, env);
   const { skill, diagnostics } = checkSkillMd({ file, text, dirName: unit.name }, { customPermits: env.customPermits });
+  diagnostics.push(...checkNewPlaceholder(file, text));
   if (!skill) return { diagnostics, dependencies: [] };
   return {
     data: {
@@ -264,13 +267,19 @@ function parseAgentUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
       files,
       ...(rootAgentsMd ? { rootAgentsMd } : {}),
     }),
+    ...(Object.keys(files) as (keyof typeof files)[]).flatMap((name) =>
+      checkNewPlaceholder(`${unit.dir}/${name}`, files[name]),
+    ),
+    // The plugin's AGENTS.md (`new agent` writes one when it is missing), a dependency of every
+    // agent of the plugin: each reports it, and the run keeps one of the equal diagnostics.
+    ...(rootAgentsMd ? checkNewPlaceholder(rootAgentsMd.file, rootAgentsMd.text) : []),
   ];
   const dependencies = rootAgentsMd ? [rootAgentsMd.file] : [];
   if (!unit.entry) return { diagnostics, dependencies };
   const text = env.readFile(unit.entry);
   if (text === undefined) return { ...unreadable(unit.entry, env), dependencies };
   const parsed = parseAgentJson({ file: unit.entry, text, dirName: unit.name });
-  diagnostics.push(...parsed.diagnostics);
+  diagnostics.push(...parsed.diagnostics, ...checkNewPlaceholder(unit.entry, text));
   if (!parsed.agent) return { diagnostics, dependencies };
   const agent = parsed.agent;
   return {

@@ -66,7 +66,7 @@ export interface SkillTemplate {
 export function defaultSkill(name: string, qualifiedName: string): SkillTemplate {
   return {
     description: `Say here when the model should load the ${name} skill (the model reads this before loading it).`,
-    instructions: `Instructions the model reads after load_skill "${qualifiedName}". Name the tools it should use\n(its own tools are under tools/ beside this file) and the order of the steps.`,
+    instructions: `Say here what the model should do after load_skill "${qualifiedName}": name the tools it should use\n(its own tools are under tools/ beside this file) and the order of the steps.`,
   };
 }
 

@@ -188,13 +188,18 @@ describe('zhin-gen new: every placement', () => {
     }
   });
 
-  it('after generate, check exits 0 and inspect lists each capability under the printed name', () => {
+  it('after generate, check exits 0, warns at each placeholder new wrote, and inspect lists each capability under the printed name', () => {
+    // Every file new writes holds text for the author to replace, which the model would be sent:
+    // a warning each (ZG2065), and nothing else.
+    const warned = (stderr: string): string[] =>
+      [...stderr.matchAll(/^(\S+):\d+:\d+ {2}(\w+) {2}(ZG\d+)/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`).sort();
+    const expected = [...new Set(made.flatMap((m) => m.json.written))].map((file) => `${file} warning ZG2065`).sort();
     const generate = cli(['generate', '--root', root]);
-    expect(generate.stderr).toBe('');
     expect(generate.status).toBe(0);
+    expect(warned(generate.stderr)).toEqual(expected);
     const check = cli(['check', '--root', root]);
-    expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
+    expect(warned(check.stderr)).toEqual(expected);
     const tree = inspect(root);
     for (const [index, c] of cases.entries()) {
       const printed = made[index]!.json.qualifiedName;
