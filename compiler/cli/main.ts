@@ -38,6 +38,7 @@ import {
   summary,
   toJsonDiagnostics,
   type OutputFormat,
+  esmNote,
 } from '../report/index.js';
 import { defaultIo, type Io } from './io.js';
 import { generatedProblems } from '../write/freshness.js';
@@ -213,6 +214,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         else {
           if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
           io.out(summary(result));
+          const note = esmNote(result.outFile);
+          if (note) io.err(note);
         }
         return result.errors > 0 ? 1 : 0;
       }
@@ -385,6 +388,8 @@ async function check(
     io.out(
       `zhin-gen check: ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}, output ${compiled.errors > 0 ? 'not compared' : stale ? (missing ? 'missing' : 'stale') : 'up to date'}${verified}`,
     );
+    const note = esmNote(result.outFile);
+    if (note) io.err(note);
   }
   if (result.errors > 0) return 1;
   return stale ? 2 : 0;

@@ -4,7 +4,7 @@
  * code frame under each diagnostic of the pretty output (colour only on a TTY).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../compiler/cli/commands.js';
@@ -169,6 +169,22 @@ describe('--json is --format json', () => {
     }
     // mcp's stdout is the MCP channel: never a JSON error there.
     expect(cli(['mcp', '--json']).stdout).toBe('');
+  });
+
+  it('generate and check in a CommonJS package: a note to add "type": "module" (Node could not load the manifest)', () => {
+    const root = writeTree(tempDir('conventions-cjs'), {
+      'package.json': '{ "name": "bot", "type": "commonjs" }\n',
+      'tools/echo/index.ts':
+        "import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: 'Echo', requiresApproval: 'never', execute: () => 1 });\n",
+    });
+    dirs.push(root);
+    for (const args of [['generate'], ['check']]) {
+      const run = cli([...args, '--root', root]);
+      expect(run.status, args[0]).toBe(0);
+      expect(run.stderr).toContain('has no "type": "module"; add "type": "module" to package.json');
+    }
+    writeFileSync(join(root, 'package.json'), '{ "name": "bot", "type": "module" }\n');
+    expect(cli(['check', '--root', root]).stderr).not.toContain('"type": "module"');
   });
 
   it('run in a directory removed since the shell entered it: one line and a hint, exit 64, no stack trace', () => {
