@@ -154,7 +154,7 @@ export type {
 } from './console/catalog.js';
 
 // Disclosure and the deferred catalog (docs/catalog.md).
-export { AgentRoutingError } from './turn/agent-selection.js';
+export { AgentRoutingError, AgentUnavailableError } from './turn/agent-selection.js';
 export type { AgentSelection } from './turn/agent-selection.js';
 export { CatalogNotFoundError } from './deferred/controller.js';
 export type {

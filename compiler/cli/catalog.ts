@@ -15,6 +15,7 @@
  */
 import { transform } from 'esbuild';
 import {
+  AgentUnavailableError,
   CHANNEL_SCOPES,
   CatalogNotFoundError,
   MODEL_PROVIDERS,
@@ -148,7 +149,16 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
       question: { ask: () => Promise.reject(new Error('zhin-gen catalog never asks')) },
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // The developer's view: why the agent is unavailable, which a host relaying the error to a
+    // user must not say (runtime/turn/agent-selection.ts).
+    const message =
+      error instanceof AgentUnavailableError
+        ? error.reason === 'unknown'
+          ? `unknown agent "${error.agent}"`
+          : `${error.message}: it serves platforms [${error.platforms.join(', ')}]`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     io.err(`zhin-gen catalog: ${message}`);
     await host.close();
     return fail(message);

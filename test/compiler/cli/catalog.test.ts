@@ -141,9 +141,7 @@ describe('zhin-gen catalog', () => {
     ]);
     expect(wrongPlatform).toMatchObject({
       status: 1,
-      stderr: expect.stringContaining(
-        'agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn',
-      ),
+      stderr: expect.stringContaining('agent "icqq" is not available for a "discord" turn: it serves platforms [icqq]'),
     });
     expect(
       cli(['catalog', '--root', root, '--platform', 'icqq', '--scope', 'group', '--agent', 'ghost']),

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  AgentUnavailableError,
   AgentRoutingError,
   PermissionHost,
   createCapabilityHost,
@@ -216,9 +217,20 @@ describe('agent selection', () => {
       unknown.replace('no-such-skill', 'icqq__admin'),
     );
     // Not even an explicit selection makes it visible on discord.
-    await expect(
-      host.beginTurn({ sessionKey: 'dc', message: im({ adapter: 'discord' }), agent: 'icqq' }),
-    ).rejects.toThrow('agent "icqq" serves platforms [icqq] and cannot be selected for a "discord" turn');
+    // And the error says no more than for an agent that does not exist (a host may relay it to
+    // the user); why is in its fields, for the host's logs.
+    const refused = await host
+      .beginTurn({ sessionKey: 'dc', message: im({ adapter: 'discord' }), agent: 'icqq' })
+      .catch((error: unknown) => error);
+    const missing = await host
+      .beginTurn({ sessionKey: 'dc', message: im({ adapter: 'discord' }), agent: 'ghost' })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AgentUnavailableError);
+    expect(missing).toBeInstanceOf(AgentUnavailableError);
+    expect((refused as Error).message).toBe('agent "icqq" is not available for a "discord" turn');
+    expect((refused as Error).message).toBe((missing as Error).message.replace('ghost', 'icqq'));
+    expect(refused).toMatchObject({ reason: 'platform', adapter: 'discord', platforms: ['icqq'] });
+    expect(missing).toMatchObject({ reason: 'unknown', adapter: 'discord', platforms: [] });
     // Non-IM turns never auto-select.
     const system = await host.beginTurn({ sessionKey: 'sys' });
     expect(system.agentSelection).toBe('none');
