@@ -47,6 +47,7 @@ interface CatalogIo {
   out(text: string): void;
   err(text: string): void;
   readonly isTTY: boolean;
+  readonly errTTY?: boolean;
 }
 
 /** The `--json` document (documented in docs/cli.md). */
@@ -125,7 +126,7 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
   };
   const result = await compiler.run({ write: false });
   if (result.errors > 0) {
-    io.err(formatPretty(result.diagnostics, palette(io.isTTY), { root: compiler.root }));
+    io.err(formatPretty(result.diagnostics, palette(io.errTTY ?? io.isTTY), { root: compiler.root }));
     io.err('zhin-gen catalog: the tree has errors; fix them first');
     return fail('the tree has errors; fix them first', result.diagnostics);
   }

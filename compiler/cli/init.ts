@@ -12,7 +12,7 @@ import { initPlan, packageJson } from '../scaffold/project.js';
 import { writeScaffold } from '../scaffold/write.js';
 import type { ScaffoldReport } from '../scaffold/types.js';
 import { packageVersion } from '../version.js';
-import { formatPretty, palette, toJsonDiagnostics } from '../report/index.js';
+import { formatPretty, palette, shellArg, toJsonDiagnostics } from '../report/index.js';
 import { ESM_ADVICE, packageType } from '../util/package-type.js';
 import type { Io } from './io.js';
 
@@ -132,7 +132,7 @@ export async function runInit(args: InitArgs, io: Io): Promise<number> {
     );
   for (const { path, reason } of report.failed) lines.push(colors.red(`  failed   ${path}: ${reason}`));
   if (manifest === 'not written') lines.push(colors.red(`  not generated: ${outRel} (the tree has errors, see above)`));
-  if (diagnostics.length > 0) io.err(formatPretty(diagnostics, colors, { root }));
+  if (diagnostics.length > 0) io.err(formatPretty(diagnostics, palette(io.errTTY ?? io.isTTY), { root }));
   if (note) lines.push(colors.yellow(`note: ${note}`));
   lines.push(
     `${written.length} created, ${skipped.length} skipped${report.failed.length ? `, ${report.failed.length} failed` : ''}.`,
@@ -142,7 +142,7 @@ export async function runInit(args: InitArgs, io: Io): Promise<number> {
     lines.push(
       '',
       'Next:',
-      ...(where === '' ? [] : [`  cd ${where.includes(' ') ? JSON.stringify(where) : where}`]),
+      ...(where === '' ? [] : [`  cd ${shellArg(where)}`]),
       ...nextSteps(root, report.skipped.includes('package.json')),
     );
   }

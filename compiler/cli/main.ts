@@ -39,6 +39,7 @@ import {
   toJsonDiagnostics,
   type OutputFormat,
   esmNote,
+  shellArg,
 } from '../report/index.js';
 import { defaultIo, type Io } from './io.js';
 import { generatedProblems } from '../write/freshness.js';
@@ -100,6 +101,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   let firstError: string | undefined;
   const watched: Io = {
     isTTY: io.isTTY,
+    ...(io.errTTY !== undefined ? { errTTY: io.errTTY } : {}),
     out: (text) => {
       printed = true;
       io.out(text);
@@ -173,6 +175,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     }
   }
 
+  if (values.root === '') return usageError(io, "--root is empty (an unset variable?): name the bot's directory", spec);
   const root = resolve(typeof values.root === 'string' ? values.root : process.cwd());
   if (!existsSync(root) || !statSync(root).isDirectory()) {
     io.err(`zhin-gen: --root ${root} is not a directory`);
@@ -182,7 +185,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   if (enclosing) {
     const at = relative(process.cwd(), enclosing.tree) || '.';
     io.err(
-      `zhin-gen: ${root} is inside the ${enclosing.folder}/ folder of the tree at ${enclosing.tree}; a capability folder is no project root (generate would write zhin-capabilities.gen.ts into it)\nhint: run zhin-gen in ${enclosing.tree}, or pass --root ${at}`,
+      `zhin-gen: ${root} is inside the ${enclosing.folder}/ folder of the tree at ${enclosing.tree}; a folder inside a tree is no project root (generate would write zhin-capabilities.gen.ts into it, and new a capability the tree never compiles)\nhint: run zhin-gen in ${enclosing.tree}, or pass --root ${shellArg(at)}`,
     );
     return 64;
   }
@@ -205,7 +208,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     ...(typeof manifestOut === 'string' ? { config: { out: manifestOut } } : {}),
   });
   const colors = palette(io.isTTY);
-  const pretty = (diagnostics: readonly Diagnostic[]): string => formatPretty(diagnostics, colors, { root });
+  const errColors = palette(io.errTTY ?? io.isTTY);
+  const pretty = (diagnostics: readonly Diagnostic[]): string => formatPretty(diagnostics, errColors, { root });
   try {
     switch (spec.name) {
       case 'generate': {
@@ -220,7 +224,11 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         return result.errors > 0 ? 1 : 0;
       }
       case 'check':
-        return await check(compiler, format, io, pretty, load.timeoutMs);
+        return await check(compiler, format, io, pretty, {
+          // The command that makes the output check compares: this run's --root and --out.
+          fix: `npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${shellArg(compiler.root)}` : ''}${typeof manifestOut === 'string' ? ` --out ${shellArg(manifestOut)}` : ''}`,
+          ...(load.timeoutMs !== undefined ? { loadTimeoutMs: load.timeoutMs } : {}),
+        });
       case 'inspect': {
         const result = await compiler.run({ write: false, model: true });
         const { inspectJson, inspectPretty } = await import('./inspect.js');
@@ -317,7 +325,7 @@ async function check(
   format: OutputFormat,
   io: Io,
   pretty: (diagnostics: readonly Diagnostic[]) => string,
-  loadTimeoutMs?: number,
+  { fix, loadTimeoutMs }: { readonly fix: string; readonly loadTimeoutMs?: number },
 ): Promise<number> {
   const compiled = await compiler.run({ write: false });
   const loaded =
@@ -378,7 +386,7 @@ async function check(
             ? `${result.outRel} is missing.`
             : `${result.outRel} is out of date:\n${shortDiff(onDisk ?? '', result.code)}`,
         );
-      io.err(`Fix: npx zhin-gen generate${compiler.root !== process.cwd() ? ` --root ${compiler.root}` : ''}`);
+      io.err(`Fix: ${fix}`);
     }
     const verified = loaded
       ? loaded.skipped

@@ -22,6 +22,7 @@ interface ReportIo {
   out(text: string): void;
   err(text: string): void;
   readonly isTTY: boolean;
+  readonly errTTY?: boolean;
 }
 
 export const DEFAULT_REPORT_FILE = 'zhin-gen-report.html';
@@ -81,7 +82,7 @@ export async function runReport(compiler: Compiler, values: ReportArgs, io: Repo
     );
   } else {
     if (result.diagnostics.length > 0)
-      io.err(formatPretty(result.diagnostics, palette(io.isTTY), { root: compiler.root }));
+      io.err(formatPretty(result.diagnostics, palette(io.errTTY ?? io.isTTY), { root: compiler.root }));
     if (data.runtimeError) io.err(`zhin-gen report: ${data.runtimeError}`);
     io.out(
       `zhin-gen report: ${data.tools.length} tools × ${data.principals.length} principals → ${rel} (${Math.ceil(Buffer.byteLength(html) / 1024)} KiB) in ${formatDuration(ms)}`,

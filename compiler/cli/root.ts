@@ -2,10 +2,12 @@
  * A root that is a capability folder of an enclosing tree (`cd tools && zhin-gen generate`): the
  * default root is the working directory, and such a run wrote zhin-capabilities.gen.ts into
  * `tools/`, where the real tree's next `check` failed with a flat-tool error that `migrate`
- * could not fix. Refused as a usage error naming the tree's root instead.
+ * could not fix. Refused as a usage error naming the tree's root instead; so is any other folder
+ * inside a tree that is no project and holds no capability folders of its own (`cd src`,
+ * `cd plugins`, `cd skills/x/tools`): `new` wrote a tool there that the tree never compiles.
  */
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { CONFIG_FILES } from '../config/load.js';
 import { CONVENTION_FOLDERS } from '../scan/walk.js';
 
@@ -13,6 +15,11 @@ import { CONVENTION_FOLDERS } from '../scan/walk.js';
 const PROJECT_FILES = ['AGENTS.md', 'package.json', ...CONFIG_FILES];
 
 const isProject = (dir: string): boolean => PROJECT_FILES.some((file) => existsSync(join(dir, file)));
+
+/** Folders that make a directory a tree of capabilities (its own, or a child plugin's). */
+const TREE_FOLDERS: readonly string[] = [...CONVENTION_FOLDERS, 'plugins'];
+
+const holdsCapabilities = (dir: string): boolean => TREE_FOLDERS.some((folder) => existsSync(join(dir, folder)));
 
 /**
  * The enclosing tree's root and the convention folder `root` lies in, when `root` is inside
@@ -28,7 +35,18 @@ export function enclosingTree(root: string): { readonly tree: string; readonly f
     if (parent === dir) return undefined;
     if ((CONVENTION_FOLDERS as readonly string[]).includes(folder) && isProject(parent))
       return { tree: parent, folder };
-    if (dir !== root && isProject(dir)) return undefined;
+    if (dir !== root && isProject(dir)) break;
+  }
+  if (holdsCapabilities(root)) return undefined;
+  // Up to the nearest project: when it, or a folder on the way, holds capabilities, the project
+  // is the tree the root lies in (a monorepo's package.json above a folder of scripts is not).
+  let capabilities = false;
+  for (let dir = dirname(root); dirname(dir) !== dir; dir = dirname(dir)) {
+    capabilities ||= holdsCapabilities(dir);
+    if (isProject(dir))
+      return capabilities || existsSync(join(dir, 'AGENTS.md'))
+        ? { tree: dir, folder: relative(dir, root).split(sep)[0]! }
+        : undefined;
   }
   return undefined;
 }

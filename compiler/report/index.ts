@@ -9,5 +9,6 @@ export { formatGithub, formatSarif, toJsonDiagnostics, type OutputFormat } from 
 export { codeFrame, frameOf, readSource, sourceLine, type FrameOptions } from './code-frame.js';
 export { formatDuration, plural, runJson, summary } from './summary.js';
 export { shortDiff } from './diff.js';
+export { shellArg } from './shell.js';
 // The CommonJS-package note every printing command may add (util/package-type.ts says why here).
 export { esmNote } from '../util/package-type.js';

@@ -310,4 +310,29 @@ describe('code frames', () => {
     expect(plain).not.toContain('\u001b[');
     expect(plain).toContain("> 4 |   description: '   ',");
   });
+
+  it('diagnostics are coloured by stderr, where they are printed, not by stdout; FORCE_COLOR forces it', async () => {
+    const capture = async (isTTY: boolean, errTTY: boolean): Promise<string> => {
+      let err = '';
+      const io: Io = { out: () => undefined, err: (text) => void (err += text), isTTY, errTTY };
+      expect(await main(['check', '--root', bad], io)).toBe(1);
+      return err;
+    };
+    // `check 2> log` on a terminal: no escapes in the log; `check | cat`: colour on the terminal.
+    expect(await capture(true, false)).not.toContain('\u001b[');
+    expect(await capture(false, true)).toContain('\u001b[31m^\u001b[39m');
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '1' };
+    delete env.NO_COLOR;
+    const forced = spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'check', '--root', bad], {
+      encoding: 'utf8',
+      env,
+    });
+    expect(forced.status).toBe(1);
+    expect(forced.stderr).toContain('\u001b[31m^\u001b[39m');
+    const off = spawnSync(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'check', '--root', bad], {
+      encoding: 'utf8',
+      env: { ...env, NO_COLOR: '1' },
+    });
+    expect(off.stderr).not.toContain('\u001b[');
+  });
 });

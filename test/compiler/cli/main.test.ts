@@ -2,10 +2,11 @@
  * The CLI as a subprocess (the built bin): exit codes 0 / 1 / 2 / 64 and the machine-readable
  * outputs (`check --format json|github|sarif`, `inspect --json`) are contracts.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { REPO, cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 let root: string;
 beforeAll(() => {
@@ -46,6 +47,29 @@ describe('zhin-gen CLI', () => {
     expect(json).toEqual({ diagnostics: [], stale: true, missing: false });
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+
+  it("the fix command check prints is this run's: its --root and --out, quoted for the shell", () => {
+    const odd = writeTree(join(tempDir('cli-fix'), "it's a bot $HOME"), {
+      'tools/echo/index.ts': readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8'),
+    });
+    const stale = cli(['check', '--root', odd, '--out', 'src/caps.gen.ts']);
+    expect(stale.status).toBe(2);
+    const fix = /^Fix: (.*)$/m.exec(stale.stderr)![1]!;
+    expect(fix).toBe(`npx zhin-gen generate --root '${odd.replace("'", "'\\''")}' --out src/caps.gen.ts`);
+    // Pasted into a shell (with the bin for npx), it makes that check pass.
+    const run = spawnSync(
+      'sh',
+      ['-c', fix.replace('npx zhin-gen', `"${process.execPath}" "${join(REPO, 'bin', 'zhin-gen.mjs')}"`)],
+      {
+        cwd: REPO,
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(join(odd, 'src', 'caps.gen.ts'))).toBe(true);
+    expect(cli(['check', '--root', odd, '--out', 'src/caps.gen.ts']).status).toBe(0);
+    removeDir(dirname(odd));
   });
 
   it('check exits 2 when the output is missing', () => {
@@ -216,5 +240,35 @@ describe('zhin-gen CLI', () => {
     const bot = join(mono, 'tools', 'bots', 'support');
     expect(cli(['generate'], bot).status).toBe(0);
     removeDir(mono);
+  });
+
+  it('run in any other folder of the tree without capability folders of its own (src, plugins, a tools folder deeper), it refuses too', () => {
+    const tree = writeTree(tempDir('cli-inside'), {
+      'AGENTS.md': '# Bot\n\nBe helpful.\n',
+      'src/main.ts': 'export {};\n',
+      'plugins/maps/tools/find/index.ts': readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8'),
+      'skills/words/SKILL.md': '---\nname: words\ndescription: Count words\n---\nCount them.\n',
+      'skills/words/tools/count/index.ts': readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8'),
+    });
+    for (const [dir, folder] of [
+      ['src', 'src'],
+      ['plugins', 'plugins'],
+      ['skills/words/tools', 'skills'],
+    ] as const) {
+      for (const args of [['generate'], ['new', 'tool', 'lookup'], ['check']]) {
+        const run = cli(args, join(tree, dir));
+        expect(run.status, `${dir}: ${args[0]}`).toBe(64);
+        expect(run.stderr).toContain(`is inside the ${folder}/ folder of the tree at ${tree}`);
+      }
+      expect(existsSync(join(tree, dir, 'zhin-capabilities.gen.ts'))).toBe(false);
+      expect(existsSync(join(tree, dir, 'tools', 'lookup'))).toBe(false);
+    }
+    // A child plugin's own folder holds capability folders: a root (the plugin alone) as before.
+    expect(cli(['generate'], join(tree, 'plugins', 'maps')).status).toBe(0);
+    // An empty --root (an unset variable) is no silent "current directory".
+    const empty = cli(['check', '--root', '']);
+    expect(empty.status).toBe(64);
+    expect(empty.stderr).toContain('--root is empty');
+    removeDir(tree);
   });
 });
