@@ -420,6 +420,11 @@ export class Compiler {
     return this.options ? readIfExists(this.options.outFile) : undefined;
   }
 
+  /** Why this process could not write the cache (a read-only or full disk), if it could not: runs stay right, only slower. */
+  get cacheWriteFailure(): string | undefined {
+    return this.units.writeFailure;
+  }
+
   async dispose(): Promise<void> {
     await this.queue.idle();
     this.persistence.now();

@@ -14,10 +14,19 @@ import type { UnitState } from './unit-state.js';
 import { sweepStaleTemps } from '../write/temp-files.js';
 import { basename, dirname } from 'node:path';
 
+/** Notes the first write that failed (the others are the same disk's), for the caller's one note. */
+export function noteWriteFailure(state: UnitState, error: unknown): void {
+  state.writeFailure ??= error instanceof Error ? error.message : String(error);
+}
+
 export function persistUnits(state: UnitState): void {
   // The reads of this run are done; a later one opens the base again.
   state.single?.close();
-  if (state.emitNoted) state.emitRecord?.save(state.emitNoted);
+  try {
+    if (state.emitNoted) state.emitRecord?.save(state.emitNoted);
+  } catch (error) {
+    noteWriteFailure(state, error);
+  }
   state.emitNoted = undefined;
   // Never loaded: nothing to write.
   if (state.pending) return;
@@ -50,8 +59,9 @@ export function persistUnits(state: UnitState): void {
       output,
     );
     state.indexStale = true;
-  } catch {
+  } catch (error) {
     // A read-only node_modules only costs speed.
+    noteWriteFailure(state, error);
   }
   saveIndex(state, prev ?? state.indexFile?.bodiesNow(), keys, ranges);
 }
@@ -107,8 +117,9 @@ function saveIndex(
     }
     state.indexStale = false;
     state.indexAppendable = true;
-  } catch {
+  } catch (error) {
     // As above: only speed.
+    noteWriteFailure(state, error);
   }
 }
 

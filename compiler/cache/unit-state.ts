@@ -52,6 +52,8 @@ export class UnitState {
 
   /** Whether this cache removed a killed run's temp files of its own yet (write/temp-files.ts). */
   tempsSwept = false;
+  /** The first cache write of this process that failed (a read-only or full disk): for one note. */
+  writeFailure: string | undefined;
 
   /** `file`: the cache's base file (undefined: no cache on disk, nothing is read or written). */
   constructor(

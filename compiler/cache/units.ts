@@ -19,7 +19,7 @@ import { rmSync, statSync } from 'node:fs';
 import { UnitState } from './unit-state.js';
 import { type FlatStamps, stampedPaths, stampIndex } from './flat-stamps.js';
 import { unitContent, unitHash, unitModelPrint, unitSchema } from './unit-prints.js';
-import { persistUnits } from './persist.js';
+import { noteWriteFailure, persistUnits } from './persist.js';
 import { tidyTempCache } from './temp-dir.js';
 import { packageVersion } from '../version.js';
 import { resultPrint, sha256 } from '../util/hash.js';
@@ -347,9 +347,19 @@ export class UnitCache {
   }
 
   /** Writes what changed to disk (cache/persist.ts); a run's reads of the base end here. */
+  /** Writes what changed; never throws: a cache that cannot be written only costs speed ({@link writeFailure}). */
   persist(): void {
-    persistUnits(this.state);
-    tidyTempCache(this.file, this.root);
+    try {
+      persistUnits(this.state);
+      tidyTempCache(this.file, this.root);
+    } catch (error) {
+      noteWriteFailure(this.state, error);
+    }
+  }
+
+  /** Why a write of this cache failed in this process (the first failure), if one did. */
+  get writeFailure(): string | undefined {
+    return this.state.writeFailure;
   }
 
   /**

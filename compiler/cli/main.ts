@@ -279,8 +279,17 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   } catch (error) {
     return internalError(io, error);
   } finally {
-    await compiler.dispose();
+    await disposeOf(compiler, io);
   }
+}
+
+/** Disposes the compiler (its last cache write), then says once if the cache could not be written. */
+async function disposeOf(compiler: ReturnType<typeof createCompiler>, io: Io): Promise<void> {
+  await compiler.dispose();
+  // The cache only makes later runs faster: a note, never an error or a changed exit code.
+  const failure = compiler.cacheWriteFailure;
+  if (failure !== undefined)
+    io.err(`note: zhin-gen could not write its cache (${failure}); the output is right, later runs are only slower`);
 }
 
 /** Bad input is reported as diagnostics; reaching here is a bug in zhin-gen itself. */
