@@ -74,11 +74,25 @@ async function registerLoader(aliases: readonly string[]): Promise<void> {
   });
 }
 
+const MCP_SDK = '@modelcontextprotocol/sdk';
+
 export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promise<number> {
   const identity = identityOf(values);
   if (identity.error) {
     io.err(`zhin-gen mcp: ${identity.error}`);
     return 64;
+  }
+  // An optional peer of the runtime (zhin-gen itself serves nothing else over MCP): said before
+  // anything is compiled, as what to install, not as an internal error.
+  try {
+    await import('@modelcontextprotocol/sdk/server/stdio.js');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(MCP_SDK)) throw error;
+    io.err(
+      `zhin-gen mcp: ${MCP_SDK} is not installed (an optional peer of @zhin-gen/runtime, needed to serve MCP)\nhint: npm i -D ${MCP_SDK}`,
+    );
+    return 1;
   }
   const result = await compiler.run({ write: true });
   // Warnings too (stderr is for diagnostics): a provider limit or a policy note matters when serving.

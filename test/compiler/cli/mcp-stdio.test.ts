@@ -5,7 +5,7 @@
  * a crash, an unknown `--agent` is refused before serving, and a client that declares URL-mode
  * elicitation only is not offered `ask_user`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, cli, removeDir, tempDir, writeTree } from '../../helpers.js';
@@ -135,6 +135,34 @@ describe('zhin-gen mcp over stdio', () => {
     for (let id = 2; id < 40; id++) child.stdin.write(line({ id, method: 'tools/list' }));
     expect(await exited).toBe(0);
     expect(stderr).not.toMatch(/Unhandled|EPIPE|\n\s+at /);
+  });
+
+  it('without @modelcontextprotocol/sdk installed: what to install, exit 1, before compiling (no internal error)', () => {
+    // The SDK resolved as a package that is not installed: Node's own resolution error, as in a
+    // bot that has only zhin-gen and the runtime (the SDK is an optional peer).
+    const hook = `export async function resolve(specifier, context, next) {
+  return next(specifier.replace(/^@modelcontextprotocol\\/sdk\\//, '@modelcontextprotocol/sdk-not-installed/'), context);
+}`;
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        `data:text/javascript,${encodeURIComponent(register)}`,
+        join(REPO, 'bin', 'zhin-gen.mjs'),
+        'mcp',
+        '--root',
+        root,
+      ],
+      { input: '', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      'zhin-gen mcp: @modelcontextprotocol/sdk is not installed (an optional peer of @zhin-gen/runtime, needed to serve MCP)',
+    );
+    expect(run.stderr).toContain('hint: npm i -D @modelcontextprotocol/sdk');
+    expect(run.stderr).not.toMatch(/internal error|ZG9001|\n\s+at /);
+    expect(run.stdout).toBe('');
   });
 
   it('refuses an unknown --agent before serving', async () => {
