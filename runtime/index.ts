@@ -52,6 +52,7 @@ export { ASK_USER, ToolUnavailableError } from './turn/ask-user.js';
 export type { QuestionPort, QuestionRequest, AskUserInput, AskUserOutput } from './turn/ask-user.js';
 
 export type { ToolBinding, ToolSourceKind, ExecutableTool, SeamOrigin } from './generation/capability.js';
+export { ManifestStaleError } from './generation/capability.js';
 
 export { SeamIntegration, capabilitySeamToken, seamIntegrationToken, isSeamIntegration } from './seam/integration.js';
 export type { SeamRegistration, SeamProviderKind } from './seam/integration.js';

@@ -4,7 +4,7 @@
  * (an absent `requiresApproval` is 'on-risk', absent lists are empty, a description is trimmed
  * as the compiler trims it), so only differences the bot would act on are reported.
  */
-import { DEFAULT_APPROVAL_MODE, DEFAULT_PROMPT_PROFILES } from '@zhin-gen/runtime/define';
+import { DEFAULT_PROMPT_PROFILES, TOOL_POLICY_DEFAULTS } from '@zhin-gen/runtime/define';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { HookModel, PromptSectionModel, ToolModel } from '../model.js';
 import { EMPTY_INPUT_SCHEMA, finishProjection } from '../schema/convert.js';
@@ -48,10 +48,11 @@ export function toolExpectation(tool: ToolModel): Expectation {
         normalise: trim,
         ...(tool.descriptionLoc ? { loc: tool.descriptionLoc } : {}),
       },
-      { name: 'requiresApproval', expected: tool.requiresApproval, absent: DEFAULT_APPROVAL_MODE },
-      { name: 'platforms', expected: [...tool.platforms], absent: [] },
-      { name: 'scopes', expected: [...tool.scopes], absent: [] },
-      { name: 'permissions', expected: [...tool.permissions], absent: [] },
+      // The runtime holds a loaded module to these too (runtime/contract/tool-policy.ts).
+      { name: 'requiresApproval', expected: tool.requiresApproval, absent: TOOL_POLICY_DEFAULTS.requiresApproval },
+      { name: 'platforms', expected: [...tool.platforms], absent: [...TOOL_POLICY_DEFAULTS.platforms] },
+      { name: 'scopes', expected: [...tool.scopes], absent: [...TOOL_POLICY_DEFAULTS.scopes] },
+      { name: 'permissions', expected: [...tool.permissions], absent: [...TOOL_POLICY_DEFAULTS.permissions] },
       { name: 'hidden', expected: tool.hidden, absent: false },
       // discover searches them: a computed list the static read left out is a divergence too.
       { name: 'keywords', expected: [...tool.keywords], absent: [], normalise: trimEach },

@@ -26,6 +26,8 @@ import { parsePermitSyntax } from './permit-syntax.js';
 import type { ToolCallPolicy } from '../turn/approval.js';
 import type { ImMessage } from '../access/permissions.js';
 
+// A tool's access and approval fields as the runtime reads them (compiler/verify/compare.ts too).
+export { TOOL_POLICY_DEFAULTS, type ToolPolicy } from './tool-policy.js';
 // The enumerations live in enums.ts; they are re-exported here, where the compiler takes them.
 export {
   APPROVAL_MODES,

@@ -8,7 +8,7 @@ import { isDefinitionOf } from '../contract/definition-shape.js';
 import type { ToolDescriptor } from '../turn/approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from '../contract/define.js';
 import type { JsonSchema, ManifestTool } from '../contract/manifest.js';
-import { DEFAULT_APPROVAL_MODE } from '../contract/enums.js';
+import { definedPolicy, policyDrift, toolPolicyOf } from '../contract/tool-policy.js';
 import { qualify } from '../contract/names.js';
 import { builtinValidatorFor } from '../validators/builtin.js';
 
@@ -107,6 +107,11 @@ export function jsonSchemaOf(definition: AgentToolDefinition): JsonSchema {
 // A symbol, not a field of ToolBinding: only the runtime reads it (manifestToolOf).
 const MANIFEST_ENTRY = Symbol('manifest entry');
 
+/** A feature tool's module says other than its manifest entry about who may call it (see resolve()). */
+export class ManifestStaleError extends Error {
+  override readonly name = 'ManifestStaleError';
+}
+
 /**
  * A feature tool: metadata read through from the manifest entry, module imported once, on first
  * resolve. A class with prototype getters keeps host.load at two fields per tool, so loading a
@@ -187,6 +192,15 @@ class ManifestToolBinding implements ToolBinding {
           if (!isAgentToolDefinition(definition)) {
             throw new TypeError(`tool module ${tool.source} does not default-export defineAgentTool(...)`);
           }
+          // Access and approval were decided from the manifest entry: a module that now asks for
+          // more (edited since the manifest was generated) is refused, never run under it. What
+          // the module leaves out is the manifest's to say (a hand-made manifest may set it).
+          const manifest = toolPolicyOf(tool);
+          const drift = policyDrift(manifest, toolPolicyOf({ ...manifest, ...definedPolicy(definition) }));
+          if (drift !== undefined)
+            throw new ManifestStaleError(
+              `tool module ${tool.source} does not match the manifest (${drift}); the manifest is stale: run zhin-gen generate`,
+            );
           return toExecutable(definition);
         },
         (error: unknown) => {
@@ -232,10 +246,7 @@ export function bindDefinition(
     inputSchema,
     inputCheck: executable.standardSchema ? ('standard' as const) : ('json' as const),
     ...(validator ? { validator } : {}),
-    requiresApproval: definition.requiresApproval ?? DEFAULT_APPROVAL_MODE,
-    platforms: Object.freeze([...(definition.platforms ?? [])]),
-    scopes: Object.freeze([...(definition.scopes ?? [])]),
-    permissions: Object.freeze([...(definition.permissions ?? [])]),
+    ...toolPolicyOf(definition),
     hidden: definition.hidden ?? false,
     keywords: Object.freeze([...(definition.keywords ?? [])]),
     ...(definition.tags && definition.tags.length > 0 ? { tags: Object.freeze([...definition.tags]) } : {}),

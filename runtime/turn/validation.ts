@@ -75,7 +75,19 @@ function stripDialect(schema: JsonSchema): JsonSchema {
 async function obtain(binding: ToolBinding, scope: ValidationScope): Promise<JsonValidateFunction> {
   // Generated for this tool, or built in for its exact schema (a hand-made manifest's `{ type: 'object' }`).
   const compiled = binding.validator ?? builtinValidatorFor(binding.inputSchema);
-  if (compiled) return (await compiled()).default;
+  if (compiled) {
+    try {
+      return (await compiled()).default;
+    } catch (error) {
+      // The generated validator module is not there (a deploy without the manifest's validators
+      // folder): the tool cannot run here, which is not the input's fault. Said without the
+      // module's path, which is the server's, not the model's.
+      const code = (error as { readonly code?: unknown } | undefined)?.code;
+      throw new ToolUnavailableError(
+        `the input validator of tool "${binding.qualifiedName}" could not be loaded${typeof code === 'string' ? ` (${code})` : ''}: deploy the manifest's generated validators folder with it`,
+      );
+    }
+  }
   const runtime = scope.jsonSchemaValidator;
   if (runtime) return runtime.compile(stripDialect(binding.inputSchema), scope);
   throw new ToolUnavailableError(missingValidatorMessage(binding.qualifiedName, `${binding.source} tool`));

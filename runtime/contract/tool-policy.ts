@@ -1,0 +1,73 @@
+/**
+ * The fields of a tool definition that decide who may call the tool and whether a call is asked
+ * about, as the runtime reads them (an absent field is its default). One home for the rule: a
+ * tool added by `setup()` is bound with it (generation/capability.ts), a feature tool's module is
+ * held to its manifest entry with it when it loads (a stale manifest must not run a module that
+ * now asks for approval or a role under the older, weaker policy), and `check --load` compares
+ * with it (compiler/verify/compare.ts).
+ */
+import { DEFAULT_APPROVAL_MODE } from './enums.js';
+import type { ApprovalMode, ChannelScope } from './manifest.js';
+
+export interface ToolPolicy {
+  readonly requiresApproval: ApprovalMode;
+  readonly platforms: readonly string[];
+  readonly scopes: readonly ChannelScope[];
+  readonly permissions: readonly string[];
+}
+
+/** What each policy field is when the definition leaves it out. */
+export const TOOL_POLICY_DEFAULTS: ToolPolicy = Object.freeze({
+  requiresApproval: DEFAULT_APPROVAL_MODE,
+  platforms: Object.freeze([]),
+  scopes: Object.freeze([]),
+  permissions: Object.freeze([]),
+});
+
+/** A definition's policy, absent fields as their defaults (lists copied and frozen). */
+export function toolPolicyOf(definition: { readonly [K in keyof ToolPolicy]?: ToolPolicy[K] }): ToolPolicy {
+  return {
+    requiresApproval: definition.requiresApproval ?? TOOL_POLICY_DEFAULTS.requiresApproval,
+    platforms: Object.freeze([...(definition.platforms ?? [])]),
+    scopes: Object.freeze([...(definition.scopes ?? [])]),
+    permissions: Object.freeze([...(definition.permissions ?? [])]),
+  };
+}
+
+/** The policy fields a definition sets (the others left out, not defaulted). */
+export function definedPolicy(definition: { readonly [K in keyof ToolPolicy]?: ToolPolicy[K] }): Partial<ToolPolicy> {
+  const set: { -readonly [K in keyof ToolPolicy]?: ToolPolicy[K] } = {};
+  if (definition.requiresApproval !== undefined) set.requiresApproval = definition.requiresApproval;
+  if (definition.platforms !== undefined) set.platforms = definition.platforms;
+  if (definition.scopes !== undefined) set.scopes = definition.scopes;
+  if (definition.permissions !== undefined) set.permissions = definition.permissions;
+  return set;
+}
+
+/** How much each approval mode asks: a module asking more than its manifest entry is not run under it. */
+const ASKS: Readonly<Record<ApprovalMode, number>> = { never: 0, 'on-risk': 1, once: 2, always: 3 };
+
+/** Whether a list restriction (empty: no restriction) lets through something `module`'s does not. */
+function widens(manifest: readonly string[], module: readonly string[]): boolean {
+  if (module.length === 0) return false;
+  return manifest.length === 0 || manifest.some((entry) => !module.includes(entry));
+}
+
+/**
+ * Where the manifest's policy grants what the module's own definition does not (the runtime
+ * decides access and approval from the manifest entry): it asks less, lets through a platform or
+ * scope the module leaves out, or lacks a permit the module requires (permits all apply). A
+ * manifest stricter than its module grants nothing extra and is not drift. Undefined when none.
+ */
+export function policyDrift(manifest: ToolPolicy, module: ToolPolicy): string | undefined {
+  const show = (value: unknown): string => JSON.stringify(value);
+  if (ASKS[module.requiresApproval] > ASKS[manifest.requiresApproval])
+    return `requiresApproval: the manifest has ${show(manifest.requiresApproval)}, the module ${show(module.requiresApproval)}`;
+  for (const field of ['platforms', 'scopes'] as const)
+    if (widens(manifest[field], module[field]))
+      return `${field}: the manifest has ${show(manifest[field])}, the module ${show(module[field])}`;
+  const missing = module.permissions.filter((permit) => !manifest.permissions.includes(permit));
+  if (missing.length > 0)
+    return `permissions: the manifest lacks ${missing.map(show).join(', ')}, which the module requires`;
+  return undefined;
+}
