@@ -9,7 +9,7 @@
  * diagnostics carry a code frame.
  */
 import { existsSync, statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { createCompiler, type CompileResult } from '../context.js';
 import { packageVersion } from '../version.js';
 import { loadConfig } from '../config/load.js';
@@ -40,6 +40,7 @@ import {
   type OutputFormat,
   esmNote,
   shellArg,
+  type StaleFinding,
 } from '../report/index.js';
 import { defaultIo, type Io } from './io.js';
 import { generatedProblems } from '../write/freshness.js';
@@ -232,11 +233,9 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       case 'inspect': {
         const result = await compiler.run({ write: false, model: true });
         const { inspectJson, inspectPretty } = await import('./inspect.js');
-        if (format === 'json') io.out(JSON.stringify(inspectJson(result.model), null, 2));
-        else {
-          if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
-          io.out(inspectPretty(result.model));
-        }
+        // The diagnostics on stderr in either format: with --json too, an exit code of 1 says why.
+        if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
+        io.out(format === 'json' ? JSON.stringify(inspectJson(result.model), null, 2) : inspectPretty(result.model));
         return result.errors > 0 ? 1 : 0;
       }
       case 'watch':
@@ -364,22 +363,34 @@ async function check(
         2,
       ),
     );
-  } else if (format === 'sarif') {
-    io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion()), null, 2));
-  } else if (format === 'github') {
-    if (result.diagnostics.length > 0) io.out(formatGithub(result.diagnostics));
-    for (const path of generated?.missing ?? [])
-      io.out(
-        `::error file=${path},line=1,title=stale::missing: ${result.outRel} imports this generated module; run npx zhin-gen generate`,
-      );
-    for (const problem of generated?.changed ?? [])
-      io.out(
-        `::error file=${problem.path},line=${problem.line},title=stale::${problem.reason}; run npx zhin-gen generate`,
-      );
-    if (stale && generated === undefined)
-      io.out(
-        `::error file=${result.outRel},title=stale::${result.outRel} is ${missing ? 'missing' : 'out of date'}; run npx zhin-gen generate`,
-      );
+  } else if (format === 'sarif' || format === 'github') {
+    // Staleness as results too (a SARIF consumer saw a clean run while the job failed), and paths
+    // as the repository has them: CI resolves them against its checkout, not against --root.
+    const run = `run ${fix}`;
+    const staleFindings: StaleFinding[] = [
+      ...(generated?.missing ?? []).map((path) => ({
+        file: path,
+        line: 1,
+        message: `missing: ${result.outRel} imports this generated module; ${run}`,
+      })),
+      ...(generated?.changed ?? []).map((p) => ({ file: p.path, line: p.line, message: `${p.reason}; ${run}` })),
+      ...(stale && generated === undefined
+        ? [
+            {
+              file: result.outRel,
+              line: 1,
+              message: `${result.outRel} is ${missing ? 'missing' : 'out of date'}; ${run}`,
+            },
+          ]
+        : []),
+    ];
+    const fromCwd = relative(process.cwd(), compiler.root).split(sep).join('/');
+    const options = { base: fromCwd.startsWith('..') || isAbsolute(fromCwd) ? '' : fromCwd, stale: staleFindings };
+    if (format === 'sarif') io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion(), options), null, 2));
+    else {
+      const text = formatGithub(result.diagnostics, options);
+      if (text !== '') io.out(text);
+    }
   } else {
     if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
     if (stale) {

@@ -97,9 +97,11 @@ function loadError(
   const detail = /^Transform failed with \d+ errors?:$/.test(lines[0]!) ? TRANSFORM_ERROR.exec(lines[1] ?? '') : null;
   if (!detail) return { message: lines[0]!, at: {} };
   const [, file, line, column, text] = detail as unknown as [string, string, string, string, string];
-  if (resolve(file) === configFile) return { message: text, at: { line: Number(line), column: Number(column) } };
+  // esbuild counts columns from 0; diagnostics (and SARIF, which requires it) from 1.
+  const col = Number(column) + 1;
+  if (resolve(file) === configFile) return { message: text, at: { line: Number(line), column: col } };
   const shown = relative(root, file);
-  return { message: `${shown.startsWith('..') ? file : shown}:${line}:${column}: ${text}`, at: {} };
+  return { message: `${shown.startsWith('..') ? file : shown}:${line}:${col}: ${text}`, at: {} };
 }
 
 function strictUtf8(bytes: Uint8Array): string {

@@ -5,7 +5,14 @@
  */
 export { palette, type Palette } from './palette.js';
 export { formatPretty, relatedText, type PrettyOptions } from './pretty.js';
-export { formatGithub, formatSarif, toJsonDiagnostics, type OutputFormat } from './machine.js';
+export {
+  formatGithub,
+  formatSarif,
+  toJsonDiagnostics,
+  type MachineOptions,
+  type OutputFormat,
+  type StaleFinding,
+} from './machine.js';
 export { codeFrame, frameOf, readSource, sourceLine, type FrameOptions } from './code-frame.js';
 export { formatDuration, plural, runJson, summary } from './summary.js';
 export { shortDiff } from './diff.js';

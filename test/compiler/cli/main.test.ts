@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
@@ -45,6 +45,17 @@ describe('zhin-gen CLI', () => {
     expect(pretty.stderr).toContain('Fix: npx zhin-gen generate');
     const json = JSON.parse(cli(['check', '--root', root, '--format', 'json']).stdout);
     expect(json).toEqual({ diagnostics: [], stale: true, missing: false });
+    // SARIF says it too (a code-scanning upload must not show a clean run while the job fails).
+    const sarif = cli(['check', '--format', 'sarif'], root);
+    expect(sarif.status).toBe(2);
+    const run = JSON.parse(sarif.stdout).runs[0];
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['stale']);
+    expect(run.results).toEqual([
+      expect.objectContaining({
+        ruleId: 'stale',
+        message: { text: 'zhin-capabilities.gen.ts is out of date; run npx zhin-gen generate' },
+      }),
+    ]);
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(cli(['check', '--root', root]).status).toBe(0);
   });
@@ -112,9 +123,14 @@ describe('zhin-gen CLI', () => {
     expect(pretty.stderr).not.toMatch(/\u001b\[/);
     expect(pretty.stderr).not.toMatch(/at .*\.js:\d+/);
 
+    // Paths as CI resolves them, from the working directory (the checkout), not from --root.
+    const fromRepo = relative(REPO, root).split(sep).join('/');
     const github = cli(['check', '--root', root, '--format', 'github']);
     expect(github.status).toBe(1);
     expect(github.stdout).toContain(
+      `::error file=${fromRepo}/tools/echo/index.ts,line=7,col=21,title=ZG2006::tool "echo": requiresApproval`,
+    );
+    expect(cli(['check', '--format', 'github'], root).stdout).toContain(
       '::error file=tools/echo/index.ts,line=7,col=21,title=ZG2006::tool "echo": requiresApproval',
     );
 
@@ -127,12 +143,18 @@ describe('zhin-gen CLI', () => {
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: 'tools/echo/index.ts' },
+            artifactLocation: { uri: `${fromRepo}/tools/echo/index.ts` },
             region: { startLine: 7, startColumn: 21 },
           },
         },
       ],
     });
+
+    // inspect --json: the document on stdout, and why it exits 1 on stderr.
+    const inspected = cli(['inspect', '--root', root, '--json']);
+    expect(inspected.status).toBe(1);
+    expect(JSON.parse(inspected.stdout)).toHaveProperty('tools');
+    expect(inspected.stderr).toContain('tools/echo/index.ts:7:21  error  ZG2006');
 
     // generate refuses to write a broken manifest and exits 1.
     const before = readFileSync(join(root, 'zhin-capabilities.gen.ts'), 'utf8');

@@ -105,9 +105,11 @@ describe('config', () => {
     expect(syntax).toMatchObject({
       code: 'ZG1101',
       line: 3,
-      column: 19,
+      column: 20,
       message: 'Could not load zhin-gen.config.ts: Unexpected ";"',
     });
+    // 1-based, as every diagnostic's column (SARIF refuses a 0): the column is the ";".
+    expect('  importExtension: ;'[syntax!.column - 1]).toBe(';');
     const [inImport] = (await loadConfig(imported)).diagnostics;
     expect(inImport).toMatchObject({ code: 'ZG1101', line: 1, column: 1 });
     expect(inImport!.message).toMatch(/^Could not load zhin-gen\.config\.ts: extra\.ts:1:\d+: Unexpected/);

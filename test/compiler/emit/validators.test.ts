@@ -166,12 +166,23 @@ describe('check and the validators folder', () => {
     expect(check.stderr).toContain(
       `${DIR}/${name}:1:1 - error: missing: zhin-capabilities.gen.ts imports this generated module`,
     );
-    // GitHub's format names the missing module too, at its own path.
-    const github = cli(['check', '--root', root, '--format', 'github']);
+    // GitHub's format names the missing module too, at its own path (run from the root: as the
+    // checkout has it), and so does SARIF, as a result of the `stale` rule.
+    const github = cli(['check', '--format', 'github'], root);
     expect(github.status).toBe(2);
     expect(github.stdout).toContain(
-      `::error file=${DIR}/${name},line=1,title=stale::missing: zhin-capabilities.gen.ts imports this generated module`,
+      `::error file=${DIR}/${name},line=1,title=stale::missing: zhin-capabilities.gen.ts imports this generated module; run npx zhin-gen generate`,
     );
+    const sarif = cli(['check', '--format', 'sarif'], root);
+    expect(sarif.status).toBe(2);
+    expect(JSON.parse(sarif.stdout).runs[0].results).toEqual([
+      {
+        ruleId: 'stale',
+        level: 'error',
+        message: { text: 'missing: zhin-capabilities.gen.ts imports this generated module; run npx zhin-gen generate' },
+        locations: [{ physicalLocation: { artifactLocation: { uri: `${DIR}/${name}` }, region: { startLine: 1 } } }],
+      },
+    ]);
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(readdirSync(join(root, DIR))).toContain(name);
     expect(cli(['check', '--root', root]).status).toBe(0);
