@@ -43,6 +43,8 @@ export interface CatalogArgs {
   readonly json?: boolean;
 }
 
+const NO_SKILL = 'no skill of this name in the manifest';
+
 interface CatalogIo {
   out(text: string): void;
   err(text: string): void;
@@ -178,7 +180,7 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
         requestedSkills.push({
           name,
           status: 'unavailable',
-          detail: known ? null : 'no skill of this name in the manifest',
+          detail: known ? null : NO_SKILL,
         });
       }
     }
@@ -231,6 +233,9 @@ export async function runCatalog(compiler: Compiler, values: CatalogArgs, io: Ca
       requestedSkills,
     };
     io.out(values.json ? JSON.stringify(report, null, 2) : pretty(report, listing));
+    // Why it exits 1, where a script looks for it (stdout may be a JSON document).
+    for (const r of requestedSkills)
+      if (r.detail === NO_SKILL) io.err(`zhin-gen catalog: --skill ${r.name}: ${NO_SKILL}`);
     return unknownSkill ? 1 : 0;
   } finally {
     await turn.end();

@@ -130,7 +130,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 async function run(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') {
-    io.out(mainUsage());
+    // Asked for: stdout, exit 0; no command at all is a usage error: stderr, exit 64.
+    if (command) io.out(mainUsage());
+    else io.err(mainUsage());
     return command ? 0 : 64;
   }
   if (command === '--version' || command === '-v' || command === 'version') {

@@ -48,8 +48,10 @@ export async function runMigrate(
     io.out(formatPlan(plan, palette(io.isTTY), true));
     io.out('');
     if (result.diagnostics.length > 0) io.err(pretty(result.diagnostics));
+    // Nothing was there to apply: no "applied" after "nothing to migrate".
+    const applied = plan.changes.length > 0 ? 'applied. The compiler reports' : 'the compiler reports';
     io.out(
-      `zhin-gen migrate: applied. The compiler reports ${plural(result.errors, 'error')} and ${plural(result.warnings, 'warning')} on the migrated tree${result.errors === 0 ? '; run zhin-gen generate' : ''}.`,
+      `zhin-gen migrate: ${applied} ${plural(result.errors, 'error')} and ${plural(result.warnings, 'warning')} on the ${plan.changes.length > 0 ? 'migrated ' : ''}tree${result.errors === 0 ? '; run zhin-gen generate' : ''}.`,
     );
   }
   return cannot || result.errors > 0 ? 1 : 0;

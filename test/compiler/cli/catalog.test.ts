@@ -116,7 +116,11 @@ describe('zhin-gen catalog', () => {
         detail: 'permit platform(icqq,admin) failed (decided by the platform checker registered for that adapter)',
       },
     ]);
-    expect(catalog('--platform', 'icqq', '--scope', 'group', '--skill', 'nope').status).toBe(1);
+    expect(unavailable.stderr).toBe('');
+    const unknown = catalog('--platform', 'icqq', '--scope', 'group', '--skill', 'nope');
+    expect(unknown.status).toBe(1);
+    // Why, on stderr (stdout is the JSON document).
+    expect(unknown.stderr).toContain('zhin-gen catalog: --skill nope: no skill of this name in the manifest');
   });
 
   it('usage and routing errors', () => {

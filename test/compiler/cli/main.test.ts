@@ -233,6 +233,14 @@ describe('zhin-gen CLI', () => {
   });
 
   it('usage errors exit 64 without a stack trace', () => {
+    // No command: the usage is the error, on stderr (stdout stays empty for a script).
+    const bare = cli([]);
+    expect(bare.status).toBe(64);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('generate');
+    const help = cli(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('generate');
     const unknown = cli(['frobnicate']);
     expect(unknown.status).toBe(64);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');

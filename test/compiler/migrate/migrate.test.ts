@@ -147,6 +147,10 @@ describe('zhin-gen migrate: behaviour', () => {
     const write = cli(['migrate', '--root', root, '--write']);
     expect(write.status).toBe(0);
     expect(snapshot(root)).toEqual(before);
+    // Nothing applied is not said to be.
+    expect(write.stdout).toContain("nothing to migrate (the tree is in zhin-gen's layout)");
+    expect(write.stdout).not.toContain('applied');
+    expect(write.stdout).toContain('zhin-gen migrate: the compiler reports 0 errors and 0 warnings on the tree');
   });
 
   it('a migrated module imports the define helpers from @zhin-gen/runtime (plain tsc and node find no seed name)', () => {
