@@ -7,6 +7,7 @@
  * lease whatever is committed. Only the manifest is read here: no tool module is imported.
  */
 import type { ApprovalMemory, ApprovalPort, RiskPolicy } from '../turn/approval.js';
+import { checkManifest } from './manifest-check.js';
 import { createApprovalMemory } from '../turn/approval.js';
 import { createAskUserBinding } from '../turn/ask-user.js';
 import { bindManifestTool, describeError } from './capability.js';
@@ -94,15 +95,6 @@ function makeIdSource(): (prefix: string) => string {
   return (prefix) => `${prefix}_${instance}_${(++counter).toString(36)}`;
 }
 
-function checkManifest(manifest: CapabilityManifest): void {
-  if (typeof manifest !== 'object' || manifest === null)
-    throw new TypeError('host.load() expects a capability manifest');
-  if (manifest.version !== 1) throw new TypeError(`unsupported manifest version ${String(manifest.version)}`);
-  for (const key of ['plugins', 'tools', 'skills', 'agents', 'promptSections', 'hooks'] as const) {
-    if (!Array.isArray(manifest[key])) throw new TypeError(`manifest.${key} must be an array`);
-  }
-}
-
 /** Cross-references the compiler also checks; a hand-made or stale manifest must not slip by. */
 function checkReferences(candidate: CandidateBuilder): void {
   const { manifest } = candidate;
@@ -148,10 +140,16 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
   let queue: Promise<unknown> = Promise.resolve();
 
   async function prepare(shipped: CapabilityManifest, load: LoadOptions): Promise<Generation> {
-    checkManifest(shipped);
-    // Installed packages' own manifests join as child plugins (generation/packages.ts).
-    const manifest = flattenPackages(shipped);
     const id = lastId + 1;
+    let manifest: CapabilityManifest;
+    try {
+      checkManifest(shipped);
+      // Installed packages' own manifests join as child plugins (generation/packages.ts).
+      manifest = flattenPackages(shipped);
+    } catch (error) {
+      // Nothing was built yet: rejected like every other candidate, the previous generation serving on.
+      throw new CandidateRejectedError(id, describeError(error), { cause: error, serving: current !== undefined });
+    }
     const candidate = new CandidateBuilder(id, manifest, load.config ?? config, generationOptions);
     try {
       candidate.addTool(createAskUserBinding(), { reserved: true });
