@@ -134,7 +134,7 @@ export function emitValidatorModule(schema: JsonSchema, options: ValidatorModule
   const typed = options.typescript;
   let body: string;
   try {
-    body = validatorBody(schema, options.allErrors === true, typed);
+    body = compiledBody(schema, options.allErrors === true, typed);
   } catch (error) {
     const message = `zhin-gen: the input schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`;
     const fallback = `function validate() {\n  throw new Error(${str(message)});\n}\n`;
@@ -142,6 +142,22 @@ export function emitValidatorModule(schema: JsonSchema, options: ValidatorModule
   }
   const header = `${GENERATED_MARK} Do not edit: ${options.purpose ?? "a tool's input validator"}, generated from its JSON Schema.\n`;
   return `${header}${body}export default validate${typed ? ` as unknown as ${EXPORT_TYPE}` : ''};\n`;
+}
+
+/**
+ * Ajv's code for a schema. An object of many properties (~850 and up) nests one block per
+ * property in the first-error code, deeper than V8's stack lets Ajv, or the runtime's parser,
+ * handle ("Maximum call stack size exceeded"); Ajv's all-errors code checks them one after
+ * another, flat. Its first error is the one the first-error code stops at (same order), which is
+ * all the runtime reads, so that is the fallback before giving up.
+ */
+function compiledBody(schema: JsonSchema, allErrors: boolean, typed: boolean): string {
+  try {
+    return validatorBody(schema, allErrors, typed);
+  } catch (error) {
+    if (allErrors || !(error instanceof RangeError)) throw error;
+    return validatorBody(schema, true, typed);
+  }
 }
 
 /** An inlined helper's declaration, typed once per process (the same text for every schema). */

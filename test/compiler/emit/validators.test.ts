@@ -6,6 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CapabilityManifest } from '../../../runtime/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { GENERATED_MARK } from '../../../compiler/emit/manifest.js';
@@ -186,5 +188,35 @@ describe('check and the validators folder', () => {
     expect(cli(['generate', '--root', root]).status).toBe(0);
     expect(readdirSync(join(root, DIR))).toContain(name);
     expect(cli(['check', '--root', root]).status).toBe(0);
+  });
+});
+
+describe('a schema of very many properties', () => {
+  it('3,000 properties of one object: a working validator (not a stub that fails every call), first error as ever', async () => {
+    const wide = `{ type: 'object', properties: { ${Array.from({ length: 3000 }, (_, i) => `p${i}: { type: 'string' }`).join(', ')} }, required: ['p0', 'p2999'], additionalProperties: false }`;
+    const root = writeTree(tempDir('validators-wide'), {
+      'AGENTS.md': '# Bot\n',
+      'tools/wide/index.ts': jsonTool(wide),
+    });
+    dirs.push(root);
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    const [name] = readdirSync(join(root, DIR)).filter((file) => !file.startsWith('search.'));
+    expect(readFileSync(join(root, DIR, name!), 'utf8')).not.toContain('could not be compiled');
+    const { createCapabilityHost } = await import('../../../runtime/index.js');
+    const { manifest } = (await import(pathToFileURL(join(root, OUT)).href)) as { manifest: CapabilityManifest };
+    const host = createCapabilityHost();
+    await host.load(manifest);
+    const turn = await host.beginTurn({ sessionKey: 'wide' });
+    expect(await turn.execute('wide', { p0: 'a', p2999: 'z' })).toMatchObject({ status: 'completed', output: 'ok' });
+    expect(await turn.execute('wide', { p0: 'a' })).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/p2999' },
+    });
+    expect(await turn.execute('wide', { p0: 'a', p2999: 'z', p17: 3 })).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', path: '/p17', message: 'invalid input at /p17: must be string' },
+    });
+    await turn.end();
+    await host.close();
   });
 });
