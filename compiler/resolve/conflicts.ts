@@ -1,6 +1,7 @@
 /**
  * Name rule family for the whole tree: duplicates per kind, case-folded collisions, reserved
- * and provider-unsafe names. Linear: one map per kind, every participant listed in `related`.
+ * and provider-unsafe names. Linear: one map per kind; each participant is reported, naming the
+ * first few others (LISTED).
  */
 import { compareStrings, diag, type Diagnostic, type DiagnosticCode, type SourceLocation } from '../diagnostics.js';
 import { RESERVED_TOOL_NAMES, foldName, providerSafeProblem, reservedToolName } from '@zhin-gen/runtime/names';
@@ -12,6 +13,25 @@ export interface NamedEntry {
   readonly origin: string;
   /** `foldName(name)`, when the caller keeps it (a tool's entry is memoised per model). */
   readonly folded?: string;
+}
+
+/**
+ * How many participants of one clash a diagnostic names (in its message and its related
+ * locations). Every participant still gets its own diagnostic at its own place; naming all N in
+ * each made the output N² (2,000 agents sharing a private skill's tool: 250 MB, then a crash).
+ */
+export const LISTED = 10;
+
+/** The first {@link LISTED} of a clash's participants. */
+export function firstOf<T>(items: readonly T[]): readonly T[] {
+  return items.length > LISTED ? items.slice(0, LISTED) : items;
+}
+
+/** Names or places joined for a message, the ones past {@link LISTED} counted instead. */
+export function listed(items: readonly string[]): string {
+  return items.length > LISTED
+    ? `${items.slice(0, LISTED).join(', ')} and ${items.length - LISTED} more`
+    : items.join(', ');
 }
 
 function sortedLocs(entries: readonly NamedEntry[]): NamedEntry[] {
@@ -35,14 +55,12 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
   }
   const where = (s: NamedEntry): string => `${s.origin} (${s.loc.file}:${s.loc.line})`;
   const related = (sorted: readonly NamedEntry[], entry: NamedEntry) =>
-    sorted
-      .filter((o) => o !== entry)
-      .map((o) => ({
-        file: o.loc.file,
-        line: o.loc.line,
-        column: o.loc.column,
-        message: `also declared here (${o.origin})`,
-      }));
+    firstOf(sorted.filter((o) => o !== entry)).map((o) => ({
+      file: o.loc.file,
+      line: o.loc.line,
+      column: o.loc.column,
+      message: `also declared here (${o.origin})`,
+    }));
   for (const group of byFolded.values()) {
     if (group.length < 2) continue;
     const sorted = sortedLocs(group);
@@ -54,7 +72,7 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
         out.push(
           diag(dupCode, {
             ...entry.loc,
-            message: `${kind} name "${name}" is declared ${same.length} times: ${same.map(where).join(', ')}`,
+            message: `${kind} name "${name}" is declared ${same.length} times: ${listed(same.map(where))}`,
             related: related(same, entry),
           }),
         );
@@ -65,7 +83,7 @@ export function findConflicts(kind: string, entries: readonly NamedEntry[], dupC
       out.push(
         diag('ZG3002', {
           ...entry.loc,
-          message: `${kind} names ${exactNames.map((n) => `"${n}"`).join(', ')} collide after case folding: ${sorted.map(where).join(', ')}`,
+          message: `${kind} names ${listed(exactNames.map((n) => `"${n}"`))} collide after case folding: ${listed(sorted.map(where))}`,
           related: related(sorted, entry),
         }),
       );

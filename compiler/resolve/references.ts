@@ -4,6 +4,7 @@
  */
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { AgentModel, LocatedName, ParsedSkillModel, ToolModel } from '../model.js';
+import { firstOf, listed } from './conflicts.js';
 
 function skillKey(owner: string, agent: string | undefined, skill: string | undefined): string {
   return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
@@ -129,11 +130,11 @@ export function resolveReferences(
     if (list.length < 2) continue;
     for (const agent of list) {
       const loc = agent.platforms.find((p) => p.name === platform)!.loc;
-      const others = list.filter((a) => a !== agent);
+      const others = firstOf(list.filter((a) => a !== agent));
       out.push(
         diag('ZG3007', {
           ...loc,
-          message: `Platform "${platform}" has ${list.length} auto-selected agents: ${list.map((a) => `"${a.qualifiedName}" (${a.source})`).join(', ')}`,
+          message: `Platform "${platform}" has ${list.length} auto-selected agents: ${listed(list.map((a) => `"${a.qualifiedName}" (${a.source})`))}`,
           related: others.map((o) => ({
             ...o.platforms.find((p) => p.name === platform)!.loc,
             message: `platform agent "${o.qualifiedName}"`,
