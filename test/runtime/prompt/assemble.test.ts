@@ -233,3 +233,36 @@ describe('assemblePrompt: per-section maxChars', () => {
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(result.text)).toBe(false);
   });
 });
+
+describe('assemblePrompt: the budget arithmetic on many parts', () => {
+  it('random prompts: the text is what the parts count, never over budget, and exactly the budget once a part is cut', async () => {
+    const { seededRandom } = await import('../../helpers.js');
+    const random = seededRandom(7);
+    const retentions = ['required', 'preferred', 'opportunistic'] as const;
+    for (let round = 0; round < 300; round++) {
+      const parts = Array.from({ length: 1 + Math.floor(random() * 40) }, (_, i) =>
+        part(`:p${i}`, 'x'.repeat(Math.floor(random() * 400)), {
+          retention: retentions[Math.floor(random() * 3)]!,
+          order: Math.floor(random() * 100),
+          ...(random() < 0.5 ? { heading: `H${i}` } : {}),
+        }),
+      );
+      const budget = Math.floor(random() * 8000);
+      let result: ReturnType<typeof assemblePrompt>;
+      try {
+        result = assemblePrompt(parts, budget);
+      } catch (error) {
+        expect((error as PromptBudgetError).code).toBe('over-budget');
+        continue;
+      }
+      expect(result.text.length).toBe(result.chars);
+      expect(result.chars).toBeLessThanOrEqual(budget);
+      const shown = result.parts.filter((p) => p.status !== 'dropped');
+      expect(shown.reduce((sum, p) => sum + p.chars, 0) + Math.max(0, shown.length - 1) * PROMPT_SEPARATOR.length).toBe(
+        result.chars,
+      );
+      if (result.parts.some((p) => p.status === 'truncated' && p.reason === 'budget'))
+        expect(result.chars).toBe(budget);
+    }
+  });
+});
