@@ -104,6 +104,11 @@ export const DEFINITIONS = {
     title: 'Unknown platform',
     hint: 'The platform is not in the config `adapters` list, so it can never match a turn. Fix the spelling or add the adapter to the config.',
   },
+  ZG2033: {
+    severity: 'warning',
+    title: 'Required prompt over the default budget',
+    hint: "AGENTS.md (of each plugin on the chain) and a sub-agent's system.md, boundaries.md and conventions.md are sent whole with every turn; over systemPromptMaxChars, turn.systemPrompt() throws PromptBudgetError. Shorten them, move reference material into a skill (loaded on demand), or raise ai.agent.systemPromptMaxChars in the host config.",
+  },
   ZG2040: {
     severity: 'error',
     title: 'Invalid hook definition',

@@ -10,6 +10,7 @@ import type { UnitResult } from '../parse/units.js';
 import type { CapabilityUnit, Layout } from '../scan/layout.js';
 import type { SchemaOutcome } from '../schema/types.js';
 import { checkProviderProfiles } from '../validate/providers.js';
+import { checkRequiredPrompt } from '../validate/prompt-budget.js';
 import { nameRules } from './name-rules.js';
 import type { ShippedCapabilities } from '../scan/shipped.js';
 import { AssembleMemo, resolvedSkill } from './model-memo.js';
@@ -76,6 +77,7 @@ export function assembleModel(input: AssembleInput): { model: CapabilityModel; d
       tools.filter((t) => !t.conditional),
       options.providers,
     ),
+    ...checkRequiredPrompt(plugins, agents),
   );
   if (options.adapters) {
     for (const ref of platformRefs) {

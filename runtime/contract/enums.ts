@@ -53,3 +53,8 @@ export const DEFAULT_PROMPT_PROFILES: readonly PromptProfile[] = Object.freeze([
 /** The request shapes `turn.modelTools({ provider })` projects a turn's tools into. */
 export const MODEL_PROVIDERS = Object.freeze(['anthropic', 'openai', 'generic'] as const);
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** Between two rendered blocks of the system prompt; counts against the budget like any other character. */
+export const PROMPT_SEPARATOR = '\n\n';
+/** `ai.agent.systemPromptMaxChars` when the host config does not set it. */
+export const DEFAULT_SYSTEM_PROMPT_MAX_CHARS = 100_000;

@@ -9,14 +9,13 @@
  */
 import type { PromptRetention } from '../contract/manifest.js';
 
-/** Between two rendered blocks; counts against the budget like any other character. */
-export const PROMPT_SEPARATOR = '\n\n';
+// The separator and the default budget live with the contract (the compiler reads them too).
+export { DEFAULT_SYSTEM_PROMPT_MAX_CHARS, PROMPT_SEPARATOR } from '../contract/enums.js';
+import { PROMPT_SEPARATOR } from '../contract/enums.js';
 /** Appended to every truncated content; counts against `maxChars` and the budget. */
 export const TRUNCATION_MARKER = '\n[truncated]';
 /** Over the total budget, a part that would keep fewer content characters is dropped instead. */
 export const MIN_KEPT_CHARS = 64;
-/** `ai.agent.systemPromptMaxChars` when the host config does not set it. */
-export const DEFAULT_SYSTEM_PROMPT_MAX_CHARS = 100_000;
 
 export type PromptPartKind =
   | 'agents-md'
