@@ -184,7 +184,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     io.err(`zhin-gen: --root ${root} is not a directory`);
     return 64;
   }
-  const enclosing = enclosingTree(root);
+  const enclosing = enclosingTree(root, typeof values.root !== 'string');
   if (enclosing) {
     const at = relative(process.cwd(), enclosing.tree) || '.';
     io.err(
@@ -210,7 +210,6 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     root,
     ...(typeof manifestOut === 'string' ? { config: { out: manifestOut } } : {}),
   });
-  const colors = palette(io.isTTY);
   const errColors = palette(io.errTTY ?? io.isTTY);
   const pretty = (diagnostics: readonly Diagnostic[]): string => formatPretty(diagnostics, errColors, { root });
   try {
@@ -241,7 +240,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         return result.errors > 0 ? 1 : 0;
       }
       case 'watch':
-        return await (await import('./watch.js')).runWatch(compiler, io, colors, format === 'json');
+        // Its colours are the diagnostics', on stderr.
+        return await (await import('./watch.js')).runWatch(compiler, io, errColors, format === 'json');
       case 'catalog':
         return await (await import('./catalog.js')).runCatalog(
           compiler,
@@ -386,7 +386,11 @@ async function check(
           ]
         : []),
     ];
-    const fromCwd = relative(process.cwd(), compiler.root).split(sep).join('/');
+    // GitHub resolves annotation and SARIF paths against its checkout (a job's
+    // working-directory may be below it); elsewhere the working directory is the best guess.
+    const fromCwd = relative(process.env.GITHUB_WORKSPACE || process.cwd(), compiler.root)
+      .split(sep)
+      .join('/');
     const options = { base: fromCwd.startsWith('..') || isAbsolute(fromCwd) ? '' : fromCwd, stale: staleFindings };
     if (format === 'sarif') io.out(JSON.stringify(formatSarif(result.diagnostics, packageVersion(), options), null, 2));
     else {

@@ -88,7 +88,12 @@ export async function runMcp(compiler: Compiler, values: McpArgs, io: Io): Promi
     await import('@modelcontextprotocol/sdk/server/stdio.js');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(MCP_SDK)) throw error;
+    // The SDK itself missing, not a package it needs (an installed SDK with a broken install).
+    if (
+      code !== 'ERR_MODULE_NOT_FOUND' ||
+      !String((error as Error).message).includes(`Cannot find package '${MCP_SDK}`)
+    )
+      throw error;
     io.err(
       `zhin-gen mcp: ${MCP_SDK} is not installed (an optional peer of @zhin-gen/runtime, needed to serve MCP)\nhint: npm i -D ${MCP_SDK}`,
     );

@@ -2,13 +2,14 @@
  * A root that is a capability folder of an enclosing tree (`cd tools && zhin-gen generate`): the
  * default root is the working directory, and such a run wrote zhin-capabilities.gen.ts into
  * `tools/`, where the real tree's next `check` failed with a flat-tool error that `migrate`
- * could not fix. Refused as a usage error naming the tree's root instead; so is any other folder
- * inside a tree that is no project and holds no capability folders of its own (`cd src`,
- * `cd plugins`, `cd skills/x/tools`): `new` wrote a tool there that the tree never compiles.
+ * could not fix. Refused as a usage error naming the tree's root instead; so is, as the default
+ * root, any other folder inside a generated or configured tree that is no project and holds no
+ * capability folders of its own (`cd src`, `cd plugins`, `cd skills/x/tools`): `new` wrote a
+ * tool there that the tree never compiles.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { CONFIG_FILES } from '../config/load.js';
+import { CONFIG_FILES, DEFAULT_OPTIONS } from '../config/load.js';
 import { CONVENTION_FOLDERS } from '../scan/walk.js';
 
 /** Files that make a directory a project (a tree's root, or a package of its own). */
@@ -25,7 +26,11 @@ const holdsCapabilities = (dir: string): boolean => TREE_FOLDERS.some((folder) =
  * The enclosing tree's root and the convention folder `root` lies in, when `root` is inside
  * one (and is no project of its own); undefined otherwise.
  */
-export function enclosingTree(root: string): { readonly tree: string; readonly folder: string } | undefined {
+export function enclosingTree(
+  root: string,
+  /** The root is the working directory (no --root given). */
+  implicit = false,
+): { readonly tree: string; readonly folder: string } | undefined {
   if (isProject(root)) return undefined;
   // The root is the convention folder (`cd tools`) or one capability in it (`cd tools/echo`):
   // deeper, a folder named `tools` is as likely a monorepo's own (`tools/bots/support`).
@@ -37,16 +42,16 @@ export function enclosingTree(root: string): { readonly tree: string; readonly f
       return { tree: parent, folder };
     if (dir !== root && isProject(dir)) break;
   }
-  if (holdsCapabilities(root)) return undefined;
-  // Up to the nearest project: when it, or a folder on the way, holds capabilities, the project
-  // is the tree the root lies in (a monorepo's package.json above a folder of scripts is not).
-  let capabilities = false;
+  // Only for the default root (the working directory): a --root names its folder on purpose.
+  if (!implicit || holdsCapabilities(root)) return undefined;
+  // Up to the nearest project: a zhin-gen tree there (one generated or configured, and holding
+  // capability folders) is the root meant. A monorepo's own tools/ or a coding agent's AGENTS.md
+  // at the top make no tree: a bot below them is a root like any other.
   for (let dir = dirname(root); dirname(dir) !== dir; dir = dirname(dir)) {
-    capabilities ||= holdsCapabilities(dir);
-    if (isProject(dir))
-      return capabilities || existsSync(join(dir, 'AGENTS.md'))
-        ? { tree: dir, folder: relative(dir, root).split(sep)[0]! }
-        : undefined;
+    if (!isProject(dir)) continue;
+    const zhinTree =
+      holdsCapabilities(dir) && [DEFAULT_OPTIONS.out, ...CONFIG_FILES].some((file) => existsSync(join(dir, file)));
+    return zhinTree ? { tree: dir, folder: relative(dir, root).split(sep)[0]! } : undefined;
   }
   return undefined;
 }

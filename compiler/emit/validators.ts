@@ -25,8 +25,9 @@ const require = createRequire(import.meta.url);
 // `.ts` module is typed instead of `@ts-nocheck` (validator-typing.ts); 5: reads of the data
 // unnarrowed, unread locals read, unused labels and unreachable code left out, and a schema with
 // an `$id` compiled (its `sourceURL` comment left out; its module used to throw); 6: numbers must
-// be finite (Ajv's `strictNumbers`: `NaN` and `Infinity` passed `type: 'number'`).
-const EMITTER_VERSION = 6;
+// be finite (Ajv's `strictNumbers`: `NaN` and `Infinity` passed `type: 'number'`); 7: an object
+// of more than WIDE_OBJECT properties gets the all-errors code (its first-error code overflowed).
+const EMITTER_VERSION = 7;
 
 interface AjvLike {
   compile(schema: object): { readonly source?: unknown };
@@ -145,19 +146,37 @@ export function emitValidatorModule(schema: JsonSchema, options: ValidatorModule
 }
 
 /**
- * Ajv's code for a schema. An object of many properties (~850 and up) nests one block per
- * property in the first-error code, deeper than V8's stack lets Ajv, or the runtime's parser,
- * handle ("Maximum call stack size exceeded"); Ajv's all-errors code checks them one after
- * another, flat. Its first error is the one the first-error code stops at (same order), which is
- * all the runtime reads, so that is the fallback before giving up.
+ * Past this many `properties` in one object, Ajv's first-error code nests a block per property
+ * deeper than V8's stack lets Ajv (or the runtime's parser) handle: ~850 on Node's default stack
+ * ("Maximum call stack size exceeded", and a validator that failed every call). Such schemas get
+ * Ajv's all-errors code, flat, whose first error is the one the first-error code stops at (same
+ * order), which is all the runtime reads. A fixed count, with margin for a smaller stack, and
+ * never a caught overflow: the bytes must not depend on the machine that emits them.
  */
-function compiledBody(schema: JsonSchema, allErrors: boolean, typed: boolean): string {
-  try {
-    return validatorBody(schema, allErrors, typed);
-  } catch (error) {
-    if (allErrors || !(error instanceof RangeError)) throw error;
-    return validatorBody(schema, true, typed);
+export const WIDE_OBJECT = 256;
+
+/** The most `properties` any object of the schema has. */
+function widestObject(schema: unknown): number {
+  let widest = 0;
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    const properties = record.properties;
+    if (typeof properties === 'object' && properties !== null && !Array.isArray(properties))
+      widest = Math.max(widest, Object.keys(properties).length);
+    for (const key in record) stack.push(record[key]);
   }
+  return widest;
+}
+
+function compiledBody(schema: JsonSchema, allErrors: boolean, typed: boolean): string {
+  return validatorBody(schema, allErrors || widestObject(schema) > WIDE_OBJECT, typed);
 }
 
 /** An inlined helper's declaration, typed once per process (the same text for every schema). */

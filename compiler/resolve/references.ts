@@ -4,7 +4,7 @@
  */
 import { compareStrings, diag, type Diagnostic } from '../diagnostics.js';
 import type { AgentModel, LocatedName, ParsedSkillModel, ToolModel } from '../model.js';
-import { firstOf, listed } from './conflicts.js';
+import { LISTED, firstOf, listed } from './conflicts.js';
 
 function skillKey(owner: string, agent: string | undefined, skill: string | undefined): string {
   return `${owner}\0${agent ?? '\u0001'}\0${skill ?? '\u0001'}`;
@@ -128,13 +128,16 @@ export function resolveReferences(
   }
   for (const [platform, list] of platformOwners) {
     if (list.length < 2) continue;
+    // Once per platform, not per agent (quadratic otherwise; see resolve/conflicts.ts).
+    const message = `Platform "${platform}" has ${list.length} auto-selected agents: ${listed(list.map((a) => `"${a.qualifiedName}" (${a.source})`))}`;
+    const head = list.slice(0, LISTED + 1);
     for (const agent of list) {
       const loc = agent.platforms.find((p) => p.name === platform)!.loc;
-      const others = firstOf(list.filter((a) => a !== agent));
+      const others = firstOf(head.filter((a) => a !== agent));
       out.push(
         diag('ZG3007', {
           ...loc,
-          message: `Platform "${platform}" has ${list.length} auto-selected agents: ${listed(list.map((a) => `"${a.qualifiedName}" (${a.source})`))}`,
+          message,
           related: others.map((o) => ({
             ...o.platforms.find((p) => p.name === platform)!.loc,
             message: `platform agent "${o.qualifiedName}"`,

@@ -6,7 +6,7 @@
  * depends on. Register with `module.register(dataUrl, { data: { aliases, runtimeUrl } })`.
  *
  * With a `port` in the data (load verification), every package a module outside `node_modules`
- * imports and that resolves to a file is posted on it as `{ parent, specifier }`, so the parent
+ * imports and that resolves to a file is posted on it as `{ parent, specifier, url }`, so the parent
  * can check that the bot declares it (verify/declared-deps.ts); a message on the port is echoed
  * back, which tells the child that everything posted before it has arrived. A seed name that
  * fell back to the runtime is not posted: the bot imports it only through a bundler's alias.
@@ -21,7 +21,7 @@ export function initialize(setup) {
 function note(specifier, parent, url) {
   if (!data.port || !parent?.startsWith('file:') || parent.includes('/node_modules/')) return;
   if (!url.startsWith('file:') || /^(?:[./#]|[A-Za-z][A-Za-z0-9+.-]*:)/.test(specifier)) return;
-  data.port.postMessage({ parent, specifier });
+  data.port.postMessage({ parent, specifier, url });
 }
 export async function resolve(specifier, context, next) {
   if (!data.aliases.includes(specifier)) {

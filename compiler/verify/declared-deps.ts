@@ -8,7 +8,7 @@
  * and this judges them against the package.json files that govern the importer.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import type { ImportSeen } from './protocol.js';
@@ -137,24 +137,22 @@ interface Finding {
 /**
  * One warning per package a production install would leave out (ZG2063: only a devDependency,
  * ZG2064: declared nowhere), at the first importer by path, with how many other modules import
- * it. `extra`: imports the verification does not load but the bot does (the manifest's import of
- * the runtime module), as absolute file paths.
+ * it. (The manifest imports the runtime only as types: the host imports it, and declares it.)
  */
-export function checkDeclaredDependencies(
-  root: string,
-  seen: readonly ImportSeen[],
-  extra: readonly { readonly file: string; readonly specifier: string }[] = [],
-): Diagnostic[] {
+export function checkDeclaredDependencies(root: string, seen: readonly ImportSeen[]): Diagnostic[] {
   const files = new PackageFiles(root);
   const byPackage = new Map<string, Finding[]>();
-  const imports = [
-    ...seen.map((s) => ({ file: fileURLToPath(s.parent), specifier: s.specifier })),
-    ...extra.filter((e) => !/^(?:[./#]|[A-Za-z][A-Za-z0-9+.-]*:)/.test(e.specifier)),
-  ];
-  for (const { file, specifier } of imports) {
+  const ownFile = (file: string): boolean => {
     const rel = relative(root, file);
+    return !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('node_modules');
+  };
+  const seenFiles = new Map<string, Set<string>>();
+  for (const { parent, specifier, url } of seen) {
+    const file = fileURLToPath(parent);
     // The bot's own modules only: not a linked package's, nor a file through an allowed link.
-    if (rel.startsWith('..') || rel.split(sep).includes('node_modules')) continue;
+    if (!ownFile(file)) continue;
+    // A tsconfig `paths` / `baseUrl` alias (`@/util`) resolves into the project: no package.
+    if (url !== undefined && ownFile(fileURLToPath(url))) continue;
     const pkg = packageOf(specifier);
     const chain = files.chainOf(file);
     if (chain.some((p) => p.name === pkg || p.production.has(pkg))) continue;
@@ -165,8 +163,13 @@ export function checkDeclaredDependencies(
       specifier,
       manifest: chain[0]?.rel,
     };
+    // Each importer once (a Set: 20,000 tools importing one package is the common case).
+    const importers = seenFiles.get(pkg) ?? new Set<string>();
+    if (importers.has(file)) continue;
+    importers.add(file);
+    seenFiles.set(pkg, importers);
     const list = byPackage.get(pkg) ?? [];
-    if (!list.some((f) => f.file === file)) list.push(finding);
+    list.push(finding);
     byPackage.set(pkg, list);
   }
   const out: Diagnostic[] = [];

@@ -25,8 +25,6 @@ export interface VerifyLoadOptions {
   readonly timeoutMs?: number;
   /** Child processes importing in parallel (default: one per core, at most 2). */
   readonly concurrency?: number;
-  /** The runtime module the manifest imports (the compiler's `runtimeModule`; default @zhin-gen/runtime). */
-  readonly runtimeModule?: string;
 }
 
 export interface VerifyLoadResult {
@@ -118,14 +116,9 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
         onImports: (imports) => seen.push(...imports),
       },
     );
-    // What a production install keeps: the packages the modules imported, and the runtime the
-    // manifest imports (never loaded here).
+    // What a production install keeps: the packages the modules imported while loading.
     const { checkDeclaredDependencies } = await import('./declared-deps.js');
-    diagnostics.push(
-      ...checkDeclaredDependencies(root, seen, [
-        { file: result.outFile, specifier: options.runtimeModule ?? RUNTIME_PACKAGE },
-      ]),
-    );
+    diagnostics.push(...checkDeclaredDependencies(root, seen));
     // A process that cannot start blames no module: one diagnostic for all it could not load.
     const unstarted: Entry[] = [];
     let startMessage = '';

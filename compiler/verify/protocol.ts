@@ -45,6 +45,8 @@ export interface ImportSeen {
   /** File URL of the importing module. */
   readonly parent: string;
   readonly specifier: string;
+  /** File URL it resolved to (a tsconfig `paths` alias resolves into the project, not a package). */
+  readonly url?: string;
 }
 
 export type ParentMessage = { readonly type: 'task'; readonly task: VerifyTask };

@@ -44,8 +44,15 @@ export function definedPolicy(definition: { readonly [K in keyof ToolPolicy]?: T
   return set;
 }
 
-/** How much each approval mode asks: a module asking more than its manifest entry is not run under it. */
-const ASKS: Readonly<Record<ApprovalMode, number>> = { never: 0, 'on-risk': 1, once: 2, always: 3 };
+/**
+ * Whether running under the manifest's approval mode asks less than the module's own would. The
+ * modes are not a ladder: `on-risk` asks on every call its risk policy flags (every call without
+ * one), `once` asks once and then remembers, so neither covers the other. Only `never` in the
+ * module (it asks nothing) or `always` in the manifest (it asks every time) is safe to differ.
+ */
+function asksLess(manifest: ApprovalMode, module: ApprovalMode): boolean {
+  return manifest !== module && module !== 'never' && manifest !== 'always';
+}
 
 /** Whether a list restriction (empty: no restriction) lets through something `module`'s does not. */
 function widens(manifest: readonly string[], module: readonly string[]): boolean {
@@ -61,7 +68,7 @@ function widens(manifest: readonly string[], module: readonly string[]): boolean
  */
 export function policyDrift(manifest: ToolPolicy, module: ToolPolicy): string | undefined {
   const show = (value: unknown): string => JSON.stringify(value);
-  if (ASKS[module.requiresApproval] > ASKS[manifest.requiresApproval])
+  if (asksLess(manifest.requiresApproval, module.requiresApproval))
     return `requiresApproval: the manifest has ${show(manifest.requiresApproval)}, the module ${show(module.requiresApproval)}`;
   for (const field of ['platforms', 'scopes'] as const)
     if (widens(manifest[field], module[field]))

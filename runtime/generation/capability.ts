@@ -193,10 +193,18 @@ class ManifestToolBinding implements ToolBinding {
             throw new TypeError(`tool module ${tool.source} does not default-export defineAgentTool(...)`);
           }
           // Access and approval were decided from the manifest entry: a module that now asks for
-          // more (edited since the manifest was generated) is refused, never run under it. What
-          // the module leaves out is the manifest's to say (a hand-made manifest may set it).
+          // more (edited since the manifest was generated) is refused, never run under it. Its
+          // approval counts with the default (a `requiresApproval` removed is 'on-risk', as the
+          // compiler reads it); a list it leaves out only loosens, so that is the entry's to say.
           const manifest = toolPolicyOf(tool);
-          const drift = policyDrift(manifest, toolPolicyOf({ ...manifest, ...definedPolicy(definition) }));
+          const drift = policyDrift(
+            manifest,
+            toolPolicyOf({
+              ...manifest,
+              ...definedPolicy(definition),
+              requiresApproval: toolPolicyOf(definition).requiresApproval,
+            }),
+          );
           if (drift !== undefined)
             throw new ManifestStaleError(
               `tool module ${tool.source} does not match the manifest (${drift}); the manifest is stale: run zhin-gen generate`,

@@ -144,8 +144,10 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
     let manifest: CapabilityManifest;
     try {
       checkManifest(shipped);
-      // Installed packages' own manifests join as child plugins (generation/packages.ts).
+      // Installed packages' own manifests join as child plugins (generation/packages.ts); theirs
+      // are checked as the bot's (a package built by another zhin-gen is the usual skew).
       manifest = flattenPackages(shipped);
+      if (manifest !== shipped) checkManifest(manifest);
     } catch (error) {
       // Nothing was built yet: rejected like every other candidate, the previous generation serving on.
       throw new CandidateRejectedError(id, describeError(error), { cause: error, serving: current !== undefined });

@@ -71,6 +71,7 @@ ${options.imports ?? ''}
 export default defineAgentTool({
   description: ${JSON.stringify(`tool ${name}`)},
   ${options.schema ? `inputSchema: ${options.schema},` : ''}
+  ${/\brequiresApproval\b/.test(options.extra ?? '') ? '' : "requiresApproval: 'never',"}
   ${options.extra ?? ''}
   async execute(input, context) {
     (globalThis.__events ??= []).push('execute:' + ${JSON.stringify(name)});

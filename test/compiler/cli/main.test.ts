@@ -280,6 +280,8 @@ describe('zhin-gen CLI', () => {
       'skills/words/SKILL.md': '---\nname: words\ndescription: Count words\n---\nCount them.\n',
       'skills/words/tools/count/index.ts': readFileSync(join(root, 'tools', 'echo', 'index.ts'), 'utf8'),
     });
+    // A generated tree (its manifest at the root) is what a folder below it belongs to.
+    expect(cli(['generate', '--root', tree]).status).toBe(0);
     for (const [dir, folder] of [
       ['src', 'src'],
       ['plugins', 'plugins'],
@@ -293,6 +295,17 @@ describe('zhin-gen CLI', () => {
       expect(existsSync(join(tree, dir, 'zhin-capabilities.gen.ts'))).toBe(false);
       expect(existsSync(join(tree, dir, 'tools', 'lookup'))).toBe(false);
     }
+    // Named with --root, a folder is the root asked for (as before).
+    expect(cli(['check', '--root', join(tree, 'src')]).status).not.toBe(64);
+    // A monorepo's own tools/ and a coding agent's AGENTS.md at the top make no tree: a bot below runs.
+    const mono = writeTree(tempDir('cli-mono-agents'), {
+      'package.json': '{ "name": "mono", "private": true }\n',
+      'AGENTS.md': '# Repo\n\nFor coding agents.\n',
+      'tools/scripts/build.ts': 'export {};\n',
+      'bots/support/src/main.ts': 'export {};\n',
+    });
+    expect(cli(['new', 'tool', 'lookup'], join(mono, 'bots', 'support')).status).toBe(0);
+    removeDir(mono);
     // A child plugin's own folder holds capability folders: a root (the plugin alone) as before.
     expect(cli(['generate'], join(tree, 'plugins', 'maps')).status).toBe(0);
     // An empty --root (an unset variable) is no silent "current directory".

@@ -11,7 +11,7 @@ import type { CapabilityManifest } from '../../../runtime/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../../compiler/index.js';
 import { GENERATED_MARK } from '../../../compiler/emit/manifest.js';
-import { cli, copyTree, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { REPO, cli, copyTree, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 const jsonTool = (schema: string, body = "return 'ok';"): string =>
   `import { defineAgentTool } from '@zhin-gen/runtime';\n\nexport default defineAgentTool({\n  description: 'json',\n  requiresApproval: 'never',\n  inputSchema: ${schema},\n  async execute() {\n    ${body}\n  },\n});\n`;
@@ -218,5 +218,41 @@ describe('a schema of very many properties', () => {
     });
     await turn.end();
     await host.close();
+  });
+});
+
+describe('validator bytes do not depend on the machine', () => {
+  it('the same schemas give the same module on a stack of 400 KB as on the default one (no caught overflow decides)', async () => {
+    const { createHash } = await import('node:crypto');
+    const { spawnSync } = await import('node:child_process');
+    const { emitValidatorModule } = await import('../../../compiler/emit/validators.js');
+    const script = `
+import { createHash } from 'node:crypto';
+import { emitValidatorModule } from ${JSON.stringify(join(REPO, 'compiler', 'emit', 'validators.ts'))};
+const out = [];
+for (const n of [200, 300, 700]) {
+  const properties = {};
+  for (let i = 0; i < n; i++) properties['p' + i] = { type: 'string' };
+  out.push(createHash('sha256').update(emitValidatorModule({ type: 'object', properties }, { typescript: false })).digest('hex'));
+}
+console.log(JSON.stringify(out));
+`;
+    const here = [200, 300, 700].map((n) => {
+      const properties: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) properties[`p${i}`] = { type: 'string' };
+      return createHash('sha256')
+        .update(emitValidatorModule({ type: 'object', properties } as never, { typescript: false }))
+        .digest('hex');
+    });
+    const small = spawnSync(
+      process.execPath,
+      ['--stack-size=400', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: REPO,
+        encoding: 'utf8',
+      },
+    );
+    expect(small.status, small.stderr).toBe(0);
+    expect(JSON.parse(small.stdout.trim())).toEqual(here);
   });
 });

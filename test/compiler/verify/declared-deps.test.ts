@@ -113,6 +113,13 @@ describe('check --load: packages a production install keeps', () => {
   it('declared as dependencies (or by a workspace root listing the bot), nothing is reported', () => {
     const root = bot('deps-ok', {
       ...BOT,
+      // A tsconfig `paths` alias resolves into the project: no package, nothing to declare.
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['lib/*'] } } }),
+      'lib/util.ts': 'export const shout = (s: string): string => s.toUpperCase();\n',
+      'tools/beta/index.ts': tool(
+        'beta',
+        "import { defineAgentTool } from '@zhin-gen/runtime';\nimport { z } from 'zod';\nimport { shout } from '@/util';\n\nexport const loud = shout('x');\n",
+      ),
       'package.json': JSON.stringify({
         name: 'deps-bot',
         type: 'module',

@@ -235,7 +235,7 @@ describe('check and the generated folder', () => {
           ),
         );
       expect(check.stderr).toContain('Fix: npx zhin-gen generate');
-      const github = cli(['check', '--root', root, '--format', 'github']);
+      const github = cli(['check', '--format', 'github'], root);
       expect(github.status).toBe(2);
       expect(github.stdout).toContain(`::error file=${rel}`);
       const json = cli(['check', '--root', root, '--format', 'json']);

@@ -22,7 +22,11 @@ afterEach(async () => {
 });
 
 function constructorTool(): ManifestTool {
-  const definition = defineAgentTool({ description: 'Build a thing', execute: async () => 'built' });
+  const definition = defineAgentTool({
+    description: 'Build a thing',
+    requiresApproval: 'never',
+    execute: async () => 'built',
+  });
   return {
     qualifiedName: 'constructor',
     localName: 'constructor',

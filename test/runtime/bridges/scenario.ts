@@ -35,6 +35,8 @@ function tool(
 ): ManifestTool {
   const definition = defineAgentTool({
     description,
+    // The module says what its entry says: one that asks for more is refused as stale.
+    requiresApproval: meta.requiresApproval ?? 'never',
     async execute(input: Record<string, unknown>, context) {
       executed.push(name);
       return execute(input, context);

@@ -23,6 +23,8 @@ export function catalogTool(qualifiedName: string, meta: Partial<Omit<ManifestTo
         default: {
           kind: 'agent-tool',
           description: 'x',
+          // The module says what its entry says: one that asks for more is refused as stale.
+          requiresApproval: meta.requiresApproval ?? 'never',
           execute: async (input: unknown) => ({ ran: qualifiedName, input }),
         },
       }),

@@ -92,6 +92,28 @@ describe('host.load: a manifest this runtime cannot read as written', () => {
     await host.close();
   });
 
+  it("an installed package's manifest is checked as the bot's (a package built by another zhin-gen)", async () => {
+    const host = createCapabilityHost();
+    await host.load(good());
+    const withPackage = (scopes: string[]): CapabilityManifest => ({
+      ...good(),
+      plugins: [...good().plugins, { owner: 'maps', dir: 'node_modules/maps', conditionalTools: [] }],
+      packages: [
+        {
+          owner: 'maps',
+          name: 'maps-plugin',
+          manifest: manifest({ tools: [catalogTool('find', { scopes: scopes as never })] }),
+        },
+      ],
+    });
+    expect(await host.load(withPackage(['group']))).toMatchObject({ generation: 2 });
+    const error = await host.load(withPackage(['thread'])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateRejectedError);
+    expect((error as Error).message).toMatch(/manifest tool "maps__find": scopes has "thread"/);
+    expect(host.generation).toBe(2);
+    await host.close();
+  });
+
   it('the manifests the compiler writes load (every enumerated field as the contract lists it)', async () => {
     const host = createCapabilityHost();
     expect(await host.load(good())).toMatchObject({ generation: 1 });

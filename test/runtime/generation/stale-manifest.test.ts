@@ -69,14 +69,48 @@ describe('a manifest older than its modules', () => {
     expect((globalThis as { __ran?: string[] }).__ran).toEqual([]);
   });
 
-  it('a module that asks for less than the manifest, or says nothing, runs under the manifest', async () => {
+  it.each([
+    // Removed: it is 'on-risk' now (the compiler reads it so), which asks where 'never' does not.
+    ['', 'requiresApproval: the manifest has "never", the module "on-risk"'],
+    // Not a ladder: 'once' remembers an approval, 'on-risk' asks on every call its policy flags.
+    ["requiresApproval: 'on-risk',", 'requiresApproval: the manifest has "never", the module "on-risk"'],
+  ])('approval edited to %j after generate: refused', async (edited, why) => {
+    const root = await generated({ 'tools/guarded/index.ts': tool('guarded', "requiresApproval: 'never',") });
+    writeFileSync(join(root, 'tools/guarded/index.ts'), tool('guarded', edited));
+    const outcome = await call(root, 'guarded', {});
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'load_failed' } });
+    expect((outcome as { error: { message: string } }).error.message).toContain(why);
+  });
+
+  it("'once' in the manifest, 'on-risk' in the module: refused (neither covers the other)", async () => {
+    const root = await generated({ 'tools/guarded/index.ts': tool('guarded', "requiresApproval: 'once',") });
+    writeFileSync(join(root, 'tools/guarded/index.ts'), tool('guarded', "requiresApproval: 'on-risk',"));
+    expect(await call(root, 'guarded', {})).toMatchObject({ status: 'failed', error: { code: 'load_failed' } });
+  });
+
+  it('a module that asks for less than the manifest runs under the manifest', async () => {
     const root = await generated({
-      'tools/strict/index.ts': tool('strict', "requiresApproval: 'never', permissions: [],"),
+      'tools/strict/index.ts': tool('strict', "requiresApproval: 'always', permissions: [], platforms: ['qq'],"),
     });
-    // Loosened after generate: the manifest (still stricter on nothing here) decides; it runs.
-    writeFileSync(join(root, 'tools/strict/index.ts'), tool('strict', ''));
-    (globalThis as { __ran?: string[] }).__ran = [];
-    expect(await call(root, 'strict', {})).toMatchObject({ status: 'completed', output: 'ran strict' });
+    // Loosened after generate (asks never, every platform): the stricter manifest decides.
+    writeFileSync(join(root, 'tools/strict/index.ts'), tool('strict', "requiresApproval: 'never',"));
+    const { manifest } = (await import(pathToFileURL(join(root, 'zhin-capabilities.gen.ts')).href)) as {
+      manifest: CapabilityManifest;
+    };
+    const asked: string[] = [];
+    const host = createCapabilityHost({
+      approval: { requestApproval: async (request) => (asked.push(request.toolName), true) },
+    });
+    await host.load(manifest);
+    const turn = await host.beginTurn({
+      sessionKey: 'strict',
+      message: { $adapter: 'qq', $sender: { id: 'u' } } as never,
+    });
+    expect(await turn.execute('strict', {})).toMatchObject({ status: 'completed', output: 'ran strict' });
+    // The manifest's 'always' was applied, not the module's 'never'.
+    expect(asked).toEqual(['strict']);
+    await turn.end();
+    await host.close();
   });
 
   it('a validator module left out of the deploy: the tool is unavailable, without the server path', async () => {

@@ -45,6 +45,7 @@ const slowTool = (name: string, ms: number): ManifestTool => ({
       default: {
         kind: 'agent-tool',
         description: 'x',
+        requiresApproval: 'never',
         execute: async () => {
           await sleep(ms);
           return 'ok';

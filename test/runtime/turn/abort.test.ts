@@ -64,7 +64,7 @@ const hangingImport = fx.write(
   `import { defineAgentTool } from 'RUNTIME';
 (globalThis.__loaded ??= []).push('hanging');
 ${never}
-export default defineAgentTool({ description: 'never loads', async execute() { (globalThis.__events ??= []).push('execute:hanging'); return 'ran'; } });`,
+export default defineAgentTool({ description: 'never loads', requiresApproval: 'never', async execute() { (globalThis.__events ??= []).push('execute:hanging'); return 'ran'; } });`,
 );
 const plain = fx.toolModule('plain');
 const slowSchema = fx.toolModule('slow-schema', {
@@ -239,7 +239,7 @@ describe('many calls on one signal', () => {
     const slow = fx.write(
       'tools/slow/index.ts',
       `import { defineAgentTool } from 'RUNTIME';
-export default defineAgentTool({ description: 'slow', async execute() { await new Promise((r) => setTimeout(r, 50)); return 'done'; } });`,
+export default defineAgentTool({ description: 'slow', requiresApproval: 'never', async execute() { await new Promise((r) => setTimeout(r, 50)); return 'done'; } });`,
     );
     const warnings: string[] = [];
     const onWarning = (warning: Error) => void warnings.push(warning.name);
