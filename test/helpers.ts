@@ -119,6 +119,17 @@ export function cli(args: readonly string[], cwd = REPO): CliResult {
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** A diagnostic as `--format json` prints it (docs/cli.md). */
+export interface JsonDiagnostic {
+  readonly code: string;
+  readonly severity: string;
+  readonly message: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly hint: string | null;
+}
+
 export const toolSource = (
   body: string,
   imports = "import { defineAgentTool } from 'zhin-gen/runtime';\nimport { z } from 'zod';\n",

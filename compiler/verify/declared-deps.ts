@@ -7,7 +7,7 @@
  * for real (verify/alias-hooks.ts: through local helper files, after type-only imports are erased),
  * and this judges them against the package.json files that govern the importer.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
@@ -61,6 +61,11 @@ class PackageFiles {
   at(dir: string): PackageFile | undefined {
     if (this.byDir.has(dir)) return this.byDir.get(dir);
     let found: PackageFile | undefined;
+    // A stat first: most directories (a tool's own) have none, and a failed read throws.
+    if (!existsSync(join(dir, 'package.json'))) {
+      this.byDir.set(dir, undefined);
+      return undefined;
+    }
     try {
       const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8').replace(/^\uFEFF/, '')) as Record<
         string,

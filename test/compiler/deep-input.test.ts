@@ -6,20 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, removeDir, tempDir, writeTree, type CliResult } from '../helpers.js';
+import { cli, removeDir, tempDir, writeTree, type CliResult, type JsonDiagnostic } from '../helpers.js';
 
 const N = 10_000;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
-
-interface JsonDiagnostic {
-  readonly code: string;
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly message: string;
-  readonly hint?: string;
-}
 
 function check(root: string): { run: CliResult; diagnostics: JsonDiagnostic[] } {
   const run = cli(['check', '--root', root, '--format', 'json']);

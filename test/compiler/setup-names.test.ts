@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCompiler } from '../../compiler/index.js';
 import { createCapabilityHost, defineAgentPromptSection, defineAgentTool, definePlugin } from '../../runtime/index.js';
 import type { CapabilityManifest } from '../../runtime/index.js';
-import { cli, removeDir, tempDir, writeTree } from '../helpers.js';
+import { cli, removeDir, tempDir, writeTree, type JsonDiagnostic } from '../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -37,16 +37,6 @@ const addTool = (name: string) =>
   `    context.addTool(${JSON.stringify(name)}, defineAgentTool({ description: 'A tool', execute: () => 1 }));`;
 const addSection = (name: string) =>
   `    context.addPromptSection(${JSON.stringify(name)}, defineAgentPromptSection({ title: 'Rules', content: 'Be kind.' }));`;
-
-interface JsonDiagnostic {
-  readonly code: string;
-  readonly severity: string;
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly message: string;
-  readonly hint: string;
-}
 
 describe('zhin-gen check on setup() names', () => {
   it('exits 1 with a located error for each name host.load() would reject', () => {
@@ -103,7 +93,7 @@ describe('zhin-gen check on setup() names', () => {
     ]);
     for (const d of diagnostics) {
       expect(d.severity).toBe('error');
-      expect(d.hint.length).toBeGreaterThan(0);
+      expect(d.hint?.length).toBeGreaterThan(0);
     }
     // Nothing was written: check never writes, and the pretty format names the same places.
     const pretty = cli(['check', '--root', root]);

@@ -6,20 +6,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { cli, REPO, removeDir, tempDir, writeTree, type JsonDiagnostic } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
-
-interface JsonDiagnostic {
-  readonly code: string;
-  readonly severity: string;
-  readonly message: string;
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly hint: string | null;
-}
 
 function checkLoad(root: string): { status: number; diagnostics: JsonDiagnostic[] } {
   const run = cli(['check', '--root', root, '--format', 'json', '--load']);

@@ -4,7 +4,7 @@
  * `check` never runs module code, so each broken tree below passes it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
+import { cli, copyFixture, removeDir, tempDir, writeTree, type JsonDiagnostic } from '../../helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -13,16 +13,6 @@ function tree(prefix: string, files: Record<string, string>): string {
   const dir = writeTree(tempDir(prefix), { 'AGENTS.md': '# Bot\n\nBe helpful.\n', ...files });
   dirs.push(dir);
   return dir;
-}
-
-interface JsonDiagnostic {
-  readonly code: string;
-  readonly severity: string;
-  readonly message: string;
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly hint: string | null;
 }
 
 function checkJson(root: string, ...extra: string[]): { status: number; diagnostics: JsonDiagnostic[]; ms: number } {
