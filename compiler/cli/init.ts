@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { createCompiler } from '../context.js';
+import { DEFAULT_OPTIONS } from '../config/load.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { initPlan, packageJson } from '../scaffold/project.js';
 import { writeScaffold } from '../scaffold/write.js';
@@ -77,7 +78,25 @@ export async function runInit(args: InitArgs, io: Io): Promise<number> {
   } catch (error) {
     // A parent that is a file, a read-only disk: the user's problem to fix, said as such.
     const { code, message } = error as NodeJS.ErrnoException;
-    io.err(`zhin-gen init: cannot create ${root}: ${code ?? message}`);
+    const reason = code ?? message;
+    io.err(`zhin-gen init: cannot create ${root}: ${reason}`);
+    // --json: the documented document, the folder itself listed as failed (docs/cli.md).
+    if (args.json)
+      io.out(
+        JSON.stringify(
+          {
+            root,
+            written: [],
+            skipped: [],
+            failed: [{ path: '.', reason }],
+            manifest: { file: DEFAULT_OPTIONS.out, state: 'not written' },
+            notes: [],
+            diagnostics: [],
+          },
+          null,
+          2,
+        ),
+      );
     return 1;
   }
   const report = writeScaffold(root, initPlan(basename(root), packageVersion()));

@@ -62,6 +62,16 @@ function existing(
 export async function runNew(compiler: Compiler, args: NewArgs, io: Io): Promise<number> {
   const fail = (status: 1 | 64, message: string): number => {
     io.err(`zhin-gen new: ${message}${status === 64 ? '\n(zhin-gen new --help for usage)' : ''}`);
+    // A refusal (exit 1) under --json: the command's document, nothing written, and why (a usage
+    // error prints main's `{ "error", "usage": true }`).
+    if (status === 1 && args.json)
+      io.out(
+        JSON.stringify(
+          { kind: args.kind, name: args.name, error: message, written: [], skipped: [], failed: [] },
+          null,
+          2,
+        ),
+      );
     return status;
   };
   if (args.kind === undefined || args.name === undefined)

@@ -203,6 +203,15 @@ describe('zhin-gen init', () => {
     expect(below.status).toBe(1);
     expect(below.stderr).toContain(`zhin-gen init: cannot create ${join(base, 'file', 'sub')}: ENOTDIR`);
     expect(below.stderr).not.toContain('internal error');
+    // --json: the documented document, the folder listed as failed (not `{ "error" }`).
+    const belowJson = cli(['init', join(base, 'file', 'sub'), '--json']);
+    expect(belowJson.status).toBe(1);
+    expect(JSON.parse(belowJson.stdout)).toMatchObject({
+      root: join(base, 'file', 'sub'),
+      written: [],
+      failed: [{ path: '.', reason: 'ENOTDIR' }],
+      manifest: { state: 'not written' },
+    });
 
     const bot = join(base, 'bot');
     mkdirSync(bot);

@@ -290,6 +290,17 @@ describe('zhin-gen new: refusals', () => {
     expect(ghost.stderr).toContain(
       'agent "ghost" does not exist (no agents/ghost/agent.json); create it first: zhin-gen new agent ghost',
     );
+    // --json: the command's document with why, nothing written (not main's `{ "error" }` fallback).
+    const ghostJson = cli(['new', 'tool', 'x', '--agent', 'ghost', '--root', root, '--json']);
+    expect(ghostJson.status).toBe(1);
+    expect(JSON.parse(ghostJson.stdout)).toEqual({
+      kind: 'tool',
+      name: 'x',
+      error: expect.stringContaining('agent "ghost" does not exist') as string,
+      written: [],
+      skipped: [],
+      failed: [],
+    });
     const noSkill = cli(['new', 'tool', 'x', '--skill', 'nope', '--agent', 'reviewer', '--root', root]);
     expect(noSkill.status).toBe(1);
     expect(noSkill.stderr).toContain('skill "nope" does not exist (no agents/reviewer/skills/nope/SKILL.md)');
