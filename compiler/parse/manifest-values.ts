@@ -3,7 +3,7 @@
  * validators: text normalisation, value descriptions for messages and the static permit check.
  * Pure functions only. The length limits live with the naming rules (runtime/contract/names.ts).
  */
-import type { SourceLocation } from '../diagnostics.js';
+import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { codePointLength } from '@zhin-gen/runtime/names';
 import { customPermitPattern, parsePermitSyntax } from '@zhin-gen/runtime/permit-syntax';
 
@@ -88,7 +88,7 @@ export function migratePlaceholderAt(text: string): { readonly line: number; rea
 /**
  * The texts `zhin-gen new` writes for the author to replace (compiler/scaffold/capabilities.ts:
  * "Say here what the tool does …") all say "say here" followed by what to write; a file still
- * holding one would send it to the model (ZG2065). One home for the pattern:
+ * holding one would send it to the model (ZG2065, checkNewPlaceholder below). One home for the pattern:
  * test/compiler/cli/new.test.ts checks that every file `new` writes is warned about.
  */
 export const NEW_PLACEHOLDER = /\b[Ss]ay here (?:what|when|who|how)\b/;
@@ -96,6 +96,19 @@ export const NEW_PLACEHOLDER = /\b[Ss]ay here (?:what|when|who|how)\b/;
 /** 1-based line and column of the first `zhin-gen new` placeholder in `text`, if it holds one. */
 export function newPlaceholderAt(text: string): { readonly line: number; readonly column: number } | undefined {
   return positionOf(text, text.search(NEW_PLACEHOLDER));
+}
+
+/**
+ * ZG2065 at the first `zhin-gen new` placeholder of a file whose text reaches the model (a tool's
+ * or skill's description, a section's content, an agent's files, AGENTS.md). A warning, not an
+ * error (as migrate's marked placeholders are, ZG4018): a scaffolded capability runs as written,
+ * so it can be tried before its texts are; but `check` says so instead of passing in silence.
+ * Here, beside the pattern, for the parse stage and AGENTS.md's rule alike.
+ */
+export function checkNewPlaceholder(file: string, text: string | undefined): Diagnostic[] {
+  const at = text === undefined ? undefined : newPlaceholderAt(text);
+  if (!at) return [];
+  return [diag('ZG2065', { file, ...at, message: `${file} still holds the placeholder text zhin-gen new wrote` })];
 }
 
 function positionOf(text: string, at: number): { readonly line: number; readonly column: number } | undefined {

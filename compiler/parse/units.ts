@@ -16,8 +16,8 @@ import { validatePromptSection, type PromptSectionFields } from '../validate/pro
 import { validateToolFields, type ToolFields } from '../validate/tool.js';
 import { validateAgentDirectory } from '../validate/agent-files.js';
 import { checkSkillMd, type ParsedSkill } from '../validate/skill.js';
-import { checkNewPlaceholder } from '../validate/placeholders.js';
 import { parseAgentJson } from './agent-json.js';
+import { checkNewPlaceholder } from './manifest-values.js';
 import { parseCode, type DefineHelper, type ParseCodeInput } from './definition.js';
 
 export interface ToolUnitData extends ToolFields {
@@ -270,9 +270,6 @@ function parseAgentUnit(unit: CapabilityUnit, env: ParseEnv): UnitResult {
     ...(Object.keys(files) as (keyof typeof files)[]).flatMap((name) =>
       checkNewPlaceholder(`${unit.dir}/${name}`, files[name]),
     ),
-    // The plugin's AGENTS.md (`new agent` writes one when it is missing), a dependency of every
-    // agent of the plugin: each reports it, and the run keeps one of the equal diagnostics.
-    ...(rootAgentsMd ? checkNewPlaceholder(rootAgentsMd.file, rootAgentsMd.text) : []),
   ];
   const dependencies = rootAgentsMd ? [rootAgentsMd.file] : [];
   if (!unit.entry) return { diagnostics, dependencies };

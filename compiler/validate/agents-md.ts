@@ -6,7 +6,7 @@
  * Pure: the scanner passes what it found.
  */
 import { compareStrings, diag, type Diagnostic, type RelatedLocation } from '../diagnostics.js';
-import { joinPosix, migratePlaceholderAt, stripBom } from '../parse/manifest-values.js';
+import { checkNewPlaceholder, joinPosix, migratePlaceholderAt, stripBom } from '../parse/manifest-values.js';
 
 export interface MainAgentInput {
   /** POSIX directory of the plugin relative to the project root ('' or '.' for the root). */
@@ -57,5 +57,5 @@ export function validateMainAgent(input: MainAgentInput): Diagnostic[] {
         message: `${agentsMd.file} is still the placeholder zhin-gen migrate wrote`,
       }),
     ];
-  return [];
+  return checkNewPlaceholder(agentsMd.file, agentsMd.text);
 }
