@@ -14,7 +14,8 @@ import { bindManifestTool, describeError } from './capability.js';
 import { loadPromptSections } from '../prompt/section-content.js';
 import { CandidateBuilder, CandidateRejectedError, type Generation, type HostConfig } from './generation.js';
 import type { JournalSink } from '../turn/journal.js';
-import type { CapabilityManifest, CapabilityRegistry } from '../contract/manifest.js';
+import type { CapabilityManifest, CapabilityRegistry, ManifestPackage } from '../contract/manifest.js';
+import { NAME_SEPARATOR, qualify } from '../contract/names.js';
 import type { PermissionHost } from '../access/permissions.js';
 import { type CapabilityCatalog, catalogOf } from '../console/catalog.js';
 import { checkPromptGeneration } from '../prompt/system-prompt.js';
@@ -96,7 +97,7 @@ function makeIdSource(): (prefix: string) => string {
 }
 
 /** Cross-references the compiler also checks; a hand-made or stale manifest must not slip by. */
-function checkReferences(candidate: CandidateBuilder): void {
+function checkReferences(candidate: CandidateBuilder, packages: readonly ManifestPackage[]): void {
   const { manifest } = candidate;
   // All missing host-provided names at once: the operator fixes the host in one go, not one per load.
   const missing = (manifest.hostProvided?.tools ?? []).filter((name) => !candidate.hasTool(name));
@@ -106,9 +107,18 @@ function checkReferences(candidate: CandidateBuilder): void {
         ...manifest.skills.filter((s) => s.tools.includes(name)).map((s) => `skill "${s.qualifiedName}"`),
         ...manifest.agents.filter((a) => a.tools.includes(name)).map((a) => `agent "${a.qualifiedName}"`),
       ].join(', ');
-    throw new Error(
-      `host-provided tools missing from the generation: ${missing.map((n) => `"${n}" (${users(n) || 'declared'})`).join(', ')}; provide them (setup(), a seam provider, a preparer) or remove the references`,
-    );
+    // A name under an installed package's owner: the package (another version than the bot was
+    // built against) no longer provides it; setup() or a seam would be the wrong fix.
+    const fromPackage = (name: string) => packages.find((p) => name.startsWith(`${qualify(p.owner)}${NAME_SEPARATOR}`));
+    const shown = missing.map((n) => {
+      const pkg = fromPackage(n);
+      const provider = pkg ? `; package "${pkg.name}" of plugin "${pkg.owner}" does not provide it` : '';
+      return `"${n}" (${users(n) || 'declared'}${provider})`;
+    });
+    const advice = missing.some((n) => fromPackage(n))
+      ? 'the installed packages differ from the ones the bot was generated against: generate again (and rebuild) with them, or install the versions it was built with; provide the others (setup(), a seam provider, a preparer) or remove the references'
+      : 'provide them (setup(), a seam provider, a preparer) or remove the references';
+    throw new Error(`host-provided tools missing from the generation: ${shown.join(', ')}; ${advice}`);
   }
   for (const agent of manifest.agents) {
     for (const name of agent.tools) {
@@ -175,7 +185,7 @@ export function createCapabilityHost<R = CapabilityRegistry>(options: Capability
           throw new Error(`preparer "${preparer.name}" failed: ${describeError(error)}`, { cause: error });
         }
       }
-      checkReferences(candidate);
+      checkReferences(candidate, shipped.packages ?? []);
       const sealed = candidate.seal();
       checkPromptGeneration(sealed);
       // The deferred catalog and its search index: built (and `deferredTools` validated) once per generation.

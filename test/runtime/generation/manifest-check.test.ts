@@ -114,6 +114,27 @@ describe('host.load: a manifest this runtime cannot read as written', () => {
     await host.close();
   });
 
+  it('a package that no longer provides a tool the bot references: the package is named, not setup()', async () => {
+    const host = createCapabilityHost();
+    const bot = (tools: string[]): CapabilityManifest => ({
+      ...manifest({ skills: [skill('travel', { tools: ['maps__weather'] })] }),
+      plugins: [...good().plugins, { owner: 'maps', dir: 'node_modules/maps', conditionalTools: [] }],
+      hostProvided: { tools: ['maps__weather'] },
+      packages: [
+        { owner: 'maps', name: 'maps-plugin', manifest: manifest({ tools: tools.map((t) => catalogTool(t)) }) },
+      ],
+    });
+    expect(await host.load(bot(['weather']))).toMatchObject({ generation: 1 });
+    // The installed package renamed it (an update the bot was not generated against).
+    const error = await host.load(bot(['forecast'])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CandidateRejectedError);
+    expect((error as Error).message).toContain(
+      '"maps__weather" (skill "travel"; package "maps-plugin" of plugin "maps" does not provide it)',
+    );
+    expect((error as Error).message).toContain('generate again (and rebuild)');
+    await host.close();
+  });
+
   it('the manifests the compiler writes load (every enumerated field as the contract lists it)', async () => {
     const host = createCapabilityHost();
     expect(await host.load(good())).toMatchObject({ generation: 1 });
