@@ -148,6 +148,12 @@ function projectZod(schema: ZodLike): ConvertResult {
     cleaned = cleanSchema(toJson(json, 'inputSchema', []), found);
     if (found.length > 0) return nonKeywordFailure(found, 'zod');
   } catch (error) {
+    if (error instanceof TooDeep)
+      return {
+        ok: false,
+        code: 'ZG2022',
+        message: 'inputSchema nests more than 256 levels as JSON Schema (a schema may nest at most 256 levels)',
+      };
     if (error instanceof NotJson)
       return { ok: false, code: 'ZG2021', message: `${error.message} (from .meta() or .describe())` };
     throw error;
@@ -186,6 +192,7 @@ function findUnrepresentable(
 }
 
 class NotJson extends Error {}
+class TooDeep extends Error {}
 
 /** Root `~` keys (`~standard` and the like) are library internals, not schema: not even copied. */
 function withoutInternals(value: unknown): unknown {
@@ -216,7 +223,9 @@ function toJson(value: unknown, path: string, stack: unknown[]): JsonValue {
     throw new NotJson(`${path} is ${value}, which JSON cannot represent`);
   }
   if (typeof value !== 'object') throw new NotJson(`${path} is ${describe(value)}, not a JSON value`);
-  if (stack.includes(value) || stack.length > 256) throw new NotJson(`${path} is circular or nested too deeply`);
+  if (stack.includes(value)) throw new NotJson(`${path} is circular`);
+  // The schema's own depth, not a `.meta()` value (ZG2022, as the static reader says it).
+  if (stack.length > 256) throw new TooDeep();
   stack.push(value);
   try {
     if (Array.isArray(value)) {

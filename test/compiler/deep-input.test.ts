@@ -148,6 +148,19 @@ describe('input nested 10,000 levels deep', () => {
     expect(diagnostics).toMatchObject([{ code: 'ZG1100', file: 'zhin-gen.config.json', line: 2, column: 3 }]);
   });
 
+  it('a Zod schema nesting past 256 JSON levels is ZG2022 (its depth), not ZG2021 about .meta()', () => {
+    const root = tempDir('deep-zod');
+    dirs.push(root);
+    // z.object nested 129 times: 258 levels of JSON Schema (type/properties per level).
+    const nested = `${'z.object({ a: '.repeat(129)}z.string()${' })'.repeat(129)}`;
+    writeTree(root, { 'tools/deep/index.ts': tool(`  description: 'Deep zod',\n  inputSchema: ${nested},`) });
+    const { run, diagnostics } = check(root);
+    expect(run.status).toBe(1);
+    expect(diagnostics.map((d) => [d.code, d.file])).toEqual([['ZG2022', 'tools/deep/index.ts']]);
+    expect(diagnostics[0]!.message).toContain('nests more than 256 levels');
+    expect(diagnostics[0]!.message).not.toContain('.meta()');
+  });
+
   it('input just inside the limits still compiles', () => {
     const root = tempDir('deep-fine');
     dirs.push(root);
