@@ -34,14 +34,21 @@ export function toolPolicyOf(definition: { readonly [K in keyof ToolPolicy]?: To
   };
 }
 
-/** The policy fields a definition sets (the others left out, not defaulted). */
-export function definedPolicy(definition: { readonly [K in keyof ToolPolicy]?: ToolPolicy[K] }): Partial<ToolPolicy> {
-  const set: { -readonly [K in keyof ToolPolicy]?: ToolPolicy[K] } = {};
-  if (definition.requiresApproval !== undefined) set.requiresApproval = definition.requiresApproval;
-  if (definition.platforms !== undefined) set.platforms = definition.platforms;
-  if (definition.scopes !== undefined) set.scopes = definition.scopes;
-  if (definition.permissions !== undefined) set.permissions = definition.permissions;
-  return set;
+/**
+ * A loaded module's policy as it is held to its manifest entry: its approval with the default (a
+ * removed `requiresApproval` is 'on-risk', as the compiler reads it), and a list it leaves out as
+ * the entry's (leaving a list out only loosens, so that is the entry's to say).
+ */
+export function modulePolicy(
+  entry: ToolPolicy,
+  definition: { readonly [K in keyof ToolPolicy]?: ToolPolicy[K] },
+): ToolPolicy {
+  return toolPolicyOf({
+    requiresApproval: definition.requiresApproval,
+    platforms: definition.platforms ?? entry.platforms,
+    scopes: definition.scopes ?? entry.scopes,
+    permissions: definition.permissions ?? entry.permissions,
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { isDefinitionOf } from '../contract/definition-shape.js';
 import type { ToolDescriptor } from '../turn/approval.js';
 import type { AgentToolDefinition, StandardSchemaLike, ToolExecutionContext } from '../contract/define.js';
 import type { JsonSchema, ManifestTool } from '../contract/manifest.js';
-import { definedPolicy, policyDrift, toolPolicyOf } from '../contract/tool-policy.js';
+import { modulePolicy, policyDrift, toolPolicyOf } from '../contract/tool-policy.js';
 import { qualify } from '../contract/names.js';
 import { builtinValidatorFor } from '../validators/builtin.js';
 
@@ -193,18 +193,9 @@ class ManifestToolBinding implements ToolBinding {
             throw new TypeError(`tool module ${tool.source} does not default-export defineAgentTool(...)`);
           }
           // Access and approval were decided from the manifest entry: a module that now asks for
-          // more (edited since the manifest was generated) is refused, never run under it. Its
-          // approval counts with the default (a `requiresApproval` removed is 'on-risk', as the
-          // compiler reads it); a list it leaves out only loosens, so that is the entry's to say.
-          const manifest = toolPolicyOf(tool);
-          const drift = policyDrift(
-            manifest,
-            toolPolicyOf({
-              ...manifest,
-              ...definedPolicy(definition),
-              requiresApproval: toolPolicyOf(definition).requiresApproval,
-            }),
-          );
+          // more (edited since the manifest was generated) is refused, never run under it.
+          const entry = toolPolicyOf(tool);
+          const drift = policyDrift(entry, modulePolicy(entry, definition));
           if (drift !== undefined)
             throw new ManifestStaleError(
               `tool module ${tool.source} does not match the manifest (${drift}); the manifest is stale: run zhin-gen generate`,

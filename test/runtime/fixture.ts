@@ -11,6 +11,7 @@ import type {
   ManifestAgent,
   ManifestHook,
   ManifestPlugin,
+  ManifestPromptSection,
   ManifestSkill,
   ManifestTool,
 } from '../../runtime/index.js';
@@ -157,6 +158,24 @@ export function agent(qualifiedName: string, meta: Partial<ManifestAgent> = {}):
     workflows: [],
     knowledge: [],
     source: 'agents/x/agent.json',
+    ...meta,
+  };
+}
+
+export function section(id: string, meta: Partial<ManifestPromptSection> = {}): ManifestPromptSection {
+  const name = id.split(':').pop()!;
+  return {
+    id,
+    name,
+    owner: id.slice(0, id.lastIndexOf(':')),
+    title: name[0]!.toUpperCase() + name.slice(1),
+    content: 'Be kind.',
+    layer: 'context',
+    order: 50,
+    retention: 'preferred',
+    profiles: ['interactive'],
+    platforms: [],
+    source: `prompt-sections/${name}/index.ts`,
     ...meta,
   };
 }

@@ -7,26 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateRejectedError, type CapabilityManifest, createCapabilityHost } from '../../../runtime/index.js';
 import { catalogTool } from '../deferred/fixture.js';
-import { manifest, skill } from '../fixture.js';
+import { manifest, section, skill } from '../fixture.js';
 
-const section = {
-  id: ':tone',
-  name: 'tone',
-  owner: '',
-  title: 'Tone',
-  content: 'Be kind.',
-  layer: 'context',
-  order: 50,
-  retention: 'preferred',
-  profiles: ['interactive'],
-  platforms: [],
-  source: 'prompt-sections/tone/index.ts',
-};
 const good = (): CapabilityManifest =>
   manifest({
     tools: [catalogTool('echo')],
     skills: [skill('words', { tools: ['echo'] })],
-    promptSections: [section as never],
+    promptSections: [section(':tone', { title: 'Tone' })],
   });
 
 type Spoil = (m: Record<string, unknown>) => void;

@@ -7,7 +7,7 @@ import {
   definePlugin,
   type PluginDefinition,
 } from '../../../runtime/index.js';
-import { Fixture, events, loadedModules, manifest, plugin, resetGlobals } from '../fixture.js';
+import { Fixture, events, loadedModules, manifest, plugin, resetGlobals, section } from '../fixture.js';
 import { ajvValidator } from '../../../runtime/validators/ajv.js';
 
 const fx = new Fixture('generation-setup');
@@ -137,21 +137,7 @@ export default definePlugin({ name: 'maps', setup(context) {
     const host = createCapabilityHost();
     await host.load(
       manifest({
-        promptSections: [
-          {
-            id: ':rules',
-            name: 'rules',
-            owner: '',
-            title: 'Rules',
-            content: 'Be kind.',
-            layer: 'context',
-            order: 50,
-            retention: 'preferred',
-            profiles: ['interactive'],
-            platforms: [],
-            source: 'prompt-sections/rules/index.ts',
-          },
-        ],
+        promptSections: [section(':rules')],
         plugins: [plugin(''), plugin('maps')],
       }),
       {
