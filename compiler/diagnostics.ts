@@ -111,6 +111,49 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
   return { line: lo + 1, column: offset - starts[lo]! + 1 };
 }
 
+/** What the config's `diagnostics` option may set a warning's code to (docs/config.md). */
+export type SeverityOverride = 'off' | 'warning' | 'error';
+export const SEVERITY_OVERRIDES: readonly SeverityOverride[] = ['off', 'warning', 'error'];
+export type SeverityOverrides = Partial<Readonly<Record<DiagnosticCode, SeverityOverride>>>;
+
+/**
+ * Why a code cannot be configured (unknown, or an error), or undefined when it can: only
+ * warnings are, so no setting ever lets a run with an error pass (config/schema.ts reports this).
+ */
+export function overrideProblem(code: string): string | undefined {
+  const entry: CatalogEntry | undefined = Object.hasOwn(CATALOG, code) ? CATALOG[code as DiagnosticCode] : undefined;
+  if (entry === undefined) return `\`${code}\` is no diagnostic code of zhin-gen (docs/diagnostics.md lists them)`;
+  if (entry.severity === 'error')
+    return `${code} is an error, which no setting turns off or lowers; only warnings can be set`;
+  return undefined;
+}
+
+/**
+ * The config's `diagnostics` applied (one home for every result: generate, check, check --load,
+ * watch, the build plugin): a warning set to `off` is left out, one set to `error` is an error
+ * (nothing is written and `check` fails), and says so in its hint. Errors are never lowered,
+ * whatever the map holds.
+ */
+export function applySeverityOverrides(
+  diagnostics: readonly Diagnostic[],
+  overrides: SeverityOverrides | undefined,
+): Diagnostic[] {
+  if (overrides === undefined || Object.keys(overrides).length === 0) return [...diagnostics];
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const setting = d.severity === 'warning' && Object.hasOwn(overrides, d.code) ? overrides[d.code] : undefined;
+    if (setting === 'off') continue;
+    if (setting !== 'error') out.push(d);
+    else
+      out.push({
+        ...d,
+        severity: 'error',
+        hint: `${d.hint ? `${d.hint} ` : ''}(An error in this project: the config's \`diagnostics\` sets ${d.code} to "error".)`,
+      });
+  }
+  return out;
+}
+
 /** The same diagnostic reported twice (one file reached through two units) is shown once. */
 export function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();

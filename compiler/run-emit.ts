@@ -5,7 +5,7 @@
  * (`emitStep`). Loaded only by runs that reach the model.
  */
 import type { ResolvedOptions } from './config/load.js';
-import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
+import { applySeverityOverrides, compareDiagnostics, type Diagnostic, uniqueDiagnostics } from './diagnostics.js';
 import { emitManifestParts } from './emit/manifest.js';
 import { EmitMemo } from './emit/memo.js';
 import { modulePrints } from './emit/shards.js';
@@ -73,7 +73,10 @@ export function emitRun(input: EmitRunInput): EmitRunOutcome {
         },
         memos.emit,
       );
-  const sorted = uniqueDiagnostics(input.diagnostics).sort(compareDiagnostics);
+  // The config's `diagnostics` before errors are counted: a warning set to "error" stops the write.
+  const sorted = applySeverityOverrides(uniqueDiagnostics(input.diagnostics), input.options.diagnostics).sort(
+    compareDiagnostics,
+  );
   let errors = sorted.filter((d) => d.severity === 'error').length;
   let written = false;
   if (emitted !== undefined && input.write && errors === 0) {

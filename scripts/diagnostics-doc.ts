@@ -21,7 +21,9 @@ export function renderDiagnosticsDoc(): string {
     '',
     'Every problem zhin-gen reports has a stable code, a severity, a location (file, line, column) and a hint.',
     'All problems of a run are collected in one pass. `zhin-gen check` exits 1 when any **error** is reported;',
-    'warnings alone exit 0. This page is generated from the catalog in `compiler/diagnostics/` (`npm run docs:diagnostics`).',
+    "warnings alone exit 0. A project may turn a warning off or make it an error by its code (the config's",
+    '[`diagnostics`](config.md#diagnostics) option); errors are always errors. This page is generated from the catalog',
+    'in `compiler/diagnostics/` (`npm run docs:diagnostics`).',
     '',
   ];
   let range = '';

@@ -6,7 +6,7 @@
  */
 import type { ResolvedOptions } from '../config/load.js';
 import type { CompileResult } from '../run-types.js';
-import { compareDiagnostics, type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
+import { applySeverityOverrides, compareDiagnostics, type Diagnostic, uniqueDiagnostics } from '../diagnostics.js';
 import type { CapabilityModel } from '../model.js';
 import type { UnitResult } from '../parse/units.js';
 import { type AssembleMemo, assembleModel } from '../resolve/assemble.js';
@@ -68,7 +68,10 @@ export function vouchByIndex(input: IndexVouch): { result: CompileResult; summar
 
 export function vouchedResult(input: VouchedInputs): CompileResult {
   const { options } = input;
-  const sorted = uniqueDiagnostics([...input.diagnostics, ...input.summary.diagnostics]).sort(compareDiagnostics);
+  const sorted = applySeverityOverrides(
+    uniqueDiagnostics([...input.diagnostics, ...input.summary.diagnostics]),
+    options.diagnostics,
+  ).sort(compareDiagnostics);
   const errors = sorted.filter((d) => d.severity === 'error').length;
   let model: CapabilityModel | undefined;
   let code: string | undefined;

@@ -32,6 +32,7 @@ export const DEFAULT_OPTIONS = {
   schemaTimeoutMs: 10_000,
   allowOutside: [],
   hostProvided: { tools: [], skills: [] },
+  diagnostics: {},
 } as const satisfies Omit<ResolvedOptions, 'root' | 'outFile' | 'configFile' | 'adapters'>;
 
 export interface LoadedConfig {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { McpServersConfig, ModelProvider } from '@zhin-gen/runtime';
 import { NAME_SEGMENT } from '@zhin-gen/runtime/names';
 import { customPermitPattern } from '@zhin-gen/runtime/permit-syntax';
+import { overrideProblem, SEVERITY_OVERRIDES, type SeverityOverrides } from '../diagnostics.js';
 
 /** The model providers whose documented limits the compiler checks (validate/providers.ts). */
 export const PROVIDERS = ['anthropic', 'openai'] as const satisfies readonly ModelProvider[];
@@ -77,6 +78,32 @@ export const configSchema = z
      * with the runtime's rules, not here: one rule set for the config file and for code.
      */
     mcpServers: z.custom<McpServersConfig>(() => true).optional(),
+    /**
+     * Warnings set to `off` (not reported) or `error` (fail the run) by code; errors cannot be
+     * set (compiler/diagnostics.ts `applySeverityOverrides`).
+     */
+    diagnostics: z
+      .custom<SeverityOverrides>(() => true)
+      .superRefine((value, context) => {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+          context.addIssue({
+            code: 'custom',
+            message: 'an object of diagnostic codes, each "off", "warning" or "error"',
+          });
+          return;
+        }
+        for (const [code, setting] of Object.entries(value)) {
+          const problem = overrideProblem(code);
+          if (problem !== undefined) context.addIssue({ code: 'custom', path: [code], message: problem });
+          else if (!SEVERITY_OVERRIDES.includes(setting as never))
+            context.addIssue({
+              code: 'custom',
+              path: [code],
+              message: `${JSON.stringify(setting)} is no setting; use "off", "warning" or "error"`,
+            });
+        }
+      })
+      .default({}),
   })
   .strict();
 

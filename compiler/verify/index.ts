@@ -11,7 +11,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CompileResult } from '../context.js';
-import { compareDiagnostics, diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import {
+  applySeverityOverrides,
+  compareDiagnostics,
+  diag,
+  type Diagnostic,
+  type SourceLocation,
+} from '../diagnostics.js';
 import type { Expectation } from './compare.js';
 import type { TaskOutcome } from './pool.js';
 import type { ImportSeen, VerifyTask } from './protocol.js';
@@ -142,10 +148,10 @@ export async function verifyLoad(result: CompileResult, options: VerifyLoadOptio
       );
     }
   }
-  diagnostics.sort(compareDiagnostics);
+  const reported = applySeverityOverrides(diagnostics, result.options.diagnostics).sort(compareDiagnostics);
   return {
-    diagnostics,
-    errors: diagnostics.filter((d) => d.severity === 'error').length,
+    diagnostics: reported,
+    errors: reported.filter((d) => d.severity === 'error').length,
     modules: entries.length,
     skipped: false,
     ms: performance.now() - started,

@@ -100,6 +100,20 @@ describe('check --load: packages a production install keeps', () => {
     expect(diagnostics.find((d) => d.message.includes('"zod"'))!.hint).toContain('npm i zod');
   });
 
+  it("the config's `diagnostics` turns one warning off and makes another an error (the check fails)", () => {
+    const root = bot('deps-cfg', {
+      ...BOT,
+      'zhin-gen.config.json': JSON.stringify({ diagnostics: { ZG2063: 'off', ZG2064: 'error' } }),
+    });
+    expect(cli(['generate', '--root', root]).status).toBe(0);
+    const { status, diagnostics } = checkLoad(root);
+    expect(status).toBe(1);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([
+      ['ZG2064', 'error', 'tools/alpha/helper.ts'],
+    ]);
+    expect(diagnostics[0]!.hint).toContain('the config\'s `diagnostics` sets ZG2064 to "error"');
+  });
+
   it('declared as dependencies (or by a workspace root listing the bot), nothing is reported', () => {
     const root = bot('deps-ok', {
       ...BOT,
