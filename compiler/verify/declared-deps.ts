@@ -11,7 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diag, type Diagnostic, type SourceLocation } from '../diagnostics.js';
+import { lazyRequire } from '../util/lazy.js';
 import type { ImportSeen } from './protocol.js';
+
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 /** A package.json as this check reads it (missing fields: empty). */
 interface PackageFile {
@@ -20,7 +23,10 @@ interface PackageFile {
   readonly name: string | undefined;
   readonly production: ReadonlySet<string>;
   readonly dev: ReadonlySet<string>;
-  /** The workspace patterns (`workspaces`, or its `packages`), relative to its directory. */
+  /**
+   * The workspace patterns (`workspaces`, or its `packages`; pnpm-workspace.yaml's `packages`
+   * beside it), relative to its directory.
+   */
   readonly workspaces: readonly string[];
 }
 
@@ -36,9 +42,23 @@ function workspacesOf(value: unknown): string[] {
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
 }
 
-/** Whether a directory (POSIX, relative to the workspace root) is one of the workspace's packages. */
+/** pnpm's workspace list (`pnpm-workspace.yaml` `packages`), read only where a package.json is. */
+function pnpmWorkspacesOf(dir: string): string[] {
+  const file = join(dir, 'pnpm-workspace.yaml');
+  if (!existsSync(file)) return [];
+  try {
+    return workspacesOf(yaml().parse(readFileSync(file, 'utf8')) as unknown);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a directory (POSIX, relative to the workspace root) is one of the workspace's packages:
+ * matched by a pattern and by no `!` pattern (pnpm's exclusions).
+ */
 function inWorkspace(patterns: readonly string[], dir: string): boolean {
-  return patterns.some((pattern) => {
+  const matches = (pattern: string): boolean => {
     const source = pattern
       .replace(/^\.\//, '')
       .replace(/\/+$/, '')
@@ -46,7 +66,9 @@ function inWorkspace(patterns: readonly string[], dir: string): boolean {
       .map((part) => (part === '**' ? '.*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')))
       .join('/');
     return new RegExp(`^${source}$`).test(dir);
-  });
+  };
+  const excluded = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  return patterns.some((p) => !p.startsWith('!') && matches(p)) && !excluded.some(matches);
 }
 
 function keysOf(value: unknown): string[] {
@@ -80,7 +102,7 @@ class PackageFiles {
           ...keysOf(json.peerDependencies),
         ]),
         dev: new Set(keysOf(json.devDependencies)),
-        workspaces: workspacesOf(json.workspaces),
+        workspaces: [...workspacesOf(json.workspaces), ...pnpmWorkspacesOf(dir)],
       };
     } catch {
       found = undefined;

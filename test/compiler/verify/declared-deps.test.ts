@@ -156,5 +156,19 @@ describe('check --load: packages a production install keeps', () => {
       JSON.stringify({ name: 'ws', workspaces: ['apps/*'], dependencies: { zod: '*', yaml: '*', 'zhin-gen': '*' } }),
     );
     expect(checkLoad(one).diagnostics.map((d) => d.code)).toEqual(['ZG2064', 'ZG2064', 'ZG2064', 'ZG2064']);
+
+    // A pnpm workspace lists its packages in pnpm-workspace.yaml (with `!` exclusions), not package.json.
+    writeFileSync(
+      join(workspace, 'package.json'),
+      JSON.stringify({
+        name: 'ws',
+        private: true,
+        dependencies: { '@zhin-gen/runtime': '*', zod: '*', yaml: '*', 'zhin-gen': '*' },
+      }),
+    );
+    writeFileSync(join(workspace, 'pnpm-workspace.yaml'), "packages:\n  - 'bots/*'\n  - '!bots/legacy'\n");
+    expect(checkLoad(one).diagnostics).toEqual([]);
+    writeFileSync(join(workspace, 'pnpm-workspace.yaml'), "packages:\n  - 'bots/*'\n  - '!bots/one'\n");
+    expect(checkLoad(one).diagnostics.map((d) => d.code)).toEqual(['ZG2064', 'ZG2064', 'ZG2064', 'ZG2064']);
   });
 });
