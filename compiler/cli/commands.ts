@@ -338,6 +338,19 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
         : didYouMean(token.name, Object.keys(options), (s) => `--${s}`);
     return { ok: false, message: `unknown option ${written} for ${spec.name}${where}` };
   }
+  // A value-taking option without its value, in the CLI's words (parseArgs' are three lines of its own).
+  for (const token of loose.tokens) {
+    if (token.kind !== 'option') continue;
+    if (options[token.name]?.type === 'boolean' && token.value !== undefined)
+      return { ok: false, message: `${token.rawName} takes no value (got ${token.rawName}=${token.value})` };
+    if (options[token.name]?.type !== 'string' || token.inlineValue) continue;
+    if (token.value === undefined) return { ok: false, message: `${token.rawName} needs a value` };
+    if (token.value.startsWith('-'))
+      return {
+        ok: false,
+        message: `${token.rawName} needs a value, and "${token.value}" after it is not one (write ${token.rawName}=${token.value} if it is)`,
+      };
+  }
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
@@ -355,7 +368,7 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
     }
     return { ok: true, values: rest, positionals, help: false };
   } catch (error) {
-    // parseArgs' own messages for a missing value or a value given to a boolean flag.
+    // Anything else parseArgs refuses, in its own words.
     return { ok: false, message: error instanceof Error ? error.message.replace(/\.$/, '') : String(error) };
   }
 }

@@ -136,7 +136,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     return command ? 0 : 64;
   }
   if (command === '--version' || command === '-v' || command === 'version') {
-    io.out(packageVersion());
+    // With --json, a document as every command's --json gives (a script reads one shape).
+    io.out(rest.includes('--json') ? JSON.stringify({ version: packageVersion() }) : packageVersion());
     return 0;
   }
   if (command === 'help') {

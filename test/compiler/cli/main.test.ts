@@ -241,6 +241,9 @@ describe('zhin-gen CLI', () => {
     const help = cli(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('generate');
+    const version = cli(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(JSON.parse(cli(['--version', '--json']).stdout)).toEqual({ version: version.stdout.trim() });
     const unknown = cli(['frobnicate']);
     expect(unknown.status).toBe(64);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
@@ -250,6 +253,19 @@ describe('zhin-gen CLI', () => {
     const badFlag = cli(['check', '--root', root, '--format', 'xml']);
     expect(badFlag.status).toBe(64);
     expect(`${unknown.stderr}${badRoot.stderr}${badFlag.stderr}`).not.toMatch(/\n\s+at /);
+    // An option's value left out (an unset CI variable, `--root $DIR --json`), and a value given to a flag.
+    for (const [args, said] of [
+      [
+        ['check', '--root', '--json'],
+        '--root needs a value, and "--json" after it is not one (write --root=--json if it is)',
+      ],
+      [['generate', '--root'], '--root needs a value'],
+      [['check', '--json=1'], '--json takes no value (got --json=1)'],
+    ] as const) {
+      const run = cli(args, root);
+      expect(run.status, args.join(' ')).toBe(64);
+      expect(run.stderr.split('\n')[0]).toBe(`zhin-gen: ${said}`);
+    }
   });
 
   it('run inside a capability folder of the tree, it refuses (exit 64) instead of writing a manifest there', () => {
