@@ -54,8 +54,24 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // says so with the fix and exits 1 rather than keep a manifest that silently goes stale.
   let exhausted: (() => void) | undefined;
   let failed = false;
+  // Ctrl+C at any point stops watch cleanly (exit 0, the cache kept): while the configuration
+  // loads and the tree's folders are being watched too, which takes seconds on a large tree.
+  let stopping = false;
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      stopping = true;
+      resolve();
+    };
+    exhausted = stop;
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   // The configuration first: it names the plugin folders to watch besides the conventions.
   await compiler.prepare();
+  if (stopping) {
+    await compiler.dispose();
+    return 0;
+  }
   // Watch first, then generate: a change made while the first run is in flight is queued, not lost.
   const watcher = watchTree(
     compiler.root,
@@ -82,15 +98,13 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
   // Every directory is watched once `ready` resolves (one readdir each, no file is read), so
   // edits are seen from here on: an edit made while the first run is in flight is queued for the
   // run after it. Saying so before the first run lets a large tree's user start editing at once.
-  await watcher.ready;
-  // Ctrl+C during the first run stops watch as cleanly as later.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    exhausted = stop;
-    if (failed) return resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await Promise.race([watcher.ready, stopped]);
+  if (stopping) {
+    loop.close();
+    await Promise.all([watcher.close(), loop.idle()]);
+    await compiler.dispose();
+    return failed ? 1 : 0;
+  }
   if (!json && !failed) io.out('zhin-gen: watching for changes (Ctrl+C to stop)');
   const first = await loop.request();
   report(first);

@@ -3,6 +3,7 @@
  * save editors and tools make: see test/watch-scenarios.ts.
  */
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -335,6 +336,31 @@ describe('zhin-gen watch', () => {
     watchProcess()!.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(io.stderr()).toBe('');
+  });
+
+  it('stops cleanly on Ctrl+C before it watches (the configuration still loading): exit 0, nothing written', async () => {
+    const root = writeTree(tempDir('cli-watch-early'), {
+      ...SCENARIO_TREE,
+      // A config that takes its time, and says when it has started loading.
+      'zhin-gen.config.mjs':
+        "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.ZG_TEST_MARK, '');\nawait new Promise((r) => setTimeout(r, 1500));\nexport default {};\n",
+    });
+    dirs.push(root);
+    const mark = join(root, '..', `${root.split('/').pop()}.loading`);
+    const io = startWatch(root, { ZG_TEST_MARK: mark });
+    await until(
+      () => existsSync(mark),
+      () => 'the config to start loading',
+    );
+    const exited = new Promise<[number | null, string | null]>((r) =>
+      watchProcess()!.once('exit', (code, signal) => r([code, signal])),
+    );
+    watchProcess()!.kill('SIGINT');
+    expect(await exited).toEqual([0, null]);
+    rmSync(mark, { force: true });
+    expect(io.stdout()).not.toContain('watching for changes');
+    expect(io.stderr()).toBe('');
+    expect(existsSync(join(root, 'zhin-capabilities.gen.ts'))).toBe(false);
   });
 
   it('pre-warms the edit path after the first run: runs that write, report and hold up nothing', async () => {
