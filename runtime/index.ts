@@ -194,7 +194,12 @@ export type {
   ProviderInputSchema,
 } from './deferred/providers.js';
 export { createMemorySessionStore, mergeSnapshot, readSnapshot } from './deferred/session-store.js';
-export type { DeferredToolSessionSnapshot, DeferredToolSessionStore, SessionUpdate } from './deferred/session-store.js';
+export type {
+  DeferredToolSessionSnapshot,
+  DeferredToolSessionStore,
+  MemorySessionStoreOptions,
+  SessionUpdate,
+} from './deferred/session-store.js';
 export type { OmissionReason } from './access/disclosure.js';
 export type { TurnForkOptions } from './turn/turn.js';
 

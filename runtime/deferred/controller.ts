@@ -25,11 +25,12 @@ import {
 } from './meta-tools.js';
 import type { ModelProvider, ModelToolsFor } from './providers.js';
 import { RequestCaps } from './request-caps.js';
-import { LoadedTools } from './loaded-tools.js';
+import { FUTURE_SLACK_MS, LoadedTools } from './loaded-tools.js';
 import {
   freezeSnapshot,
   mergeSnapshot,
   readSnapshot,
+  readStoredSession,
   type DeferredToolSessionSnapshot,
   type DeferredToolSessionStore,
   type SessionUpdate,
@@ -130,21 +131,11 @@ export async function openDeferredController(options: DeferredControllerOptions)
     onError(new Error(message, error === undefined ? undefined : { cause: error }));
     options.diagnose?.(message);
   };
-  let initial: { tools: Map<string, number>; skills: readonly string[] };
-  if (options.seed) initial = { tools: new Map(options.seed.tools), skills: options.seed.skills };
-  else if (store) {
-    try {
-      const read = readSnapshot(await store.get(sessionKey));
-      for (const reason of read.problems) problem(`session "${sessionKey}": ignored a stored value: ${reason}`);
-      initial = read;
-    } catch (error) {
-      // Fail closed: the turn starts from an empty snapshot and says why.
-      problem(`reading session "${sessionKey}" failed: ${describeError(error)}`, error);
-      initial = readSnapshot(undefined);
-    }
-  } else initial = readSnapshot(undefined);
-  /** Stored names this generation lacks: every write of this turn removes them from the store. */
-  const stale: string[] = [];
+  const initial = options.seed
+    ? { tools: new Map(options.seed.tools), skills: options.seed.skills, future: [] }
+    : await readStoredSession(store, sessionKey, options.clock() + FUTURE_SLACK_MS, problem);
+  /** Stored names this generation lacks (or with a time that cannot be): every write of this turn removes them. */
+  const stale: string[] = [...initial.future];
   // Entries whose capability is gone from this generation are dropped; always-loaded never count.
   for (const [name, at] of initial.tools) {
     if (!countable(name)) {

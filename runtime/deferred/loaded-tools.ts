@@ -10,6 +10,13 @@
  */
 import type { SessionUpdate } from './session-store.js';
 
+/**
+ * How far ahead of this instance's clock a stored time may be (instances' clocks differ a little).
+ * One further ahead is dropped with a report: every load would stamp after it and still sort
+ * older, and the store keeps the greater time, so one bad value would freeze the session's set.
+ */
+export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+
 /** Newest first; equal times keep the name that sorts last (the one the old LRU evicted last). */
 function newestFirst(a: readonly [string, number], b: readonly [string, number]): number {
   return b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0);

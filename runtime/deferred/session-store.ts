@@ -6,6 +6,7 @@
  * (docs/stores.md).
  */
 
+import { describeError } from '../generation/capability.js';
 export interface DeferredToolSessionSnapshot {
   /** Loaded tool name → last touched (ms since epoch). Always-loaded tools never appear here. */
   readonly loadedTools: Readonly<Record<string, number>>;
@@ -41,19 +42,43 @@ export const EMPTY_SNAPSHOT: DeferredToolSessionSnapshot = Object.freeze({
   loadedSkills: Object.freeze([]),
 });
 
+export interface MemorySessionStoreOptions {
+  /**
+   * Sessions kept, the least recently used forgotten first (a forgotten session's turns load
+   * their tools again). Default 10,000: a long-running bot's one-off chats never pile up.
+   */
+  readonly maxSessions?: number;
+}
+
 /** Copies on the way in and out, so no caller can mutate what another turn will read. */
-export function createMemorySessionStore(): DeferredToolSessionStore {
+export function createMemorySessionStore(
+  options: MemorySessionStoreOptions = {},
+): DeferredToolSessionStore & { readonly size: number } {
+  const max = options.maxSessions ?? 10_000;
+  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError('maxSessions must be an integer ≥ 1');
+  /** In order of last use: re-inserted on each, the first is the one to forget. */
   const sessions = new Map<string, DeferredToolSessionSnapshot>();
+  const put = (key: string, snapshot: DeferredToolSessionSnapshot): void => {
+    sessions.delete(key);
+    sessions.set(key, snapshot);
+    if (sessions.size > max) sessions.delete(sessions.keys().next().value!);
+  };
   return {
-    get: (key) => sessions.get(key),
-    set: (key, snapshot) => {
-      sessions.set(key, freezeSnapshot(snapshot.loadedTools, snapshot.loadedSkills));
+    get: (key) => {
+      const snapshot = sessions.get(key);
+      if (snapshot !== undefined) put(key, snapshot);
+      return snapshot;
     },
+    set: (key, snapshot) => put(key, freezeSnapshot(snapshot.loadedTools, snapshot.loadedSkills)),
     // One thread: a read and a write with no await between them are atomic.
     merge: (key, update) => {
       const stored = readSnapshot(sessions.get(key));
-      sessions.set(key, mergeSnapshot(stored, update));
+      put(key, mergeSnapshot(stored, update));
       return stored.problems;
+    },
+    /** Sessions held, for a host's metrics. */
+    get size() {
+      return sessions.size;
     },
   };
 }
@@ -113,4 +138,31 @@ export function readSnapshot(value: unknown): { tools: Map<string, number>; skil
       else problems.push('loadedSkills holds a value that is not a string');
   } else if (raw.loadedSkills !== undefined) problems.push('loadedSkills is not an array');
   return { tools, skills, problems };
+}
+
+/**
+ * A session as a turn starts from it (deferred/controller.ts): what cannot be trusted is reported
+ * and left out — a time after `latest` is listed in `future`, for the turn's writes to remove —
+ * and a read that fails is an empty session (fail closed), reported too.
+ */
+export async function readStoredSession(
+  store: DeferredToolSessionStore | undefined,
+  sessionKey: string,
+  latest: number,
+  problem: (what: string, error?: unknown) => void,
+): Promise<{ tools: Map<string, number>; skills: readonly string[]; future: readonly string[] }> {
+  const ignored = (reason: string) => problem(`session "${sessionKey}": ignored a stored value: ${reason}`);
+  let read = readSnapshot(undefined);
+  try {
+    if (store) read = readSnapshot(await store.get(sessionKey));
+  } catch (error) {
+    problem(`reading session "${sessionKey}" failed: ${describeError(error)}`, error);
+  }
+  read.problems.forEach(ignored);
+  const future = [...read.tools].filter(([, at]) => at > latest).map(([name]) => name);
+  for (const name of future) {
+    ignored(`loadedTools.${name} is dated after this clock allows`);
+    read.tools.delete(name);
+  }
+  return { tools: read.tools, skills: read.skills, future };
 }

@@ -43,7 +43,8 @@ return { tk, sk, tools, skills }
 
 /**
  * KEYS: tools (zset), skills (list). ARGV: ttlMs (0: none), nTools, name, at…, nDrop, name…,
- * skill… → notes (mergeSnapshot's steps).
+ * skill… → notes (mergeSnapshot's steps). nDrop -1 drops everything stored first: a plain write
+ * (`sessions.set`), one step, so no merge lands between a read and a write, whatever is stored.
  */
 export const SESSION_MERGE = `${KIND}
 expect(KEYS[1], 'zset')
@@ -54,6 +55,7 @@ local nTools = tonumber(ARGV[i]); i = i + 1
 local tools = {}
 for _ = 1, nTools do tools[#tools + 1] = { ARGV[i], ARGV[i + 1] }; i = i + 2 end
 local nDrop = tonumber(ARGV[i]); i = i + 1
+if nDrop < 0 then redis.call('DEL', KEYS[1], KEYS[2]); nDrop = 0 end
 for _ = 1, nDrop do
   redis.call('ZREM', KEYS[1], ARGV[i])
   redis.call('LREM', KEYS[2], 0, ARGV[i])
@@ -73,6 +75,12 @@ return notes
 
 /** The field holding a session's latest revocation; no tool name contains `:`, so no tool is it. */
 export const REVOKED_FIELD = ':revoked';
+
+/**
+ * The field prefix holding when each approval was given (server ms): a reader applies its own
+ * `approvalTtlMs` to it, so a TTL shortened in a deploy shortens approvals given before it too.
+ */
+export const DECIDED_FIELD = ':at:';
 
 /**
  * KEYS: the session's approvals (hash). ARGV: tool, ttlMs (0: none), decidedAt (server µs, read
@@ -103,7 +111,7 @@ local ttl = tonumber(ARGV[2])
 local expiry = 'never'
 -- ms: the µs text less its last 3 digits (exact, no float division); %.0f: never e-notation.
 if ttl > 0 then expiry = string.format('%.0f', tonumber(string.sub(ARGV[3], 1, -4)) + ttl) end
-redis.call('HSET', KEYS[1], ARGV[1], expiry)
+redis.call('HSET', KEYS[1], ARGV[1], expiry, '${DECIDED_FIELD}' .. ARGV[1], string.sub(ARGV[3], 1, -4))
 -- Never shorten the key's life: it may carry a revocation that must outlive late writes.
 if ttl > 0 then
   if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
@@ -126,14 +134,15 @@ return 1
 `;
 
 /**
- * KEYS: the session's approvals (hash). ARGV: tool → { type, value | false, server time (ms) }:
+ * KEYS: the session's approvals (hash). ARGV: tool → { type, value | false, server time (ms), given at (ms) | false }:
  * the caller compares the expiry with the server's time, never its own.
  */
 export const APPROVAL_GET = `local c = redis.call('TIME')
 local now = c[1] .. string.format('%03d', math.floor(tonumber(c[2]) / 1000))
 local t = redis.call('TYPE', KEYS[1])['ok']
-if t ~= 'hash' then return { t, false, now } end
-return { t, redis.call('HGET', KEYS[1], ARGV[1]), now }
+if t ~= 'hash' then return { t, false, now, false } end
+local v = redis.call('HMGET', KEYS[1], ARGV[1], '${DECIDED_FIELD}' .. ARGV[1])
+return { t, v[1], now, v[2] }
 `;
 
 /** Fields per journal entry in JOURNAL_APPEND's ARGV, and fields before the first entry. */
@@ -256,8 +265,10 @@ for i = 1, #all, 2 do
     if st == 'stream' and string.match(id, '^%d+%-%d+$') then
       if ttl > 0 and tonumber(string.match(id, '^%d+')) <= tonumber(cutoff) then id = 'expired'
       else
-        local rows = redis.call('XRANGE', sk, id, id)
-        fields = rows[1] and rows[1][2] or false
+        -- An id of the right shape may still be no stream id (past 64 bits): that row is left
+        -- out as not one, never an error that loses the whole turn.
+        local ok, rows = pcall(redis.call, 'XRANGE', sk, id, id)
+        if ok then fields = rows[1] and rows[1][2] or false else id = 'invalid:' .. id end
       end
     end
     out[#out + 1] = { seq, id, fields }

@@ -18,6 +18,7 @@ import {
   splitScopeKey,
 } from '../index.js';
 import { createBufferedJournalSink, type JournalBufferOptions, type JournalRecord } from './journal-buffer.js';
+import { asArray, fieldsOf, missingBecause, type Row, STREAM_ID, text } from './redis-reply.js';
 import {
   APPEND_FIELDS,
   APPEND_HEADER,
@@ -80,12 +81,6 @@ export interface RedisStoreOptions {
   readonly onError?: (error: Error) => void;
 }
 
-type Reply = readonly unknown[];
-
-const asArray = (value: unknown, what: string): Reply => {
-  if (!Array.isArray(value)) throw new CorruptStoreValueError(`${what}: unexpected reply from Redis`);
-  return value;
-};
 /** An approval's expiry as `remember` writes it: a decimal time in ms. */
 const EXPIRY = /^\d{1,16}(?:\.\d+)?$/;
 /**
@@ -97,40 +92,6 @@ const REMEMBER_WINDOW_MS = 60_000;
 const REVOCATION_KEEP_MS = 2 * REMEMBER_WINDOW_MS;
 /** Monotonic ms (a wall clock set back would stretch a write's deadline). */
 const monotonic = (): number => globalThis.performance?.now() ?? Date.now();
-/** A stream entry id; a turn hash holds one per entry still in the stream. */
-const STREAM_ID = /^\d+-\d+$/;
-
-/** A row of a journal read: where it is, its fields, or why it has none. */
-interface Row {
-  readonly where: string;
-  readonly fields?: Record<string, string> | undefined;
-  readonly missing?: string;
-}
-/** Why a turn's index entry has no stream entry (JOURNAL_TURN puts `trimmed` / `expired` for the id). */
-const missingBecause = (id = '', streamType: unknown): string =>
-  id === 'trimmed'
-    ? 'trimmed (journalMaxLenPerSession or journalTtlMs)'
-    : id === 'expired'
-      ? 'older than journalTtlMs'
-      : !STREAM_ID.test(id)
-        ? `"${id.slice(0, 40)}" is not a stream id`
-        : `missing (${streamType === 'stream' ? 'not in the stream' : 'the stream is gone'})`;
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : value instanceof Uint8Array ? new TextDecoder().decode(value) : undefined;
-
-/** A flat `[field, value, …]` reply as an object (string values only). */
-function fieldsOf(value: unknown): Record<string, string> | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < value.length; i += 2) {
-    const key = text(value[i]);
-    const item = text(value[i + 1]);
-    if (key !== undefined && item !== undefined) out[key] = item;
-  }
-  return out;
-}
-
 /** Opens the stores on a connected client. */
 export function redisStores(client: RedisCommandClient, options: RedisStoreOptions = {}): DurableStores {
   const prefix = options.prefix ?? 'zhin:';
@@ -185,6 +146,16 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
     return list;
   };
 
+  const write = async (
+    session: string,
+    loaded: Readonly<Record<string, number>>,
+    drop: readonly string[],
+    skills: readonly string[],
+  ): Promise<string[]> => {
+    const tools = Object.entries(loaded).flatMap(([name, at]) => [name, String(at)]);
+    const args = [String(sessionTtl), String(tools.length / 2), ...tools, ...drop, ...skills];
+    return report(await evaluate('session merge', SESSION_MERGE, [key.tools(session), key.skills(session)], args));
+  };
   const sessions: DeferredToolSessionStore = {
     async get(session) {
       const reply = asArray(
@@ -207,35 +178,22 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       if (text(toolsType) === 'none' && text(skillsType) === 'none') return undefined;
       return { loadedTools, loadedSkills: asArray(skills, 'session skills').map(text) } as DeferredToolSessionSnapshot;
     },
+    // A plain write drops everything stored in the same script (a corrupt key, a merge meanwhile).
     async set(session, snapshot) {
-      // A plain write is a merge that keeps nothing stored: drop every stored name first.
-      const current = await sessions.get(session);
-      const drop = current ? [...Object.keys(current.loadedTools), ...current.loadedSkills] : [];
-      await sessions.merge!(session, {
-        tools: snapshot.loadedTools,
-        skills: snapshot.loadedSkills,
-        drop,
-      });
+      await write(session, snapshot.loadedTools, ['-1'], snapshot.loadedSkills);
     },
-    async merge(session, update) {
-      const tools = Object.entries(update.tools);
-      const args = [
-        String(sessionTtl),
-        String(tools.length),
-        ...tools.flatMap(([name, at]) => [name, String(at)]),
-        String(update.drop.length),
-        ...update.drop,
-        ...update.skills,
-      ];
-      return report(await evaluate('session merge', SESSION_MERGE, [key.tools(session), key.skills(session)], args));
-    },
+    merge: (session, update) =>
+      write(session, update.tools, [String(update.drop.length), ...update.drop], update.skills),
   };
 
   const approvals: ApprovalStore = {
     async has(scopeKey) {
       const { sessionKey, toolName } = splitScopeKey(scopeKey);
       const name = key.approvals(sessionKey);
-      const [type, value, now] = asArray(await evaluate('approval read', APPROVAL_GET, [name], [toolName]), 'approval');
+      const [type, value, now, givenAt] = asArray(
+        await evaluate('approval read', APPROVAL_GET, [name], [toolName]),
+        'approval',
+      );
       if (text(type) === 'none') return false;
       if (text(type) !== 'hash') throw new CorruptStoreValueError(`${name} holds a ${text(type)}, not a hash`);
       const stored = text(value);
@@ -248,7 +206,16 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       // The server's time, as the expiry is: instances' own clocks need not agree.
       const serverNow = Number(text(now));
       if (!Number.isFinite(serverNow)) throw new Error('redis approval read: no server time');
-      return expiry > serverNow;
+      if (expiry <= serverNow) return false;
+      if (approvalTtl === undefined) return true;
+      // This instance's TTL, from when the approval was given: a TTL shortened in a deploy
+      // shortens approvals given before it. One written by an earlier version has no time of
+      // its own: it is asked again (once), never granted for longer than this TTL allows.
+      const given = text(givenAt);
+      if (given === undefined) return false;
+      if (!EXPIRY.test(given))
+        throw new CorruptStoreValueError(`${name} field ${toolName}: "${given.slice(0, 40)}" is not a time`);
+      return Number(given) + approvalTtl > serverNow;
     },
     async remember(scopeKey) {
       const { sessionKey, toolName } = splitScopeKey(scopeKey);
@@ -305,7 +272,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
   const decode = (rows: readonly Row[], gaps: readonly string[]): JournalReadResult => {
     const entries: StoredJournalEntry[] = [];
     const ignored: string[] = [];
-    for (const { where, fields, missing } of rows) {
+    for (const { where, fields, missing, expect } of rows) {
       if (!fields) {
         ignored.push(`${where}: ${missing ?? 'missing'}`);
         continue;
@@ -314,6 +281,9 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
       if (typeof entry === 'string') ignored.push(entry);
       else if (entry.turnId !== fields['turn'] || String(entry.seq) !== fields['seq'])
         ignored.push(`${where}: entry does not match its turn / seq fields`);
+      // A turn's index pointing into another turn (or another session's stream) lists nothing of it.
+      else if (expect !== undefined && (entry.turnId !== expect.turnId || entry.seq !== expect.seq))
+        ignored.push(`${where}: an entry of turn ${entry.turnId} (seq ${entry.seq}), not of this one`);
       else {
         const principal = decodePrincipal(fields['principal']);
         const stored = { entry, sessionKey: fields['session'] ?? '', traceId: fields['trace'] ?? '' };
@@ -348,6 +318,7 @@ export function redisStores(client: RedisCommandClient, options: RedisStoreOptio
           where: STREAM_ID.test(row.id ?? '') ? `${stream} ${row.id} (seq ${row.seq})` : `${turnKey} (seq ${row.seq})`,
           fields: row.fields && { ...row.fields, session },
           missing: missingBecause(row.id, streamType),
+          expect: { turnId, seq: row.seq },
         })),
         // Every seq the turn hash knows (trimmed and corrupt ones are reported above, not as gaps).
         seqGaps(

@@ -85,7 +85,7 @@ export function sqliteStores(db: SqliteDatabase, options: SqliteStoreOptions = {
        ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at,
        expires_at = excluded.expires_at`,
     ),
-    approval: sql('SELECT expires_at FROM zhin_approvals WHERE session_key = ? AND tool = ?'),
+    approval: sql('SELECT approved_at, expires_at FROM zhin_approvals WHERE session_key = ? AND tool = ?'),
     putApproval: sql(
       `INSERT INTO zhin_approvals (session_key, tool, approved_at, expires_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (session_key, tool) DO UPDATE SET approved_at = excluded.approved_at, expires_at = excluded.expires_at`,
@@ -143,12 +143,18 @@ export function sqliteStores(db: SqliteDatabase, options: SqliteStoreOptions = {
     has: (scopeKey) =>
       run(() => {
         const { sessionKey, toolName } = splitScopeKey(scopeKey);
-        const row = q.approval.get(sessionKey, toolName) as { expires_at: unknown } | undefined;
+        const row = q.approval.get(sessionKey, toolName) as { approved_at: unknown; expires_at: unknown } | undefined;
         if (!row) return false;
         if (row.expires_at === null) return unexpiringApprovalCounts(approvalTtl);
-        if (typeof row.expires_at !== 'number')
-          throw new CorruptStoreValueError(`approval row of "${toolName}": expires_at is not a number`);
-        return row.expires_at > clock();
+        for (const column of ['approved_at', 'expires_at'] as const)
+          if (typeof row[column] !== 'number')
+            throw new CorruptStoreValueError(`approval row of "${toolName}": ${column} is not a number`);
+        // This store's TTL too, from when it was given: a TTL shortened since shortens it.
+        const now = clock();
+        return (
+          (row.expires_at as number) > now &&
+          (approvalTtl === undefined || (row.approved_at as number) + approvalTtl > now)
+        );
       }),
     remember: (scopeKey) =>
       run(() => {

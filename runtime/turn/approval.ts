@@ -91,6 +91,11 @@ export interface ApprovalMemoryOptions {
   readonly ttlMs?: number;
   /** Wall clock for the expiry. Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * Approvals kept, the oldest given forgotten first (asked again: never a grant). Default
+   * 100,000. Expired ones go first, whatever the bound.
+   */
+  readonly maxEntries?: number;
 }
 
 /** When an approval given at `at` stops counting (`undefined`: never); the one rule of every store. */
@@ -109,13 +114,31 @@ export function unexpiringApprovalCounts(ttlMs: number | undefined): boolean {
 
 export function createApprovalMemory(
   options: ApprovalMemoryOptions = {},
-): ApprovalMemory & { forgetSession(sessionKey: string): void } {
+): ApprovalMemory & { forgetSession(sessionKey: string): void; readonly size: number } {
   const clock = options.clock ?? Date.now;
-  /** scope key → expiry (`Infinity`: never). */
+  const max = options.maxEntries ?? 100_000;
+  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError('maxEntries must be an integer ≥ 1');
+  /** scope key → expiry (`Infinity`: never), in the order given (re-inserted when given again). */
   const approved = new Map<string, number>();
+  /** The size at which expired entries are next swept: twice what the last sweep left. */
+  let sweepAt = 1024;
+  const remember = (scopeKey: string): void => {
+    const now = clock();
+    approved.delete(scopeKey);
+    approved.set(scopeKey, approvalExpiry(now, options.ttlMs) ?? Infinity);
+    if (approved.size >= sweepAt) {
+      for (const [key, expiry] of approved) if (expiry <= now) approved.delete(key);
+      sweepAt = Math.max(1024, approved.size * 2);
+    }
+    if (approved.size > max) approved.delete(approved.keys().next().value!);
+  };
   return {
     has: (scopeKey) => (approved.get(scopeKey) ?? 0) > clock(),
-    remember: (scopeKey) => void approved.set(scopeKey, approvalExpiry(clock(), options.ttlMs) ?? Infinity),
+    remember,
+    /** Approvals held (expired ones until the next sweep), for a host's metrics. */
+    get size() {
+      return approved.size;
+    },
     forgetSession(sessionKey) {
       for (const key of [...approved.keys()]) if (splitScopeKey(key).sessionKey === sessionKey) approved.delete(key);
     },

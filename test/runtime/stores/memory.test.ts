@@ -11,6 +11,7 @@ import {
   type ApprovalPort,
   createApprovalMemory,
   createCapabilityHost,
+  createMemorySessionStore,
   type JournalTurnInfo,
 } from '../../../runtime/index.js';
 import { catalogTool } from '../deferred/fixture.js';
@@ -28,6 +29,41 @@ const port = (): ApprovalPort & { asked: number } => {
   };
   return self;
 };
+
+describe('in-memory stores stay bounded on a long-running bot', () => {
+  it('expired approvals are swept as more are given; past maxEntries the oldest given is asked again', () => {
+    let now = 0;
+    const memory = createApprovalMemory({ ttlMs: 10, clock: () => now });
+    for (let i = 0; i < 5_000; i++) {
+      now = i; // one-off sessions, each approving once
+      memory.remember(`chat${i}:deploy`);
+    }
+    // Never more than twice what the last sweep left, nowhere near 5,000.
+    expect(memory.size).toBeLessThan(2_048);
+    expect(memory.has('chat4999:deploy')).toBe(true);
+
+    const bounded = createApprovalMemory({ maxEntries: 3 });
+    for (const chat of ['a', 'b', 'c', 'a', 'd']) bounded.remember(`${chat}:deploy`);
+    // `a` given again moved it last: `b` was the oldest given.
+    expect(['a', 'b', 'c', 'd'].map((chat) => bounded.has(`${chat}:deploy`))).toEqual([true, false, true, true]);
+    expect(() => createApprovalMemory({ maxEntries: 0 })).toThrow('maxEntries must be an integer ≥ 1');
+  });
+
+  it('the session store forgets the least recently used session past maxSessions', async () => {
+    const sessions = createMemorySessionStore({ maxSessions: 2 });
+    for (const key of ['a', 'b']) await sessions.set(key, { loadedTools: { echo: 1 }, loadedSkills: [] });
+    await sessions.get('a'); // used: b is now the least recent
+    await sessions.merge!('c', { tools: { echo: 2 }, skills: [], drop: [] });
+    expect([await sessions.get('a'), await sessions.get('b'), await sessions.get('c')].map(Boolean)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(sessions.size).toBe(2);
+    expect(createMemorySessionStore().size).toBe(0);
+    expect(() => createMemorySessionStore({ maxSessions: 1.5 })).toThrow('maxSessions must be an integer ≥ 1');
+  });
+});
 
 describe('in-memory approvals', () => {
   it('expire after ttlMs and are revoked per session', () => {

@@ -91,4 +91,23 @@ describe('approval expiry by the server’s clock', () => {
     expect(port.asked).toBe(1); // expired by the server's time, not 60 s later
     await hostB.close();
   });
+
+  it('a TTL shortened in a deploy shortens approvals given before it, on every instance that has it', async () => {
+    const long = redisStores(client, { prefix: 'ttl1:', approvalTtlMs: 30 * 86_400_000 });
+    const short = redisStores(client, { prefix: 'ttl1:', approvalTtlMs: 600 });
+    await long.approvals.remember('s:deploy');
+    expect([await long.approvals.has('s:deploy'), await short.approvals.has('s:deploy')]).toEqual([true, true]);
+    await sleep(700);
+    expect([await long.approvals.has('s:deploy'), await short.approvals.has('s:deploy')]).toEqual([true, false]);
+
+    // Written by an earlier version (no time of its own): an instance with a TTL asks again (once:
+    // its answer is written with the time); one without a TTL goes by the stored expiry.
+    await long.approvals.remember('s:old');
+    await client.hDel('ttl1:approvals:s', ':at:old');
+    const unbounded = redisStores(client, { prefix: 'ttl1:' });
+    expect([await long.approvals.has('s:old'), await unbounded.approvals.has('s:old')]).toEqual([false, true]);
+    // A time that is not one is a fault, never a grant.
+    await client.hSet('ttl1:approvals:s', ':at:deploy', 'soon');
+    await expect(short.approvals.has('s:deploy')).rejects.toThrow('"soon" is not a time');
+  });
 });

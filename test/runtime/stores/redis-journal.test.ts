@@ -154,5 +154,25 @@ describe('corrupt journal keys', () => {
       [0],
       [`${prefix}journal:turn:T2 (seq 1): "nonsense" is not a stream id`],
     ]);
+    // An id of the right shape that is no stream id (past 64 bits) loses that row, not the turn.
+    await client.hSet(`${prefix}journal:turn:T2`, '1', '99999999999999999999999-0');
+    const big = await stores.journal.readTurn('T2');
+    expect([seqsOf(big), big.ignored]).toEqual([
+      [0],
+      [`${prefix}journal:turn:T2 (seq 1): "99999999999999999999999-0" is not a stream id`],
+    ]);
+  });
+
+  it("a turn's index pointing at another turn's entry (another session's) lists nothing of it", async () => {
+    const { prefix, stores } = open();
+    await recordSeqs(stores, 'alice', 'TA', [0]);
+    await recordSeqs(stores, 'bob', 'TB', [0]);
+    const aliceId = await client.hGet(`${prefix}journal:turn:TA`, '0');
+    await client.hSet(`${prefix}journal:turn:TB`, { _session: 'alice', '0': aliceId! });
+    const read = await stores.journal.readTurn('TB');
+    expect(read.entries).toEqual([]);
+    expect(read.ignored).toEqual([
+      `${prefix}journal:session:alice ${aliceId} (seq 0): an entry of turn TA (seq 0), not of this one`,
+    ]);
   });
 });

@@ -115,6 +115,38 @@ describe('redis session merge', () => {
   });
 });
 
+describe('redis sessions: bad values do not stick', () => {
+  it('a time far in the future is dropped with a report (it would freeze the loaded set), and removed', async () => {
+    const prefix = fresh();
+    const stores = redisStores(client, { prefix });
+    const host = createCapabilityHost({ jsonSchemaValidator: ajvValidator(), ...stores.host, config });
+    await host.load(manifest({ tools }));
+    await client.zAdd(`${prefix}session:s:tools`, { score: 1e300, value: 'tool1' });
+    const turn = await host.beginTurn({ sessionKey: 's' });
+    expect(turn.diagnostics.map((d) => d.message)).toEqual([
+      'deferred tools: session "s": ignored a stored value: loadedTools.tool1 is dated after this clock allows',
+    ]);
+    await turn.execute('load_tool', { name: 'tool2' });
+    expect(turn.deferred.isLoaded('tool2')).toBe(true);
+    await turn.end();
+    expect(await client.zRange(`${prefix}session:s:tools`, 0, -1)).toEqual(['tool2']);
+    await host.close();
+  });
+
+  it('set() replaces whatever is stored, a corrupt key too, in one script (no merge lands between a read and a write)', async () => {
+    const prefix = fresh();
+    const errors: string[] = [];
+    const stores = redisStores(client, { prefix, onError: (error) => errors.push(error.message) });
+    await client.set(`${prefix}session:s:skills`, 'garbage');
+    await client.zAdd(`${prefix}session:s:tools`, { score: 1, value: 'weather' });
+    await stores.sessions.set('s', { loadedTools: {}, loadedSkills: [] });
+    expect(await stores.sessions.get('s')).toBeUndefined();
+    await stores.sessions.set('s', { loadedTools: { echo: 5 }, loadedSkills: ['research'] });
+    expect(await stores.sessions.get('s')).toEqual({ loadedTools: { echo: 5 }, loadedSkills: ['research'] });
+    expect(errors).toEqual([`redis store: ${prefix}session:s:skills held a string, not a list (replaced)`]);
+  });
+});
+
 describe('redis approvals', () => {
   it('an approval kept without expiry stops counting once the store has an approvalTtlMs', async () => {
     const prefix = fresh();

@@ -112,6 +112,22 @@ describe('sqlite stores', () => {
     expect(await stores.prune()).toBe(2); // session a, approval b
   });
 
+  it('a TTL shortened since an approval was given shortens that approval too', async () => {
+    const file = sqliteFile();
+    let now = 10_000;
+    const clock = () => now;
+    await sqliteStores(db(file), { approvalTtlMs: 30 * 86_400_000, clock }).approvals.remember('a:deploy');
+    const tightened = sqliteStores(db(file), { approvalTtlMs: 2_000, clock });
+    now = 11_999;
+    expect(await tightened.approvals.has('a:deploy')).toBe(true);
+    now = 12_000;
+    expect(await tightened.approvals.has('a:deploy')).toBe(false);
+    // Under the TTL it was given with, it still counts: each store applies its own.
+    expect(await sqliteStores(db(file), { approvalTtlMs: 30 * 86_400_000, clock }).approvals.has('a:deploy')).toBe(
+      true,
+    );
+  });
+
   it('an approval kept without expiry stops counting once the store has an approvalTtlMs', async () => {
     const file = sqliteFile();
     await sqliteStores(db(file)).approvals.remember('a:deploy');
