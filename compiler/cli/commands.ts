@@ -343,7 +343,14 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
     if (token.kind !== 'option') continue;
     if (options[token.name]?.type === 'boolean' && token.value !== undefined)
       return { ok: false, message: `${token.rawName} takes no value (got ${token.rawName}=${token.value})` };
-    if (options[token.name]?.type !== 'string' || token.inlineValue) continue;
+    if (options[token.name]?.type !== 'string') continue;
+    // `--out "$OUT"` with OUT unset: never a silent default (the current directory, the configured output).
+    if (token.value === '')
+      return {
+        ok: false,
+        message: `${token.rawName} is empty (an unset variable?): it takes ${options[token.name]!.value ?? 'a value'}`,
+      };
+    if (token.inlineValue) continue;
     if (token.value === undefined) return { ok: false, message: `${token.rawName} needs a value` };
     if (token.value.startsWith('-'))
       return {

@@ -179,7 +179,6 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     }
   }
 
-  if (values.root === '') return usageError(io, "--root is empty (an unset variable?): name the bot's directory", spec);
   const root = resolve(typeof values.root === 'string' ? values.root : process.cwd());
   if (!existsSync(root) || !statSync(root).isDirectory()) {
     io.err(`zhin-gen: --root ${root} is not a directory`);
@@ -320,7 +319,11 @@ async function loadArgs(
   const timeoutMs = parseDuration(timeout);
   return timeoutMs !== undefined
     ? { timeoutMs }
-    : usage(`--load-timeout "${timeout}" is not a duration (write e.g. 10s or 500ms)`);
+    : usage(
+        /^0+(?:\.0+)?(?:ms|s)$/.test(timeout.trim())
+          ? `--load-timeout ${timeout} would fail every module: give it more than 0 (e.g. 10s or 500ms)`
+          : `--load-timeout "${timeout}" is not a duration (write e.g. 10s or 500ms)`,
+      );
 }
 
 /** The compile result with the load-verification diagnostics merged in (sorted, counted). */

@@ -9,6 +9,7 @@ import { describeError } from '../generation/capability.js';
 import type { ResourceToken, ToolExecutionContext } from '../contract/define.js';
 import type { Generation, GenerationLease } from '../generation/generation.js';
 import type { SkillEntry, SkillTable } from '../generation/skills.js';
+import { noQuestionPort } from '../turn/ask-user.js';
 import { validateInput } from '../turn/validation.js';
 import { QUESTION_SCHEMA } from '../validators/builtin-schemas.js';
 import type {
@@ -70,7 +71,7 @@ export class BuiltinToolService implements ToolService {
     if (!context?.question) {
       return {
         success: false,
-        error: `${toolName} is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)`,
+        error: noQuestionPort(toolName),
       };
     }
     const { question, options } = input as { question: string; options?: readonly string[] };

@@ -43,13 +43,16 @@ export interface AskUserOutput {
   readonly answer: string;
 }
 
+/** Why a tool that asks the user cannot run: the turn has no way to ask (model- and host-facing). */
+export function noQuestionPort(toolName: string): string {
+  return `${toolName} is unavailable in this turn: the user cannot be asked here (the turn was begun without a QuestionPort: beginTurn({ question }))`;
+}
+
 const executable: ExecutableTool = Object.freeze({
   async execute(input: unknown, context: ToolExecutionContext): Promise<AskUserOutput> {
     const { question, options } = input as AskUserInput;
     if (!context.question) {
-      throw new ToolUnavailableError(
-        'ask_user is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)',
-      );
+      throw new ToolUnavailableError(noQuestionPort('ask_user'));
     }
     const answer = await context.question.ask({ question, ...(options ? { options } : {}) });
     return { answer };

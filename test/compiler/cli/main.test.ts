@@ -327,7 +327,16 @@ describe('zhin-gen CLI', () => {
     // An empty --root (an unset variable) is no silent "current directory".
     const empty = cli(['check', '--root', '']);
     expect(empty.status).toBe(64);
-    expect(empty.stderr).toContain('--root is empty');
+    expect(empty.stderr).toContain('--root is empty (an unset variable?): it takes DIR');
+    for (const command of ['generate', 'check', 'inspect', 'watch', 'mcp', 'report']) {
+      const run = cli([command, '--root', tree, '--out', '']);
+      expect(run.status, command).toBe(64);
+      expect(run.stderr.split('\n')[0], command).toBe('zhin-gen: --out is empty (an unset variable?): it takes FILE');
+    }
+    expect(JSON.parse(cli(['check', '--root', tree, '--out=', '--json']).stdout)).toEqual({
+      error: '--out is empty (an unset variable?): it takes FILE',
+      usage: true,
+    });
     removeDir(tree);
   });
 });

@@ -247,5 +247,9 @@ export default defineAgentTool({
       expect(run.status).toBe(64);
       expect(run.stderr).toMatch(/--load/);
     }
+    // A duration of nothing is a duration, and a mistake of its own.
+    expect(cli(['check', '--load', '--load-timeout', '0s', '--root', root]).stderr.split('\n')[0]).toBe(
+      'zhin-gen: --load-timeout 0s would fail every module: give it more than 0 (e.g. 10s or 500ms)',
+    );
   });
 });

@@ -125,7 +125,7 @@ describe('BuiltinToolService', () => {
       status: 'failed',
       error: {
         message:
-          'ask_question is unavailable in this turn: it has no QuestionPort (unattended turns cannot ask the user)',
+          'ask_question is unavailable in this turn: the user cannot be asked here (the turn was begun without a QuestionPort: beginTurn({ question }))',
       },
     });
     expect(asked).toHaveLength(1);

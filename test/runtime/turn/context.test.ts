@@ -141,7 +141,7 @@ describe('ask_user', () => {
       const turn = await host.beginTurn(input);
       const outcome = await turn.execute('ask_user', { question: 'Anyone?' });
       expect(outcome).toMatchObject({ status: 'failed', retryable: false, error: { code: 'unavailable' } });
-      expect(outcome.status === 'failed' && outcome.error.message).toMatch(/no QuestionPort/);
+      expect(outcome.status === 'failed' && outcome.error.message).toMatch(/without a QuestionPort/);
       expect(await turn.execute('ctx', {})).toMatchObject({ output: { hasQuestion: false } });
       await turn.end();
     }
