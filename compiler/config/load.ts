@@ -268,7 +268,10 @@ export async function loadConfig(rootInput: string, overrides: UserConfig = {}):
         );
       }
     }
-    options = configSchema.parse(overrides);
+    // The caller's own options alone; if those are wrong too (a plugin given `out: ''`), the
+    // defaults: the diagnostics above say what was wrong, never a thrown ZodError.
+    const fallback = configSchema.safeParse(overrides);
+    options = fallback.success ? fallback.data : configSchema.parse({});
   }
   const outFile = isAbsolute(options.out) ? options.out : join(root, options.out);
   const resolved: ResolvedOptions = { ...options, root, outFile, ...(configFile ? { configFile } : {}) };

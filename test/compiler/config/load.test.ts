@@ -90,6 +90,12 @@ describe('config', () => {
     const result = await createCompiler({ root: throwing, cacheFile: false }).run({ write: false });
     expect(result.diagnostics.map((d) => d.code)).toEqual(['ZG2008', 'ZG2008', 'ZG1101']);
     expect(result.diagnostics[2]!.message).toBe('Could not load zhin-gen.config.mjs: boom');
+    // Options given in code (a build plugin's) that are wrong themselves: diagnostics, the defaults.
+    const given = await loadConfig(bad, { out: '' });
+    expect(given.diagnostics.map((d) => d.message)).toContain(
+      'Config option `out`: Too small: expected string to have >=1 characters',
+    );
+    expect(given.options.out).toBe('zhin-capabilities.gen.ts');
   });
 
   it('a syntax error in a .ts config, or in a module it imports, says what and where (not "Transform failed")', async () => {
