@@ -66,25 +66,103 @@ function isAssignment(ts: typeof TS, kind: TS.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
 
+/**
+ * Expressions whose value is their operand's, as far as what it reaches goes: `(X)`, `X as T`,
+ * `X!`, `X satisfies T`, `<T>X`, the last operand of a comma, a branch of a conditional.
+ */
+function passesThrough(ts: typeof TS, parent: TS.Node, top: TS.Node): boolean {
+  return (
+    ts.isParenthesizedExpression(parent) ||
+    ts.isAsExpression(parent) ||
+    ts.isNonNullExpression(parent) ||
+    ts.isSatisfiesExpression(parent) ||
+    ts.isTypeAssertionExpression(parent) ||
+    (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.CommaToken && parent.right === top) ||
+    (ts.isConditionalExpression(parent) && parent.condition !== top)
+  );
+}
+
+/** Parts of an array or object literal that hold a value: it goes where the literal goes. */
+function holdsInLiteral(ts: typeof TS, parent: TS.Node, top: TS.Node): boolean {
+  return (
+    ts.isArrayLiteralExpression(parent) ||
+    ts.isSpreadElement(parent) ||
+    ts.isSpreadAssignment(parent) ||
+    ts.isShorthandPropertyAssignment(parent) ||
+    (ts.isPropertyAssignment(parent) && parent.initializer === top) ||
+    ts.isObjectLiteralExpression(parent)
+  );
+}
+
+/**
+ * Whether a literal holding the reference lets it change: anywhere but a define helper's argument
+ * or a named const's initializer (withContained follows that const) — a destructuring target
+ * (`[X[0]] = …`), a receiver (`[X].forEach(a => a.shift())`), a loop's list, a binding pattern.
+ */
+function literalLets(ts: typeof TS, parent: TS.Node | undefined, literal: TS.Node): boolean {
+  if (parent === undefined) return false;
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && handedTo(parent, literal))
+    return !isDefineCall(ts, parent);
+  if (ts.isExportAssignment(parent)) return false;
+  return !(ts.isVariableDeclaration(parent) && parent.initializer === literal && ts.isIdentifier(parent.name));
+}
+
+/**
+ * A const whose value cannot change whatever the file does with it: a string, number, boolean,
+ * bigint or null literal (or a template of them), possibly wrapped. Only objects and arrays can.
+ */
+export function immutableInitializer(ts: typeof TS, node: TS.Node): boolean {
+  let value = node;
+  while (
+    ts.isParenthesizedExpression(value) ||
+    ts.isAsExpression(value) ||
+    ts.isSatisfiesExpression(value) ||
+    ts.isTypeAssertionExpression(value)
+  )
+    value = value.expression;
+  return (
+    ts.isStringLiteralLike(value) ||
+    ts.isTemplateExpression(value) ||
+    ts.isNumericLiteral(value) ||
+    ts.isBigIntLiteral(value) ||
+    value.kind === ts.SyntaxKind.TrueKeyword ||
+    value.kind === ts.SyntaxKind.FalseKeyword ||
+    value.kind === ts.SyntaxKind.NullKeyword ||
+    (ts.isPrefixUnaryExpression(value) && ts.isNumericLiteral(value.operand))
+  );
+}
+
 /** Whether the reference `top` (the const, or an access chain on it) changes what it reaches, in `parent`. */
 function changes(ts: typeof TS, parent: TS.Node, top: TS.Node, accessed: boolean): boolean {
-  if (!accessed)
-    // The const itself handed away (a member handed, `f(X.length)`, is a read), or bound to
-    // another name (`const Y = X`, `y = X`) whose changes would be its own.
-    return (
-      ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) &&
-        handedTo(parent, top) &&
-        !isDefineCall(ts, parent)) ||
-      (ts.isVariableDeclaration(parent) && parent.initializer === top) ||
-      (ts.isBinaryExpression(parent) && parent.right === top && isAssignment(ts, parent.operatorToken.kind))
-    );
-  return (
-    (ts.isCallExpression(parent) && parent.expression === top && !readsOnly(ts, top)) ||
+  // Written to: assigned, a loop's variable (`for (X.k in o)`), counted, deleted.
+  if (
     (ts.isBinaryExpression(parent) && parent.left === top && isAssignment(ts, parent.operatorToken.kind)) ||
+    ((ts.isForInStatement(parent) || ts.isForOfStatement(parent)) && parent.initializer === top) ||
     ts.isPrefixUnaryExpression(parent) ||
     ts.isPostfixUnaryExpression(parent) ||
     ts.isDeleteExpression(parent)
+  )
+    return parent.kind !== ts.SyntaxKind.PrefixUnaryExpression || isCounting(ts, parent as TS.PrefixUnaryExpression);
+  if (accessed) return ts.isCallExpression(parent) && parent.expression === top && !readsOnly(ts, top);
+  // The const itself handed away (a member handed, `f(X.length)`, is a read), bound to another
+  // name (`const Y = X`, `y = X`) whose changes would be its own, returned from a function, or
+  // looped over (its items may be changed through the loop's variable).
+  return (
+    ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) &&
+      handedTo(parent, top) &&
+      !isDefineCall(ts, parent)) ||
+    (ts.isCallExpression(parent) && parent.expression === top) ||
+    (ts.isVariableDeclaration(parent) && parent.initializer === top) ||
+    (ts.isBinaryExpression(parent) && parent.right === top && isAssignment(ts, parent.operatorToken.kind)) ||
+    ts.isReturnStatement(parent) ||
+    (ts.isArrowFunction(parent) && parent.body === top) ||
+    ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.expression === top)
   );
+}
+
+/** `++X` and `--X` change it; `-X`, `!X`, `~X`, `+X` read it. */
+function isCounting(ts: typeof TS, node: TS.PrefixUnaryExpression): boolean {
+  return node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken;
 }
 
 /** The names among `consts` that the file may change or hand away (source files have no parent pointers). */
@@ -92,17 +170,33 @@ export function escapedConsts(ts: typeof TS, sf: TS.SourceFile, consts: Readonly
   const escaped = new Set<string>();
   const path: TS.Node[] = [];
   const check = (id: TS.Identifier): void => {
-    // Up the chain of accesses on it: `X`, `X.a`, `X['a'].b` …
+    // Up the chain of accesses on it (`X`, `X.a`, `X['a'].b` …), through what passes it on as
+    // it is (`(X as T).a`, `X!.a`, `(0, X)`, `c ? X : Y`).
     let top: TS.Node = id;
+    let accessed = false;
     let at = path.length - 1;
     for (; at >= 0; at -= 1) {
       const parent = path[at]!;
-      const access = ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent);
-      if (!access || parent.expression !== top) break;
+      const access =
+        (ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === top;
+      if (!access && !passesThrough(ts, parent, top)) break;
+      accessed ||= access;
       top = parent;
     }
     const parent = path[at];
-    if (parent && changes(ts, parent, top, top !== id)) escaped.add(id.text);
+    if (parent === undefined) return;
+    if (!holdsInLiteral(ts, parent, top)) {
+      if (changes(ts, parent, top, accessed)) escaped.add(id.text);
+      return;
+    }
+    // Held in a literal: up to the outermost one (through what passes it on), then where it goes.
+    let literal: TS.Node = top;
+    for (; at >= 0; at -= 1) {
+      const node = path[at]!;
+      if (!holdsInLiteral(ts, node, literal) && !passesThrough(ts, node, literal)) break;
+      literal = node;
+    }
+    if (literalLets(ts, path[at], literal)) escaped.add(id.text);
   };
   const visit = (node: TS.Node): void => {
     if (ts.isIdentifier(node) && consts.has(node.text)) {

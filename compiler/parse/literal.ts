@@ -6,7 +6,7 @@
 import type { ts as TS } from 'ts-morph';
 import type { SourceLocation } from '../diagnostics.js';
 import { ownText } from '../util/own-text.js';
-import { escapedConsts } from './escapes.js';
+import { escapedConsts, immutableInitializer } from './escapes.js';
 import type { Lit } from './lit.js';
 
 export type { Lit } from './lit.js';
@@ -24,7 +24,12 @@ export interface LiteralContext {
 
 /** Whether a const of the file may hold another value than its initializer when the module runs. */
 function mayChange(ctx: LiteralContext, name: string): boolean {
-  ctx.escaped ??= escapedConsts(ctx.ts, ctx.sf, new Set(ctx.locals.keys()));
+  // A string or number const never changes: returning or handing one away is no escape.
+  ctx.escaped ??= escapedConsts(
+    ctx.ts,
+    ctx.sf,
+    new Set([...ctx.locals].filter(([, node]) => !immutableInitializer(ctx.ts, node)).map(([name]) => name)),
+  );
   return ctx.escaped.has(name);
 }
 

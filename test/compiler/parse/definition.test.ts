@@ -126,6 +126,22 @@ describe('parseCode', () => {
       "const PERMS: string[] = [];\nconst ALIAS = PERMS;\nALIAS.push('role(admin)');",
       "const PERMS: string[] = [];\nconst BOX = { PERMS };\nBOX.PERMS.push('role(admin)');",
       "const PERMS: string[] = [];\nfunction grant() {\n  PERMS.push('role(admin)');\n}\ngrant();",
+      // Through what passes the value on as it is.
+      "const PERMS: string[] = [];\n(PERMS as string[]).push('role(admin)');",
+      "const PERMS: string[] = [];\nPERMS!.push('role(admin)');",
+      "const PERMS: string[] = [];\n(PERMS satisfies string[]).splice(0, 0, 'role(admin)');",
+      "const PERMS: string[] = [];\n(0, PERMS).push('role(admin)');",
+      "const PERMS: string[] = [];\nconst OTHER: string[] = [];\n(process.env.X ? PERMS : OTHER).push('role(admin)');",
+      // Destructuring targets and loop variables.
+      "const PERMS: string[] = ['x'];\n[PERMS[0]] = ['role(admin)'];",
+      "const PERMS: string[] = ['x'];\n({ a: PERMS[0] } = { a: 'role(admin)' });",
+      "const PERMS: string[] = ['x'];\nfor (PERMS[0] in { 'role(admin)': 1 });",
+      // Held in a literal that goes somewhere it can be changed, returned, or looped over.
+      "const PERMS: string[] = [];\n[PERMS].forEach((p) => p.push('role(admin)'));",
+      "const PERMS: string[] = [];\nconst [alias] = [PERMS];\nalias!.push('role(admin)');",
+      "const PERMS: string[] = [];\nfor (const p of [PERMS]) p.push('role(admin)');",
+      "const PERMS: string[] = [];\nfunction get() {\n  return PERMS;\n}\nget().push('role(admin)');",
+      "const PERMS: string[] = [];\nconst get = () => PERMS;\nget().push('role(admin)');",
     ];
     for (const setup of changed) {
       const parsed = read(
@@ -144,6 +160,13 @@ describe('parseCode', () => {
     expect(validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true }).value.permissions).toEqual([
       'role(admin)',
     ]);
+    // Reads of every other kind, and a string const returned (a string never changes).
+    const reads = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nconst PERMS = ['role(admin)'];\nconst HELP = 'Shows help';\nconst empty = !PERMS.length || `${PERMS.join(',')}` === '' || -PERMS.length > 0;\nexport default defineAgentTool({ description: HELP, permissions: [...(PERMS as string[])], execute() { return empty ? HELP : HELP; } });\n",
+    );
+    const readsChecked = validateToolFields(reads.fields!, 'tool "x"', [], { requireExecute: true });
+    expect(readsChecked.diagnostics).toEqual([]);
+    expect(readsChecked.value).toMatchObject({ description: 'Shows help', permissions: ['role(admin)'] });
   });
 
   it('a key named __proto__ in a definition is a key like any other (reported unknown)', () => {
