@@ -37,6 +37,15 @@ export function assemblePlugins(
   const plugins: PluginModel[] = [];
   for (const plugin of input.layout.plugins) {
     const agentsMdText = plugin.agentsMd ? input.readText(plugin.agentsMd) : undefined;
+    // Found by the walk but not read (not UTF-8, not readable): the main agent's instructions
+    // would be left out in silence, or an agent extending it told that it is missing.
+    if (plugin.agentsMd && agentsMdText === undefined)
+      diagnostics.push(
+        diag('ZG1006', {
+          file: plugin.agentsMd,
+          message: `Cannot read ${plugin.agentsMd}: it is not UTF-8 text zhin-gen can read`,
+        }),
+      );
     const agentsMd =
       plugin.agentsMd && agentsMdText !== undefined
         ? { source: plugin.agentsMd, text: agentsMdText.replace(/\r\n?/g, '\n') }

@@ -179,6 +179,13 @@ class Walker implements LinkScope {
     else stamps.push(changedTime(s), s.size, s.ino);
   }
 
+  /** An entry zhin-gen would read that is no regular file: said, never skipped in silence. */
+  private special(path: string, what = 'a FIFO, socket or device'): void {
+    this.diagnostics.push(
+      diag('ZG1006', { file: path, message: `Cannot read ${path}: it is ${what}, not a regular file` }),
+    );
+  }
+
   private list(abs: string): readonly WalkEntry[] {
     try {
       const read = () => readdirSync(abs, { withFileTypes: true }).sort(compareEntries);
@@ -218,6 +225,7 @@ class Walker implements LinkScope {
           this.walkAll(path, `${prefix}${name}/`, child(real, name), chain);
           this.tick();
         } else if (entry.isFile()) this.addFile(prefix + name, path);
+        else this.special(prefix + name);
         continue;
       }
       const resolved = this.link(path, real, chain);
@@ -255,9 +263,14 @@ class Walker implements LinkScope {
         continue;
       }
       const resolved = this.kind(path, entry, real, chain);
-      if (resolved === undefined) continue;
+      if (resolved === undefined) {
+        if (!entry.isSymbolicLink()) this.special(prefix + entry.name);
+        continue;
+      }
       if (isRootFile || resolved.kind !== 'dir') {
         if (resolved.kind === 'file') this.addFile(prefix + entry.name, path);
+        // `AGENTS.md/` or `plugin.ts/` as a folder: never read, so never silently absent.
+        else this.special(prefix + entry.name, 'a directory');
         continue;
       }
       this.addDir(`${prefix}${entry.name}/`);
