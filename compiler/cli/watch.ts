@@ -34,8 +34,9 @@ export async function runWatch(compiler: Compiler, io: Io, colors: Palette, json
     // waits the full quiet period, as a delete-and-create save would otherwise run in between.
     settleMs: 4,
     // The output's removal runs (then the run writes it again); anything else of the output never does.
-    // The output found missing counts, but for a folder the last run removed itself.
-    ignore: (abs) => compiler.ignores(abs) && !compiler.outputRemoved(abs),
+    // The output found missing counts, but for a folder the last run removed itself. A root file
+    // no unit reads (a log watch itself writes: `watch > watch.log`, notes.txt) never does either.
+    ignore: (abs) => !compiler.affects(abs, undefined) && !compiler.outputRemoved(abs),
     run: async (events, _requested, event) => {
       const start = now();
       compiler.notify(events);

@@ -3,7 +3,9 @@
  * save editors and tools make: see test/watch-scenarios.ts.
  */
 import {
+  closeSync,
   existsSync,
+  openSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -14,6 +16,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -25,8 +28,15 @@ import {
   watchedAfterFirstRun,
   watchProcess,
 } from './watch-process.js';
-import { removeDir, tempDir, writeTree } from '../../helpers.js';
-import { freshOutput, outputOnDisk, runWatchScenario, SCENARIO_TOOL, SCENARIO_TREE } from '../../watch-scenarios.js';
+import { REPO, removeDir, tempDir, writeTree } from '../../helpers.js';
+import {
+  freshOutput,
+  outputOnDisk,
+  runWatchScenario,
+  SCENARIO_TOOL,
+  SCENARIO_TREE,
+  tool,
+} from '../../watch-scenarios.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -336,6 +346,41 @@ describe('zhin-gen watch', () => {
     watchProcess()!.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(io.stderr()).toBe('');
+  });
+
+  it('its own output redirected into the root (`watch > watch.log`) runs once, not for every line it writes', async () => {
+    const root = writeTree(tempDir('cli-watch-log'), SCENARIO_TREE);
+    dirs.push(root);
+    const log = join(root, 'watch.log');
+    const fd = openSync(log, 'w');
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'zhin-gen.mjs'), 'watch', '--root', root], {
+      stdio: ['ignore', fd, fd],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    closeSync(fd);
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      const runs = () => runsIn(readFileSync(log, 'utf8'));
+      await until(
+        () => runs() === 1,
+        () => `the first run in ${readFileSync(log, 'utf8')}`,
+      );
+      // A root file no unit reads: no run either.
+      writeFileSync(join(root, 'notes.txt'), 'hi\n');
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(runs()).toBe(1);
+      // An edit of the tree still runs.
+      writeFileSync(join(root, 'tools', 'a', 'index.ts'), tool('Version 1'));
+      await until(
+        () => runs() === 2,
+        () => `the edit's run in ${readFileSync(log, 'utf8')}`,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(runs()).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('stops cleanly on Ctrl+C before it watches (the configuration still loading): exit 0, nothing written', async () => {
