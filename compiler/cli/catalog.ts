@@ -30,7 +30,7 @@ import {
 } from '@zhin-gen/runtime';
 import type { Compiler } from '../context.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { formatPretty, palette, toJsonDiagnostics } from '../report/index.js';
+import { formatPretty, palette, printable, toJsonDiagnostics } from '../report/index.js';
 
 export interface CatalogArgs {
   readonly platform?: string;
@@ -289,5 +289,6 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
       '',
       `("not sent": listed for ${turn.provider}, found by discover, and sent once load_tool / load_skill loads it)`,
     );
-  return lines.join('\n');
+  // Names and descriptions are the tree's text: never escape sequences or bidi controls on a terminal.
+  return lines.map(printable).join('\n');
 }

@@ -3,6 +3,7 @@
  * shape is a contract (issue #2); the pretty tree is for people.
  */
 import { compareStrings } from '../diagnostics.js';
+import { printable } from '../report/index.js';
 import { enclosingNames, hookId, promptSectionId } from '@zhin-gen/runtime/names';
 import type { CapabilityModel, ToolModel } from '../model.js';
 
@@ -140,5 +141,6 @@ export function inspectPretty(model: CapabilityModel): string {
         `    ${h.name.padEnd(28)} ${h.placement}${h.agent ? ` ${h.agent}` : ''}${h.skill ? ` ${h.skill}` : ''} [${h.events.join(', ')}]  ${h.source}`,
       );
   }
-  return lines.join('\n');
+  // The tree's text (names, descriptions): never escape sequences or bidi controls on a terminal.
+  return lines.map(printable).join('\n');
 }

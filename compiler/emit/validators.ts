@@ -15,7 +15,7 @@ import type { JsonSchema } from '../../runtime/contract/manifest.js';
 import { AJV_OPTIONS as RUNTIME_AJV_OPTIONS } from '@zhin-gen/runtime/ajv';
 import { typedValidatorCode } from './validator-typing.js';
 import { GENERATED_MARK } from './mark.js';
-import { str } from './literal.js';
+import { escapeLiteral, str } from './literal.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,7 +27,7 @@ const require = createRequire(import.meta.url);
 // an `$id` compiled (its `sourceURL` comment left out; its module used to throw); 6: numbers must
 // be finite (Ajv's `strictNumbers`: `NaN` and `Infinity` passed `type: 'number'`); 7: an object
 // of more than WIDE_OBJECT properties gets the all-errors code (its first-error code overflowed).
-const EMITTER_VERSION = 7;
+const EMITTER_VERSION = 8;
 
 interface AjvLike {
   compile(schema: object): { readonly source?: unknown };
@@ -235,7 +235,8 @@ function validatorBody(schema: JsonSchema, allErrors: boolean, typed: boolean): 
 /**
  * Ajv prints every value from the schema as a double-quoted JSON string. Inside those literals
  * `<` and `>` become `\u003c` / `\u003e` (the same value), so a schema string such as
- * `</script>` never appears in the text, as in every other generated module (literal.ts), and a
+ * `</script>` never appears in the text, and bidirectional and invisible characters are escaped
+ * too, as in every other generated module (literal.ts `escapeLiteral`), and a
  * `"__proto__"` object key becomes a computed key (an own property, as in the schema). Ajv's
  * two fixed regular expression literals pass as they are; any other quote, a template literal,
  * or a comment outside a string means output this scanner does not understand: refused rather
@@ -250,7 +251,7 @@ export function escapeStrings(code: string): string {
     const ch = code[i]!;
     if (ch === '"') {
       const end = stringEnd(code, i);
-      const literal = code.slice(i, end).replace(/[<>]/g, (c) => (c === '<' ? '\\u003c' : '\\u003e'));
+      const literal = escapeLiteral(code.slice(i, end));
       // `"__proto__": v` in an object literal sets the prototype instead of an own key: a schema
       // value such as `{ "enum": [{ "__proto__": … }] }` must stay the JSON it was.
       const key = literal === '"__proto__"' && code[end] === ':' && /[{,]\s*$/.test(code.slice(Math.max(0, i - 8), i));

@@ -17,5 +17,6 @@ export { codeFrame, frameOf, readSource, sourceLine, type FrameOptions } from '.
 export { formatDuration, plural, runJson, summary } from './summary.js';
 export { shortDiff } from './diff.js';
 export { shellArg } from './shell.js';
+export { printable } from './printable.js';
 // The CommonJS-package note every printing command may add (util/package-type.ts says why here).
 export { esmNote } from '../util/package-type.js';

@@ -200,6 +200,34 @@ describe('zhin-gen catalog', () => {
     expect(openai.stdout).not.toMatch(/^ {2}discover +echo/m);
   });
 
+  it("pretty output shows the tree's escape sequences and bidi controls as escapes, never sends them to the terminal", () => {
+    const hostile = 'hello \x1b[31mRED\x1b[0m \x1b]0;TITLE\x07 \u202egnirts\u202c end \r over';
+    const tree = writeTree(tempDir('catalog-ansi'), {
+      'tools/t/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: ${JSON.stringify(hostile)}, requiresApproval: 'never', async execute() { return 1; } });\n`,
+      'skills/s/SKILL.md': `---\nname: s\ndescription: ${JSON.stringify(`skill ${hostile}`)}\n---\nBody.\n`,
+    });
+    try {
+      for (const command of [
+        ['catalog', '--root', tree, '--platform', 'qq', '--scope', 'group'],
+        ['inspect', '--root', tree],
+      ]) {
+        const result = cli(command);
+        expect(result.status, command[0]).toBe(0);
+        expect(result.stdout, command[0]).not.toMatch(/[\x1b\x07\r\u202e\u202c]/);
+        if (command[0] === 'catalog')
+          expect(result.stdout).toContain('hello \\x1b[31mRED\\x1b[0m \\x1b]0;TITLE\\x07 \\u{202e}gnirts');
+      }
+      // A name is shown as an escape in diagnostics too (here a tool folder's name, ZG1001).
+      const named = writeTree(tempDir('catalog-bidi'), { 'tools/a\u202eb/index.ts': 'export default 1;\n' });
+      const check = cli(['check', '--root', named]);
+      removeDir(named);
+      expect(check.stdout + check.stderr).not.toContain('\u202e');
+      expect(check.stderr).toContain('tools/a\\u{202e}b');
+    } finally {
+      removeDir(tree);
+    }
+  });
+
   it('answers exactly what a host answers for the generated module', async () => {
     const compiler = createCompiler({ root });
     try {

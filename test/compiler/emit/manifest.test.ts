@@ -92,7 +92,10 @@ export const count: number = manifest.tools.length;
   });
 
   it('stays valid and inert whatever descriptions, instructions and JSON contain', async () => {
-    const hostile = 'q\' d" b` ${process.exit(1)} */ /* </script><script>alert(1)</script> \u2028 \u2029 \\ end';
+    // With the characters that make a line read otherwise than it is (Trojan Source): a
+    // right-to-left override, isolates, invisible ones.
+    const hostile =
+      'q\' d" b` ${process.exit(1)} */ /* </script><script>alert(1)</script> \u2028 \u2029 \u202e rtl \u2066 \u200b\ufeff \\ end';
     const root = writeTree(tempDir('inert'), {
       'AGENTS.md': `# Main\n\n${hostile}\n`,
       'tools/evil/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({\n  description: ${JSON.stringify(hostile)},\n  inputSchema: { type: 'object', properties: { ${JSON.stringify(hostile)}: { type: 'string', description: ${JSON.stringify(hostile)} } } },\n  execute() { return 1; },\n});\n`,
@@ -107,6 +110,16 @@ export const count: number = manifest.tools.length;
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(result.code).not.toContain('</script>');
     expect(result.code).not.toContain('\u2028');
+    // Not in any generated file: the main module, the tool table's shards, the validators.
+    const generated = [
+      result.outFile,
+      ...readdirSync(`${result.outFile.replace(/\.ts$/, '')}.validators`).map((f) =>
+        join(`${result.outFile.replace(/\.ts$/, '')}.validators`, f),
+      ),
+    ];
+    expect(generated.length).toBeGreaterThan(2);
+    for (const file of generated)
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/[\u2028\u2029\u202e\u2066\u200b\ufeff]/);
     // Importing the module evaluates it: the payload must come back as data, not run as code.
     const mod = (await import(`${result.outFile}?t=${Date.now()}`)) as {
       manifest: {
