@@ -79,6 +79,8 @@ export class FieldReader {
       return undefined;
     }
     const out: { value: string; loc: SourceLocation }[] = [];
+    // A Set, not a scan of `out`: 40,000 keywords took 5.9 s.
+    const seen = new Set<string>();
     for (const item of lit.items) {
       if (item.t === 'unknown') {
         this.notStatic(name, item);
@@ -97,10 +99,11 @@ export class FieldReader {
         );
         continue;
       }
-      if (out.some((o) => o.value === item.v)) {
+      if (seen.has(item.v)) {
         this.wrong(name, item, `free of duplicates ("${item.v}" is listed twice)`);
         continue;
       }
+      seen.add(item.v);
       out.push({ value: item.v, loc: item.loc });
     }
     return out;
