@@ -116,6 +116,8 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
   let defaultWhat: string | undefined;
   let defaultLoc: SourceLocation = { file, line: 1, column: 1 };
 
+  /** Names bound by `import type` (or `import { type X }`): types only, no value at run time. */
+  const typeOnly = new Set<string>();
   const noteSpecifier = (node: TS.Node, specifier: TS.Expression | undefined): void => {
     if (specifier && ts.isStringLiteralLike(specifier) && specifier.text.startsWith('.')) {
       relativeImports.push({ specifier: specifier.text, loc: locOf(ctx, node) });
@@ -128,11 +130,20 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
       const module = statement.moduleSpecifier.text;
       const clause = statement.importClause;
       if (!clause) continue;
+      // `import type { defineAgentTool }` binds nothing at run time: the module would throw.
+      if (clause.isTypeOnly) {
+        for (const name of importedNames(ts, clause)) typeOnly.add(name);
+        continue;
+      }
       if (clause.name) imports.set(clause.name.text, { module, imported: 'default' });
       const bindings = clause.namedBindings;
       if (bindings && ts.isNamespaceImport(bindings)) imports.set(bindings.name.text, { module, imported: '*' });
       if (bindings && ts.isNamedImports(bindings)) {
         for (const element of bindings.elements) {
+          if (element.isTypeOnly) {
+            typeOnly.add(element.name.text);
+            continue;
+          }
           imports.set(element.name.text, { module, imported: (element.propertyName ?? element.name).text });
         }
       }
@@ -210,7 +221,15 @@ export function parseCode(input: ParseCodeInput): ParsedCode {
     callLoc = locOf(ctx, expr);
     const resolved = calleeHelper(ts, expr.expression, imports);
     const earlier = resolved ? earlierHelper(resolved, expectedName) : undefined;
-    if (earlier) {
+    const callee = ts.isIdentifier(expr.expression) ? expr.expression.text : undefined;
+    if (callee !== undefined && typeOnly.has(callee)) {
+      diagnostics.push(
+        diag('ZG2003', {
+          ...callLoc,
+          message: `${callee} is imported with \`import type\`, which binds nothing when the module runs: import it as a value`,
+        }),
+      );
+    } else if (earlier) {
       // Read the definition anyway: its other earlier-layout fields are reported in the same run.
       diagnostics.push(diag('ZG2058', { ...callLoc, message: earlier }));
       helper = expectedName;
@@ -376,4 +395,13 @@ function namedDefinitionExport(
     }
   }
   return undefined;
+}
+
+/** The local names an import clause binds. */
+function importedNames(ts: typeof TS, clause: TS.ImportClause): string[] {
+  const names = clause.name ? [clause.name.text] : [];
+  const bindings = clause.namedBindings;
+  if (bindings && ts.isNamespaceImport(bindings)) names.push(bindings.name.text);
+  if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) names.push(element.name.text);
+  return names;
 }

@@ -27,6 +27,28 @@ describe('parseCode', () => {
     expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['ZG2006', 5, 21]]);
   });
 
+  it('a define helper imported with `import type` is no helper: it binds nothing when the module runs', () => {
+    for (const imports of [
+      "import type { defineAgentTool } from 'zhin-gen/runtime';",
+      "import { type defineAgentTool } from 'zhin-gen/runtime';",
+      "import type { defineAgentTool as define } from 'zhin-gen/runtime';",
+    ]) {
+      const call = imports.includes(' as define') ? 'define' : 'defineAgentTool';
+      const parsed = read(`${imports}\nexport default ${call}({ description: 'x', execute() {} });\n`);
+      expect(
+        parsed.diagnostics.map((d) => [d.code, d.line, d.column, d.message]),
+        imports,
+      ).toEqual([
+        [
+          'ZG2003',
+          2,
+          16,
+          `${call} is imported with \`import type\`, which binds nothing when the module runs: import it as a value`,
+        ],
+      ]);
+    }
+  });
+
   it('follows a const default export and same-file consts, and recognises namespace imports', () => {
     const parsed = read(
       "import * as tool from '@zhin.js/tool';\nconst DESCRIPTION = 'Look ' + 'up';\nconst scopes = ['group'] as const;\nconst def = tool.defineAgentTool({ description: DESCRIPTION, scopes, hidden: true, execute: async () => 1 });\nexport default def;\n",
