@@ -119,7 +119,8 @@ function toJS(node: YamlNode, doc: Document): unknown {
 function parse(input: SkillMdInput): SkillMdResult {
   const { isAlias, isMap, isScalar, isSeq, parseDocument } = yaml();
   const { file, dirName } = input;
-  const text = stripBom(input.text).replace(/\r\n/g, '\n');
+  // CRLF and CR-only line ends (as AGENTS.md is read): YAML counts a lone CR as a line break too.
+  const text = stripBom(input.text).replace(/\r\n?/g, '\n');
   const starts = lineStarts(text);
   const locAt = (offset: number): SourceLocation => ({ file, ...positionAt(starts, offset) });
   const diagnostics: Diagnostic[] = [];
@@ -160,7 +161,8 @@ function parse(input: SkillMdInput): SkillMdResult {
     );
     return { diagnostics };
   }
-  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  // Warnings are reported below as diagnostics, never printed by yaml on the process's stderr.
+  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   let fatal = false;
   for (const error of doc.errors) {
     if (error.code === 'RESOURCE_EXHAUSTION' && /call stack/i.test(error.message)) {
@@ -184,6 +186,10 @@ function parse(input: SkillMdInput): SkillMdResult {
       report('ZG4001', at(error.pos[0]), `invalid YAML in the front matter: ${error.message}`);
     }
   }
+  // What yaml only warns about (an unresolved tag such as `!!js/function`, kept as its text):
+  // another agent's YAML reader refuses it, or reads something else.
+  for (const warning of doc.warnings)
+    report('ZG4001', at(warning.pos[0]), `unsupported YAML in the front matter: ${warning.message}`);
   if (fatal) return { diagnostics };
 
   const root = doc.contents;
@@ -199,6 +205,8 @@ function parse(input: SkillMdInput): SkillMdResult {
     );
     return { diagnostics };
   }
+
+  checkKeys(root, (node, message) => report('ZG4001', at(node?.range?.[0] ?? 0), message));
 
   // No prototype: a `__proto__` key is one more unknown key, not a prototype to set.
   const data: Record<string, unknown> = Object.create(null);
@@ -272,4 +280,48 @@ function parse(input: SkillMdInput): SkillMdResult {
     end: locAt(closeOffset),
   };
   return { document, diagnostics: diagnostics.sort(compareDiagnostics) };
+}
+
+/**
+ * Keys as the manifest's JSON will have them: below the top level (where the value is kept, as
+ * in `metadata`) a key must be a plain name — a list, a mapping or null as a key would be turned
+ * into text — and at every level two keys must not become the same text (`true` and `"true"`,
+ * `1` and `"1"`: yaml's own check sees two keys, JSON keeps one).
+ */
+function checkKeys(root: YamlNode, report: (node: YamlNode | null | undefined, message: string) => void): void {
+  const { isMap, isScalar, isSeq } = yaml();
+  const stack: { node: YamlNode; path: string }[] = [{ node: root, path: '' }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    const where = path === '' ? 'the front matter' : `\`${path}\``;
+    if (isSeq(node))
+      node.items.forEach((item, index) => {
+        if (isMap(item) || isSeq(item)) stack.push({ node: item as YamlNode, path: `${path}[${index}]` });
+      });
+    if (!isMap(node)) continue;
+    const seen = new Map<string, unknown>();
+    for (const pair of node.items) {
+      const key = pair.key as YamlNode | null;
+      const plain = isScalar(key) && key.value !== null && typeof key.value !== 'object';
+      if (!plain) {
+        // A top-level key that is no name is reported (and ignored) where the keys are read.
+        if (path !== '')
+          report(
+            key ?? (pair.value as YamlNode | null),
+            `a key in ${where} must be a plain name, not ${isSeq(key) ? 'a list' : isMap(key) ? 'a mapping' : 'null'}`,
+          );
+        continue;
+      }
+      const value = (key as { value: unknown }).value;
+      const name = String(value);
+      if (seen.has(name) && seen.get(name) !== value)
+        report(
+          key,
+          `duplicate key ${JSON.stringify(name)} in ${where}: written as ${JSON.stringify(seen.get(name))} and ${JSON.stringify(value)}, which are one key in JSON`,
+        );
+      else seen.set(name, value);
+      const child = pair.value as YamlNode | null;
+      if (isMap(child) || isSeq(child)) stack.push({ node: child, path: path === '' ? name : `${path}.${name}` });
+    }
+  }
 }

@@ -142,6 +142,27 @@ describe('SKILL.md: front matter (ZG4001)', () => {
     const { diagnostics } = parse(skillMd('name: short-url\ndescription: d\nmetadata: {a: x, a: y}\n'));
     expect(at(diagnostics)).toEqual([['ZG4001', 4, 18]]);
   });
+
+  it('reports keys that become one key, or no name, in JSON (they were dropped or turned into text in silence)', () => {
+    const messages = (text: string) =>
+      parse(text).diagnostics.map((d) => `${d.code} ${d.line}:${d.column} ${d.message}`);
+    expect(
+      messages(skillMd('name: short-url\ndescription: d\nmetadata: {? [x]: y, null: "4", true: "7", "true": "8"}\n')),
+    ).toEqual([
+      'ZG4001 4:14 a key in `metadata` must be a plain name, not a list',
+      'ZG4001 4:22 a key in `metadata` must be a plain name, not null',
+      'ZG4001 4:44 duplicate key "true" in `metadata`: written as true and "true", which are one key in JSON',
+    ]);
+    expect(messages(skillMd('name: short-url\ndescription: d\n1: a\n"1": b\n'))).toContainEqual(
+      'ZG4001 5:1 duplicate key "1" in the front matter: written as 1 and "1", which are one key in JSON',
+    );
+  });
+
+  it('reports a YAML tag it does not know (never kept as plain text in silence)', () => {
+    const { diagnostics } = parse(skillMd('name: short-url\ndescription: !!js/function "function () { return 1 }"\n'));
+    expect(diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual(['ZG4001 3:14']);
+    expect(diagnostics[0]!.message).toMatch(/^unsupported YAML in the front matter: .*js\/function/);
+  });
 });
 
 describe('SKILL.md: BOM and CRLF', () => {
@@ -168,6 +189,12 @@ describe('SKILL.md: BOM and CRLF', () => {
     expect(diagnostics).toEqual([]);
     expect(skill?.instructions).toBe('# Short URL\n\nCall `short-url` with the URL.\n');
     expect(skill!.declaredTools[1]!.loc).toEqual({ file: FILE, line: 4, column: 20 });
+  });
+
+  it('reads CR-only line ends as line ends (as AGENTS.md is read), with the same positions', () => {
+    const plain = skillMd('name: other\ndescription: d\nscopes: [dm]\nextra: 1\n');
+    expect(at(parse(plain.replace(/\n/g, '\r')).diagnostics)).toEqual(at(parse(plain).diagnostics));
+    expect(parse(VALID.replace(/\n/g, '\r'), { customPermits: ['my-custom'] }).diagnostics).toEqual([]);
   });
 
   it('accepts a BOM-only prefix before the opening delimiter', () => {
