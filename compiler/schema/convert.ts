@@ -95,10 +95,14 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
         path: ['$async'],
       };
   } catch (error) {
+    // Ajv names no place for a pattern that is no regular expression: found here, so the
+    // diagnostic points at the keyword, not at the schema's first brace.
+    const pattern = badPattern(cleaned);
     return {
       ok: false,
       code: 'ZG2022',
       message: `Invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      ...(pattern ? { path: pattern } : {}),
     };
   } finally {
     // Keep the instance from accumulating every tool's schema (and clashing `$id`s in watch mode).
@@ -126,4 +130,31 @@ function describeErrors(errors: readonly ErrorObject[]): string {
   const allowed = (best.params as { allowedValues?: unknown }).allowedValues;
   const detail = Array.isArray(allowed) ? ` (${allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';
   return `keyword \`${keyword}\` at ${path} ${best.message ?? 'is invalid'}${detail}`;
+}
+
+/**
+ * The path of the first `pattern` (or `patternProperties` key) that is no regular expression in
+ * Ajv's `u` mode, or undefined.
+ */
+function badPattern(schema: unknown): string[] | undefined {
+  const compiles = (source: string): boolean => {
+    try {
+      new RegExp(source, 'u');
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stack: { value: unknown; path: string[] }[] = [{ value: schema, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.shift()!;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'pattern' && typeof child === 'string' && !compiles(child)) return [...path, key];
+      if (key === 'patternProperties' && typeof child === 'object' && child !== null)
+        for (const source of Object.keys(child)) if (!compiles(source)) return [...path, key, source];
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return undefined;
 }

@@ -47,4 +47,15 @@ describe('schema keywords', () => {
     expect(keywordLike('MINLENGTH')).toBe('minLength');
     expect(keywordLike('x-ui')).toBeUndefined();
   });
+
+  it('a pattern that is no regular expression is located at its keyword (Ajv names no place)', () => {
+    expect(
+      convertJsonSchema({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string', pattern: '[' } } }),
+    ).toMatchObject({ ok: false, code: 'ZG2022', path: ['properties', 'b', 'pattern'] });
+    expect(convertJsonSchema({ type: 'object', patternProperties: { '(': { type: 'string' } } })).toMatchObject({
+      ok: false,
+      code: 'ZG2022',
+      path: ['patternProperties', '('],
+    });
+  });
 });
