@@ -193,12 +193,14 @@ class Walker implements LinkScope {
       this.tick();
       return entries;
     } catch (error) {
-      this.diagnostics.push(
-        diag('ZG1006', {
-          file: this.rel(abs) || '.',
-          message: `Cannot read directory: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        }),
-      );
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      // Node decodes a name that is not UTF-8 with U+FFFD in place of its bytes: the folder it
+      // listed cannot be opened by that name (ENOENT), which says nothing of why.
+      const why =
+        code === 'ENOENT' && abs.includes('\uFFFD')
+          ? 'its name is not valid UTF-8, so it cannot be opened by name (rename it)'
+          : code;
+      this.diagnostics.push(diag('ZG1006', { file: this.rel(abs) || '.', message: `Cannot read directory: ${why}` }));
       return [];
     }
   }

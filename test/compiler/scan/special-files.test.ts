@@ -50,4 +50,15 @@ describe('files that are there but cannot be read', () => {
       'tools/pipe/index.ts:1:1 Cannot read tools/pipe/index.ts: it is a FIFO, socket or device, not a regular file',
     ]);
   });
+
+  it('a folder whose name is not UTF-8 says so (not "ENOENT" for a folder that is there)', async () => {
+    const root = writeTree(tempDir('special-name'), { 'tools/echo/index.ts': ECHO });
+    dirs.push(root);
+    const bad = Buffer.concat([Buffer.from(join(root, 'tools', 'bad')), Buffer.from([0xff]), Buffer.from('name')]);
+    mkdirSync(bad);
+    writeFileSync(Buffer.concat([bad, Buffer.from('/index.ts')]), ECHO);
+    expect(await problems(root)).toEqual([
+      'tools/bad\uFFFDname:1:1 Cannot read directory: its name is not valid UTF-8, so it cannot be opened by name (rename it)',
+    ]);
+  });
 });
