@@ -3,10 +3,10 @@
  * appears inside JSON string literals, never in comments or identifiers, and the characters that
  * could end a surrounding context (`<` for </script>, U+2028/U+2029 for older parsers) or make
  * the line read otherwise than it is (bidirectional controls, invisible characters:
- * util/invisible.ts) are escaped — the same JSON value — so the generated module stays valid,
+ * diagnostics.ts INVISIBLE_SOURCE) are escaped — the same JSON value — so the generated module stays valid,
  * inert and readable whatever the input contains.
  */
-import { INVISIBLE_SOURCE } from '../util/invisible.js';
+import { INVISIBLE_SOURCE } from '../diagnostics.js';
 
 const ESCAPED = new RegExp(`[<>${INVISIBLE_SOURCE}]`, 'g');
 const unicodeEscape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -5,12 +5,13 @@
  * diagnostic's line in two; a right-to-left override turned the rest of a line around. Tabs stay
  * (a code frame lines its caret up with them).
  */
-import { INVISIBLE_SOURCE } from '../util/invisible.js';
+
+import { INVISIBLE_SOURCE } from '../diagnostics.js';
 
 const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f${INVISIBLE_SOURCE}]`, 'g');
 const HAS_CONTROL = new RegExp(CONTROL.source);
 
-/** Control characters as `\xNN`, bidirectional and invisible ones (util/invisible.ts) as `\u{NNNN}`. */
+/** Control characters as `\xNN`, bidirectional and invisible ones (INVISIBLE_SOURCE) as `\u{NNNN}`. */
 export function printable(text: string): string {
   return HAS_CONTROL.test(text)
     ? text.replace(CONTROL, (c) => {
