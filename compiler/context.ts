@@ -342,7 +342,10 @@ export class Compiler {
         this.revision++;
         this.inventory = undefined;
         this.relevance.reset();
-        this.units.reset(`${JSON.stringify(loaded.options)}${staticSchemas() ? '' : '\0evaluate-all'}`);
+        // `diagnostics` only changes what a result reports (applied after the cache): toggling a
+        // warning must not cost a cold run.
+        const { diagnostics: _reported, ...keyed } = loaded.options;
+        this.units.reset(`${JSON.stringify(keyed)}${staticSchemas() ? '' : '\0evaluate-all'}`);
       }
     }
     return this.options;

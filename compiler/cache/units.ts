@@ -38,7 +38,7 @@ export { defaultCacheFile, type Entry, type OutputRecord } from './unit-entry.js
 // schema what its bundle read; 7–8: stamps carry the inode, then the change time; 9: access and approval
 // fields the build cannot read are errors, quoted and bracketed keys are read); every release of
 // zhin-gen has its own cache besides (see version.ts).
-const CACHE_VERSION = `zhin-gen-cache-13@${packageVersion()}`;
+const CACHE_VERSION = `zhin-gen-cache-14@${packageVersion()}`;
 
 export class UnitCache {
   /** Everything this cache holds and knows of its files, shared with the persist step (cache/unit-state.ts). */

@@ -269,10 +269,10 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
   }
   lines.push('', `Skills listed (${listing.skills.length})`);
   for (const entry of report.skills)
-    lines.push(`  ${pad(entry.name)}${entry.loaded ? '[loaded] ' : ''}${entry.description}`);
+    lines.push(`  ${pad(entry.name)}${entry.loaded ? '[loaded] ' : ''}${entry.description.split('\n')[0]}`);
   lines.push('', `Agents listed (${listing.agents.length})`);
   for (const entry of report.agents)
-    lines.push(`  ${pad(entry.name)}${entry.selected ? '[selected] ' : ''}${entry.description}`);
+    lines.push(`  ${pad(entry.name)}${entry.selected ? '[selected] ' : ''}${entry.description.split('\n')[0]}`);
   if (report.requestedSkills.some((r) => r.status === 'unavailable')) {
     lines.push('', 'Requested skills not loaded');
     for (const r of report.requestedSkills.filter((x) => x.status === 'unavailable'))
@@ -289,6 +289,7 @@ function pretty(report: CatalogJson, listing: TurnListing): string {
       '',
       `("not sent": listed for ${turn.provider}, found by discover, and sent once load_tool / load_skill loads it)`,
     );
-  // Names and descriptions are the tree's text: never escape sequences or bidi controls on a terminal.
+  // Names and descriptions are the tree's text (a description's first line: one row each): never
+  // escape sequences or bidi controls on a terminal.
   return lines.map(printable).join('\n');
 }

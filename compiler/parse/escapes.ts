@@ -62,13 +62,23 @@ function handedTo(call: TS.CallExpression | TS.NewExpression, node: TS.Node): bo
   return args.includes(node);
 }
 
+/** `a || b`, `a && b`, `a ?? b`: the value is one of the operands. */
+function isLogical(ts: typeof TS, kind: TS.SyntaxKind): boolean {
+  return (
+    kind === ts.SyntaxKind.BarBarToken ||
+    kind === ts.SyntaxKind.AmpersandAmpersandToken ||
+    kind === ts.SyntaxKind.QuestionQuestionToken
+  );
+}
+
 function isAssignment(ts: typeof TS, kind: TS.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /**
  * Expressions whose value is their operand's, as far as what it reaches goes: `(X)`, `X as T`,
- * `X!`, `X satisfies T`, `<T>X`, the last operand of a comma, a branch of a conditional.
+ * `X!`, `X satisfies T`, `<T>X`, the last operand of a comma, a branch of a conditional, an
+ * operand of `||`, `&&`, `??`.
  */
 function passesThrough(ts: typeof TS, parent: TS.Node, top: TS.Node): boolean {
   return (
@@ -78,16 +88,18 @@ function passesThrough(ts: typeof TS, parent: TS.Node, top: TS.Node): boolean {
     ts.isSatisfiesExpression(parent) ||
     ts.isTypeAssertionExpression(parent) ||
     (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.CommaToken && parent.right === top) ||
+    (ts.isBinaryExpression(parent) && isLogical(ts, parent.operatorToken.kind)) ||
     (ts.isConditionalExpression(parent) && parent.condition !== top)
   );
 }
 
-/** Parts of an array or object literal that hold a value: it goes where the literal goes. */
+/**
+ * Parts of an array or object literal that hold a value: it goes where the literal goes. A spread
+ * (`[...X]`, `{ ...X }`, `f(...X)`) copies: what it makes is not X.
+ */
 function holdsInLiteral(ts: typeof TS, parent: TS.Node, top: TS.Node): boolean {
   return (
     ts.isArrayLiteralExpression(parent) ||
-    ts.isSpreadElement(parent) ||
-    ts.isSpreadAssignment(parent) ||
     ts.isShorthandPropertyAssignment(parent) ||
     (ts.isPropertyAssignment(parent) && parent.initializer === top) ||
     ts.isObjectLiteralExpression(parent)
@@ -96,15 +108,21 @@ function holdsInLiteral(ts: typeof TS, parent: TS.Node, top: TS.Node): boolean {
 
 /**
  * Whether a literal holding the reference lets it change: anywhere but a define helper's argument
- * or a named const's initializer (withContained follows that const) — a destructuring target
+ * or a top-level const's initializer (withContained follows that const) — a destructuring target
  * (`[X[0]] = …`), a receiver (`[X].forEach(a => a.shift())`), a loop's list, a binding pattern.
  */
-function literalLets(ts: typeof TS, parent: TS.Node | undefined, literal: TS.Node): boolean {
+function literalLets(
+  ts: typeof TS,
+  parent: TS.Node | undefined,
+  literal: TS.Node,
+  followed: ReadonlySet<TS.Node>,
+): boolean {
   if (parent === undefined) return false;
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && handedTo(parent, literal))
     return !isDefineCall(ts, parent);
   if (ts.isExportAssignment(parent)) return false;
-  return !(ts.isVariableDeclaration(parent) && parent.initializer === literal && ts.isIdentifier(parent.name));
+  // A `let`, a `var` or a function's own const holding it is followed by no one.
+  return !(ts.isVariableDeclaration(parent) && parent.initializer === literal && followed.has(parent));
 }
 
 /**
@@ -145,18 +163,20 @@ function changes(ts: typeof TS, parent: TS.Node, top: TS.Node, accessed: boolean
     return parent.kind !== ts.SyntaxKind.PrefixUnaryExpression || isCounting(ts, parent as TS.PrefixUnaryExpression);
   if (accessed) return ts.isCallExpression(parent) && parent.expression === top && !readsOnly(ts, top);
   // The const itself handed away (a member handed, `f(X.length)`, is a read), bound to another
-  // name (`const Y = X`, `y = X`) whose changes would be its own, returned from a function, or
-  // looped over (its items may be changed through the loop's variable).
+  // name (`const Y = X`, `y = X`, a parameter's or a field's default) whose changes would be its
+  // own, or returned from a function. Looping over it reads it, as `X.forEach(…)` does.
   return (
     ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) &&
       handedTo(parent, top) &&
       !isDefineCall(ts, parent)) ||
-    (ts.isCallExpression(parent) && parent.expression === top) ||
-    (ts.isVariableDeclaration(parent) && parent.initializer === top) ||
+    ((ts.isVariableDeclaration(parent) ||
+      ts.isParameter(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isBindingElement(parent)) &&
+      parent.initializer === top) ||
     (ts.isBinaryExpression(parent) && parent.right === top && isAssignment(ts, parent.operatorToken.kind)) ||
     ts.isReturnStatement(parent) ||
-    (ts.isArrowFunction(parent) && parent.body === top) ||
-    ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.expression === top)
+    (ts.isArrowFunction(parent) && parent.body === top)
   );
 }
 
@@ -165,9 +185,24 @@ function isCounting(ts: typeof TS, node: TS.PrefixUnaryExpression): boolean {
   return node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken;
 }
 
-/** The names among `consts` that the file may change or hand away (source files have no parent pointers). */
-export function escapedConsts(ts: typeof TS, sf: TS.SourceFile, consts: ReadonlySet<string>): Set<string> {
-  const escaped = new Set<string>();
+/**
+ * The names among `consts` that the file may change or hand away, each with where it first does
+ * (source files have no parent pointers).
+ */
+export function escapedConsts(ts: typeof TS, sf: TS.SourceFile, consts: ReadonlySet<string>): Map<string, string> {
+  const escaped = new Map<string, string>();
+  /** The top-level consts of `consts`: the containers withContained follows. */
+  const followed = new Set<TS.Node>();
+  for (const statement of sf.statements)
+    if (ts.isVariableStatement(statement) && statement.declarationList.flags & ts.NodeFlags.Const)
+      for (const decl of statement.declarationList.declarations)
+        if (ts.isIdentifier(decl.name) && consts.has(decl.name.text)) followed.add(decl);
+  const mark = (name: string, at: TS.Node): void => {
+    if (escaped.has(name)) return;
+    const line = sf.getLineAndCharacterOfPosition(at.getStart(sf)).line + 1;
+    const text = at.getText(sf).replace(/\s+/g, ' ');
+    escaped.set(name, `line ${line}: \`${text.length > 60 ? `${text.slice(0, 57)}…` : text}\``);
+  };
   const path: TS.Node[] = [];
   const check = (id: TS.Identifier): void => {
     // Up the chain of accesses on it (`X`, `X.a`, `X['a'].b` …), through what passes it on as
@@ -186,7 +221,7 @@ export function escapedConsts(ts: typeof TS, sf: TS.SourceFile, consts: Readonly
     const parent = path[at];
     if (parent === undefined) return;
     if (!holdsInLiteral(ts, parent, top)) {
-      if (changes(ts, parent, top, accessed)) escaped.add(id.text);
+      if (changes(ts, parent, top, accessed)) mark(id.text, parent);
       return;
     }
     // Held in a literal: up to the outermost one (through what passes it on), then where it goes.
@@ -196,7 +231,14 @@ export function escapedConsts(ts: typeof TS, sf: TS.SourceFile, consts: Readonly
       if (!holdsInLiteral(ts, node, literal) && !passesThrough(ts, node, literal)) break;
       literal = node;
     }
-    if (literalLets(ts, path[at], literal)) escaped.add(id.text);
+    const outer = path[at];
+    // A destructuring target writes what it holds (`[X[0]] = …`, `for ({ k: X.k } of …)`); held
+    // anywhere else, a member is read (`f({ n: X.length })`), as one handed to a call is.
+    const target =
+      outer !== undefined &&
+      ((ts.isBinaryExpression(outer) && outer.left === literal && isAssignment(ts, outer.operatorToken.kind)) ||
+        ((ts.isForInStatement(outer) || ts.isForOfStatement(outer)) && outer.initializer === literal));
+    if (target || (!accessed && literalLets(ts, outer, literal, followed))) mark(id.text, outer ?? literal);
   };
   const visit = (node: TS.Node): void => {
     if (ts.isIdentifier(node) && consts.has(node.text)) {
@@ -225,8 +267,8 @@ function withContained(
   ts: typeof TS,
   sf: TS.SourceFile,
   consts: ReadonlySet<string>,
-  escaped: Set<string>,
-): Set<string> {
+  escaped: Map<string, string>,
+): Map<string, string> {
   const holds = new Map<string, string[]>();
   for (const statement of sf.statements) {
     if (!ts.isVariableStatement(statement)) continue;
@@ -241,12 +283,14 @@ function withContained(
       if (held.length > 0) holds.set(decl.name.text, held);
     }
   }
-  const queue = [...escaped];
-  while (queue.length > 0)
-    for (const held of holds.get(queue.pop()!) ?? [])
+  const queue = [...escaped.keys()];
+  while (queue.length > 0) {
+    const container = queue.pop()!;
+    for (const held of holds.get(container) ?? [])
       if (!escaped.has(held)) {
-        escaped.add(held);
+        escaped.set(held, `${escaped.get(container)}, through ${container}`);
         queue.push(held);
       }
+  }
   return escaped;
 }

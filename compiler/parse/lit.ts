@@ -20,4 +20,10 @@ export type Lit =
       readonly loc: SourceLocation;
     }
   | { readonly t: 'function'; readonly loc: SourceLocation }
-  | { readonly t: 'unknown'; readonly text: string; readonly loc: SourceLocation };
+  | {
+      readonly t: 'unknown';
+      readonly text: string;
+      readonly loc: SourceLocation;
+      /** Why a same-file const is not read through (parse/escapes.ts): where the module may change it. */
+      readonly why?: string;
+    };

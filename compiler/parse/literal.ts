@@ -18,19 +18,19 @@ export interface LiteralContext {
   readonly file: string;
   /** Top-level const initializers and function declarations of the file, by name. */
   readonly locals: ReadonlyMap<string, TS.Node>;
-  /** The consts the file may change after their initializer (parse/escapes.ts), found on first need. */
-  escaped?: ReadonlySet<string>;
+  /** The consts the file may change after their initializer, with where (parse/escapes.ts), found on first need. */
+  escaped?: ReadonlyMap<string, string>;
 }
 
-/** Whether a const of the file may hold another value than its initializer when the module runs. */
-function mayChange(ctx: LiteralContext, name: string): boolean {
+/** Where the module may give a const of the file another value than its initializer, or undefined. */
+function mayChange(ctx: LiteralContext, name: string): string | undefined {
   // A string or number const never changes: returning or handing one away is no escape.
   ctx.escaped ??= escapedConsts(
     ctx.ts,
     ctx.sf,
     new Set([...ctx.locals].filter(([, node]) => !immutableInitializer(ctx.ts, node)).map(([name]) => name)),
   );
-  return ctx.escaped.has(name);
+  return ctx.escaped.get(name);
 }
 
 /** `undefined` and `void …`: a property written so is absent, as JavaScript reads it. */
@@ -210,7 +210,12 @@ export function readLiteral(ctx: LiteralContext, input: TS.Node, seen: ReadonlyS
       const value = readLiteral(ctx, target, new Set([...seen, node.text]));
       // A const holding a string, number, boolean or null holds it whatever the module does (a
       // primitive cannot be changed, a const not reassigned): `const D = BASE` reads through.
-      if (value.t !== 'unknown' && (PRIMITIVES.has(value.t) || !mayChange(ctx, node.text))) return value;
+      if (value.t !== 'unknown') {
+        if (PRIMITIVES.has(value.t)) return value;
+        const change = mayChange(ctx, node.text);
+        if (change === undefined) return value;
+        return { t: 'unknown', text: ownText(node.text), loc, why: `the module may change ${node.text} at ${change}` };
+      }
       return { t: 'unknown', text: ownText(node.text), loc };
     }
   }

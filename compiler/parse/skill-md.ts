@@ -206,7 +206,7 @@ function parse(input: SkillMdInput): SkillMdResult {
     return { diagnostics };
   }
 
-  checkKeys(root, (node, message) => report('ZG4001', at(node?.range?.[0] ?? 0), message));
+  checkKeys(root, doc as Document, yamlText, (node, message) => report('ZG4001', at(node?.range?.[0] ?? 0), message));
 
   // No prototype: a `__proto__` key is one more unknown key, not a prototype to set.
   const data: Record<string, unknown> = Object.create(null);
@@ -288,8 +288,16 @@ function parse(input: SkillMdInput): SkillMdResult {
  * into text — and at every level two keys must not become the same text (`true` and `"true"`,
  * `1` and `"1"`: yaml's own check sees two keys, JSON keeps one).
  */
-function checkKeys(root: YamlNode, report: (node: YamlNode | null | undefined, message: string) => void): void {
-  const { isMap, isScalar, isSeq } = yaml();
+function checkKeys(
+  root: YamlNode,
+  doc: Document,
+  source: string,
+  report: (node: YamlNode | null | undefined, message: string) => void,
+): void {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
+  /** A key as written (`.inf`, `*k`), not as JSON would print its value. */
+  const written = (node: YamlNode | null): string =>
+    node?.range ? source.slice(node.range[0], node.range[1]).trim() : String(node);
   const stack: { node: YamlNode; path: string }[] = [{ node: root, path: '' }];
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
@@ -299,27 +307,31 @@ function checkKeys(root: YamlNode, report: (node: YamlNode | null | undefined, m
         if (isMap(item) || isSeq(item)) stack.push({ node: item as YamlNode, path: `${path}[${index}]` });
       });
     if (!isMap(node)) continue;
-    const seen = new Map<string, unknown>();
+    const seen = new Map<string, YamlNode>();
     for (const pair of node.items) {
-      const key = pair.key as YamlNode | null;
+      const writtenKey = pair.key as YamlNode | null;
+      // An alias key (`*k`) is the key it refers to.
+      const key = isAlias(writtenKey) ? (writtenKey.resolve(doc) ?? null) : writtenKey;
       const plain = isScalar(key) && key.value !== null && typeof key.value !== 'object';
       if (!plain) {
         // A top-level key that is no name is reported (and ignored) where the keys are read.
         if (path !== '')
           report(
-            key ?? (pair.value as YamlNode | null),
+            writtenKey ?? (pair.value as YamlNode | null),
             `a key in ${where} must be a plain name, not ${isSeq(key) ? 'a list' : isMap(key) ? 'a mapping' : 'null'}`,
           );
         continue;
       }
+      const name = String((key as { value: unknown }).value);
+      const earlier = seen.get(name);
+      // The same value twice is yaml's duplicate (reported above), unless written as an alias.
       const value = (key as { value: unknown }).value;
-      const name = String(value);
-      if (seen.has(name) && seen.get(name) !== value)
+      if (earlier !== undefined && ((earlier as { value: unknown }).value !== value || isAlias(writtenKey)))
         report(
-          key,
-          `duplicate key ${JSON.stringify(name)} in ${where}: written as ${JSON.stringify(seen.get(name))} and ${JSON.stringify(value)}, which are one key in JSON`,
+          writtenKey,
+          `duplicate key ${JSON.stringify(name)} in ${where}: written as ${written(earlier)} and ${written(writtenKey)}, which are one key in JSON`,
         );
-      else seen.set(name, value);
+      else seen.set(name, key as YamlNode);
       const child = pair.value as YamlNode | null;
       if (isMap(child) || isSeq(child)) stack.push({ node: child, path: path === '' ? name : `${path}.${name}` });
     }

@@ -45,6 +45,9 @@ export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 
+/** Names of the kinds zhin-gen reads in a convention folder: modules, markdown, JSON. */
+const READ_KINDS = /\.(?:[cm]?[jt]sx?|md|json)$/;
+
 /**
  * `path.join` for a directory already in normal form and one directory entry name: plain
  * concatenation gives the same string without normalising it again (two joins per entry were
@@ -179,7 +182,11 @@ class Walker implements LinkScope {
     else stamps.push(changedTime(s), s.size, s.ino);
   }
 
-  /** An entry zhin-gen would read that is no regular file: said, never skipped in silence. */
+  /**
+   * An entry zhin-gen would read that is no regular file: said, never skipped in silence. In a
+   * convention folder only names of the kinds it reads (a `progress.pipe` of a skill's script is
+   * none of its business).
+   */
   private special(path: string, what = 'a FIFO, socket or device'): void {
     this.diagnostics.push(
       diag('ZG1006', { file: path, message: `Cannot read ${path}: it is ${what}, not a regular file` }),
@@ -227,7 +234,7 @@ class Walker implements LinkScope {
           this.walkAll(path, `${prefix}${name}/`, child(real, name), chain);
           this.tick();
         } else if (entry.isFile()) this.addFile(prefix + name, path);
-        else this.special(prefix + name);
+        else if (READ_KINDS.test(name)) this.special(prefix + name);
         continue;
       }
       const resolved = this.link(path, real, chain);

@@ -97,7 +97,7 @@ export function convertJsonSchema(value: JsonValue): ConvertResult {
   } catch (error) {
     // Ajv names no place for a pattern that is no regular expression: found here, so the
     // diagnostic points at the keyword, not at the schema's first brace.
-    const pattern = badPattern(cleaned);
+    const pattern = /regular expression/i.test(String(error)) ? badPattern(cleaned) : undefined;
     return {
       ok: false,
       code: 'ZG2022',
@@ -132,6 +132,8 @@ function describeErrors(errors: readonly ErrorObject[]): string {
   return `keyword \`${keyword}\` at ${path} ${best.message ?? 'is invalid'}${detail}`;
 }
 
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'default', 'enum', 'examples']);
+
 /**
  * The path of the first `pattern` (or `patternProperties` key) that is no regular expression in
  * Ajv's `u` mode, or undefined.
@@ -150,6 +152,8 @@ function badPattern(schema: unknown): string[] | undefined {
     const { value, path } = stack.shift()!;
     if (typeof value !== 'object' || value === null) continue;
     for (const [key, child] of Object.entries(value)) {
+      // Values, not schemas: a `pattern` key in example data is data.
+      if (DATA_KEYWORDS.has(key)) continue;
       if (key === 'pattern' && typeof child === 'string' && !compiles(child)) return [...path, key];
       if (key === 'patternProperties' && typeof child === 'object' && child !== null)
         for (const source of Object.keys(child)) if (!compiles(source)) return [...path, key, source];

@@ -18,15 +18,17 @@ export class FieldReader {
   ) {}
 
   private notStatic(name: string, lit: Lit): void {
+    // A same-file const the module may change: say where, not "not a literal value".
+    const why = lit.t === 'unknown' && lit.why !== undefined ? ` (${lit.why})` : '';
     this.diagnostics.push(
       this.strict.has(name)
         ? diag('ZG2012', {
             ...lit.loc,
-            message: `${this.what}: \`${name}\` is not a literal value: the manifest, which the runtime enforces, cannot carry it`,
+            message: `${this.what}: \`${name}\` is not a literal value${why}: the manifest, which the runtime enforces, cannot carry it`,
           })
         : diag('ZG2011', {
             ...lit.loc,
-            message: `${this.what}: \`${name}\` is not a literal value and cannot be checked at build time`,
+            message: `${this.what}: \`${name}\` is not a literal value${why} and cannot be checked at build time`,
           }),
     );
   }

@@ -47,7 +47,7 @@ function pnpmWorkspacesOf(dir: string): string[] {
   const file = join(dir, 'pnpm-workspace.yaml');
   if (!existsSync(file)) return [];
   try {
-    return workspacesOf(yaml().parse(readFileSync(file, 'utf8')) as unknown);
+    return workspacesOf(yaml().parse(readFileSync(file, 'utf8'), { logLevel: 'error' }) as unknown);
   } catch {
     return [];
   }
@@ -59,12 +59,16 @@ function pnpmWorkspacesOf(dir: string): string[] {
  */
 function inWorkspace(patterns: readonly string[], dir: string): boolean {
   const matches = (pattern: string): boolean => {
-    const source = pattern
-      .replace(/^\.\//, '')
-      .replace(/\/+$/, '')
-      .split('/')
-      .map((part) => (part === '**' ? '.*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')))
-      .join('/');
+    const parts = pattern.replace(/^\.\//, '').replace(/\/+$/, '').split('/');
+    // `**` is any number of folders, none included (`**/test/**` matches `test/bot`).
+    const source = parts
+      .map((part, i) => {
+        const last = i === parts.length - 1;
+        if (part === '**') return last ? '.*' : '(?:[^/]+/)*';
+        const segment = part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
+        return last ? segment : `${segment}/`;
+      })
+      .join('');
     return new RegExp(`^${source}$`).test(dir);
   };
   const excluded = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));

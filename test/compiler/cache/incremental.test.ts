@@ -68,7 +68,7 @@ describe('write discipline and cache', () => {
     const cold = await createCompiler({ root, cacheFile }).run();
     const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
     const written = JSON.parse(readFileSync(cacheFile, 'utf8')) as { version: string };
-    expect(written.version).toBe(`zhin-gen-cache-13@${version}`);
+    expect(written.version).toBe(`zhin-gen-cache-14@${version}`);
     expect((await createCompiler({ root, cacheFile }).run()).stats.parsed).toBe(0);
     // The same cache as an older release wrote it: parsed afresh, and the output compared again.
     writeFileSync(cacheFile, readFileSync(cacheFile, 'utf8').replace(written.version, 'zhin-gen-cache-3@0.0.1'));
@@ -77,7 +77,7 @@ describe('write discipline and cache', () => {
     expect(upgraded.code).toBe(cold.code);
     // This release's previous format (plugin entries without runsSetup): a miss too.
     const current = readFileSync(cacheFile, 'utf8');
-    writeFileSync(cacheFile, current.replace(`zhin-gen-cache-13@${version}`, `zhin-gen-cache-12@${version}`));
+    writeFileSync(cacheFile, current.replace(`zhin-gen-cache-14@${version}`, `zhin-gen-cache-13@${version}`));
     const reformatted = await createCompiler({ root, cacheFile }).run();
     expect(reformatted.stats.parsed).toBe(cold.stats.parsed);
     expect(reformatted.code).toBe(cold.code);

@@ -204,7 +204,7 @@ describe('zhin-gen catalog', () => {
     const hostile = 'hello \x1b[31mRED\x1b[0m \x1b]0;TITLE\x07 \u202egnirts\u202c end \r over';
     const tree = writeTree(tempDir('catalog-ansi'), {
       'tools/t/index.ts': `import { defineAgentTool } from 'zhin-gen/runtime';\nexport default defineAgentTool({ description: ${JSON.stringify(hostile)}, requiresApproval: 'never', async execute() { return 1; } });\n`,
-      'skills/s/SKILL.md': `---\nname: s\ndescription: ${JSON.stringify(`skill ${hostile}`)}\n---\nBody.\n`,
+      'skills/s/SKILL.md': `---\nname: s\ndescription: ${JSON.stringify(`skill ${hostile}\nsecond line`)}\n---\nBody.\n`,
     });
     try {
       for (const command of [
@@ -214,8 +214,11 @@ describe('zhin-gen catalog', () => {
         const result = cli(command);
         expect(result.status, command[0]).toBe(0);
         expect(result.stdout, command[0]).not.toMatch(/[\x1b\x07\r\u202e\u202c]/);
-        if (command[0] === 'catalog')
+        if (command[0] === 'catalog') {
           expect(result.stdout).toContain('hello \\x1b[31mRED\\x1b[0m \\x1b]0;TITLE\\x07 \\u{202e}gnirts');
+          // A description's first line, one row each: no `\x0a` in the middle of a row.
+          expect(result.stdout).not.toContain('second line');
+        }
       }
       // A name is shown as an escape in diagnostics too (here a tool folder's name, ZG1001).
       const named = writeTree(tempDir('catalog-bidi'), { 'tools/a\u202eb/index.ts': 'export default 1;\n' });

@@ -66,10 +66,13 @@ describe('config diagnostics', () => {
     expect(first.diagnostics[0]!.hint).toContain('the config\'s `diagnostics` sets ZG2065 to "error"');
     expect(existsSync(join(root, 'zhin-capabilities.gen.ts'))).toBe(false);
 
-    // Written while it was a warning, then the config tightened: check fails on the vouched output.
+    // Written while it was a warning, then the config tightened: check fails on that output,
+    // and the setting costs no new parse (it is applied after the cache).
     writeFileSync(join(root, 'zhin-gen.config.json'), '{}\n');
     expect(run('generate', root).status).toBe(0);
     writeFileSync(join(root, 'zhin-gen.config.json'), JSON.stringify({ diagnostics: { ZG2065: 'error' } }));
+    const again = JSON.parse(cli(['generate', '--root', root, '--json']).stdout) as { parsed: number; errors: number };
+    expect(again).toMatchObject({ parsed: 0, errors: 1 });
     const check = run('check', root);
     expect(check.status).toBe(1);
     expect(seen(check.diagnostics)).toEqual(['ZG2065 error tools/lookup/index.ts']);

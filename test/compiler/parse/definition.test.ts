@@ -164,6 +164,15 @@ describe('parseCode', () => {
       "const PERMS: string[] = [];\nfor (const p of [PERMS]) p.push('role(admin)');",
       "const PERMS: string[] = [];\nfunction get() {\n  return PERMS;\n}\nget().push('role(admin)');",
       "const PERMS: string[] = [];\nconst get = () => PERMS;\nget().push('role(admin)');",
+      // Through a logical operator, or held by a name no one follows (a let, a var, a function's const).
+      "const PERMS: string[] = [];\n(PERMS || []).push('role(admin)');",
+      "const PERMS: string[] = [];\n(PERMS ?? []).push('role(admin)');",
+      "const PERMS: string[] = [];\n(process.env.X && PERMS)!.push('role(admin)');",
+      "const PERMS: string[] = [];\nlet BOX = { p: PERMS };\nBOX.p.push('role(admin)');",
+      "const PERMS: string[] = [];\nvar BOX = [PERMS];\nBOX[0]!.push('role(admin)');",
+      "const PERMS: string[] = [];\nfunction g() {\n  const box = { p: PERMS };\n  box.p.push('role(admin)');\n}\ng();",
+      "const PERMS: string[] = [];\nfunction g(p = PERMS) {\n  p.push('role(admin)');\n}\ng();",
+      "const PERMS: string[] = [];\nclass A {\n  p = PERMS;\n}\nnew A().p.push('role(admin)');",
     ];
     for (const setup of changed) {
       const parsed = read(
@@ -182,6 +191,28 @@ describe('parseCode', () => {
     expect(validateToolFields(parsed.fields!, 'tool "x"', [], { requireExecute: true }).value.permissions).toEqual([
       'role(admin)',
     ]);
+    // The message says where the module may change it.
+    const pushed = read(
+      "import { defineAgentTool } from 'zhin-gen/runtime';\nconst PERMS: string[] = [];\n(PERMS as string[]).push('role(admin)');\nexport default defineAgentTool({ description: 'x', permissions: PERMS, execute() {} });\n",
+    );
+    expect(validateToolFields(pushed.fields!, 'tool "x"', [], { requireExecute: true }).diagnostics[0]!.message).toBe(
+      'tool "x": `permissions` is not a literal value (the module may change PERMS at line 3: `(PERMS as string[]).push(\'role(admin)\')`): the manifest, which the runtime enforces, cannot carry it',
+    );
+    // Ordinary modules: their consts looped over, members shown or returned, copies spread.
+    for (const uses of [
+      'for (const p of PERMS) console.debug(p);',
+      'for (const k in PERMS) console.debug(k);',
+      'console.log({ n: PERMS.length }, [...PERMS]);',
+      'export const first = () => ({ who: PERMS[0] });',
+      'export function show() {\n  return { text: PERMS[0] };\n}',
+    ]) {
+      const ordinary = read(
+        `import { defineAgentTool } from 'zhin-gen/runtime';\nconst PERMS = ['role(admin)'];\n${uses}\nexport default defineAgentTool({ description: 'x', permissions: PERMS, execute() {} });\n`,
+      );
+      expect(validateToolFields(ordinary.fields!, 'tool "x"', [], { requireExecute: true }).diagnostics, uses).toEqual(
+        [],
+      );
+    }
     // Reads of every other kind, and a string const returned (a string never changes).
     const reads = read(
       "import { defineAgentTool } from 'zhin-gen/runtime';\nconst PERMS = ['role(admin)'];\nconst HELP = 'Shows help';\nconst empty = !PERMS.length || `${PERMS.join(',')}` === '' || -PERMS.length > 0;\nexport default defineAgentTool({ description: HELP, permissions: [...(PERMS as string[])], execute() { return empty ? HELP : HELP; } });\n",

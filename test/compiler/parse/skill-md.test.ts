@@ -153,6 +153,15 @@ describe('SKILL.md: front matter (ZG4001)', () => {
       'ZG4001 4:22 a key in `metadata` must be a plain name, not null',
       'ZG4001 4:44 duplicate key "true" in `metadata`: written as true and "true", which are one key in JSON',
     ]);
+    // An alias key is the key it refers to; a key is shown as written, not as JSON prints its value.
+    expect(
+      messages(
+        skillMd('name: short-url\ndescription: d\nmetadata: { &k a: "1", *k : "2", .inf: "3", Infinity: "4" }\n'),
+      ),
+    ).toEqual([
+      'ZG4001 4:24 duplicate key "a" in `metadata`: written as a and *k, which are one key in JSON',
+      'ZG4001 4:45 duplicate key "Infinity" in `metadata`: written as .inf and Infinity, which are one key in JSON',
+    ]);
     expect(messages(skillMd('name: short-url\ndescription: d\n1: a\n"1": b\n'))).toContainEqual(
       'ZG4001 5:1 duplicate key "1" in the front matter: written as 1 and "1", which are one key in JSON',
     );

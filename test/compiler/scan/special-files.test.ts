@@ -44,6 +44,8 @@ describe('files that are there but cannot be read', () => {
     execFileSync('mkfifo', [join(root, 'tools', 'pipe', 'index.ts')]);
     mkdirSync(join(root, 'AGENTS.md'));
     execFileSync('mkfifo', [join(root, 'plugins', 'maps', 'plugin.ts')]);
+    // Of no kind zhin-gen reads (a skill script's pipe): none of its business.
+    execFileSync('mkfifo', [join(root, 'tools', 'echo', 'progress.pipe')]);
     expect(await problems(root)).toEqual([
       'AGENTS.md:1:1 Cannot read AGENTS.md: it is a directory, not a regular file',
       'plugins/maps/plugin.ts:1:1 Cannot read plugins/maps/plugin.ts: it is a FIFO, socket or device, not a regular file',

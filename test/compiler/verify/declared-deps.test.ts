@@ -168,7 +168,8 @@ describe('check --load: packages a production install keeps', () => {
     );
     writeFileSync(join(workspace, 'pnpm-workspace.yaml'), "packages:\n  - 'bots/*'\n  - '!bots/legacy'\n");
     expect(checkLoad(one).diagnostics).toEqual([]);
-    writeFileSync(join(workspace, 'pnpm-workspace.yaml'), "packages:\n  - 'bots/*'\n  - '!bots/one'\n");
+    // `**/` is any number of folders, none included (pnpm's own `!**/test/**` idiom).
+    writeFileSync(join(workspace, 'pnpm-workspace.yaml'), "packages:\n  - 'bots/*'\n  - '!**/bots/one'\n");
     expect(checkLoad(one).diagnostics.map((d) => d.code)).toEqual(['ZG2064', 'ZG2064', 'ZG2064', 'ZG2064']);
   });
 });
