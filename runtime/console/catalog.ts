@@ -19,7 +19,6 @@ import type {
 } from '../contract/manifest.js';
 import type { SkillSourceKind } from '../generation/skills.js';
 import { systemPromptMaxChars } from '../prompt/system-prompt.js';
-import { manifestIdentity } from './manifest-identity.js';
 
 /** Provenance of a Capability Seam tool or skill (no instructions, no schema). */
 export interface CatalogSeam {
@@ -277,7 +276,7 @@ export function catalogOf(generation: Generation | undefined): CapabilityCatalog
   });
   return Object.freeze({
     generation: id,
-    manifestHash: manifest.hash ?? manifestIdentity(manifest),
+    manifestHash: generation.manifestHash,
     systemPromptMaxChars: systemPromptMaxChars(generation.config),
     plugins: list(plugins.sort(byKey((p) => p.owner))),
     tools: list(tools.sort(byKey((t) => t.qualifiedName))),

@@ -4,6 +4,7 @@
  * `Generation`. Nothing of a candidate is reachable before the host commits it, so a failure
  * anywhere during prepare leaves no trace except running the candidate's own disposers.
  */
+import { manifestIdentity } from '../console/manifest-identity.js';
 import type { AgentPromptSection, ResourceToken } from '../contract/define.js';
 import type {
   CapabilityManifest,
@@ -167,6 +168,16 @@ export class Generation {
   #state: GenerationState = 'serving';
   #disposal: Promise<void> | undefined;
   #onError: (error: Error) => void = () => {};
+
+  /**
+   * Which manifest this generation serves, as the catalog shows it (`manifestHash`): the
+   * manifest's own `hash`, or one derived from what it serves (console/manifest-identity.ts).
+   * Journaled with each call, so instances of one bot on different manifests (a rolling deploy)
+   * can be told apart in a shared journal; `id` is only this process's count of loads.
+   */
+  get manifestHash(): string {
+    return this.manifest.hash ?? manifestIdentity(this.manifest);
+  }
 
   constructor(
     readonly id: number,

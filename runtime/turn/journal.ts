@@ -47,6 +47,11 @@ export type ToolCallEntry = EntryBase & {
   readonly input: unknown;
   readonly owner: string;
   readonly source: string;
+  /**
+   * The manifest that served the call (`Generation.manifestHash`, the catalog's `manifestHash`);
+   * absent in entries an earlier runtime wrote to a shared store.
+   */
+  readonly manifest?: string;
 };
 export type ToolResultEntry = EntryBase &
   TerminalTiming & {

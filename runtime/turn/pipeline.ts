@@ -130,7 +130,13 @@ async function runCall(
   // From here on, everything sees this frozen copy, never the caller's object: what is
   // journaled is exactly what is validated, whatever the caller changes afterwards.
   const recorded = snapshot(input);
-  env.journal.append(base, { type: 'tool_call', input: recorded, owner: binding.owner, source: binding.source });
+  env.journal.append(base, {
+    type: 'tool_call',
+    input: recorded,
+    owner: binding.owner,
+    source: binding.source,
+    manifest: env.generation.manifestHash,
+  });
   const startedAt = now();
   const since = () => Math.max(0, now() - startedAt);
   const finish = (init: JournalEntryInit) => env.journal.append(base, init);

@@ -93,6 +93,26 @@ describe('journal entries are deep-frozen snapshots', () => {
     await turn.end();
   });
 
+  it('each call names the manifest that served it: two instances on different manifests are told apart', async () => {
+    const older = createCapabilityHost();
+    const newer = createCapabilityHost();
+    await older.load(snapshotManifest());
+    await newer.load(snapshotManifest({ hook: true }));
+    const manifests: string[] = [];
+    for (const host of [older, newer, older]) {
+      const turn = await host.beginTurn({ sessionKey: 's' });
+      await turn.execute('echo', { city: 'Paris' });
+      manifests.push(callEntry(turn.journal).manifest!);
+      // The same identity the catalog shows operators; `generation` is each process's own count.
+      expect(callEntry(turn.journal).manifest).toBe(host.catalog().manifestHash);
+      expect(callEntry(turn.journal).generation).toBe(1);
+      await turn.end();
+    }
+    expect(manifests[0]).toMatch(/^[0-9a-f]{16}$/);
+    expect(manifests[1]).not.toBe(manifests[0]);
+    expect(manifests[2]).toBe(manifests[0]);
+  });
+
   it('a tool changing the object it returned does not change the recorded tool_result', async () => {
     const host = createCapabilityHost();
     await host.load(snapshotManifest());
