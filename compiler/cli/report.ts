@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, extname, relative, resolve } from 'node:path';
 import type { ChannelScope } from '@zhin-gen/runtime';
 import type { Compiler } from '../context.js';
-import { formatDuration, formatPretty, palette } from '../report/index.js';
+import { formatDuration, formatPretty, palette, toJsonDiagnostics } from '../report/index.js';
 import { buildReport, SCOPES } from '../report/page/index.js';
 import { writeAtomically } from '../write/output.js';
 
@@ -75,6 +75,9 @@ export async function runReport(compiler: Compiler, values: ReportArgs, io: Repo
           warnings: data.warnings,
           runtime: data.runtimeError === null,
           ms,
+          // What a script needs to say why it failed, as generate --json gives it.
+          diagnostics: toJsonDiagnostics(result.diagnostics),
+          ...(data.runtimeError !== null ? { runtimeError: data.runtimeError } : {}),
         },
         null,
         2,

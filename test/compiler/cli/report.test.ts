@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, copyFixture, removeDir } from '../../helpers.js';
+import { cli, copyFixture, removeDir, tempDir, writeTree } from '../../helpers.js';
 
 let root: string;
 beforeAll(() => {
@@ -109,5 +109,25 @@ describe('zhin-gen report', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/zhin-gen report: cannot write not-a-folder\/report\.html: (ENOTDIR|EEXIST)/);
     expect(run.stderr).not.toContain('internal error');
+    // --json: a document that says why, also when it fails.
+    const json = cli(['report', '--root', root, '--out', 'not-a-folder/report.html', '--json']);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout).error).toMatch(/^cannot write not-a-folder\/report\.html: (ENOTDIR|EEXIST)$/);
+    const usage = cli(['report', '--root', root, '--out', 'report.ts', '--json']);
+    expect(JSON.parse(usage.stdout)).toEqual({ error: '--out report.ts: the report is an .html file', usage: true });
+  });
+
+  it('--json of a tree with errors lists them (the page is written, exit 1)', () => {
+    const broken = writeTree(tempDir('report-broken'), { 'tools/Bad Name/index.ts': 'export default 1;\n' });
+    try {
+      const run = cli(['report', '--root', broken, '--json']);
+      expect(run.status).toBe(1);
+      const summary = JSON.parse(run.stdout) as { errors: number; diagnostics: { code: string; file: string }[] };
+      expect(summary.errors).toBeGreaterThan(0);
+      expect(summary.diagnostics.map((d) => `${d.code} ${d.file}`)).toContain('ZG1001 tools/Bad Name');
+      expect(existsSync(join(broken, 'zhin-gen-report.html'))).toBe(true);
+    } finally {
+      removeDir(broken);
+    }
   });
 });
