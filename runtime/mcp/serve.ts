@@ -29,7 +29,7 @@ import { executeCalls, loadedSomething } from '../bridges/loop.js';
 import type { CapabilityHost } from '../generation/host.js';
 import type { ApprovalPort } from '../turn/approval.js';
 import type { QuestionPort } from '../turn/ask-user.js';
-import type { TurnInput } from '../turn/turn.js';
+import type { Turn, TurnInput } from '../turn/turn.js';
 
 /** Who the MCP session is: set by the host, once per session. */
 export interface McpSessionIdentity {
@@ -121,7 +121,12 @@ export async function serveMcp(
   const server = new Server(options.serverInfo ?? { name: 'zhin-gen', version: '0.1.0' }, {
     capabilities: { tools: { listChanged: true } },
   });
-  let listedGeneration: number | undefined;
+  /** What the last tools/list sent, by generation: a new generation notifies only if this changed. */
+  let listed: { readonly generation: number; readonly signature: string } | undefined;
+  const modelTools = (turn: Turn) =>
+    turn.modelTools({ provider: 'generic', ...(options.defer === false ? { defer: false } : {}) });
+  const signatureOf = (tools: Awaited<ReturnType<typeof modelTools>>): string =>
+    JSON.stringify(tools.map((tool) => [tool.name, tool.description, tool.inputSchema]));
   const turnInput = (extra: Partial<TurnInput>): TurnInput => ({
     sessionKey,
     ...(identity?.message ? { message: identity.message, origin: 'im' } : { origin: 'mcp' }),
@@ -135,11 +140,8 @@ export async function serveMcp(
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const turn = await host.beginTurn(turnInput({ ...ports(server, 0) }));
     try {
-      const tools = await turn.modelTools({
-        provider: 'generic',
-        ...(options.defer === false ? { defer: false } : {}),
-      });
-      listedGeneration = turn.generation;
+      const tools = await modelTools(turn);
+      listed = { generation: turn.generation, signature: signatureOf(tools) };
       return {
         tools: tools.map(
           (tool): Tool => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }),
@@ -161,7 +163,14 @@ export async function serveMcp(
       };
       const results = await executeCalls(turn, [call], turn.signal);
       const result = results[0]!;
-      reload = loadedSomething(results) || (listedGeneration !== undefined && listedGeneration !== turn.generation);
+      reload = loadedSomething(results);
+      // A new generation: notify only when this principal's list changed. A change only to tools
+      // it may not see must not tell it that something it cannot see changed.
+      if (!reload && listed !== undefined && listed.generation !== turn.generation) {
+        const signature = signatureOf(await modelTools(turn));
+        if (signature === listed.signature) listed = { generation: turn.generation, signature };
+        else reload = true;
+      }
       return { content: [{ type: 'text', text: result.text }], isError: result.isError };
     } finally {
       await turn.end();

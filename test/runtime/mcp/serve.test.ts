@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JournalEntry, createCapabilityHost } from '../../../runtime/index.js';
 import { serveMcp } from '../../../runtime/mcp/index.js';
@@ -128,6 +133,47 @@ describe('serveMcp over Streamable HTTP', () => {
       expect([declined.isError, text(declined)]).toEqual([true, 'The user did not approve this call.']);
     } finally {
       await member.close();
+    }
+  });
+
+  it('a new generation notifies list_changed only when this principal sees a change (never for tools it may not see)', async () => {
+    const own = createCapabilityHost();
+    const open = fx.toolModule('open2', { body: 'return "open";' });
+    const grouped = fx.toolModule('grouped2', { body: 'return "group";' });
+    const load = (extra: readonly string[]) =>
+      own.load(
+        manifest({
+          tools: [
+            fx.tool('open2', open),
+            ...(extra.includes('group') ? [fx.tool('grouped2', grouped, { scopes: ['group'] })] : []),
+            ...(extra.includes('open') ? [fx.tool('open3', open)] : []),
+          ],
+        }),
+      );
+    await load([]);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await serveMcp(own, serverSide, { defer: false });
+    const c = new Client({ name: 'list-changed', version: '1.0.0' });
+    const changes: number[] = [];
+    c.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes.push(Date.now()));
+    await c.connect(clientSide);
+    try {
+      const before = await names(c);
+      expect(before).toContain('open2');
+      // Only a group tool added: an anonymous session sees nothing new, and is told nothing.
+      await load(['group']);
+      await c.callTool({ name: 'open2', arguments: {} });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(changes).toEqual([]);
+      // A tool it sees: told, and the next list has it.
+      await load(['group', 'open']);
+      await c.callTool({ name: 'open2', arguments: {} });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(changes).toHaveLength(1);
+      expect(await names(c)).toEqual([...before, 'open3'].sort());
+    } finally {
+      await c.close();
+      await own.close();
     }
   });
 });
