@@ -125,31 +125,6 @@ function literalLets(
   return !(ts.isVariableDeclaration(parent) && parent.initializer === literal && followed.has(parent));
 }
 
-/**
- * A const whose value cannot change whatever the file does with it: a string, number, boolean,
- * bigint or null literal (or a template of them), possibly wrapped. Only objects and arrays can.
- */
-export function immutableInitializer(ts: typeof TS, node: TS.Node): boolean {
-  let value = node;
-  while (
-    ts.isParenthesizedExpression(value) ||
-    ts.isAsExpression(value) ||
-    ts.isSatisfiesExpression(value) ||
-    ts.isTypeAssertionExpression(value)
-  )
-    value = value.expression;
-  return (
-    ts.isStringLiteralLike(value) ||
-    ts.isTemplateExpression(value) ||
-    ts.isNumericLiteral(value) ||
-    ts.isBigIntLiteral(value) ||
-    value.kind === ts.SyntaxKind.TrueKeyword ||
-    value.kind === ts.SyntaxKind.FalseKeyword ||
-    value.kind === ts.SyntaxKind.NullKeyword ||
-    (ts.isPrefixUnaryExpression(value) && ts.isNumericLiteral(value.operand))
-  );
-}
-
 /** Whether the reference `top` (the const, or an access chain on it) changes what it reaches, in `parent`. */
 function changes(ts: typeof TS, parent: TS.Node, top: TS.Node, accessed: boolean): boolean {
   // Written to: assigned, a loop's variable (`for (X.k in o)`), counted, deleted.

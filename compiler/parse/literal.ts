@@ -6,7 +6,7 @@
 import type { ts as TS } from 'ts-morph';
 import type { SourceLocation } from '../diagnostics.js';
 import { ownText } from '../util/own-text.js';
-import { escapedConsts, immutableInitializer } from './escapes.js';
+import { escapedConsts } from './escapes.js';
 import type { Lit } from './lit.js';
 
 export type { Lit } from './lit.js';
@@ -20,6 +20,24 @@ export interface LiteralContext {
   readonly locals: ReadonlyMap<string, TS.Node>;
   /** The consts the file may change after their initializer, with where (parse/escapes.ts), found on first need. */
   escaped?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A const whose value cannot change whatever the file does with it: a string, number, boolean,
+ * bigint or null literal (or a template of them), possibly wrapped. Only objects and arrays can.
+ */
+function immutableInitializer(ts: typeof TS, node: TS.Node): boolean {
+  const value = ts.isExpression(node) ? unwrap(ts, node) : node;
+  return (
+    ts.isStringLiteralLike(value) ||
+    ts.isTemplateExpression(value) ||
+    ts.isNumericLiteral(value) ||
+    ts.isBigIntLiteral(value) ||
+    value.kind === ts.SyntaxKind.TrueKeyword ||
+    value.kind === ts.SyntaxKind.FalseKeyword ||
+    value.kind === ts.SyntaxKind.NullKeyword ||
+    (ts.isPrefixUnaryExpression(value) && ts.isNumericLiteral(value.operand))
+  );
 }
 
 /** Where the module may give a const of the file another value than its initializer, or undefined. */
