@@ -32,6 +32,7 @@ import { startSideWatcher, type SideWatcher } from './side-watcher.js';
 import { ZhinGenState } from './state.js';
 import { loadErrorMessage, loadErrors, loadRollupError } from './verify.js';
 import {
+  generatedModuleJs,
   isAliasable,
   isInstalled,
   isVirtualId,
@@ -145,6 +146,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     failedStart.sideRun(result, state.outFile);
   };
 
+  /** Rollup: the generated modules as JavaScript (./virtual.ts `generatedModuleJs`). */
+  const generatedModule = (id: string) => (state.isOutput(id) ? generatedModuleJs(id) : null);
+
   const plugin: UnpluginOptions = {
     name: PLUGIN_NAME,
     enforce: 'pre',
@@ -224,8 +228,9 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     },
 
     load: {
-      filter: { id: /virtual:zhin-capabilities$/ },
+      filter: { id: framework === 'rollup' ? /virtual:zhin-capabilities$|\.ts$/ : /virtual:zhin-capabilities$/ },
       async handler(id) {
+        if (framework === 'rollup' && !isVirtualId(id)) return generatedModule(id);
         if (!isVirtualId(id)) return null;
         await firstRun();
         const exists = state.manifestExists();

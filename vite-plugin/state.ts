@@ -28,6 +28,8 @@ export class ZhinGenState {
   private watchConsumer?: (result: CompileResult) => void | Promise<void>;
   private printedWarnings = new Set<string>();
   last?: CompileResult;
+  /** Where the last run without errors wrote (or kept) the manifest. */
+  private lastGoodOutFile?: string;
   runs = 0;
 
   constructor(readonly options: ZhinGenPluginOptions = {}) {}
@@ -50,8 +52,14 @@ export class ZhinGenState {
     return this.compiler.root;
   }
 
-  /** Absolute output path: known after the first run (config decides it). */
+  /**
+   * Absolute output path: known after the first run (config decides it). While the tree has
+   * errors, the last good manifest's: a half-saved config (which falls back to the default `out`)
+   * must not point the app at another file, or at none.
+   */
   get outFile(): string {
+    if (this.last !== undefined && this.last.errors > 0 && this.lastGoodOutFile !== undefined)
+      return this.lastGoodOutFile;
     return (
       this.compiler.resolved?.outFile ??
       this.last?.outFile ??
@@ -168,6 +176,7 @@ export class ZhinGenState {
         if (relevant.length > 0) compiler.notify(relevant);
         const result = await compiler.run({ write: true });
         this.last = result;
+        if (result.errors === 0) this.lastGoodOutFile = result.outFile;
         this.runs++;
         this.options.onRun?.(result, requested ? 'build' : 'watch');
         return result;

@@ -201,6 +201,49 @@ describe('rollup and rolldown', () => {
     expect(await built.call('echo', { message: 'rollup' })).toBe('echo: rollup');
   });
 
+  it('rollup with the official @rollup/plugin-typescript bundles a clean checkout (no manifest yet), as docs/build-plugin.md sets it up', async () => {
+    const root = bot('rollup-official-ts', {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: false,
+          skipLibCheck: true,
+        },
+        include: ['**/*.ts'],
+        exclude: ['dist', 'node_modules'],
+      }),
+    });
+    expect(existsSync(join(root, 'zhin-capabilities.gen.ts'))).toBe(false);
+    // A CommonJS package whose default export is the factory (types describe the ESM build).
+    const typescript = (await import('@rollup/plugin-typescript')).default as unknown as (
+      options: object,
+    ) => import('rollup').Plugin;
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      // Made before the build, as a config file makes it: it fixes its file list now, before the
+      // first build writes the manifest.
+      const ts = typescript({ tsconfig: join(root, 'tsconfig.json'), noEmitOnError: false });
+      // The fixture's resolution of `zhin-gen/runtime` and `./x.js` specifiers, without its transform.
+      const resolveOnly: typeof rollupTs = { name: 'test-resolve', resolveId: rollupTs.resolveId };
+      const bundle = await rollup({
+        input: join(root, 'src', 'main.ts'),
+        plugins: [zhinRollup(), resolveOnly, ts],
+        external: ['zod', /^ajv/],
+        onwarn: () => undefined,
+      });
+      await bundle.write({ dir: join(root, 'dist'), format: 'es' });
+      await bundle.close();
+    } finally {
+      process.chdir(cwd);
+    }
+    const built = await importBuilt(join(root, 'dist', 'main.js'));
+    expect(built.manifest.tools.map((t) => t.qualifiedName).sort()).toEqual([...BOT_TOOLS].sort());
+    expect(await built.call('echo', { message: 'official' })).toBe('echo: official');
+  });
+
   it('rollup: a root option and an invalid tool fail with this.error and loc', async () => {
     const root = bot('rollup-bad', { 'tools/bad/index.ts': BAD_TOOL });
     const error = await rollup({

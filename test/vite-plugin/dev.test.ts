@@ -303,6 +303,21 @@ describe('vite dev server', () => {
     );
   });
 
+  it('a half-saved config that moves `out` keeps the virtual module on the last good manifest', async () => {
+    const virtual = async () => (await fetch(`http://127.0.0.1:${port}/@id/__x00__virtual:zhin-capabilities`)).text();
+    writeTree(root, { 'zhin-gen.config.json': JSON.stringify({ out: 'gen/caps.ts' }) });
+    await waitFor(() => readManifest(root, 'gen/caps.ts').includes('import('), 'the manifest at gen/caps.ts');
+    await waitFor(async () => (await virtual()).includes('/gen/caps.ts'), 'the virtual module on gen/caps.ts');
+    const before = runs.length;
+    writeFileSync(join(root, 'zhin-gen.config.json'), '{ "out": "gen/caps.ts", ');
+    await waitFor(() => runs.length > before && runs.at(-1)!.result.errors > 0, 'the run with the config error');
+    const served = await virtual();
+    expect(served).toContain('/gen/caps.ts');
+    expect(served).not.toContain('no manifest');
+    rmSync(join(root, 'zhin-gen.config.json'));
+    await waitFor(async () => (await virtual()).includes('/zhin-capabilities.gen.ts'), 'the default output again');
+  });
+
   it('a burst of 200 files (a branch checkout) coalesces into at most three runs', async () => {
     await sleep(200);
     const before = watchRuns().length;
