@@ -146,9 +146,6 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     failedStart.sideRun(result, state.outFile);
   };
 
-  /** Rollup: the generated modules as JavaScript (./virtual.ts `generatedModuleJs`). */
-  const generatedModule = (id: string) => (state.isOutput(id) ? generatedModuleJs(id) : null);
-
   const plugin: UnpluginOptions = {
     name: PLUGIN_NAME,
     enforce: 'pre',
@@ -227,10 +224,20 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
       },
     },
 
+    // Rollup: the generated modules as JavaScript (./virtual.ts `generatedModuleJs`), after
+    // Rollup's own read of the file (its watch and cache stay its own).
+    ...(framework === 'rollup'
+      ? {
+          transform: {
+            filter: { id: /\.ts$/ },
+            handler: (code: string, id: string) => (state.isOutput(id) ? generatedModuleJs(code, id) : null),
+          },
+        }
+      : {}),
+
     load: {
-      filter: { id: framework === 'rollup' ? /virtual:zhin-capabilities$|\.ts$/ : /virtual:zhin-capabilities$/ },
+      filter: { id: /virtual:zhin-capabilities$/ },
       async handler(id) {
-        if (framework === 'rollup' && !isVirtualId(id)) return generatedModule(id);
         if (!isVirtualId(id)) return null;
         await firstRun();
         const exists = state.manifestExists();
@@ -329,7 +336,12 @@ export const unpluginFactory: UnpluginFactory<ZhinGenPluginOptions | undefined, 
     // rewrite the request to the generated file before resolution.
     compiler.hooks.normalModuleFactory.tap(PLUGIN_NAME, (factory) => {
       factory.hooks.beforeResolve.tap(PLUGIN_NAME, (data) => {
-        if (data.request === VIRTUAL_ID) data.request = state.outFile;
+        if (data.request !== VIRTUAL_ID) return;
+        // No manifest yet (a clean checkout whose tree has errors): the empty stub, so the tree's
+        // errors are the build's only ones, not a "Can't resolve" of a file never written.
+        data.request = state.manifestExists()
+          ? state.outFile
+          : `data:text/javascript,${encodeURIComponent(virtualModuleCode(state.outFile))}`;
       });
     });
   }

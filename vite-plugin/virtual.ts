@@ -7,7 +7,7 @@
  * such a package is not installed, imports of it resolve to `@zhin-gen/runtime`, which exports the
  * same helpers, so a bundle of a plugin tree works without the zhin.js packages.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RUNTIME_PACKAGE, runtimeEntryFile } from '../compiler/runtime-entry.js';
 
@@ -65,14 +65,8 @@ export function ownRuntimeEntry(): string {
  * first build has written the manifest — so on a clean checkout it handed Rollup the generated
  * TypeScript as it is (`Expected ',', got '{'`). The other bundlers read TypeScript themselves.
  */
-export async function generatedModuleJs(file: string): Promise<{ code: string; map: string } | null> {
-  if (!existsSync(file)) return null;
+export async function generatedModuleJs(code: string, file: string): Promise<{ code: string; map: string }> {
   const { transform } = await import('esbuild');
-  const out = await transform(readFileSync(file, 'utf8'), {
-    loader: 'ts',
-    format: 'esm',
-    sourcefile: file,
-    sourcemap: 'external',
-  });
+  const out = await transform(code, { loader: 'ts', format: 'esm', sourcefile: file, sourcemap: 'external' });
   return { code: out.code, map: out.map };
 }

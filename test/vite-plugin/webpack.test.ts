@@ -79,6 +79,8 @@ describe('webpack', () => {
     const text = errors.map((e) => `${e.message} ${e.moduleName ?? ''} ${e.loc ?? ''}`).join('\n');
     expect(text).toContain('ZG2004');
     expect(text).toContain('tools/bad/index.ts:4:16');
+    // A clean checkout: no manifest was ever written, and only the tree's errors are reported.
+    expect(text).not.toMatch(/Can't resolve|Module not found/);
   });
 
   it('watch mode keeps the manifest equal to a fresh generate through every kind of save (test/watch-scenarios.ts)', async () => {
