@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build as esbuild } from 'esbuild';
-import { rollup } from 'rollup';
+import { type Plugin as RollupPlugin, rollup } from 'rollup';
 import { rolldown } from 'rolldown';
 import { build as viteBuild, createLogger, type InlineConfig } from 'vite';
 import type { CompileResult } from '../../compiler/index.js';
@@ -180,14 +180,17 @@ describe('esbuild', () => {
 });
 
 describe('rollup and rolldown', () => {
-  it('rollup bundles the same bot', async () => {
-    const root = bot('rollup');
+  /**
+   * Bundles the bot at `root` to dist/main.js from its own folder (Rollup has no root option: the
+   * plugin defaults to process.cwd()), then imports the bundle. `plugins` run after zhin-gen's.
+   */
+  async function rollupBot(root: string, plugins: () => RollupPlugin[]): Promise<BuiltBot> {
     const cwd = process.cwd();
-    process.chdir(root); // Rollup has no root option: the plugin defaults to process.cwd().
+    process.chdir(root);
     try {
       const bundle = await rollup({
         input: join(root, 'src', 'main.ts'),
-        plugins: [zhinRollup(), rollupTs],
+        plugins: [zhinRollup(), ...plugins()],
         external: ['zod', /^ajv/],
         onwarn: () => undefined,
       });
@@ -198,6 +201,11 @@ describe('rollup and rolldown', () => {
     }
     const built = await importBuilt(join(root, 'dist', 'main.js'));
     expect(built.manifest.tools.map((t) => t.qualifiedName).sort()).toEqual([...BOT_TOOLS].sort());
+    return built;
+  }
+
+  it('rollup bundles the same bot', async () => {
+    const built = await rollupBot(bot('rollup'), () => [rollupTs]);
     expect(await built.call('echo', { message: 'rollup' })).toBe('echo: rollup');
   });
 
@@ -219,28 +227,14 @@ describe('rollup and rolldown', () => {
     // A CommonJS package whose default export is the factory (types describe the ESM build).
     const typescript = (await import('@rollup/plugin-typescript')).default as unknown as (
       options: object,
-    ) => import('rollup').Plugin;
-    const cwd = process.cwd();
-    process.chdir(root);
-    try {
+    ) => RollupPlugin;
+    const built = await rollupBot(root, () => [
+      // The fixture's resolution of `zhin-gen/runtime` and `./x.js` specifiers, without its transform.
+      { name: 'test-resolve', resolveId: rollupTs.resolveId },
       // Made before the build, as a config file makes it: it fixes its file list now, before the
       // first build writes the manifest.
-      const ts = typescript({ tsconfig: join(root, 'tsconfig.json'), noEmitOnError: false });
-      // The fixture's resolution of `zhin-gen/runtime` and `./x.js` specifiers, without its transform.
-      const resolveOnly: typeof rollupTs = { name: 'test-resolve', resolveId: rollupTs.resolveId };
-      const bundle = await rollup({
-        input: join(root, 'src', 'main.ts'),
-        plugins: [zhinRollup(), resolveOnly, ts],
-        external: ['zod', /^ajv/],
-        onwarn: () => undefined,
-      });
-      await bundle.write({ dir: join(root, 'dist'), format: 'es' });
-      await bundle.close();
-    } finally {
-      process.chdir(cwd);
-    }
-    const built = await importBuilt(join(root, 'dist', 'main.js'));
-    expect(built.manifest.tools.map((t) => t.qualifiedName).sort()).toEqual([...BOT_TOOLS].sort());
+      typescript({ tsconfig: join(root, 'tsconfig.json'), noEmitOnError: false }),
+    ]);
     expect(await built.call('echo', { message: 'official' })).toBe('echo: official');
   });
 
