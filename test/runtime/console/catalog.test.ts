@@ -12,7 +12,7 @@ import {
   definePlugin,
   type ManifestPromptSection,
 } from '../../../runtime/index.js';
-import { Fixture, agent, manifest, plugin, skill } from '../fixture.js';
+import { Fixture, agent, manifest, plugin, section, skill } from '../fixture.js';
 
 const fx = new Fixture('prompt-catalog');
 afterAll(() => fx.cleanup());
@@ -35,20 +35,7 @@ const sectionOf = (
   name: string,
   content: string,
   extra: Partial<ManifestPromptSection> = {},
-): ManifestPromptSection => ({
-  id: `${owner}:${name}`,
-  name,
-  owner,
-  title: `Title ${name}`,
-  content,
-  layer: 'context',
-  order: 50,
-  retention: 'preferred',
-  profiles: ['interactive'],
-  platforms: [],
-  source: `prompt-sections/${name}/index.ts`,
-  ...extra,
-});
+): ManifestPromptSection => section(`${owner}:${name}`, { title: `Title ${name}`, content, ...extra });
 
 const fullManifest = () =>
   manifest({
